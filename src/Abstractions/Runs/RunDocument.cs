@@ -1,0 +1,41 @@
+namespace Benchmarks.Runs;
+
+/// <summary>The result of one run, stored as one JSON document (<see cref="RunDocumentJson"/>).</summary>
+public sealed class RunDocument
+{
+    public const int CurrentSchema = 1;
+
+    public int Schema { get; set; } = CurrentSchema;
+
+    public string Id { get; set; } = "";
+
+    public string Scenario { get; set; } = "";
+
+    public string Server { get; set; } = "";
+
+    /// <summary>The load job: <c>http</c> (built-in), <c>wrk</c>, <c>ws</c>.</summary>
+    public string Load { get; set; } = "";
+
+    public SortedDictionary<string, string> Parameters { get; set; } = new(StringComparer.Ordinal);
+
+    public List<string> Labels { get; set; } = [];
+
+    public DateTimeOffset StartedAt { get; set; }
+
+    /// <summary>Wall time of the whole run in seconds, start of the server to the end.</summary>
+    public double DurationSeconds { get; set; }
+
+    public RunStatus Status { get; set; }
+
+    public string? Error { get; set; }
+
+    public RunEnvironment Environment { get; set; } = new();
+
+    /// <summary>Measurement name to value (see <see cref="Metadata"/> for units).</summary>
+    public SortedDictionary<string, double> Measurements { get; set; } = new(StringComparer.Ordinal);
+
+    public SortedDictionary<string, MeasurementInfo> Metadata { get; set; } = new(StringComparer.Ordinal);
+
+    /// <summary>One entry per second of the measured window (warm-up excluded).</summary>
+    public List<RunSample> Samples { get; set; } = [];
+}

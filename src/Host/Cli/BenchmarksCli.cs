@@ -1,0 +1,37 @@
+using System.CommandLine;
+using Benchmarks.Host.Commands;
+
+namespace Benchmarks.Host.Cli;
+
+/// <summary>The command tree. Parse errors are reported in one line each, with exit code 2.</summary>
+internal static class BenchmarksCli
+{
+    public static RootCommand Create(CliConsole console) => new("Benchmarks: how fast a server model serves a workload, and why (stack, kernel or wire).")
+    {
+        RunCommand.Create(console),
+        ServeCommand.Create(console),
+        LoadCommand.Create(console),
+        ListCommands.Scenarios(console),
+        ListCommands.Servers(console),
+    };
+
+    public static async Task<int> InvokeAsync(string[] args, CliConsole console)
+    {
+        var root = Create(console);
+        var parseResult = root.Parse(args);
+        if (parseResult.Errors.Count > 0)
+        {
+            foreach (var error in parseResult.Errors)
+            {
+                console.Error.WriteLine($"error: {error.Message}");
+            }
+
+            console.Error.WriteLine("Run 'benchmarks --help' for usage.");
+            return ExitCodes.Usage;
+        }
+
+        // Signals are handled by the commands themselves, so that a server can drain and a run can store a failed document.
+        var configuration = new InvocationConfiguration { Output = console.Out, Error = console.Error, ProcessTerminationTimeout = null };
+        return await parseResult.InvokeAsync(configuration);
+    }
+}

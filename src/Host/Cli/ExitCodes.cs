@@ -1,0 +1,12 @@
+namespace Benchmarks.Host.Cli;
+
+internal static class ExitCodes
+{
+    public const int Success = 0;
+
+    /// <summary>The run or load happened but failed (errors, server crash, not ready).</summary>
+    public const int Failed = 1;
+
+    /// <summary>The command line was wrong: unknown scenario or server, malformed value.</summary>
+    public const int Usage = 2;
+}

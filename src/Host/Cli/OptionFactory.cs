@@ -1,0 +1,147 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Globalization;
+
+namespace Benchmarks.Host.Cli;
+
+/// <summary>Options whose values need parsing beyond System.CommandLine's own: durations, URLs, headers.</summary>
+internal static class OptionFactory
+{
+    public static Option<TimeSpan?> Duration(string name, string alias, string description) => new(name, alias)
+    {
+        Description = description,
+        CustomParser = result =>
+        {
+            var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+            if (DurationParser.TryParse(text, out var duration))
+            {
+                return duration;
+            }
+
+            result.AddError($"Invalid duration '{text}' for {name}: use a number and a unit, such as 15s, 500ms, 1m or 2h.");
+            return null;
+        },
+    };
+
+    public static Option<Uri?> HttpUrl(string name, string description) => new(name)
+    {
+        Description = description,
+        CustomParser = result =>
+        {
+            var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+            if (TryParseHttpUrl(text, out var url, out var error))
+            {
+                return url;
+            }
+
+            result.AddError($"Invalid URL '{text}' for {name}: {error}");
+            return null;
+        },
+    };
+
+    public static bool TryParseHttpUrl(string text, out Uri? url, out string error)
+    {
+        url = null;
+        error = "";
+        if (!Uri.TryCreate(text, UriKind.Absolute, out var parsed) || string.IsNullOrEmpty(parsed.Host))
+        {
+            error = "expected an absolute URL such as http://127.0.0.1:5000/plaintext.";
+            return false;
+        }
+
+        if (parsed.Scheme != Uri.UriSchemeHttp)
+        {
+            error = $"the scheme must be http (got {parsed.Scheme}).";
+            return false;
+        }
+
+        url = parsed;
+        return true;
+    }
+
+    public static Option<string[]> Headers() => new("--header", "-H")
+    {
+        Description = "Add a request header, 'Name: value' (repeatable).",
+        Arity = ArgumentArity.ZeroOrMore,
+        AllowMultipleArgumentsPerToken = false,
+        Validators =
+        {
+            result =>
+            {
+                foreach (var token in result.Tokens)
+                {
+                    if (!TrySplitHeader(token.Value, out _))
+                    {
+                        result.AddError($"Invalid header '{token.Value}': expected 'Name: value'.");
+                    }
+                }
+            },
+        },
+    };
+
+    public static bool TrySplitHeader(string text, out KeyValuePair<string, string> header)
+    {
+        header = default;
+        var colon = text.IndexOf(':', StringComparison.Ordinal);
+        if (colon <= 0 || text[..colon].Any(c => c is ' ' or '\t' or '\r' or '\n') || text.Contains('\n', StringComparison.Ordinal))
+        {
+            return false;
+        }
+
+        header = new(text[..colon], text[(colon + 1)..].Trim());
+        return true;
+    }
+
+    public static Option<int?> PositiveInt(string name, string alias, string description) => new(name, alias)
+    {
+        Description = description,
+        Validators =
+        {
+            result =>
+            {
+                var value = result.GetValueOrDefault<int?>();
+                if (value is < 1)
+                {
+                    result.AddError($"{name} must be at least 1 (got {value.Value.ToString(CultureInfo.InvariantCulture)}).");
+                }
+            },
+        },
+    };
+
+    public static Option<string[]> Plugins() => new("--plugins")
+    {
+        Description = "Another folder of plugins to load (repeatable).",
+        Arity = ArgumentArity.ZeroOrMore,
+    };
+
+    public static Option<string[]> ServerOptions() => new("--server-option")
+    {
+        Description = "A server-model knob, 'name=value' (repeatable), recorded in the run document.",
+        Arity = ArgumentArity.ZeroOrMore,
+        Validators =
+        {
+            result =>
+            {
+                foreach (var token in result.Tokens)
+                {
+                    if (token.Value.IndexOf('=', StringComparison.Ordinal) <= 0)
+                    {
+                        result.AddError($"Invalid server option '{token.Value}': expected 'name=value'.");
+                    }
+                }
+            },
+        },
+    };
+
+    public static SortedDictionary<string, string> SplitServerOptions(IEnumerable<string>? options)
+    {
+        var result = new SortedDictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+        foreach (var option in options ?? [])
+        {
+            var equals = option.IndexOf('=', StringComparison.Ordinal);
+            result[option[..equals].Trim()] = option[(equals + 1)..].Trim();
+        }
+
+        return result;
+    }
+}

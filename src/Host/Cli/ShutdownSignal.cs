@@ -1,0 +1,72 @@
+using System.Runtime.InteropServices;
+
+namespace Benchmarks.Host.Cli;
+
+/// <summary>
+/// Cancels a token on Ctrl+C or SIGTERM, and when a watched parent process disappears, so a
+/// child never outlives the run that started it.
+/// </summary>
+internal sealed class ShutdownSignal : IDisposable
+{
+    private readonly CancellationTokenSource _source;
+    private readonly List<PosixSignalRegistration> _registrations = [];
+    private readonly Timer? _parentWatch;
+
+    public ShutdownSignal(CancellationToken linked, int? parentProcessId = null)
+    {
+        _source = CancellationTokenSource.CreateLinkedTokenSource(linked);
+        foreach (var signal in new[] { PosixSignal.SIGINT, PosixSignal.SIGTERM })
+        {
+            _registrations.Add(PosixSignalRegistration.Create(signal, context =>
+            {
+                context.Cancel = true;
+                Reason ??= signal == PosixSignal.SIGINT ? "interrupted (Ctrl+C)" : "terminated (SIGTERM)";
+                _source.Cancel();
+            }));
+        }
+
+        if (parentProcessId is { } parent)
+        {
+            _parentWatch = new Timer(_ => CheckParent(parent), null, TimeSpan.FromMilliseconds(500), TimeSpan.FromMilliseconds(500));
+        }
+    }
+
+    public CancellationToken Token => _source.Token;
+
+    public string? Reason { get; private set; }
+
+    public void Dispose()
+    {
+        _parentWatch?.Dispose();
+        foreach (var registration in _registrations)
+        {
+            registration.Dispose();
+        }
+
+        _source.Dispose();
+    }
+
+    private void CheckParent(int parent)
+    {
+        try
+        {
+            using var process = System.Diagnostics.Process.GetProcessById(parent);
+            if (!process.HasExited)
+            {
+                return;
+            }
+        }
+        catch (ArgumentException)
+        {
+        }
+
+        Reason ??= $"parent process {parent} exited";
+        try
+        {
+            _source.Cancel();
+        }
+        catch (ObjectDisposedException)
+        {
+        }
+    }
+}

@@ -1,0 +1,115 @@
+using System.CommandLine;
+using System.Globalization;
+using System.Text.Json;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Crank;
+using Benchmarks.Host.Plugins;
+using Benchmarks.Host.Runs;
+using Benchmarks.Load.Http;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks load</c>: the built-in HTTP/1.1 load generator against any URL.</summary>
+internal static class LoadCommand
+{
+    public static Command Create(CliConsole console)
+    {
+        var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext.");
+        url.Required = true;
+        var load = new LoadOptionSet();
+        var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
+        var json = new Option<FileInfo?>("--json") { Description = "Write the measurements to this JSON file." };
+        var crank = new Option<bool>("--crank-statistics") { Description = "Print the measurements as a crank statistics block." };
+        var progress = new Option<bool>("--progress") { Description = "Print machine-readable progress lines ('#load ...') every second." };
+        var plugins = OptionFactory.Plugins();
+        var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
+        var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk.")
+        {
+            url, scenario, json, crank, progress, plugins, parent,
+        };
+        foreach (var option in load.All)
+        {
+            command.Options.Add(option);
+        }
+
+        command.SetAction(async (result, cancellationToken) =>
+        {
+            try
+            {
+                var validatorFactory = default(Func<Scenarios.IResponseValidator?>);
+                if (result.GetValue(scenario) is { } scenarioName)
+                {
+                    var chosen = PluginLookup.Scenario(PluginCatalog.Load(result.GetValue(plugins) ?? []), scenarioName);
+                    validatorFactory = chosen.CreateValidator;
+                }
+
+                var options = new HttpLoadOptions
+                {
+                    Url = result.GetRequiredValue(url)!,
+                    Connections = result.GetValue(load.Connections) ?? 256,
+                    Threads = result.GetValue(load.Threads) ?? Environment.ProcessorCount,
+                    PipelineDepth = result.GetValue(load.Pipeline) ?? 1,
+                    Duration = result.GetValue(load.Duration) ?? TimeSpan.FromSeconds(10),
+                    Warmup = result.GetValue(load.Warmup) ?? TimeSpan.Zero,
+                    Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(2),
+                    Headers = load.GetHeaders(result),
+                    ValidatorFactory = validatorFactory,
+                };
+                options.Validate();
+                SocketEngine.Configure(options.Threads);
+                using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+                LoadResult loadResult;
+                try
+                {
+                    loadResult = await HttpLoadGenerator.RunAsync(options, result.GetValue(progress) ? new SynchronousProgress(console) : null, signal.Token);
+                }
+                catch (OperationCanceledException)
+                {
+                    return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+                }
+
+                LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);
+                if (result.GetValue(json) is { } file)
+                {
+                    await File.WriteAllTextAsync(file.FullName, JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), CancellationToken.None);
+                }
+
+                if (result.GetValue(crank))
+                {
+                    console.Out.WriteLine(CrankStatistics.Format(LoadMeasurements.From(loadResult), DateTimeOffset.UtcNow));
+                }
+
+                return Verdict(console, loadResult);
+            }
+            catch (ArgumentException ex)
+            {
+                return console.Fail(ExitCodes.Usage, ex.Message);
+            }
+            catch (UsageException ex)
+            {
+                return console.Fail(ExitCodes.Usage, ex.Message);
+            }
+        });
+        return command;
+    }
+
+    private static int Verdict(CliConsole console, LoadResult result)
+    {
+        if (result.IsClean)
+        {
+            return ExitCodes.Success;
+        }
+
+        var c = CultureInfo.InvariantCulture;
+        var cause = result.FirstError is null ? "" : $" (first: {result.FirstError})";
+        return console.Fail(ExitCodes.Failed, result.Requests == 0
+            ? string.Create(c, $"no response received: {result.Errors.Total} socket errors{cause}.")
+            : string.Create(c, $"{result.Bad} bad responses, {result.Errors.Total} socket errors, {result.Lost} requests lost{cause}."));
+    }
+
+    /// <summary>Writes progress lines on the reporting thread, in order (Progress&lt;T&gt; would post them to the pool).</summary>
+    private sealed class SynchronousProgress(CliConsole console) : IProgress<LoadProgress>
+    {
+        public void Report(LoadProgress value) => console.Out.WriteLine(LoadProtocol.Format(value));
+    }
+}

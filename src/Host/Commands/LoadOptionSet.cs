@@ -1,0 +1,27 @@
+using System.CommandLine;
+using Benchmarks.Host.Cli;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>The load knobs shared by <c>load</c> and <c>run</c>; unset values fall back to the scenario's defaults.</summary>
+internal sealed class LoadOptionSet
+{
+    public Option<int?> Connections { get; } = OptionFactory.PositiveInt("--connections", "-c", "Concurrent connections.");
+
+    public Option<int?> Threads { get; } = OptionFactory.PositiveInt("--threads", "-t", "Load threads (socket engine threads and histogram shards).");
+
+    public Option<int?> Pipeline { get; } = OptionFactory.PositiveInt("--pipeline", "-p", "Requests written at once per connection (HTTP/1.1 pipelining depth).");
+
+    public Option<TimeSpan?> Duration { get; } = OptionFactory.Duration("--duration", "-d", "Measured duration, such as 15s or 1m.");
+
+    public Option<TimeSpan?> Warmup { get; } = OptionFactory.Duration("--warmup", "-w", "Load applied before measuring, such as 5s.");
+
+    public Option<TimeSpan?> Timeout { get; } = OptionFactory.Duration("--timeout", "-T", "A request unanswered this long is a timeout error (default 2s).");
+
+    public Option<string[]> Headers { get; } = OptionFactory.Headers();
+
+    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, Timeout, Headers];
+
+    public IReadOnlyList<KeyValuePair<string, string>> GetHeaders(ParseResult result) =>
+        [.. (result.GetValue(Headers) ?? []).Select(h => OptionFactory.TrySplitHeader(h, out var header) ? header : default)];
+}

@@ -1,0 +1,49 @@
+using System.Globalization;
+using Benchmarks.Load.Http;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>A load result in the layout wrk users read.</summary>
+internal static class LoadSummaryWriter
+{
+    public static void Write(TextWriter writer, LoadResult result, TimeSpan duration)
+    {
+        var c = CultureInfo.InvariantCulture;
+        writer.WriteLine(string.Create(c, $"Running {duration.TotalSeconds:0.###}s test @ {result.Url}"));
+        writer.WriteLine(string.Create(c, $"  {result.Threads} threads and {result.Connections} connections, pipeline depth {result.PipelineDepth}"));
+        writer.WriteLine("  Thread Stats   Avg      Stdev     Max");
+        writer.WriteLine(string.Create(c, $"    Latency   {Ms(result.Latency.Mean),8} {Ms(result.Latency.StandardDeviation),8} {Ms(result.Latency.Max),8}"));
+        writer.WriteLine("  Latency Distribution");
+        writer.WriteLine(string.Create(c, $"     50%   {Ms(result.Latency.P50),8}"));
+        writer.WriteLine(string.Create(c, $"     75%   {Ms(result.Latency.P75),8}"));
+        writer.WriteLine(string.Create(c, $"     90%   {Ms(result.Latency.P90),8}"));
+        writer.WriteLine(string.Create(c, $"     99%   {Ms(result.Latency.P99),8}"));
+        writer.WriteLine(string.Create(c, $"   99.9%   {Ms(result.Latency.P999),8}"));
+        writer.WriteLine(string.Create(c, $"  {result.Requests} requests in {result.ElapsedSeconds:0.00}s, {result.BytesReceived / 1_000_000.0:0.00}MB read"));
+        if (result.Bad > 0)
+        {
+            writer.WriteLine(string.Create(c, $"  Non-2xx or 3xx responses (or invalid bodies): {result.Bad}"));
+        }
+
+        if (result.Errors.Total > 0 || result.Lost > 0)
+        {
+            writer.WriteLine(string.Create(c, $"  Socket errors: connect {result.Errors.Connect}, read {result.Errors.Read}, write {result.Errors.Write}, timeout {result.Errors.Timeout}"));
+            writer.WriteLine(string.Create(c, $"  Requests lost in flight: {result.Lost}"));
+        }
+
+        writer.WriteLine(string.Create(c, $"Requests/sec: {result.RequestsPerSecond,12:0.00}"));
+        writer.WriteLine(string.Create(c, $"Transfer/sec: {result.ThroughputMegabytesPerSecond,10:0.00}MB"));
+        if (result.Requests > 0)
+        {
+            var perRequest = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;
+            writer.WriteLine(string.Create(c, $"Client CPU:   {result.CpuUserSeconds:0.00}s user, {result.CpuKernelSeconds:0.00}s kernel, {perRequest:0.000}us per request"));
+        }
+    }
+
+    private static string Ms(double milliseconds) => milliseconds switch
+    {
+        >= 1000 => string.Create(CultureInfo.InvariantCulture, $"{milliseconds / 1000:0.00}s"),
+        >= 1 => string.Create(CultureInfo.InvariantCulture, $"{milliseconds:0.00}ms"),
+        _ => string.Create(CultureInfo.InvariantCulture, $"{milliseconds * 1000:0.00}us"),
+    };
+}

@@ -1,0 +1,126 @@
+using System.CommandLine;
+using System.Net;
+using System.Net.Sockets;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Platform;
+using Benchmarks.Host.Plugins;
+using Benchmarks.Host.Runs;
+using Benchmarks.Host.Store;
+using Benchmarks.Load.Http;
+using Benchmarks.Runs;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks run &lt;scenario&gt;</c>: server and load on this machine, measured and stored.</summary>
+internal static class RunCommand
+{
+    public static Command Create(CliConsole console)
+    {
+        var scenario = new Argument<string>("scenario") { Description = "Scenario to run (see 'benchmarks scenarios')." };
+        var server = new Option<string>("--server") { Description = "Server model (see 'benchmarks servers').", DefaultValueFactory = _ => "kestrel" };
+        var load = new LoadOptionSet();
+        var urls = OptionFactory.HttpUrl("--urls", "Where the server listens; default http://127.0.0.1 on a free port.");
+        var labels = new Option<string[]>("--label") { Description = "A label stored with the run (repeatable).", Arity = ArgumentArity.ZeroOrMore };
+        var json = new Option<FileInfo?>("--json") { Description = "Also write the run document to this file." };
+        var results = new Option<DirectoryInfo>("--results") { Description = "Folder of stored run documents.", DefaultValueFactory = _ => new DirectoryInfo("results") };
+        var serverCpus = new Option<string?>("--server-cpus") { Description = "CPUs for the server, such as 0 or 0-3 (default: the first half)." };
+        var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
+        var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
+        var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
+        var serverOptions = OptionFactory.ServerOptions();
+        var plugins = OptionFactory.Plugins();
+        var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
+        {
+            scenario, server, urls, labels, json, results, serverCpus, loadCpus, noPin, startTimeout, serverOptions, plugins,
+        };
+        foreach (var option in load.All)
+        {
+            command.Options.Add(option);
+        }
+
+        command.SetAction(async (result, cancellationToken) =>
+        {
+            RunRequest request;
+            try
+            {
+                var pluginDirectories = result.GetValue(plugins) ?? [];
+                var catalog = PluginCatalog.Load(pluginDirectories);
+                var chosen = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
+                var serverModel = PluginLookup.Server(catalog, result.GetRequiredValue(server));
+                var (serverSet, loadSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), result.GetValue(noPin));
+                var serverUrl = result.GetValue(urls) ?? new Uri($"http://127.0.0.1:{FreePort()}");
+                request = new RunRequest
+                {
+                    Scenario = chosen,
+                    ServerName = serverModel.Name,
+                    ServerUrl = serverUrl,
+                    ServerOptions = OptionFactory.SplitServerOptions(result.GetValue(serverOptions)),
+                    PluginDirectories = pluginDirectories,
+                    ServerCpus = serverSet,
+                    LoadCpus = loadSet,
+                    StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
+                    Labels = result.GetValue(labels) ?? [],
+                    Load = new HttpLoadOptions
+                    {
+                        Url = new Uri(serverUrl, chosen.Load.Path),
+                        Connections = result.GetValue(load.Connections) ?? chosen.Load.Connections,
+                        Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? Environment.ProcessorCount,
+                        PipelineDepth = result.GetValue(load.Pipeline) ?? chosen.Load.PipelineDepth,
+                        Duration = result.GetValue(load.Duration) ?? TimeSpan.FromSeconds(15),
+                        Warmup = result.GetValue(load.Warmup) ?? TimeSpan.FromSeconds(5),
+                        Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(2),
+                        Headers = load.GetHeaders(result),
+                    },
+                };
+                request.Load.Validate();
+            }
+            catch (Exception ex) when (ex is UsageException or ArgumentException or FormatException)
+            {
+                return console.Fail(ExitCodes.Usage, ex.Message);
+            }
+
+            using var signal = new ShutdownSignal(cancellationToken);
+            var coordinator = new RunCoordinator(console, OsPlatform.CreateMetrics(), OsPlatform.CreateProcessControl());
+            var document = await coordinator.RunAsync(request, signal.Token);
+            var store = new JsonFileRunStore(result.GetRequiredValue(results).FullName);
+            var path = await store.SaveAsync(document, CancellationToken.None);
+            if (result.GetValue(json) is { } file)
+            {
+                await File.WriteAllTextAsync(file.FullName, RunDocumentJson.Serialize(document), CancellationToken.None);
+            }
+
+            ResultTableWriter.Write(console.Out, document);
+            console.Out.WriteLine($"Stored {path}");
+            return document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
+        });
+        return command;
+    }
+
+    private static (IReadOnlyList<int>? Server, IReadOnlyList<int>? Load) Pinning(string? serverCpus, string? loadCpus, bool noPin)
+    {
+        if (noPin)
+        {
+            return (null, null);
+        }
+
+        var cores = Environment.ProcessorCount;
+        var server = serverCpus is null ? null : CpuSet.Parse(serverCpus);
+        var load = loadCpus is null ? null : CpuSet.Parse(loadCpus);
+        if (cores < 2)
+        {
+            return (server, load);
+        }
+
+        var half = cores / 2;
+        server ??= [.. Enumerable.Range(0, half)];
+        load ??= [.. Enumerable.Range(half, cores - half)];
+        return (server, load);
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}

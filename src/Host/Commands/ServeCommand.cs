@@ -1,0 +1,112 @@
+using System.CommandLine;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Plugins;
+using Benchmarks.Servers;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks serve</c>: one scenario on one server model until Ctrl+C or SIGTERM.</summary>
+internal static class ServeCommand
+{
+    /// <summary>The line crank and <c>benchmarks run</c> wait for.</summary>
+    public const string ReadyText = "Application started.";
+
+    public static Command Create(CliConsole console)
+    {
+        var scenario = new Option<string>("--scenario", "-s") { Description = "Scenario to serve.", Required = true };
+        var server = new Option<string>("--server") { Description = "Server model.", DefaultValueFactory = _ => "kestrel" };
+        var urls = new Option<string>("--urls") { Description = "Addresses to listen on, separated by ';'.", DefaultValueFactory = _ => "http://127.0.0.1:5000" };
+        var serverOptions = OptionFactory.ServerOptions();
+        var plugins = OptionFactory.Plugins();
+        var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
+        var command = new Command("serve", "Serve a scenario on a server model until Ctrl+C or SIGTERM.")
+        {
+            scenario, server, urls, serverOptions, plugins, parent,
+        };
+        command.SetAction(async (result, cancellationToken) =>
+        {
+            try
+            {
+                var catalog = PluginCatalog.Load(result.GetValue(plugins) ?? []);
+                var chosenScenario = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
+                var chosenServer = PluginLookup.Server(catalog, result.GetRequiredValue(server));
+                var listenUrls = ParseUrls(result.GetRequiredValue(urls));
+                var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), console.Error);
+                using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+                return await ServeAsync(console, chosenServer, context, signal);
+            }
+            catch (UsageException ex)
+            {
+                return console.Fail(ExitCodes.Usage, ex.Message);
+            }
+        });
+        return command;
+    }
+
+    private static async Task<int> ServeAsync(CliConsole console, IServerModel server, ServerStartContext context, ShutdownSignal signal)
+    {
+        IRunningServer running;
+        try
+        {
+            running = await server.StartAsync(context, signal.Token);
+        }
+        catch (ArgumentException ex)
+        {
+            return console.Fail(ExitCodes.Usage, ex.Message);
+        }
+        catch (OperationCanceledException)
+        {
+            return console.Fail(ExitCodes.Failed, $"stopped before listening: {signal.Reason}");
+        }
+        catch (Exception ex)
+        {
+            return console.Fail(ExitCodes.Failed, $"{server.Name} cannot listen on {string.Join(", ", context.Urls)}: {Innermost(ex).Message}");
+        }
+
+        await using (running)
+        {
+            foreach (var address in running.Addresses)
+            {
+                console.Out.WriteLine($"Now listening on: {address}");
+            }
+
+            console.Out.WriteLine($"Serving {context.Scenario.Name} on {server.Name}. Routes: {string.Join(", ", context.Scenario.Routes)}");
+            console.Out.WriteLine(ReadyText);
+            try
+            {
+                await Task.Delay(Timeout.Infinite, signal.Token);
+            }
+            catch (OperationCanceledException)
+            {
+            }
+
+            console.Out.WriteLine($"Application is shutting down ({signal.Reason ?? "stopped"})...");
+            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+            await running.StopAsync(grace.Token);
+        }
+
+        return ExitCodes.Success;
+    }
+
+    private static Uri[] ParseUrls(string text)
+    {
+        var urls = new List<Uri>();
+        foreach (var part in text.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            if (!OptionFactory.TryParseHttpUrl(part, out var url, out var error))
+            {
+                throw new UsageException($"Invalid URL '{part}' for --urls: {error}");
+            }
+
+            urls.Add(url!);
+        }
+
+        return urls.Count > 0 ? [.. urls] : throw new UsageException("--urls is empty.");
+    }
+
+    private static Exception Innermost(Exception ex)
+    {
+        // Kestrel wraps "address already in use" in an IOException that names the address; keep that one.
+        return ex is IOException || ex.InnerException is null ? ex : Innermost(ex.InnerException);
+    }
+}

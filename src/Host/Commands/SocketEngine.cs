@@ -1,0 +1,20 @@
+using System.Globalization;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>
+/// Runs socket completions inline on a fixed number of engine threads, the way wrk runs one
+/// event loop per thread: no hop to the thread pool per response. Must run before the first
+/// socket of the process is created.
+/// </summary>
+internal static class SocketEngine
+{
+    public static void Configure(int threads)
+    {
+        Environment.SetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT", threads.ToString(CultureInfo.InvariantCulture));
+        if (Environment.GetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS") is null)
+        {
+            Environment.SetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+using System.Diagnostics;
+using Benchmarks.Host.Platform;
+
+namespace Benchmarks.Host.Jobs;
+
+/// <summary>
+/// A child process of a run or of the agent: started without a shell, its output captured line
+/// by line, its readiness detected from a line of output, and stopped cleanly (a stop request,
+/// then a kill of the whole tree) so that no path leaves it running.
+/// </summary>
+internal sealed class JobProcess : IAsyncDisposable
+{
+    private readonly Process _process;
+    private readonly IProcessControl _control;
+    private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly List<(string Text, TaskCompletionSource Seen)> _waits = [];
+    private readonly Lock _lock = new();
+
+    private JobProcess(JobStartInfo info, Process process, IProcessControl control)
+    {
+        Info = info;
+        _process = process;
+        _control = control;
+    }
+
+    /// <summary>Raised for every line of stdout (<c>false</c>) or stderr (<c>true</c>), on a reader thread.</summary>
+    public event Action<string, bool>? Line;
+
+    public JobStartInfo Info { get; }
+
+    public OutputTail Tail { get; } = new();
+
+    public int Id => _process.Id;
+
+    public bool HasExited => _exited.Task.IsCompleted;
+
+    public int? ExitCode => HasExited ? _process.ExitCode : null;
+
+    public Task Exited => _exited.Task;
+
+    public static JobProcess Start(JobStartInfo info, IProcessControl control, Action<string, bool>? onLine = null)
+    {
+        ArgumentNullException.ThrowIfNull(info);
+        var startInfo = new ProcessStartInfo(info.FileName)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = true,
+            UseShellExecute = false,
+            WorkingDirectory = info.WorkingDirectory ?? Environment.CurrentDirectory,
+        };
+        foreach (var argument in info.Arguments)
+        {
+            startInfo.ArgumentList.Add(argument);
+        }
+
+        foreach (var (name, value) in info.Environment)
+        {
+            startInfo.Environment[name] = value;
+        }
+
+        var process = new Process { StartInfo = startInfo, EnableRaisingEvents = true };
+        var job = new JobProcess(info, process, control);
+        if (onLine is not null)
+        {
+            job.Line += onLine;
+        }
+
+        process.OutputDataReceived += (_, e) => job.OnLine(e.Data, isError: false);
+        process.ErrorDataReceived += (_, e) => job.OnLine(e.Data, isError: true);
+        process.Exited += (_, _) => job.OnExited();
+        if (!process.Start())
+        {
+            throw new InvalidOperationException($"Could not start {info.Name}: {info.CommandLine}");
+        }
+
+        if (info.Cpus is { Count: > 0 } cpus)
+        {
+            control.SetAffinity(process, cpus);
+        }
+
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return job;
+    }
+
+    /// <summary>Completes when a line containing <paramref name="text"/> is printed (case-insensitive).</summary>
+    public Task WaitForLineAsync(string text)
+    {
+        var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        lock (_lock)
+        {
+            _waits.Add((text, seen));
+        }
+
+        return seen.Task;
+    }
+
+    /// <summary>Asks the process to stop, waits up to <paramref name="grace"/>, then kills its tree.</summary>
+    public async Task StopAsync(TimeSpan grace)
+    {
+        if (HasExited)
+        {
+            await WaitForOutputAsync();
+            return;
+        }
+
+        try
+        {
+            if (_control.RequestStop(_process))
+            {
+                await _exited.Task.WaitAsync(grace);
+            }
+        }
+        catch (TimeoutException)
+        {
+        }
+
+        if (!HasExited)
+        {
+            try
+            {
+                _process.Kill(entireProcessTree: true);
+            }
+            catch (InvalidOperationException)
+            {
+            }
+
+            await _exited.Task.WaitAsync(TimeSpan.FromSeconds(10));
+        }
+
+        await WaitForOutputAsync();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await StopAsync(TimeSpan.FromSeconds(5));
+        _process.Dispose();
+    }
+
+    private async Task WaitForOutputAsync()
+    {
+        // WaitForExit with no timeout also drains the redirected output streams.
+        await _process.WaitForExitAsync();
+    }
+
+    private void OnLine(string? line, bool isError)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        Tail.Add(isError ? "[stderr] " + line : line);
+        lock (_lock)
+        {
+            for (var i = _waits.Count - 1; i >= 0; i--)
+            {
+                if (line.Contains(_waits[i].Text, StringComparison.OrdinalIgnoreCase))
+                {
+                    _waits[i].Seen.TrySetResult();
+                    _waits.RemoveAt(i);
+                }
+            }
+        }
+
+        Line?.Invoke(line, isError);
+    }
+
+    private void OnExited() => _exited.TrySetResult();
+}

@@ -1,0 +1,19 @@
+namespace Benchmarks.Host.Metrics;
+
+/// <summary>
+/// The operating system's CPU, memory and network counters. One implementation per OS
+/// (<see cref="LinuxSystemMetrics"/>, <see cref="WindowsSystemMetrics"/>), chosen once.
+/// </summary>
+internal interface ISystemMetrics
+{
+    MachineCpuTimes ReadMachineCpu();
+
+    /// <summary>Null when the process has exited.</summary>
+    ProcessCpuTimes? ReadProcess(int processId);
+
+    /// <summary>Null when the interface's counters cannot be read.</summary>
+    NetworkCounters? ReadNetwork(string interfaceName);
+
+    /// <summary>Link speed in Mbit/s, or null when unknown (loopback, virtual links).</summary>
+    double? ReadLinkSpeed(string interfaceName);
+}

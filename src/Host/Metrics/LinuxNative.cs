@@ -1,0 +1,25 @@
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+
+namespace Benchmarks.Host.Metrics;
+
+[SupportedOSPlatform("linux")]
+internal static partial class LinuxNative
+{
+    private const int ScClockTicks = 2;
+
+    public const int SigInt = 2;
+    public const int SigTerm = 15;
+
+    public static double ClockTicksPerSecond()
+    {
+        var ticks = SysConf(ScClockTicks);
+        return ticks > 0 ? ticks : 100;
+    }
+
+    [LibraryImport("libc", EntryPoint = "sysconf")]
+    private static partial long SysConf(int name);
+
+    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
+    public static partial int Kill(int pid, int signal);
+}

@@ -1,0 +1,30 @@
+using System.Runtime.Versioning;
+
+namespace Benchmarks.Host.Metrics;
+
+/// <summary>Linux: <c>/proc/stat</c>, <c>/proc/&lt;pid&gt;/stat</c> and <c>/sys/class/net</c>.</summary>
+[SupportedOSPlatform("linux")]
+internal sealed class LinuxSystemMetrics : ISystemMetrics
+{
+    private readonly double _ticksPerSecond = LinuxNative.ClockTicksPerSecond();
+    private readonly long _pageSize = Environment.SystemPageSize;
+    private readonly SysClassNet _net = new();
+
+    public MachineCpuTimes ReadMachineCpu() => ProcStatParser.Parse(File.ReadAllText("/proc/stat"), _ticksPerSecond);
+
+    public ProcessCpuTimes? ReadProcess(int processId)
+    {
+        try
+        {
+            return ProcPidStatParser.Parse(File.ReadAllText($"/proc/{processId}/stat"), _ticksPerSecond, _pageSize);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    public NetworkCounters? ReadNetwork(string interfaceName) => _net.ReadCounters(interfaceName);
+
+    public double? ReadLinkSpeed(string interfaceName) => _net.ReadSpeed(interfaceName);
+}

@@ -1,0 +1,42 @@
+using System.Globalization;
+
+namespace Benchmarks.Host.Metrics;
+
+/// <summary>Reads an interface's counters and speed under Linux's <c>/sys/class/net</c>.</summary>
+internal sealed class SysClassNet
+{
+    private readonly string _root;
+
+    public SysClassNet(string root = "/sys/class/net")
+    {
+        _root = root;
+    }
+
+    public NetworkCounters? ReadCounters(string interfaceName)
+    {
+        var statistics = Path.Combine(_root, interfaceName, "statistics");
+        var rx = ReadNumber(Path.Combine(statistics, "rx_bytes"));
+        var tx = ReadNumber(Path.Combine(statistics, "tx_bytes"));
+        return rx is null || tx is null ? null : new NetworkCounters(rx.Value, tx.Value);
+    }
+
+    /// <summary>Mbit/s; the kernel reports -1 (or refuses the read) when the speed is unknown.</summary>
+    public double? ReadSpeed(string interfaceName)
+    {
+        var speed = ReadNumber(Path.Combine(_root, interfaceName, "speed"));
+        return speed is > 0 ? speed.Value : null;
+    }
+
+    private static long? ReadNumber(string path)
+    {
+        try
+        {
+            var text = File.ReadAllText(path).Trim();
+            return long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value) ? value : null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+}

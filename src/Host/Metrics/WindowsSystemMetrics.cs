@@ -1,0 +1,61 @@
+using System.Diagnostics;
+using System.Net.NetworkInformation;
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+
+namespace Benchmarks.Host.Metrics;
+
+/// <summary>Windows: <c>GetSystemTimes</c>, the Process API and <see cref="NetworkInterface"/>.</summary>
+[SupportedOSPlatform("windows")]
+internal sealed partial class WindowsSystemMetrics : ISystemMetrics
+{
+    public MachineCpuTimes ReadMachineCpu()
+    {
+        if (!GetSystemTimes(out var idle, out var kernel, out var user))
+        {
+            throw new InvalidOperationException($"GetSystemTimes failed with error {Marshal.GetLastPInvokeError()}.");
+        }
+
+        // The kernel time GetSystemTimes reports includes idle time.
+        const double TicksPerSecond = 10_000_000.0;
+        return new MachineCpuTimes(user / TicksPerSecond, (kernel - idle) / TicksPerSecond, idle / TicksPerSecond, 0);
+    }
+
+    public ProcessCpuTimes? ReadProcess(int processId)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(processId);
+            return new ProcessCpuTimes(process.UserProcessorTime.TotalSeconds, process.PrivilegedProcessorTime.TotalSeconds, process.WorkingSet64);
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
+        {
+            return null;
+        }
+    }
+
+    public NetworkCounters? ReadNetwork(string interfaceName)
+    {
+        var nic = Find(interfaceName);
+        if (nic is null)
+        {
+            return null;
+        }
+
+        var statistics = nic.GetIPStatistics();
+        return new NetworkCounters(statistics.BytesReceived, statistics.BytesSent);
+    }
+
+    public double? ReadLinkSpeed(string interfaceName)
+    {
+        var nic = Find(interfaceName);
+        return nic is null || nic.NetworkInterfaceType == NetworkInterfaceType.Loopback || nic.Speed <= 0 ? null : nic.Speed / 1_000_000.0;
+    }
+
+    private static NetworkInterface? Find(string name) =>
+        NetworkInterface.GetAllNetworkInterfaces().FirstOrDefault(n => string.Equals(n.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    [LibraryImport("kernel32.dll", SetLastError = true)]
+    [return: MarshalAs(UnmanagedType.Bool)]
+    private static partial bool GetSystemTimes(out long idleTime, out long kernelTime, out long userTime);
+}

@@ -1,0 +1,13 @@
+using System.Diagnostics;
+
+namespace Benchmarks.Host.Platform;
+
+/// <summary>What differs between operating systems when managing a child process.</summary>
+internal interface IProcessControl
+{
+    /// <summary>Asks the process to stop cleanly (SIGTERM on Linux). False when the OS has no such request for it.</summary>
+    bool RequestStop(Process process);
+
+    /// <summary>Pins the process to the given CPUs.</summary>
+    void SetAffinity(Process process, IReadOnlyList<int> cpus);
+}

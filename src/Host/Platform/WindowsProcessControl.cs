@@ -1,0 +1,13 @@
+using System.Diagnostics;
+using System.Runtime.Versioning;
+
+namespace Benchmarks.Host.Platform;
+
+[SupportedOSPlatform("windows")]
+internal sealed class WindowsProcessControl : IProcessControl
+{
+    // A console child cannot be sent Ctrl+C alone without sharing our console; the caller falls back to killing the tree.
+    public bool RequestStop(Process process) => false;
+
+    public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
+}

@@ -1,0 +1,3 @@
+using Benchmarks.Host.Cli;
+
+return await BenchmarksCli.InvokeAsync(args, CliConsole.System);

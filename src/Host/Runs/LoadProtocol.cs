@@ -1,0 +1,43 @@
+using System.Globalization;
+using Benchmarks.Load.Http;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>
+/// The lines a <c>load --progress</c> child prints for the <c>run</c> that started it:
+/// window boundaries (so the run samples only the measured window) and per-second rates.
+/// </summary>
+internal static class LoadProtocol
+{
+    private const string Prefix = "#load ";
+
+    public static string Format(LoadProgress progress) => progress.Phase switch
+    {
+        LoadPhase.WindowStarted => Prefix + "window-start",
+        LoadPhase.WindowEnded => Prefix + "window-end",
+        LoadPhase.Warmup => string.Create(CultureInfo.InvariantCulture, $"{Prefix}warmup {progress.Second}"),
+        _ => string.Create(CultureInfo.InvariantCulture, $"{Prefix}second {progress.Second} {progress.RequestsPerSecond} {progress.Errors}"),
+    };
+
+    public static LoadProgress? Parse(string line)
+    {
+        if (!line.StartsWith(Prefix, StringComparison.Ordinal))
+        {
+            return null;
+        }
+
+        var parts = line[Prefix.Length..].Split(' ');
+        return parts[0] switch
+        {
+            "window-start" => new LoadProgress(LoadPhase.WindowStarted, 0, 0, 0),
+            "window-end" => new LoadProgress(LoadPhase.WindowEnded, 0, 0, 0),
+            "warmup" when parts.Length == 2 => new LoadProgress(LoadPhase.Warmup, int.Parse(parts[1], CultureInfo.InvariantCulture), 0, 0),
+            "second" when parts.Length == 4 => new LoadProgress(
+                LoadPhase.Window,
+                int.Parse(parts[1], CultureInfo.InvariantCulture),
+                double.Parse(parts[2], CultureInfo.InvariantCulture),
+                long.Parse(parts[3], CultureInfo.InvariantCulture)),
+            _ => null,
+        };
+    }
+}

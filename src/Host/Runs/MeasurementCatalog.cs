@@ -1,0 +1,43 @@
+using Benchmarks.Runs;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>Every measurement this tool reports: crank's names where crank has one, ours otherwise.</summary>
+internal static class MeasurementCatalog
+{
+    public static IReadOnlyDictionary<string, MeasurementInfo> All { get; } = new Dictionary<string, MeasurementInfo>(StringComparer.Ordinal)
+    {
+        ["http/rps/mean"] = new("Requests/sec (responses completed over the measured window)", "req/s", "avg", true),
+        ["http/requests"] = new("Requests completed (good + bad responses)", "count", "sum", true),
+        ["http/requests/badresponses"] = new("Bad responses (non-2xx/3xx, invalid body, malformed)", "count", "sum", false),
+        ["http/requests/errors"] = new("Socket errors (connect, read, write, timeout)", "count", "sum", false),
+        ["http/requests/lost"] = new("Requests in flight on a connection that failed", "count", "sum", false),
+        ["http/latency/mean"] = new("Mean latency (ms)", "ms", "avg", false),
+        ["http/latency/stdev"] = new("Latency standard deviation (ms)", "ms", "avg", false),
+        ["http/latency/50"] = new("Latency 50th percentile (ms)", "ms", "avg", false),
+        ["http/latency/75"] = new("Latency 75th percentile (ms)", "ms", "avg", false),
+        ["http/latency/90"] = new("Latency 90th percentile (ms)", "ms", "avg", false),
+        ["http/latency/99"] = new("Latency 99th percentile (ms)", "ms", "avg", false),
+        ["http/latency/99.9"] = new("Latency 99.9th percentile (ms)", "ms", "avg", false),
+        ["http/latency/max"] = new("Max latency (ms)", "ms", "max", false),
+        ["http/throughput"] = new("Throughput received (MB/s)", "MB/s", "avg", true),
+        ["benchmarks/cpu"] = new("Server process CPU (% of the machine)", "%", "max", null),
+        ["benchmarks/cpu/user"] = new("Server process CPU in user mode (% of the machine)", "%", "max", null),
+        ["benchmarks/cpu/kernel"] = new("Server process CPU in kernel mode (% of the machine)", "%", "max", null),
+        ["benchmarks/working-set"] = new("Server working set (MB)", "MB", "max", false),
+        ["machine/cpu/user"] = new("Machine CPU in user mode (%)", "%", "avg", null),
+        ["machine/cpu/kernel"] = new("Machine CPU in kernel mode (%)", "%", "avg", null),
+        ["machine/cpu/idle"] = new("Machine CPU idle (%)", "%", "avg", null),
+        ["net/rx"] = new("Received on the benchmark's interface (Mbit/s)", "Mbit/s", "avg", null),
+        ["net/tx"] = new("Sent on the benchmark's interface (Mbit/s)", "Mbit/s", "avg", null),
+        ["net/link-speed"] = new("Link speed of the benchmark's interface (Mbit/s)", "Mbit/s", "max", null),
+        ["net/utilization"] = new("Link utilization, max(rx, tx) / link speed (%)", "%", "max", null),
+        ["load/cpu/user"] = new("Load generator CPU in user mode (% of the machine)", "%", "avg", null),
+        ["load/cpu/kernel"] = new("Load generator CPU in kernel mode (% of the machine)", "%", "avg", null),
+        ["load/cpu-per-request"] = new("Load generator CPU time per request (us)", "us", "avg", false),
+        ["http/rps"] = new("Requests/sec in one second", "req/s", "avg", true),
+    };
+
+    public static MeasurementInfo Describe(string name) =>
+        All.TryGetValue(name, out var info) ? info : new MeasurementInfo(name, "", "avg", null);
+}

@@ -1,0 +1,30 @@
+using Benchmarks.Load.Http;
+using Benchmarks.Scenarios;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>Everything <c>benchmarks run</c> was asked to do, resolved and validated.</summary>
+internal sealed record RunRequest
+{
+    public required IScenario Scenario { get; init; }
+
+    public required string ServerName { get; init; }
+
+    /// <summary>Where the server listens (scheme, host and port).</summary>
+    public required Uri ServerUrl { get; init; }
+
+    /// <summary>The load job's options; the URL is the server's with the scenario's path.</summary>
+    public required HttpLoadOptions Load { get; init; }
+
+    public IReadOnlyDictionary<string, string> ServerOptions { get; init; } = new Dictionary<string, string>();
+
+    public IReadOnlyList<string> PluginDirectories { get; init; } = [];
+
+    public IReadOnlyList<int>? ServerCpus { get; init; }
+
+    public IReadOnlyList<int>? LoadCpus { get; init; }
+
+    public TimeSpan StartTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    public IReadOnlyList<string> Labels { get; init; } = [];
+}

@@ -1,0 +1,39 @@
+namespace Benchmarks.Load.Http;
+
+/// <summary>
+/// Counts of one connection over the measured window. Written only by its connection loop;
+/// the per-second progress reads them without locks, which is fine for a progress figure.
+/// </summary>
+internal struct ConnectionCounters
+{
+    public long Sent;
+    public long Good;
+    public long Bad;
+    public long Lost;
+    public long Unfinished;
+    public long ConnectErrors;
+    public long ReadErrors;
+    public long WriteErrors;
+    public long Timeouts;
+    public long BytesReceived;
+    public long LastResponseAt;
+
+    public readonly long Completed => Good + Bad;
+
+    public readonly long Errors => ConnectErrors + ReadErrors + WriteErrors + Timeouts;
+
+    public void Add(in ConnectionCounters other)
+    {
+        Sent += other.Sent;
+        Good += other.Good;
+        Bad += other.Bad;
+        Lost += other.Lost;
+        Unfinished += other.Unfinished;
+        ConnectErrors += other.ConnectErrors;
+        ReadErrors += other.ReadErrors;
+        WriteErrors += other.WriteErrors;
+        Timeouts += other.Timeouts;
+        BytesReceived += other.BytesReceived;
+        LastResponseAt = Math.Max(LastResponseAt, other.LastResponseAt);
+    }
+}

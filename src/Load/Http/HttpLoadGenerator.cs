@@ -1,0 +1,161 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http;
+
+/// <summary>The built-in HTTP/1.1 load generator: persistent connections, optional pipelining.</summary>
+public static class HttpLoadGenerator
+{
+    private static readonly TimeSpan s_monitorInterval = TimeSpan.FromMilliseconds(50);
+
+    public static async Task<LoadResult> RunAsync(HttpLoadOptions options, IProgress<LoadProgress>? progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        var endPoint = await ResolveAsync(options.Url, cancellationToken);
+        var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth);
+        var shards = new LatencyHistogram[options.Threads];
+        for (var i = 0; i < shards.Length; i++)
+        {
+            shards[i] = new LatencyHistogram();
+        }
+
+        var connections = new LoadConnection[options.Connections];
+        for (var i = 0; i < connections.Length; i++)
+        {
+            connections[i] = new LoadConnection(state, shards[i % shards.Length], new HttpResponseParser(options.ValidatorFactory?.Invoke()));
+        }
+
+        var loops = connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)).ToArray();
+        var allLoops = Task.WhenAll(loops);
+        using var monitorStop = new CancellationTokenSource();
+        var monitor = MonitorTimeoutsAsync(connections, options.Timeout, monitorStop.Token);
+
+        var clock = new LoadClock(connections, progress);
+        var cpuAtStart = TimeSpan.Zero;
+        var kernelAtStart = TimeSpan.Zero;
+        try
+        {
+            await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
+            (cpuAtStart, kernelAtStart) = ProcessCpu();
+            state.Measuring = true;
+            var windowStart = Stopwatch.GetTimestamp();
+            clock.BeginWindow();
+            await clock.TickAsync(options.Duration, measuring: true, cancellationToken);
+            state.Stopping = true;
+            clock.EndWindow();
+
+            // Let batches in flight finish (they are part of the window), up to one timeout.
+            await Task.WhenAny(allLoops, Task.Delay(options.Timeout, CancellationToken.None));
+            state.Aborted = true;
+            foreach (var connection in connections)
+            {
+                connection.Abort();
+            }
+
+            await allLoops;
+            var (cpuAtEnd, kernelAtEnd) = ProcessCpu();
+            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, cpuAtEnd - cpuAtStart, kernelAtEnd - kernelAtStart);
+        }
+        finally
+        {
+            state.Stopping = true;
+            state.Aborted = true;
+            foreach (var connection in connections)
+            {
+                connection.Abort();
+            }
+
+            await monitorStop.CancelAsync();
+            await Task.WhenAll(allLoops.ContinueWith(static _ => { }, TaskScheduler.Default), monitor);
+        }
+    }
+
+    private static LoadResult Aggregate(
+        HttpLoadOptions options, LoadConnection[] connections, LatencyHistogram[] shards, long windowStart,
+        IReadOnlyList<double> perSecond, TimeSpan cpuUser, TimeSpan cpuKernel)
+    {
+        var total = default(ConnectionCounters);
+        foreach (var connection in connections)
+        {
+            total.Add(connection.Counters);
+        }
+
+        var firstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null);
+        var latency = new LatencyHistogram();
+        foreach (var shard in shards)
+        {
+            latency.Add(shard);
+        }
+
+        var elapsed = total.LastResponseAt > windowStart ? Stopwatch.GetElapsedTime(windowStart, total.LastResponseAt) : options.Duration;
+        return new LoadResult
+        {
+            Url = options.Url.ToString(),
+            Connections = options.Connections,
+            Threads = options.Threads,
+            PipelineDepth = options.PipelineDepth,
+            ElapsedSeconds = elapsed.TotalSeconds,
+            Sent = total.Sent,
+            Good = total.Good,
+            Bad = total.Bad,
+            Lost = total.Lost,
+            Unfinished = total.Unfinished,
+            Errors = new SocketErrors(total.ConnectErrors, total.ReadErrors, total.WriteErrors, total.Timeouts),
+            BytesReceived = total.BytesReceived,
+            Latency = LatencySummary.From(latency),
+            PerSecond = perSecond,
+            CpuUserSeconds = cpuUser.TotalSeconds,
+            CpuKernelSeconds = cpuKernel.TotalSeconds,
+            FirstError = firstError,
+        };
+    }
+
+    private static (TimeSpan User, TimeSpan Kernel) ProcessCpu()
+    {
+        using var self = Process.GetCurrentProcess();
+        return (self.UserProcessorTime, self.PrivilegedProcessorTime);
+    }
+
+    private static async Task MonitorTimeoutsAsync(LoadConnection[] connections, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var timeoutTicks = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        using var timer = new PeriodicTimer(s_monitorInterval);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(cancellationToken))
+            {
+                var now = Stopwatch.GetTimestamp();
+                foreach (var connection in connections)
+                {
+                    connection.CheckTimeout(now, timeoutTicks);
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    private static async Task<EndPoint> ResolveAsync(Uri url, CancellationToken cancellationToken)
+    {
+        if (IPAddress.TryParse(url.IdnHost, out var address))
+        {
+            return new IPEndPoint(address, url.Port);
+        }
+
+        try
+        {
+            var addresses = await Dns.GetHostAddressesAsync(url.IdnHost, cancellationToken);
+            var chosen = addresses.FirstOrDefault(a => a.AddressFamily == AddressFamily.InterNetwork) ?? addresses.FirstOrDefault()
+                ?? throw new ArgumentException($"The host '{url.Host}' has no addresses.");
+            return new IPEndPoint(chosen, url.Port);
+        }
+        catch (SocketException ex)
+        {
+            throw new ArgumentException($"Cannot resolve the host '{url.Host}': {ex.Message}", ex);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+using Benchmarks.Scenarios;
+
+namespace Benchmarks.Load.Http;
+
+/// <summary>What the built-in HTTP/1.1 load generator does: wrk's knobs plus pipelining.</summary>
+public sealed record HttpLoadOptions
+{
+    public required Uri Url { get; init; }
+
+    public int Connections { get; init; } = 256;
+
+    /// <summary>Socket engine threads, and latency histogram shards.</summary>
+    public int Threads { get; init; } = Environment.ProcessorCount;
+
+    /// <summary>Requests written at once on a connection; the next batch goes when all are answered.</summary>
+    public int PipelineDepth { get; init; } = 1;
+
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(10);
+
+    public TimeSpan Warmup { get; init; } = TimeSpan.Zero;
+
+    /// <summary>A request unanswered for this long is a timeout error (wrk's default is 2 s).</summary>
+    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(2);
+
+    public IReadOnlyList<KeyValuePair<string, string>> Headers { get; init; } = [];
+
+    /// <summary>Makes one body validator per connection; null checks status codes only.</summary>
+    public Func<IResponseValidator?>? ValidatorFactory { get; init; }
+
+    /// <summary>Throws <see cref="ArgumentException"/> with a one-line cause for a value that cannot work.</summary>
+    public void Validate()
+    {
+        if (Url.Scheme != Uri.UriSchemeHttp)
+        {
+            throw new ArgumentException($"Only http:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
+        }
+
+        Positive(Connections, "--connections");
+        Positive(Threads, "--threads");
+        Positive(PipelineDepth, "--pipeline");
+        if (Duration <= TimeSpan.Zero)
+        {
+            throw new ArgumentException("--duration must be greater than zero.");
+        }
+
+        if (Warmup < TimeSpan.Zero)
+        {
+            throw new ArgumentException("--warmup cannot be negative.");
+        }
+
+        if (Timeout <= TimeSpan.Zero)
+        {
+            throw new ArgumentException("--timeout must be greater than zero.");
+        }
+    }
+
+    private static void Positive(int value, string name)
+    {
+        if (value < 1)
+        {
+            throw new ArgumentException($"{name} must be at least 1 (got {value}).");
+        }
+    }
+}

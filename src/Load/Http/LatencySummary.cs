@@ -1,0 +1,23 @@
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http;
+
+/// <summary>Latency percentiles in milliseconds.</summary>
+public sealed record LatencySummary(double Mean, double StandardDeviation, double Min, double P50, double P75, double P90, double P99, double P999, double Max)
+{
+    public static LatencySummary From(LatencyHistogram histogram)
+    {
+        ArgumentNullException.ThrowIfNull(histogram);
+        const double NsPerMs = 1_000_000.0;
+        return new LatencySummary(
+            histogram.Mean / NsPerMs,
+            histogram.StandardDeviation() / NsPerMs,
+            histogram.Min / NsPerMs,
+            histogram.ValueAtPercentile(50) / NsPerMs,
+            histogram.ValueAtPercentile(75) / NsPerMs,
+            histogram.ValueAtPercentile(90) / NsPerMs,
+            histogram.ValueAtPercentile(99) / NsPerMs,
+            histogram.ValueAtPercentile(99.9) / NsPerMs,
+            histogram.Max / NsPerMs);
+    }
+}

@@ -1,0 +1,78 @@
+namespace Benchmarks.Load.Http;
+
+/// <summary>Ticks once a second through warm-up and window, reporting progress and keeping per-second rates.</summary>
+internal sealed class LoadClock
+{
+    private readonly LoadConnection[] _connections;
+    private readonly IProgress<LoadProgress>? _progress;
+    private readonly List<double> _perSecond = [];
+    private long _lastCompleted;
+    private long _lastErrors;
+    private int _second;
+
+    public LoadClock(LoadConnection[] connections, IProgress<LoadProgress>? progress)
+    {
+        _connections = connections;
+        _progress = progress;
+    }
+
+    public IReadOnlyList<double> PerSecond => _perSecond;
+
+    public void BeginWindow()
+    {
+        _second = 0;
+        _lastCompleted = 0;
+        _lastErrors = 0;
+        _progress?.Report(new LoadProgress(LoadPhase.WindowStarted, 0, 0, 0));
+    }
+
+    public void EndWindow() => _progress?.Report(new LoadProgress(LoadPhase.WindowEnded, _second, 0, 0));
+
+    public async Task TickAsync(TimeSpan span, bool measuring, CancellationToken cancellationToken)
+    {
+        var end = DateTime.UtcNow + span;
+
+        while (true)
+        {
+            var left = end - DateTime.UtcNow;
+            if (left <= TimeSpan.Zero)
+            {
+                return;
+            }
+
+            var step = left < TimeSpan.FromSeconds(1) ? left : TimeSpan.FromSeconds(1);
+            await Task.Delay(step, cancellationToken);
+            if (step < TimeSpan.FromSeconds(1))
+            {
+                return;
+            }
+
+            Report(measuring);
+        }
+    }
+
+    private void Report(bool measuring)
+    {
+        long completed = 0, errors = 0;
+        foreach (var connection in _connections)
+        {
+            completed += Volatile.Read(ref connection.Counters.Good) + Volatile.Read(ref connection.Counters.Bad);
+            errors += Volatile.Read(ref connection.Counters.ConnectErrors) + Volatile.Read(ref connection.Counters.ReadErrors)
+                + Volatile.Read(ref connection.Counters.WriteErrors) + Volatile.Read(ref connection.Counters.Timeouts);
+        }
+
+        _second++;
+        if (measuring)
+        {
+            var rate = completed - _lastCompleted;
+            _perSecond.Add(rate);
+            _progress?.Report(new LoadProgress(LoadPhase.Window, _second, rate, errors - _lastErrors));
+            _lastCompleted = completed;
+            _lastErrors = errors;
+        }
+        else
+        {
+            _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, 0, 0));
+        }
+    }
+}

@@ -1,0 +1,284 @@
+using System.Diagnostics;
+using System.Net.Sockets;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http;
+
+/// <summary>
+/// One persistent connection: write a batch, read until every response of it is parsed,
+/// repeat. Every request is timed from the batch's send; every failure is counted by kind,
+/// and requests in flight on a failed connection are counted as lost.
+/// </summary>
+internal sealed class LoadConnection
+{
+    private const int ReceiveBufferSize = 16 * 1024;
+    private static readonly double s_nanosecondsPerTick = 1_000_000_000.0 / Stopwatch.Frequency;
+
+    private readonly LoadRunState _state;
+    private readonly LatencyHistogram _histogram;
+    private readonly HttpResponseParser _parser;
+    private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
+    private Socket? _socket;
+    private long _waitingSince;
+    private volatile bool _timedOut;
+
+    public ConnectionCounters Counters;
+
+    /// <summary>The first error this connection saw, kept as the cause to report.</summary>
+    public string? FirstError { get; private set; }
+
+    public LoadConnection(LoadRunState state, LatencyHistogram histogram, HttpResponseParser parser)
+    {
+        _state = state;
+        _histogram = histogram;
+        _parser = parser;
+    }
+
+    private enum Outcome
+    {
+        Continue,
+        ServerClosing,
+        Invalid,
+        UnexpectedData,
+    }
+
+    /// <summary>Called by the timeout monitor: drops the connection if it has waited too long.</summary>
+    public void CheckTimeout(long now, long timeoutTicks)
+    {
+        var since = Volatile.Read(ref _waitingSince);
+        if (since != 0 && now - since > timeoutTicks && !_timedOut)
+        {
+            _timedOut = true;
+            Volatile.Read(ref _socket)?.Dispose();
+        }
+    }
+
+    /// <summary>Called at the hard stop: closes the socket under a loop still waiting.</summary>
+    public void Abort() => Volatile.Read(ref _socket)?.Dispose();
+
+    public async Task RunAsync()
+    {
+        try
+        {
+            while (!_state.Stopping)
+            {
+                if (_socket is null && !await ConnectAsync())
+                {
+                    continue;
+                }
+
+                await RunBatchAsync(_socket!);
+            }
+        }
+        finally
+        {
+            Close();
+        }
+    }
+
+    private async Task RunBatchAsync(Socket socket)
+    {
+        var measured = _state.Measuring;
+        var outstanding = _state.Depth;
+        var sentAt = Stopwatch.GetTimestamp();
+        Volatile.Write(ref _waitingSince, sentAt);
+        if (measured)
+        {
+            Counters.Sent += outstanding;
+        }
+
+        var writing = true;
+        try
+        {
+            var batch = _state.Batch;
+            while (!batch.IsEmpty)
+            {
+                var sent = await socket.SendAsync(batch, SocketFlags.None);
+                batch = batch[sent..];
+            }
+
+            writing = false;
+            while (outstanding > 0)
+            {
+                var received = await socket.ReceiveAsync(_receiveBuffer.AsMemory(), SocketFlags.None);
+                if (received == 0)
+                {
+                    FirstError ??= measured ? "read: the server closed the connection with requests outstanding" : null;
+                    Fail(measured, ref outstanding, ref Counters.ReadErrors);
+                    return;
+                }
+
+                var now = Stopwatch.GetTimestamp();
+                if (measured)
+                {
+                    Counters.BytesReceived += received;
+                }
+
+                switch (Process(received, sentAt, now, measured, ref outstanding))
+                {
+                    case Outcome.ServerClosing:
+                        if (outstanding > 0)
+                        {
+                            Fail(measured, ref outstanding, ref Counters.ReadErrors);
+                        }
+                        else
+                        {
+                            Close();
+                        }
+
+                        return;
+                    case Outcome.Invalid:
+                        if (measured)
+                        {
+                            FirstError ??= "read: malformed HTTP response";
+                            Counters.Bad++;
+                        }
+
+                        outstanding--;
+                        Fail(measured, ref outstanding, ref Counters.ReadErrors);
+                        return;
+                    case Outcome.UnexpectedData:
+                        Fail(measured, ref outstanding, ref Counters.ReadErrors);
+                        return;
+                }
+            }
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException)
+        {
+            if (!_state.Aborted && _state.Measuring)
+            {
+                FirstError ??= _timedOut ? "request timed out" : (writing ? "write: " : "read: ") + ex.Message;
+            }
+
+            if (_timedOut)
+            {
+                Fail(measured, ref outstanding, ref Counters.Timeouts);
+            }
+            else if (_state.Aborted)
+            {
+                if (measured)
+                {
+                    Counters.Unfinished += outstanding;
+                }
+
+                Close();
+            }
+            else
+            {
+                Fail(measured, ref outstanding, ref writing ? ref Counters.WriteErrors : ref Counters.ReadErrors);
+            }
+        }
+        finally
+        {
+            Volatile.Write(ref _waitingSince, 0);
+        }
+    }
+
+    private Outcome Process(int received, long sentAt, long now, bool measured, ref int outstanding)
+    {
+        var data = new ReadOnlySpan<byte>(_receiveBuffer, 0, received);
+        var latency = (long)((now - sentAt) * s_nanosecondsPerTick);
+        while (!data.IsEmpty)
+        {
+            if (outstanding == 0)
+            {
+                return Outcome.UnexpectedData;
+            }
+
+            var status = _parser.Parse(ref data);
+            if (status == ResponseParseStatus.NeedMoreData)
+            {
+                break;
+            }
+
+            if (status == ResponseParseStatus.Invalid)
+            {
+                return Outcome.Invalid;
+            }
+
+            outstanding--;
+            if (measured)
+            {
+                _histogram.Record(latency);
+                Counters.LastResponseAt = now;
+                if (_parser.IsSuccess)
+                {
+                    Counters.Good++;
+                }
+                else
+                {
+                    Counters.Bad++;
+                }
+            }
+
+            if (_parser.ConnectionClose)
+            {
+                return Outcome.ServerClosing;
+            }
+        }
+
+        return Outcome.Continue;
+    }
+
+    private async ValueTask<bool> ConnectAsync()
+    {
+        var socket = new Socket(_state.EndPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Volatile.Write(ref _socket, socket);
+        Volatile.Write(ref _waitingSince, Stopwatch.GetTimestamp());
+        try
+        {
+            await socket.ConnectAsync(_state.EndPoint);
+            _parser.Reset();
+            return true;
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        {
+            var timedOut = _timedOut;
+            Close();
+            if (_state.Aborted)
+            {
+                return false;
+            }
+
+            if (_state.Measuring)
+            {
+                FirstError ??= timedOut ? "connect timed out" : $"connect to {_state.EndPoint}: {ex.Message}";
+                if (timedOut)
+                {
+                    Counters.Timeouts++;
+                }
+                else
+                {
+                    Counters.ConnectErrors++;
+                }
+            }
+
+            // Back off a little so a refusing server is not spun against.
+            await Task.Delay(10);
+            return false;
+        }
+        finally
+        {
+            Volatile.Write(ref _waitingSince, 0);
+        }
+    }
+
+    private void Fail(bool measured, ref int outstanding, ref long errorCounter)
+    {
+        if (measured)
+        {
+            errorCounter++;
+            Counters.Lost += outstanding;
+        }
+
+        outstanding = 0;
+        Close();
+    }
+
+    private void Close()
+    {
+        var socket = Interlocked.Exchange(ref _socket, null);
+        socket?.Dispose();
+        _timedOut = false;
+    }
+}

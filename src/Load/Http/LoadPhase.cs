@@ -1,0 +1,9 @@
+namespace Benchmarks.Load.Http;
+
+public enum LoadPhase
+{
+    Warmup,
+    WindowStarted,
+    Window,
+    WindowEnded,
+}

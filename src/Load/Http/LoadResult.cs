@@ -1,0 +1,62 @@
+namespace Benchmarks.Load.Http;
+
+/// <summary>
+/// What a load run measured over its window (warm-up excluded). Accounting holds exactly:
+/// <c>Sent = Good + Bad + Lost + Unfinished</c>.
+/// </summary>
+public sealed record LoadResult
+{
+    public required string Url { get; init; }
+
+    public int Connections { get; init; }
+
+    public int Threads { get; init; }
+
+    public int PipelineDepth { get; init; }
+
+    /// <summary>Seconds from the start of the window to the last response counted.</summary>
+    public double ElapsedSeconds { get; init; }
+
+    /// <summary>Responses received: good plus bad.</summary>
+    public long Requests => Good + Bad;
+
+    public long Sent { get; init; }
+
+    /// <summary>2xx/3xx responses whose body the scenario accepted.</summary>
+    public long Good { get; init; }
+
+    /// <summary>Other status codes, rejected bodies, malformed responses.</summary>
+    public long Bad { get; init; }
+
+    /// <summary>Requests in flight on a connection that failed.</summary>
+    public long Lost { get; init; }
+
+    /// <summary>Requests still in flight when the run ended.</summary>
+    public long Unfinished { get; init; }
+
+    public required SocketErrors Errors { get; init; }
+
+    public long BytesReceived { get; init; }
+
+    public double RequestsPerSecond => ElapsedSeconds > 0 ? Requests / ElapsedSeconds : 0;
+
+    /// <summary>MB (10^6 bytes) received per second.</summary>
+    public double ThroughputMegabytesPerSecond => ElapsedSeconds > 0 ? BytesReceived / ElapsedSeconds / 1_000_000 : 0;
+
+    public required LatencySummary Latency { get; init; }
+
+    /// <summary>Responses per second, one entry per whole second of the window.</summary>
+    public IReadOnlyList<double> PerSecond { get; init; } = [];
+
+    /// <summary>CPU the load process spent in user mode during the window, in seconds.</summary>
+    public double CpuUserSeconds { get; init; }
+
+    /// <summary>CPU the load process spent in kernel mode during the window, in seconds.</summary>
+    public double CpuKernelSeconds { get; init; }
+
+    /// <summary>The first socket error's message, as a cause to show the user.</summary>
+    public string? FirstError { get; init; }
+
+    /// <summary>True when every request was answered well: nothing for a user to distrust.</summary>
+    public bool IsClean => Requests > 0 && Bad == 0 && Errors.Total == 0 && Lost == 0;
+}

@@ -1,0 +1,62 @@
+using System.Buffers;
+using Benchmarks.Scenarios;
+using Microsoft.AspNetCore.Http;
+
+namespace Benchmarks.Servers.Kestrel;
+
+/// <summary>The one request delegate: match the route, let the scenario write, copy the body out.</summary>
+internal sealed class KestrelScenarioHandler
+{
+    private readonly IScenario _scenario;
+    private readonly string[] _routes;
+
+    [ThreadStatic]
+    private static ScenarioResponseBuffer? t_response;
+
+    public KestrelScenarioHandler(IScenario scenario)
+    {
+        _scenario = scenario;
+        _routes = [.. scenario.Routes];
+    }
+
+    public Task HandleAsync(HttpContext context)
+    {
+        var route = Array.IndexOf(_routes, context.Request.Path.Value);
+        var response = context.Response;
+        if (route < 0)
+        {
+            response.StatusCode = StatusCodes.Status404NotFound;
+            return Task.CompletedTask;
+        }
+
+        // The scenario runs synchronously, so a per-thread buffer cannot be shared by two requests.
+        var buffer = t_response ??= new ScenarioResponseBuffer();
+        buffer.Reset();
+        _scenario.Handle(new ScenarioRequest(route, MethodBytes(context.Request.Method), default), buffer);
+
+        response.StatusCode = buffer.StatusCode;
+        if (buffer.ContentType is { } contentType)
+        {
+            response.ContentType = contentType.Value;
+        }
+
+        var body = buffer.WrittenBody;
+        response.ContentLength = body.Length;
+        if (body.Length > 0)
+        {
+            response.BodyWriter.Write(body);
+        }
+
+        return Task.CompletedTask;
+    }
+
+    private static ReadOnlySpan<byte> MethodBytes(string method) => method switch
+    {
+        "GET" => "GET"u8,
+        "POST" => "POST"u8,
+        "PUT" => "PUT"u8,
+        "HEAD" => "HEAD"u8,
+        "DELETE" => "DELETE"u8,
+        _ => "OTHER"u8,
+    };
+}
