@@ -101,6 +101,11 @@ internal static class LoadCommand
         }
 
         var c = CultureInfo.InvariantCulture;
+        if (result.Interrupted)
+        {
+            return console.Fail(ExitCodes.Failed, string.Create(c, $"the load was stopped after {result.ElapsedSeconds:0.0}s, before its duration ended."));
+        }
+
         var cause = result.FirstError is null ? "" : $" (first: {result.FirstError})";
         return console.Fail(ExitCodes.Failed, result.Requests == 0
             ? string.Create(c, $"no response received: {result.Errors.Total} socket errors{cause}.")

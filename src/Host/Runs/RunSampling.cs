@@ -65,7 +65,9 @@ internal sealed class RunSampling
         {
             if (_windowStart is not null)
             {
-                _windowEnd ??= now;
+                // A process that is gone has no counters: end at the last snapshot that still saw it.
+                var lost = (now.Server is null && _previous?.Server is not null) || (now.Load is null && _previous?.Load is not null);
+                _windowEnd ??= lost ? _previous : now;
             }
         }
     }

@@ -43,7 +43,17 @@ public static class HttpLoadGenerator
             state.Measuring = true;
             var windowStart = Stopwatch.GetTimestamp();
             clock.BeginWindow();
-            await clock.TickAsync(options.Duration, measuring: true, cancellationToken);
+            var interrupted = false;
+            try
+            {
+                await clock.TickAsync(options.Duration, measuring: true, cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                // Stopped from outside during the window: report what was measured so far.
+                interrupted = true;
+            }
+
             state.Stopping = true;
             clock.EndWindow();
 
@@ -57,7 +67,7 @@ public static class HttpLoadGenerator
 
             await allLoops;
             var (cpuAtEnd, kernelAtEnd) = ProcessCpu();
-            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, cpuAtEnd - cpuAtStart, kernelAtEnd - kernelAtStart);
+            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, cpuAtEnd - cpuAtStart, kernelAtEnd - kernelAtStart) with { Interrupted = interrupted };
         }
         finally
         {

@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace Benchmarks.Load.Http;
 
 /// <summary>Ticks once a second through warm-up and window, reporting progress and keeping per-second rates.</summary>
@@ -28,26 +30,27 @@ internal sealed class LoadClock
 
     public void EndWindow() => _progress?.Report(new LoadProgress(LoadPhase.WindowEnded, _second, 0, 0));
 
+    /// <summary>Waits out <paramref name="span"/>, reporting at each whole second from its start (no drift).</summary>
     public async Task TickAsync(TimeSpan span, bool measuring, CancellationToken cancellationToken)
     {
-        var end = DateTime.UtcNow + span;
-
-        while (true)
+        var start = Stopwatch.GetTimestamp();
+        _second = 0;
+        var wholeSeconds = (int)Math.Floor(span.TotalSeconds);
+        for (var second = 1; second <= wholeSeconds; second++)
         {
-            var left = end - DateTime.UtcNow;
-            if (left <= TimeSpan.Zero)
-            {
-                return;
-            }
-
-            var step = left < TimeSpan.FromSeconds(1) ? left : TimeSpan.FromSeconds(1);
-            await Task.Delay(step, cancellationToken);
-            if (step < TimeSpan.FromSeconds(1))
-            {
-                return;
-            }
-
+            await DelayUntilAsync(start, TimeSpan.FromSeconds(second), cancellationToken);
             Report(measuring);
+        }
+
+        await DelayUntilAsync(start, span, cancellationToken);
+    }
+
+    private static async Task DelayUntilAsync(long start, TimeSpan offset, CancellationToken cancellationToken)
+    {
+        var left = offset - Stopwatch.GetElapsedTime(start);
+        if (left > TimeSpan.Zero)
+        {
+            await Task.Delay(left, cancellationToken);
         }
     }
 

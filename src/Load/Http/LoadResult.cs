@@ -57,6 +57,9 @@ public sealed record LoadResult
     /// <summary>The first socket error's message, as a cause to show the user.</summary>
     public string? FirstError { get; init; }
 
+    /// <summary>The run was stopped before its duration ended (Ctrl+C, SIGTERM, a parent that exited).</summary>
+    public bool Interrupted { get; init; }
+
     /// <summary>True when every request was answered well: nothing for a user to distrust.</summary>
-    public bool IsClean => Requests > 0 && Bad == 0 && Errors.Total == 0 && Lost == 0;
+    public bool IsClean => !Interrupted && Requests > 0 && Bad == 0 && Errors.Total == 0 && Lost == 0;
 }

@@ -1,0 +1,138 @@
+using System.Net;
+using System.Net.Sockets;
+using Benchmarks.Runs;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Integration;
+
+/// <summary>Bad input and faults: a one-line cause, a non-zero exit code, a stored failed run, no orphan.</summary>
+public sealed class BadInputTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Theory]
+    [InlineData("Unknown scenario 'nope'. Available: json, pipelined, plaintext.", "run", "nope")]
+    [InlineData("Unknown server 'iis'. Available: kestrel.", "run", "plaintext", "--server", "iis")]
+    [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
+    [InlineData("Invalid URL 'localhost:5000' for --url", "load", "--url", "localhost:5000")]
+    [InlineData("the scheme must be http", "load", "--url", "https://127.0.0.1:5000/")]
+    [InlineData("Invalid duration '15q' for --duration", "run", "plaintext", "-d", "15q")]
+    [InlineData("Invalid header 'NoColon'", "load", "--url", "http://127.0.0.1:1/", "-H", "NoColon")]
+    [InlineData("--connections must be at least 1", "run", "plaintext", "-c", "0")]
+    [InlineData("Invalid CPU list", "run", "plaintext", "--server-cpus", "99")]
+    public async Task Bad_arguments_exit_2_with_one_clear_line(string expected, params string[] arguments)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, arguments);
+        Assert.True(run.ExitCode == 2, run.ToString());
+        Assert.Contains(expected, run.Error, StringComparison.Ordinal);
+        Assert.StartsWith("error: ", run.Error, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFiles(results, "*.json", SearchOption.AllDirectories));
+    }
+
+    [Fact]
+    public async Task A_port_in_use_fails_the_run_with_the_servers_words_and_leaves_no_process()
+    {
+        using var occupant = new TcpListener(IPAddress.Loopback, 0);
+        occupant.Start();
+        var url = $"http://127.0.0.1:{((IPEndPoint)occupant.LocalEndpoint).Port}";
+        var results = TestPaths.NewTempDirectory();
+
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--urls", url, "-d", "1s", "--results", results);
+
+        Assert.True(run.ExitCode == 1, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Failed, document.Status);
+        Assert.Contains("exited with code 1 before it was ready", document.Error, StringComparison.Ordinal);
+        Assert.Contains("address already in use", document.Error, StringComparison.OrdinalIgnoreCase);
+        Assert.Empty(ProcessTable.WithArgument(url));
+    }
+
+    [Fact]
+    public async Task A_server_that_never_becomes_ready_times_out_and_is_stopped()
+    {
+        var port = LoadGeneratorTests.ClosedPort();
+        var url = $"http://127.0.0.1:{port}";
+        var results = TestPaths.NewTempDirectory();
+
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "faulty", "--server-option", "neverReady=true",
+            "--plugins", TestPaths.SamplePluginDirectory, "--urls", url, "--start-timeout", "2s", "--results", results);
+
+        Assert.True(run.ExitCode == 1, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Failed, document.Status);
+        Assert.Contains("did not print 'Application started.' within 2s", document.Error, StringComparison.Ordinal);
+        Assert.Empty(ProcessTable.WithArgument(url));
+    }
+
+    [Fact]
+    public async Task A_server_crash_mid_run_is_stored_as_failed_with_what_was_measured_before()
+    {
+        var port = LoadGeneratorTests.ClosedPort();
+        var url = $"http://127.0.0.1:{port}";
+        var results = TestPaths.NewTempDirectory();
+
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--server", "faulty", "--server-option", "crashAfterMs=2500",
+            "--plugins", TestPaths.SamplePluginDirectory, "--urls", url, "-d", "6s", "-w", "0s", "--results", results);
+
+        Assert.True(run.ExitCode == 1, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Failed, document.Status);
+        Assert.Contains("server exited during the run with code 42", document.Error, StringComparison.Ordinal);
+        Assert.NotEmpty(document.Samples);
+        Assert.True(document.Measurements.GetValueOrDefault("benchmarks/cpu/user") + document.Measurements.GetValueOrDefault("benchmarks/cpu/kernel") > 0);
+        Assert.True(document.DurationSeconds < 6, "the run should stop when the server dies, not wait out the duration");
+        Assert.Empty(ProcessTable.WithArgument(url));
+        Assert.Empty(ProcessTable.WithArgument($"{url}/greeting"));
+    }
+
+    [Fact]
+    public async Task The_load_command_against_a_refused_port_reports_errors_and_exits_1()
+    {
+        var url = $"http://127.0.0.1:{LoadGeneratorTests.ClosedPort()}/plaintext";
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "load", "--url", url, "-d", "1s", "-c", "4");
+
+        Assert.True(run.ExitCode == 1, run.ToString());
+        Assert.Contains("no response received", run.Error, StringComparison.Ordinal);
+        Assert.Contains("refused", run.Error, StringComparison.OrdinalIgnoreCase);
+        Assert.Contains("Socket errors: connect", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_load_command_writes_json_and_a_crank_statistics_block()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var port = LoadGeneratorTests.ClosedPort();
+        var serveInfo = new System.Diagnostics.ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, UseShellExecute = false };
+        foreach (var a in new[] { "serve", "--scenario", "plaintext", "--urls", $"http://127.0.0.1:{port}" })
+        {
+            serveInfo.ArgumentList.Add(a);
+        }
+
+        using var server = System.Diagnostics.Process.Start(serveInfo)!;
+        try
+        {
+            while (await server.StandardOutput.ReadLineAsync() is { } line && !line.Contains("Application started.", StringComparison.Ordinal))
+            {
+            }
+
+            var json = Path.Combine(results, "load.json");
+            var run = await HostRun.StartAsync(results, s_timeout, "load", "--url", $"http://127.0.0.1:{port}/plaintext", "--scenario", "plaintext",
+                "-d", "1s", "-c", "8", "-p", "4", "--json", json, "--crank-statistics", "-H", "X-Test: yes");
+
+            Assert.True(run.ExitCode == 0, run.ToString());
+            Assert.Contains("Requests/sec:", run.Output, StringComparison.Ordinal);
+            Assert.Contains("#StartJobStatistics", run.Output, StringComparison.Ordinal);
+            Assert.Contains("#EndJobStatistics", run.Output, StringComparison.Ordinal);
+            using var document = System.Text.Json.JsonDocument.Parse(File.ReadAllText(json));
+            Assert.True(document.RootElement.GetProperty("good").GetInt64() > 0);
+            Assert.Equal(0, document.RootElement.GetProperty("bad").GetInt64());
+            Assert.Equal(4, document.RootElement.GetProperty("pipelineDepth").GetInt32());
+        }
+        finally
+        {
+            server.Kill(entireProcessTree: true);
+            await server.WaitForExitAsync();
+        }
+    }
+}

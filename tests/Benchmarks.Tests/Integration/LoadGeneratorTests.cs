@@ -1,0 +1,151 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using Benchmarks.Load.Http;
+using Benchmarks.Scenarios;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Integration;
+
+public sealed class LoadGeneratorTests
+{
+    private static HttpLoadOptions Options(Uri url, int pipeline = 1, string? expectedBody = null) => new()
+    {
+        Url = url,
+        Connections = 4,
+        Threads = 2,
+        PipelineDepth = pipeline,
+        Duration = TimeSpan.FromSeconds(1),
+        Timeout = TimeSpan.FromMilliseconds(500),
+        ValidatorFactory = expectedBody is null ? null : () => new Exact(expectedBody),
+    };
+
+    [Fact]
+    public async Task A_server_that_answers_500_gets_exactly_its_responses_counted_as_bad()
+    {
+        await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(500, "oops"));
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 4), null, CancellationToken.None);
+
+        Assert.True(result.Bad > 0);
+        Assert.Equal(0, result.Good);
+        Assert.Equal(result.Bad, result.Requests);
+        Assert.Equal(0, result.Errors.Total);
+        Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
+        Assert.False(result.IsClean);
+    }
+
+    [Fact]
+    public async Task A_server_that_closes_mid_pipeline_gets_read_errors_and_the_counts_add_up()
+    {
+        // Each connection gets five answers out of a batch of sixteen, then the server closes it. Closing with
+        // requests unread sends a reset, which may discard answers already on their way: at least 11 are lost.
+        await using var server = new ScriptedHttpServer(n => n <= 5 ? ScriptedHttpServer.Response(200, "ok") : null);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 16), null, CancellationToken.None);
+
+        Assert.True(result.Errors.Read > 0, $"read errors: {result.Errors.Read}");
+        var failures = result.Errors.Read + result.Errors.Write;
+        Assert.InRange(result.Lost, 11 * failures, 16 * failures);
+        Assert.Equal(0, result.Bad);
+        Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
+        Assert.InRange(result.Good, 1, (5 * failures) + (5 * 4));
+        Assert.NotNull(result.FirstError);
+    }
+
+    [Fact]
+    public async Task Connection_refused_is_counted_as_connect_errors_and_never_as_success()
+    {
+        var url = new Uri($"http://127.0.0.1:{ClosedPort()}/");
+        var result = await HttpLoadGenerator.RunAsync(Options(url), null, CancellationToken.None);
+
+        Assert.True(result.Errors.Connect > 0);
+        Assert.Equal(0, result.Requests);
+        Assert.False(result.IsClean);
+        Assert.Contains("refused", result.FirstError, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task Chunked_responses_are_parsed_and_validated()
+    {
+        await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "Hello, World!", chunked: true));
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 3, expectedBody: "Hello, World!"), null, CancellationToken.None);
+
+        Assert.True(result.Good > 0);
+        Assert.Equal(0, result.Bad);
+        Assert.Equal(0, result.Errors.Total);
+        Assert.True(result.IsClean);
+        Assert.True(result.Latency.P50 > 0);
+        Assert.True(result.Latency.Max >= result.Latency.P99);
+    }
+
+    [Fact]
+    public async Task A_body_the_scenario_rejects_is_a_bad_response()
+    {
+        await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "Hello, World?"));
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, expectedBody: "Hello, World!"), null, CancellationToken.None);
+
+        Assert.True(result.Bad > 0);
+        Assert.Equal(0, result.Good);
+    }
+
+    [Fact]
+    public async Task A_server_that_stops_answering_produces_timeouts()
+    {
+        // Answers the first request on each connection, then never again.
+        await using var server = new ScriptedHttpServer(n => n == 1 ? ScriptedHttpServer.Response(200, "ok") : []);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url) with { Duration = TimeSpan.FromSeconds(1.5), Timeout = TimeSpan.FromMilliseconds(300) }, null, CancellationToken.None);
+
+        Assert.True(result.Errors.Timeout > 0);
+        Assert.True(result.Lost > 0);
+        Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
+    }
+
+    [Fact]
+    public async Task Progress_reports_the_window_boundaries_and_each_second()
+    {
+        await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "ok"));
+        var events = new List<LoadProgress>();
+        var progress = new Collect(events);
+        await HttpLoadGenerator.RunAsync(Options(server.Url) with { Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(1) }, progress, CancellationToken.None);
+
+        var phases = events.Select(e => e.Phase).ToList();
+        Assert.Equal(LoadPhase.Warmup, phases[0]);
+        Assert.Equal(1, phases.Count(p => p == LoadPhase.WindowStarted));
+        Assert.Equal(2, phases.Count(p => p == LoadPhase.Window));
+        Assert.Equal(LoadPhase.WindowEnded, phases[^1]);
+        Assert.True(phases.IndexOf(LoadPhase.WindowStarted) < phases.IndexOf(LoadPhase.Window));
+    }
+
+    [Fact]
+    public async Task Invalid_options_are_rejected_before_any_connection()
+    {
+        await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("https://127.0.0.1:1/")), null, CancellationToken.None));
+        await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("http://127.0.0.1:1/")) with { Connections = 0 }, null, CancellationToken.None));
+    }
+
+    internal static int ClosedPort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    private sealed class Exact(string body) : IResponseValidator
+    {
+        private readonly byte[] _body = Encoding.ASCII.GetBytes(body);
+
+        public int MaxBodyLength => 64;
+
+        public bool IsValid(ReadOnlySpan<byte> candidate) => candidate.SequenceEqual(_body);
+    }
+
+    private sealed class Collect(List<LoadProgress> events) : IProgress<LoadProgress>
+    {
+        public void Report(LoadProgress value)
+        {
+            lock (events)
+            {
+                events.Add(value);
+            }
+        }
+    }
+}

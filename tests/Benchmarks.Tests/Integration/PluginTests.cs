@@ -1,0 +1,53 @@
+using Benchmarks.Runs;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Integration;
+
+/// <summary>A plugin the host never referenced, found through --plugins, listed and run.</summary>
+public sealed class PluginTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Fact]
+    public async Task Built_in_plugins_are_listed_with_descriptions()
+    {
+        var scenarios = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "scenarios");
+        Assert.Equal(0, scenarios.ExitCode);
+        Assert.Contains("plaintext", scenarios.Output, StringComparison.Ordinal);
+        Assert.Contains("pipelined", scenarios.Output, StringComparison.Ordinal);
+        Assert.Contains("json", scenarios.Output, StringComparison.Ordinal);
+        Assert.Contains("TechEmpower", scenarios.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("greeting", scenarios.Output, StringComparison.Ordinal);
+
+        var servers = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "servers");
+        Assert.Equal(0, servers.ExitCode);
+        Assert.Contains("kestrel", servers.Output, StringComparison.Ordinal);
+        Assert.Contains("[available]", servers.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_third_party_plugin_is_loaded_from_its_folder_and_runs()
+    {
+        Assert.False(File.Exists(Path.Combine(TestPaths.HostDirectory, "Benchmarks.Samples.Plugin.dll")), "the host must not carry the sample plugin");
+        var list = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "scenarios", "--plugins", TestPaths.SamplePluginDirectory);
+        Assert.Contains("greeting", list.Output, StringComparison.Ordinal);
+        Assert.Contains("Sample third-party scenario", list.Output, StringComparison.Ordinal);
+
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--plugins", TestPaths.SamplePluginDirectory, "-d", "1s", "-w", "0s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Succeeded, document.Status);
+        Assert.Equal("greeting", document.Scenario);
+        Assert.True(document.Measurements["http/requests"] > 0);
+        Assert.Equal(0, document.Measurements["http/requests/badresponses"]);
+    }
+
+    [Fact]
+    public async Task A_missing_plugin_folder_is_reported()
+    {
+        var list = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "scenarios", "--plugins", "/nonexistent/plugins");
+        Assert.Equal(0, list.ExitCode);
+        Assert.Contains("/nonexistent/plugins does not exist", list.Error, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,58 @@
+using Benchmarks.Runs;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Integration;
+
+/// <summary><c>benchmarks run</c> with real child processes on loopback.</summary>
+public sealed class RunTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Theory]
+    [InlineData("plaintext")]
+    [InlineData("pipelined")]
+    [InlineData("json")]
+    public async Task A_short_run_measures_serves_and_stores_a_complete_document(string scenario)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "-d", "2s", "-w", "1s", "-c", "32", "--results", results, "--label", "test");
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Succeeded, document.Status);
+        Assert.Null(document.Error);
+        Assert.Equal(scenario, document.Scenario);
+        Assert.Equal("kestrel", document.Server);
+        Assert.Equal(["test"], document.Labels);
+        Assert.Equal(RunDocument.CurrentSchema, document.Schema);
+
+        var m = document.Measurements;
+        Assert.True(m["http/rps/mean"] > 0);
+        Assert.True(m["http/requests"] > 0);
+        Assert.Equal(0, m["http/requests/errors"]);
+        Assert.Equal(0, m["http/requests/badresponses"]);
+        Assert.InRange(m["http/latency/50"], 0.001, m["http/latency/max"]);
+
+        // The split by mode adds up to the process total, and neither exceeds the machine.
+        Assert.InRange(m["benchmarks/cpu/user"], 0, 100);
+        Assert.InRange(m["benchmarks/cpu/kernel"], 0, 100);
+        Assert.Equal(m["benchmarks/cpu"], m["benchmarks/cpu/user"] + m["benchmarks/cpu/kernel"], 6);
+        Assert.True(m["benchmarks/cpu"] > 0);
+        Assert.Equal(100, m["machine/cpu/user"] + m["machine/cpu/kernel"] + m["machine/cpu/idle"], 0);
+        Assert.True(m["benchmarks/working-set"] > 1);
+        Assert.True(m["net/rx"] > 0, "loopback traffic should be seen");
+        Assert.False(m.ContainsKey("net/utilization"), "loopback has no link speed");
+
+        // Warm-up excluded: samples cover only the 2 s window.
+        Assert.InRange(document.Samples.Count, 1, 3);
+        Assert.All(document.Samples, s => Assert.InRange(s.Time, 0, 3));
+        Assert.Contains(document.Samples, s => s.Values.GetValueOrDefault("http/rps") > 0);
+
+        Assert.Equal(Environment.ProcessorCount, document.Environment.Cores);
+        Assert.False(string.IsNullOrEmpty(document.Environment.Runtime));
+        Assert.Equal("32", document.Parameters["connections"]);
+        Assert.Equal(scenario == "pipelined" ? "16" : "1", document.Parameters["pipeline"]);
+        Assert.True(document.Metadata.ContainsKey("http/rps/mean"));
+        Assert.Contains("http/rps/mean", run.Output, StringComparison.Ordinal);
+    }
+}

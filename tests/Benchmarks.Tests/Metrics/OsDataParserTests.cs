@@ -1,0 +1,120 @@
+using Benchmarks.Host.Metrics;
+
+namespace Benchmarks.Tests.Metrics;
+
+public sealed class OsDataParserTests
+{
+    // Recorded from a 2-core Debian 12 machine.
+    private const string ProcStat = """
+        cpu  1144 20 932 85371 63 0 57 9 0 0
+        cpu0 579 9 466 42678 32 0 31 4 0 0
+        cpu1 565 11 466 42693 31 0 26 5 0 0
+        intr 160432 0 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+        ctxt 295621
+        btime 1763700000
+        processes 5123
+        procs_running 2
+        procs_blocked 0
+        softirq 99341 1 27440 2 3418 0 0 93 27383 0 41004
+        """;
+
+    [Fact]
+    public void Proc_stat_splits_user_kernel_and_idle()
+    {
+        var cpu = ProcStatParser.Parse(ProcStat, 100);
+        Assert.Equal((1144 + 20) / 100.0, cpu.User, 9);
+        Assert.Equal((932 + 0 + 57) / 100.0, cpu.Kernel, 9);
+        Assert.Equal((85371 + 63) / 100.0, cpu.Idle, 9);
+        Assert.Equal(9 / 100.0, cpu.Other, 9);
+    }
+
+    [Fact]
+    public void Proc_stat_without_a_cpu_line_is_an_error()
+    {
+        Assert.Throws<FormatException>(() => ProcStatParser.Parse("intr 1 2 3\n", 100));
+    }
+
+    [Fact]
+    public void Proc_pid_stat_reads_user_system_and_rss_even_when_the_name_has_spaces_and_parentheses()
+    {
+        const string stat = "4510 (my (odd) server) S 4490 4490 4401 34816 4490 4194560 27402 0 0 0 4211 762 0 0 20 0 22 0 112233 3464040448 25465 18446744073709551615 1 1 0 0 0 0 0 4096 17663 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+        var process = ProcPidStatParser.Parse(stat, 100, 4096);
+        Assert.Equal(42.11, process.User, 9);
+        Assert.Equal(7.62, process.Kernel, 9);
+        Assert.Equal(25465L * 4096, process.WorkingSetBytes);
+    }
+
+    [Fact]
+    public void Proc_pid_stat_that_is_cut_short_is_an_error()
+    {
+        Assert.Throws<FormatException>(() => ProcPidStatParser.Parse("1 (init) S 0 1", 100, 4096));
+    }
+
+    [Fact]
+    public void Sys_class_net_reads_counters_and_treats_unknown_speed_as_absent()
+    {
+        var root = Support.TestPaths.NewTempDirectory();
+        Directory.CreateDirectory(Path.Combine(root, "eth0", "statistics"));
+        Directory.CreateDirectory(Path.Combine(root, "lo", "statistics"));
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_bytes"), "123456789\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_bytes"), "987654321\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "speed"), "10000\n");
+        File.WriteAllText(Path.Combine(root, "lo", "statistics", "rx_bytes"), "5\n");
+        File.WriteAllText(Path.Combine(root, "lo", "statistics", "tx_bytes"), "6\n");
+        File.WriteAllText(Path.Combine(root, "lo", "speed"), "-1\n");
+
+        var net = new SysClassNet(root);
+        Assert.Equal(new NetworkCounters(123456789, 987654321), net.ReadCounters("eth0"));
+        Assert.Equal(10000, net.ReadSpeed("eth0"));
+        Assert.Equal(new NetworkCounters(5, 6), net.ReadCounters("lo"));
+        Assert.Null(net.ReadSpeed("lo"));
+        Assert.Null(net.ReadCounters("wlan9"));
+    }
+
+    [Fact]
+    public void Deltas_split_process_cpu_into_user_and_kernel_that_add_up_to_the_total()
+    {
+        var start = new MetricsSnapshot(0, new MachineCpuTimes(10, 5, 85, 0), new ProcessCpuTimes(1, 0.5, 100L << 20), new ProcessCpuTimes(0, 0, 0), new NetworkCounters(0, 0));
+        var second = System.Diagnostics.Stopwatch.Frequency;
+        var end = new MetricsSnapshot(2 * second, new MachineCpuTimes(12, 6.5, 85.5, 0), new ProcessCpuTimes(2.2, 1.1, 120L << 20), new ProcessCpuTimes(0.2, 0.2, 0), new NetworkCounters(250_000_000, 125_000_000));
+        var values = MetricsDelta.Between(start, end, cores: 2, linkSpeedMbps: 10_000);
+
+        Assert.Equal(30, values["benchmarks/cpu/user"], 6);      // 1.2 s over 2 s x 2 cores
+        Assert.Equal(15, values["benchmarks/cpu/kernel"], 6);
+        Assert.Equal(values["benchmarks/cpu/user"] + values["benchmarks/cpu/kernel"], values["benchmarks/cpu"], 9);
+        Assert.Equal(50, values["machine/cpu/user"], 6);         // 2 of 4 machine-seconds
+        Assert.Equal(37.5, values["machine/cpu/kernel"], 6);
+        Assert.Equal(12.5, values["machine/cpu/idle"], 6);
+        Assert.Equal(1000, values["net/rx"], 6);                 // 250 MB in 2 s = 1000 Mbit/s
+        Assert.Equal(500, values["net/tx"], 6);
+        Assert.Equal(10, values["net/utilization"], 6);
+        Assert.Equal(120, values["benchmarks/working-set"], 6);
+    }
+
+    [Fact]
+    public void Without_a_link_speed_there_is_no_utilization()
+    {
+        var start = new MetricsSnapshot(0, new MachineCpuTimes(1, 1, 1, 0), null, null, new NetworkCounters(0, 0));
+        var end = start with { Timestamp = System.Diagnostics.Stopwatch.Frequency, Machine = new MachineCpuTimes(2, 2, 2, 0), Network = new NetworkCounters(1000, 1000) };
+        var values = MetricsDelta.Between(start, end, 2, null);
+        Assert.True(values.ContainsKey("net/rx"));
+        Assert.False(values.ContainsKey("net/utilization"));
+        Assert.False(values.ContainsKey("net/link-speed"));
+    }
+
+    [Fact]
+    public void The_platform_metrics_read_this_machine()
+    {
+        var metrics = Benchmarks.Host.Platform.OsPlatform.CreateMetrics();
+        var cpu = metrics.ReadMachineCpu();
+        Assert.True(cpu.Total > 0);
+        var self = metrics.ReadProcess(Environment.ProcessId);
+        Assert.NotNull(self);
+        Assert.True(self.Value.Total > 0);
+        Assert.True(self.Value.WorkingSetBytes > 0);
+        var loopback = NetworkInterfaceLocator.ForDestination(System.Net.IPAddress.Loopback);
+        Assert.NotNull(loopback);
+        Assert.NotNull(metrics.ReadNetwork(loopback.Name));
+        Assert.Null(metrics.ReadLinkSpeed(loopback.Name));
+    }
+}

@@ -1,0 +1,46 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace Benchmarks.Tests.Support;
+
+/// <summary>Runs the real <c>benchmarks</c> executable and captures what it printed.</summary>
+internal sealed record HostRun(int ExitCode, string Output, string Error)
+{
+    public static async Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, params string[] arguments)
+    {
+        var info = new ProcessStartInfo(TestPaths.HostExecutable)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            WorkingDirectory = workingDirectory,
+        };
+        foreach (var argument in arguments)
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        using var process = Process.Start(info)!;
+        var output = new StringBuilder();
+        var error = new StringBuilder();
+        process.OutputDataReceived += (_, e) => { if (e.Data is not null) { lock (output) { output.AppendLine(e.Data); } } };
+        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) { lock (error) { error.AppendLine(e.Data); } } };
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        using var cts = new CancellationTokenSource(timeout);
+        try
+        {
+            await process.WaitForExitAsync(cts.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"benchmarks {string.Join(' ', arguments)} did not exit within {timeout}. Output:\n{output}\n{error}");
+        }
+
+        process.WaitForExit();
+        return new HostRun(process.ExitCode, output.ToString(), error.ToString());
+    }
+
+    public override string ToString() => $"exit {ExitCode}\n--- stdout\n{Output}\n--- stderr\n{Error}";
+}
