@@ -209,6 +209,9 @@ internal sealed class RunCoordinator
             {
                 ["DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT"] = Invariant(load.Threads),
                 ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "1",
+
+                // A load generator wants its steady-state code from the first second: no tiering, no re-JIT under load.
+                ["DOTNET_TieredCompilation"] = "0",
             },
         };
     }

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Buffers.Text;
 using System.Text;
 using Benchmarks.Scenarios;
@@ -70,6 +71,7 @@ public sealed class HttpResponseParser
     /// out, or the bytes are invalid. On <see cref="ResponseParseStatus.Complete"/>,
     /// <paramref name="data"/> holds what follows that response.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public ResponseParseStatus Parse(ref ReadOnlySpan<byte> data)
     {
         while (true)
@@ -245,6 +247,7 @@ public sealed class HttpResponseParser
         return StatusCode >= 100;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private bool TryParseHeader(ReadOnlySpan<byte> line)
     {
         var colon = line.IndexOf((byte)':');
@@ -306,6 +309,7 @@ public sealed class HttpResponseParser
     private static ReadOnlySpan<byte> TrimAscii(ReadOnlySpan<byte> value) => value[Ascii.Trim(value)];
 
     /// <summary>Reads one line ending in LF (a preceding CR is dropped), joining lines split across reads.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private bool TryReadLine(ref ReadOnlySpan<byte> data, out ReadOnlySpan<byte> line, out bool tooLong)
     {
         tooLong = false;

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Diagnostics;
 using System.Net.Sockets;
 using Benchmarks.Load.Statistics;
@@ -174,15 +175,18 @@ internal sealed class LoadConnection
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private Outcome Process(int received, long sentAt, long now, bool measured, ref int outstanding)
     {
         var data = new ReadOnlySpan<byte>(_receiveBuffer, 0, received);
-        var latency = (long)((now - sentAt) * s_nanosecondsPerTick);
+        var completed = 0;
+        var outcome = Outcome.Continue;
         while (!data.IsEmpty)
         {
             if (outstanding == 0)
             {
-                return Outcome.UnexpectedData;
+                outcome = Outcome.UnexpectedData;
+                break;
             }
 
             var status = _parser.Parse(ref data);
@@ -193,14 +197,14 @@ internal sealed class LoadConnection
 
             if (status == ResponseParseStatus.Invalid)
             {
-                return Outcome.Invalid;
+                outcome = Outcome.Invalid;
+                break;
             }
 
             outstanding--;
+            completed++;
             if (measured)
             {
-                _histogram.Record(latency);
-                Counters.LastResponseAt = now;
                 if (_parser.IsSuccess)
                 {
                     Counters.Good++;
@@ -213,11 +217,19 @@ internal sealed class LoadConnection
 
             if (_parser.ConnectionClose)
             {
-                return Outcome.ServerClosing;
+                outcome = Outcome.ServerClosing;
+                break;
             }
         }
 
-        return Outcome.Continue;
+        if (measured && completed > 0)
+        {
+            // Responses that arrived in one read share one receive time: one histogram update for all of them.
+            _histogram.Record((long)((now - sentAt) * s_nanosecondsPerTick), completed);
+            Counters.LastResponseAt = now;
+        }
+
+        return outcome;
     }
 
     private async ValueTask<bool> ConnectAsync()

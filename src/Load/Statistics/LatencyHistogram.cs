@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Numerics;
 
 namespace Benchmarks.Load.Statistics;
@@ -34,12 +35,21 @@ public sealed class LatencyHistogram
 
     public double Mean => TotalCount == 0 ? 0 : (double)Volatile.Read(ref _sum) / TotalCount;
 
-    public void Record(long value)
+    public void Record(long value) => Record(value, 1);
+
+    /// <summary>Records <paramref name="count"/> occurrences of one value (responses that arrived together).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public void Record(long value, long count)
     {
+        if (count <= 0)
+        {
+            return;
+        }
+
         value = Math.Clamp(value, 0, HighestTrackableValue);
-        Interlocked.Increment(ref _counts[IndexOf(value)]);
-        Interlocked.Increment(ref _totalCount);
-        Interlocked.Add(ref _sum, value);
+        Interlocked.Add(ref _counts[IndexOf(value)], count);
+        Interlocked.Add(ref _totalCount, count);
+        Interlocked.Add(ref _sum, value * count);
         UpdateMax(value);
         UpdateMin(value);
     }

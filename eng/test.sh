@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The test command: on a fresh Debian/Ubuntu machine with the .NET SDK, installs what the
+# tests need, builds the solution for Linux and for win-x64 (platform analyzer CA1416 is an
+# error), and runs every test. Prints "N passed, N failed" last.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v dotnet >/dev/null 2>&1; then
+  echo "error: the .NET SDK is not installed (see global.json for the version)." >&2
+  exit 1
+fi
+
+# Tools the tests use, installed when missing (Debian package names).
+packages=()
+command -v curl >/dev/null 2>&1 || packages+=(curl)
+command -v ip >/dev/null 2>&1 || packages+=(iproute2)
+if [ ${#packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}"
+fi
+
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+
+echo "== build for win-x64 (parity check)"
+dotnet build Benchmarks.sln -c Release -p:TargetOs=windows -nologo -clp:ErrorsOnly
+
+echo "== build for this machine"
+dotnet build Benchmarks.sln -c Release -nologo -clp:ErrorsOnly
+
+echo "== test"
+results="$(pwd)/artifacts/test-results"
+rm -rf "$results"
+status=0
+dotnet test Benchmarks.sln -c Release --no-build --results-directory "$results" \
+  --logger "trx;LogFileName=tests.trx" --logger "console;verbosity=normal" || status=$?
+
+trx="$results/tests.trx"
+if [ -f "$trx" ]; then
+  counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
+  passed=$(sed -n 's/.* passed="\([0-9]*\)".*/\1/p' <<<"$counters")
+  failed=$(sed -n 's/.* failed="\([0-9]*\)".*/\1/p' <<<"$counters")
+  echo "${passed:-0} passed, ${failed:-0} failed"
+else
+  echo "0 passed, 1 failed"
+  status=1
+fi
+exit $status
