@@ -128,7 +128,11 @@ internal sealed class RunCoordinator
                 sampling.EndWindow();
                 break;
             case LoadPhase.Window:
-                sampling.ReportRps(progress.RequestsPerSecond);
+                if (sampling.Tick(progress.RequestsPerSecond) is { } sample)
+                {
+                    _console.Out.WriteLine(ProgressLine(sample));
+                }
+
                 break;
             case LoadPhase.Warmup:
                 _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s"));
@@ -136,26 +140,15 @@ internal sealed class RunCoordinator
         }
     }
 
-    private async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, CancellationToken cancellationToken)
+    /// <summary>Waits for the load to finish; samples are taken on the load's own second ticks.</summary>
+    private static async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, CancellationToken cancellationToken)
     {
-        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
-        while (!load.HasExited)
+        await Task.WhenAny(load.Exited, server.Exited).WaitAsync(cancellationToken);
+        if (server.HasExited && !load.HasExited)
         {
-            var tick = timer.WaitForNextTickAsync(cancellationToken).AsTask();
-            await Task.WhenAny(tick, load.Exited, server.Exited);
-            cancellationToken.ThrowIfCancellationRequested();
-            if (server.HasExited)
-            {
-                // The server died under load: stop the load now, keep what was measured.
-                sampling.EndWindow();
-                await load.StopAsync(s_stopGrace);
-                return;
-            }
-
-            if (tick.IsCompleted && sampling.Tick() is { } sample)
-            {
-                _console.Out.WriteLine(ProgressLine(sample));
-            }
+            // The server died under load: stop the load now (it reports what it measured), keep the window so far.
+            sampling.EndWindow();
+            await load.StopAsync(s_stopGrace);
         }
 
         await load.Exited;

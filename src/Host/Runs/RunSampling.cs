@@ -18,7 +18,6 @@ internal sealed class RunSampling
     private MetricsSnapshot? _windowStart;
     private MetricsSnapshot? _windowEnd;
     private MetricsSnapshot? _previous;
-    private double? _lastRps;
 
     public RunSampling(MetricsSampler sampler, int cores)
     {
@@ -72,16 +71,11 @@ internal sealed class RunSampling
         }
     }
 
-    public void ReportRps(double rps)
-    {
-        lock (_lock)
-        {
-            _lastRps = rps;
-        }
-    }
-
-    /// <summary>Takes a per-second sample if the window is open; returns it for display.</summary>
-    public RunSample? Tick()
+    /// <summary>
+    /// Takes the sample for a second of the window that the load just finished, with the load's
+    /// own count for that second, so that rates and counters cover the same second.
+    /// </summary>
+    public RunSample? Tick(double requestsPerSecond)
     {
         var now = _sampler.Take();
         lock (_lock)
@@ -96,13 +90,7 @@ internal sealed class RunSampling
                 Time = Stopwatch.GetElapsedTime(_windowStart.Timestamp, now.Timestamp).TotalSeconds,
                 Values = MetricsDelta.Between(_previous, now, _cores, _sampler.LinkSpeedMbps),
             };
-            if (_lastRps is { } rps)
-            {
-                // The load's own count for the second that just ended; used once.
-                sample.Values["http/rps"] = rps;
-                _lastRps = null;
-            }
-
+            sample.Values["http/rps"] = requestsPerSecond;
             _samples.Add(sample);
             _previous = now;
             return sample;
