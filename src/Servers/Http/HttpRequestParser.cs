@@ -1,0 +1,223 @@
+using System.Buffers.Text;
+using System.Runtime.CompilerServices;
+using System.Text;
+
+namespace Benchmarks.Servers.Http;
+
+/// <summary>
+/// Parses an HTTP/1.1 request head from contiguous bytes, strictly: CRLF line ends only (a bare
+/// LF is a 400), no obsolete line folding, token characters in methods and header names, no
+/// control characters in values, one Content-Length, never both Content-Length and
+/// Transfer-Encoding. Allocation-free; re-parsing a longer prefix is how more bytes are handled.
+/// </summary>
+public static class HttpRequestParser
+{
+    public const int DefaultMaxHeadLength = 8 * 1024;
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public static RequestParseStatus ParseHead(ReadOnlySpan<byte> data, int maxHeadLength, out RequestHead head)
+    {
+        head = default;
+        head.ContentLength = -1;
+
+        var lineEnd = data.IndexOf((byte)'\n');
+        if (lineEnd < 0)
+        {
+            return data.Length > maxHeadLength ? RequestParseStatus.HeadersTooLarge : CheckNoBareCr(data);
+        }
+
+        if (lineEnd == 0 || data[lineEnd - 1] != (byte)'\r' || !ParseRequestLine(data[..(lineEnd - 1)], ref head))
+        {
+            return RequestParseStatus.BadRequest;
+        }
+
+        var position = lineEnd + 1;
+        var connectionKeepAlive = false;
+        while (true)
+        {
+            var rest = data[position..];
+            lineEnd = rest.IndexOf((byte)'\n');
+            if (lineEnd < 0)
+            {
+                return position + rest.Length > maxHeadLength ? RequestParseStatus.HeadersTooLarge : CheckNoBareCr(rest);
+            }
+
+            if (lineEnd == 0 || rest[lineEnd - 1] != (byte)'\r')
+            {
+                return RequestParseStatus.BadRequest;
+            }
+
+            var line = rest[..(lineEnd - 1)];
+            position += lineEnd + 1;
+            if (position > maxHeadLength)
+            {
+                return RequestParseStatus.HeadersTooLarge;
+            }
+
+            if (line.IsEmpty)
+            {
+                break;
+            }
+
+            if (!ParseHeader(line, ref head, ref connectionKeepAlive))
+            {
+                return RequestParseStatus.BadRequest;
+            }
+        }
+
+        if ((head.Chunked && head.ContentLength >= 0) || (!head.Http10 && !head.HasHost))
+        {
+            return RequestParseStatus.BadRequest;
+        }
+
+        if (head.Http10 && !connectionKeepAlive)
+        {
+            head.Close = true;
+        }
+
+        head.HeadLength = position;
+        return RequestParseStatus.Complete;
+    }
+
+    private static RequestParseStatus CheckNoBareCr(ReadOnlySpan<byte> partialLine)
+    {
+        // A CR must be followed by LF; one followed by anything else can be rejected before the line ends.
+        var cr = partialLine.IndexOf((byte)'\r');
+        return cr >= 0 && cr < partialLine.Length - 1 ? RequestParseStatus.BadRequest : RequestParseStatus.Incomplete;
+    }
+
+    private static bool ParseRequestLine(ReadOnlySpan<byte> line, ref RequestHead head)
+    {
+        var space = line.IndexOf((byte)' ');
+        if (space <= 0 || !IsToken(line[..space]))
+        {
+            return false;
+        }
+
+        head.MethodLength = space;
+        var targetStart = space + 1;
+        var rest = line[targetStart..];
+        var secondSpace = rest.IndexOf((byte)' ');
+        if (secondSpace <= 0)
+        {
+            return false;
+        }
+
+        var target = rest[..secondSpace];
+        if ((target[0] != (byte)'/' && !(target.Length == 1 && target[0] == (byte)'*')) || target.IndexOfAnyInRange((byte)0, (byte)0x20) >= 0 || target.Contains((byte)0x7F))
+        {
+            return false;
+        }
+
+        var query = target.IndexOf((byte)'?');
+        head.PathStart = targetStart;
+        head.PathLength = query >= 0 ? query : target.Length;
+
+        var version = rest[(secondSpace + 1)..];
+        if (version.SequenceEqual("HTTP/1.1"u8))
+        {
+            return true;
+        }
+
+        if (version.SequenceEqual("HTTP/1.0"u8))
+        {
+            head.Http10 = true;
+            return true;
+        }
+
+        return false;
+    }
+
+    private static bool ParseHeader(ReadOnlySpan<byte> line, ref RequestHead head, ref bool keepAlive)
+    {
+        var colon = line.IndexOf((byte)':');
+        if (colon <= 0 || !IsToken(line[..colon]))
+        {
+            // Also rejects obsolete line folding (a line starting with whitespace).
+            return false;
+        }
+
+        var name = line[..colon];
+        var value = line[(colon + 1)..];
+        value = value[Ascii.Trim(value)];
+        foreach (var b in value)
+        {
+            if ((b < 0x20 && b != (byte)'\t') || b == 0x7F)
+            {
+                return false;
+            }
+        }
+
+        switch (name.Length)
+        {
+            case 4 when Ascii.EqualsIgnoreCase(name, "Host"u8):
+                if (head.HasHost)
+                {
+                    return false;
+                }
+
+                head.HasHost = true;
+                break;
+            case 10 when Ascii.EqualsIgnoreCase(name, "Connection"u8):
+                if (ContainsToken(value, "close"u8))
+                {
+                    head.Close = true;
+                }
+
+                if (ContainsToken(value, "keep-alive"u8))
+                {
+                    keepAlive = true;
+                }
+
+                break;
+            case 14 when Ascii.EqualsIgnoreCase(name, "Content-Length"u8):
+                if (!Utf8Parser.TryParse(value, out long length, out var consumed) || consumed != value.Length || value.IsEmpty || value[0] is (byte)'+' or (byte)'-'
+                    || (head.ContentLength >= 0 && head.ContentLength != length))
+                {
+                    return false;
+                }
+
+                head.ContentLength = length;
+                break;
+            case 17 when Ascii.EqualsIgnoreCase(name, "Transfer-Encoding"u8):
+                // Only "chunked" (last) is understood; anything else cannot be framed.
+                if (value.Length < 7 || !Ascii.EqualsIgnoreCase(value[^7..], "chunked"u8) || head.Chunked)
+                {
+                    return false;
+                }
+
+                head.Chunked = true;
+                break;
+        }
+
+        return true;
+    }
+
+    private static bool ContainsToken(ReadOnlySpan<byte> value, ReadOnlySpan<byte> token)
+    {
+        foreach (var range in value.Split((byte)','))
+        {
+            var part = value[range];
+            if (Ascii.EqualsIgnoreCase(part[Ascii.Trim(part)], token))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>RFC 9110 tchar: ALPHA / DIGIT / !#$%&amp;'*+-.^_`|~</summary>
+    private static bool IsToken(ReadOnlySpan<byte> value)
+    {
+        foreach (var b in value)
+        {
+            if (!(char.IsAsciiLetterOrDigit((char)b) || "!#$%&'*+-.^_`|~"u8.Contains(b)))
+            {
+                return false;
+            }
+        }
+
+        return !value.IsEmpty;
+    }
+}

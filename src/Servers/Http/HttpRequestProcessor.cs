@@ -1,0 +1,93 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Text;
+using Benchmarks.Scenarios;
+
+namespace Benchmarks.Servers.Http;
+
+/// <summary>
+/// The request loop of one raw-server connection, independent of how bytes arrive: parse every
+/// complete request in the buffer, let the scenario answer, write the responses in order into
+/// one output (so pipelined responses leave in one write), and say when to close.
+/// </summary>
+public sealed class HttpRequestProcessor
+{
+    private readonly IScenario _scenario;
+    private readonly RouteTable _routes;
+    private readonly byte[] _serverLine;
+    private readonly HttpRequestReader _reader;
+    private readonly ScenarioResponseBuffer _response = new();
+
+    public HttpRequestProcessor(IScenario scenario, RouteTable routes, string serverName, HttpRequestReader? reader = null)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(routes);
+        _scenario = scenario;
+        _routes = routes;
+        _serverLine = Encoding.ASCII.GetBytes($"Server: {serverName}\r\n");
+        _reader = reader ?? new HttpRequestReader();
+    }
+
+    /// <summary>
+    /// Answers the complete requests at the start of <paramref name="buffer"/>, leaving it at the
+    /// first byte not consumed. Returns how many responses were written and whether the
+    /// connection must close after they are flushed.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public (int Responses, bool Close) Process(ref ReadOnlySequence<byte> buffer, IBufferWriter<byte> output)
+    {
+        var responses = 0;
+        while (!buffer.IsEmpty)
+        {
+            var status = _reader.TryRead(buffer, out var head, out var headBytes, out var body, out var consumed);
+            switch (status)
+            {
+                case RequestParseStatus.Incomplete:
+                    return (responses, false);
+                case RequestParseStatus.BadRequest:
+                    return (responses + WriteError(output, 400), true);
+                case RequestParseStatus.HeadersTooLarge:
+                    return (responses + WriteError(output, 431), true);
+                case RequestParseStatus.BodyTooLarge:
+                    return (responses + WriteError(output, 413), true);
+            }
+
+            var close = head.Close;
+            var route = _routes.Match(head.Path(headBytes));
+            if (route < 0)
+            {
+                HttpResponseWriter.Write(output, 404, null, default, close, _serverLine);
+            }
+            else
+            {
+                _response.Reset();
+                try
+                {
+                    _scenario.Handle(new ScenarioRequest(route, head.Method(headBytes), body), _response);
+                }
+                catch (Exception)
+                {
+                    buffer = buffer.Slice(consumed);
+                    return (responses + WriteError(output, 500), true);
+                }
+
+                HttpResponseWriter.Write(output, _response.StatusCode, _response.ContentType, _response.WrittenBody, close, _serverLine);
+            }
+
+            responses++;
+            buffer = buffer.Slice(consumed);
+            if (close)
+            {
+                return (responses, true);
+            }
+        }
+
+        return (responses, false);
+    }
+
+    private int WriteError(IBufferWriter<byte> output, int statusCode)
+    {
+        HttpResponseWriter.Write(output, statusCode, null, default, close: true, _serverLine);
+        return 1;
+    }
+}

@@ -1,0 +1,29 @@
+namespace Benchmarks.Servers.Http;
+
+/// <summary>
+/// What the parser learned from a request head. Method and path are offsets into the
+/// contiguous head bytes the parser was given, so nothing is copied or allocated.
+/// </summary>
+public struct RequestHead
+{
+    public int MethodStart { get; set; }
+    public int MethodLength { get; set; }
+    public int PathStart { get; set; }
+    public int PathLength { get; set; }
+
+    /// <summary>Bytes of the head, request line through the blank line.</summary>
+    public int HeadLength { get; set; }
+
+    /// <summary>-1 when there is no Content-Length.</summary>
+    public long ContentLength { get; set; }
+    public bool Chunked { get; set; }
+
+    /// <summary>The connection closes after this response (Connection: close, or HTTP/1.0 without keep-alive).</summary>
+    public bool Close { get; set; }
+    public bool Http10 { get; set; }
+    public bool HasHost { get; set; }
+
+    public readonly ReadOnlySpan<byte> Method(ReadOnlySpan<byte> head) => head.Slice(MethodStart, MethodLength);
+
+    public readonly ReadOnlySpan<byte> Path(ReadOnlySpan<byte> head) => head.Slice(PathStart, PathLength);
+}

@@ -1,0 +1,65 @@
+using System.Net;
+using System.Net.Sockets;
+using Benchmarks.Servers.Http;
+
+namespace Benchmarks.Servers.Sockets;
+
+/// <summary>HTTP/1.1 on System.Net.Sockets and System.IO.Pipelines, with the shared allocation-free parser.</summary>
+public sealed class SocketsServerModel : IServerModel
+{
+    public string Name => "sockets";
+
+    public string Description => "Raw System.Net.Sockets + System.IO.Pipelines HTTP/1.1 server (keep-alive, pipelining, batched writes).";
+
+    public ServerAvailability Availability => ServerAvailability.Available;
+
+    public Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if (context.Options.Count > 0)
+        {
+            throw new ArgumentException($"The sockets server takes no options (got {string.Join(", ", context.Options.Keys)}).");
+        }
+
+        var listeners = new List<Socket>();
+        try
+        {
+            foreach (var url in context.Urls)
+            {
+                listeners.Add(Listen(url));
+            }
+        }
+        catch
+        {
+            listeners.ForEach(l => l.Dispose());
+            throw;
+        }
+
+        var routes = new RouteTable(context.Scenario.Routes);
+        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets"));
+        return Task.FromResult(server);
+    }
+
+    private static Socket Listen(Uri url)
+    {
+        var address = url.Host is "localhost" ? IPAddress.Loopback : url.Host is "*" or "+" or "0.0.0.0" ? IPAddress.Any : IPAddress.Parse(url.Host);
+        var endPoint = new IPEndPoint(address, url.Port);
+        var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            socket.Bind(endPoint);
+            socket.Listen(4096);
+            return socket;
+        }
+        catch (SocketException ex) when (ex.SocketErrorCode == SocketError.AddressAlreadyInUse)
+        {
+            socket.Dispose();
+            throw new IOException($"Failed to bind to address {url.GetLeftPart(UriPartial.Authority)}: address already in use.", ex);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
+}
