@@ -11,6 +11,7 @@ internal static class BenchmarksCli
         RunCommand.Create(console),
         ServeCommand.Create(console),
         LoadCommand.Create(console),
+        VerifyCommand.Create(console),
         ListCommands.Scenarios(console),
         ListCommands.Servers(console),
     };

@@ -26,12 +26,13 @@ internal static class RunCommand
         var serverCpus = new Option<string?>("--server-cpus") { Description = "CPUs for the server, such as 0 or 0-3 (default: the first half)." };
         var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
+        var noVerify = new Option<bool>("--no-verify") { Description = "Skip the TechEmpower checks before loading." };
         var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, urls, labels, json, results, serverCpus, loadCpus, noPin, startTimeout, serverOptions, plugins,
+            scenario, server, urls, labels, json, results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins,
         };
         foreach (var option in load.All)
         {
@@ -48,7 +49,7 @@ internal static class RunCommand
                 var chosen = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
                 var serverModel = PluginLookup.Server(catalog, result.GetRequiredValue(server));
                 var (serverSet, loadSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), result.GetValue(noPin));
-                var serverUrl = result.GetValue(urls) ?? new Uri($"http://127.0.0.1:{FreePort()}");
+                var serverUrl = result.GetValue(urls) ?? new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
                 request = new RunRequest
                 {
                     Scenario = chosen,
@@ -60,6 +61,7 @@ internal static class RunCommand
                     LoadCpus = loadSet,
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
+                    Verify = !result.GetValue(noVerify),
                     Load = new HttpLoadOptions
                     {
                         Url = new Uri(serverUrl, chosen.Load.Path),
@@ -115,12 +117,5 @@ internal static class RunCommand
         server ??= [.. Enumerable.Range(0, half)];
         load ??= [.. Enumerable.Range(half, cores - half)];
         return (server, load);
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

@@ -7,6 +7,7 @@ using Benchmarks.Host.Commands;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
+using Benchmarks.Host.Verify;
 using Benchmarks.Load.Http;
 using Benchmarks.Runs;
 
@@ -60,8 +61,26 @@ internal sealed class RunCoordinator
     private async Task ExecuteAsync(RunRequest request, RunDocument document, CancellationToken cancellationToken)
     {
         var resultFile = Path.Combine(Path.GetTempPath(), $"benchmarks-load-{document.Id}.json");
-        await using var server = StartServer(request);
-        await WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken);
+        await using var server = ServerJob.Start(
+            new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
+            {
+                Options = request.ServerOptions,
+                PluginDirectories = request.PluginDirectories,
+                Cpus = request.ServerCpus,
+            },
+            _control);
+        await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken);
+        if (request.Verify)
+        {
+            var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken);
+            if (!report.Passed)
+            {
+                throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
+            }
+
+            _console.Out.WriteLine($"Verified: {report.Checks.Count} TechEmpower checks passed.");
+        }
+
         _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); loading {request.Load.Url} with {request.Load.Connections} connections, pipeline {request.Load.PipelineDepth}{Cpus(request.LoadCpus)}."));
 
@@ -161,23 +180,6 @@ internal sealed class RunCoordinator
             $"  [{sample.Time,5:0.0}s] {v.GetValueOrDefault("http/rps"),12:N0} req/s | server cpu {v.GetValueOrDefault("benchmarks/cpu"),5:0.0}% (user {v.GetValueOrDefault("benchmarks/cpu/user"):0.0}%, kernel {v.GetValueOrDefault("benchmarks/cpu/kernel"):0.0}%) | machine idle {v.GetValueOrDefault("machine/cpu/idle"):0.0}% | net rx {v.GetValueOrDefault("net/rx"):0.0} Mbit/s");
     }
 
-    private JobProcess StartServer(RunRequest request)
-    {
-        var arguments = new List<string>
-        {
-            "serve", "--scenario", request.Scenario.Name, "--server", request.ServerName,
-            "--urls", request.ServerUrl.GetLeftPart(UriPartial.Authority),
-            "--parent-pid", Environment.ProcessId.ToString(CultureInfo.InvariantCulture),
-        };
-        foreach (var (name, value) in request.ServerOptions)
-        {
-            arguments.AddRange(["--server-option", $"{name}={value}"]);
-        }
-
-        AddPlugins(arguments, request);
-        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = request.ServerCpus }, _control);
-    }
-
     private static JobStartInfo LoadJob(RunRequest request, string resultFile)
     {
         var load = request.Load;
@@ -207,25 +209,6 @@ internal sealed class RunCoordinator
                 ["DOTNET_TieredCompilation"] = "0",
             },
         };
-    }
-
-    private static async Task WaitUntilReadyAsync(JobProcess server, TimeSpan timeout, CancellationToken cancellationToken)
-    {
-        var ready = server.WaitForLineAsync(ServeCommand.ReadyText);
-        var first = await Task.WhenAny(ready, server.Exited, Task.Delay(timeout, cancellationToken));
-        if (first == ready)
-        {
-            return;
-        }
-
-        cancellationToken.ThrowIfCancellationRequested();
-        if (server.HasExited)
-        {
-            await server.StopAsync(s_stopGrace);
-            throw new RunFailedException($"the server exited with code {server.ExitCode} before it was ready:{Environment.NewLine}{server.Tail.Format()}");
-        }
-
-        throw new RunFailedException($"the server did not print '{ServeCommand.ReadyText}' within {DurationParser.Format(timeout)}:{Environment.NewLine}{server.Tail.Format()}");
     }
 
     private static LoadResult? ReadLoadResult(string path)

@@ -27,4 +27,7 @@ internal sealed record RunRequest
     public TimeSpan StartTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
     public IReadOnlyList<string> Labels { get; init; } = [];
+
+    /// <summary>Run the TechEmpower checks against the server before loading it.</summary>
+    public bool Verify { get; init; } = true;
 }

@@ -1,0 +1,100 @@
+using System.CommandLine;
+using System.Net;
+using System.Net.Sockets;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Platform;
+using Benchmarks.Host.Plugins;
+using Benchmarks.Host.Runs;
+using Benchmarks.Host.Verify;
+using Benchmarks.Scenarios;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks verify</c>: TechEmpower's checks for a server model, scenario by scenario.</summary>
+internal static class VerifyCommand
+{
+    public static Command Create(CliConsole console)
+    {
+        var server = new Option<string>("--server") { Description = "Server model to verify.", DefaultValueFactory = _ => "kestrel" };
+        var scenarios = new Option<string[]>("--scenario", "-s") { Description = "Scenario to verify (repeatable; default: all).", Arity = ArgumentArity.ZeroOrMore };
+        var url = OptionFactory.HttpUrl("--url", "Verify a server already listening here instead of starting one (needs one --scenario).");
+        var serverOptions = OptionFactory.ServerOptions();
+        var plugins = OptionFactory.Plugins();
+        var command = new Command("verify", "Check a server model against TechEmpower's rules: headers, Date, content type, body, pipelining, split requests.")
+        {
+            server, scenarios, url, serverOptions, plugins,
+        };
+        command.SetAction(async (result, cancellationToken) =>
+        {
+            List<IScenario> chosen;
+            string serverName;
+            var pluginDirectories = result.GetValue(plugins) ?? [];
+            try
+            {
+                var catalog = PluginCatalog.Load(pluginDirectories);
+                var names = result.GetValue(scenarios) ?? [];
+                chosen = names.Length == 0 ? [.. catalog.Scenarios.Select(s => s.Plugin)] : [.. names.Select(n => PluginLookup.Scenario(catalog, n))];
+                serverName = result.GetValue(url) is null ? PluginLookup.Server(catalog, result.GetRequiredValue(server)).Name : result.GetRequiredValue(server);
+                if (result.GetValue(url) is not null && chosen.Count != 1)
+                {
+                    throw new UsageException("--url verifies one running server: name its scenario with --scenario.");
+                }
+            }
+            catch (UsageException ex)
+            {
+                return console.Fail(ExitCodes.Usage, ex.Message);
+            }
+
+            var failed = 0;
+            foreach (var scenario in chosen)
+            {
+                console.Out.WriteLine($"{scenario.Name} on {serverName}:");
+                VerifyReport report;
+                try
+                {
+                    report = result.GetValue(url) is { } running
+                        ? await Verifier.VerifyAsync(scenario, running, cancellationToken)
+                        : await VerifyStartedAsync(scenario, serverName, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), pluginDirectories, cancellationToken);
+                }
+                catch (Exception ex) when (ex is RunFailedException or SocketException or IOException)
+                {
+                    console.Out.WriteLine($"  FAIL  server: {ex.Message}");
+                    failed++;
+                    continue;
+                }
+
+                foreach (var check in report.Checks)
+                {
+                    console.Out.WriteLine(check.Passed ? $"  PASS  {check.Name}" : $"  FAIL  {check.Name}: {check.Detail}");
+                }
+
+                failed += report.Checks.Count(c => !c.Passed);
+            }
+
+            if (failed > 0)
+            {
+                return console.Fail(ExitCodes.Failed, $"{failed} check(s) failed.");
+            }
+
+            console.Out.WriteLine("All checks passed.");
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, CancellationToken cancellationToken)
+    {
+        var url = new Uri($"http://127.0.0.1:{FreePort()}");
+        await using var job = ServerJob.Start(new ServerLaunch(scenario.Name, server, url) { Options = options, PluginDirectories = plugins }, OsPlatform.CreateProcessControl());
+        await ServerJob.WaitUntilReadyAsync(job, TimeSpan.FromSeconds(30), cancellationToken);
+        return await Verifier.VerifyAsync(scenario, url, cancellationToken);
+    }
+
+    internal static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}

@@ -1,0 +1,11 @@
+namespace Benchmarks.Host.Jobs;
+
+/// <summary>What a server child process is started with.</summary>
+internal sealed record ServerLaunch(string Scenario, string Server, Uri Url)
+{
+    public IReadOnlyDictionary<string, string> Options { get; init; } = new Dictionary<string, string>();
+
+    public IReadOnlyList<string> PluginDirectories { get; init; } = [];
+
+    public IReadOnlyList<int>? Cpus { get; init; }
+}

@@ -1,0 +1,126 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Benchmarks.Scenarios;
+using Benchmarks.Servers;
+
+namespace Benchmarks.Host.Verify;
+
+/// <summary>
+/// TechEmpower's response checks, applied to every route of a scenario: required headers, a Date
+/// that changes, the content type, the exact body, 16 pipelined requests answered in order, and a
+/// request split across TCP segments.
+/// </summary>
+internal static partial class Verifier
+{
+    public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(server);
+        var endPoint = new IPEndPoint(IPAddress.TryParse(server.Host, out var address) ? address : (await Dns.GetHostAddressesAsync(server.Host, cancellationToken))[0], server.Port);
+        var checks = new List<VerifyCheck>();
+        var expectedType = ExpectedContentType(scenario);
+        var validator = scenario.CreateValidator();
+        foreach (var route in scenario.Routes)
+        {
+            var request = Encoding.ASCII.GetBytes($"GET {route} HTTP/1.1\r\nHost: {server.Authority}\r\nConnection: keep-alive\r\n\r\n");
+            var firstAt = System.Diagnostics.Stopwatch.GetTimestamp();
+            var first = await Single(endPoint, [request], cancellationToken);
+            if (first is null)
+            {
+                checks.Add(new VerifyCheck($"{route} answers", false, "no complete response within 10 s"));
+                continue;
+            }
+
+            checks.Add(Check($"{route} status 200", first.Status == 200, $"status {first.Status}"));
+            checks.Add(Check($"{route} Server header", first.Header("Server") is { Length: > 0 }, "missing"));
+            checks.Add(Check($"{route} Date header", DateTimeOffset.TryParse(first.Header("Date"), CultureInfo.InvariantCulture, out _), $"'{first.Header("Date")}'"));
+            checks.Add(Check($"{route} Content-Length or Transfer-Encoding", first.Header("Content-Length") is not null || first.Header("Transfer-Encoding") is not null, "neither present"));
+            checks.Add(Check($"{route} one Content-Type", first.Count("Content-Type") == 1, $"{first.Count("Content-Type")} present"));
+            checks.Add(ContentTypeCheck(route, expectedType, first.Header("Content-Type")));
+            checks.Add(BodyCheck(route, scenario, validator, first.Body));
+
+            var pipelined = await HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, 16).SelectMany(r => r)]], 16, TimeSpan.Zero, cancellationToken);
+            var inOrder = pipelined.Count == 16 && pipelined.All(r => r.Status == 200 && (validator?.IsValid(r.Body) ?? true));
+            checks.Add(Check($"{route} 16 pipelined requests answered in order", inOrder, $"{pipelined.Count} responses, {pipelined.Count(r => r.Status == 200)} with 200"));
+
+            var split = await Single(endPoint, [request[..5], request[5..20], request[20..]], cancellationToken, TimeSpan.FromMilliseconds(50));
+            checks.Add(Check($"{route} request split across TCP segments", split is { Status: 200 } && (validator?.IsValid(split.Body) ?? true), split is null ? "no response" : $"status {split.Status}"));
+
+            // TechEmpower's "Invalid Cached Date" (it waits 3 s). Servers refresh Date on a one-second
+            // heartbeat, so it may lag by up to a second: two seconds apart it must have changed.
+            var wait = TimeSpan.FromSeconds(2.1) - System.Diagnostics.Stopwatch.GetElapsedTime(firstAt);
+            if (wait > TimeSpan.Zero)
+            {
+                await Task.Delay(wait, cancellationToken);
+            }
+
+            var later = await Single(endPoint, [request], cancellationToken);
+            checks.Add(Check($"{route} Date changes", later is not null && later.Header("Date") != first.Header("Date"), $"still '{later?.Header("Date")}'"));
+        }
+
+        return new VerifyReport(scenario.Name, checks);
+    }
+
+    private static async Task<CapturedResponse?> Single(EndPoint endPoint, IReadOnlyList<byte[]> writes, CancellationToken cancellationToken, TimeSpan pause = default)
+    {
+        var responses = await HttpExchange.RunAsync(endPoint, writes, 1, pause, cancellationToken);
+        return responses.Count > 0 ? responses[0] : null;
+    }
+
+    private static VerifyCheck Check(string name, bool passed, string detail) => new(name, passed, passed ? "" : detail);
+
+    private static VerifyCheck ContentTypeCheck(string route, string? expected, string? actual)
+    {
+        var name = $"{route} Content-Type";
+        return expected switch
+        {
+            "text/plain" => Check(name, actual is not null && PlaintextType().IsMatch(actual), $"'{actual}' does not match ^text/plain(; ?charset=(UTF|utf)-8)?$"),
+            "application/json" => Check(name, actual is not null && JsonType().IsMatch(actual), $"'{actual}' does not match ^application/json(; ?charset=(UTF|utf)-8)?$"),
+            null => Check(name, true, ""),
+            _ => Check(name, actual?.StartsWith(expected, StringComparison.OrdinalIgnoreCase) == true, $"'{actual}', expected {expected}"),
+        };
+    }
+
+    private static VerifyCheck BodyCheck(string route, IScenario scenario, IResponseValidator? validator, byte[] body)
+    {
+        var name = $"{route} body";
+        var text = Encoding.UTF8.GetString(body);
+        if (scenario.Name == "json" || ExpectedContentType(scenario) == "application/json")
+        {
+            try
+            {
+                using var json = JsonDocument.Parse(body);
+                var members = json.RootElement.ValueKind == JsonValueKind.Object ? json.RootElement.EnumerateObject().ToList() : [];
+                var ok = members.Count == 1 && members[0].Name == "message" && members[0].Value.ValueKind == JsonValueKind.String
+                    && members[0].Value.GetString() == "Hello, World!";
+                if (scenario.Name == "json")
+                {
+                    return Check(name, ok, $"'{text}' is not {{\"message\":\"Hello, World!\"}}");
+                }
+            }
+            catch (JsonException)
+            {
+                return Check(name, false, $"'{text}' is not JSON");
+            }
+        }
+
+        return Check(name, validator?.IsValid(body) ?? body.Length > 0, $"'{text}' rejected by the scenario");
+    }
+
+    /// <summary>The content type the scenario declares, learned by letting it answer once.</summary>
+    private static string? ExpectedContentType(IScenario scenario)
+    {
+        var probe = new ScenarioResponseBuffer();
+        scenario.Handle(new ScenarioRequest(0, "GET"u8, default), probe);
+        return probe.ContentType?.Value;
+    }
+
+    [GeneratedRegex("^text/plain(; ?charset=(UTF|utf)-8)?$")]
+    private static partial Regex PlaintextType();
+
+    [GeneratedRegex("^application/json(; ?charset=(UTF|utf)-8)?$")]
+    private static partial Regex JsonType();
+}
