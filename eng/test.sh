@@ -14,6 +14,7 @@ fi
 packages=()
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v ip >/dev/null 2>&1 || packages+=(iproute2)
+command -v wrk >/dev/null 2>&1 || packages+=(wrk)
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq

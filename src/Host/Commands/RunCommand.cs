@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Plugins;
 using Benchmarks.Host.Runs;
@@ -26,13 +27,15 @@ internal static class RunCommand
         var serverCpus = new Option<string?>("--server-cpus") { Description = "CPUs for the server, such as 0 or 0-3 (default: the first half)." };
         var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
+        var loadKind = new Option<string>("--load") { Description = "Load generator: http (built-in) or wrk.", DefaultValueFactory = _ => "http" };
+        loadKind.AcceptOnlyFromAmong("http", "wrk");
         var noVerify = new Option<bool>("--no-verify") { Description = "Skip the TechEmpower checks before loading." };
         var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, urls, labels, json, results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins,
+            scenario, server, loadKind, urls, labels, json, results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins,
         };
         foreach (var option in load.All)
         {
@@ -62,6 +65,7 @@ internal static class RunCommand
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
                     Verify = !result.GetValue(noVerify),
+                    LoadJob = ChooseLoadJob(result.GetRequiredValue(loadKind)),
                     Load = new HttpLoadOptions
                     {
                         Url = new Uri(serverUrl, chosen.Load.Path),
@@ -96,6 +100,16 @@ internal static class RunCommand
             return document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
         });
         return command;
+    }
+
+    private static ILoadJob ChooseLoadJob(string name)
+    {
+        if (name == "wrk")
+        {
+            return WrkLoadJob.Locate() is null ? throw new UsageException(WrkLoadJob.InstallHint) : new WrkLoadJob();
+        }
+
+        return new HttpLoadJob();
     }
 
     private static (IReadOnlyList<int>? Server, IReadOnlyList<int>? Load) Pinning(string? serverCpus, string? loadCpus, bool noPin)

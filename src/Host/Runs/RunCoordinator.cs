@@ -60,7 +60,7 @@ internal sealed class RunCoordinator
 
     private async Task ExecuteAsync(RunRequest request, RunDocument document, CancellationToken cancellationToken)
     {
-        var resultFile = Path.Combine(Path.GetTempPath(), $"benchmarks-load-{document.Id}.json");
+        var workDirectory = Directory.CreateTempSubdirectory("benchmarks-run-").FullName;
         await using var server = ServerJob.Start(
             new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
             {
@@ -69,27 +69,28 @@ internal sealed class RunCoordinator
                 Cpus = request.ServerCpus,
             },
             _control);
-        await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken);
-        if (request.Verify)
-        {
-            var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken);
-            if (!report.Passed)
-            {
-                throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
-            }
-
-            _console.Out.WriteLine($"Verified: {report.Checks.Count} TechEmpower checks passed.");
-        }
-
-        _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); loading {request.Load.Url} with {request.Load.Connections} connections, pipeline {request.Load.PipelineDepth}{Cpus(request.LoadCpus)}."));
-
-        var nic = NetworkInterfaceLocator.ForDestination(ResolveAddress(request.ServerUrl))?.Name;
         RunSampling? sampling = null;
-        var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
         try
         {
-            await using var load = JobProcess.Start(LoadJob(request, resultFile), _control, (line, isError) =>
+            await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken);
+            if (request.Verify)
+            {
+                var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken);
+                if (!report.Passed)
+                {
+                    throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
+                }
+
+                _console.Out.WriteLine($"Verified: {report.Checks.Count} TechEmpower checks passed.");
+            }
+
+            _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); {request.LoadJob.Name} loading {request.Load.Url} with {request.Load.Connections} connections, pipeline {request.Load.PipelineDepth}{Cpus(request.LoadCpus)}."));
+
+            await WarmUpAsync(request, workDirectory, server, cancellationToken);
+            var nic = NetworkInterfaceLocator.ForDestination(ResolveAddress(request.ServerUrl))?.Name;
+            var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
+            await using var load = JobProcess.Start(request.LoadJob.Main(request, workDirectory), _control, (line, isError) =>
             {
                 if (!isError && LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
                 {
@@ -98,27 +99,30 @@ internal sealed class RunCoordinator
             });
             sampling = new RunSampling(new MetricsSampler(_metrics, server.Id, load.Id, nic), Environment.ProcessorCount);
             samplingReady.SetResult(sampling);
-            await SampleUntilExitAsync(sampling, server, load, cancellationToken);
-
-            document.Samples = [.. sampling.Samples];
-            var loadResult = ReadLoadResult(resultFile);
-            if (loadResult is not null)
+            if (!request.LoadJob.ReportsProgress)
             {
-                Merge(document.Measurements, LoadMeasurements.From(loadResult));
+                sampling.StartWindow();
+            }
+
+            await SampleUntilExitAsync(sampling, server, load, request.LoadJob.ReportsProgress, cancellationToken);
+            sampling.EndWindow();
+
+            var (measurements, failure) = request.LoadJob.Collect(load, workDirectory);
+            if (measurements is not null)
+            {
+                Merge(document.Measurements, measurements);
             }
 
             Merge(document.Measurements, sampling.WindowMeasurements());
+            document.Samples = [.. sampling.Samples];
             if (server.HasExited)
             {
                 throw new RunFailedException($"the server exited during the run with code {server.ExitCode}:{Environment.NewLine}{server.Tail.Format()}");
             }
 
-            if (load.ExitCode != 0)
+            if (failure is not null)
             {
-                var cause = load.Tail.Last(20).LastOrDefault(l => l.Contains("error:", StringComparison.Ordinal))?.Replace("[stderr] ", "", StringComparison.Ordinal);
-                throw new RunFailedException(cause is not null
-                    ? $"the load reported: {cause}"
-                    : $"the load exited with code {load.ExitCode}:{Environment.NewLine}{load.Tail.Format()}");
+                throw new RunFailedException(failure);
             }
 
             document.Status = RunStatus.Succeeded;
@@ -131,8 +135,30 @@ internal sealed class RunCoordinator
                 Merge(document.Measurements, sampling.WindowMeasurements());
             }
 
-            File.Delete(resultFile);
             await server.StopAsync(s_stopGrace);
+            Directory.Delete(workDirectory, recursive: true);
+        }
+    }
+
+    private async Task WarmUpAsync(RunRequest request, string workDirectory, JobProcess server, CancellationToken cancellationToken)
+    {
+        if (request.LoadJob.Warmup(request, workDirectory) is not { } warmup)
+        {
+            return;
+        }
+
+        _console.Out.WriteLine($"  warm-up {DurationParser.Format(request.Load.Warmup)} ({warmup.Name})");
+        await using var job = JobProcess.Start(warmup, _control);
+        await Task.WhenAny(job.Exited, server.Exited).WaitAsync(cancellationToken);
+        if (server.HasExited)
+        {
+            await job.StopAsync(s_stopGrace);
+            throw new RunFailedException($"the server exited during the warm-up with code {server.ExitCode}:{Environment.NewLine}{server.Tail.Format()}");
+        }
+
+        if (job.ExitCode != 0)
+        {
+            throw new RunFailedException($"the warm-up exited with code {job.ExitCode}:{Environment.NewLine}{job.Tail.Format()}");
         }
     }
 
@@ -159,10 +185,23 @@ internal sealed class RunCoordinator
         }
     }
 
-    /// <summary>Waits for the load to finish; samples are taken on the load's own second ticks.</summary>
-    private static async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, CancellationToken cancellationToken)
+    /// <summary>
+    /// Waits for the load to finish. Samples come on the load's own second ticks when it reports
+    /// them, otherwise on this process's clock.
+    /// </summary>
+    private async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, bool loadReportsProgress, CancellationToken cancellationToken)
     {
-        await Task.WhenAny(load.Exited, server.Exited).WaitAsync(cancellationToken);
+        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+        while (!load.HasExited && !server.HasExited)
+        {
+            var tick = loadReportsProgress ? Task.Delay(Timeout.Infinite, cancellationToken) : timer.WaitForNextTickAsync(cancellationToken).AsTask();
+            await Task.WhenAny(tick, load.Exited, server.Exited).WaitAsync(cancellationToken);
+            if (tick.IsCompletedSuccessfully && !load.HasExited && sampling.Tick(double.NaN) is { } sample)
+            {
+                _console.Out.WriteLine(ProgressLine(sample));
+            }
+        }
+
         if (server.HasExited && !load.HasExited)
         {
             // The server died under load: stop the load now (it reports what it measured), keep the window so far.
@@ -176,51 +215,9 @@ internal sealed class RunCoordinator
     private static string ProgressLine(RunSample sample)
     {
         var v = sample.Values;
+        var rate = v.TryGetValue("http/rps", out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
         return string.Create(CultureInfo.InvariantCulture,
-            $"  [{sample.Time,5:0.0}s] {v.GetValueOrDefault("http/rps"),12:N0} req/s | server cpu {v.GetValueOrDefault("benchmarks/cpu"),5:0.0}% (user {v.GetValueOrDefault("benchmarks/cpu/user"):0.0}%, kernel {v.GetValueOrDefault("benchmarks/cpu/kernel"):0.0}%) | machine idle {v.GetValueOrDefault("machine/cpu/idle"):0.0}% | net rx {v.GetValueOrDefault("net/rx"):0.0} Mbit/s");
-    }
-
-    private static JobStartInfo LoadJob(RunRequest request, string resultFile)
-    {
-        var load = request.Load;
-        var arguments = new List<string>
-        {
-            "load", "--url", load.Url.ToString(), "--scenario", request.Scenario.Name,
-            "--connections", Invariant(load.Connections), "--threads", Invariant(load.Threads), "--pipeline", Invariant(load.PipelineDepth),
-            "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup),
-            "--timeout", DurationParser.Format(load.Timeout),
-            "--json", resultFile, "--progress", "--parent-pid", Invariant(Environment.ProcessId),
-        };
-        foreach (var (name, value) in load.Headers)
-        {
-            arguments.AddRange(["--header", $"{name}: {value}"]);
-        }
-
-        AddPlugins(arguments, request);
-        return HostExecutable.Command("load", arguments) with
-        {
-            Cpus = request.LoadCpus,
-            Environment = new Dictionary<string, string>
-            {
-                ["DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT"] = Invariant(load.Threads),
-                ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "1",
-
-                // A load generator wants its steady-state code from the first second: no tiering, no re-JIT under load.
-                ["DOTNET_TieredCompilation"] = "0",
-            },
-        };
-    }
-
-    private static LoadResult? ReadLoadResult(string path)
-    {
-        try
-        {
-            return File.Exists(path) ? JsonSerializer.Deserialize(File.ReadAllText(path), LoadResultJson.Default.LoadResult) : null;
-        }
-        catch (JsonException)
-        {
-            return null;
-        }
+            $"  [{sample.Time,5:0.0}s] {rate,18} | server cpu {v.GetValueOrDefault("benchmarks/cpu"),5:0.0}% (user {v.GetValueOrDefault("benchmarks/cpu/user"):0.0}%, kernel {v.GetValueOrDefault("benchmarks/cpu/kernel"):0.0}%) | machine idle {v.GetValueOrDefault("machine/cpu/idle"):0.0}% | net rx {v.GetValueOrDefault("net/rx"):0.0} Mbit/s");
     }
 
     private static RunDocument NewDocument(RunRequest request)
@@ -231,7 +228,7 @@ internal sealed class RunCoordinator
             Id = Guid.CreateVersion7().ToString("N"),
             Scenario = request.Scenario.Name,
             Server = request.ServerName,
-            Load = "http",
+            Load = request.LoadJob.Name,
             Labels = [.. request.Labels],
             StartedAt = DateTimeOffset.UtcNow,
             Status = RunStatus.Failed,
@@ -274,14 +271,6 @@ internal sealed class RunCoordinator
             {
                 target[name] = value;
             }
-        }
-    }
-
-    private static void AddPlugins(List<string> arguments, RunRequest request)
-    {
-        foreach (var directory in request.PluginDirectories)
-        {
-            arguments.AddRange(["--plugins", Path.GetFullPath(directory)]);
         }
     }
 

@@ -16,6 +16,9 @@ internal sealed record RunRequest
     /// <summary>The load job's options; the URL is the server's with the scenario's path.</summary>
     public required HttpLoadOptions Load { get; init; }
 
+    /// <summary>The load generator: the built-in one or wrk.</summary>
+    public required LoadJobs.ILoadJob LoadJob { get; init; }
+
     public IReadOnlyDictionary<string, string> ServerOptions { get; init; } = new Dictionary<string, string>();
 
     public IReadOnlyList<string> PluginDirectories { get; init; } = [];

@@ -90,7 +90,10 @@ internal sealed class RunSampling
                 Time = Stopwatch.GetElapsedTime(_windowStart.Timestamp, now.Timestamp).TotalSeconds,
                 Values = MetricsDelta.Between(_previous, now, _cores, _sampler.LinkSpeedMbps),
             };
-            sample.Values["http/rps"] = requestsPerSecond;
+            if (!double.IsNaN(requestsPerSecond))
+            {
+                sample.Values["http/rps"] = requestsPerSecond;
+            }
             _samples.Add(sample);
             _previous = now;
             return sample;

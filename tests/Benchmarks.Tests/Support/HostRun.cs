@@ -6,7 +6,10 @@ namespace Benchmarks.Tests.Support;
 /// <summary>Runs the real <c>benchmarks</c> executable and captures what it printed.</summary>
 internal sealed record HostRun(int ExitCode, string Output, string Error)
 {
-    public static async Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, params string[] arguments)
+    public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, params string[] arguments) =>
+        StartAsync(workingDirectory, timeout, new Dictionary<string, string>(), arguments);
+
+    public static async Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var info = new ProcessStartInfo(TestPaths.HostExecutable)
         {
@@ -18,6 +21,11 @@ internal sealed record HostRun(int ExitCode, string Output, string Error)
         foreach (var argument in arguments)
         {
             info.ArgumentList.Add(argument);
+        }
+
+        foreach (var (name, value) in environment)
+        {
+            info.Environment[name] = value;
         }
 
         using var process = Process.Start(info)!;

@@ -1,0 +1,28 @@
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Runs;
+
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>
+/// A load generator as <c>run</c> drives it: how to start it, whether it marks its own measured
+/// window, and how its output becomes measurements.
+/// </summary>
+internal interface ILoadJob
+{
+    /// <summary>The name stored as the run document's <c>load</c>.</summary>
+    string Name { get; }
+
+    /// <summary>
+    /// True when the job prints <c>#load</c> progress lines (window boundaries, per-second rates);
+    /// otherwise the window is the main process's lifetime and the run samples on its own clock.
+    /// </summary>
+    bool ReportsProgress { get; }
+
+    /// <summary>A process to run to completion before the measured one, or null.</summary>
+    JobStartInfo? Warmup(RunRequest request, string workDirectory);
+
+    JobStartInfo Main(RunRequest request, string workDirectory);
+
+    /// <summary>Measurements from the finished main process (null if it produced none), and the reason the run failed, if it did.</summary>
+    (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory);
+}

@@ -1,0 +1,122 @@
+using System.Globalization;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Runs;
+
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>
+/// wrk as TechEmpower runs it: a warm-up run, then the measured run with <c>--latency</c>, and
+/// for pipelining a Lua script generated here that writes <c>depth</c> requests at once.
+/// </summary>
+internal sealed class WrkLoadJob : ILoadJob
+{
+    private const string Script = "pipeline.lua";
+
+    public string Name => "wrk";
+
+    public bool ReportsProgress => false;
+
+    /// <summary>The wrk executable on PATH, or null.</summary>
+    public static string? Locate()
+    {
+        foreach (var directory in (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries))
+        {
+            var candidate = Path.Combine(directory, OperatingSystem.IsWindows() ? "wrk.exe" : "wrk");
+            if (File.Exists(candidate))
+            {
+                return candidate;
+            }
+        }
+
+        return null;
+    }
+
+    public static string InstallHint => OperatingSystem.IsWindows()
+        ? "wrk is not installed: it does not run natively on Windows; use --load http or a Linux load machine."
+        : "wrk is not installed: install it with 'sudo apt-get install wrk' (Debian/Ubuntu) or 'bash eng/install-tools.sh wrk'.";
+
+    public JobStartInfo? Warmup(RunRequest request, string workDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return request.Load.Warmup > TimeSpan.Zero ? Command(request, workDirectory, request.Load.Warmup, "wrk-warmup") : null;
+    }
+
+    public JobStartInfo Main(RunRequest request, string workDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        return Command(request, workDirectory, request.Load.Duration, "wrk");
+    }
+
+    public (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(main);
+        var report = WrkReportParser.Parse(main.Tail.Last(200).Where(l => !l.StartsWith("[stderr]", StringComparison.Ordinal)));
+        if (report is null)
+        {
+            return (null, $"wrk exited with code {main.ExitCode} without a report:{Environment.NewLine}{main.Tail.Format()}");
+        }
+
+        var measurements = report.ToMeasurements();
+        string? failure = null;
+        if (main.ExitCode != 0)
+        {
+            failure = $"wrk exited with code {main.ExitCode}:{Environment.NewLine}{main.Tail.Format()}";
+        }
+        else if (report.Requests == 0 || report.BadResponses > 0 || report.SocketErrors > 0)
+        {
+            failure = string.Create(CultureInfo.InvariantCulture, $"the load reported: {report.BadResponses} bad responses, {report.SocketErrors} socket errors, {report.Requests} requests.");
+        }
+
+        return (measurements, failure);
+    }
+
+    private static JobStartInfo Command(RunRequest request, string workDirectory, TimeSpan duration, string name)
+    {
+        var wrk = Locate() ?? throw new InvalidOperationException(InstallHint);
+        var load = request.Load;
+        var arguments = new List<string>
+        {
+            "-t", Invariant(Math.Min(load.Threads, load.Connections)), "-c", Invariant(load.Connections),
+            "-d", Invariant(Math.Max(1, (int)Math.Ceiling(duration.TotalSeconds))) + "s",
+            "--latency", "--timeout", Invariant(Math.Max(1, (int)Math.Ceiling(load.Timeout.TotalSeconds))) + "s",
+            "-H", "Connection: keep-alive",
+        };
+        foreach (var (header, value) in load.Headers)
+        {
+            arguments.AddRange(["-H", $"{header}: {value}"]);
+        }
+
+        if (load.PipelineDepth > 1)
+        {
+            var script = Path.Combine(workDirectory, Script);
+            File.WriteAllText(script, PipelineScript);
+            arguments.AddRange(["-s", script]);
+        }
+
+        arguments.Add(load.Url.ToString());
+        if (load.PipelineDepth > 1)
+        {
+            arguments.AddRange(["--", Invariant(load.PipelineDepth)]);
+        }
+
+        return new JobStartInfo(name, wrk, arguments) { Cpus = request.LoadCpus, WorkingDirectory = workDirectory };
+    }
+
+    /// <summary>TechEmpower's pipeline.lua: one string of <c>depth</c> requests, built once in init.</summary>
+    private const string PipelineScript = """
+        init = function(args)
+          local r = {}
+          local depth = tonumber(args[1]) or 1
+          for i = 1, depth do
+            r[i] = wrk.format()
+          end
+          req = table.concat(r)
+        end
+
+        request = function()
+          return req
+        end
+        """;
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}

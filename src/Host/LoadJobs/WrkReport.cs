@@ -1,0 +1,46 @@
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>What wrk printed, in our units: milliseconds, and MB as 10^6 bytes.</summary>
+internal sealed record WrkReport
+{
+    public double RequestsPerSecond { get; init; }
+
+    public long Requests { get; init; }
+
+    public double Seconds { get; init; }
+
+    public double LatencyMean { get; init; }
+
+    public double LatencyStdev { get; init; }
+
+    public double LatencyMax { get; init; }
+
+    public IReadOnlyDictionary<string, double> Percentiles { get; init; } = new Dictionary<string, double>();
+
+    public long BadResponses { get; init; }
+
+    public long SocketErrors { get; init; }
+
+    public double ThroughputMegabytesPerSecond { get; init; }
+
+    public SortedDictionary<string, double> ToMeasurements()
+    {
+        var measurements = new SortedDictionary<string, double>(StringComparer.Ordinal)
+        {
+            ["http/rps/mean"] = RequestsPerSecond,
+            ["http/requests"] = Requests,
+            ["http/requests/badresponses"] = BadResponses,
+            ["http/requests/errors"] = SocketErrors,
+            ["http/latency/mean"] = LatencyMean,
+            ["http/latency/stdev"] = LatencyStdev,
+            ["http/latency/max"] = LatencyMax,
+            ["http/throughput"] = ThroughputMegabytesPerSecond,
+        };
+        foreach (var (percentile, value) in Percentiles)
+        {
+            measurements[$"http/latency/{percentile}"] = value;
+        }
+
+        return measurements;
+    }
+}

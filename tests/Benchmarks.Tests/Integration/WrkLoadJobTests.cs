@@ -1,0 +1,40 @@
+using Benchmarks.Runs;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Integration;
+
+/// <summary>wrk as a load job, for real (the test command installs wrk).</summary>
+public sealed class WrkLoadJobTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Fact]
+    public async Task A_pipelined_wrk_run_is_stored_under_the_same_measurement_names()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "pipelined", "--load", "wrk", "-d", "2s", "-w", "1s", "-c", "32", "--results", results);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Succeeded, document.Status);
+        Assert.Equal("wrk", document.Load);
+        var m = document.Measurements;
+        Assert.True(m["http/rps/mean"] > 0);
+        Assert.True(m["http/requests"] > 0);
+        Assert.Equal(0, m["http/requests/errors"]);
+        Assert.True(m["http/latency/99"] >= m["http/latency/50"]);
+        Assert.True(m["benchmarks/cpu"] > 0);
+        Assert.NotEmpty(document.Samples);
+    }
+
+    [Fact]
+    public async Task Without_wrk_the_run_says_how_to_install_it()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var dotnetDirectory = Path.GetDirectoryName(Environment.ProcessPath)!;
+        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "run", "plaintext", "--load", "wrk");
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("wrk is not installed: install it with 'sudo apt-get install wrk'", run.Error, StringComparison.Ordinal);
+    }
+}
