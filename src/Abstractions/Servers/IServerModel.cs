@@ -13,6 +13,19 @@ public interface IServerModel
     ServerAvailability Availability { get; }
 
     /// <summary>
+    /// Throws <see cref="ArgumentException"/> with a one-line cause when an option
+    /// (<c>--server-option name=value</c>) is unknown or its value invalid; called before anything starts.
+    /// </summary>
+    void ValidateOptions(IReadOnlyDictionary<string, string> options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (options.Count > 0)
+        {
+            throw new ArgumentException($"Server '{Name}' takes no options (got {string.Join(", ", options.Keys)}).");
+        }
+    }
+
+    /// <summary>
     /// Starts listening and returns once the listeners are bound. Throws when a listener cannot
     /// be bound (port in use).
     /// </summary>

@@ -52,6 +52,7 @@ internal static class RunCommand
                 var chosen = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
                 var serverModel = PluginLookup.Server(catalog, result.GetRequiredValue(server));
                 var (serverSet, loadSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), result.GetValue(noPin));
+                serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
                 var serverUrl = result.GetValue(urls) ?? new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
                 request = new RunRequest
                 {

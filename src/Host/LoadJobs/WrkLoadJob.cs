@@ -57,6 +57,11 @@ internal sealed class WrkLoadJob : ILoadJob
         }
 
         var measurements = report.ToMeasurements();
+        foreach (var percentile in report.Inconsistent)
+        {
+            main.Tail.Add($"warning: wrk reported an inconsistent {percentile}th latency percentile; it is left out.");
+        }
+
         string? failure = null;
         if (main.ExitCode != 0)
         {

@@ -23,6 +23,32 @@ internal sealed record WrkReport
 
     public double ThroughputMegabytesPerSecond { get; init; }
 
+    /// <summary>
+    /// Percentiles wrk printed below a lower percentile (wrk 4.1 sometimes prints <c>99% 0.00us</c>
+    /// under pipelining): they are left out rather than stored as a false value.
+    /// </summary>
+    public IReadOnlyList<string> Inconsistent
+    {
+        get
+        {
+            var bad = new List<string>();
+            var floor = 0.0;
+            foreach (var (percentile, value) in Percentiles.OrderBy(p => double.Parse(p.Key, System.Globalization.CultureInfo.InvariantCulture)))
+            {
+                if (value < floor || (value == 0 && LatencyMax > 0))
+                {
+                    bad.Add(percentile);
+                }
+                else
+                {
+                    floor = value;
+                }
+            }
+
+            return bad;
+        }
+    }
+
     public SortedDictionary<string, double> ToMeasurements()
     {
         var measurements = new SortedDictionary<string, double>(StringComparer.Ordinal)
@@ -38,7 +64,10 @@ internal sealed record WrkReport
         };
         foreach (var (percentile, value) in Percentiles)
         {
-            measurements[$"http/latency/{percentile}"] = value;
+            if (!Inconsistent.Contains(percentile))
+            {
+                measurements[$"http/latency/{percentile}"] = value;
+            }
         }
 
         return measurements;

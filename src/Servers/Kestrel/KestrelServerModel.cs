@@ -1,4 +1,5 @@
 using Benchmarks.Servers;
+using Benchmarks.Servers.AspNetCore;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -17,6 +18,8 @@ public sealed class KestrelServerModel : IServerModel
 
     public ServerAvailability Availability => ServerAvailability.Available;
 
+    public void ValidateOptions(IReadOnlyDictionary<string, string> options) => KestrelSettings.Parse(options);
+
     public async Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
@@ -29,13 +32,10 @@ public sealed class KestrelServerModel : IServerModel
         builder.Logging.AddFilter("Microsoft.Extensions.Hosting", LogLevel.None);
         builder.WebHost.UseKestrel(settings.Apply);
         builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
-        if (settings.IoQueueCount is { } queues)
-        {
-            builder.WebHost.UseSockets(o => o.IOQueueCount = queues);
-        }
+        builder.WebHost.UseSockets(settings.Apply);
 
         var app = builder.Build();
-        var handler = new KestrelScenarioHandler(context.Scenario);
+        var handler = new ScenarioRequestDelegate(context.Scenario);
         app.Run(handler.HandleAsync);
         try
         {

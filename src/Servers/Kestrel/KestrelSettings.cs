@@ -1,62 +1,123 @@
 using System.Globalization;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 
 namespace Benchmarks.Servers.Kestrel;
 
-/// <summary>The Kestrel knobs a run may set with <c>--server-option name=value</c>.</summary>
+/// <summary>
+/// The Kestrel knobs a run may set with <c>--server-option name=value</c>; each lands in the run
+/// document's parameters.
+/// </summary>
 internal sealed class KestrelSettings
 {
-    public static readonly IReadOnlyList<string> Names = ["ioQueueCount", "maxConcurrentConnections", "allowSynchronousIO"];
+    private static readonly Dictionary<string, string> s_known = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["transport"] = "sockets (the only transport for TCP in this ASP.NET Core)",
+        ["ioQueueCount"] = "socket transport IO queues (default: min(cores, 16))",
+        ["unsafePreferInlineScheduling"] = "run request code on the socket IO thread (true/false)",
+        ["waitForDataBeforeAllocatingBuffer"] = "true/false",
+        ["noDelay"] = "TCP_NODELAY on accepted sockets (true/false)",
+        ["backlog"] = "listen backlog",
+        ["maxConcurrentConnections"] = "limit on open connections",
+        ["allowSynchronousIO"] = "true/false",
+        ["addServerHeader"] = "true/false (TechEmpower requires it)",
+    };
 
-    public int? IoQueueCount { get; private init; }
+    private readonly IReadOnlyDictionary<string, string> _options;
 
-    public long? MaxConcurrentConnections { get; private init; }
-
-    public bool AllowSynchronousIo { get; private init; }
+    private KestrelSettings(IReadOnlyDictionary<string, string> options)
+    {
+        _options = options;
+    }
 
     public static KestrelSettings Parse(IReadOnlyDictionary<string, string> options)
     {
         foreach (var name in options.Keys)
         {
-            if (!Names.Contains(name, StringComparer.OrdinalIgnoreCase))
+            if (!s_known.ContainsKey(name))
             {
-                throw new ArgumentException($"Unknown Kestrel option '{name}'. Known: {string.Join(", ", Names)}.");
+                throw new ArgumentException($"Unknown Kestrel option '{name}'. Known: {string.Join(", ", s_known.Keys)}.");
             }
         }
 
-        return new KestrelSettings
+        var settings = new KestrelSettings(options);
+        if (settings.Text("transport") is { } transport && !transport.Equals("sockets", StringComparison.OrdinalIgnoreCase))
         {
-            IoQueueCount = Get(options, "ioQueueCount", s => int.Parse(s, CultureInfo.InvariantCulture)),
-            MaxConcurrentConnections = Get(options, "maxConcurrentConnections", s => long.Parse(s, CultureInfo.InvariantCulture)),
-            AllowSynchronousIo = Get(options, "allowSynchronousIO", bool.Parse) ?? false,
-        };
+            throw new ArgumentException($"Kestrel transport '{transport}' is not available: use sockets.");
+        }
+
+        // Parse everything now so that a bad value fails before the server starts.
+        _ = settings.Int("ioQueueCount");
+        _ = settings.Int("backlog");
+        _ = settings.Long("maxConcurrentConnections");
+        foreach (var flag in new[] { "unsafePreferInlineScheduling", "waitForDataBeforeAllocatingBuffer", "noDelay", "allowSynchronousIO", "addServerHeader" })
+        {
+            _ = settings.Bool(flag);
+        }
+
+        return settings;
     }
 
     public void Apply(KestrelServerOptions options)
     {
-        options.AddServerHeader = true;
-        options.AllowSynchronousIO = AllowSynchronousIo;
-        options.Limits.MaxConcurrentConnections = MaxConcurrentConnections;
+        ArgumentNullException.ThrowIfNull(options);
+        options.AddServerHeader = Bool("addServerHeader") ?? true;
+        options.AllowSynchronousIO = Bool("allowSynchronousIO") ?? false;
+        options.Limits.MaxConcurrentConnections = Long("maxConcurrentConnections");
     }
 
-    private static T? Get<T>(IReadOnlyDictionary<string, string> options, string name, Func<string, T> parse)
-        where T : struct
+    public void Apply(SocketTransportOptions options)
     {
-        foreach (var (key, value) in options)
+        ArgumentNullException.ThrowIfNull(options);
+        if (Int("ioQueueCount") is { } queues)
         {
-            if (string.Equals(key, name, StringComparison.OrdinalIgnoreCase))
-            {
-                try
-                {
-                    return parse(value);
-                }
-                catch (FormatException)
-                {
-                    throw new ArgumentException($"Kestrel option '{name}' has an invalid value '{value}'.");
-                }
-            }
+            options.IOQueueCount = queues;
         }
 
-        return null;
+        if (Bool("unsafePreferInlineScheduling") is { } inline)
+        {
+            options.UnsafePreferInlineScheduling = inline;
+        }
+
+        if (Bool("waitForDataBeforeAllocatingBuffer") is { } wait)
+        {
+            options.WaitForDataBeforeAllocatingBuffer = wait;
+        }
+
+        if (Bool("noDelay") is { } noDelay)
+        {
+            options.NoDelay = noDelay;
+        }
+
+        if (Int("backlog") is { } backlog)
+        {
+            options.Backlog = backlog;
+        }
+    }
+
+    private string? Text(string name) => _options.FirstOrDefault(o => string.Equals(o.Key, name, StringComparison.OrdinalIgnoreCase)).Value;
+
+    private int? Int(string name) => Convert(name, s => int.Parse(s, NumberStyles.None, CultureInfo.InvariantCulture));
+
+    private long? Long(string name) => Convert(name, s => long.Parse(s, NumberStyles.None, CultureInfo.InvariantCulture));
+
+    private bool? Bool(string name) => Convert(name, bool.Parse);
+
+    private T? Convert<T>(string name, Func<string, T> parse)
+        where T : struct
+    {
+        if (Text(name) is not { } value)
+        {
+            return null;
+        }
+
+        try
+        {
+            return parse(value);
+        }
+        catch (Exception ex) when (ex is FormatException or OverflowException)
+        {
+            throw new ArgumentException($"Kestrel option '{name}' has an invalid value '{value}'.", ex);
+        }
     }
 }

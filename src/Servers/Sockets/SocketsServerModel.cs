@@ -16,11 +16,7 @@ public sealed class SocketsServerModel : IServerModel
     public Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (context.Options.Count > 0)
-        {
-            throw new ArgumentException($"The sockets server takes no options (got {string.Join(", ", context.Options.Keys)}).");
-        }
-
+        ((IServerModel)this).ValidateOptions(context.Options);
         var listeners = new List<Socket>();
         try
         {

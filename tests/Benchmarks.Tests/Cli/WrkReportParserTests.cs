@@ -46,6 +46,18 @@ public sealed class WrkReportParserTests
     }
 
     [Fact]
+    public void A_percentile_below_a_lower_one_is_left_out_not_stored_as_zero()
+    {
+        var lines = File.ReadAllLines(Path.Combine(AppContext.BaseDirectory, "Fixtures", "wrk-plaintext.txt"))
+            .Select(l => l.Trim().StartsWith("99%", StringComparison.Ordinal) ? "     99%    0.00us" : l);
+        var report = WrkReportParser.Parse(lines)!;
+        Assert.Equal(["99"], report.Inconsistent);
+        var m = report.ToMeasurements();
+        Assert.False(m.ContainsKey("http/latency/99"));
+        Assert.Equal(1.68, m["http/latency/90"], 6);
+    }
+
+    [Fact]
     public void Output_without_a_report_is_null()
     {
         Assert.Null(WrkReportParser.Parse(["unable to connect to 127.0.0.1:1 Connection refused"]));

@@ -12,7 +12,7 @@ public sealed class BadInputTests
 
     [Theory]
     [InlineData("Unknown scenario 'nope'. Available: json, pipelined, plaintext.", "run", "nope")]
-    [InlineData("Unknown server 'iis'. Available: kestrel, sockets", "run", "plaintext", "--server", "iis")]
+    [InlineData("Unknown server 'iis'. Available: httpsys, kestrel, sockets", "run", "plaintext", "--server", "iis")]
     [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
     [InlineData("Invalid URL 'localhost:5000' for --url", "load", "--url", "localhost:5000")]
     [InlineData("the scheme must be http", "load", "--url", "https://127.0.0.1:5000/")]
@@ -20,6 +20,11 @@ public sealed class BadInputTests
     [InlineData("Invalid header 'NoColon'", "load", "--url", "http://127.0.0.1:1/", "-H", "NoColon")]
     [InlineData("--connections must be at least 1", "run", "plaintext", "-c", "0")]
     [InlineData("Invalid CPU list", "run", "plaintext", "--server-cpus", "99")]
+    [InlineData("Unknown Kestrel option 'ioQueues'", "run", "plaintext", "--server-option", "ioQueues=1")]
+    [InlineData("Kestrel option 'ioQueueCount' has an invalid value 'many'", "run", "plaintext", "--server-option", "ioQueueCount=many")]
+    [InlineData("Server 'sockets' takes no options", "run", "plaintext", "--server", "sockets", "--server-option", "a=b")]
+    [InlineData("Server 'httpsys' cannot run here: Windows only", "run", "plaintext", "--server", "httpsys")]
+    [InlineData("Argument 'nope' not recognized. Must be one of", "run", "plaintext", "--load", "nope")]
     public async Task Bad_arguments_exit_2_with_one_clear_line(string expected, params string[] arguments)
     {
         var results = TestPaths.NewTempDirectory();

@@ -18,6 +18,10 @@ public sealed class FaultyServerModel : IServerModel
 
     public ServerAvailability Availability => ServerAvailability.Available;
 
+    public void ValidateOptions(IReadOnlyDictionary<string, string> options)
+    {
+    }
+
     public async Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);

@@ -2,10 +2,10 @@ using System.Buffers;
 using Benchmarks.Scenarios;
 using Microsoft.AspNetCore.Http;
 
-namespace Benchmarks.Servers.Kestrel;
+namespace Benchmarks.Servers.AspNetCore;
 
-/// <summary>The one request delegate: match the route, let the scenario write, copy the body out.</summary>
-internal sealed class KestrelScenarioHandler
+/// <summary>The one request delegate of an ASP.NET Core server: match the route, let the scenario write, copy the body out.</summary>
+public sealed class ScenarioRequestDelegate
 {
     private readonly IScenario _scenario;
     private readonly string[] _routes;
@@ -13,14 +13,16 @@ internal sealed class KestrelScenarioHandler
     [ThreadStatic]
     private static ScenarioResponseBuffer? t_response;
 
-    public KestrelScenarioHandler(IScenario scenario)
+    public ScenarioRequestDelegate(IScenario scenario)
     {
+        ArgumentNullException.ThrowIfNull(scenario);
         _scenario = scenario;
         _routes = [.. scenario.Routes];
     }
 
     public Task HandleAsync(HttpContext context)
     {
+        ArgumentNullException.ThrowIfNull(context);
         var route = Array.IndexOf(_routes, context.Request.Path.Value);
         var response = context.Response;
         if (route < 0)

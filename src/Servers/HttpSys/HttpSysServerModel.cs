@@ -1,0 +1,83 @@
+using System.Runtime.Versioning;
+using Benchmarks.Servers;
+using Benchmarks.Servers.AspNetCore;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Server.HttpSys;
+using Microsoft.Extensions.Logging;
+
+namespace Benchmarks.Servers.HttpSys;
+
+/// <summary>ASP.NET Core on http.sys, the Windows kernel HTTP driver. Windows only.</summary>
+public sealed class HttpSysServerModel : IServerModel
+{
+    public string Name => "httpsys";
+
+    public string Description => "ASP.NET Core on HttpSys (the Windows kernel HTTP driver, http.sys).";
+
+    public ServerAvailability Availability => OperatingSystem.IsWindows()
+        ? ServerAvailability.Available
+        : ServerAvailability.Unavailable("Windows only: HttpSys runs on the Windows kernel HTTP driver (http.sys).");
+
+    public void ValidateOptions(IReadOnlyDictionary<string, string> options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        foreach (var name in options.Keys)
+        {
+            if (!name.Equals("requestQueueLimit", StringComparison.OrdinalIgnoreCase) && !name.Equals("maxAccepts", StringComparison.OrdinalIgnoreCase))
+            {
+                throw new ArgumentException($"Unknown HttpSys option '{name}'. Known: requestQueueLimit, maxAccepts.");
+            }
+        }
+    }
+
+    public Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if (!OperatingSystem.IsWindows())
+        {
+            throw new PlatformNotSupportedException(Availability.Reason);
+        }
+
+        return StartOnWindowsAsync(context, cancellationToken);
+    }
+
+    [SupportedOSPlatform("windows")]
+    private static async Task<IRunningServer> StartOnWindowsAsync(ServerStartContext context, CancellationToken cancellationToken)
+    {
+        var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        builder.Logging.ClearProviders();
+        builder.Logging.AddSimpleConsole(o => o.SingleLine = true);
+        builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.WebHost.UseHttpSys(options =>
+        {
+            options.AllowSynchronousIO = false;
+            options.MaxConnections = null;
+            foreach (var (name, value) in context.Options)
+            {
+                Apply(options, name, value);
+            }
+        });
+        builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
+        var app = builder.Build();
+        app.Run(new ScenarioRequestDelegate(context.Scenario).HandleAsync);
+        await app.StartAsync(cancellationToken);
+        return new HttpSysRunningServer(app, [.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
+    }
+
+    [SupportedOSPlatform("windows")]
+    private static void Apply(HttpSysOptions options, string name, string value)
+    {
+        switch (name.ToUpperInvariant())
+        {
+            case "REQUESTQUEUELIMIT":
+                options.RequestQueueLimit = long.Parse(value, System.Globalization.CultureInfo.InvariantCulture);
+                break;
+            case "MAXACCEPTS":
+                options.MaxAccepts = int.Parse(value, System.Globalization.CultureInfo.InvariantCulture);
+                break;
+            default:
+                throw new ArgumentException($"Unknown HttpSys option '{name}'. Known: requestQueueLimit, maxAccepts.");
+        }
+    }
+}
