@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Buffers.Text;
 using System.Runtime.CompilerServices;
 using System.Text;
@@ -13,6 +14,13 @@ namespace Benchmarks.Servers.Http;
 public static class HttpRequestParser
 {
     public const int DefaultMaxHeadLength = 8 * 1024;
+
+    private static readonly SearchValues<byte> s_tokenChars =
+        SearchValues.Create("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"u8);
+
+    // Control characters other than HTAB, and DEL; obs-text (0x80-0xFF) is allowed.
+    private static readonly SearchValues<byte> s_forbiddenInValue = SearchValues.Create(
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 127]);
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static RequestParseStatus ParseHead(ReadOnlySpan<byte> data, int maxHeadLength, out RequestHead head)
@@ -140,12 +148,9 @@ public static class HttpRequestParser
         var name = line[..colon];
         var value = line[(colon + 1)..];
         value = value[Ascii.Trim(value)];
-        foreach (var b in value)
+        if (value.ContainsAny(s_forbiddenInValue))
         {
-            if ((b < 0x20 && b != (byte)'\t') || b == 0x7F)
-            {
-                return false;
-            }
+            return false;
         }
 
         switch (name.Length)
@@ -208,16 +213,5 @@ public static class HttpRequestParser
     }
 
     /// <summary>RFC 9110 tchar: ALPHA / DIGIT / !#$%&amp;'*+-.^_`|~</summary>
-    private static bool IsToken(ReadOnlySpan<byte> value)
-    {
-        foreach (var b in value)
-        {
-            if (!(char.IsAsciiLetterOrDigit((char)b) || "!#$%&'*+-.^_`|~"u8.Contains(b)))
-            {
-                return false;
-            }
-        }
-
-        return !value.IsEmpty;
-    }
+    private static bool IsToken(ReadOnlySpan<byte> value) => !value.IsEmpty && !value.ContainsAnyExcept(s_tokenChars);
 }
