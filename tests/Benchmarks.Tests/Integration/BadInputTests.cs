@@ -12,7 +12,7 @@ public sealed class BadInputTests
 
     [Theory]
     [InlineData("Unknown scenario 'nope'. Available: json, pipelined, plaintext.", "run", "nope")]
-    [InlineData("Unknown server 'iis'. Available: httpsys, kestrel, sockets", "run", "plaintext", "--server", "iis")]
+    [InlineData("Unknown server 'iis'. Available: httpsys, kestrel, libuv, sockets", "run", "plaintext", "--server", "iis")]
     [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
     [InlineData("Invalid URL 'localhost:5000' for --url", "load", "--url", "localhost:5000")]
     [InlineData("the scheme must be http", "load", "--url", "https://127.0.0.1:5000/")]

@@ -44,6 +44,23 @@ public sealed class PluginTests
     }
 
     [Fact]
+    public async Task Libuv_is_listed_unavailable_with_the_reason_when_its_library_cannot_be_loaded()
+    {
+        var missing = new Dictionary<string, string> { ["BENCHMARKS_LIBUV_PATH"] = "/nonexistent/libuv.so.1" };
+        var servers = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, missing, "servers");
+        Assert.Equal(0, servers.ExitCode);
+        Assert.Contains("libuv could not be loaded from /nonexistent/libuv.so.1", servers.Output, StringComparison.Ordinal);
+        Assert.Contains("[unavailable:", servers.Output, StringComparison.Ordinal);
+
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, missing, "run", "plaintext", "--server", "libuv");
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("Server 'libuv' cannot run here: libuv could not be loaded", run.Error, StringComparison.Ordinal);
+
+        var present = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "servers");
+        Assert.Matches(@"libuv\s.*\[available\]", present.Output);
+    }
+
+    [Fact]
     public async Task A_missing_plugin_folder_is_reported()
     {
         var list = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "scenarios", "--plugins", "/nonexistent/plugins");

@@ -1,0 +1,219 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Benchmarks.Servers.Http;
+using static Benchmarks.Servers.Libuv.LibuvNative;
+
+namespace Benchmarks.Servers.Libuv;
+
+/// <summary>
+/// One client connection on a libuv loop: bytes are read into the loop's buffer, every complete
+/// request is answered at once, the responses leave in one write (uv_try_write, or a queued
+/// uv_write for what the socket could not take), and a partial request waits in a buffer of its own.
+/// </summary>
+internal sealed unsafe class LibuvConnection
+{
+    private readonly LibuvLoop _loop;
+    private readonly IntPtr _handle;
+    private readonly HttpRequestProcessor _processor;
+    private GCHandle _self;
+    private byte[] _partial = [];
+    private int _partialLength;
+    private int _pendingWrites;
+    private bool _closeWhenWritten;
+    private bool _closing;
+
+    public LibuvConnection(LibuvLoop loop, IntPtr handle, HttpRequestProcessor processor)
+    {
+        _loop = loop;
+        _handle = handle;
+        _processor = processor;
+    }
+
+    public void Start()
+    {
+        _self = GCHandle.Alloc(this);
+        SetData(_handle, GCHandle.ToIntPtr(_self));
+        if (uv_read_start(_handle, &OnAlloc, &OnRead) < 0)
+        {
+            Close();
+        }
+    }
+
+    /// <summary>Closes now if nothing is being written, else after the last write completes.</summary>
+    public void CloseWhenWritten()
+    {
+        _closeWhenWritten = true;
+        if (_pendingWrites == 0)
+        {
+            Close();
+        }
+    }
+
+    private void Close()
+    {
+        if (_closing)
+        {
+            return;
+        }
+
+        _closing = true;
+        _loop.Forget(this);
+        uv_close(_handle, &OnClosed);
+    }
+
+    private void OnData(int count)
+    {
+        ReadOnlySequence<byte> buffer;
+        if (_partialLength == 0)
+        {
+            buffer = new ReadOnlySequence<byte>(_loop.ReadBuffer, 0, count);
+        }
+        else
+        {
+            Append(_loop.ReadBuffer.AsSpan(0, count));
+            buffer = new ReadOnlySequence<byte>(_partial, 0, _partialLength);
+        }
+
+        var output = _loop.Output;
+        output.ResetWrittenCount();
+        var (_, close) = _processor.Process(ref buffer, output);
+        KeepRemainder(buffer);
+        if (output.WrittenCount > 0)
+        {
+            Write(output.WrittenSpan);
+        }
+
+        if (close)
+        {
+            CloseWhenWritten();
+        }
+    }
+
+    private void KeepRemainder(in ReadOnlySequence<byte> remainder)
+    {
+        var length = (int)remainder.Length;
+        if (length == 0)
+        {
+            _partialLength = 0;
+            return;
+        }
+
+        // The remainder is a suffix of either the loop's buffer or _partial: move it to the front of _partial.
+        Span<byte> scratch = length <= 1024 ? stackalloc byte[length] : new byte[length];
+        remainder.CopyTo(scratch);
+        _partialLength = 0;
+        Append(scratch);
+    }
+
+    private void Append(ReadOnlySpan<byte> data)
+    {
+        if (_partialLength + data.Length > _partial.Length)
+        {
+            Array.Resize(ref _partial, Math.Max(_partialLength + data.Length, Math.Max(4096, _partial.Length * 2)));
+        }
+
+        data.CopyTo(_partial.AsSpan(_partialLength));
+        _partialLength += data.Length;
+    }
+
+    private void Write(ReadOnlySpan<byte> data)
+    {
+        var offset = 0;
+        if (_pendingWrites == 0)
+        {
+            fixed (byte* bytes = data)
+            {
+                var buffer = new UvBuffer(bytes, data.Length);
+                var written = uv_try_write(_handle, &buffer, 1);
+                if (written == data.Length)
+                {
+                    return;
+                }
+
+                if (written < 0 && written != EAgain)
+                {
+                    Close();
+                    return;
+                }
+
+                offset = Math.Max(0, written);
+            }
+        }
+
+        // What the socket did not take is copied behind a write request and queued; libuv keeps the order.
+        var rest = data[offset..];
+        var request = Allocate(LibuvLoop.WriteRequestSize + (nuint)rest.Length);
+        var copy = (byte*)request + LibuvLoop.WriteRequestSize;
+        rest.CopyTo(new Span<byte>(copy, rest.Length));
+        SetData(request, GCHandle.ToIntPtr(_self));
+        var queued = new UvBuffer(copy, rest.Length);
+        if (uv_write(request, _handle, &queued, 1, &OnWritten) < 0)
+        {
+            Free(request);
+            Close();
+            return;
+        }
+
+        _pendingWrites++;
+    }
+
+    private static LibuvConnection FromHandle(IntPtr handle) => (LibuvConnection)GCHandle.FromIntPtr(GetData(handle)).Target!;
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnAlloc(IntPtr handle, nuint suggested, UvBuffer* buffer)
+    {
+        var connection = FromHandle(handle);
+        fixed (byte* data = connection._loop.ReadBuffer)
+        {
+            // The array is pinned (allocated on the pinned heap), so the address outlives this block.
+            *buffer = new UvBuffer(data, connection._loop.ReadBuffer.Length);
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnRead(IntPtr handle, nint count, UvBuffer* buffer)
+    {
+        var connection = FromHandle(handle);
+        try
+        {
+            if (count > 0)
+            {
+                connection.OnData((int)count);
+            }
+            else if (count < 0)
+            {
+                connection.Close();
+            }
+        }
+        catch (Exception ex)
+        {
+            Console.Error.WriteLine($"libuv: connection failed: {ex.Message}");
+            connection.Close();
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnWritten(IntPtr request, int status)
+    {
+        var connection = FromHandle(request);
+        Free(request);
+        connection._pendingWrites--;
+        if (status < 0)
+        {
+            connection.Close();
+        }
+        else if (connection._closeWhenWritten && connection._pendingWrites == 0)
+        {
+            connection.Close();
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnClosed(IntPtr handle)
+    {
+        var connection = FromHandle(handle);
+        connection._self.Free();
+        Free(handle);
+    }
+}

@@ -1,0 +1,167 @@
+using System.Buffers;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Benchmarks.Servers.Http;
+using static Benchmarks.Servers.Libuv.LibuvNative;
+
+namespace Benchmarks.Servers.Libuv;
+
+/// <summary>
+/// One libuv event loop on its own thread, with its own listening socket (SO_REUSEPORT spreads
+/// connections over the loops). Every callback runs on this thread, so the loop's read buffer
+/// and output buffer are shared by its connections without locks.
+/// </summary>
+internal sealed unsafe class LibuvLoop
+{
+    private const int ReadBufferSize = 64 * 1024;
+
+    private readonly Socket _listenSocket;
+    private readonly Func<HttpRequestProcessor> _processorFactory;
+    private readonly TaskCompletionSource _started = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly HashSet<LibuvConnection> _connections = [];
+    private GCHandle _self;
+    private IntPtr _loop;
+    private IntPtr _listener;
+    private IntPtr _async;
+
+    public LibuvLoop(Socket listenSocket, Func<HttpRequestProcessor> processorFactory)
+    {
+        _listenSocket = listenSocket;
+        _processorFactory = processorFactory;
+    }
+
+    /// <summary>Pinned, so libuv reads straight into it.</summary>
+    public byte[] ReadBuffer { get; } = GC.AllocateArray<byte>(ReadBufferSize, pinned: true);
+
+    public ArrayBufferWriter<byte> Output { get; } = new(64 * 1024);
+
+    public Task Stopped => _stopped.Task;
+
+    public static nuint TcpHandleSize { get; } = uv_handle_size(HandleTypeTcp);
+
+    public static nuint WriteRequestSize { get; } = uv_req_size(RequestTypeWrite);
+
+    public Task StartAsync(int index)
+    {
+        var thread = new Thread(Run) { IsBackground = true, Name = $"libuv loop {index}" };
+        thread.Start();
+        return _started.Task;
+    }
+
+    /// <summary>Asks the loop (from any thread) to stop accepting and close its connections once their writes are out.</summary>
+    public void RequestStop()
+    {
+        if (_async != IntPtr.Zero && !_stopped.Task.IsCompleted)
+        {
+            _ = uv_async_send(_async);
+        }
+    }
+
+    public void Forget(LibuvConnection connection) => _connections.Remove(connection);
+
+    private void Run()
+    {
+        try
+        {
+            _self = GCHandle.Alloc(this);
+            _loop = Allocate(uv_loop_size());
+            Check(uv_loop_init(_loop), "uv_loop_init");
+            _listener = NewHandle(TcpHandleSize);
+            Check(uv_tcp_init(_loop, _listener), "uv_tcp_init");
+            Check(uv_tcp_open(_listener, _listenSocket.Handle), "uv_tcp_open");
+            Check(uv_listen(_listener, 4096, &OnConnection), "uv_listen");
+            _async = NewHandle(uv_handle_size(HandleTypeAsync));
+            Check(uv_async_init(_loop, _async, &OnStop), "uv_async_init");
+        }
+        catch (Exception ex)
+        {
+            _started.TrySetException(ex);
+            return;
+        }
+
+        _started.TrySetResult();
+        try
+        {
+            Check(uv_run(_loop, RunDefault) >= 0 ? 0 : -1, "uv_run");
+
+            // Every handle is closed by now; a busy loop here would mean a leaked handle.
+            Check(uv_loop_close(_loop), "uv_loop_close");
+            Free(_loop);
+            _self.Free();
+            _stopped.TrySetResult();
+        }
+        catch (Exception ex)
+        {
+            _stopped.TrySetException(ex);
+        }
+    }
+
+    private IntPtr NewHandle(nuint size)
+    {
+        var handle = Allocate(size);
+        SetData(handle, GCHandle.ToIntPtr(_self));
+        return handle;
+    }
+
+    private static LibuvLoop FromHandle(IntPtr handle) => (LibuvLoop)GCHandle.FromIntPtr(GetData(handle)).Target!;
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnConnection(IntPtr server, int status)
+    {
+        try
+        {
+            var loop = FromHandle(server);
+            if (status < 0)
+            {
+                return;
+            }
+
+            var client = Allocate(TcpHandleSize);
+            if (uv_tcp_init(loop._loop, client) < 0)
+            {
+                Free(client);
+                return;
+            }
+
+            if (uv_accept(server, client) < 0)
+            {
+                uv_close(client, &OnBareClosed);
+                return;
+            }
+
+            _ = uv_tcp_nodelay(client, 1);
+            var connection = new LibuvConnection(loop, client, loop._processorFactory());
+            loop._connections.Add(connection);
+            connection.Start();
+        }
+        catch (Exception ex)
+        {
+            Console.Error.WriteLine($"libuv: accept failed: {ex.Message}");
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnStop(IntPtr async)
+    {
+        try
+        {
+            var loop = FromHandle(async);
+            uv_close(loop._listener, &OnBareClosed);
+            foreach (var connection in loop._connections.ToArray())
+            {
+                connection.CloseWhenWritten();
+            }
+
+            uv_close(async, &OnBareClosed);
+        }
+        catch (Exception ex)
+        {
+            Console.Error.WriteLine($"libuv: stop failed: {ex.Message}");
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnBareClosed(IntPtr handle) => Free(handle);
+}

@@ -1,0 +1,121 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using Benchmarks.Servers.Http;
+
+namespace Benchmarks.Servers.Libuv;
+
+/// <summary>HTTP/1.1 on libuv through P/Invoke: one event loop per core, the shared parser and scenario contract.</summary>
+public sealed class LibuvServerModel : IServerModel
+{
+    public string Name => "libuv";
+
+    public string Description => "libuv event loops (one per core, SO_REUSEPORT listeners) through P/Invoke, with the shared HTTP/1.1 parser.";
+
+    public ServerAvailability Availability => LibuvNative.LoadError is { } error
+        ? ServerAvailability.Unavailable(error)
+        : ServerAvailability.Available;
+
+    public void ValidateOptions(IReadOnlyDictionary<string, string> options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        foreach (var (name, value) in options)
+        {
+            if (!name.Equals("loops", StringComparison.OrdinalIgnoreCase))
+            {
+                throw new ArgumentException($"Unknown libuv option '{name}'. Known: loops.");
+            }
+
+            if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var loops) || loops < 1)
+            {
+                throw new ArgumentException($"libuv option 'loops' must be a positive number (got '{value}').");
+            }
+        }
+    }
+
+    public async Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ValidateOptions(context.Options);
+        if (LibuvNative.LoadError is { } error)
+        {
+            throw new PlatformNotSupportedException(error);
+        }
+
+        // Without SO_REUSEPORT (Windows) the loops cannot share a port: one loop then.
+        var loops = context.Options.TryGetValue("loops", out var text) ? int.Parse(text, CultureInfo.InvariantCulture) : Environment.ProcessorCount;
+        if (!OperatingSystem.IsLinux())
+        {
+            loops = 1;
+        }
+
+        var routes = new RouteTable(context.Scenario.Routes);
+        var sockets = new List<Socket>();
+        var started = new List<LibuvLoop>();
+        try
+        {
+            foreach (var url in context.Urls)
+            {
+                var endPoint = EndPointOf(url);
+                EnsureFree(endPoint, url);
+                for (var i = 0; i < loops; i++)
+                {
+                    var socket = Listen(endPoint, reusePort: loops > 1);
+                    sockets.Add(socket);
+                    var loop = new LibuvLoop(socket, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Libuv"));
+                    await loop.StartAsync(started.Count).WaitAsync(cancellationToken);
+                    started.Add(loop);
+                }
+            }
+        }
+        catch
+        {
+            await new LibuvRunningServer(started, sockets, []).DisposeAsync();
+            throw;
+        }
+
+        return new LibuvRunningServer(started, sockets, [.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
+    }
+
+    private static IPEndPoint EndPointOf(Uri url)
+    {
+        var address = url.Host is "localhost" ? IPAddress.Loopback : url.Host is "*" or "+" or "0.0.0.0" ? IPAddress.Any : IPAddress.Parse(url.Host);
+        return new IPEndPoint(address, url.Port);
+    }
+
+    /// <summary>SO_REUSEPORT would let us share a port with another listener of this user: check it is free first.</summary>
+    private static void EnsureFree(IPEndPoint endPoint, Uri url)
+    {
+        using var probe = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            probe.Bind(endPoint);
+        }
+        catch (SocketException ex) when (ex.SocketErrorCode == SocketError.AddressAlreadyInUse)
+        {
+            throw new IOException($"Failed to bind to address {url.GetLeftPart(UriPartial.Authority)}: address already in use.", ex);
+        }
+    }
+
+    private static Socket Listen(IPEndPoint endPoint, bool reusePort)
+    {
+        var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            if (reusePort && OperatingSystem.IsLinux())
+            {
+                const int SolSocket = 1, SoReusePort = 15;
+                socket.SetRawSocketOption(SolSocket, SoReusePort, BitConverter.GetBytes(1));
+            }
+
+            socket.Bind(endPoint);
+            socket.Listen(4096);
+            return socket;
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
+}
