@@ -23,13 +23,13 @@ internal static class OptionFactory
         },
     };
 
-    public static Option<Uri?> HttpUrl(string name, string description) => new(name)
+    public static Option<Uri?> HttpUrl(string name, string description, bool allowWebSocket = false) => new(name)
     {
         Description = description,
         CustomParser = result =>
         {
             var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
-            if (TryParseHttpUrl(text, out var url, out var error))
+            if (TryParseHttpUrl(text, out var url, out var error, allowWebSocket))
             {
                 return url;
             }
@@ -39,7 +39,7 @@ internal static class OptionFactory
         },
     };
 
-    public static bool TryParseHttpUrl(string text, out Uri? url, out string error)
+    public static bool TryParseHttpUrl(string text, out Uri? url, out string error, bool allowWebSocket = false)
     {
         url = null;
         error = "";
@@ -49,9 +49,9 @@ internal static class OptionFactory
             return false;
         }
 
-        if (parsed.Scheme != Uri.UriSchemeHttp)
+        if (parsed.Scheme != Uri.UriSchemeHttp && !(allowWebSocket && parsed.Scheme == "ws"))
         {
-            error = $"the scheme must be http (got {parsed.Scheme}).";
+            error = allowWebSocket ? $"the scheme must be http or ws (got {parsed.Scheme})." : $"the scheme must be http (got {parsed.Scheme}).";
             return false;
         }
 

@@ -14,7 +14,7 @@ internal static class LoadCommand
 {
     public static Command Create(CliConsole console)
     {
-        var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext.");
+        var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext or ws://127.0.0.1:5000/plain.", allowWebSocket: true);
         url.Required = true;
         var load = new LoadOptionSet();
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
@@ -23,10 +23,16 @@ internal static class LoadCommand
         var progress = new Option<bool>("--progress") { Description = "Print machine-readable progress lines ('#load ...') every second." };
         var plugins = OptionFactory.Plugins();
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
-        var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk.")
+        var ws = new WebSocketOptionSet();
+        var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws, the WebSocket generator.")
         {
             url, scenario, json, crank, progress, plugins, parent,
         };
+        foreach (var option in ws.All)
+        {
+            command.Options.Add(option);
+        }
+
         foreach (var option in load.All)
         {
             command.Options.Add(option);
@@ -34,8 +40,18 @@ internal static class LoadCommand
 
         command.SetAction(async (result, cancellationToken) =>
         {
+            if (result.GetValue(ws.Enabled))
+            {
+                return await WebSocketLoad.RunAsync(console, result, ws, load, result.GetRequiredValue(url)!, json, crank, progress, parent, cancellationToken);
+            }
+
             try
             {
+                if (result.GetRequiredValue(url)!.Scheme != Uri.UriSchemeHttp)
+                {
+                    throw new UsageException($"'{result.GetValue(url)}' is a WebSocket URL: add --ws.");
+                }
+
                 var validatorFactory = default(Func<Scenarios.IResponseValidator?>);
                 if (result.GetValue(scenario) is { } scenarioName)
                 {

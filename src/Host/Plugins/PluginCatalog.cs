@@ -55,7 +55,7 @@ internal sealed class PluginCatalog
                     }
                 }
             }
-            catch (Exception ex) when (ex is BadImageFormatException or FileLoadException or FileNotFoundException or ReflectionTypeLoadException or TargetInvocationException)
+            catch (Exception ex) when (ex is BadImageFormatException or FileLoadException or FileNotFoundException or ReflectionTypeLoadException or TargetInvocationException or TypeLoadException or MissingMethodException)
             {
                 problems.Add($"Plugin {assemblyPath} could not be loaded: {ex.Message}");
             }

@@ -33,7 +33,7 @@ public static class HttpLoadGenerator
         using var monitorStop = new CancellationTokenSource();
         var monitor = MonitorTimeoutsAsync(connections, options.Timeout, monitorStop.Token);
 
-        var clock = new LoadClock(connections, progress);
+        var clock = new LoadClock(() => Totals(connections), progress);
         var cpuAtStart = TimeSpan.Zero;
         var kernelAtStart = TimeSpan.Zero;
         try
@@ -81,6 +81,19 @@ public static class HttpLoadGenerator
             await monitorStop.CancelAsync();
             await Task.WhenAll(allLoops.ContinueWith(static _ => { }, TaskScheduler.Default), monitor);
         }
+    }
+
+    private static (long Completed, long Errors) Totals(LoadConnection[] connections)
+    {
+        long completed = 0, errors = 0;
+        foreach (var connection in connections)
+        {
+            completed += Volatile.Read(ref connection.Counters.Good) + Volatile.Read(ref connection.Counters.Bad);
+            errors += Volatile.Read(ref connection.Counters.ConnectErrors) + Volatile.Read(ref connection.Counters.ReadErrors)
+                + Volatile.Read(ref connection.Counters.WriteErrors) + Volatile.Read(ref connection.Counters.Timeouts);
+        }
+
+        return (completed, errors);
     }
 
     private static LoadResult Aggregate(
@@ -149,7 +162,7 @@ public static class HttpLoadGenerator
         }
     }
 
-    private static async Task<EndPoint> ResolveAsync(Uri url, CancellationToken cancellationToken)
+    internal static async Task<EndPoint> ResolveAsync(Uri url, CancellationToken cancellationToken)
     {
         if (IPAddress.TryParse(url.IdnHost, out var address))
         {

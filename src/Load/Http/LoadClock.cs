@@ -5,16 +5,18 @@ namespace Benchmarks.Load.Http;
 /// <summary>Ticks once a second through warm-up and window, reporting progress and keeping per-second rates.</summary>
 internal sealed class LoadClock
 {
-    private readonly LoadConnection[] _connections;
+    private readonly Func<(long Completed, long Errors)> _read;
     private readonly IProgress<LoadProgress>? _progress;
     private readonly List<double> _perSecond = [];
     private long _lastCompleted;
     private long _lastErrors;
     private int _second;
 
-    public LoadClock(LoadConnection[] connections, IProgress<LoadProgress>? progress)
+    /// <param name="read">Reads the run's totals so far (completed requests or messages, errors), without locks.</param>
+    /// <param name="progress">Where each second is reported.</param>
+    public LoadClock(Func<(long Completed, long Errors)> read, IProgress<LoadProgress>? progress)
     {
-        _connections = connections;
+        _read = read;
         _progress = progress;
     }
 
@@ -56,14 +58,7 @@ internal sealed class LoadClock
 
     private void Report(bool measuring)
     {
-        long completed = 0, errors = 0;
-        foreach (var connection in _connections)
-        {
-            completed += Volatile.Read(ref connection.Counters.Good) + Volatile.Read(ref connection.Counters.Bad);
-            errors += Volatile.Read(ref connection.Counters.ConnectErrors) + Volatile.Read(ref connection.Counters.ReadErrors)
-                + Volatile.Read(ref connection.Counters.WriteErrors) + Volatile.Read(ref connection.Counters.Timeouts);
-        }
-
+        var (completed, errors) = _read();
         _second++;
         if (measuring)
         {

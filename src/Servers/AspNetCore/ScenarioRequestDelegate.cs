@@ -8,6 +8,7 @@ namespace Benchmarks.Servers.AspNetCore;
 public sealed class ScenarioRequestDelegate
 {
     private readonly IScenario _scenario;
+    private readonly IWebSocketScenario? _webSockets;
     private readonly string[] _routes;
 
     [ThreadStatic]
@@ -17,6 +18,7 @@ public sealed class ScenarioRequestDelegate
     {
         ArgumentNullException.ThrowIfNull(scenario);
         _scenario = scenario;
+        _webSockets = scenario as IWebSocketScenario;
         _routes = [.. scenario.Routes];
     }
 
@@ -29,6 +31,11 @@ public sealed class ScenarioRequestDelegate
         {
             response.StatusCode = StatusCodes.Status404NotFound;
             return Task.CompletedTask;
+        }
+
+        if (_webSockets is not null && context.WebSockets.IsWebSocketRequest)
+        {
+            return AcceptWebSocketAsync(context, _webSockets, route);
         }
 
         // The scenario runs synchronously, so a per-thread buffer cannot be shared by two requests.
@@ -50,6 +57,12 @@ public sealed class ScenarioRequestDelegate
         }
 
         return Task.CompletedTask;
+    }
+
+    private static async Task AcceptWebSocketAsync(HttpContext context, IWebSocketScenario scenario, int route)
+    {
+        using var webSocket = await context.WebSockets.AcceptWebSocketAsync(new WebSocketAcceptContext { KeepAliveInterval = TimeSpan.Zero });
+        await scenario.RunAsync(webSocket, route, context.RequestAborted);
     }
 
     private static ReadOnlySpan<byte> MethodBytes(string method) => method switch

@@ -56,6 +56,7 @@ public static class HttpRequestParser
             }
 
             var line = rest[..(lineEnd - 1)];
+            var lineStart = position;
             position += lineEnd + 1;
             if (position > maxHeadLength)
             {
@@ -67,7 +68,7 @@ public static class HttpRequestParser
                 break;
             }
 
-            if (!ParseHeader(line, ref head, ref connectionKeepAlive))
+            if (!ParseHeader(line, lineStart, ref head, ref connectionKeepAlive))
             {
                 return RequestParseStatus.BadRequest;
             }
@@ -136,7 +137,7 @@ public static class HttpRequestParser
         return false;
     }
 
-    private static bool ParseHeader(ReadOnlySpan<byte> line, ref RequestHead head, ref bool keepAlive)
+    private static bool ParseHeader(ReadOnlySpan<byte> line, int lineStart, ref RequestHead head, ref bool keepAlive)
     {
         var colon = line.IndexOf((byte)':');
         if (colon <= 0 || !IsToken(line[..colon]))
@@ -146,8 +147,9 @@ public static class HttpRequestParser
         }
 
         var name = line[..colon];
-        var value = line[(colon + 1)..];
-        value = value[Ascii.Trim(value)];
+        var rawValue = line[(colon + 1)..];
+        var trim = Ascii.Trim(rawValue);
+        var value = rawValue[trim];
         if (value.ContainsAny(s_forbiddenInValue))
         {
             return false;
@@ -174,6 +176,21 @@ public static class HttpRequestParser
                     keepAlive = true;
                 }
 
+                if (ContainsToken(value, "upgrade"u8))
+                {
+                    head.ConnectionUpgrade = true;
+                }
+
+                break;
+            case 7 when Ascii.EqualsIgnoreCase(name, "Upgrade"u8):
+                head.UpgradeWebSocket = ContainsToken(value, "websocket"u8);
+                break;
+            case 17 when Ascii.EqualsIgnoreCase(name, "Sec-WebSocket-Key"u8):
+                head.WebSocketKeyStart = lineStart + colon + 1 + trim.Start.GetOffset(rawValue.Length);
+                head.WebSocketKeyLength = value.Length;
+                break;
+            case 21 when Ascii.EqualsIgnoreCase(name, "Sec-WebSocket-Version"u8):
+                head.WebSocketVersion13 = value.SequenceEqual("13"u8);
                 break;
             case 14 when Ascii.EqualsIgnoreCase(name, "Content-Length"u8):
                 if (!Utf8Parser.TryParse(value, out long length, out var consumed) || consumed != value.Length || value.IsEmpty || value[0] is (byte)'+' or (byte)'-'

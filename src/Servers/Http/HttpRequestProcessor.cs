@@ -13,16 +13,23 @@ namespace Benchmarks.Servers.Http;
 public sealed class HttpRequestProcessor
 {
     private readonly IScenario _scenario;
+    private readonly IWebSocketScenario? _webSockets;
     private readonly RouteTable _routes;
     private readonly byte[] _serverLine;
     private readonly HttpRequestReader _reader;
     private readonly ScenarioResponseBuffer _response = new();
 
-    public HttpRequestProcessor(IScenario scenario, RouteTable routes, string serverName, HttpRequestReader? reader = null)
+    /// <param name="scenario">What is served.</param>
+    /// <param name="routes">The scenario's routes.</param>
+    /// <param name="serverName">The Server header's value.</param>
+    /// <param name="acceptWebSockets">Whether this server can hand an upgraded connection to a WebSocket scenario.</param>
+    /// <param name="reader">The request reader (limits); a default one if null.</param>
+    public HttpRequestProcessor(IScenario scenario, RouteTable routes, string serverName, bool acceptWebSockets = false, HttpRequestReader? reader = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(routes);
         _scenario = scenario;
+        _webSockets = acceptWebSockets ? scenario as IWebSocketScenario : null;
         _routes = routes;
         _serverLine = Encoding.ASCII.GetBytes($"Server: {serverName}\r\n");
         _reader = reader ?? new HttpRequestReader();
@@ -33,8 +40,10 @@ public sealed class HttpRequestProcessor
     /// first byte not consumed. Returns how many responses were written and whether the
     /// connection must close after they are flushed.
     /// </summary>
+    public IWebSocketScenario? WebSocketScenario => _webSockets;
+
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public (int Responses, bool Close) Process(ref ReadOnlySequence<byte> buffer, IBufferWriter<byte> output)
+    public ProcessResult Process(ref ReadOnlySequence<byte> buffer, IBufferWriter<byte> output)
     {
         var responses = 0;
         while (!buffer.IsEmpty)
@@ -43,17 +52,29 @@ public sealed class HttpRequestProcessor
             switch (status)
             {
                 case RequestParseStatus.Incomplete:
-                    return (responses, false);
+                    return new(responses, false);
                 case RequestParseStatus.BadRequest:
-                    return (responses + WriteError(output, 400), true);
+                    return new(responses + WriteError(output, 400), true);
                 case RequestParseStatus.HeadersTooLarge:
-                    return (responses + WriteError(output, 431), true);
+                    return new(responses + WriteError(output, 431), true);
                 case RequestParseStatus.BodyTooLarge:
-                    return (responses + WriteError(output, 413), true);
+                    return new(responses + WriteError(output, 413), true);
             }
 
             var close = head.Close;
             var route = _routes.Match(head.Path(headBytes));
+            if (route >= 0 && _webSockets is not null && head.IsWebSocketHandshake)
+            {
+                buffer = buffer.Slice(consumed);
+                if (!head.WebSocketVersion13 || !WebSocketHandshake.IsValidKey(head.WebSocketKey(headBytes)) || !head.Method(headBytes).SequenceEqual("GET"u8))
+                {
+                    return new(responses + WriteError(output, 400), true);
+                }
+
+                WebSocketHandshake.WriteAccept(output, head.WebSocketKey(headBytes));
+                return new(responses + 1, false, route);
+            }
+
             if (route < 0)
             {
                 HttpResponseWriter.Write(output, 404, null, default, close, _serverLine);
@@ -68,7 +89,7 @@ public sealed class HttpRequestProcessor
                 catch (Exception)
                 {
                     buffer = buffer.Slice(consumed);
-                    return (responses + WriteError(output, 500), true);
+                    return new(responses + WriteError(output, 500), true);
                 }
 
                 HttpResponseWriter.Write(output, _response.StatusCode, _response.ContentType, _response.WrittenBody, close, _serverLine);
@@ -78,11 +99,11 @@ public sealed class HttpRequestProcessor
             buffer = buffer.Slice(consumed);
             if (close)
             {
-                return (responses, true);
+                return new(responses, true);
             }
         }
 
-        return (responses, false);
+        return new(responses, false);
     }
 
     private int WriteError(IBufferWriter<byte> output, int statusCode)

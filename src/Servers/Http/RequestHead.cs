@@ -23,6 +23,24 @@ public struct RequestHead
     public bool Http10 { get; set; }
     public bool HasHost { get; set; }
 
+    /// <summary><c>Upgrade: websocket</c> was asked for.</summary>
+    public bool UpgradeWebSocket { get; set; }
+
+    /// <summary><c>Connection</c> carries the <c>upgrade</c> token.</summary>
+    public bool ConnectionUpgrade { get; set; }
+
+    public int WebSocketKeyStart { get; set; }
+
+    public int WebSocketKeyLength { get; set; }
+
+    /// <summary><c>Sec-WebSocket-Version: 13</c>.</summary>
+    public bool WebSocketVersion13 { get; set; }
+
+    /// <summary>A complete RFC 6455 opening handshake: GET, Upgrade: websocket, Connection: upgrade, a key.</summary>
+    public readonly bool IsWebSocketHandshake => UpgradeWebSocket && ConnectionUpgrade && WebSocketKeyLength > 0;
+
+    public readonly ReadOnlySpan<byte> WebSocketKey(ReadOnlySpan<byte> head) => head.Slice(WebSocketKeyStart, WebSocketKeyLength);
+
     public readonly ReadOnlySpan<byte> Method(ReadOnlySpan<byte> head) => head.Slice(MethodStart, MethodLength);
 
     public readonly ReadOnlySpan<byte> Path(ReadOnlySpan<byte> head) => head.Slice(PathStart, PathLength);

@@ -60,6 +60,7 @@ public sealed class HttpSysServerModel : IServerModel
         });
         builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
         var app = builder.Build();
+        app.UseWebSockets();
         app.Run(new ScenarioRequestDelegate(context.Scenario).HandleAsync);
         await app.StartAsync(cancellationToken);
         return new HttpSysRunningServer(app, [.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);

@@ -36,6 +36,7 @@ public sealed class KestrelServerModel : IServerModel
 
         var app = builder.Build();
         var handler = new ScenarioRequestDelegate(context.Scenario);
+        app.UseWebSockets();
         app.Run(handler.HandleAsync);
         try
         {

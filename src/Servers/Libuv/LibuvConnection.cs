@@ -77,7 +77,7 @@ internal sealed unsafe class LibuvConnection
 
         var output = _loop.Output;
         output.ResetWrittenCount();
-        var (_, close) = _processor.Process(ref buffer, output);
+        var close = _processor.Process(ref buffer, output).Close;
         KeepRemainder(buffer);
         if (output.WrittenCount > 0)
         {

@@ -1,4 +1,5 @@
 using System.IO.Pipelines;
+using System.Net.WebSockets;
 using System.Net.Sockets;
 using Benchmarks.Servers.Http;
 
@@ -15,6 +16,7 @@ internal sealed class SocketConnection : IDisposable
     private readonly PipeReader _input;
     private readonly PipeWriter _output;
     private readonly HttpRequestProcessor _processor;
+    private readonly CancellationTokenSource _stop = new();
     private volatile bool _stopping;
 
     public SocketConnection(Socket socket, HttpRequestProcessor processor)
@@ -31,11 +33,30 @@ internal sealed class SocketConnection : IDisposable
     {
         _stopping = true;
         _input.CancelPendingRead();
+        _stop.Cancel();
     }
 
     public void Abort() => _socket.Dispose();
 
-    public void Dispose() => _stream.Dispose();
+    public void Dispose()
+    {
+        _stream.Dispose();
+        _stop.Dispose();
+    }
+
+    private async Task RunWebSocketAsync(int route)
+    {
+        var stream = new DuplexPipeStream(_input, _output);
+        using var webSocket = WebSocket.CreateFromStream(stream, new WebSocketCreationOptions { IsServer = true, KeepAliveInterval = TimeSpan.Zero });
+        try
+        {
+            await _processor.WebSocketScenario!.RunAsync(webSocket, route, _stop.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            // Server shutdown.
+        }
+    }
 
     public async Task RunAsync()
     {
@@ -45,9 +66,19 @@ internal sealed class SocketConnection : IDisposable
             {
                 var result = await _input.ReadAsync();
                 var buffer = result.Buffer;
-                var (responses, close) = _processor.Process(ref buffer, _output);
-                _input.AdvanceTo(buffer.Start, buffer.End);
-                if (responses > 0)
+                var processed = _processor.Process(ref buffer, _output);
+
+                // After an upgrade the bytes that follow belong to the WebSocket: leave them unexamined.
+                if (processed.Upgraded)
+                {
+                    _input.AdvanceTo(buffer.Start);
+                }
+                else
+                {
+                    _input.AdvanceTo(buffer.Start, buffer.End);
+                }
+
+                if (processed.Responses > 0)
                 {
                     var flush = await _output.FlushAsync();
                     if (flush.IsCompleted)
@@ -56,7 +87,13 @@ internal sealed class SocketConnection : IDisposable
                     }
                 }
 
-                if (close || result.IsCompleted || (_stopping && buffer.IsEmpty))
+                if (processed.Upgraded)
+                {
+                    await RunWebSocketAsync(processed.WebSocketRoute);
+                    break;
+                }
+
+                if (processed.Close || result.IsCompleted || (_stopping && buffer.IsEmpty))
                 {
                     break;
                 }

@@ -57,7 +57,7 @@ public sealed class SocketsServerModel : IServerModel
         }
 
         var routes = new RouteTable(context.Scenario.Routes);
-        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets"));
+        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets", acceptWebSockets: true));
         return Task.FromResult(server);
     }
 

@@ -1,0 +1,87 @@
+using System.CommandLine;
+using System.Net;
+using System.Text.Json;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Crank;
+using Benchmarks.Host.Runs;
+using Benchmarks.Load.Http;
+using Benchmarks.Load.WebSockets;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks load --ws</c>.</summary>
+internal static class WebSocketLoad
+{
+    public static async Task<int> RunAsync(
+        CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
+        Option<FileInfo?> json, Option<bool> crank, Option<bool> progress, Option<int?> parent, CancellationToken cancellationToken)
+    {
+        WebSocketLoadOptions options;
+        try
+        {
+            options = new WebSocketLoadOptions
+            {
+                Url = url.Scheme == Uri.UriSchemeHttp ? new UriBuilder(url) { Scheme = "ws" }.Uri : url,
+                Mode = result.GetRequiredValue(ws.Mode) switch { "echo-async" => WebSocketLoadMode.EchoAsync, "connect" => WebSocketLoadMode.Connect, _ => WebSocketLoadMode.EchoSync },
+                Message = MessageKind(result.GetValue(ws.Message), url),
+                Connections = result.GetValue(load.Connections) ?? 64,
+                Window = result.GetValue(ws.Window),
+                TextLength = result.GetValue(ws.MessageSize),
+                Duration = result.GetValue(load.Duration) ?? TimeSpan.FromSeconds(10),
+                Warmup = result.GetValue(load.Warmup) ?? TimeSpan.Zero,
+                Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(5),
+                LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
+            };
+            options.Validate();
+        }
+        catch (ArgumentException ex)
+        {
+            return console.Fail(ExitCodes.Usage, ex.Message);
+        }
+
+        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+        WebSocketLoadResult outcome;
+        try
+        {
+            outcome = await WebSocketLoadGenerator.RunAsync(options, result.GetValue(progress) ? new LineProgress(console) : null, signal.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+        }
+
+        WebSocketSummaryWriter.Write(console.Out, outcome);
+        if (result.GetValue(json) is { } file)
+        {
+            await File.WriteAllTextAsync(file.FullName, JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), CancellationToken.None);
+        }
+
+        if (result.GetValue(crank))
+        {
+            console.Out.WriteLine(CrankStatistics.Format(WebSocketMeasurements.From(outcome), DateTimeOffset.UtcNow));
+        }
+
+        if (outcome.IsClean)
+        {
+            return ExitCodes.Success;
+        }
+
+        return console.Fail(ExitCodes.Failed, outcome.Bad > 0
+            ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
+            : outcome.Interrupted ? "the load was stopped before its duration ended."
+            : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.");
+    }
+
+    private static EchoMessageKind MessageKind(string? text, Uri url) => text switch
+    {
+        "json" => EchoMessageKind.Json,
+        "binary" => EchoMessageKind.Binary,
+        "text" => EchoMessageKind.Text,
+        _ => url.AbsolutePath switch { "/json" => EchoMessageKind.Json, "/binary" => EchoMessageKind.Binary, _ => EchoMessageKind.Text },
+    };
+
+    private sealed class LineProgress(CliConsole console) : IProgress<LoadProgress>
+    {
+        public void Report(LoadProgress value) => console.Out.WriteLine(LoadProtocol.Format(value));
+    }
+}

@@ -1,0 +1,38 @@
+using System.CommandLine;
+using System.Net;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>The WebSocket load knobs of <c>load --ws</c> and <c>run ws-*</c>.</summary>
+internal sealed class WebSocketOptionSet
+{
+    public WebSocketOptionSet()
+    {
+        Mode.AcceptOnlyFromAmong("echo-sync", "echo-async", "connect");
+        Message.AcceptOnlyFromAmong("text", "json", "binary");
+        LocalAddresses.Validators.Add(result =>
+        {
+            foreach (var token in result.Tokens)
+            {
+                if (!IPAddress.TryParse(token.Value, out _))
+                {
+                    result.AddError($"Invalid --local-address '{token.Value}': expected an IP address.");
+                }
+            }
+        });
+    }
+
+    public Option<bool> Enabled { get; } = new("--ws") { Description = "Use the WebSocket load generator (ws:// URL)." };
+
+    public Option<string> Mode { get; } = new("--ws-mode") { Description = "echo-sync (one message in flight), echo-async (a window in flight) or connect (handshakes/s).", DefaultValueFactory = _ => "echo-sync" };
+
+    public Option<string?> Message { get; } = new("--message") { Description = "Echo message kind: text, json or binary (default: from the URL's route)." };
+
+    public Option<int> Window { get; } = new("--window") { Description = "Messages in flight per connection in echo-async.", DefaultValueFactory = _ => 100 };
+
+    public Option<int> MessageSize { get; } = new("--message-size") { Description = "Bytes per text message.", DefaultValueFactory = _ => 32 };
+
+    public Option<string[]> LocalAddresses { get; } = new("--local-address") { Description = "Source address for connections (repeatable), past ~64k ports per destination.", Arity = ArgumentArity.ZeroOrMore };
+
+    public IEnumerable<Option> All => [Enabled, Mode, Message, Window, MessageSize, LocalAddresses];
+}

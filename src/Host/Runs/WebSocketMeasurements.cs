@@ -1,0 +1,39 @@
+using Benchmarks.Load.WebSockets;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>A WebSocket load result under the <c>ws/...</c> names of <see cref="MeasurementCatalog"/>.</summary>
+internal static class WebSocketMeasurements
+{
+    public static SortedDictionary<string, double> From(WebSocketLoadResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var m = new SortedDictionary<string, double>(StringComparer.Ordinal)
+        {
+            ["ws/errors"] = result.Errors,
+            ["ws/connects"] = result.Connects,
+            ["ws/connect/mean"] = result.Connect.Mean,
+            ["ws/connect/min"] = result.Connect.Min,
+            ["ws/connect/50"] = result.Connect.P50,
+            ["ws/connect/90"] = result.Connect.P90,
+            ["ws/connect/95"] = result.ConnectP95,
+            ["ws/connect/max"] = result.Connect.Max,
+        };
+        if (result.Mode == WebSocketLoadMode.Connect)
+        {
+            m["ws/connects/rate"] = result.ConnectsPerSecond;
+            return m;
+        }
+
+        m["ws/messages/rate"] = result.MessagesPerSecond;
+        m["ws/messages"] = result.Good;
+        m["ws/messages/bad"] = result.Bad;
+        m["ws/messages/lost"] = result.Lost;
+        m["ws/rtt/mean"] = result.RoundTrip.Mean;
+        m["ws/rtt/50"] = result.RoundTrip.P50;
+        m["ws/rtt/90"] = result.RoundTrip.P90;
+        m["ws/rtt/99"] = result.RoundTrip.P99;
+        m["ws/rtt/max"] = result.RoundTrip.Max;
+        return m;
+    }
+}

@@ -1,0 +1,294 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.WebSockets;
+using System.Net.Sockets;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.WebSockets;
+
+/// <summary>One WebSocket client of a load run, in one of the three modes; counts only what the window measures.</summary>
+internal sealed class WebSocketLoadConnection
+{
+    private static readonly double s_nanosecondsPerTick = 1_000_000_000.0 / Stopwatch.Frequency;
+
+    private readonly WebSocketLoadOptions _options;
+    private readonly WebSocketRunState _state;
+    private readonly EndPoint _endPoint;
+    private readonly IPAddress? _localAddress;
+    private readonly LatencyHistogram _roundTrips;
+    private readonly LatencyHistogram _connects;
+    private readonly int _seed;
+
+    public WebSocketLoadConnection(WebSocketLoadOptions options, WebSocketRunState state, EndPoint endPoint, IPAddress? localAddress, LatencyHistogram roundTrips, LatencyHistogram connects, int seed)
+    {
+        _options = options;
+        _state = state;
+        _endPoint = endPoint;
+        _localAddress = localAddress;
+        _roundTrips = roundTrips;
+        _connects = connects;
+        _seed = seed;
+    }
+
+    public long Sent;
+    public long Good;
+    public long Bad;
+    public long Lost;
+    public long Unfinished;
+    public long Errors;
+    public long Connects;
+    public long LastAt;
+
+    public string? FirstError { get; private set; }
+
+    public async Task RunAsync()
+    {
+        while (!_state.Stopping)
+        {
+            var measured = _state.Measuring;
+            WebSocket? socket = null;
+            try
+            {
+                var started = Stopwatch.GetTimestamp();
+                using var timeout = new CancellationTokenSource(_options.Timeout);
+                socket = await WebSocketConnector.ConnectAsync(_endPoint, _options.Url, _localAddress, timeout.Token);
+                var connected = Stopwatch.GetTimestamp();
+                if (measured)
+                {
+                    Connects++;
+                    _connects.Record((long)((connected - started) * s_nanosecondsPerTick));
+                    LastAt = connected;
+                }
+
+                if (_options.Mode == WebSocketLoadMode.Connect)
+                {
+                    await CloseAsync(socket);
+                    continue;
+                }
+
+                if (_options.Mode == WebSocketLoadMode.EchoSync)
+                {
+                    await EchoSyncAsync(socket);
+                }
+                else
+                {
+                    await EchoAsyncAsync(socket);
+                }
+
+                await CloseAsync(socket);
+                return;
+            }
+            catch (Exception ex) when (ex is WebSocketException or SocketException or IOException or OperationCanceledException or ObjectDisposedException)
+            {
+                if (_state.Stopping && _state.Aborted)
+                {
+                    return;
+                }
+
+                if (measured || _state.Measuring)
+                {
+                    Errors++;
+                    FirstError ??= ex is OperationCanceledException ? "timed out" : ex.Message;
+                }
+
+                // Do not spin against a refusing server.
+                await Task.Delay(10);
+            }
+            finally
+            {
+                socket?.Dispose();
+            }
+        }
+    }
+
+    private async Task EchoSyncAsync(WebSocket socket)
+    {
+        var type = EchoMessages.TypeOf(_options.Message);
+        var send = new byte[Math.Max(64, _options.TextLength)];
+        var receive = new byte[Math.Max(256, _options.TextLength + 64)];
+        var n = _seed;
+        while (!_state.Stopping)
+        {
+            var measured = _state.Measuring;
+            var length = EchoMessages.Write(_options.Message, n, _options.TextLength, send);
+            var sentAt = Stopwatch.GetTimestamp();
+            if (measured)
+            {
+                Sent++;
+            }
+
+            try
+            {
+                await socket.SendAsync(send.AsMemory(0, length), type, true, _state.Abort);
+                var (replyLength, replyType) = await ReceiveMessageAsync(socket, receive);
+                var now = Stopwatch.GetTimestamp();
+                if (measured)
+                {
+                    if (EchoMessages.IsValidReply(_options.Message, n, send.AsSpan(0, length), receive.AsSpan(0, replyLength), replyType))
+                    {
+                        Good++;
+                        _roundTrips.Record((long)((now - sentAt) * s_nanosecondsPerTick));
+                    }
+                    else
+                    {
+                        Bad++;
+                        FirstError ??= $"reply to message {n} broke the {_options.Message} echo rule";
+                    }
+
+                    LastAt = now;
+                }
+            }
+            catch (Exception) when (measured)
+            {
+                if (_state.Aborted)
+                {
+                    Unfinished++;
+                    throw;
+                }
+
+                Lost++;
+                throw;
+            }
+
+            n++;
+        }
+    }
+
+    private async Task EchoAsyncAsync(WebSocket socket)
+    {
+        var window = _options.Window;
+        var sentAt = new long[window];
+        var counted = new bool[window];
+        var type = EchoMessages.TypeOf(_options.Message);
+        var send = new byte[Math.Max(64, _options.TextLength)];
+        var expected = new byte[Math.Max(64, _options.TextLength)];
+        var receive = new byte[Math.Max(256, _options.TextLength + 64)];
+        using var slots = new SemaphoreSlim(window, window);
+        long nextToSend = 0, nextToReceive = 0;
+        var receiver = Task.Run(async () =>
+        {
+            while (true)
+            {
+                if (_state.Stopping && Volatile.Read(ref nextToReceive) == Volatile.Read(ref nextToSend))
+                {
+                    return;
+                }
+
+                var (replyLength, replyType) = await ReceiveMessageAsync(socket, receive);
+                var now = Stopwatch.GetTimestamp();
+                var index = nextToReceive;
+                var n = unchecked(_seed + (int)index);
+                var slot = (int)(index % window);
+                if (counted[slot])
+                {
+                    var expectedLength = EchoMessages.Write(_options.Message, n, _options.TextLength, expected);
+                    if (EchoMessages.IsValidReply(_options.Message, n, expected.AsSpan(0, expectedLength), receive.AsSpan(0, replyLength), replyType))
+                    {
+                        Good++;
+                        _roundTrips.Record((long)((now - sentAt[slot]) * s_nanosecondsPerTick));
+                    }
+                    else
+                    {
+                        Bad++;
+                        FirstError ??= $"reply to message {n} broke the {_options.Message} echo rule";
+                    }
+
+                    LastAt = now;
+                }
+
+                Volatile.Write(ref nextToReceive, index + 1);
+                slots.Release();
+            }
+        });
+
+        try
+        {
+            while (!_state.Stopping)
+            {
+                await slots.WaitAsync(_state.Abort);
+                if (_state.Stopping)
+                {
+                    break;
+                }
+
+                var index = nextToSend;
+                var slot = (int)(index % window);
+                var measured = _state.Measuring;
+                counted[slot] = measured;
+                if (measured)
+                {
+                    Sent++;
+                }
+
+                var length = EchoMessages.Write(_options.Message, unchecked(_seed + (int)index), _options.TextLength, send);
+                sentAt[slot] = Stopwatch.GetTimestamp();
+                Volatile.Write(ref nextToSend, index + 1);
+                await socket.SendAsync(send.AsMemory(0, length), type, true, _state.Abort);
+            }
+
+            // Let the replies in flight arrive, up to the timeout.
+            await receiver.WaitAsync(_options.Timeout, _state.Abort);
+        }
+        catch (Exception ex) when (ex is TimeoutException or OperationCanceledException or WebSocketException or IOException)
+        {
+            var outstanding = CountedOutstanding(counted, Volatile.Read(ref nextToReceive), Volatile.Read(ref nextToSend), window);
+            if (_state.Aborted || ex is TimeoutException)
+            {
+                Unfinished += outstanding;
+            }
+            else
+            {
+                Lost += outstanding;
+                throw;
+            }
+        }
+    }
+
+    private static long CountedOutstanding(bool[] counted, long received, long sent, int window)
+    {
+        long outstanding = 0;
+        for (var i = received; i < sent; i++)
+        {
+            outstanding += counted[(int)(i % window)] ? 1 : 0;
+        }
+
+        return outstanding;
+    }
+
+    private async Task<(int Length, WebSocketMessageType Type)> ReceiveMessageAsync(WebSocket socket, byte[] buffer)
+    {
+        var length = 0;
+        while (true)
+        {
+            var result = await socket.ReceiveAsync(buffer.AsMemory(length), _state.Abort);
+            if (result.MessageType == WebSocketMessageType.Close)
+            {
+                throw new WebSocketException(WebSocketError.ConnectionClosedPrematurely,
+                    $"the server closed the connection ({socket.CloseStatus} {socket.CloseStatusDescription})");
+            }
+
+            length += result.Count;
+            if (result.EndOfMessage)
+            {
+                return (length, result.MessageType);
+            }
+
+            if (length == buffer.Length)
+            {
+                throw new WebSocketException(WebSocketError.Faulted, "a reply is longer than any message this run sends");
+            }
+        }
+    }
+
+    private static async Task CloseAsync(WebSocket socket)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+        try
+        {
+            await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, null, timeout.Token);
+        }
+        catch (Exception ex) when (ex is WebSocketException or OperationCanceledException or IOException)
+        {
+        }
+    }
+}

@@ -1,0 +1,108 @@
+using System.Diagnostics;
+using Benchmarks.Load.Http;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.WebSockets;
+
+/// <summary>The built-in WebSocket load generator: echo (sync or async) and connection rate, every reply validated.</summary>
+public static class WebSocketLoadGenerator
+{
+    public static async Task<WebSocketLoadResult> RunAsync(WebSocketLoadOptions options, IProgress<LoadProgress>? progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        var endPoint = await HttpLoadGenerator.ResolveAsync(options.Url, cancellationToken);
+        using var state = new WebSocketRunState();
+        var roundTrips = new LatencyHistogram();
+        var connects = new LatencyHistogram();
+        var connections = new WebSocketLoadConnection[options.Connections];
+        for (var i = 0; i < connections.Length; i++)
+        {
+            var local = options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null;
+            connections[i] = new WebSocketLoadConnection(options, state, endPoint, local, roundTrips, connects, seed: (i * 7919) + 1);
+        }
+
+        var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
+        var clock = new LoadClock(() => Totals(connections, options.Mode), progress);
+        try
+        {
+            await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
+            state.Measuring = true;
+            var windowStart = Stopwatch.GetTimestamp();
+            clock.BeginWindow();
+            var interrupted = false;
+            try
+            {
+                await clock.TickAsync(options.Duration, measuring: true, cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                interrupted = true;
+            }
+
+            state.Stopping = true;
+            clock.EndWindow();
+            await Task.WhenAny(loops, Task.Delay(options.Timeout, CancellationToken.None));
+            state.AbortNow();
+            await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
+            return Aggregate(options, connections, roundTrips, connects, windowStart, clock.PerSecond) with { Interrupted = interrupted };
+        }
+        finally
+        {
+            state.Stopping = true;
+            state.AbortNow();
+            await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
+        }
+    }
+
+    private static (long Completed, long Errors) Totals(WebSocketLoadConnection[] connections, WebSocketLoadMode mode)
+    {
+        long completed = 0, errors = 0;
+        foreach (var connection in connections)
+        {
+            completed += mode == WebSocketLoadMode.Connect ? Volatile.Read(ref connection.Connects) : Volatile.Read(ref connection.Good);
+            errors += Volatile.Read(ref connection.Errors) + Volatile.Read(ref connection.Bad);
+        }
+
+        return (completed, errors);
+    }
+
+    private static WebSocketLoadResult Aggregate(
+        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, long windowStart, IReadOnlyList<double> perSecond)
+    {
+        long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, last = 0;
+        foreach (var c in connections)
+        {
+            sent += c.Sent;
+            good += c.Good;
+            bad += c.Bad;
+            lost += c.Lost;
+            unfinished += c.Unfinished;
+            errors += c.Errors;
+            sessions += c.Connects;
+            last = Math.Max(last, c.LastAt);
+        }
+
+        var elapsed = last > windowStart ? Stopwatch.GetElapsedTime(windowStart, last) : options.Duration;
+        return new WebSocketLoadResult
+        {
+            Url = options.Url.ToString(),
+            Mode = options.Mode,
+            Message = options.Message,
+            Connections = options.Connections,
+            ElapsedSeconds = elapsed.TotalSeconds,
+            Sent = sent,
+            Good = good,
+            Bad = bad,
+            Lost = lost,
+            Unfinished = unfinished,
+            Errors = errors,
+            Connects = sessions,
+            RoundTrip = LatencySummary.From(roundTrips),
+            Connect = LatencySummary.From(connects),
+            ConnectP95 = connects.ValueAtPercentile(95) / 1_000_000.0,
+            PerSecond = perSecond,
+            FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
+        };
+    }
+}

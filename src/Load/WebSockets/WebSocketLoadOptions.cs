@@ -1,0 +1,60 @@
+using System.Net;
+
+namespace Benchmarks.Load.WebSockets;
+
+/// <summary>What the built-in WebSocket load generator does.</summary>
+public sealed record WebSocketLoadOptions
+{
+    public required Uri Url { get; init; }
+
+    public WebSocketLoadMode Mode { get; init; } = WebSocketLoadMode.EchoSync;
+
+    public EchoMessageKind Message { get; init; } = EchoMessageKind.Text;
+
+    /// <summary>Connections (echo) or virtual users opening connections one after another (connect).</summary>
+    public int Connections { get; init; } = 64;
+
+    /// <summary>Messages in flight per connection in async echo.</summary>
+    public int Window { get; init; } = 100;
+
+    /// <summary>Length of a text message in bytes.</summary>
+    public int TextLength { get; init; } = 32;
+
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(10);
+
+    public TimeSpan Warmup { get; init; } = TimeSpan.Zero;
+
+    /// <summary>A reply or handshake that takes longer is a timeout error.</summary>
+    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>Source addresses to spread connections over (past ~64k ports per destination).</summary>
+    public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];
+
+    public void Validate()
+    {
+        if (Url.Scheme is not ("ws" or "http"))
+        {
+            throw new ArgumentException($"Only ws:// URLs are supported by the WebSocket load generator (got '{Url}').");
+        }
+
+        if (Connections < 1)
+        {
+            throw new ArgumentException($"--connections must be at least 1 (got {Connections}).");
+        }
+
+        if (Window < 1)
+        {
+            throw new ArgumentException($"--window must be at least 1 (got {Window}).");
+        }
+
+        if (TextLength is < 8 or > 1_000_000)
+        {
+            throw new ArgumentException($"--message-size must be between 8 and 1000000 (got {TextLength}).");
+        }
+
+        if (Duration <= TimeSpan.Zero || Warmup < TimeSpan.Zero || Timeout <= TimeSpan.Zero)
+        {
+            throw new ArgumentException("--duration and --timeout must be positive and --warmup not negative.");
+        }
+    }
+}

@@ -1,0 +1,57 @@
+using Benchmarks.Load.Http;
+
+namespace Benchmarks.Load.WebSockets;
+
+/// <summary>What a WebSocket load run measured over its window. In echo modes: sent = good + bad + lost + unfinished.</summary>
+public sealed record WebSocketLoadResult
+{
+    public required string Url { get; init; }
+
+    public WebSocketLoadMode Mode { get; init; }
+
+    public EchoMessageKind Message { get; init; }
+
+    public int Connections { get; init; }
+
+    public double ElapsedSeconds { get; init; }
+
+    public long Sent { get; init; }
+
+    /// <summary>Replies that followed the echo rule.</summary>
+    public long Good { get; init; }
+
+    /// <summary>Replies that broke it (wrong text, wrong parity, wrong type).</summary>
+    public long Bad { get; init; }
+
+    /// <summary>Messages in flight on a connection that failed or closed.</summary>
+    public long Lost { get; init; }
+
+    public long Unfinished { get; init; }
+
+    /// <summary>Connection errors: refused, reset, failed handshakes, abnormal closes, timeouts.</summary>
+    public long Errors { get; init; }
+
+    /// <summary>Completed handshakes (connect mode: sessions).</summary>
+    public long Connects { get; init; }
+
+    public double MessagesPerSecond => ElapsedSeconds > 0 ? Good / ElapsedSeconds : 0;
+
+    public double ConnectsPerSecond => ElapsedSeconds > 0 ? Connects / ElapsedSeconds : 0;
+
+    /// <summary>Round trip of each echo, from its own send (ms).</summary>
+    public required LatencySummary RoundTrip { get; init; }
+
+    /// <summary>Connection and handshake time (ms), with the 95th percentile k6 reports.</summary>
+    public required LatencySummary Connect { get; init; }
+
+    public double ConnectP95 { get; init; }
+
+    public IReadOnlyList<double> PerSecond { get; init; } = [];
+
+    public string? FirstError { get; init; }
+
+    public bool Interrupted { get; init; }
+
+    /// <summary>Bad replies break the protocol: such a run is never reported as clean.</summary>
+    public bool IsClean => !Interrupted && Bad == 0 && Errors == 0 && Lost == 0 && (Good > 0 || Connects > 0);
+}
