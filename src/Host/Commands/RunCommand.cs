@@ -33,11 +33,12 @@ internal static class RunCommand
         var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
+        var ws = new WebSocketOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
             scenario, server, loadKind, urls, labels, json, results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins,
         };
-        foreach (var option in load.All)
+        foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)))
         {
             command.Options.Add(option);
         }
@@ -54,6 +55,9 @@ internal static class RunCommand
                 var (serverSet, loadSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), result.GetValue(noPin));
                 serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
                 var serverUrl = result.GetValue(urls) ?? new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
+                var webSocket = chosen is Scenarios.IWebSocketScenario;
+                var loadJob = webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(result.GetRequiredValue(loadKind));
+                var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
                 request = new RunRequest
                 {
                     Scenario = chosen,
@@ -65,17 +69,17 @@ internal static class RunCommand
                     LoadCpus = loadSet,
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
-                    Verify = !result.GetValue(noVerify),
-                    LoadJob = ChooseLoadJob(result.GetRequiredValue(loadKind)),
+                    Verify = !result.GetValue(noVerify) && !webSocket,
+                    LoadJob = loadJob,
                     Load = new HttpLoadOptions
                     {
-                        Url = new Uri(serverUrl, chosen.Load.Path),
+                        Url = new Uri(serverUrl, loadPath),
                         Connections = result.GetValue(load.Connections) ?? chosen.Load.Connections,
                         Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? Environment.ProcessorCount,
                         PipelineDepth = result.GetValue(load.Pipeline) ?? chosen.Load.PipelineDepth,
                         Duration = result.GetValue(load.Duration) ?? TimeSpan.FromSeconds(15),
                         Warmup = result.GetValue(load.Warmup) ?? TimeSpan.FromSeconds(5),
-                        Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(2),
+                        Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(webSocket ? 5 : 2),
                         Headers = load.GetHeaders(result),
                     },
                 };
@@ -101,6 +105,13 @@ internal static class RunCommand
             return document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
         });
         return command;
+    }
+
+    private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IScenario scenario)
+    {
+        var mode = result.GetResult(ws.Mode) is { Implicit: false } ? result.GetRequiredValue(ws.Mode) : scenario.Name == "ws-connect" ? "connect" : "echo-sync";
+        var message = result.GetValue(ws.Message) ?? scenario.Load.Path switch { "/json" => "json", "/binary" => "binary", _ => "text" };
+        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window), result.GetValue(ws.MessageSize), result.GetValue(ws.LocalAddresses) ?? []);
     }
 
     private static ILoadJob ChooseLoadJob(string name)

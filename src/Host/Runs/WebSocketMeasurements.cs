@@ -12,13 +12,19 @@ internal static class WebSocketMeasurements
         {
             ["ws/errors"] = result.Errors,
             ["ws/connects"] = result.Connects,
-            ["ws/connect/mean"] = result.Connect.Mean,
-            ["ws/connect/min"] = result.Connect.Min,
-            ["ws/connect/50"] = result.Connect.P50,
-            ["ws/connect/90"] = result.Connect.P90,
-            ["ws/connect/95"] = result.ConnectP95,
-            ["ws/connect/max"] = result.Connect.Max,
         };
+
+        // Echo connections open during warm-up: handshake times exist only when some happened in the window.
+        if (result.Connects > 0)
+        {
+            m["ws/connect/mean"] = result.Connect.Mean;
+            m["ws/connect/min"] = result.Connect.Min;
+            m["ws/connect/50"] = result.Connect.P50;
+            m["ws/connect/90"] = result.Connect.P90;
+            m["ws/connect/95"] = result.ConnectP95;
+            m["ws/connect/max"] = result.Connect.Max;
+        }
+
         if (result.Mode == WebSocketLoadMode.Connect)
         {
             m["ws/connects/rate"] = result.ConnectsPerSecond;

@@ -1,0 +1,93 @@
+using System.Globalization;
+using System.Text.Json;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Runs;
+using Benchmarks.Load.WebSockets;
+
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>The built-in WebSocket generator, run as <c>benchmarks load --ws</c> in a child process.</summary>
+internal sealed class WebSocketLoadJob : ILoadJob
+{
+    private const string ResultFile = "ws-load.json";
+
+    public WebSocketLoadJob(string mode, string message, int window, int messageSize, IReadOnlyList<string> localAddresses)
+    {
+        Mode = mode;
+        Message = message;
+        Window = window;
+        MessageSize = messageSize;
+        LocalAddresses = localAddresses;
+    }
+
+    public string Mode { get; }
+
+    public string Message { get; }
+
+    public int Window { get; }
+
+    public int MessageSize { get; }
+
+    public IReadOnlyList<string> LocalAddresses { get; }
+
+    public string Name => "ws";
+
+    public bool ReportsProgress => true;
+
+    /// <summary>The route a message kind is served on (ws-echo: /plain, /json, /binary).</summary>
+    public static string RouteFor(string message, string defaultPath) => message switch
+    {
+        "json" => "/json",
+        "binary" => "/binary",
+        "text" when defaultPath is "/json" or "/binary" => "/plain",
+        _ => defaultPath,
+    };
+
+    public JobStartInfo? Warmup(RunRequest request, string workDirectory) => null;
+
+    public JobStartInfo Main(RunRequest request, string workDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        var load = request.Load;
+        var url = new UriBuilder(load.Url) { Scheme = "ws" }.Uri;
+        var arguments = new List<string>
+        {
+            "load", "--ws", "--url", url.ToString(), "--ws-mode", Mode, "--message", Message,
+            "--window", Invariant(Window), "--message-size", Invariant(MessageSize), "--connections", Invariant(load.Connections),
+            "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
+            "--json", Path.Combine(workDirectory, ResultFile), "--progress", "--parent-pid", Invariant(Environment.ProcessId),
+        };
+        foreach (var address in LocalAddresses)
+        {
+            arguments.AddRange(["--local-address", address]);
+        }
+
+        return HostExecutable.Command("load", arguments) with { Cpus = request.LoadCpus };
+    }
+
+    public (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(main);
+        var path = Path.Combine(workDirectory, ResultFile);
+        WebSocketLoadResult? result = null;
+        try
+        {
+            result = File.Exists(path) ? JsonSerializer.Deserialize(File.ReadAllText(path), WebSocketLoadResultJson.Default.WebSocketLoadResult) : null;
+        }
+        catch (JsonException)
+        {
+        }
+
+        string? failure = null;
+        if (main.ExitCode != 0)
+        {
+            var cause = main.Tail.Last(20).LastOrDefault(l => l.Contains("error:", StringComparison.Ordinal))?.Replace("[stderr] ", "", StringComparison.Ordinal);
+            failure = cause is not null ? $"the load reported: {cause}" : $"the load exited with code {main.ExitCode}:{Environment.NewLine}{main.Tail.Format()}";
+        }
+
+        return (result is null ? null : WebSocketMeasurements.From(result), failure);
+    }
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}
