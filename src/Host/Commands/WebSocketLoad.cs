@@ -16,6 +16,11 @@ internal static class WebSocketLoad
         CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
         Option<FileInfo?> json, Option<bool> crank, Option<bool> progress, Option<int?> parent, CancellationToken cancellationToken)
     {
+        if (result.GetRequiredValue(ws.Mode) == "broadcast")
+        {
+            return await RunBroadcastAsync(console, result, ws, load, url, json, crank, cancellationToken);
+        }
+
         WebSocketLoadOptions options;
         try
         {
@@ -70,6 +75,55 @@ internal static class WebSocketLoad
             ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
             : outcome.Interrupted ? "the load was stopped before its duration ended."
             : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.");
+    }
+
+    private static async Task<int> RunBroadcastAsync(
+        CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url, Option<FileInfo?> json, Option<bool> crank, CancellationToken cancellationToken)
+    {
+        var b = ws.Broadcast;
+        BroadcastOptions options;
+        try
+        {
+            options = new BroadcastOptions
+            {
+                Url = url.Scheme == Uri.UriSchemeHttp ? new UriBuilder(url) { Scheme = "ws" }.Uri : url,
+                InitialClients = result.GetValue(b.InitialClients),
+                StepSize = result.GetValue(b.StepSize),
+                SampleSize = result.GetValue(b.SampleSize),
+                Concurrent = result.GetValue(b.Concurrent),
+                PayloadPadding = result.GetValue(b.PayloadPadding),
+                LimitPercentile = result.GetValue(b.LimitPercentile),
+                LimitRtt = result.GetValue(b.LimitRtt) ?? TimeSpan.FromMilliseconds(500),
+                TotalSteps = result.GetValue(b.TotalSteps),
+                Binary = result.GetValue(b.Binary),
+                Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(10),
+                LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
+            };
+            options.Validate();
+        }
+        catch (ArgumentException ex)
+        {
+            return console.Fail(ExitCodes.Usage, ex.Message);
+        }
+
+        var outcome = await BroadcastLoadGenerator.RunAsync(options, step => console.Out.WriteLine(BroadcastLoadGenerator.Format(step, options.LimitPercentile)), cancellationToken);
+        console.Out.WriteLine($"Largest client count under {options.LimitPercentile}th-percentile RTT {options.LimitRtt.TotalMilliseconds} ms: {outcome.MaxClientsUnderLimit}");
+        console.Out.WriteLine($"Broadcasts received: {outcome.ReceivedBroadcasts} of {outcome.ExpectedBroadcasts} expected");
+        if (result.GetValue(json) is { } file)
+        {
+            await File.WriteAllTextAsync(file.FullName, JsonSerializer.Serialize(outcome, BroadcastResultJson.Default.BroadcastResult), CancellationToken.None);
+        }
+
+        if (result.GetValue(crank))
+        {
+            console.Out.WriteLine(CrankStatistics.Format(WebSocketMeasurements.From(outcome), DateTimeOffset.UtcNow));
+        }
+
+        return outcome.IsClean
+            ? ExitCodes.Success
+            : console.Fail(ExitCodes.Failed, outcome.Errors > 0
+                ? $"a client failed, the run is aborted: {outcome.FirstError}"
+                : $"the broadcast count is wrong: {outcome.ReceivedBroadcasts} received, {outcome.ExpectedBroadcasts} expected.");
     }
 
     private static EchoMessageKind MessageKind(string? text, Uri url) => text switch

@@ -5,6 +5,28 @@ namespace Benchmarks.Host.Runs;
 /// <summary>A WebSocket load result under the <c>ws/...</c> names of <see cref="MeasurementCatalog"/>.</summary>
 internal static class WebSocketMeasurements
 {
+    public static SortedDictionary<string, double> From(BroadcastResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var m = new SortedDictionary<string, double>(StringComparer.Ordinal)
+        {
+            ["ws/broadcast/clients"] = result.MaxClientsUnderLimit,
+            ["ws/broadcast/steps"] = result.Steps.Count,
+            ["ws/broadcast/expected"] = result.ExpectedBroadcasts,
+            ["ws/broadcast/received"] = result.ReceivedBroadcasts,
+            ["ws/errors"] = result.Errors,
+        };
+        if (result.Steps.Count > 0)
+        {
+            var last = result.Steps[^1];
+            m["ws/broadcast/rtt/limit-percentile"] = last.PercentileRtt;
+            m["ws/broadcast/rtt/50"] = last.MedianRtt;
+            m["ws/broadcast/rtt/max"] = last.MaxRtt;
+        }
+
+        return m;
+    }
+
     public static SortedDictionary<string, double> From(WebSocketLoadResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
