@@ -109,9 +109,22 @@ internal static class RunCommand
 
     private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IScenario scenario)
     {
-        var mode = result.GetResult(ws.Mode) is { Implicit: false } ? result.GetRequiredValue(ws.Mode) : scenario.Name == "ws-connect" ? "connect" : "echo-sync";
+        var mode = result.GetResult(ws.Mode) is { Implicit: false } ? result.GetRequiredValue(ws.Mode)
+            : scenario.Name switch { "ws-connect" => "connect", "ws-broadcast" => "broadcast", _ => "echo-sync" };
         var message = result.GetValue(ws.Message) ?? scenario.Load.Path switch { "/json" => "json", "/binary" => "binary", _ => "text" };
-        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window), result.GetValue(ws.MessageSize), result.GetValue(ws.LocalAddresses) ?? []);
+
+        // Broadcast knobs go to the load as given; an unset one keeps websocket-shootout's default there.
+        var broadcast = new List<string>();
+        foreach (var option in ws.Broadcast.All)
+        {
+            if (result.GetResult(option) is { Implicit: false } given)
+            {
+                broadcast.Add(option.Name);
+                broadcast.AddRange(given.Tokens.Select(t => t.Value));
+            }
+        }
+
+        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window), result.GetValue(ws.MessageSize), result.GetValue(ws.LocalAddresses) ?? [], broadcast);
     }
 
     private static ILoadJob ChooseLoadJob(string name)

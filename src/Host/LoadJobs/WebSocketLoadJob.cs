@@ -12,8 +12,9 @@ internal sealed class WebSocketLoadJob : ILoadJob
 {
     private const string ResultFile = "ws-load.json";
 
-    public WebSocketLoadJob(string mode, string message, int window, int messageSize, IReadOnlyList<string> localAddresses)
+    public WebSocketLoadJob(string mode, string message, int window, int messageSize, IReadOnlyList<string> localAddresses, IReadOnlyList<string>? broadcastArguments = null)
     {
+        BroadcastArguments = broadcastArguments ?? [];
         Mode = mode;
         Message = message;
         Window = window;
@@ -31,9 +32,13 @@ internal sealed class WebSocketLoadJob : ILoadJob
 
     public IReadOnlyList<string> LocalAddresses { get; }
 
+    /// <summary>The broadcast knobs as given on the command line, passed on to the load.</summary>
+    public IReadOnlyList<string> BroadcastArguments { get; }
+
     public string Name => "ws";
 
-    public bool ReportsProgress => true;
+    /// <summary>Broadcast runs in steps, not a timed window: the run samples the whole load process.</summary>
+    public bool ReportsProgress => Mode != "broadcast";
 
     /// <summary>The route a message kind is served on (ws-echo: /plain, /json, /binary).</summary>
     public static string RouteFor(string message, string defaultPath) => message switch
@@ -63,6 +68,8 @@ internal sealed class WebSocketLoadJob : ILoadJob
             arguments.AddRange(["--local-address", address]);
         }
 
+        arguments.AddRange(BroadcastArguments);
+
         return HostExecutable.Command("load", arguments) with { Cpus = request.LoadCpus };
     }
 
@@ -70,10 +77,16 @@ internal sealed class WebSocketLoadJob : ILoadJob
     {
         ArgumentNullException.ThrowIfNull(main);
         var path = Path.Combine(workDirectory, ResultFile);
-        WebSocketLoadResult? result = null;
+        SortedDictionary<string, double>? measurements = null;
         try
         {
-            result = File.Exists(path) ? JsonSerializer.Deserialize(File.ReadAllText(path), WebSocketLoadResultJson.Default.WebSocketLoadResult) : null;
+            if (File.Exists(path))
+            {
+                var text = File.ReadAllText(path);
+                measurements = Mode == "broadcast"
+                    ? WebSocketMeasurements.From(JsonSerializer.Deserialize(text, BroadcastResultJson.Default.BroadcastResult)!)
+                    : WebSocketMeasurements.From(JsonSerializer.Deserialize(text, WebSocketLoadResultJson.Default.WebSocketLoadResult)!);
+            }
         }
         catch (JsonException)
         {
@@ -86,7 +99,7 @@ internal sealed class WebSocketLoadJob : ILoadJob
             failure = cause is not null ? $"the load reported: {cause}" : $"the load exited with code {main.ExitCode}:{Environment.NewLine}{main.Tail.Format()}";
         }
 
-        return (result is null ? null : WebSocketMeasurements.From(result), failure);
+        return (measurements, failure);
     }
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
