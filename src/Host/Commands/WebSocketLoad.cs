@@ -27,7 +27,13 @@ internal static class WebSocketLoad
             options = new WebSocketLoadOptions
             {
                 Url = url.Scheme == Uri.UriSchemeHttp ? new UriBuilder(url) { Scheme = "ws" }.Uri : url,
-                Mode = result.GetRequiredValue(ws.Mode) switch { "echo-async" => WebSocketLoadMode.EchoAsync, "connect" => WebSocketLoadMode.Connect, _ => WebSocketLoadMode.EchoSync },
+                Mode = result.GetRequiredValue(ws.Mode) switch
+                {
+                    "echo-async" => WebSocketLoadMode.EchoAsync,
+                    "connect" => WebSocketLoadMode.Connect,
+                    "idle" => WebSocketLoadMode.Idle,
+                    _ => WebSocketLoadMode.EchoSync,
+                },
                 Message = MessageKind(result.GetValue(ws.Message), url),
                 Connections = result.GetValue(load.Connections) ?? 64,
                 Window = result.GetValue(ws.Window),

@@ -8,7 +8,7 @@ internal sealed class WebSocketOptionSet
 {
     public WebSocketOptionSet()
     {
-        Mode.AcceptOnlyFromAmong("echo-sync", "echo-async", "connect", "broadcast");
+        Mode.AcceptOnlyFromAmong("echo-sync", "echo-async", "connect", "broadcast", "idle");
         Message.AcceptOnlyFromAmong("text", "json", "binary");
         LocalAddresses.Validators.Add(result =>
         {
@@ -24,7 +24,7 @@ internal sealed class WebSocketOptionSet
 
     public Option<bool> Enabled { get; } = new("--ws") { Description = "Use the WebSocket load generator (ws:// URL)." };
 
-    public Option<string> Mode { get; } = new("--ws-mode") { Description = "echo-sync (one message in flight), echo-async (a window in flight), connect (handshakes/s) or broadcast (websocket-shootout steps).", DefaultValueFactory = _ => "echo-sync" };
+    public Option<string> Mode { get; } = new("--ws-mode") { Description = "echo-sync (one message in flight), echo-async (a window in flight), connect (handshakes/s), broadcast (websocket-shootout steps) or idle (memory per open connection).", DefaultValueFactory = _ => "echo-sync" };
 
     public Option<string?> Message { get; } = new("--message") { Description = "Echo message kind: text, json or binary (default: from the URL's route)." };
 

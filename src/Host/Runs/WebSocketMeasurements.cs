@@ -47,6 +47,13 @@ internal static class WebSocketMeasurements
             m["ws/connect/max"] = result.Connect.Max;
         }
 
+        if (result.Mode == WebSocketLoadMode.Idle)
+        {
+            m["ws/idle/connections"] = result.OpenConnections;
+            m["ws/idle/memory-per-connection"] = result.MemoryPerConnection / 1024;
+            return m;
+        }
+
         if (result.Mode == WebSocketLoadMode.Connect)
         {
             m["ws/connects/rate"] = result.ConnectsPerSecond;
@@ -60,6 +67,7 @@ internal static class WebSocketMeasurements
         m["ws/rtt/mean"] = result.RoundTrip.Mean;
         m["ws/rtt/50"] = result.RoundTrip.P50;
         m["ws/rtt/90"] = result.RoundTrip.P90;
+        m["ws/rtt/95"] = result.RoundTripP95;
         m["ws/rtt/99"] = result.RoundTrip.P99;
         m["ws/rtt/max"] = result.RoundTrip.Max;
         return m;

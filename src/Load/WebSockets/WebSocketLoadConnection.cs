@@ -66,6 +66,13 @@ internal sealed class WebSocketLoadConnection
                     continue;
                 }
 
+                if (_options.Mode == WebSocketLoadMode.Idle)
+                {
+                    Interlocked.Increment(ref _state.Open);
+                    await Task.Delay(Timeout.Infinite, _state.Abort).ContinueWith(static _ => { }, TaskScheduler.Default);
+                    return;
+                }
+
                 if (_options.Mode == WebSocketLoadMode.EchoSync)
                 {
                     await EchoSyncAsync(socket);

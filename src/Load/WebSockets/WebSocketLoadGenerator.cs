@@ -22,6 +22,12 @@ public static class WebSocketLoadGenerator
             connections[i] = new WebSocketLoadConnection(options, state, endPoint, local, roundTrips, connects, seed: (i * 7919) + 1);
         }
 
+        var (rssBefore, managedBefore) = Memory();
+        if (options.Mode == WebSocketLoadMode.Idle)
+        {
+            state.Measuring = true;
+        }
+
         var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
         var clock = new LoadClock(() => Totals(connections, options.Mode), progress);
         try
@@ -30,6 +36,12 @@ public static class WebSocketLoadGenerator
             state.Measuring = true;
             var windowStart = Stopwatch.GetTimestamp();
             clock.BeginWindow();
+            var memory = (Rss: 0.0, Managed: 0.0, Open: 0);
+            if (options.Mode == WebSocketLoadMode.Idle)
+            {
+                memory = await MeasureIdleAsync(state, options, rssBefore, managedBefore, cancellationToken);
+            }
+
             var interrupted = false;
             try
             {
@@ -45,7 +57,13 @@ public static class WebSocketLoadGenerator
             await Task.WhenAny(loops, Task.Delay(options.Timeout, CancellationToken.None));
             state.AbortNow();
             await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
-            return Aggregate(options, connections, roundTrips, connects, windowStart, clock.PerSecond) with { Interrupted = interrupted };
+            return Aggregate(options, connections, roundTrips, connects, windowStart, clock.PerSecond) with
+            {
+                Interrupted = interrupted,
+                MemoryPerConnection = memory.Rss,
+                ManagedMemoryPerConnection = memory.Managed,
+                OpenConnections = memory.Open,
+            };
         }
         finally
         {
@@ -53,6 +71,29 @@ public static class WebSocketLoadGenerator
             state.AbortNow();
             await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
         }
+    }
+
+    /// <summary>Waits until every connection is open (or the timeout), then divides the memory gained by the open count.</summary>
+    private static async Task<(double Rss, double Managed, int Open)> MeasureIdleAsync(WebSocketRunState state, WebSocketLoadOptions options, long rssBefore, long managedBefore, CancellationToken cancellationToken)
+    {
+        var deadline = Stopwatch.GetTimestamp() + (long)(Math.Max(options.Timeout.TotalSeconds, 30) * Stopwatch.Frequency);
+        while (Volatile.Read(ref state.Open) < options.Connections && Stopwatch.GetTimestamp() < deadline)
+        {
+            await Task.Delay(100, cancellationToken);
+        }
+
+        var open = Volatile.Read(ref state.Open);
+        var (rss, managed) = Memory();
+        return open == 0 ? (0, 0, 0) : ((rss - rssBefore) / (double)open, (managed - managedBefore) / (double)open, open);
+    }
+
+    private static (long Rss, long Managed) Memory()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        using var self = Process.GetCurrentProcess();
+        return (self.WorkingSet64, GC.GetTotalMemory(forceFullCollection: true));
     }
 
     private static (long Completed, long Errors) Totals(WebSocketLoadConnection[] connections, WebSocketLoadMode mode)
@@ -101,6 +142,7 @@ public static class WebSocketLoadGenerator
             RoundTrip = LatencySummary.From(roundTrips),
             Connect = LatencySummary.From(connects),
             ConnectP95 = connects.ValueAtPercentile(95) / 1_000_000.0,
+            RoundTripP95 = roundTrips.ValueAtPercentile(95) / 1_000_000.0,
             PerSecond = perSecond,
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };

@@ -10,4 +10,7 @@ public enum WebSocketLoadMode
 
     /// <summary>Open (handshake, check 101), close, repeat: handshakes per second.</summary>
     Connect,
+
+    /// <summary>Open every connection and hold it idle: memory per connection.</summary>
+    Idle,
 }

@@ -46,12 +46,23 @@ public sealed record WebSocketLoadResult
 
     public double ConnectP95 { get; init; }
 
+    public double RoundTripP95 { get; init; }
+
     public IReadOnlyList<double> PerSecond { get; init; } = [];
+
+    /// <summary>Idle mode: resident memory the load process gained per open connection, in bytes.</summary>
+    public double MemoryPerConnection { get; init; }
+
+    /// <summary>Idle mode: managed heap the load process gained per open connection, in bytes.</summary>
+    public double ManagedMemoryPerConnection { get; init; }
+
+    /// <summary>Idle mode: connections that were open at the measurement.</summary>
+    public int OpenConnections { get; init; }
 
     public string? FirstError { get; init; }
 
     public bool Interrupted { get; init; }
 
     /// <summary>Bad replies break the protocol: such a run is never reported as clean.</summary>
-    public bool IsClean => !Interrupted && Bad == 0 && Errors == 0 && Lost == 0 && (Good > 0 || Connects > 0);
+    public bool IsClean => !Interrupted && Bad == 0 && Errors == 0 && Lost == 0 && (Good > 0 || Connects > 0 || OpenConnections > 0);
 }

@@ -7,6 +7,9 @@ internal sealed class WebSocketRunState : IDisposable
     private volatile bool _measuring;
     private volatile bool _stopping;
 
+    /// <summary>Connections open and idle (idle mode).</summary>
+    public int Open;
+
     public bool Measuring
     {
         get => _measuring;
