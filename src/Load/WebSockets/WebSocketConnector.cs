@@ -16,7 +16,11 @@ internal static class WebSocketConnector
 {
     private static ReadOnlySpan<byte> Guid => "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"u8;
 
-    public static async Task<WebSocket> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress, CancellationToken cancellationToken)
+    public static async Task<WebSocket> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress, CancellationToken cancellationToken) =>
+        (await ConnectAsync(endPoint, url, localAddress, coalesceWrites: false, cancellationToken)).WebSocket;
+
+    /// <summary>With <paramref name="coalesceWrites"/>, frames wait in the returned stream until it is flushed.</summary>
+    public static async Task<(WebSocket WebSocket, Stream Stream)> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress, bool coalesceWrites, CancellationToken cancellationToken)
     {
         var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
@@ -32,7 +36,13 @@ internal static class WebSocketConnector
                 $"GET {url.PathAndQuery} HTTP/1.1\r\nHost: {url.Authority}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n");
             await socket.SendAsync(request, SocketFlags.None, cancellationToken);
             await ReadHandshakeAsync(socket, key, cancellationToken);
-            return WebSocket.CreateFromStream(new NetworkStream(socket, ownsSocket: true), new WebSocketCreationOptions { IsServer = false, KeepAliveInterval = TimeSpan.Zero });
+            Stream stream = new NetworkStream(socket, ownsSocket: true);
+            if (coalesceWrites)
+            {
+                stream = new CoalescingStream(stream);
+            }
+
+            return (WebSocket.CreateFromStream(stream, new WebSocketCreationOptions { IsServer = false, KeepAliveInterval = TimeSpan.Zero }), stream);
         }
         catch
         {

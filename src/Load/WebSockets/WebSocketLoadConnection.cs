@@ -7,7 +7,7 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Load.WebSockets;
 
 /// <summary>One WebSocket client of a load run, in one of the three modes; counts only what the window measures.</summary>
-internal sealed class WebSocketLoadConnection
+internal sealed class WebSocketLoadConnection : IDisposable
 {
     private static readonly double s_nanosecondsPerTick = 1_000_000_000.0 / Stopwatch.Frequency;
 
@@ -18,6 +18,7 @@ internal sealed class WebSocketLoadConnection
     private readonly LatencyHistogram _roundTrips;
     private readonly LatencyHistogram _connects;
     private readonly int _seed;
+    private CancellationTokenSource _replyTimeout = new();
 
     public WebSocketLoadConnection(WebSocketLoadOptions options, WebSocketRunState state, EndPoint endPoint, IPAddress? localAddress, LatencyHistogram roundTrips, LatencyHistogram connects, int seed)
     {
@@ -41,6 +42,8 @@ internal sealed class WebSocketLoadConnection
 
     public string? FirstError { get; private set; }
 
+    public void Dispose() => _replyTimeout.Dispose();
+
     public async Task RunAsync()
     {
         while (!_state.Stopping)
@@ -51,7 +54,8 @@ internal sealed class WebSocketLoadConnection
             {
                 var started = Stopwatch.GetTimestamp();
                 using var timeout = new CancellationTokenSource(_options.Timeout);
-                socket = await WebSocketConnector.ConnectAsync(_endPoint, _options.Url, _localAddress, timeout.Token);
+                Stream stream;
+                (socket, stream) = await WebSocketConnector.ConnectAsync(_endPoint, _options.Url, _localAddress, _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
                 var connected = Stopwatch.GetTimestamp();
                 if (measured)
                 {
@@ -79,13 +83,13 @@ internal sealed class WebSocketLoadConnection
                 }
                 else
                 {
-                    await EchoAsyncAsync(socket);
+                    await EchoAsyncAsync(socket, stream);
                 }
 
                 await CloseAsync(socket);
                 return;
             }
-            catch (Exception ex) when (ex is WebSocketException or SocketException or IOException or OperationCanceledException or ObjectDisposedException)
+            catch (Exception ex) when (ex is WebSocketException or SocketException or IOException or OperationCanceledException or ObjectDisposedException or TimeoutException)
             {
                 if (_state.Stopping && _state.Aborted)
                 {
@@ -161,7 +165,7 @@ internal sealed class WebSocketLoadConnection
         }
     }
 
-    private async Task EchoAsyncAsync(WebSocket socket)
+    private async Task EchoAsyncAsync(WebSocket socket, Stream stream)
     {
         var window = _options.Window;
         var sentAt = new long[window];
@@ -171,6 +175,7 @@ internal sealed class WebSocketLoadConnection
         var expected = new byte[Math.Max(64, _options.TextLength)];
         var receive = new byte[Math.Max(256, _options.TextLength + 64)];
         using var slots = new SemaphoreSlim(window, window);
+        using var senderStop = CancellationTokenSource.CreateLinkedTokenSource(_state.Abort);
         long nextToSend = 0, nextToReceive = 0;
         var receiver = Task.Run(async () =>
         {
@@ -207,38 +212,58 @@ internal sealed class WebSocketLoadConnection
                 slots.Release();
             }
         });
+        _ = receiver.ContinueWith(_ => senderStop.Cancel(), CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
 
         try
         {
             while (!_state.Stopping)
             {
-                await slots.WaitAsync(_state.Abort);
+                // Take every free slot at once: the burst leaves in one socket write.
+                await slots.WaitAsync(senderStop.Token);
+                var burst = 1;
+                while (burst < window && slots.Wait(0))
+                {
+                    burst++;
+                }
+
                 if (_state.Stopping)
                 {
                     break;
                 }
 
-                var index = nextToSend;
-                var slot = (int)(index % window);
-                var measured = _state.Measuring;
-                counted[slot] = measured;
-                if (measured)
+                for (var i = 0; i < burst; i++)
                 {
-                    Sent++;
+                    var index = nextToSend;
+                    var slot = (int)(index % window);
+                    var measured = _state.Measuring;
+                    counted[slot] = measured;
+                    if (measured)
+                    {
+                        Sent++;
+                    }
+
+                    var length = EchoMessages.Write(_options.Message, unchecked(_seed + (int)index), _options.TextLength, send);
+                    sentAt[slot] = Stopwatch.GetTimestamp();
+                    Volatile.Write(ref nextToSend, index + 1);
+                    await socket.SendAsync(send.AsMemory(0, length), type, true, senderStop.Token);
                 }
 
-                var length = EchoMessages.Write(_options.Message, unchecked(_seed + (int)index), _options.TextLength, send);
-                sentAt[slot] = Stopwatch.GetTimestamp();
-                Volatile.Write(ref nextToSend, index + 1);
-                await socket.SendAsync(send.AsMemory(0, length), type, true, _state.Abort);
+                await stream.FlushAsync(senderStop.Token);
             }
 
             // Let the replies in flight arrive, up to the timeout.
-            await receiver.WaitAsync(_options.Timeout, _state.Abort);
+            await receiver.WaitAsync(_options.Timeout, senderStop.Token);
         }
         catch (Exception ex) when (ex is TimeoutException or OperationCanceledException or WebSocketException or IOException)
         {
             var outstanding = CountedOutstanding(counted, Volatile.Read(ref nextToReceive), Volatile.Read(ref nextToSend), window);
+            if (receiver.IsFaulted)
+            {
+                // The receiver gave up (no reply in time, abnormal close): what was in flight is lost.
+                Lost += outstanding;
+                throw receiver.Exception!.InnerException!;
+            }
+
             if (_state.Aborted || ex is TimeoutException)
             {
                 Unfinished += outstanding;
@@ -262,12 +287,33 @@ internal sealed class WebSocketLoadConnection
         return outstanding;
     }
 
+    /// <summary>Receives one whole message; a reply later than the timeout is an error, and aborts the socket.</summary>
     private async Task<(int Length, WebSocketMessageType Type)> ReceiveMessageAsync(WebSocket socket, byte[] buffer)
+    {
+        if (!_replyTimeout.TryReset())
+        {
+            _replyTimeout.Dispose();
+            _replyTimeout = new CancellationTokenSource();
+        }
+
+        _replyTimeout.CancelAfter(_options.Timeout);
+        using var abort = _state.Abort.UnsafeRegister(static s => ((CancellationTokenSource)s!).Cancel(), _replyTimeout);
+        try
+        {
+            return await ReceiveWholeAsync(socket, buffer, _replyTimeout.Token);
+        }
+        catch (OperationCanceledException) when (!_state.Aborted)
+        {
+            throw new TimeoutException($"no reply within {_options.Timeout.TotalSeconds:0.###} s");
+        }
+    }
+
+    private static async Task<(int Length, WebSocketMessageType Type)> ReceiveWholeAsync(WebSocket socket, byte[] buffer, CancellationToken cancellationToken)
     {
         var length = 0;
         while (true)
         {
-            var result = await socket.ReceiveAsync(buffer.AsMemory(length), _state.Abort);
+            var result = await socket.ReceiveAsync(buffer.AsMemory(length), cancellationToken);
             if (result.MessageType == WebSocketMessageType.Close)
             {
                 throw new WebSocketException(WebSocketError.ConnectionClosedPrematurely,

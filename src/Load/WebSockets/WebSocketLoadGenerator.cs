@@ -70,6 +70,10 @@ public static class WebSocketLoadGenerator
             state.Stopping = true;
             state.AbortNow();
             await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
+            foreach (var connection in connections)
+            {
+                connection.Dispose();
+            }
         }
     }
 

@@ -64,6 +64,39 @@ public sealed class WebSocketLoadTests
         Assert.Equal(0, document.Measurements["ws/messages"]);
     }
 
+    [Theory]
+    [InlineData("echo-sync")]
+    [InlineData("echo-async")]
+    public async Task A_server_that_stops_answering_is_reported_as_errors_with_the_cause(string mode)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-silent", "--plugins", TestPaths.SamplePluginDirectory, "--ws-mode", mode,
+            "-c", "2", "-d", "2s", "-w", "0s", "--timeout", "500ms", "--results", results);
+
+        Assert.True(run.ExitCode == 1, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Failed, document.Status);
+        Assert.Contains("no reply within 0.5 s", document.Error, StringComparison.Ordinal);
+        Assert.True(document.Measurements["ws/errors"] > 0);
+        Assert.Equal(0, document.Measurements["ws/messages"]);
+    }
+
+    [Fact]
+    public async Task Connections_are_spread_over_local_addresses()
+    {
+        await using var serve = await ServeProcess.StartAsync("sockets", "ws-echo");
+        var result = await WebSocketLoadGenerator.RunAsync(new WebSocketLoadOptions
+        {
+            Url = new Uri($"ws://127.0.0.1:{serve.Port}/plain"),
+            Connections = 4,
+            Duration = TimeSpan.FromSeconds(1),
+            LocalAddresses = [System.Net.IPAddress.Parse("127.0.0.2"), System.Net.IPAddress.Parse("127.0.0.3")],
+        }, null, CancellationToken.None);
+
+        Assert.True(result.IsClean, result.FirstError);
+        Assert.True(result.Good > 0);
+    }
+
     [Fact]
     public async Task Refused_connections_are_errors_in_connect_mode()
     {
