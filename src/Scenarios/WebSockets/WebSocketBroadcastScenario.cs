@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Net.WebSockets;
 
 namespace Benchmarks.Scenarios.WebSockets;
@@ -6,7 +5,6 @@ namespace Benchmarks.Scenarios.WebSockets;
 /// <summary>websocket-shootout's echo and broadcast on /ws, JSON (text) and binary forms.</summary>
 public sealed class WebSocketBroadcastScenario : IWebSocketScenario
 {
-    private const int MaxMessage = 1024 * 1024;
     private static readonly string[] s_routes = ["/ws"];
     private readonly BroadcastHub _hub = new();
 
@@ -26,45 +24,12 @@ public sealed class WebSocketBroadcastScenario : IWebSocketScenario
     {
         ArgumentNullException.ThrowIfNull(webSocket);
         var client = _hub.Join(webSocket);
-        var buffer = ArrayPool<byte>.Shared.Rent(4096);
+        using var received = new MessageBuffer();
         try
         {
-            while (true)
+            while (await received.ReceiveAsync(webSocket, cancellationToken))
             {
-                var length = 0;
-                ValueWebSocketReceiveResult result;
-                do
-                {
-                    if (length == buffer.Length)
-                    {
-                        if (buffer.Length >= MaxMessage)
-                        {
-                            await webSocket.CloseAsync(WebSocketCloseStatus.MessageTooBig, null, cancellationToken);
-                            return;
-                        }
-
-                        var larger = ArrayPool<byte>.Shared.Rent(buffer.Length * 2);
-                        buffer.AsSpan(0, length).CopyTo(larger);
-                        ArrayPool<byte>.Shared.Return(buffer);
-                        buffer = larger;
-                    }
-
-                    result = await webSocket.ReceiveAsync(buffer.AsMemory(length), cancellationToken);
-                    length += result.Count;
-                }
-                while (!result.EndOfMessage && result.MessageType != WebSocketMessageType.Close);
-
-                if (result.MessageType == WebSocketMessageType.Close)
-                {
-                    if (webSocket.State == WebSocketState.CloseReceived)
-                    {
-                        await webSocket.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, null, cancellationToken);
-                    }
-
-                    return;
-                }
-
-                if (!await AnswerAsync(client, buffer.AsMemory(0, length), result.MessageType, cancellationToken))
+                if (!await AnswerAsync(client, received.Message, received.Type, cancellationToken))
                 {
                     await webSocket.CloseAsync(WebSocketCloseStatus.InvalidPayloadData, "not a websocket-shootout message", cancellationToken);
                     return;
@@ -77,7 +42,6 @@ public sealed class WebSocketBroadcastScenario : IWebSocketScenario
         finally
         {
             _hub.Leave(client);
-            ArrayPool<byte>.Shared.Return(buffer);
         }
     }
 

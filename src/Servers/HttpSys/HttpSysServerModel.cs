@@ -63,7 +63,7 @@ public sealed class HttpSysServerModel : IServerModel
         app.UseWebSockets();
         app.Run(new ScenarioRequestDelegate(context.Scenario).HandleAsync);
         await app.StartAsync(cancellationToken);
-        return new HttpSysRunningServer(app, [.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
+        return new WebApplicationServer(app, [.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
     }
 
     [SupportedOSPlatform("windows")]

@@ -49,6 +49,6 @@ public sealed class KestrelServerModel : IServerModel
         }
 
         var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses.ToArray() ?? [];
-        return new KestrelRunningServer(app, addresses);
+        return new WebApplicationServer(app, addresses);
     }
 }

@@ -1,12 +1,13 @@
 using Microsoft.AspNetCore.Builder;
 
-namespace Benchmarks.Servers.Kestrel;
+namespace Benchmarks.Servers.AspNetCore;
 
-internal sealed class KestrelRunningServer : IRunningServer
+/// <summary>A started ASP.NET Core application (Kestrel or HttpSys) as a running server.</summary>
+public sealed class WebApplicationServer : IRunningServer
 {
     private readonly WebApplication _app;
 
-    public KestrelRunningServer(WebApplication app, IReadOnlyList<string> addresses)
+    public WebApplicationServer(WebApplication app, IReadOnlyList<string> addresses)
     {
         _app = app;
         Addresses = addresses;
