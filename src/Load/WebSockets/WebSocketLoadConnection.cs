@@ -91,7 +91,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
             }
             catch (Exception ex) when (ex is WebSocketException or SocketException or IOException or OperationCanceledException or ObjectDisposedException or TimeoutException)
             {
-                if (_state.Stopping && _state.Aborted)
+                // Once the run is stopping, what is still waiting is unfinished (counted below), not an error.
+                if (_state.Stopping && (_state.Aborted || ex is OperationCanceledException))
                 {
                     return;
                 }
@@ -251,17 +252,23 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 await stream.FlushAsync(senderStop.Token);
             }
 
+            // Nothing in flight: the receiver would otherwise wait for a reply that cannot come.
+            if (Volatile.Read(ref nextToReceive) == Volatile.Read(ref nextToSend))
+            {
+                await _replyTimeout.CancelAsync();
+            }
+
             // Let the replies in flight arrive, up to the timeout.
             await receiver.WaitAsync(_options.Timeout, senderStop.Token);
         }
         catch (Exception ex) when (ex is TimeoutException or OperationCanceledException or WebSocketException or IOException)
         {
             var outstanding = CountedOutstanding(counted, Volatile.Read(ref nextToReceive), Volatile.Read(ref nextToSend), window);
-            if (receiver.IsFaulted)
+            if (receiver.IsFaulted && receiver.Exception!.InnerException is not OperationCanceledException)
             {
                 // The receiver gave up (no reply in time, abnormal close): what was in flight is lost.
                 Lost += outstanding;
-                throw receiver.Exception!.InnerException!;
+                throw receiver.Exception.InnerException!;
             }
 
             if (_state.Aborted || ex is TimeoutException)
@@ -302,7 +309,7 @@ internal sealed class WebSocketLoadConnection : IDisposable
         {
             return await ReceiveWholeAsync(socket, buffer, _replyTimeout.Token);
         }
-        catch (OperationCanceledException) when (!_state.Aborted)
+        catch (OperationCanceledException) when (!_state.Aborted && !_state.Stopping)
         {
             throw new TimeoutException($"no reply within {_options.Timeout.TotalSeconds:0.###} s");
         }
