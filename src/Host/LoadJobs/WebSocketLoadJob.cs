@@ -92,12 +92,7 @@ internal sealed class WebSocketLoadJob : ILoadJob
         {
         }
 
-        string? failure = null;
-        if (main.ExitCode != 0)
-        {
-            var cause = main.Tail.Last(20).LastOrDefault(l => l.Contains("error:", StringComparison.Ordinal))?.Replace("[stderr] ", "", StringComparison.Ordinal);
-            failure = cause is not null ? $"the load reported: {cause}" : $"the load exited with code {main.ExitCode}:{Environment.NewLine}{main.Tail.Format()}";
-        }
+        var failure = LoadJobFailure.From(main);
 
         return (measurements, failure);
     }

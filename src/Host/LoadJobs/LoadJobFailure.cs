@@ -1,0 +1,21 @@
+using Benchmarks.Host.Jobs;
+
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>Why a load child failed, from its exit code and its own one-line <c>error:</c> cause.</summary>
+internal static class LoadJobFailure
+{
+    public static string? From(JobProcess load)
+    {
+        ArgumentNullException.ThrowIfNull(load);
+        if (load.ExitCode == 0)
+        {
+            return null;
+        }
+
+        var cause = load.Tail.Last(20).LastOrDefault(l => l.Contains("error:", StringComparison.Ordinal))?.Replace("[stderr] ", "", StringComparison.Ordinal);
+        return cause is not null
+            ? $"the load reported: {cause}"
+            : $"the load exited with code {load.ExitCode}:{Environment.NewLine}{load.Tail.Format()}";
+    }
+}
