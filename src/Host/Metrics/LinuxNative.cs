@@ -8,7 +8,6 @@ internal static partial class LinuxNative
 {
     private const int ScClockTicks = 2;
 
-    public const int SigInt = 2;
     public const int SigTerm = 15;
 
     public static double ClockTicksPerSecond()

@@ -18,8 +18,6 @@ internal struct ConnectionCounters
     public long BytesReceived;
     public long LastResponseAt;
 
-    public readonly long Completed => Good + Bad;
-
     public readonly long Errors => ConnectErrors + ReadErrors + WriteErrors + Timeouts;
 
     public void Add(in ConnectionCounters other)

@@ -43,16 +43,7 @@ public static class HttpLoadGenerator
             state.Measuring = true;
             var windowStart = Stopwatch.GetTimestamp();
             clock.BeginWindow();
-            var interrupted = false;
-            try
-            {
-                await clock.TickAsync(options.Duration, measuring: true, cancellationToken);
-            }
-            catch (OperationCanceledException)
-            {
-                // Stopped from outside during the window: report what was measured so far.
-                interrupted = true;
-            }
+            var interrupted = await clock.RunWindowAsync(options.Duration, cancellationToken);
 
             state.Stopping = true;
             clock.EndWindow();

@@ -32,6 +32,23 @@ internal sealed class LoadClock
 
     public void EndWindow() => _progress?.Report(new LoadProgress(LoadPhase.WindowEnded, _second, 0, 0));
 
+    /// <summary>
+    /// Runs the measured window. True when it was cut short from outside (Ctrl+C, SIGTERM, a parent
+    /// that exited): what was measured so far is still reported, marked as interrupted.
+    /// </summary>
+    public async Task<bool> RunWindowAsync(TimeSpan duration, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await TickAsync(duration, measuring: true, cancellationToken);
+            return false;
+        }
+        catch (OperationCanceledException)
+        {
+            return true;
+        }
+    }
+
     /// <summary>Waits out <paramref name="span"/>, reporting at each whole second from its start (no drift).</summary>
     public async Task TickAsync(TimeSpan span, bool measuring, CancellationToken cancellationToken)
     {

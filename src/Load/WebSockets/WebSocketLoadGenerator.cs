@@ -42,15 +42,7 @@ public static class WebSocketLoadGenerator
                 memory = await MeasureIdleAsync(state, options, rssBefore, managedBefore, cancellationToken);
             }
 
-            var interrupted = false;
-            try
-            {
-                await clock.TickAsync(options.Duration, measuring: true, cancellationToken);
-            }
-            catch (OperationCanceledException)
-            {
-                interrupted = true;
-            }
+            var interrupted = await clock.RunWindowAsync(options.Duration, cancellationToken);
 
             state.Stopping = true;
             clock.EndWindow();

@@ -1,5 +1,4 @@
 using System.Reflection;
-using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Benchmarks.Servers.Libuv;
@@ -32,8 +31,6 @@ internal static unsafe partial class LibuvNative
     public static string? LoadError => s_library.Value.Error;
 
     public static int EAgain => OperatingSystem.IsWindows() ? -4088 : OperatingSystem.IsMacOS() ? -35 : -11;
-
-    public static string Version => Marshal.PtrToStringUTF8(uv_version_string()) ?? "?";
 
     public static string Describe(int status) => Marshal.PtrToStringUTF8(uv_strerror(status)) ?? $"libuv error {status}";
 
@@ -71,9 +68,6 @@ internal static unsafe partial class LibuvNative
 
     private static IntPtr Resolve(string name, Assembly assembly, DllImportSearchPath? path) =>
         name == Library ? s_library.Value.Handle : IntPtr.Zero;
-
-    [LibraryImport(Library)]
-    public static partial IntPtr uv_version_string();
 
     [LibraryImport(Library)]
     public static partial IntPtr uv_strerror(int err);
@@ -137,7 +131,4 @@ internal static unsafe partial class LibuvNative
     public static IntPtr Allocate(nuint size) => (IntPtr)NativeMemory.AllocZeroed(size);
 
     public static void Free(IntPtr memory) => NativeMemory.Free((void*)memory);
-
-    [SkipLocalsInit]
-    public static UvBuffer Buffer(byte* data, int length) => new(data, length);
 }

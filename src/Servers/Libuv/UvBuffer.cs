@@ -25,6 +25,4 @@ internal unsafe struct UvBuffer
             _second = length;
         }
     }
-
-    public readonly byte* Data => (byte*)(OperatingSystem.IsWindows() ? _second : _first);
 }

@@ -95,6 +95,18 @@ public sealed class WebSocketLoadTests
 
         Assert.True(result.IsClean, result.FirstError);
         Assert.True(result.Good > 0);
+
+        // The bind really happens: an address this machine does not have cannot be a source.
+        var unassigned = await WebSocketLoadGenerator.RunAsync(new WebSocketLoadOptions
+        {
+            Url = new Uri($"ws://127.0.0.1:{serve.Port}/plain"),
+            Connections = 2,
+            Duration = TimeSpan.FromSeconds(1),
+            LocalAddresses = [System.Net.IPAddress.Parse("192.0.2.1")],
+        }, null, CancellationToken.None);
+        Assert.Equal(0, unassigned.Good);
+        Assert.True(unassigned.Errors > 0);
+        Assert.Contains("assign", unassigned.FirstError, StringComparison.OrdinalIgnoreCase);
     }
 
     [Fact]
