@@ -15,6 +15,7 @@ internal sealed class BroadcastClient : IAsyncDisposable
     private readonly BroadcastOptions _options;
     private readonly Task _receiving;
     private TaskCompletionSource<long>? _pending;
+    private TaskCompletionSource<long>? _echo;
     private long _received;
 
     private BroadcastClient(WebSocket socket, BroadcastOptions options)
@@ -33,7 +34,32 @@ internal sealed class BroadcastClient : IAsyncDisposable
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.Timeout);
         var socket = await WebSocketConnector.ConnectAsync(endPoint, options.Url, local, timeout.Token);
-        return new BroadcastClient(socket, options);
+        var client = new BroadcastClient(socket, options);
+        try
+        {
+            await client.ConfirmJoinedAsync(timeout.Token);
+        }
+        catch
+        {
+            await client.DisposeAsync();
+            throw;
+        }
+
+        return client;
+    }
+
+    /// <summary>
+    /// The server adds a connection to its broadcast set after the handshake it has already answered,
+    /// so a connected client may still miss a broadcast. One echo round trip proves the server reads
+    /// this connection, and therefore has registered it, before the client is counted as a receiver.
+    /// </summary>
+    private async Task ConfirmJoinedAsync(CancellationToken cancellationToken)
+    {
+        var echo = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+        _echo = echo;
+        byte[] message = _options.Binary ? [(byte)'e', 0, 0, 0, 0] : "{\"type\":\"echo\",\"payload\":{}}"u8.ToArray();
+        await _socket.SendAsync(message, _options.Binary ? WebSocketMessageType.Binary : WebSocketMessageType.Text, true, cancellationToken);
+        await echo.Task.WaitAsync(cancellationToken);
     }
 
     /// <summary>Sends one broadcast and returns its RTT in nanoseconds once its broadcastResult arrives.</summary>
@@ -110,6 +136,9 @@ internal sealed class BroadcastClient : IAsyncDisposable
                     case 'r':
                         _pending?.TrySetResult(now - sendTime);
                         break;
+                    case 'e' when _echo is { Task.IsCompleted: false }:
+                        _echo.TrySetResult(0);
+                        break;
                     default:
                         throw new InvalidDataException("the server sent a message that is neither broadcast nor broadcastResult");
                 }
@@ -121,6 +150,7 @@ internal sealed class BroadcastClient : IAsyncDisposable
             {
                 Failure = ex;
                 _pending?.TrySetException(ex);
+                _echo?.TrySetException(ex);
             }
         }
     }
@@ -130,6 +160,11 @@ internal sealed class BroadcastClient : IAsyncDisposable
         sendTime = 0;
         if (type == WebSocketMessageType.Binary)
         {
+            if (message.Length >= 5 && message[0] == 'e')
+            {
+                return 'e';
+            }
+
             if (message.Length < 13)
             {
                 return '?';
@@ -146,6 +181,6 @@ internal sealed class BroadcastClient : IAsyncDisposable
             sendTime = long.Parse(time.GetString()!, CultureInfo.InvariantCulture);
         }
 
-        return kind switch { "broadcast" => 'b', "broadcastResult" => 'r', _ => '?' };
+        return kind switch { "broadcast" => 'b', "broadcastResult" => 'r', "echo" => 'e', _ => '?' };
     }
 }

@@ -41,6 +41,12 @@ public sealed class LossyBroadcastScenario : IWebSocketScenario
                 }
 
                 var text = Encoding.UTF8.GetString(buffer, 0, result.Count);
+                if (text.Contains("\"type\":\"echo\"", StringComparison.Ordinal))
+                {
+                    await Send(webSocket, gate, text, cancellationToken);
+                    continue;
+                }
+
                 var payload = text[(text.IndexOf("\"payload\":", StringComparison.Ordinal) + 10)..^1];
                 var skip = Interlocked.Increment(ref _broadcasts) % 10 == 0;
                 foreach (var (client, clientGate) in _clients.OrderBy(c => c.Key.GetHashCode()).Skip(skip ? 1 : 0))
