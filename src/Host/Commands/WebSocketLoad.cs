@@ -44,6 +44,7 @@ internal static class WebSocketLoad
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             };
             options.Validate();
+            SocketEngine.Configure(result.GetValue(load.Threads) ?? Environment.ProcessorCount);
         }
         catch (ArgumentException ex)
         {
@@ -106,6 +107,7 @@ internal static class WebSocketLoad
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             };
             options.Validate();
+            SocketEngine.Configure(result.GetValue(load.Threads) ?? Environment.ProcessorCount);
         }
         catch (ArgumentException ex)
         {

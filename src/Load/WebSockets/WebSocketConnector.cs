@@ -19,8 +19,8 @@ internal static class WebSocketConnector
     public static async Task<WebSocket> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress, CancellationToken cancellationToken) =>
         (await ConnectAsync(endPoint, url, localAddress, coalesceWrites: false, cancellationToken)).WebSocket;
 
-    /// <summary>With <paramref name="coalesceWrites"/>, frames wait in the returned stream until it is flushed.</summary>
-    public static async Task<(WebSocket WebSocket, Stream Stream)> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress, bool coalesceWrites, CancellationToken cancellationToken)
+    /// <summary>With <paramref name="coalesceWrites"/>, the WebSocket runs over a <see cref="CoalescingStream"/>, returned to hold and send bursts.</summary>
+    public static async Task<(WebSocket WebSocket, CoalescingStream? Held)> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress, bool coalesceWrites, CancellationToken cancellationToken)
     {
         var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
@@ -37,12 +37,8 @@ internal static class WebSocketConnector
             await socket.SendAsync(request, SocketFlags.None, cancellationToken);
             await ReadHandshakeAsync(socket, key, cancellationToken);
             Stream stream = new NetworkStream(socket, ownsSocket: true);
-            if (coalesceWrites)
-            {
-                stream = new CoalescingStream(stream);
-            }
-
-            return (WebSocket.CreateFromStream(stream, new WebSocketCreationOptions { IsServer = false, KeepAliveInterval = TimeSpan.Zero }), stream);
+            var held = coalesceWrites ? new CoalescingStream(stream) : null;
+            return (WebSocket.CreateFromStream(held ?? stream, new WebSocketCreationOptions { IsServer = false, KeepAliveInterval = TimeSpan.Zero }), held);
         }
         catch
         {

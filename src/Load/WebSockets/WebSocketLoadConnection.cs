@@ -54,8 +54,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
             {
                 var started = Stopwatch.GetTimestamp();
                 using var timeout = new CancellationTokenSource(_options.Timeout);
-                Stream stream;
-                (socket, stream) = await WebSocketConnector.ConnectAsync(_endPoint, _options.Url, _localAddress, _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
+                CoalescingStream? held;
+                (socket, held) = await WebSocketConnector.ConnectAsync(_endPoint, _options.Url, _localAddress, _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
                 var connected = Stopwatch.GetTimestamp();
                 if (measured)
                 {
@@ -83,7 +83,7 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 }
                 else
                 {
-                    await EchoAsyncAsync(socket, stream);
+                    await EchoAsyncAsync(socket, held!);
                 }
 
                 await CloseAsync(socket);
@@ -166,16 +166,22 @@ internal sealed class WebSocketLoadConnection : IDisposable
         }
     }
 
-    private async Task EchoAsyncAsync(WebSocket socket, Stream stream)
+    private async Task EchoAsyncAsync(WebSocket socket, CoalescingStream held)
     {
         var window = _options.Window;
         var sentAt = new long[window];
         var counted = new bool[window];
-        var type = EchoMessages.TypeOf(_options.Message);
+        var binary = EchoMessages.TypeOf(_options.Message) == WebSocketMessageType.Binary;
+        var masks = new Random(_seed);
         var send = new byte[Math.Max(64, _options.TextLength)];
         var expected = new byte[Math.Max(64, _options.TextLength)];
         var receive = new byte[Math.Max(256, _options.TextLength + 64)];
         using var slots = new SemaphoreSlim(window, window);
+
+        // Free slots go back to the sender in batches (half the window, or all once nothing is in flight), as TCP
+        // avoids the silly window syndrome: a sender woken per reply would send, and pay a system call, per message.
+        var refill = Math.Max(1, window / 2);
+        var freed = 0;
         using var senderStop = CancellationTokenSource.CreateLinkedTokenSource(_state.Abort);
         long nextToSend = 0, nextToReceive = 0;
         var receiver = Task.Run(async () =>
@@ -210,7 +216,11 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 }
 
                 Volatile.Write(ref nextToReceive, index + 1);
-                slots.Release();
+                if (++freed >= refill || index + 1 == Volatile.Read(ref nextToSend))
+                {
+                    slots.Release(freed);
+                    freed = 0;
+                }
             }
         });
         _ = receiver.ContinueWith(_ => senderStop.Cancel(), CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
@@ -232,6 +242,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
                     break;
                 }
 
+                // The frames are written in place, in one buffer, and leave in one socket write.
+                held.Hold();
                 for (var i = 0; i < burst; i++)
                 {
                     var index = nextToSend;
@@ -244,12 +256,13 @@ internal sealed class WebSocketLoadConnection : IDisposable
                     }
 
                     var length = EchoMessages.Write(_options.Message, unchecked(_seed + (int)index), _options.TextLength, send);
+                    var frame = held.Reserve(ClientFrame.MaxHeaderLength + length);
+                    held.Unreserve(frame.Length - ClientFrame.Write(send.AsSpan(0, length), binary, masks, frame));
                     sentAt[slot] = Stopwatch.GetTimestamp();
                     Volatile.Write(ref nextToSend, index + 1);
-                    await socket.SendAsync(send.AsMemory(0, length), type, true, senderStop.Token);
                 }
 
-                await stream.FlushAsync(senderStop.Token);
+                await held.SendHeldAsync(senderStop.Token);
             }
 
             // Nothing in flight: the receiver would otherwise wait for a reply that cannot come.

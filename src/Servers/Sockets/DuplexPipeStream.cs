@@ -1,17 +1,32 @@
+using System.Buffers;
 using System.IO.Pipelines;
 
 namespace Benchmarks.Servers.Sockets;
 
-/// <summary>A connection's input and output pipes as one stream, for <c>WebSocket.CreateFromStream</c> after an upgrade.</summary>
+/// <summary>
+/// A connection's input and output pipes as one stream, for <c>WebSocket.CreateFromStream</c> after an upgrade.
+/// <para>
+/// Writes made while the connection's reader is handling what it read are held in the output pipe and
+/// flushed when the reader comes back for more and finds nothing buffered: replies to a batch of
+/// messages that arrived in one read leave in one socket write, as the HTTP responses to a pipelined
+/// batch do. A write made while the reader waits on the network (a broadcast from another connection)
+/// is flushed at once, and so is a write that would hold more than <see cref="MaxHeldBytes"/>.
+/// </para>
+/// </summary>
 internal sealed class DuplexPipeStream : Stream
 {
-    private readonly Stream _input;
-    private readonly Stream _output;
+    private const int MaxHeldBytes = 64 * 1024;
+
+    private readonly PipeReader _input;
+    private readonly PipeWriter _output;
+    private readonly SemaphoreSlim _writeGate = new(1, 1);
+    private bool _readerBusy;
+    private int _heldBytes;
 
     public DuplexPipeStream(PipeReader input, PipeWriter output)
     {
-        _input = input.AsStream(leaveOpen: true);
-        _output = output.AsStream(leaveOpen: true);
+        _input = input;
+        _output = output;
     }
 
     public override bool CanRead => true;
@@ -28,21 +43,77 @@ internal sealed class DuplexPipeStream : Stream
         set => throw new NotSupportedException();
     }
 
-    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) => _input.ReadAsync(buffer, cancellationToken);
+    public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        if (!_input.TryRead(out var result))
+        {
+            await ReaderIdleAsync(cancellationToken);
+            result = await _input.ReadAsync(cancellationToken);
+            Volatile.Write(ref _readerBusy, true);
+        }
 
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) => _input.ReadAsync(buffer, offset, count, cancellationToken);
+        if (result.IsCanceled)
+        {
+            throw new OperationCanceledException("The connection is stopping.");
+        }
 
-    public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default) => _output.WriteAsync(buffer, cancellationToken);
+        var sequence = result.Buffer;
+        var count = (int)Math.Min(buffer.Length, sequence.Length);
+        sequence.Slice(0, count).CopyTo(buffer.Span);
+        _input.AdvanceTo(sequence.GetPosition(count));
+        return count;
+    }
 
-    public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) => _output.WriteAsync(buffer, offset, count, cancellationToken);
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
-    public override Task FlushAsync(CancellationToken cancellationToken) => _output.FlushAsync(cancellationToken);
+    public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        await _writeGate.WaitAsync(cancellationToken);
+        try
+        {
+            _output.Write(buffer.Span);
+            _heldBytes += buffer.Length;
+            if (Volatile.Read(ref _readerBusy) && _heldBytes < MaxHeldBytes)
+            {
+                return;
+            }
 
-    public override int Read(byte[] buffer, int offset, int count) => _input.Read(buffer, offset, count);
+            await FlushHeldAsync(cancellationToken);
+        }
+        finally
+        {
+            _writeGate.Release();
+        }
+    }
 
-    public override void Write(byte[] buffer, int offset, int count) => _output.Write(buffer, offset, count);
+    public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        WriteAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
-    public override void Flush() => _output.Flush();
+    /// <summary>Flushes at once only if the reader is waiting on the network; else the reader flushes when it goes back to it.</summary>
+    public override async Task FlushAsync(CancellationToken cancellationToken)
+    {
+        await _writeGate.WaitAsync(cancellationToken);
+        try
+        {
+            if (Volatile.Read(ref _readerBusy) && _heldBytes < MaxHeldBytes)
+            {
+                return;
+            }
+
+            await FlushHeldAsync(cancellationToken);
+        }
+        finally
+        {
+            _writeGate.Release();
+        }
+    }
+
+    public override int Read(byte[] buffer, int offset, int count) => ReadAsync(buffer.AsMemory(offset, count)).AsTask().GetAwaiter().GetResult();
+
+    public override void Write(byte[] buffer, int offset, int count) => WriteAsync(buffer.AsMemory(offset, count)).AsTask().GetAwaiter().GetResult();
+
+    public override void Flush() => FlushAsync(CancellationToken.None).GetAwaiter().GetResult();
 
     public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
 
@@ -52,10 +123,39 @@ internal sealed class DuplexPipeStream : Stream
     {
         if (disposing)
         {
-            _input.Dispose();
-            _output.Dispose();
+            _writeGate.Dispose();
         }
 
         base.Dispose(disposing);
+    }
+
+    /// <summary>The reader is about to wait on the network: what its handling wrote goes out now.</summary>
+    private async ValueTask ReaderIdleAsync(CancellationToken cancellationToken)
+    {
+        await _writeGate.WaitAsync(cancellationToken);
+        try
+        {
+            Volatile.Write(ref _readerBusy, false);
+            await FlushHeldAsync(cancellationToken);
+        }
+        finally
+        {
+            _writeGate.Release();
+        }
+    }
+
+    private async ValueTask FlushHeldAsync(CancellationToken cancellationToken)
+    {
+        if (_heldBytes == 0)
+        {
+            return;
+        }
+
+        _heldBytes = 0;
+        var flush = await _output.FlushAsync(cancellationToken);
+        if (flush.IsCompleted)
+        {
+            throw new IOException("The client stopped reading.");
+        }
     }
 }
