@@ -14,6 +14,10 @@ internal static class BenchmarksCli
         VerifyCommand.Create(console),
         ListCommands.Scenarios(console),
         ListCommands.Servers(console),
+        ResultsCommand.Create(console),
+        CompareCommand.Create(console),
+        HistoryCommand.History(console),
+        HistoryCommand.Report(console),
     };
 
     public static async Task<int> InvokeAsync(string[] args, CliConsole console)

@@ -23,7 +23,7 @@ internal static class RunCommand
         var urls = OptionFactory.HttpUrl("--urls", "Where the server listens; default http://127.0.0.1 on a free port.");
         var labels = new Option<string[]>("--label") { Description = "A label stored with the run (repeatable).", Arity = ArgumentArity.ZeroOrMore };
         var json = new Option<FileInfo?>("--json") { Description = "Also write the run document to this file." };
-        var results = new Option<DirectoryInfo>("--results") { Description = "Folder of stored run documents.", DefaultValueFactory = _ => new DirectoryInfo("results") };
+        var stores = new StoreOptionSet();
         var serverCpus = new Option<string?>("--server-cpus") { Description = "CPUs for the server, such as 0 or 0-3 (default: the first half)." };
         var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
@@ -36,7 +36,7 @@ internal static class RunCommand
         var ws = new WebSocketOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins,
+            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)))
         {
@@ -93,8 +93,7 @@ internal static class RunCommand
             using var signal = new ShutdownSignal(cancellationToken);
             var coordinator = new RunCoordinator(console, OsPlatform.CreateMetrics(), OsPlatform.CreateProcessControl());
             var document = await coordinator.RunAsync(request, signal.Token);
-            var store = new JsonFileRunStore(result.GetRequiredValue(results).FullName);
-            var path = await store.SaveAsync(document, CancellationToken.None);
+            var path = await stores.Local(result).WriteAsync(document, CancellationToken.None);
             if (result.GetValue(json) is { } file)
             {
                 await File.WriteAllTextAsync(file.FullName, RunDocumentJson.Serialize(document), CancellationToken.None);
@@ -102,6 +101,7 @@ internal static class RunCommand
 
             ResultTableWriter.Write(console.Out, document);
             console.Out.WriteLine($"Stored {path}");
+            await RunPublisher.PublishAsync(console, result.GetValue(stores.Store), document);
             return document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
         });
         return command;

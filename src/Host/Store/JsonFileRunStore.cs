@@ -1,10 +1,17 @@
+using System.Text.Json;
 using Benchmarks.Runs;
 
 namespace Benchmarks.Host.Store;
 
-/// <summary>Run documents as JSON files in one folder, each written atomically (temporary file, then rename).</summary>
-internal sealed class JsonFileRunStore
+/// <summary>
+/// Run documents as JSON files in one folder, each written atomically (temporary file, then rename).
+/// An index (<c>index.json</c>) of what each file holds lets a query skip parsing every file; it is
+/// rebuilt from the files themselves, entry by entry, whenever a file's size or time changed.
+/// </summary>
+internal sealed class JsonFileRunStore : IRunStore
 {
+    public const string IndexFileName = "index.json";
+
     public JsonFileRunStore(string directory)
     {
         Directory = Path.GetFullPath(directory);
@@ -12,19 +19,130 @@ internal sealed class JsonFileRunStore
 
     public string Directory { get; }
 
-    public async Task<string> SaveAsync(RunDocument document, CancellationToken cancellationToken)
+    public string Description => $"{Directory} (JSON files)";
+
+    public async Task<bool> SaveAsync(RunDocument document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var path = PathFor(document);
+        if (File.Exists(path))
+        {
+            return false;
+        }
+
+        await WriteAsync(document, cancellationToken);
+        return true;
+    }
+
+    /// <summary>Writes the document and returns its path (a document with the same id is replaced).</summary>
+    public async Task<string> WriteAsync(RunDocument document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
         System.IO.Directory.CreateDirectory(Directory);
-        var name = $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{document.Id[^8..]}.json";
-        var path = Path.Combine(Directory, name);
+        var path = PathFor(document);
         var temporary = path + ".tmp";
         await File.WriteAllTextAsync(temporary, RunDocumentJson.Serialize(document), cancellationToken);
         File.Move(temporary, path, overwrite: true);
         return path;
     }
 
+    public async Task<RunDocument?> FindAsync(string idOrPrefix, CancellationToken cancellationToken)
+    {
+        var index = await RefreshIndexAsync(cancellationToken);
+        var matches = index.Entries.Where(e => e.Value.Id.StartsWith(idOrPrefix, StringComparison.OrdinalIgnoreCase)).ToList();
+        var exact = matches.Where(e => string.Equals(e.Value.Id, idOrPrefix, StringComparison.OrdinalIgnoreCase)).ToList();
+        if (exact.Count > 0)
+        {
+            matches = exact;
+        }
+
+        return matches.Count switch
+        {
+            0 => null,
+            1 => Load(Path.Combine(Directory, matches[0].Key)),
+            _ => throw new RunLookupException($"'{idOrPrefix}' matches {matches.Count} runs ({string.Join(", ", matches.Take(3).Select(m => m.Value.Id))}…): give more of the id"),
+        };
+    }
+
+    public async Task<RunQueryResult> QueryAsync(RunQuery query, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(query);
+        var index = await RefreshIndexAsync(cancellationToken);
+        var runs = new List<RunDocument>();
+        var unreadable = new List<string>(index.Unreadable);
+        foreach (var (file, entry) in index.Entries)
+        {
+            if (!entry.Matches(query))
+            {
+                continue;
+            }
+
+            try
+            {
+                var run = Load(Path.Combine(Directory, file));
+                if (query.Matches(run))
+                {
+                    runs.Add(run);
+                }
+            }
+            catch (Exception ex) when (ex is JsonException or IOException)
+            {
+                unreadable.Add($"{file}: {ex.Message}");
+            }
+        }
+
+        return new RunQueryResult([.. runs.OrderBy(r => r.StartedAt).ThenBy(r => r.Id, StringComparer.Ordinal)], unreadable);
+    }
+
     public static RunDocument Load(string path) => RunDocumentJson.Deserialize(File.ReadAllText(path));
+
+    private string PathFor(RunDocument document) =>
+        Path.Combine(Directory, $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{document.Id[^Math.Min(8, document.Id.Length)..]}.json");
+
+    private async Task<(SortedDictionary<string, RunIndexEntry> Entries, List<string> Unreadable)> RefreshIndexAsync(CancellationToken cancellationToken)
+    {
+        var indexPath = Path.Combine(Directory, IndexFileName);
+        var old = RunIndex.TryRead(indexPath);
+        var entries = new SortedDictionary<string, RunIndexEntry>(StringComparer.Ordinal);
+        var unreadable = new List<string>();
+        var changed = old is null;
+        if (System.IO.Directory.Exists(Directory))
+        {
+            foreach (var path in System.IO.Directory.EnumerateFiles(Directory, "*.json"))
+            {
+                var name = Path.GetFileName(path);
+                if (name == IndexFileName)
+                {
+                    continue;
+                }
+
+                var info = new FileInfo(path);
+                if (old is not null && old.Files.TryGetValue(name, out var known) && known.Size == info.Length && known.WrittenTicks == info.LastWriteTimeUtc.Ticks)
+                {
+                    entries[name] = known;
+                    continue;
+                }
+
+                changed = true;
+                try
+                {
+                    entries[name] = RunIndexEntry.From(Load(path), info);
+                }
+                catch (Exception ex) when (ex is JsonException or IOException or NotSupportedException)
+                {
+                    unreadable.Add($"{name}: {ex.Message}");
+                }
+            }
+        }
+
+        changed |= old is not null && old.Files.Keys.Any(k => !entries.ContainsKey(k));
+        if (changed && System.IO.Directory.Exists(Directory))
+        {
+            await RunIndex.WriteAsync(indexPath, new RunIndex { Files = entries }, cancellationToken);
+        }
+
+        return (entries, unreadable);
+    }
 
     private static string Safe(string text) =>
         string.Concat(text.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '_'));

@@ -6,6 +6,8 @@ internal static class TestPaths
 {
     public static string HostDirectory => Metadata("HostDirectory");
 
+    public static string RepoRoot => Metadata("RepoRoot");
+
     public static string SamplePluginDirectory => Metadata("SamplePluginDirectory");
 
     public static string HostExecutable => Path.Combine(HostDirectory, OperatingSystem.IsWindows() ? "benchmarks.exe" : "benchmarks");

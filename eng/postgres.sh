@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A private PostgreSQL cluster for tests and local comparisons, on its own port and folder.
+#
+#   eng/postgres.sh start [PORT [DIR]]   starts it (initdb on first use), prints the connection string
+#   eng/postgres.sh stop  [PORT [DIR]]   stops it
+#
+# Installs PostgreSQL (Debian package 'postgresql') when no server binaries are found. As root the
+# cluster runs as the 'postgres' user. Connection string: Host=127.0.0.1;Port=PORT;Username=postgres;Database=postgres
+set -euo pipefail
+action=${1:-start}
+port=${2:-55432}
+dir=${3:-/tmp/benchmarks-postgres-$port}
+
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >&2
+  bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+fi
+
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case "$action" in
+  start)
+    if [ ! -f "$dir/PG_VERSION" ]; then
+      mkdir -p "$dir"
+      [ "$(id -u)" = 0 ] && chown postgres:postgres "$dir"
+      as_owner "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --no-sync >/dev/null
+    fi
+    if ! as_owner "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+      as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+    fi
+    echo "Host=127.0.0.1;Port=$port;Username=postgres;Database=postgres"
+    ;;
+  stop)
+    if [ -f "$dir/PG_VERSION" ]; then
+      as_owner "$bin/pg_ctl" -D "$dir" -m fast -w stop >/dev/null 2>&1 || true
+    fi
+    ;;
+  *)
+    echo "usage: eng/postgres.sh start|stop [PORT [DIR]]" >&2
+    exit 2
+    ;;
+esac

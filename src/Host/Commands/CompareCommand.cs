@@ -1,0 +1,66 @@
+using System.CommandLine;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Reports;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks compare BASELINE CANDIDATE</c>: medians, change and a Mann–Whitney verdict per measurement.</summary>
+internal static class CompareCommand
+{
+    public static Command Create(CliConsole console)
+    {
+        var baseline = new Argument<string>("baseline") { Description = "A run id (or unique prefix), a label (label:NAME), or a filter such as scenario=pipelined,server=kestrel,label=before." };
+        var candidate = new Argument<string>("candidate") { Description = "The same forms as the baseline." };
+        var stores = new StoreOptionSet();
+        var threshold = new Option<double>("--threshold") { Description = "Smallest change, in %, reported as significant.", DefaultValueFactory = _ => 5 };
+        var alpha = new Option<double>("--alpha") { Description = "Significance level of the Mann–Whitney test.", DefaultValueFactory = _ => 0.05 };
+        var measurements = new Option<string[]>("--measurement", "-m") { Description = "Compare only these measurements (repeatable).", Arity = ArgumentArity.ZeroOrMore };
+        var markdown = new Option<bool>("--markdown") { Description = "Print Markdown instead of a console table." };
+        var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML report with charts." };
+        var command = new Command("compare", "Compare two runs or groups of runs: per measurement the medians, the change, and whether it is significant.")
+        {
+            baseline, candidate, threshold, alpha, measurements, markdown, html, stores.Store, stores.Results,
+        };
+        command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
+        {
+            var settings = new ComparisonSettings(result.GetValue(threshold), result.GetValue(alpha));
+            if (settings.ThresholdPercent < 0 || settings.Alpha is <= 0 or >= 1)
+            {
+                throw new ArgumentException("--threshold must be at least 0 and --alpha between 0 and 1.");
+            }
+
+            var store = stores.Open(result);
+            var before = await RunSelector.ResolveAsync(store, result.GetRequiredValue(baseline), cancellationToken);
+            var after = await RunSelector.ResolveAsync(store, result.GetRequiredValue(candidate), cancellationToken);
+            var scenarios = before.Runs.Concat(after.Runs).Select(r => r.Scenario).Distinct(StringComparer.Ordinal).ToList();
+            if (scenarios.Count > 1)
+            {
+                throw new ArgumentException($"the sides mix scenarios ({string.Join(", ", scenarios)}): compare runs of one scenario (add scenario=… to a filter)");
+            }
+
+            var comparison = Comparison.Create(before, after, settings, result.GetValue(measurements));
+            if (comparison.Rows.Count == 0)
+            {
+                throw new ArgumentException("the two sides share no measurement");
+            }
+
+            if (result.GetValue(markdown))
+            {
+                ComparisonTextWriter.WriteMarkdown(console.Out, comparison);
+            }
+            else
+            {
+                ComparisonTextWriter.WriteTable(console.Out, comparison);
+            }
+
+            if (result.GetValue(html) is { } file)
+            {
+                await File.WriteAllTextAsync(file.FullName, HtmlReport.Compare(comparison), cancellationToken);
+                console.Out.WriteLine($"HTML report: {file.FullName}");
+            }
+
+            return ExitCodes.Success;
+        }));
+        return command;
+    }
+}

@@ -1,0 +1,83 @@
+using System.CommandLine;
+using System.Globalization;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Reports;
+using Benchmarks.Host.Store;
+using Benchmarks.Runs;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>
+/// <c>benchmarks history</c> (the series and its regression check; exit 1 when a result is flagged) and
+/// <c>benchmarks report --html</c> (the same series as an HTML report).
+/// </summary>
+internal static class HistoryCommand
+{
+    public static Command History(CliConsole console) => Create(console, "history",
+        "Show a measurement's series for a scenario and server, and flag results that leave the band of the runs before (exit 1 when any is flagged).", htmlRequired: false);
+
+    public static Command Report(CliConsole console) => Create(console, "report",
+        "Write the history of a scenario and server as a self-contained HTML report with charts.", htmlRequired: true);
+
+    private static Command Create(CliConsole console, string name, string description, bool htmlRequired)
+    {
+        var stores = new StoreOptionSet();
+        var filters = new RunFilterOptionSet();
+        var measurement = new Option<string>("--measurement", "-m") { Description = "The measurement to follow.", DefaultValueFactory = _ => "http/rps/mean" };
+        var window = new Option<int>("--window") { Description = "Runs before a result that make its band.", DefaultValueFactory = _ => 7 };
+        var sigma = new Option<double>("--sigma") { Description = "Band half-width in standard deviations.", DefaultValueFactory = _ => 2 };
+        var consecutive = new Option<int>("--consecutive") { Description = "Results in a row outside the band before one is flagged.", DefaultValueFactory = _ => 2 };
+        var html = new Option<FileInfo?>("--html") { Description = "Write a self-contained HTML report.", Required = htmlRequired };
+        var command = new Command(name, description) { measurement, window, sigma, consecutive, html };
+        foreach (var option in stores.All.Concat(filters.All))
+        {
+            command.Options.Add(option);
+        }
+
+        command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
+        {
+            var query = filters.Query(result) with { Status = RunStatus.Succeeded };
+            if (query.Scenario is null || query.Server is null)
+            {
+                throw new ArgumentException($"{name} needs --scenario and --server (one series at a time).");
+            }
+
+            var name0 = result.GetRequiredValue(measurement);
+            var found = await stores.Open(result).QueryAsync(query, cancellationToken);
+            StoreCommand.ReportUnreadable(console, found);
+            var series = found.Runs.Where(r => r.Measurements.ContainsKey(name0) && double.IsFinite(r.Measurements[name0])).Select(r => (r, r.Measurements[name0])).ToList();
+            if (series.Count == 0)
+            {
+                throw new RunLookupException($"no succeeded run of {query} has {name0}");
+            }
+
+            var info = Comparison.Info(found.Runs, name0);
+            var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter);
+            var c = CultureInfo.InvariantCulture;
+            console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the previous {result.GetValue(window)}, flagged after {result.GetValue(consecutive)} in a row outside)");
+            foreach (var p in points)
+            {
+                var band = p.BandLow is { } low && p.BandHigh is { } high ? $"[{ComparisonTextWriter.Number(low)} – {ComparisonTextWriter.Number(high)}]" : "";
+                var flag = p.Flagged ? $"FLAGGED: {p.Direction}" : p.Outside ? "outside" : "";
+                console.Out.WriteLine($"  {p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}  {p.Run.Id[..Math.Min(12, p.Run.Id.Length)],-12}  {ComparisonTextWriter.Number(p.Value),14} {info.Unit,-6} {band,-28} {flag}");
+            }
+
+            if (result.GetValue(html) is { } file)
+            {
+                await File.WriteAllTextAsync(file.FullName, HtmlReport.History($"History: {query.Scenario} on {query.Server}", name0, info.Unit, points), cancellationToken);
+                console.Out.WriteLine($"HTML report: {file.FullName}");
+            }
+
+            var flagged = points.Count(p => p.Flagged);
+            if (flagged > 0)
+            {
+                console.Out.WriteLine($"{flagged} result(s) flagged");
+                return name == "history" ? ExitCodes.Failed : ExitCodes.Success;
+            }
+
+            console.Out.WriteLine("no result flagged");
+            return ExitCodes.Success;
+        }));
+        return command;
+    }
+}

@@ -1,0 +1,40 @@
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Store;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>Runs a store-backed command body with the errors every such command maps the same way.</summary>
+internal static class StoreCommand
+{
+    public static async Task<int> RunAsync(CliConsole console, Func<Task<int>> body)
+    {
+        try
+        {
+            return await body();
+        }
+        catch (RunLookupException ex)
+        {
+            return console.Fail(ExitCodes.Usage, ex.Message);
+        }
+        catch (ArgumentException ex)
+        {
+            return console.Fail(ExitCodes.Usage, ex.Message);
+        }
+        catch (StoreUnavailableException ex)
+        {
+            return console.Fail(ExitCodes.Failed, ex.Message);
+        }
+        catch (InvalidDataException ex)
+        {
+            return console.Fail(ExitCodes.Failed, ex.Message);
+        }
+    }
+
+    public static void ReportUnreadable(CliConsole console, RunQueryResult found)
+    {
+        foreach (var problem in found.Unreadable)
+        {
+            console.Error.WriteLine($"warning: skipped unreadable run {problem}");
+        }
+    }
+}

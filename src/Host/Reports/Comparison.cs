@@ -1,0 +1,112 @@
+using Benchmarks.Host.Runs;
+using Benchmarks.Runs;
+
+namespace Benchmarks.Host.Reports;
+
+/// <summary>Two groups of runs compared measurement by measurement.</summary>
+internal sealed class Comparison
+{
+    private Comparison(RunGroup baseline, RunGroup candidate, ComparisonSettings settings, IReadOnlyList<ComparisonRow> rows)
+    {
+        Baseline = baseline;
+        Candidate = candidate;
+        Settings = settings;
+        Rows = rows;
+    }
+
+    public RunGroup Baseline { get; }
+
+    public RunGroup Candidate { get; }
+
+    public ComparisonSettings Settings { get; }
+
+    public IReadOnlyList<ComparisonRow> Rows { get; }
+
+    /// <summary>Compares every measurement both sides have (or only <paramref name="names"/>).</summary>
+    public static Comparison Create(RunGroup baseline, RunGroup candidate, ComparisonSettings settings, IReadOnlyCollection<string>? names = null)
+    {
+        ArgumentNullException.ThrowIfNull(baseline);
+        ArgumentNullException.ThrowIfNull(candidate);
+        ArgumentNullException.ThrowIfNull(settings);
+        var shared = baseline.Runs.SelectMany(r => r.Measurements.Keys).Distinct(StringComparer.Ordinal)
+            .Where(n => candidate.Runs.Any(r => r.Measurements.ContainsKey(n)))
+            .Where(n => names is null || names.Count == 0 || names.Contains(n))
+            .OrderBy(n => n, StringComparer.Ordinal);
+        var rows = new List<ComparisonRow>();
+        foreach (var name in shared)
+        {
+            var before = Values(baseline, name);
+            var after = Values(candidate, name);
+            if (before.Count == 0 || after.Count == 0)
+            {
+                continue;
+            }
+
+            var info = Info(baseline.Runs.Concat(candidate.Runs), name);
+            rows.Add(Row(name, info, before, after, settings));
+        }
+
+        return new Comparison(baseline, candidate, settings, rows);
+    }
+
+    public static double Median(IReadOnlyList<double> values)
+    {
+        var sorted = values.Order().ToArray();
+        var middle = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    private static ComparisonRow Row(string name, MeasurementInfo info, List<double> before, List<double> after, ComparisonSettings settings)
+    {
+        var baselineMedian = Median(before);
+        var candidateMedian = Median(after);
+        var change = baselineMedian == 0 ? (candidateMedian == 0 ? 0 : double.PositiveInfinity * Math.Sign(candidateMedian)) : (candidateMedian - baselineMedian) / Math.Abs(baselineMedian) * 100;
+        var fewest = Math.Min(before.Count, after.Count);
+        if (fewest < settings.MinimumRuns)
+        {
+            var note = fewest == 1 ? "single run: no significance" : $"{fewest} runs: no significance (needs {settings.MinimumRuns} a side)";
+            return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, null, ComparisonVerdict.NotTested, note);
+        }
+
+        var p = MannWhitney.PValue(before, after);
+        var floor = ComparisonSettings.NoiseFloor(info.Unit);
+        string reason;
+        ComparisonVerdict verdict;
+        if (p >= settings.Alpha)
+        {
+            verdict = ComparisonVerdict.NoChange;
+            reason = "within noise";
+        }
+        else if (Math.Abs(change) < settings.ThresholdPercent)
+        {
+            verdict = ComparisonVerdict.NoChange;
+            reason = $"below the {settings.ThresholdPercent:0.#}% threshold";
+        }
+        else if (Math.Abs(candidateMedian - baselineMedian) < floor)
+        {
+            verdict = ComparisonVerdict.NoChange;
+            reason = $"below the {floor} {info.Unit} noise floor";
+        }
+        else
+        {
+            var up = candidateMedian > baselineMedian;
+            verdict = info.HigherIsBetter is { } higher ? (up == higher ? ComparisonVerdict.Better : ComparisonVerdict.Worse) : ComparisonVerdict.Changed;
+            reason = verdict.ToString().ToLowerInvariant();
+        }
+
+        return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, p, verdict, reason);
+    }
+
+    private static List<double> Values(RunGroup group, string name) =>
+        [.. group.Runs.Where(r => r.Measurements.ContainsKey(name)).Select(r => r.Measurements[name]).Where(double.IsFinite)];
+
+    /// <summary>The runs' own metadata first, then this tool's catalog, then the name's conventions.</summary>
+    public static MeasurementInfo Info(IEnumerable<RunDocument> runs, string name)
+    {
+        var stored = runs.Select(r => r.Metadata.GetValueOrDefault(name)).FirstOrDefault(m => m is not null);
+        var known = MeasurementCatalog.All.GetValueOrDefault(name);
+        var unit = stored?.Unit is { Length: > 0 } u ? u : known?.Unit ?? "";
+        var higher = stored?.HigherIsBetter ?? known?.HigherIsBetter ?? MeasurementDirection.Infer(name);
+        return new MeasurementInfo(stored?.Description ?? known?.Description ?? name, unit, stored?.Aggregate ?? known?.Aggregate ?? "", higher);
+    }
+}

@@ -1,0 +1,15 @@
+namespace Benchmarks.Host.Reports;
+
+/// <summary>One measurement compared: medians, change, and the test's verdict.</summary>
+internal sealed record ComparisonRow(
+    string Name,
+    string Unit,
+    bool? HigherIsBetter,
+    IReadOnlyList<double> Baseline,
+    IReadOnlyList<double> Candidate,
+    double BaselineMedian,
+    double CandidateMedian,
+    double ChangePercent,
+    double? PValue,
+    ComparisonVerdict Verdict,
+    string Note);

@@ -1,0 +1,19 @@
+namespace Benchmarks.Host.Reports;
+
+internal enum ComparisonVerdict
+{
+    /// <summary>Significant, in the good direction.</summary>
+    Better,
+
+    /// <summary>Significant, in the bad direction.</summary>
+    Worse,
+
+    /// <summary>Significant, for a measurement with no better direction.</summary>
+    Changed,
+
+    /// <summary>Tested; not significant.</summary>
+    NoChange,
+
+    /// <summary>Too few runs on a side to test.</summary>
+    NotTested,
+}

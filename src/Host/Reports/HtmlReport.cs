@@ -1,0 +1,126 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using Benchmarks.Runs;
+
+namespace Benchmarks.Host.Reports;
+
+/// <summary>Self-contained HTML reports (inline CSS and SVG; nothing fetched): a comparison, or a history.</summary>
+internal static class HtmlReport
+{
+    private static readonly string[] s_rates = ["http/rps/mean", "ws/messages/rate", "ws/connects/rate", "ws/broadcast/clients"];
+    private static readonly string[] s_sampleRates = ["http/rps", "ws/messages/rate", "ws/connects/rate"];
+    private static readonly (string Suffix, double X)[] s_percentiles = [("50", 50), ("75", 75), ("90", 90), ("95", 95), ("99", 99), ("99.9", 99.9)];
+
+    public static string Compare(Comparison comparison)
+    {
+        ArgumentNullException.ThrowIfNull(comparison);
+        var runs = comparison.Baseline.Runs.Select(r => (Run: r, Side: "baseline")).Concat(comparison.Candidate.Runs.Select(r => (Run: r, Side: "candidate"))).ToList();
+        var names = runs.Select(r => $"{r.Side[0]}:{r.Run.Id[^Math.Min(6, r.Run.Id.Length)..]}").ToList();
+        var html = Open($"Comparison: {comparison.Candidate.Selector} vs {comparison.Baseline.Selector}");
+        html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> {E(comparison.Candidate.Describe())}</p>"));
+        html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; tested with at least {comparison.Settings.MinimumRuns} runs a side.</p>"));
+        html.Append("<table id=\"comparison\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>p</th><th>verdict</th></tr></thead><tbody>");
+        foreach (var row in comparison.Rows)
+        {
+            html.Append(Invariant($"<tr class=\"{row.Verdict.ToString().ToLowerInvariant()}\"><td><code>{E(row.Name)}</code></td><td>{ComparisonTextWriter.Number(row.BaselineMedian)}</td><td>{ComparisonTextWriter.Number(row.CandidateMedian)}</td><td>{ComparisonTextWriter.Change(row.ChangePercent)}</td><td>{ComparisonTextWriter.P(row.PValue)}</td><td>{E(ComparisonTextWriter.Mark(row))}</td></tr>"));
+        }
+
+        html.Append("</tbody></table>");
+        string Color(int i) => runs[i].Side == "baseline" ? "#4e79a7" : "#f28e2b";
+        if (s_rates.FirstOrDefault(n => runs.Any(r => r.Run.Measurements.ContainsKey(n))) is { } rate)
+        {
+            html.Append("<h2>Throughput per run</h2>");
+            html.Append(SvgChart.Bars($"{rate} per run (blue: baseline, orange: candidate)", Comparison.Info(runs.Select(r => r.Run), rate).Unit, names,
+                [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. runs.Select((_, j) => j == i ? Get(r.Run, rate) : 0)], Color(i)))], stacked: true));
+        }
+
+        AppendRunCharts(html, runs.Select(r => r.Run).ToList(), names, Color);
+        return Close(html);
+    }
+
+    public static string History(string title, string measurement, string unit, IReadOnlyList<HistoryPoint> points)
+    {
+        ArgumentNullException.ThrowIfNull(points);
+        var html = Open(title);
+        var names = points.Select(p => p.Run.StartedAt.UtcDateTime.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture)).ToList();
+        html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± kσ of the runs before; red points are flagged.</p>"));
+        html.Append(SvgChart.Lines($"{measurement} by run", unit, "run (UTC start)", [.. points.Select((_, i) => (double)i)],
+            [(measurement, [.. points.Select(p => p.Value)], SvgChart.Palette[0])],
+            [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))], [.. points.Select(p => p.Flagged)], names));
+        html.Append("<table id=\"history\"><thead><tr><th>started (UTC)</th><th>run</th><th>value</th><th>band</th><th>flag</th><th>labels</th></tr></thead><tbody>");
+        foreach (var p in points)
+        {
+            var band = p.BandLow is { } low && p.BandHigh is { } high ? $"{ComparisonTextWriter.Number(low)} – {ComparisonTextWriter.Number(high)}" : "";
+            html.Append(Invariant($"<tr class=\"{(p.Flagged ? "flagged" : p.Outside ? "outside" : "")}\"><td>{p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}</td><td><code>{E(p.Run.Id)}</code></td><td>{ComparisonTextWriter.Number(p.Value)}</td><td>{band}</td><td>{E(p.Flagged ? p.Direction ?? "flagged" : p.Outside ? "outside" : "")}</td><td>{E(string.Join(", ", p.Run.Labels))}</td></tr>"));
+        }
+
+        html.Append("</tbody></table>");
+        var runs = points.Select(p => p.Run).ToList();
+        AppendRunCharts(html, runs, names, i => SvgChart.Palette[0]);
+        return Close(html);
+    }
+
+    private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color)
+    {
+        var prefix = runs.Any(r => r.Measurements.ContainsKey("http/latency/50")) ? "http/latency/" : runs.Any(r => r.Measurements.ContainsKey("ws/rtt/50")) ? "ws/rtt/" : null;
+        if (prefix is not null)
+        {
+            var percentiles = s_percentiles.Where(p => runs.Any(r => r.Measurements.ContainsKey(prefix + p.Suffix))).ToList();
+            html.Append("<h2>Latency percentiles</h2>");
+            html.Append(SvgChart.Lines($"{prefix}NN per run", "ms", "percentile", [.. percentiles.Select(p => p.X)],
+                [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. percentiles.Select(p => Get(r, prefix + p.Suffix))], runs.Count <= SvgChart.Palette.Length ? SvgChart.Palette[i % SvgChart.Palette.Length] : color(i)))],
+                xNames: [.. percentiles.Select(p => "p" + p.Suffix)]));
+        }
+
+        if (runs.Any(r => r.Measurements.ContainsKey("benchmarks/cpu/user")))
+        {
+            html.Append("<h2>Server CPU, user and kernel</h2>");
+            html.Append(SvgChart.Bars("benchmarks/cpu/user + benchmarks/cpu/kernel (% of the machine)", "%", names,
+                [("user", [.. runs.Select(r => Get(r, "benchmarks/cpu/user"))], "#59a14f"), ("kernel", [.. runs.Select(r => Get(r, "benchmarks/cpu/kernel"))], "#e15759")], stacked: true));
+        }
+
+        if (runs.Any(r => r.Measurements.ContainsKey("net/utilization")))
+        {
+            html.Append("<h2>Network</h2>");
+            html.Append(SvgChart.Bars("net/utilization (% of the link)", "%", names, [("utilization", [.. runs.Select(r => Get(r, "net/utilization"))], "#76b7b2")], stacked: false));
+        }
+        else if (runs.Any(r => r.Measurements.ContainsKey("net/rx")))
+        {
+            html.Append("<h2>Network</h2><p>No link speed known for the interface (loopback or virtual): throughput is shown instead of utilization.</p>");
+            html.Append(SvgChart.Bars("net/rx and net/tx (Mbit/s)", "Mbit/s", names,
+                [("rx", [.. runs.Select(r => Get(r, "net/rx"))], "#76b7b2"), ("tx", [.. runs.Select(r => Get(r, "net/tx"))], "#b07aa1")], stacked: false));
+        }
+
+        var sampled = runs.Select((r, i) => (Run: r, Index: i, Key: s_sampleRates.FirstOrDefault(k => r.Samples.Any(s => s.Values.ContainsKey(k))))).Where(r => r.Key is not null).Take(6).ToList();
+        if (sampled.Count > 0)
+        {
+            html.Append("<h2>Per-second samples</h2>");
+            foreach (var (run, index, key) in sampled)
+            {
+                var samples = run.Samples.Where(s => s.Values.ContainsKey(key!)).ToList();
+                html.Append(SvgChart.Lines($"{key} each second, run {names[index]}", Comparison.Info([run], key!).Unit, "seconds into the measured window", [.. samples.Select(s => s.Time)],
+                    [(key!, [.. samples.Select(s => s.Values[key!])], color(index))]));
+            }
+        }
+    }
+
+    private static double Get(RunDocument run, string name) => run.Measurements.TryGetValue(name, out var value) ? value : double.NaN;
+
+    private static StringBuilder Open(string title)
+    {
+        var html = new StringBuilder();
+        html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>").Append(E(title)).Append("</title><style>");
+        html.Append("body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}");
+        html.Append("tr.better td{background:#e3f5e1}tr.worse td{background:#fbe3e3}tr.changed td{background:#fff6d6}tr.flagged td{background:#fbe3e3}tr.outside td{background:#fff6d6}svg.chart{display:block;margin:8px 0 24px}");
+        html.Append("</style></head><body><h1>").Append(E(title)).Append("</h1>");
+        return html;
+    }
+
+    private static string Close(StringBuilder html) =>
+        html.Append(Invariant($"<footer><small>benchmarks, {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC</small></footer></body></html>")).ToString();
+
+    private static string E(string text) => WebUtility.HtmlEncode(text);
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

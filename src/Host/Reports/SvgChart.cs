@@ -1,0 +1,152 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+
+namespace Benchmarks.Host.Reports;
+
+/// <summary>Charts as inline SVG: no script, no network; each bar and point carries a tooltip with its value.</summary>
+internal static class SvgChart
+{
+    private const int Width = 760;
+    private const int Height = 300;
+    private const int Left = 70;
+    private const int Right = 20;
+    private const int Top = 36;
+    private const int Bottom = 60;
+
+    public static readonly string[] Palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+
+    /// <summary>Bars per category; several series side by side, or stacked.</summary>
+    public static string Bars(string title, string unit, IReadOnlyList<string> categories, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series, bool stacked)
+    {
+        var max = stacked
+            ? Enumerable.Range(0, categories.Count).Select(i => series.Sum(s => Finite(s.Values[i]))).DefaultIfEmpty(0).Max()
+            : series.SelectMany(s => s.Values).Select(Finite).DefaultIfEmpty(0).Max();
+        var svg = Open(title, unit, max, out var scale);
+        var plotWidth = Width - Left - Right;
+        var slot = plotWidth / (double)Math.Max(1, categories.Count);
+        var barWidth = stacked ? slot * 0.6 : slot * 0.8 / Math.Max(1, series.Count);
+        for (var c = 0; c < categories.Count; c++)
+        {
+            var x0 = Left + (c * slot) + (slot * (stacked ? 0.2 : 0.1));
+            double baseY = Height - Bottom;
+            for (var s = 0; s < series.Count; s++)
+            {
+                var value = Finite(series[s].Values[c]);
+                var h = value * scale;
+                var x = stacked ? x0 : x0 + (s * barWidth);
+                var y = stacked ? baseY - h : Height - Bottom - h;
+                svg.Append(Invariant($"<rect class=\"bar\" x=\"{x:0.#}\" y=\"{y:0.#}\" width=\"{Math.Max(1, barWidth - 2):0.#}\" height=\"{h:0.#}\" fill=\"{series[s].Color}\" data-value=\"{value:0.###}\"><title>{Encode(categories[c])} {Encode(series[s].Name)}: {ComparisonTextWriter.Number(value)} {Encode(unit)}</title></rect>"));
+                if (stacked)
+                {
+                    baseY -= h;
+                }
+            }
+
+            svg.Append(Invariant($"<text x=\"{Left + (c * slot) + (slot / 2):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(Shorten(categories[c]))}</text>"));
+        }
+
+        return Close(svg, series.Select(s => (s.Name, s.Color)).ToList());
+    }
+
+    /// <summary>Lines over numeric x; an optional band (low/high per x) and marked points.</summary>
+    public static string Lines(string title, string unit, string xLabel, IReadOnlyList<double> x, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series,
+        IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null)
+    {
+        var values = series.SelectMany(s => s.Values).Concat(band?.SelectMany(b => new[] { b.Low, b.High }) ?? []).Where(double.IsFinite).ToList();
+        var svg = Open(title, unit, values.DefaultIfEmpty(0).Max(), out var scale);
+        var minX = x.DefaultIfEmpty(0).Min();
+        var spanX = Math.Max(1e-9, x.DefaultIfEmpty(1).Max() - minX);
+        var plotWidth = Width - Left - Right;
+        double X(double v) => Left + ((v - minX) / spanX * plotWidth);
+        double Y(double v) => Height - Bottom - (v * scale);
+        if (band is not null)
+        {
+            var upper = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.High)).Select(p => Invariant($"{X(x[p.i]):0.#},{Y(p.b.High):0.#}")));
+            var lower = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.Low)).Reverse().Select(p => Invariant($"{X(x[p.i]):0.#},{Y(p.b.Low):0.#}")));
+            if (upper.Length > 0)
+            {
+                svg.Append(Invariant($"<polygon class=\"band\" points=\"{upper} {lower}\" fill=\"#4e79a7\" fill-opacity=\"0.15\" stroke=\"none\"/>"));
+            }
+        }
+
+        foreach (var (name, ys, color) in series)
+        {
+            var points = string.Join(' ', ys.Select((v, i) => (v, i)).Where(p => double.IsFinite(p.v)).Select(p => Invariant($"{X(x[p.i]):0.#},{Y(p.v):0.#}")));
+            svg.Append(Invariant($"<polyline class=\"line\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" points=\"{points}\"><title>{Encode(name)}</title></polyline>"));
+            for (var i = 0; i < ys.Count; i++)
+            {
+                if (double.IsFinite(ys[i]))
+                {
+                    var flag = marked is not null && marked[i];
+                    svg.Append(Invariant($"<circle class=\"{(flag ? "point flagged" : "point")}\" cx=\"{X(x[i]):0.#}\" cy=\"{Y(ys[i]):0.#}\" r=\"{(flag ? 6 : 3)}\" fill=\"{(flag ? "#e15759" : color)}\"><title>{Encode(name)} at {Encode(xNames?[i] ?? ComparisonTextWriter.Number(x[i]))}: {ComparisonTextWriter.Number(ys[i])} {Encode(unit)}</title></circle>"));
+                }
+            }
+        }
+
+        for (var i = 0; i < x.Count; i += Math.Max(1, x.Count / 10))
+        {
+            svg.Append(Invariant($"<text x=\"{X(x[i]):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(Shorten(xNames?[i] ?? ComparisonTextWriter.Number(x[i])))}</text>"));
+        }
+
+        svg.Append(Invariant($"<text x=\"{Left + (plotWidth / 2)}\" y=\"{Height - Bottom + 34}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{Encode(xLabel)}</text>"));
+        return Close(svg, series.Select(s => (s.Name, s.Color)).ToList());
+    }
+
+    private static StringBuilder Open(string title, string unit, double max, out double scale)
+    {
+        var top = NiceCeiling(max);
+        scale = (Height - Top - Bottom) / top;
+        var svg = new StringBuilder();
+        svg.Append(Invariant($"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\" role=\"img\" aria-label=\"{Encode(title)}\">"));
+        svg.Append(Invariant($"<text class=\"chart-title\" x=\"{Left}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{Encode(title)}</text>"));
+        for (var i = 0; i <= 4; i++)
+        {
+            var value = top * i / 4;
+            var y = Height - Bottom - (value * scale);
+            svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#ddd\"/><text x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
+        }
+
+        svg.Append(Invariant($"<text x=\"14\" y=\"{Top + ((Height - Top - Bottom) / 2)}\" font-size=\"11\" transform=\"rotate(-90 14 {Top + ((Height - Top - Bottom) / 2)})\" text-anchor=\"middle\">{Encode(unit)}</text>"));
+        return svg;
+    }
+
+    private static string Close(StringBuilder svg, IReadOnlyList<(string Name, string Color)> legend)
+    {
+        var x = Left;
+        foreach (var (name, color) in legend)
+        {
+            svg.Append(Invariant($"<rect x=\"{x}\" y=\"{Height - 14}\" width=\"10\" height=\"10\" fill=\"{color}\"/><text class=\"legend\" x=\"{x + 14}\" y=\"{Height - 5}\" font-size=\"11\">{Encode(name)}</text>"));
+            x += 24 + (7 * Math.Min(40, name.Length));
+        }
+
+        return svg.Append("</svg>").ToString();
+    }
+
+    private static double NiceCeiling(double max)
+    {
+        if (!(max > 0))
+        {
+            return 1;
+        }
+
+        var magnitude = Math.Pow(10, Math.Floor(Math.Log10(max)));
+        foreach (var step in new[] { 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 })
+        {
+            if (step * magnitude >= max)
+            {
+                return step * magnitude;
+            }
+        }
+
+        return 10 * magnitude;
+    }
+
+    private static double Finite(double value) => double.IsFinite(value) ? value : 0;
+
+    private static string Shorten(string text) => text.Length <= 16 ? text : text[..15] + "…";
+
+    private static string Encode(string text) => WebUtility.HtmlEncode(text);
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

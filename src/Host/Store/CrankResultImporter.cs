@@ -1,0 +1,218 @@
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Benchmarks.Host.Reports;
+using Benchmarks.Runs;
+
+namespace Benchmarks.Host.Store;
+
+/// <summary>
+/// Turns crank's <c>--json</c> output into a run document, keeping every result. The job named
+/// <c>application</c> (else the first) is the server: its results keep their names; another job's
+/// result keeps its name too unless that name is taken, then it becomes <c>job/name</c> (crank's load
+/// and application both report <c>benchmarks/cpu</c>). Numeric measurements become per-second samples.
+/// The run id is a hash of the file, so importing the same file twice stores it once.
+/// </summary>
+internal static partial class CrankResultImporter
+{
+    public static RunDocument Import(string path, IReadOnlyList<string> labels)
+    {
+        byte[] bytes;
+        try
+        {
+            bytes = File.ReadAllBytes(path);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            throw new InvalidDataException($"{path}: {ex.Message}", ex);
+        }
+
+        JsonDocument json;
+        try
+        {
+            json = JsonDocument.Parse(bytes, new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip });
+        }
+        catch (JsonException ex)
+        {
+            throw new InvalidDataException($"{path}: not JSON ({ex.Message})", ex);
+        }
+
+        using (json)
+        {
+            var root = json.RootElement;
+            if (root.ValueKind != JsonValueKind.Object || Property(root, "jobResults") is not { ValueKind: JsonValueKind.Object } jobResults
+                || Property(jobResults, "jobs") is not { ValueKind: JsonValueKind.Object } jobs)
+            {
+                throw new InvalidDataException($"{path}: not a crank --json file (no jobResults.jobs)");
+            }
+
+            var jobList = jobs.EnumerateObject().ToList();
+            if (jobList.Count == 0)
+            {
+                throw new InvalidDataException($"{path}: crank's file holds no job");
+            }
+
+            var primary = jobList.FirstOrDefault(j => j.Name.Equals("application", StringComparison.OrdinalIgnoreCase));
+            if (primary.Value.ValueKind == JsonValueKind.Undefined)
+            {
+                primary = jobList[0];
+            }
+
+            var properties = Property(jobResults, "properties") is { ValueKind: JsonValueKind.Object } p
+                ? p.EnumerateObject().ToDictionary(x => x.Name, x => x.Value.ToString(), StringComparer.OrdinalIgnoreCase)
+                : new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+            var returnCode = Property(root, "returnCode") is { ValueKind: JsonValueKind.Number } rc ? rc.GetInt32() : 0;
+            var document = new RunDocument
+            {
+                Id = Convert.ToHexStringLower(SHA256.HashData(bytes))[..32],
+                Scenario = properties.GetValueOrDefault("scenario") ?? ScenarioFromCommandLine(properties.GetValueOrDefault("command-line")) ?? "crank",
+                Server = properties.GetValueOrDefault("server") ?? primary.Name,
+                Load = "crank",
+                Labels = [.. labels.Append("crank").Distinct(StringComparer.Ordinal)],
+                Status = returnCode == 0 ? RunStatus.Succeeded : RunStatus.Failed,
+                Error = returnCode == 0 ? null : $"crank returned {returnCode}",
+            };
+            foreach (var (key, value) in properties)
+            {
+                document.Parameters[$"crank/property/{key}"] = value;
+            }
+
+            var owners = new Dictionary<string, string>(StringComparer.Ordinal);
+            var timestamps = new List<(DateTimeOffset At, string Name, double Value)>();
+            foreach (var job in new[] { primary }.Concat(jobList.Where(j => j.Name != primary.Name)))
+            {
+                ImportJob(document, job, job.Name == primary.Name, owners, timestamps);
+            }
+
+            document.StartedAt = timestamps.Count > 0 ? timestamps.Min(t => t.At) : new DateTimeOffset(File.GetLastWriteTimeUtc(path), TimeSpan.Zero);
+            document.DurationSeconds = timestamps.Count > 0 ? (timestamps.Max(t => t.At) - document.StartedAt).TotalSeconds : 0;
+            foreach (var second in timestamps.GroupBy(t => Math.Floor((t.At - document.StartedAt).TotalSeconds)).OrderBy(g => g.Key))
+            {
+                var sample = new RunSample { Time = second.Key };
+                foreach (var value in second)
+                {
+                    sample.Values[value.Name] = value.Value;
+                }
+
+                document.Samples.Add(sample);
+            }
+
+            return document;
+        }
+    }
+
+    private static void ImportJob(RunDocument document, JsonProperty job, bool primary, Dictionary<string, string> owners, List<(DateTimeOffset, string, double)> timestamps)
+    {
+        string NameFor(string name)
+        {
+            if (owners.TryGetValue(name, out var owner) && owner != job.Name)
+            {
+                return $"{job.Name}/{name}";
+            }
+
+            owners[name] = job.Name;
+            return name;
+        }
+
+        var descriptions = new Dictionary<string, (string Description, string Format)>(StringComparer.Ordinal);
+        if (Property(job.Value, "metadata") is { ValueKind: JsonValueKind.Array } metadata)
+        {
+            foreach (var item in metadata.EnumerateArray())
+            {
+                if (Property(item, "name") is { ValueKind: JsonValueKind.String } name)
+                {
+                    descriptions[name.GetString()!] = (Property(item, "description")?.ToString() ?? "", Property(item, "format")?.ToString() ?? "");
+                }
+            }
+        }
+
+        var renamed = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (Property(job.Value, "results") is { ValueKind: JsonValueKind.Object } results)
+        {
+            foreach (var result in results.EnumerateObject())
+            {
+                var name = NameFor(result.Name);
+                renamed[result.Name] = name;
+                if (result.Value.ValueKind == JsonValueKind.Number)
+                {
+                    document.Measurements[name] = result.Value.GetDouble();
+                    var (description, format) = descriptions.GetValueOrDefault(result.Name, (result.Name, ""));
+                    document.Metadata[name] = new MeasurementInfo(description, UnitOf(result.Name, description), format, MeasurementDirection.Infer(result.Name));
+                }
+                else
+                {
+                    // Text, arrays and objects are kept verbatim as parameters.
+                    document.Parameters[$"crank/{job.Name}/{result.Name}"] = result.Value.GetRawText();
+                }
+            }
+        }
+
+        if (Property(job.Value, "measurements") is { ValueKind: JsonValueKind.Array } endpoints)
+        {
+            foreach (var endpoint in endpoints.EnumerateArray().Where(e => e.ValueKind == JsonValueKind.Array))
+            {
+                foreach (var m in endpoint.EnumerateArray())
+                {
+                    if (Property(m, "name") is { ValueKind: JsonValueKind.String } n && Property(m, "value") is { ValueKind: JsonValueKind.Number } v
+                        && Property(m, "timestamp") is { ValueKind: JsonValueKind.String } t
+                        && DateTimeOffset.TryParse(t.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at))
+                    {
+                        var name = renamed.GetValueOrDefault(n.GetString()!) ?? NameFor(n.GetString()!);
+                        timestamps.Add((at, name, v.GetDouble()));
+                    }
+                }
+            }
+        }
+
+        if (primary && Property(job.Value, "environment") is { ValueKind: JsonValueKind.Object } environment)
+        {
+            document.Environment.Os = Property(environment, "os")?.ToString() ?? "";
+            document.Environment.Architecture = Property(environment, "arch")?.ToString() ?? "";
+            document.Environment.Cores = Property(environment, "proc") is { ValueKind: JsonValueKind.Number } proc ? proc.GetInt32() : 0;
+            document.Environment.MachineName = Property(environment, "hw")?.ToString() ?? "";
+            document.Environment.ToolVersion = "crank " + (Property(environment, "version")?.ToString() ?? "");
+        }
+    }
+
+    private static string UnitOf(string name, string description)
+    {
+        var unit = UnitPattern().Match(description);
+        if (unit.Success)
+        {
+            return unit.Groups[1].Value;
+        }
+
+        return name.Contains("rps", StringComparison.OrdinalIgnoreCase) ? "req/s" : name.Contains("latency", StringComparison.OrdinalIgnoreCase) ? "ms" : "";
+    }
+
+    private static string? ScenarioFromCommandLine(string? commandLine)
+    {
+        var match = commandLine is null ? null : ScenarioPattern().Match(commandLine);
+        return match is { Success: true } ? match.Groups[1].Value : null;
+    }
+
+    private static JsonElement? Property(JsonElement element, string name)
+    {
+        if (element.ValueKind != JsonValueKind.Object)
+        {
+            return null;
+        }
+
+        foreach (var property in element.EnumerateObject())
+        {
+            if (property.Name.Equals(name, StringComparison.OrdinalIgnoreCase))
+            {
+                return property.Value;
+            }
+        }
+
+        return null;
+    }
+
+    [GeneratedRegex(@"\(([^()]+)\)\s*$")]
+    private static partial Regex UnitPattern();
+
+    [GeneratedRegex(@"--scenario[=\s]+""?([^\s""]+)")]
+    private static partial Regex ScenarioPattern();
+}
