@@ -15,6 +15,7 @@ packages=()
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v ip >/dev/null 2>&1 || packages+=(iproute2)
 command -v wrk >/dev/null 2>&1 || packages+=(wrk)
+command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq
@@ -28,6 +29,9 @@ dotnet build Benchmarks.sln -c Release -p:TargetOs=windows -nologo -clp:ErrorsOn
 
 echo "== build for this machine"
 dotnet build Benchmarks.sln -c Release -nologo -clp:ErrorsOnly
+
+echo "== PostgreSQL for the store tests (port 55432)"
+bash eng/postgres.sh start 55432 >/dev/null
 
 echo "== test"
 results="$(pwd)/artifacts/test-results"

@@ -9,6 +9,7 @@ namespace Benchmarks.Host.Reports;
 internal static class HtmlReport
 {
     private static readonly string[] s_rates = ["http/rps/mean", "ws/messages/rate", "ws/connects/rate", "ws/broadcast/clients"];
+    private static readonly string[] s_sides = ["baseline", "candidate"];
     private static readonly string[] s_sampleRates = ["http/rps", "ws/messages/rate", "ws/connects/rate"];
     private static readonly (string Suffix, double X)[] s_percentiles = [("50", 50), ("75", 75), ("90", 90), ("95", 95), ("99", 99), ("99.9", 99.9)];
 
@@ -31,11 +32,12 @@ internal static class HtmlReport
         if (s_rates.FirstOrDefault(n => runs.Any(r => r.Run.Measurements.ContainsKey(n))) is { } rate)
         {
             html.Append("<h2>Throughput per run</h2>");
-            html.Append(SvgChart.Bars($"{rate} per run (blue: baseline, orange: candidate)", Comparison.Info(runs.Select(r => r.Run), rate).Unit, names,
-                [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. runs.Select((_, j) => j == i ? Get(r.Run, rate) : 0)], Color(i)))], stacked: true));
+            html.Append(SvgChart.Bars($"{rate} per run", Comparison.Info(runs.Select(r => r.Run), rate).Unit, names,
+                [.. s_sides.Select(side => (side, (IReadOnlyList<double>)[.. runs.Select(r => r.Side == side ? Get(r.Run, rate) : 0)], side == "baseline" ? "#4e79a7" : "#f28e2b"))], stacked: true));
         }
 
-        AppendRunCharts(html, runs.Select(r => r.Run).ToList(), names, Color);
+        // Per-second samples of the first run of each side.
+        AppendRunCharts(html, runs.Select(r => r.Run).ToList(), names, Color, [0, comparison.Baseline.Runs.Count]);
         return Close(html);
     }
 
@@ -57,11 +59,12 @@ internal static class HtmlReport
 
         html.Append("</tbody></table>");
         var runs = points.Select(p => p.Run).ToList();
-        AppendRunCharts(html, runs, names, i => SvgChart.Palette[0]);
+        // Per-second samples of the latest run.
+        AppendRunCharts(html, runs, names, i => SvgChart.Palette[0], [runs.Count - 1]);
         return Close(html);
     }
 
-    private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color)
+    private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color, IReadOnlyCollection<int> sampledRuns)
     {
         var prefix = runs.Any(r => r.Measurements.ContainsKey("http/latency/50")) ? "http/latency/" : runs.Any(r => r.Measurements.ContainsKey("ws/rtt/50")) ? "ws/rtt/" : null;
         if (prefix is not null)
@@ -92,7 +95,7 @@ internal static class HtmlReport
                 [("rx", [.. runs.Select(r => Get(r, "net/rx"))], "#76b7b2"), ("tx", [.. runs.Select(r => Get(r, "net/tx"))], "#b07aa1")], stacked: false));
         }
 
-        var sampled = runs.Select((r, i) => (Run: r, Index: i, Key: s_sampleRates.FirstOrDefault(k => r.Samples.Any(s => s.Values.ContainsKey(k))))).Where(r => r.Key is not null).Take(6).ToList();
+        var sampled = runs.Select((r, i) => (Run: r, Index: i, Key: s_sampleRates.FirstOrDefault(k => r.Samples.Any(s => s.Values.ContainsKey(k))))).Where(r => r.Key is not null && sampledRuns.Contains(r.Index)).ToList();
         if (sampled.Count > 0)
         {
             html.Append("<h2>Per-second samples</h2>");

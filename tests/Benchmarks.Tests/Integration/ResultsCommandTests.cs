@@ -1,0 +1,212 @@
+using System.Text.RegularExpressions;
+using Benchmarks.Host.Store;
+using Benchmarks.Runs;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Integration;
+
+/// <summary>results, compare, history and report through the real executable.</summary>
+public sealed class ResultsCommandTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Fact]
+    public async Task A_crank_json_file_is_imported_exactly_once_with_every_result()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var fixture = Path.Combine(AppContext.BaseDirectory, "Fixtures", "crank", "pipelined.json");
+
+        var first = await HostRun.StartAsync(results, s_timeout, "results", "import", fixture, "--label", "lab", "--results", results);
+        var second = await HostRun.StartAsync(results, s_timeout, "results", "import", fixture, "--results", results);
+
+        Assert.True(first.ExitCode == 0, first.ToString());
+        Assert.Contains("imported as run", first.Output, StringComparison.Ordinal);
+        Assert.Contains("already stored", second.Output, StringComparison.Ordinal);
+        var run = StoredRuns.Single(results);
+        Assert.Equal("pipelined", run.Scenario);
+        Assert.Equal("application", run.Server);
+        Assert.Equal(RunStatus.Succeeded, run.Status);
+        Assert.Equal(["lab", "crank"], run.Labels);
+        Assert.Equal(48.5, run.Measurements["benchmarks/cpu"]);
+        Assert.Equal(22.0, run.Measurements["load/benchmarks/cpu"]);
+        Assert.Equal(1234567.5, run.Measurements["http/rps/mean"]);
+        Assert.Equal(0.91, run.Measurements["http/latency/50"]);
+        Assert.Equal(18518512, run.Measurements["http/requests"]);
+        Assert.Equal(81.0, run.Measurements["benchmarks/working-set"]);
+        Assert.Equal(412.0, run.Measurements["benchmarks/start-time"]);
+        Assert.Equal("\"10.0.0\"", run.Parameters["crank/application/aspNetCoreVersion"]);
+        Assert.Equal("main", run.Parameters["crank/property/branch"]);
+        Assert.Equal("Max CPU usage (%)", run.Metadata["benchmarks/cpu"].Description);
+        Assert.Equal("%", run.Metadata["benchmarks/cpu"].Unit);
+        Assert.Equal("Linux", run.Environment.Os);
+        Assert.Equal(28, run.Environment.Cores);
+        Assert.Equal(new DateTimeOffset(2026, 11, 20, 10, 0, 0, TimeSpan.Zero), run.StartedAt);
+        Assert.Equal([0.0, 1.0, 2.0], run.Samples.Select(s => s.Time));
+        Assert.Equal(48.5, run.Samples[1].Values["benchmarks/cpu"]);
+        Assert.Equal(1234567.5, run.Samples[1].Values["http/rps/mean"]);
+    }
+
+    [Fact]
+    public async Task A_file_that_is_not_crank_output_is_refused_with_its_name()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var bad = Path.Combine(results, "not-crank.json");
+        await File.WriteAllTextAsync(bad, "{\"hello\": 1}");
+        var run = await HostRun.StartAsync(results, s_timeout, "results", "import", bad, "--results", Path.Combine(results, "store"));
+        Assert.Equal(1, run.ExitCode);
+        Assert.Contains("not-crank.json: not a crank --json file", run.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Compare_groups_prints_verdicts_markdown_and_an_html_report_chromium_renders()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
+        double[] before = [100_000, 101_000, 99_000, 100_500, 100_200];
+        double[] after = [120_000, 121_000, 119_500, 120_300, 122_000];
+        for (var i = 0; i < 5; i++)
+        {
+            await store.WriteAsync(SampleRuns.Create(rps: before[i], latency: 2.0, labels: ["before"], startedAt: start.AddMinutes(i)), CancellationToken.None);
+            await store.WriteAsync(SampleRuns.Create(rps: after[i], latency: 1.5, labels: ["after"], startedAt: start.AddMinutes(10 + i)), CancellationToken.None);
+        }
+
+        var html = Path.Combine(results, "compare.html");
+        var table = await HostRun.StartAsync(results, s_timeout, "compare", "label:before", "label=after,scenario=pipelined", "--results", results, "--html", html);
+        var markdown = await HostRun.StartAsync(results, s_timeout, "compare", "before", "after", "--results", results, "--markdown");
+
+        Assert.True(table.ExitCode == 0, table.ToString());
+        Assert.True(Regex.IsMatch(table.Output, @"http/rps/mean\s+100,200\s+120,300\s+\+20\.1%\s+0\.008\s+better"), table.Output);
+        Assert.True(Regex.IsMatch(table.Output, @"http/latency/50\s+2\s+1\.5\s+-25\.0%\s+0\.008\s+better"), table.Output);
+        Assert.Contains("| `http/rps/mean` | 100,200 | 120,300 | +20.1% | 0.008 | better |", markdown.Output, StringComparison.Ordinal);
+
+        var dom = await Chromium.DumpDomAsync(html);
+        Assert.Contains("<h1>Comparison: label=after,scenario=pipelined vs label:before</h1>", dom, StringComparison.Ordinal);
+        Assert.Matches(@"<tr class=""better""><td><code>http/rps/mean</code></td><td>100,200</td><td>120,300</td><td>\+20\.1%</td>", dom);
+        // rps, latency, CPU, network, and the per-second samples of each side's first run.
+        Assert.Equal(6, CountOf(dom, "<svg class=\"chart\""));
+        foreach (var title in new[] { "http/rps/mean per run", "http/latency/NN per run", "benchmarks/cpu/user + benchmarks/cpu/kernel", "net/rx and net/tx", "http/rps each second" })
+        {
+            Assert.Contains(title, dom, StringComparison.Ordinal);
+        }
+
+        Assert.DoesNotContain("http://", dom.Replace("http://www.w3.org/2000/svg", "", StringComparison.Ordinal), StringComparison.Ordinal);
+        // Three bar charts of 10 runs x 2 series: rps (baseline, candidate), CPU (user, kernel), network (rx, tx).
+        Assert.Equal(60, CountOf(dom, "class=\"bar\""));
+    }
+
+    [Theory]
+    [InlineData(new[] { "compare", "0123456789abcdef", "label:before" }, "no run id, id prefix or label matches '0123456789abcdef'")]
+    [InlineData(new[] { "compare", "label:before", "label:nobody" }, "'label:nobody' matches no succeeded run")]
+    [InlineData(new[] { "compare", "label:before", "label:json" }, "the sides mix scenarios (pipelined, json)")]
+    [InlineData(new[] { "compare", "label:before", "color=blue" }, "unknown filter key 'color'")]
+    [InlineData(new[] { "results", "show", "ffffffff" }, "no run 'ffffffff'")]
+    public async Task Bad_comparisons_are_one_clear_line_and_exit_2(string[] arguments, string expected)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        await store.WriteAsync(SampleRuns.Create(labels: ["before"]), CancellationToken.None);
+        await store.WriteAsync(SampleRuns.Create(scenario: "json", labels: ["json"]), CancellationToken.None);
+
+        var run = await HostRun.StartAsync(results, s_timeout, [.. arguments, "--results", results]);
+
+        Assert.True(run.ExitCode == 2, run.ToString());
+        Assert.Contains(expected, run.Error, StringComparison.Ordinal);
+        Assert.Single(run.Error.Trim().Split('\n'));
+    }
+
+    [Fact]
+    public async Task A_corrupt_file_is_named_and_the_other_runs_are_still_listed_and_exported()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var good = SampleRuns.Create();
+        await store.WriteAsync(good, CancellationToken.None);
+        await File.WriteAllTextAsync(Path.Combine(results, "20261101-000000-broken.json"), "{ \"id\": ");
+
+        var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--results", results);
+        var csv = await HostRun.StartAsync(results, s_timeout, "results", "export", "--format", "csv", "--results", results);
+
+        Assert.Equal(0, list.ExitCode);
+        Assert.Contains("20261101-000000-broken.json", list.Error, StringComparison.Ordinal);
+        Assert.Contains(good.Id[..12], list.Output, StringComparison.Ordinal);
+        Assert.Contains("1 run(s)", list.Output, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(results, JsonFileRunStore.IndexFileName)));
+        Assert.Contains($"{good.Id},", csv.Output, StringComparison.Ordinal);
+        Assert.Contains(",http/rps/mean,100000,req/s", csv.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task History_exits_1_when_two_results_in_a_row_leave_the_band_and_writes_the_report()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
+        double[] values = [100, 101, 99, 100, 102, 98, 100, 101, 84, 83];
+        for (var i = 0; i < values.Length; i++)
+        {
+            await store.WriteAsync(SampleRuns.Create(rps: values[i] * 1000, startedAt: start.AddDays(i)), CancellationToken.None);
+        }
+
+        var steady = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "--where", "until=2026-11-09", "--results", results);
+        var html = Path.Combine(results, "history.html");
+        var flagged = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "--results", results, "--html", html);
+
+        Assert.True(steady.ExitCode == 0, steady.ToString());
+        Assert.Contains("no result flagged", steady.Output, StringComparison.Ordinal);
+        Assert.True(flagged.ExitCode == 1, flagged.ToString());
+        Assert.Contains("FLAGGED: regression", flagged.Output, StringComparison.Ordinal);
+        var dom = await Chromium.DumpDomAsync(html);
+        Assert.Contains("<h1>History: pipelined on kestrel</h1>", dom, StringComparison.Ordinal);
+        Assert.Equal(1, CountOf(dom, "class=\"point flagged\""));
+        Assert.Contains("<td>regression</td>", dom, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_run_ending_while_postgresql_is_down_is_kept_locally_and_pushed_later_exactly_once()
+    {
+        var postgres = await PostgresServer.PrivateAsync(55433);
+        try
+        {
+            var database = await postgres.CreateDatabaseAsync();
+            var results = TestPaths.NewTempDirectory();
+            var running = HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "-d", "3s", "-w", "0s", "-c", "8",
+                "--store", database, "--results", results);
+            await Task.Delay(TimeSpan.FromSeconds(1));
+            await postgres.StopAsync();
+            var run = await running;
+
+            Assert.True(run.ExitCode == 0, run.ToString());
+            Assert.Contains("is unavailable", run.Error, StringComparison.Ordinal);
+            Assert.Contains("results push", run.Error, StringComparison.Ordinal);
+            var kept = StoredRuns.Single(results);
+
+            await postgres.RestartAsync();
+            var push = await HostRun.StartAsync(results, s_timeout, "results", "push", "--store", database, "--results", results);
+            var again = await HostRun.StartAsync(results, s_timeout, "results", "push", "--store", database, "--results", results);
+            var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--store", database);
+
+            Assert.True(push.ExitCode == 0, push.ToString());
+            Assert.Contains("pushed 1 run(s)", push.Output, StringComparison.Ordinal);
+            Assert.Contains("pushed 0 run(s)", again.Output, StringComparison.Ordinal);
+            Assert.Contains("1 already there", again.Output, StringComparison.Ordinal);
+            Assert.Contains(kept.Id[..12], list.Output, StringComparison.Ordinal);
+            Assert.Contains("1 run(s) in PostgreSQL", list.Output, StringComparison.Ordinal);
+        }
+        finally
+        {
+            await postgres.StopAsync();
+        }
+    }
+
+    private static int CountOf(string text, string part)
+    {
+        var count = 0;
+        for (var i = text.IndexOf(part, StringComparison.Ordinal); i >= 0; i = text.IndexOf(part, i + part.Length, StringComparison.Ordinal))
+        {
+            count++;
+        }
+
+        return count;
+    }
+}

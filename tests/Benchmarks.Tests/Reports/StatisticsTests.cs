@@ -1,0 +1,102 @@
+using Benchmarks.Host.Reports;
+using Benchmarks.Runs;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Reports;
+
+/// <summary>The comparison statistics on constructed samples with known answers.</summary>
+public sealed class StatisticsTests
+{
+    [Fact]
+    public void Mann_whitney_matches_known_exact_and_approximate_p_values()
+    {
+        // Fully separated 5 vs 5: 2 of C(10,5)=252 arrangements are as extreme (two-sided exact p = 0.0079).
+        Assert.Equal(2.0 / 252, MannWhitney.PValue([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]), 6);
+
+        // 3 vs 3 can never go below p = 0.1 two-sided: too few runs for alpha 0.05.
+        Assert.Equal(0.1, MannWhitney.PValue([1, 2, 3], [4, 5, 6]), 6);
+        Assert.Equal(1.0, MannWhitney.PValue([5, 5, 5], [5, 5, 5]), 6);
+
+        // Ties across groups: [1,2,2] vs [2,3,4] (mid-ranks) — exact p over all 20 splits is 0.3.
+        Assert.Equal(0.3, MannWhitney.PValue([1, 2, 2], [2, 3, 4]), 6);
+
+        // Large groups use the normal approximation: interleaved equal groups give p near 1, shifted ones a tiny p.
+        var left = Enumerable.Range(0, 40).Select(i => (double)(2 * i)).ToArray();
+        var right = Enumerable.Range(0, 40).Select(i => (double)((2 * i) + 1)).ToArray();
+        Assert.True(MannWhitney.PValue(left, right) > 0.8);
+        Assert.True(MannWhitney.PValue(left, [.. left.Select(v => v + 1000)]) < 1e-10);
+    }
+
+    [Fact]
+    public void Identical_groups_show_no_change()
+    {
+        var rows = Compare([100, 101, 99, 100, 102], [100, 101, 99, 100, 102]);
+        Assert.All(rows, r => Assert.Equal(ComparisonVerdict.NoChange, r.Verdict));
+        Assert.Equal(0, Row(rows, "http/rps/mean").ChangePercent, 6);
+    }
+
+    [Fact]
+    public void A_ten_percent_shift_is_better_for_throughput_and_worse_for_latency()
+    {
+        var rows = Compare([100, 101, 99, 100, 102], [110, 111, 109, 110, 112]);
+        var rps = Row(rows, "http/rps/mean");
+        Assert.Equal(ComparisonVerdict.Better, rps.Verdict);
+        Assert.Equal(10, rps.ChangePercent, 6);
+        Assert.True(rps.PValue < 0.05);
+
+        // The latency of SampleRuns is rps/100 here: it went up, and up is worse for latency.
+        Assert.Equal(ComparisonVerdict.Worse, Row(rows, "http/latency/50").Verdict);
+
+        // CPU has no better direction: a significant move is "changed" (here it did not move).
+        Assert.Equal(ComparisonVerdict.NoChange, Row(rows, "benchmarks/cpu/user").Verdict);
+    }
+
+    [Fact]
+    public void A_noisy_shift_is_not_significant_and_a_small_significant_one_is_under_the_threshold()
+    {
+        Assert.Equal(ComparisonVerdict.NoChange, Row(Compare([80, 120, 95, 130, 70], [90, 125, 100, 135, 75]), "http/rps/mean").Verdict);
+        var small = Row(Compare([100, 100.1, 100.2, 100.3, 100.4], [102, 102.1, 102.2, 102.3, 102.4]), "http/rps/mean");
+        Assert.True(small.PValue < 0.05);
+        Assert.Equal(ComparisonVerdict.NoChange, small.Verdict);
+        Assert.Contains("threshold", small.Note, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_single_run_or_two_are_compared_without_significance()
+    {
+        Assert.Equal("single run: no significance", Row(Compare([100], [200]), "http/rps/mean").Note);
+        var two = Row(Compare([100, 100], [200, 200]), "http/rps/mean");
+        Assert.Equal(ComparisonVerdict.NotTested, two.Verdict);
+        Assert.Null(two.PValue);
+    }
+
+    [Fact]
+    public void History_flags_two_results_in_a_row_outside_the_band_and_not_a_single_blip()
+    {
+        double[] values = [100, 101, 99, 100, 102, 98, 100, 101, 85, 100, 99, 84, 83];
+        var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
+        var series = values.Select((v, i) => (SampleRuns.Create(rps: v, startedAt: start.AddDays(i)), v)).ToList();
+
+        var points = RegressionDetector.Analyze(series, window: 7, sigmas: 2, consecutive: 2, higherIsBetter: true);
+
+        Assert.True(points[8].Outside);
+        Assert.False(points[8].Flagged);
+        Assert.False(points[9].Flagged);
+        Assert.False(points[11].Flagged);
+        Assert.True(points[12].Flagged);
+        Assert.Equal("regression", points[12].Direction);
+        Assert.Equal(1, points.Count(p => p.Flagged));
+    }
+
+    private static IReadOnlyList<ComparisonRow> Compare(double[] before, double[] after)
+    {
+        var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
+        RunDocument Run(double rps, int i) => SampleRuns.Create(rps: rps, latency: rps / 100, startedAt: start.AddMinutes(i));
+        return Comparison.Create(
+            new RunGroup("before", [.. before.Select(Run)]),
+            new RunGroup("after", [.. after.Select(Run)]),
+            new ComparisonSettings()).Rows;
+    }
+
+    private static ComparisonRow Row(IReadOnlyList<ComparisonRow> rows, string name) => rows.Single(r => r.Name == name);
+}
