@@ -36,7 +36,8 @@ internal sealed class JobProcess : IAsyncDisposable
 
     public int? ExitCode => HasExited ? _process.ExitCode : null;
 
-    public Task Exited => _exited.Task;
+    /// <summary>Completes once the process has exited and its last output lines have been read into <see cref="Tail"/>.</summary>
+    public Task Exited { get; private set; } = Task.CompletedTask;
 
     public static JobProcess Start(JobStartInfo info, IProcessControl control, Action<string, bool>? onLine = null)
     {
@@ -81,6 +82,7 @@ internal sealed class JobProcess : IAsyncDisposable
 
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
+        job.Exited = job.DrainAfterExitAsync();
         return job;
     }
 
@@ -168,4 +170,11 @@ internal sealed class JobProcess : IAsyncDisposable
     }
 
     private void OnExited() => _exited.TrySetResult();
+
+    // The exit event can come before the redirected streams reach their end.
+    private async Task DrainAfterExitAsync()
+    {
+        await _exited.Task;
+        await WaitForOutputAsync();
+    }
 }

@@ -39,7 +39,7 @@ internal static class ComparisonTextWriter
 
     public static string Mark(ComparisonRow row) => row.Verdict switch
     {
-        ComparisonVerdict.Better => $"better ({row.Note})".Replace("better (better)", "better", StringComparison.Ordinal),
+        ComparisonVerdict.Better => "better",
         ComparisonVerdict.Worse => "WORSE",
         ComparisonVerdict.Changed => "changed",
         ComparisonVerdict.NoChange => $"no significant change ({row.Note})",

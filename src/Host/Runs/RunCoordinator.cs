@@ -209,9 +209,7 @@ internal sealed class RunCoordinator
             await load.StopAsync(s_stopGrace);
         }
 
-        // The exit event can come before the last lines are read: stopping an exited job drains its output.
         await load.Exited;
-        await load.StopAsync(s_stopGrace);
     }
 
     private static string ProgressLine(RunSample sample)
