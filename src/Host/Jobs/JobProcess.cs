@@ -98,7 +98,10 @@ internal sealed class JobProcess : IAsyncDisposable
         return seen.Task;
     }
 
-    /// <summary>Asks the process to stop, waits up to <paramref name="grace"/>, then kills its tree.</summary>
+    /// <summary>
+    /// Asks the process to stop (SIGTERM), waits up to <paramref name="grace"/>; interrupts it
+    /// (SIGINT) and waits again; then kills its whole tree (taskkill /T on Windows).
+    /// </summary>
     public async Task StopAsync(TimeSpan grace)
     {
         if (HasExited)
@@ -107,15 +110,9 @@ internal sealed class JobProcess : IAsyncDisposable
             return;
         }
 
-        try
+        if (!await TryStopAsync(_control.RequestStop, grace))
         {
-            if (_control.RequestStop(_process))
-            {
-                await _exited.Task.WaitAsync(grace);
-            }
-        }
-        catch (TimeoutException)
-        {
+            await TryStopAsync(_control.Interrupt, grace);
         }
 
         if (!HasExited)
@@ -132,6 +129,31 @@ internal sealed class JobProcess : IAsyncDisposable
         }
 
         await WaitForOutputAsync();
+    }
+
+    private async Task<bool> TryStopAsync(Func<Process, bool> signal, TimeSpan grace)
+    {
+        if (HasExited)
+        {
+            return true;
+        }
+
+        try
+        {
+            if (signal(_process))
+            {
+                await _exited.Task.WaitAsync(grace);
+                return true;
+            }
+        }
+        catch (TimeoutException)
+        {
+        }
+        catch (InvalidOperationException)
+        {
+        }
+
+        return HasExited;
     }
 
     public async ValueTask DisposeAsync()

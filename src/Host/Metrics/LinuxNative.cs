@@ -10,6 +10,8 @@ internal static partial class LinuxNative
 
     public const int SigTerm = 15;
 
+    public const int SigInt = 2;
+
     public static double ClockTicksPerSecond()
     {
         var ticks = SysConf(ScClockTicks);

@@ -8,6 +8,9 @@ internal interface IProcessControl
     /// <summary>Asks the process to stop cleanly (SIGTERM on Linux). False when the OS has no such request for it.</summary>
     bool RequestStop(Process process);
 
+    /// <summary>Interrupts the process (SIGINT on Linux), the second, firmer stop request. False when the OS has none.</summary>
+    bool Interrupt(Process process);
+
     /// <summary>Pins the process to the given CPUs.</summary>
     void SetAffinity(Process process, IReadOnlyList<int> cpus);
 }

@@ -9,5 +9,7 @@ internal sealed class LinuxProcessControl : IProcessControl
 {
     public bool RequestStop(Process process) => LinuxNative.Kill(process.Id, LinuxNative.SigTerm) == 0;
 
+    public bool Interrupt(Process process) => LinuxNative.Kill(process.Id, LinuxNative.SigInt) == 0;
+
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 }

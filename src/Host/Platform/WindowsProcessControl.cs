@@ -9,5 +9,7 @@ internal sealed class WindowsProcessControl : IProcessControl
     // A console child cannot be sent Ctrl+C alone without sharing our console; the caller falls back to killing the tree.
     public bool RequestStop(Process process) => false;
 
+    public bool Interrupt(Process process) => false;
+
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 }

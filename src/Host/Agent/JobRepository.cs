@@ -1,0 +1,27 @@
+using System.Collections.Concurrent;
+using System.Text.Json.Nodes;
+
+namespace Benchmarks.Host.Agent;
+
+/// <summary>The agent's jobs by id. Deleted jobs stay queryable until they are pruned.</summary>
+internal sealed class JobRepository(string root)
+{
+    private readonly ConcurrentDictionary<int, AgentJob> _jobs = new();
+    private int _lastId;
+
+    public string Root { get; } = root;
+
+    public AgentJob Add(JsonObject document)
+    {
+        var id = Interlocked.Increment(ref _lastId);
+        var job = new AgentJob(id, document, Path.Combine(Root, id.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+        _jobs[id] = job;
+        return job;
+    }
+
+    public AgentJob? Find(int id) => _jobs.TryGetValue(id, out var job) ? job : null;
+
+    public IReadOnlyList<AgentJob> All() => [.. _jobs.Values.OrderBy(j => j.Id)];
+
+    public void Remove(int id) => _jobs.TryRemove(id, out _);
+}

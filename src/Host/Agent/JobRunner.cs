@@ -1,0 +1,285 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net.Sockets;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Metrics;
+using Benchmarks.Host.Platform;
+using Microsoft.Extensions.Logging;
+
+namespace Benchmarks.Host.Agent;
+
+/// <summary>
+/// Runs one started job: build, start, readiness (ready text on stdout or stderr, console
+/// app, or the port accepting connections), measurements while it runs, and the end —
+/// its own exit (Stopped or Failed with the output's tail) or a stop (SIGTERM, SIGINT, kill).
+/// </summary>
+internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISystemMetrics metrics, AgentOptions options, ILogger logger)
+{
+    private const string ChildProcessPrefix = "##ChildProcessId:";
+    private static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromMinutes(3);
+    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
+
+    public async Task RunAsync(AgentJob job)
+    {
+        ArgumentNullException.ThrowIfNull(job);
+        var stop = job.StopSource.Token;
+        JobProcess? process = null;
+        try
+        {
+            job.TryMove(AgentJobState.Starting, AgentJobState.Waiting);
+            var build = await builder.BuildAsync(job, stop);
+            job.AddMetadata(AgentMeasurements.Metadata("benchmarks/build-time"));
+            job.AddMeasurement("benchmarks/build-time", build.Duration.TotalMilliseconds);
+            ExtractOutputAttachments(job);
+
+            var startTimeout = JobDocument.GetTimeSpan(job.Snapshot(), "startTimeout") ?? DefaultStartTimeout;
+            var started = Stopwatch.StartNew();
+            process = Start(job, build, () => started.Restart());
+            job.ProcessId = process.Id;
+            await File.WriteAllTextAsync(AgentJobFolders.ProcessFile(job), ProcessRecord(process.Id), CancellationToken.None);
+            AgentLog.ProcessStarted(logger, job.Id, job.Service, process.Id, process.Info.CommandLine);
+
+            if (!await WaitUntilReadyAsync(job, process, startTimeout, stop))
+            {
+                return;
+            }
+
+            job.SetUrl(JobUrl(job));
+            job.AddMetadata(AgentMeasurements.Metadata("benchmarks/start-time"));
+            job.AddMeasurement("benchmarks/start-time", started.Elapsed.TotalMilliseconds);
+            if (!job.TryMove(AgentJobState.Running, AgentJobState.Starting))
+            {
+                return;
+            }
+
+            AgentLog.JobRunning(logger, job.Id, job.Service);
+            using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
+            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName).RunAsync(IntervalOf(job), sampling.Token);
+            try
+            {
+                await process.Exited.WaitAsync(stop);
+            }
+            catch (OperationCanceledException)
+            {
+            }
+
+            await sampling.CancelAsync();
+            await sampler;
+            await EndAsync(job, process);
+        }
+        catch (JobFailedException ex)
+        {
+            AgentLog.JobFailed(logger, job.Id, job.Service, FirstLine(ex.Message));
+            job.Fail(ex.Message);
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            // Stopped or deleted before it ran: a build was cancelled.
+            if (job.State is AgentJobState.Starting or AgentJobState.Waiting)
+            {
+                job.Fail("the job was stopped before it started");
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or System.ComponentModel.Win32Exception)
+        {
+            AgentLog.JobFailed(logger, job.Id, job.Service, ex.Message);
+            job.Fail(ex.Message);
+        }
+        finally
+        {
+            if (process is not null)
+            {
+                await StopProcessAsync(job, process);
+                await process.DisposeAsync();
+            }
+
+            if (stop.IsCancellationRequested)
+            {
+                job.TryMove(AgentJobState.Stopped, AgentJobState.Starting, AgentJobState.Running, AgentJobState.Stopping);
+            }
+        }
+    }
+
+    private JobProcess Start(AgentJob job, JobBuild build, Action restartStopwatch)
+    {
+        var arguments = new List<string>(build.LeadingArguments);
+        arguments.AddRange(CommandLineSplitter.Split(job.GetString("arguments")));
+        var environment = new Dictionary<string, string>(JobDocument.GetStringMap(job.Snapshot(), "environmentVariables"))
+        {
+            ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
+        };
+        var statistics = new StatisticsBlockReader(json =>
+        {
+            if (!JobStatistics.Apply(job, json))
+            {
+                AgentLog.BadStatistics(logger, job.Id, job.Service);
+            }
+        });
+        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment };
+        return JobProcess.Start(info, control, (line, isError) =>
+        {
+            if (isError)
+            {
+                job.Output.Add("[STDERR] " + line);
+                if (line.StartsWith(ChildProcessPrefix, StringComparison.Ordinal)
+                    && int.TryParse(line.AsSpan(ChildProcessPrefix.Length).Trim(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var child))
+                {
+                    job.ChildProcessId = child;
+                    restartStopwatch();
+                }
+
+                return;
+            }
+
+            job.Output.Add(line);
+            statistics.OnLine(line);
+        });
+    }
+
+    /// <summary>True when the job is ready; false when it ended first (its state then says how).</summary>
+    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobProcess process, TimeSpan timeout, CancellationToken stop)
+    {
+        var readyText = job.GetString("readyStateText");
+        Task ready;
+        if (!string.IsNullOrEmpty(readyText))
+        {
+            ready = process.WaitForLineAsync(readyText);
+        }
+        else if (JobDocument.GetBool(job.Snapshot(), "isConsoleApp"))
+        {
+            ready = Task.CompletedTask;
+        }
+        else
+        {
+            ready = ProbePortAsync(JobDocument.GetInt(job.Snapshot(), "port") ?? 5000, stop);
+        }
+
+        var first = await Task.WhenAny(ready, process.Exited, Task.Delay(timeout, stop));
+        if (first == ready)
+        {
+            return true;
+        }
+
+        if (stop.IsCancellationRequested)
+        {
+            return false;
+        }
+
+        if (process.HasExited)
+        {
+            await EndAsync(job, process);
+            return false;
+        }
+
+        throw new JobFailedException($"the job was not ready within {timeout}{(string.IsNullOrEmpty(readyText) ? "" : $" (waiting for '{readyText}')")}:{Environment.NewLine}{job.Output.Tail(20)}");
+    }
+
+    /// <summary>Tries the port up to 5 times, a second apart; after that the job counts as started anyway, as crank's agent does.</summary>
+    private static async Task ProbePortAsync(int port, CancellationToken cancellationToken)
+    {
+        for (var attempt = 0; attempt < 5; attempt++)
+        {
+            try
+            {
+                using var client = new TcpClient();
+                await client.ConnectAsync("127.0.0.1", port, cancellationToken);
+                return;
+            }
+            catch (SocketException)
+            {
+                await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
+            }
+        }
+    }
+
+    private async Task EndAsync(AgentJob job, JobProcess process)
+    {
+        if (job.StopSource.IsCancellationRequested && !process.HasExited)
+        {
+            await StopProcessAsync(job, process);
+            job.TryMove(AgentJobState.Stopped, AgentJobState.Running, AgentJobState.Stopping, AgentJobState.Starting);
+            return;
+        }
+
+        await process.Exited;
+        job.ExitCode = process.ExitCode;
+        if (job.StopSource.IsCancellationRequested || process.ExitCode == 0)
+        {
+            job.TryMove(AgentJobState.Stopped, AgentJobState.Running, AgentJobState.Stopping, AgentJobState.Starting);
+            return;
+        }
+
+        job.Fail($"Job failed at runtime with exit code {process.ExitCode}:{Environment.NewLine}{job.Output.Tail(30)}");
+        AgentLog.JobExited(logger, job.Id, job.Service, process.ExitCode);
+    }
+
+    private async Task StopProcessAsync(AgentJob job, JobProcess process)
+    {
+        if (process.HasExited)
+        {
+            return;
+        }
+
+        // A process the job named with ##ChildProcessId is asked first: it is the one being measured.
+        if (job.ChildProcessId > 0)
+        {
+            try
+            {
+                using var child = Process.GetProcessById(job.ChildProcessId);
+                if (control.RequestStop(child))
+                {
+                    await child.WaitForExitAsync().WaitAsync(StopGrace);
+                }
+            }
+            catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or TimeoutException)
+            {
+            }
+        }
+
+        await process.StopAsync(StopGrace);
+        AgentLog.ProcessEnded(logger, job.Id, job.Service, process.Id);
+    }
+
+    private static void ExtractOutputAttachments(AgentJob job)
+    {
+        var pending = Path.Combine(job.Directory, "attachments");
+        if (!Directory.Exists(pending))
+        {
+            return;
+        }
+
+        var destination = Directory.Exists(AgentJobFolders.Published(job)) ? AgentJobFolders.Published(job) : AgentJobFolders.Sources(job);
+        foreach (var zip in Directory.GetFiles(pending, "*.zip").Order(StringComparer.Ordinal))
+        {
+            using var stream = File.OpenRead(zip);
+            SafeZip.Extract(stream, destination, long.MaxValue);
+        }
+    }
+
+    private static string JobUrl(AgentJob job)
+    {
+        var snapshot = job.Snapshot();
+        var scheme = (JobDocument.GetString(snapshot, "scheme") ?? "http").ToLowerInvariant() switch
+        {
+            "https" or "h2" => "https",
+            _ => "http",
+        };
+        var host = JobDocument.GetStringList(snapshot, "endpoints").Select(e => Uri.TryCreate(e, UriKind.Absolute, out var uri) ? uri.Host : null).FirstOrDefault(h => h is not null)
+            ?? System.Net.Dns.GetHostName();
+        var port = JobDocument.GetInt(snapshot, "port") ?? 5000;
+        var path = JobDocument.GetString(snapshot, "path") ?? "/";
+        return $"{scheme}://{host}:{port.ToString(CultureInfo.InvariantCulture)}{(path.StartsWith('/') ? path : "/" + path)}";
+    }
+
+    private static TimeSpan IntervalOf(AgentJob job) =>
+        TimeSpan.FromSeconds(Math.Clamp(JobDocument.GetInt(job.Snapshot(), "measurementsIntervalSec") ?? 1, 1, 60));
+
+    /// <summary>The pid and its start time, so a restarted agent ends only the process it started.</summary>
+    private static string ProcessRecord(int processId)
+    {
+        using var process = Process.GetProcessById(processId);
+        return processId.ToString(CultureInfo.InvariantCulture) + " " + process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
+    }
+
+    private static string FirstLine(string text) => text.Split('\n', 2)[0].TrimEnd('\r', ':');
+}

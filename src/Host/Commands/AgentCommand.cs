@@ -1,0 +1,125 @@
+using System.CommandLine;
+using System.Net;
+using Benchmarks.Host.Agent;
+using Benchmarks.Host.Cli;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks agent</c>: a crank-compatible agent, in a console or as a systemd / Windows service.</summary>
+internal static class AgentCommand
+{
+    public static Command Create(CliConsole console)
+    {
+        var url = new Option<string>("--url") { Description = "Address to listen on. Anything but loopback requires --allow.", DefaultValueFactory = _ => "http://127.0.0.1:5010" };
+        var allow = new Option<string[]>("--allow") { Description = "A client network allowed to send jobs (10.0.0.0/8, or one address); repeatable. Loopback is always allowed.", AllowMultipleArgumentsPerToken = true };
+        var jobsDirectory = new Option<string?>("--jobs-dir") { Description = "Folder for job sources and builds; emptied when the agent starts. Default: <temp>/benchmarks-agent." };
+        var maxUpload = new Option<int>("--max-upload-mb") { Description = "Largest upload (source zip, build file) and largest extracted archive, in MB.", DefaultValueFactory = _ => 512 };
+        var jobTimeLimit = new Option<string>("--job-time-limit") { Description = "Longest a job may run before it is stopped (e.g. 30m, 2h).", DefaultValueFactory = _ => "2h" };
+        var driverTimeout = new Option<string>("--driver-timeout") { Description = "A job whose controller has been silent this long is stopped and deleted.", DefaultValueFactory = _ => "10s" };
+        var networkInterface = new Option<string?>("--interface") { Description = "Interface reported as net/*; default: the one that carries the controller's traffic." };
+        var windowsService = new Option<bool>("--windows-service") { Description = "Run under the Windows service control manager (set in the service's command line)." };
+        var command = new Command("agent", "Run a crank-compatible agent: the crank controller sends it jobs (server, load) that it builds offline and runs, reporting CPU user/kernel, memory and NIC measurements.")
+        {
+            url, allow, jobsDirectory, maxUpload, jobTimeLimit, driverTimeout, networkInterface, windowsService,
+        };
+        command.SetAction(async (result, cancellationToken) =>
+        {
+            AgentOptions options;
+            try
+            {
+                options = Parse(result.GetRequiredValue(url), result.GetValue(allow) ?? [], result.GetValue(jobsDirectory), result.GetValue(maxUpload),
+                    result.GetRequiredValue(jobTimeLimit), result.GetRequiredValue(driverTimeout), result.GetValue(networkInterface));
+            }
+            catch (UsageException ex)
+            {
+                return console.Fail(ExitCodes.Usage, ex.Message);
+            }
+
+            if (result.GetValue(windowsService))
+            {
+                if (!OperatingSystem.IsWindows())
+                {
+                    return console.Fail(ExitCodes.Usage, "--windows-service runs only on Windows; on Linux install the systemd unit (docs/agents.md)");
+                }
+
+                try
+                {
+                    return WindowsService.Run("BenchmarksAgent", token => RunAsync(console, options, eventLog: true, token));
+                }
+                catch (InvalidOperationException ex)
+                {
+                    return console.Fail(ExitCodes.Failed, ex.Message);
+                }
+            }
+
+            using var signal = new ShutdownSignal(cancellationToken);
+            return await RunAsync(console, options, eventLog: false, signal.Token);
+        });
+        return command;
+    }
+
+    internal static AgentOptions Parse(string url, IReadOnlyList<string> allow, string? jobsDirectory, int maxUploadMb, string jobTimeLimit, string driverTimeout, string? networkInterface)
+    {
+        if (!Uri.TryCreate(url, UriKind.Absolute, out var uri) || uri.Scheme != Uri.UriSchemeHttp || !string.IsNullOrEmpty(uri.Query) || uri.AbsolutePath != "/")
+        {
+            throw new UsageException($"--url '{url}' is not an http://host:port address");
+        }
+
+        var networks = new List<IPNetwork>();
+        foreach (var item in allow.SelectMany(a => a.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
+        {
+            try
+            {
+                networks.Add(NetworkAllowList.Parse(item));
+            }
+            catch (FormatException ex)
+            {
+                throw new UsageException($"--allow: {ex.Message}");
+            }
+        }
+
+        var loopback = uri.IsLoopback || (IPAddress.TryParse(uri.Host.Trim('[', ']'), out var host) && IPAddress.IsLoopback(host));
+        if (!loopback && networks.Count == 0)
+        {
+            throw new UsageException($"listening on {uri.Host} needs --allow with the controllers' networks (e.g. --allow 10.0.0.0/8): the crank controller sends no credentials");
+        }
+
+        if (maxUploadMb <= 0)
+        {
+            throw new UsageException("--max-upload-mb must be positive");
+        }
+
+        return new AgentOptions
+        {
+            Url = uri,
+            AllowedNetworks = networks,
+            JobsRoot = Path.GetFullPath(jobsDirectory ?? Path.Combine(Path.GetTempPath(), "benchmarks-agent")),
+            MaxUploadBytes = maxUploadMb * 1024L * 1024L,
+            JobTimeLimit = Duration(jobTimeLimit, "--job-time-limit"),
+            DriverTimeout = Duration(driverTimeout, "--driver-timeout"),
+            InterfaceName = networkInterface,
+        };
+    }
+
+    private static TimeSpan Duration(string text, string option) =>
+        DurationParser.TryParse(text, out var duration) && duration > TimeSpan.Zero
+            ? duration
+            : throw new UsageException($"{option} '{text}' is not a duration such as 10s, 30m or 2h");
+
+    private static async Task<int> RunAsync(CliConsole console, AgentOptions options, bool eventLog, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await AgentHost.RunAsync(options, console.Out, eventLog, cancellationToken);
+            return ExitCodes.Success;
+        }
+        catch (IOException ex)
+        {
+            return console.Fail(ExitCodes.Failed, $"cannot listen on {options.Url.GetLeftPart(UriPartial.Authority)}: {ex.Message}");
+        }
+        catch (UnauthorizedAccessException ex)
+        {
+            return console.Fail(ExitCodes.Failed, $"cannot use the jobs folder {options.JobsRoot}: {ex.Message}");
+        }
+    }
+}
