@@ -167,7 +167,8 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
         try
         {
             using var process = Process.GetProcessById(pid);
-            if (process.StartTime.ToUniversalTime().Ticks == startTicks)
+            // The start time read back can differ by a few milliseconds (it is derived from the boot time).
+            if (Math.Abs(process.StartTime.ToUniversalTime().Ticks - startTicks) < TimeSpan.TicksPerSecond)
             {
                 AgentLog.LeftoverProcess(logger, pid);
                 process.Kill(entireProcessTree: true);

@@ -34,12 +34,20 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
 
             var startTimeout = JobDocument.GetTimeSpan(job.Snapshot(), "startTimeout") ?? DefaultStartTimeout;
             var started = Stopwatch.StartNew();
-            process = Start(job, build, () => started.Restart());
+            var readyText = job.GetString("readyStateText");
+            var readyLine = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            process = Start(job, build, () => started.Restart(), line =>
+            {
+                if (!string.IsNullOrEmpty(readyText) && line.Contains(readyText, StringComparison.OrdinalIgnoreCase))
+                {
+                    readyLine.TrySetResult();
+                }
+            });
             job.ProcessId = process.Id;
             await File.WriteAllTextAsync(AgentJobFolders.ProcessFile(job), ProcessRecord(process.Id), CancellationToken.None);
             AgentLog.ProcessStarted(logger, job.Id, job.Service, process.Id, process.Info.CommandLine);
 
-            if (!await WaitUntilReadyAsync(job, process, startTimeout, stop))
+            if (!await WaitUntilReadyAsync(job, process, readyLine.Task, startTimeout, stop))
             {
                 return;
             }
@@ -100,7 +108,8 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
         }
     }
 
-    private JobProcess Start(AgentJob job, JobBuild build, Action restartStopwatch)
+    /// <summary>Starts the job's process; every line goes to the job's output and to <paramref name="onLine"/> (set before the first line can arrive).</summary>
+    private JobProcess Start(AgentJob job, JobBuild build, Action restartStopwatch, Action<string> onLine)
     {
         var arguments = new List<string>(build.LeadingArguments);
         arguments.AddRange(CommandLineSplitter.Split(job.GetString("arguments")));
@@ -118,6 +127,7 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
         var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment };
         return JobProcess.Start(info, control, (line, isError) =>
         {
+            onLine(line);
             if (isError)
             {
                 job.Output.Add("[STDERR] " + line);
@@ -137,13 +147,13 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
     }
 
     /// <summary>True when the job is ready; false when it ended first (its state then says how).</summary>
-    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobProcess process, TimeSpan timeout, CancellationToken stop)
+    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobProcess process, Task readyLine, TimeSpan timeout, CancellationToken stop)
     {
         var readyText = job.GetString("readyStateText");
         Task ready;
         if (!string.IsNullOrEmpty(readyText))
         {
-            ready = process.WaitForLineAsync(readyText);
+            ready = readyLine;
         }
         else if (JobDocument.GetBool(job.Snapshot(), "isConsoleApp"))
         {

@@ -26,7 +26,7 @@ internal static class CrankStatistics
                 json.WriteString("Name", name);
                 json.WriteString("Aggregate", CrankOperation(info.Aggregate));
                 json.WriteString("Reduce", CrankOperation(info.Aggregate));
-                json.WriteString("Format", info.Unit is "count" ? "n0" : "n2");
+                json.WriteString("Format", info.Unit is "count" or "bytes" ? "n0" : "n2");
                 json.WriteString("ShortDescription", info.Description);
                 json.WriteString("LongDescription", info.Description);
                 json.WriteEndObject();

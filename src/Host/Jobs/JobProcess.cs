@@ -14,6 +14,7 @@ internal sealed class JobProcess : IAsyncDisposable
     private readonly IProcessControl _control;
     private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly List<(string Text, TaskCompletionSource Seen)> _waits = [];
+    private static readonly TimeSpan OutputDrainTimeout = TimeSpan.FromSeconds(5);
     private readonly Lock _lock = new();
 
     private JobProcess(JobStartInfo info, Process process, IProcessControl control)
@@ -110,6 +111,8 @@ internal sealed class JobProcess : IAsyncDisposable
             return;
         }
 
+        // Taken before the first signal: a shell that dies of SIGTERM leaves its children to init.
+        var descendants = _control.Descendants(_process);
         if (!await TryStopAsync(_control.RequestStop, grace))
         {
             await TryStopAsync(_control.Interrupt, grace);
@@ -128,7 +131,24 @@ internal sealed class JobProcess : IAsyncDisposable
             await _exited.Task.WaitAsync(TimeSpan.FromSeconds(10));
         }
 
+        EndStragglers(descendants);
         await WaitForOutputAsync();
+    }
+
+    /// <summary>Kills what is left of the process's tree once the process itself has ended.</summary>
+    private static void EndStragglers(IReadOnlyList<int> descendants)
+    {
+        foreach (var pid in descendants)
+        {
+            try
+            {
+                using var straggler = Process.GetProcessById(pid);
+                straggler.Kill(entireProcessTree: true);
+            }
+            catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception)
+            {
+            }
+        }
     }
 
     private async Task<bool> TryStopAsync(Func<Process, bool> signal, TimeSpan grace)
@@ -164,8 +184,16 @@ internal sealed class JobProcess : IAsyncDisposable
 
     private async Task WaitForOutputAsync()
     {
-        // WaitForExit with no timeout also drains the redirected output streams.
-        await _process.WaitForExitAsync();
+        // WaitForExit with no timeout also drains the redirected output streams; a process left
+        // holding them (a daemon the job started) must not hold up the caller for long.
+        using var drain = new CancellationTokenSource(OutputDrainTimeout);
+        try
+        {
+            await _process.WaitForExitAsync(drain.Token);
+        }
+        catch (OperationCanceledException)
+        {
+        }
     }
 
     private void OnLine(string? line, bool isError)

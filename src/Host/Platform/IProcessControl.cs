@@ -11,6 +11,9 @@ internal interface IProcessControl
     /// <summary>Interrupts the process (SIGINT on Linux), the second, firmer stop request. False when the OS has none.</summary>
     bool Interrupt(Process process);
 
+    /// <summary>The process's children, their children and so on, as they are now.</summary>
+    IReadOnlyList<int> Descendants(Process process);
+
     /// <summary>Pins the process to the given CPUs.</summary>
     void SetAffinity(Process process, IReadOnlyList<int> cpus);
 }

@@ -11,5 +11,50 @@ internal sealed class LinuxProcessControl : IProcessControl
 
     public bool Interrupt(Process process) => LinuxNative.Kill(process.Id, LinuxNative.SigInt) == 0;
 
+    public IReadOnlyList<int> Descendants(Process process)
+    {
+        ArgumentNullException.ThrowIfNull(process);
+        var parents = new Dictionary<int, List<int>>();
+        foreach (var directory in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(directory), out var pid))
+            {
+                continue;
+            }
+
+            try
+            {
+                // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may contain spaces and parentheses.
+                var stat = File.ReadAllText(Path.Combine(directory, "stat"));
+                var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+                if (fields.Length > 1 && int.TryParse(fields[1], out var parent))
+                {
+                    if (!parents.TryGetValue(parent, out var children))
+                    {
+                        parents[parent] = children = [];
+                    }
+
+                    children.Add(pid);
+                }
+            }
+            catch (IOException)
+            {
+            }
+        }
+
+        var found = new List<int>();
+        var pending = new Queue<int>([process.Id]);
+        while (pending.TryDequeue(out var next))
+        {
+            foreach (var child in parents.GetValueOrDefault(next) ?? [])
+            {
+                found.Add(child);
+                pending.Enqueue(child);
+            }
+        }
+
+        return found;
+    }
+
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 }

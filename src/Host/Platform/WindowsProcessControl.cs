@@ -11,5 +11,8 @@ internal sealed class WindowsProcessControl : IProcessControl
 
     public bool Interrupt(Process process) => false;
 
+    // Process.Kill(entireProcessTree: true) finds the tree on Windows while the root lives.
+    public IReadOnlyList<int> Descendants(Process process) => [];
+
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 }

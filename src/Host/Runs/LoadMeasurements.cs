@@ -24,6 +24,7 @@ internal static class LoadMeasurements
             ["http/latency/99.9"] = result.Latency.P999,
             ["http/latency/max"] = result.Latency.Max,
             ["http/throughput"] = result.ThroughputMegabytesPerSecond,
+            ["http/bytes"] = result.BytesReceived,
         };
         if (result.Requests > 0)
         {

@@ -21,6 +21,7 @@ internal static class MeasurementCatalog
         ["http/latency/99.9"] = new("Latency 99.9th percentile (ms)", "ms", "avg", false),
         ["http/latency/max"] = new("Max latency (ms)", "ms", "max", false),
         ["http/throughput"] = new("Throughput received (MB/s)", "MB/s", "avg", true),
+        ["http/bytes"] = new("Bytes received in responses over the measured window (headers and bodies)", "bytes", "sum", null),
         ["benchmarks/cpu"] = new("Server process CPU (% of the machine)", "%", "max", null),
         ["benchmarks/cpu/user"] = new("Server process CPU in user mode (% of the machine)", "%", "max", null),
         ["benchmarks/cpu/kernel"] = new("Server process CPU in kernel mode (% of the machine)", "%", "max", null),

@@ -1,0 +1,115 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.NetworkInformation;
+using System.Net.Sockets;
+using Benchmarks.Tests.Integration;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>What the agent refuses: escaping zip entries and paths, oversized uploads, peers outside the allow-list.</summary>
+public sealed class AgentSecurityTests
+{
+    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(30);
+
+    [Fact]
+    public async Task Zip_slip_entries_and_paths_out_of_the_job_folder_are_refused_and_nothing_is_written()
+    {
+        var outside = Path.Combine(Path.GetTempPath(), "benchmarks-tests", "escaped-" + Guid.NewGuid().ToString("n"));
+        await using var agent = await AgentProcess.StartAsync(options: ["--max-upload-mb", "1"]);
+        using var client = new AgentClient(agent.Url);
+        var id = await client.CreateAsync(AgentClient.Job("application", "run-s", j =>
+        {
+            j["Executable"] = "/bin/true";
+            j["Sources"] = new System.Text.Json.Nodes.JsonObject { ["app"] = new System.Text.Json.Nodes.JsonObject { ["LocalFolder"] = "/x" } };
+        }));
+        await client.WaitForStateAsync(id, Wait, null, "Initializing");
+        var jobFolder = Path.Combine(agent.JobsDirectory, id.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+        // One good entry before the bad one: the whole archive is refused, not half-extracted.
+        var relative = Path.GetRelativePath(Path.Combine(jobFolder, "src", "app"), outside);
+        var slip = AgentClient.Zip(("good.txt", "fine"), (relative + "/evil.txt", "escaped"));
+        Assert.Equal(HttpStatusCode.BadRequest, await client.UploadSourceAsync(id, "app", slip));
+        Assert.False(Directory.Exists(outside), "a zip entry escaped the job folder");
+        Assert.False(File.Exists(Path.Combine(jobFolder, "src", "app", "good.txt")));
+        Assert.Equal(HttpStatusCode.BadRequest, await client.UploadSourceAsync(id, "app", AgentClient.Zip(("/etc/evil.txt", "absolute"))));
+        Assert.Equal(HttpStatusCode.BadRequest, await client.UploadBuildFileAsync(id, "../../../escaped.txt", [1, 2, 3]));
+        Assert.Contains("leads outside the job folder", agent.Output, StringComparison.Ordinal);
+
+        // A legitimate upload and build file still work and can be listed and downloaded.
+        Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(id, "app", AgentClient.Zip(("notes/readme.txt", "hello"))));
+        Assert.Equal(HttpStatusCode.OK, await client.UploadBuildFileAsync(id, "app/extra.json", "{}"u8.ToArray()));
+        var (downloadStatus, content) = await client.GetRawAsync($"/jobs/{id}/download?path=src/app/notes/readme.txt");
+        Assert.Equal(HttpStatusCode.OK, downloadStatus);
+        Assert.Equal("hello", content);
+        var (listStatus, listing) = await client.GetRawAsync($"/jobs/{id}/list?path=src/app");
+        Assert.Equal(HttpStatusCode.OK, listStatus);
+        Assert.Contains("src/app/extra.json", listing, StringComparison.Ordinal);
+
+        foreach (var path in new[] { "/download?path=../../etc/passwd", "/download?path=/etc/passwd", "/download?path=src/../../../../etc/passwd", "/list?path=../..", "/list?path=/etc" })
+        {
+            var (status, body) = await client.GetRawAsync($"/jobs/{id}{path}");
+            Assert.Equal(HttpStatusCode.BadRequest, status);
+            Assert.DoesNotContain("root:", body, StringComparison.Ordinal);
+        }
+
+        // Over the cap (1 MB): refused with 413, nothing kept.
+        var big = new byte[3 * 1024 * 1024];
+        Random.Shared.NextBytes(big);
+        var status413 = await client.UploadBuildFileAsync(id, "big.bin", big);
+        Assert.True(status413 is HttpStatusCode.RequestEntityTooLarge or HttpStatusCode.BadRequest, $"got {status413}");
+        Assert.False(File.Exists(Path.Combine(jobFolder, "src", "big.bin")));
+        await client.DeleteAsync(id);
+    }
+
+    [Fact]
+    public async Task A_peer_outside_the_allowed_networks_is_refused_and_logged_while_loopback_is_served()
+    {
+        var address = NonLoopbackAddress();
+        Assert.NotNull(address);
+        var port = LoadGeneratorTests.ClosedPort();
+        await using var agent = await AgentProcess.StartAsync(url: $"http://0.0.0.0:{port}", options: ["--allow", "203.0.113.0/24"]);
+
+        using var local = new AgentClient(new Uri($"http://127.0.0.1:{port}"));
+        Assert.Equal(HttpStatusCode.OK, (await local.GetRawAsync("/info")).Status);
+
+        // The same machine through its own non-loopback address: the peer is that address, not in 203.0.113.0/24.
+        using var remote = new AgentClient(new Uri($"http://{address}:{port}"));
+        var (status, body) = await remote.GetRawAsync("/jobs");
+        Assert.Equal(HttpStatusCode.Forbidden, status);
+        Assert.Contains("not in this agent's allowed networks", body, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Forbidden, (await remote.PostJobAsync(AgentClient.Job("a", "r"))).Status);
+        await Task.Delay(200);
+        Assert.Contains($"Refused GET /jobs from {address}", agent.Output, StringComparison.Ordinal);
+        Assert.Empty(System.Text.Json.Nodes.JsonNode.Parse((await local.GetRawAsync("/jobs")).Body)!.AsArray());
+    }
+
+    [Fact]
+    public async Task Listening_beyond_loopback_without_an_allow_list_is_a_usage_error()
+    {
+        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", "http://0.0.0.0:5999");
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("needs --allow", result.Error, StringComparison.Ordinal);
+        var bad = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--allow", "not-a-network", "--url", "http://0.0.0.0:5999");
+        Assert.Equal(2, bad.ExitCode);
+        Assert.Contains("not-a-network", bad.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_port_in_use_is_a_one_line_error_with_exit_code_1()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", $"http://127.0.0.1:{port}", "--jobs-dir", TestPaths.NewTempDirectory());
+        Assert.Equal(1, result.ExitCode);
+        Assert.Contains($"cannot listen on http://127.0.0.1:{port}", result.Error, StringComparison.Ordinal);
+    }
+
+    private static IPAddress? NonLoopbackAddress() =>
+        NetworkInterface.GetAllNetworkInterfaces()
+            .Where(n => n.OperationalStatus == OperationalStatus.Up && n.NetworkInterfaceType != NetworkInterfaceType.Loopback)
+            .SelectMany(n => n.GetIPProperties().UnicastAddresses)
+            .Select(a => a.Address)
+            .FirstOrDefault(a => a.AddressFamily == AddressFamily.InterNetwork && !IPAddress.IsLoopback(a));
+}
