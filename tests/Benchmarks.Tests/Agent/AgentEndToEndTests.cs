@@ -1,0 +1,137 @@
+using System.Net;
+using System.Text.Json.Nodes;
+using Benchmarks.Tests.Integration;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>
+/// The pipelined scenario through agents as crank runs it: server and load jobs built from this
+/// repository's sources by <c>dotnet publish</c> on the agent, then two agents in separate
+/// network namespaces joined by veth links, the load's NIC bytes checked against what it read.
+/// </summary>
+public sealed class AgentEndToEndTests
+{
+    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task Pipelined_server_and_load_built_from_uploaded_sources_report_rps_and_the_cpu_split()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var sources = AgentClient.ZipRepository(TestPaths.RepoRoot);
+        var port = LoadGeneratorTests.ClosedPort();
+        void FromSources(JsonObject job)
+        {
+            job["Project"] = "src/Host/Benchmarks.Host.csproj";
+            job["Sources"] = new JsonObject { ["benchmarks"] = new JsonObject { ["LocalFolder"] = TestPaths.RepoRoot, ["DestinationFolder"] = "" } };
+        }
+
+        var server = await client.CreateAsync(AgentClient.Job("application", "pipelined", j =>
+        {
+            FromSources(j);
+            j["Arguments"] = $"serve --scenario pipelined --server kestrel --urls http://127.0.0.1:{port}";
+            j["ReadyStateText"] = "Application started.";
+            j["Port"] = port;
+        }));
+        await client.WaitForStateAsync(server, Wait, null, "Initializing");
+        Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(server, "benchmarks", sources));
+        await client.StartAsync(server);
+        Assert.Equal("Running", await client.WaitForStateAsync(server, TimeSpan.FromMinutes(8), null, "Running", "Failed"));
+
+        var load = await client.CreateAsync(AgentClient.Job("load", "pipelined", j =>
+        {
+            FromSources(j);
+            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --connections 32 --pipeline 16 --duration 3s --warmup 1s --crank-statistics";
+            j["IsConsoleApp"] = true;
+            j["WaitForExit"] = true;
+        }));
+        await client.WaitForStateAsync(load, Wait, [server], "Initializing");
+        Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(load, "benchmarks", sources));
+        await client.StartAsync(load);
+        Assert.Equal("Stopped", await client.WaitForStateAsync(load, TimeSpan.FromMinutes(8), [server], "Stopped", "Failed"));
+
+        var loadJob = await client.GetAsync(load);
+        Assert.Null((string?)loadJob["error"]);
+        var results = AgentClient.LastMeasurements(loadJob);
+        Assert.True((double)results["http/rps/mean"]! > 1000, $"http/rps/mean = {results["http/rps/mean"]}");
+        Assert.Equal(0, (double)results["http/requests/errors"]!);
+        Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == "http/rps/mean");
+        var (_, loadBuildLog) = await client.GetRawAsync($"/jobs/{load}/buildlog");
+        Assert.Contains("Reusing the build", loadBuildLog, StringComparison.Ordinal);
+
+        await client.StopAsync(server);
+        Assert.Equal("Stopped", await client.WaitForStateAsync(server, Wait, null, "Stopped", "Failed"));
+        var serverJob = await client.GetAsync(server);
+        var user = AgentClient.Values(serverJob, "benchmarks/cpu/user");
+        var kernel = AgentClient.Values(serverJob, "benchmarks/cpu/kernel");
+        Assert.True(user.Max() > 1, $"server user CPU peaked at {user.Max():0.0}%");
+        Assert.True(kernel.Max() > 1, $"server kernel CPU peaked at {kernel.Max():0.0}%");
+        Assert.True(AgentClient.Values(serverJob, "benchmarks/build-time").Single() > 0);
+        Assert.True(AgentClient.Values(serverJob, "net/rx").Max() > 0, "loopback traffic was not seen on the loopback interface");
+
+        await client.DeleteAsync(load);
+        await client.DeleteAsync(server);
+        Assert.Equal("Deleted", await client.StateAsync(load));
+        Assert.Equal("Deleted", await client.StateAsync(server));
+    }
+
+    [Fact]
+    public async Task Two_agents_in_separate_network_namespaces_measure_the_veth_traffic_the_load_received()
+    {
+        await using var network = await NetworkNamespaces.CreateAsync(2);
+        var (serverAddress, loadAddress) = (network.Addresses[0], network.Addresses[1]);
+        var allow = new[] { "--allow", network.Subnet };
+        await using var serverAgent = await AgentProcess.StartAsync(url: $"http://{serverAddress}:5010", options: allow, networkNamespace: network.Names[0]);
+        await using var loadAgent = await AgentProcess.StartAsync(url: $"http://{loadAddress}:5010", options: allow, networkNamespace: network.Names[1]);
+        using var serverClient = new AgentClient(serverAgent.Url);
+        using var loadClient = new AgentClient(loadAgent.Url);
+
+        var server = await serverClient.CreateAsync(AgentClient.Job("application", "netns", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"serve --scenario pipelined --server sockets --urls http://{serverAddress}:5000";
+            j["ReadyStateText"] = "Application started.";
+        }));
+        await serverClient.WaitForStateAsync(server, Wait, null, "Initializing");
+        await serverClient.StartAsync(server);
+        Assert.Equal("Running", await serverClient.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
+
+        var load = await loadClient.CreateAsync(AgentClient.Job("load", "netns", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"load --url http://{serverAddress}:5000/plaintext --connections 16 --pipeline 16 --duration 3s --warmup 0s --crank-statistics";
+            j["IsConsoleApp"] = true;
+            j["WaitForExit"] = true;
+        }));
+        await loadClient.WaitForStateAsync(load, Wait, null, "Initializing");
+        await loadClient.StartAsync(load);
+        var end = DateTime.UtcNow + Wait;
+        string state;
+        while ((state = await loadClient.StateAsync(load)) is not ("Stopped" or "Failed") && DateTime.UtcNow < end)
+        {
+            await serverClient.TouchAsync(server);
+            await Task.Delay(200);
+        }
+
+        Assert.Equal("Stopped", state);
+        var loadJob = await loadClient.GetAsync(load);
+        var results = AgentClient.LastMeasurements(loadJob);
+        var received = (double)results["http/bytes"]!;
+        var onTheWire = AgentClient.Values(loadJob, "net/rx/bytes").Max();
+        Assert.True(received > 1_000_000, $"the load received only {received} bytes");
+
+        // The NIC also counts TCP/IP headers (and a little else): a few percent over the HTTP bytes.
+        var ratio = onTheWire / received;
+        Assert.InRange(ratio, 0.98, 1.25);
+        Assert.True(AgentClient.Values(loadJob, "net/rx").Max() > 0);
+
+        await serverClient.StopAsync(server);
+        await serverClient.WaitForStateAsync(server, Wait, null, "Stopped", "Failed");
+        var serverJob = await serverClient.GetAsync(server);
+        var serverTx = AgentClient.Values(serverJob, "net/tx/bytes").Max();
+        Assert.InRange(serverTx / onTheWire, 0.9, 1.1);
+        await loadClient.DeleteAsync(load);
+        await serverClient.DeleteAsync(server);
+    }
+}
