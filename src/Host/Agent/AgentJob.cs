@@ -193,8 +193,13 @@ internal sealed class AgentJob
             return;
         }
 
+        // The controller lays its table out by shortDescription and needs an aggregate for every entry.
         var normalized = JobDocument.Normalize(metadata);
         normalized["source"] ??= "Benchmarks";
+        normalized["shortDescription"] ??= name;
+        normalized["longDescription"] ??= normalized["shortDescription"]!.DeepClone();
+        normalized["aggregate"] ??= "Last";
+        normalized["reduce"] ??= normalized["aggregate"]!.DeepClone();
         lock (_lock)
         {
             _metadata[name] = normalized;

@@ -15,37 +15,45 @@ public sealed class AgentEndToEndTests
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
 
     [Fact]
-    public async Task Pipelined_server_and_load_built_from_uploaded_sources_report_rps_and_the_cpu_split()
+    public async Task Crank_pipelined_scenario_builds_server_and_load_from_uploaded_sources_and_reports_rps_and_the_cpu_split()
     {
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var sources = AgentClient.ZipRepository(TestPaths.RepoRoot);
         var port = LoadGeneratorTests.ClosedPort();
-        void FromSources(JsonObject job)
-        {
-            job["Project"] = "src/Host/Benchmarks.Host.csproj";
-            job["Sources"] = new JsonObject { ["benchmarks"] = new JsonObject { ["LocalFolder"] = TestPaths.RepoRoot, ["DestinationFolder"] = "" } };
-        }
 
-        var server = await client.CreateAsync(AgentClient.Job("application", "pipelined", j =>
+        // Exactly what 'crank --config crank/plaintext.yml --scenario pipelined --profile local' sends,
+        // with a free port and a shorter run (crank: --variable serverPort=… --variable duration=3s …).
+        var jobs = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml")).Render("pipelined", "local", new Dictionary<string, string>
         {
-            FromSources(j);
-            j["Arguments"] = $"serve --scenario pipelined --server kestrel --urls http://127.0.0.1:{port}";
-            j["ReadyStateText"] = "Application started.";
+            ["serverPort"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["duration"] = "3s",
+            ["warmup"] = "1s",
+            ["connections"] = "32",
+        });
+        var application = jobs.Single(j => j.Name == "application");
+        var loadSpec = jobs.Single(j => j.Name == "load");
+        Assert.Equal(Path.TrimEndingDirectorySeparator(Path.GetFullPath(TestPaths.RepoRoot)), application.LocalFolder);
+        Assert.Equal(["http://127.0.0.1:5010"], application.Endpoints);
+        var sources = AgentClient.ZipRepository(application.LocalFolder!);
+
+        JsonObject Send(CrankJob spec) => AgentClient.Job(spec.Name, "pipelined", j =>
+        {
+            j["Project"] = spec.Project;
+            j["Sources"] = new JsonObject { ["benchmarks"] = new JsonObject { ["LocalFolder"] = spec.LocalFolder, ["DestinationFolder"] = "" } };
+            j["Arguments"] = spec.Arguments;
+            j["ReadyStateText"] = spec.ReadyStateText;
+            j["IsConsoleApp"] = spec.IsConsoleApp;
+            j["WaitForExit"] = spec.WaitForExit;
             j["Port"] = port;
-        }));
+        });
+
+        var server = await client.CreateAsync(Send(application));
         await client.WaitForStateAsync(server, Wait, null, "Initializing");
         Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(server, "benchmarks", sources));
         await client.StartAsync(server);
         Assert.Equal("Running", await client.WaitForStateAsync(server, TimeSpan.FromMinutes(8), null, "Running", "Failed"));
 
-        var load = await client.CreateAsync(AgentClient.Job("load", "pipelined", j =>
-        {
-            FromSources(j);
-            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --connections 32 --pipeline 16 --duration 3s --warmup 1s --crank-statistics";
-            j["IsConsoleApp"] = true;
-            j["WaitForExit"] = true;
-        }));
+        var load = await client.CreateAsync(Send(loadSpec));
         await client.WaitForStateAsync(load, Wait, [server], "Initializing");
         Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(load, "benchmarks", sources));
         await client.StartAsync(load);

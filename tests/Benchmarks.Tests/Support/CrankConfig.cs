@@ -1,0 +1,128 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using YamlDotNet.Serialization;
+
+namespace Benchmarks.Tests.Support;
+
+/// <summary>
+/// Reads this repository's crank configurations the way the crank controller combines them —
+/// imports merged, variables from the configuration, the job, the scenario and the profile, in
+/// that order, <c>{{name}}</c> substituted, <c>localFolder</c> resolved from the file's folder —
+/// so tests can run exactly the jobs <c>crank --config … --scenario … --profile …</c> sends.
+/// </summary>
+internal sealed partial class CrankConfig
+{
+    private readonly Dictionary<string, object?> _root;
+
+    private CrankConfig(Dictionary<string, object?> root, string directory)
+    {
+        _root = root;
+        Directory = directory;
+    }
+
+    public string Directory { get; }
+
+    public static CrankConfig Load(string path)
+    {
+        var full = Path.GetFullPath(path);
+        return new CrankConfig(LoadMerged(full), Path.GetDirectoryName(full)!);
+    }
+
+    public IReadOnlyCollection<string> Scenarios => Map(_root, "scenarios").Keys;
+
+    public IReadOnlyCollection<string> Profiles => Map(_root, "profiles").Keys;
+
+    public IReadOnlyCollection<string> Jobs => Map(_root, "jobs").Keys;
+
+    /// <summary>The jobs of a scenario as crank would send them, with variables overridden by <paramref name="overrides"/> (crank's --variable).</summary>
+    public IReadOnlyList<CrankJob> Render(string scenario, string profile, IReadOnlyDictionary<string, string>? overrides = null)
+    {
+        var result = new List<CrankJob>();
+        var profileNode = Map(Map(_root, "profiles"), profile);
+        foreach (var (name, value) in Map(Map(_root, "scenarios"), scenario))
+        {
+            var scenarioJob = (Dictionary<string, object?>)value!;
+            var jobName = (string)scenarioJob["job"]!;
+            var job = Map(Map(_root, "jobs"), jobName);
+            var variables = new Dictionary<string, string>(StringComparer.Ordinal);
+            foreach (var scope in new[] { Map(_root, "variables"), Map(job, "variables"), Map(scenarioJob, "variables"), Map(profileNode, "variables") })
+            {
+                foreach (var (key, item) in scope)
+                {
+                    variables[key] = Convert.ToString(item, CultureInfo.InvariantCulture) ?? "";
+                }
+            }
+
+            foreach (var (key, item) in overrides ?? new Dictionary<string, string>())
+            {
+                variables[key] = item;
+            }
+
+            var arguments = Template().Replace((string?)job.GetValueOrDefault("arguments") ?? "", m =>
+                variables.TryGetValue(m.Groups[1].Value, out var v) ? v : throw new KeyNotFoundException($"job {jobName}: no variable '{m.Groups[1].Value}'"));
+            var source = Map(job, "source");
+            var localFolder = (string?)source.GetValueOrDefault("localFolder");
+            var endpoints = Map(Map(profileNode, "jobs"), name).GetValueOrDefault("endpoints") as List<object?> ?? [];
+            result.Add(new CrankJob(
+                name,
+                jobName,
+                arguments,
+                localFolder is null ? null : Path.GetFullPath(Path.Combine(Directory, localFolder)),
+                (string?)source.GetValueOrDefault("project"),
+                (string?)job.GetValueOrDefault("executable"),
+                (string?)job.GetValueOrDefault("readyStateText"),
+                string.Equals((string?)job.GetValueOrDefault("isConsoleApp"), "true", StringComparison.OrdinalIgnoreCase),
+                string.Equals((string?)job.GetValueOrDefault("waitForExit"), "true", StringComparison.OrdinalIgnoreCase),
+                [.. endpoints.Select(e => (string)e!)]));
+        }
+
+        return result;
+    }
+
+    private static Dictionary<string, object?> LoadMerged(string path)
+    {
+        var yaml = new DeserializerBuilder().Build().Deserialize<Dictionary<object, object?>>(File.ReadAllText(path)) ?? [];
+        var root = Normalize(yaml);
+        if (root.Remove("imports", out var imports) && imports is List<object?> list)
+        {
+            foreach (var import in list)
+            {
+                Merge(root, LoadMerged(Path.Combine(Path.GetDirectoryName(path)!, (string)import!)));
+            }
+        }
+
+        return root;
+    }
+
+    private static Dictionary<string, object?> Normalize(Dictionary<object, object?> node) =>
+        node.ToDictionary(p => (string)p.Key, p => p.Value switch
+        {
+            Dictionary<object, object?> child => Normalize(child),
+            List<object?> items => (object?)items.Select(i => i is Dictionary<object, object?> d ? Normalize(d) : i).ToList(),
+            var other => other,
+        }, StringComparer.Ordinal);
+
+    private static void Merge(Dictionary<string, object?> target, Dictionary<string, object?> source)
+    {
+        foreach (var (key, value) in source)
+        {
+            if (target.TryGetValue(key, out var existing) && existing is Dictionary<string, object?> a && value is Dictionary<string, object?> b)
+            {
+                Merge(a, b);
+            }
+            else
+            {
+                target[key] = value;
+            }
+        }
+    }
+
+    private static Dictionary<string, object?> Map(Dictionary<string, object?> node, string key) =>
+        node.TryGetValue(key, out var value) && value is Dictionary<string, object?> map ? map : [];
+
+    [GeneratedRegex(@"\{\{\s*([A-Za-z0-9_]+)\s*\}\}")]
+    private static partial Regex Template();
+}
+
+/// <summary>One job of a crank scenario, as sent to an agent.</summary>
+internal sealed record CrankJob(string Name, string Job, string Arguments, string? LocalFolder, string? Project, string? Executable, string? ReadyStateText, bool IsConsoleApp, bool WaitForExit, IReadOnlyList<string> Endpoints);
