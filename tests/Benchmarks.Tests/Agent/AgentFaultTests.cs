@@ -1,0 +1,104 @@
+using System.Diagnostics;
+using Benchmarks.Tests.Integration;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>Jobs that go wrong: a server killed under load, a job that never gets ready, a job past the agent's time limit.</summary>
+public sealed class AgentFaultTests
+{
+    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task A_server_that_dies_under_load_fails_its_job_and_the_load_job_fails_with_its_errors()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var port = LoadGeneratorTests.ClosedPort();
+        var server = await client.CreateAsync(AgentClient.Job("application", "crash", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"serve --scenario plaintext --server sockets --urls http://127.0.0.1:{port}";
+            j["ReadyStateText"] = "Application started.";
+        }));
+        await client.WaitForStateAsync(server, Wait, null, "Initializing");
+        await client.StartAsync(server);
+        await client.WaitForStateAsync(server, Wait, null, "Running");
+        var load = await client.CreateAsync(AgentClient.Job("load", "crash", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --connections 8 --duration 4s --warmup 0s --crank-statistics";
+            j["IsConsoleApp"] = true;
+            j["WaitForExit"] = true;
+        }));
+        await client.WaitForStateAsync(load, Wait, [server], "Initializing");
+        await client.StartAsync(load);
+        await client.WaitForStateAsync(load, Wait, [server], "Running");
+        await Task.Delay(1000);
+
+        // The crash: SIGKILL, no chance to drain.
+        using (var victim = Process.GetProcessById((int)(await client.GetAsync(server))["processId"]!))
+        {
+            victim.Kill();
+        }
+
+        Assert.Equal("Failed", await client.WaitForStateAsync(server, Wait, [load], "Failed", "Stopped"));
+        Assert.Contains("exit code", (string)(await client.GetAsync(server))["error"]!, StringComparison.Ordinal);
+
+        Assert.Equal("Failed", await client.WaitForStateAsync(load, Wait, [server], "Failed", "Stopped"));
+        var loadJob = await client.GetAsync(load);
+        var error = (string)loadJob["error"]!;
+        Assert.Contains("exit code 1", error, StringComparison.Ordinal);
+        var measured = AgentClient.LastMeasurements(loadJob);
+        Assert.True((double)measured["http/requests"]! > 0, "what was measured before the crash is kept");
+        Assert.True((double)measured["http/requests/errors"]! > 0);
+        await client.DeleteAsync(load);
+        await client.DeleteAsync(server);
+    }
+
+    [Fact]
+    public async Task A_job_that_never_prints_its_ready_text_fails_after_its_start_timeout_and_is_stopped()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var id = await client.CreateAsync(AgentClient.Job("application", "slow", j =>
+        {
+            j["Executable"] = "/bin/sh";
+            j["Arguments"] = "-c \"echo warming up; sleep 300\"";
+            j["ReadyStateText"] = "Application started.";
+            j["StartTimeout"] = "00:00:02";
+        }));
+        await client.WaitForStateAsync(id, Wait, null, "Initializing");
+        var watch = Stopwatch.StartNew();
+        await client.StartAsync(id);
+        Assert.Equal("Failed", await client.WaitForStateAsync(id, Wait, null, "Failed", "Running"));
+        Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(20));
+        var job = await client.GetAsync(id);
+        var error = (string)job["error"]!;
+        Assert.Contains("not ready within 00:00:02", error, StringComparison.Ordinal);
+        Assert.Contains("warming up", error, StringComparison.Ordinal);
+        await Task.Delay(500);
+        Assert.False(AgentProtocolTests.IsAlive((int)job["processId"]!), "the job that never got ready was left running");
+    }
+
+    [Fact]
+    public async Task A_job_past_the_agents_time_limit_is_stopped_and_failed()
+    {
+        await using var agent = await AgentProcess.StartAsync(options: ["--job-time-limit", "3s"]);
+        using var client = new AgentClient(agent.Url);
+        var id = await client.CreateAsync(AgentClient.Job("application", "long", j =>
+        {
+            j["Executable"] = "/bin/sleep";
+            j["Arguments"] = "300";
+            j["IsConsoleApp"] = true;
+        }));
+        await client.WaitForStateAsync(id, Wait, null, "Initializing");
+        await client.StartAsync(id);
+        await client.WaitForStateAsync(id, Wait, null, "Running");
+        var pid = (int)(await client.GetAsync(id))["processId"]!;
+        Assert.Equal("Failed", await client.WaitForStateAsync(id, Wait, null, "Failed"));
+        Assert.Contains("time limit", (string)(await client.GetAsync(id))["error"]!, StringComparison.Ordinal);
+        await Task.Delay(500);
+        Assert.False(AgentProtocolTests.IsAlive(pid));
+    }
+}
