@@ -108,14 +108,12 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         {
         }
 
-        // The last part of an interval still counts: the job may have ended inside it.
-        if (Stopwatch.GetElapsedTime(previous.Timestamp) > TimeSpan.FromMilliseconds(200))
-        {
-            Record(previous, first, network, linkSpeed);
-        }
+        // The last part of an interval still counts: the job may have ended inside it. Its byte
+        // totals always do; its rates only when it is long enough not to be noise.
+        Record(previous, first, network, linkSpeed, rates: Stopwatch.GetElapsedTime(previous.Timestamp) > TimeSpan.FromMilliseconds(200));
     }
 
-    private MetricsSnapshot Record(MetricsSnapshot previous, MetricsSnapshot first, string? network, double? linkSpeed)
+    private MetricsSnapshot Record(MetricsSnapshot previous, MetricsSnapshot first, string? network, double? linkSpeed, bool rates = true)
     {
         if (job.TrackedProcessId != _processId)
         {
@@ -125,9 +123,12 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
 
         var current = Take(network);
         var timestamp = DateTime.UtcNow;
-        foreach (var (name, value) in MetricsDelta.Between(previous, current, Environment.ProcessorCount, linkSpeed))
+        if (rates)
         {
-            job.AddMeasurement(name, value, timestamp);
+            foreach (var (name, value) in MetricsDelta.Between(previous, current, Environment.ProcessorCount, linkSpeed))
+            {
+                job.AddMeasurement(name, value, timestamp);
+            }
         }
 
         if (first.Network is { } n0 && current.Network is { } n1)
