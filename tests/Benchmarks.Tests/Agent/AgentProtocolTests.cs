@@ -341,7 +341,7 @@ public sealed class AgentProtocolTests
         var path = Path.Combine(directory, "notify.sock");
         using var socket = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Dgram, System.Net.Sockets.ProtocolType.Unspecified);
         socket.Bind(new System.Net.Sockets.UnixDomainSocketEndPoint(path));
-        var agent = await AgentProcess.StartAsync(environment: new Dictionary<string, string> { ["NOTIFY_SOCKET"] = path });
+        var agent = await AgentProcess.StartAsync(environment: new Dictionary<string, string> { ["NOTIFY_SOCKET"] = path, ["JOURNAL_STREAM"] = "8:12345" });
         var buffer = new byte[1024];
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
         var received = await socket.ReceiveAsync(buffer, System.Net.Sockets.SocketFlags.None, timeout.Token);
@@ -352,6 +352,9 @@ public sealed class AgentProtocolTests
         Assert.Equal(0, await agent.StopAsync());
         received = await socket.ReceiveAsync(buffer, System.Net.Sockets.SocketFlags.None, timeout.Token);
         Assert.Equal("STOPPING=1", Encoding.UTF8.GetString(buffer, 0, received));
+
+        // With output going to the journal, each log line carries its syslog priority.
+        Assert.Contains(agent.Output.Split(Environment.NewLine), l => l.StartsWith("<6>", StringComparison.Ordinal) && l.Contains("Stopping: ending every job", StringComparison.Ordinal));
         await agent.DisposeAsync();
     }
 

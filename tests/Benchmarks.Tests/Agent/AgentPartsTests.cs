@@ -1,0 +1,116 @@
+using System.Net;
+using System.Text.Json.Nodes;
+using Benchmarks.Host.Agent;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>The agent's small parts: argument splitting, path confinement, statistics blocks, SDK checks, allow-lists, job documents.</summary>
+public sealed class AgentPartsTests
+{
+    [Theory]
+    [InlineData("serve --scenario plaintext", new[] { "serve", "--scenario", "plaintext" })]
+    [InlineData("  -c   \"echo up; sleep 1\"  ", new[] { "-c", "echo up; sleep 1" })]
+    [InlineData("-c \"say \\\"hi\\\"\" x", new[] { "-c", "say \"hi\"", "x" })]
+    [InlineData("\"\" a", new[] { "", "a" })]
+    [InlineData("", new string[0])]
+    public void Arguments_split_like_a_command_line(string line, string[] expected) =>
+        Assert.Equal(expected, CommandLineSplitter.Split(line));
+
+    [Theory]
+    [InlineData("../x")]
+    [InlineData("a/../../x")]
+    [InlineData("/etc/passwd")]
+    [InlineData("a\\..\\..\\x")]
+    public void Paths_leading_out_of_the_job_folder_are_refused(string path)
+    {
+        var root = Path.Combine(Path.GetTempPath(), "job-root");
+        Assert.Throws<JobPathException>(() => JobPaths.Confine(root, path));
+    }
+
+    [Fact]
+    public void Paths_inside_the_job_folder_resolve_under_it()
+    {
+        var root = Path.Combine(Path.GetTempPath(), "job-root");
+        Assert.Equal(Path.Combine(root, "src", "a.txt"), JobPaths.Confine(root, "src/./b/../a.txt"));
+        Assert.Equal(root, JobPaths.Confine(root, ""));
+        Assert.Throws<JobPathException>(() => JobPaths.Confine(root, "../job-root-sibling/x"));
+    }
+
+    [Fact]
+    public void Statistics_blocks_are_found_anywhere_in_a_line_and_repeat()
+    {
+        var blocks = new List<string>();
+        var reader = new StatisticsBlockReader(blocks.Add);
+        foreach (var line in new[] { "noise", "prefix #startjobstatistics", "{\"a\":", "1}", "#EndJobStatistics suffix", "between", "#StartJobStatistics", "{}", "#ENDJOBSTATISTICS", "#EndJobStatistics" })
+        {
+            reader.OnLine(line);
+        }
+
+        Assert.Equal(2, blocks.Count);
+        Assert.Equal(1, (int)JsonNode.Parse(blocks[0])!["a"]!);
+    }
+
+    [Theory]
+    [InlineData(null, null, null, null, true)]
+    [InlineData("Latest", "current", "", "net10.0", true)]
+    [InlineData("10.0", "10.0.12", "10.0.*", null, true)]
+    [InlineData("9.0.100", null, null, null, false)]
+    [InlineData(null, "8.0.0", null, null, false)]
+    [InlineData(null, null, "9.0", null, false)]
+    [InlineData(null, null, null, "net8.0", false)]
+    public async Task Sdk_and_runtime_requests_are_checked_against_what_is_installed(string? sdk, string? runtime, string? aspnet, string? framework, bool ok)
+    {
+        var installed = await DotnetInstallation.ReadAsync(CancellationToken.None);
+        Assert.Contains(installed.Sdks, v => v.StartsWith("10.0.", StringComparison.Ordinal));
+        var problem = installed.Check(sdk, runtime, aspnet, framework);
+        Assert.Equal(ok, problem is null);
+        if (!ok)
+        {
+            Assert.Contains("installed", problem, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public void The_allow_list_admits_loopback_and_listed_networks_only()
+    {
+        var list = new NetworkAllowList([NetworkAllowList.Parse("10.1.0.0/16"), NetworkAllowList.Parse("192.168.7.12"), NetworkAllowList.Parse("fd00::/8")], Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance);
+        Assert.True(list.Allows(IPAddress.Loopback));
+        Assert.True(list.Allows(IPAddress.IPv6Loopback));
+        Assert.True(list.Allows(IPAddress.Parse("10.1.200.3")));
+        Assert.True(list.Allows(IPAddress.Parse("10.1.200.3").MapToIPv6()));
+        Assert.True(list.Allows(IPAddress.Parse("192.168.7.12")));
+        Assert.True(list.Allows(IPAddress.Parse("fd12::1")));
+        Assert.False(list.Allows(IPAddress.Parse("10.2.0.1")));
+        Assert.False(list.Allows(IPAddress.Parse("192.168.7.13")));
+        Assert.False(list.Allows(null));
+        Assert.Throws<FormatException>(() => NetworkAllowList.Parse("10.0.0.0/33"));
+    }
+
+    [Fact]
+    public void A_job_document_is_echoed_whole_in_camel_case_without_the_obsolete_source()
+    {
+        var sent = new JsonObject
+        {
+            ["DriverVersion"] = 2,
+            ["RunId"] = "r",
+            ["Source"] = new JsonObject { ["LocalFolder"] = "x" },
+            ["Sources"] = new JsonObject { ["App"] = new JsonObject { ["LocalFolder"] = "x", ["DestinationFolder"] = "" } },
+            ["EnvironmentVariables"] = new JsonObject { ["MY_VAR"] = "1" },
+            ["Options"] = new JsonObject { ["DisplayOutput"] = true },
+        };
+        var job = new AgentJob(3, sent, Path.GetTempPath());
+        job.AddMetadata(new JsonObject { ["Name"] = "x/y" });
+        var echoed = job.ToJson();
+        Assert.Equal(3, (int)echoed["id"]!);
+        Assert.Equal("New", (string?)echoed["state"]);
+        Assert.Null(echoed["source"]);
+        Assert.Equal("1", (string?)echoed["environmentVariables"]!["MY_VAR"]);
+        Assert.True((bool)echoed["options"]!["DisplayOutput"]!);
+        Assert.Equal("App", AgentJobSources.Read(job).Single().Name);
+        Assert.Equal("", AgentJobSources.Read(job).Single().Destination);
+        var metadata = echoed["metadata"]!.AsArray().Single()!;
+        Assert.Equal("x/y", (string?)metadata["shortDescription"]);
+        Assert.Equal("Last", (string?)metadata["aggregate"]);
+        Assert.DoesNotContain(echoed.Select(p => p.Key), k => char.IsUpper(k[0]));
+    }
+}
