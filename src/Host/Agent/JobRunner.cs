@@ -124,7 +124,7 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
                 AgentLog.BadStatistics(logger, job.Id, job.Service);
             }
         });
-        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment };
+        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment, Cpus = CpusOf(job) };
         return JobProcess.Start(info, control, (line, isError) =>
         {
             onLine(line);
@@ -279,6 +279,28 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
         var port = JobDocument.GetInt(snapshot, "port") ?? 5000;
         var path = JobDocument.GetString(snapshot, "path") ?? "/";
         return $"{scheme}://{host}:{port.ToString(CultureInfo.InvariantCulture)}{(path.StartsWith('/') ? path : "/" + path)}";
+    }
+
+    /// <summary>crank's <c>cpuSet</c> ("0", "0-3", "1-4,6"): the CPUs the job's process is pinned to.</summary>
+    private static IReadOnlyList<int>? CpusOf(AgentJob job)
+    {
+        var text = job.GetString("cpuSet");
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return null;
+        }
+
+        try
+        {
+            var cpus = CpuSet.Parse(text);
+            return cpus.All(c => c < Environment.ProcessorCount)
+                ? cpus
+                : throw new JobFailedException($"cpuSet '{text}' names a CPU this machine does not have ({Environment.ProcessorCount} CPUs)");
+        }
+        catch (FormatException ex)
+        {
+            throw new JobFailedException($"cpuSet '{text}' is not a CPU list such as 0, 0-3 or 1-4,6: {ex.Message}");
+        }
     }
 
     private static TimeSpan IntervalOf(AgentJob job) =>

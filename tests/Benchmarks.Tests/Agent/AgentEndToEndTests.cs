@@ -35,6 +35,8 @@ public sealed class AgentEndToEndTests(ITestOutputHelper output)
         var loadSpec = jobs.Single(j => j.Name == "load");
         Assert.Equal(Path.TrimEndingDirectorySeparator(Path.GetFullPath(TestPaths.RepoRoot)), application.LocalFolder);
         Assert.Equal(["http://127.0.0.1:5010"], application.Endpoints);
+        Assert.Equal(("0", "1"), (application.CpuSet, loadSpec.CpuSet));
+        Assert.Equal("0", loadSpec.EnvironmentVariables["DOTNET_TieredCompilation"]);
         var sources = AgentClient.ZipRepository(application.LocalFolder!);
 
         JsonObject Send(CrankJob spec) => AgentClient.Job(spec.Name, "pipelined", j =>
@@ -46,6 +48,8 @@ public sealed class AgentEndToEndTests(ITestOutputHelper output)
             j["IsConsoleApp"] = spec.IsConsoleApp;
             j["WaitForExit"] = spec.WaitForExit;
             j["Port"] = port;
+            j["CpuSet"] = spec.CpuSet;
+            j["EnvironmentVariables"] = new JsonObject([.. spec.EnvironmentVariables.Select(e => KeyValuePair.Create(e.Key, (JsonNode?)e.Value))]);
         });
 
         var server = await client.CreateAsync(Send(application));

@@ -101,4 +101,37 @@ public sealed class AgentFaultTests
         await Task.Delay(500);
         Assert.False(AgentProtocolTests.IsAlive(pid));
     }
+
+    [Fact]
+    public async Task A_cpu_set_pins_the_job_and_a_cpu_the_machine_lacks_fails_the_job()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var pinned = await client.CreateAsync(AgentClient.Job("application", "pin", j =>
+        {
+            j["Executable"] = "/bin/sleep";
+            j["Arguments"] = "300";
+            j["IsConsoleApp"] = true;
+            j["CpuSet"] = "1";
+        }));
+        await client.WaitForStateAsync(pinned, Wait, null, "Initializing");
+        await client.StartAsync(pinned);
+        await client.WaitForStateAsync(pinned, Wait, null, "Running");
+        var pid = (int)(await client.GetAsync(pinned))["processId"]!;
+        var status = await File.ReadAllLinesAsync($"/proc/{pid}/status");
+        Assert.Equal("1", status.Single(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal)).Split(':')[1].Trim());
+
+        var impossible = await client.CreateAsync(AgentClient.Job("load", "pin", j =>
+        {
+            j["Executable"] = "/bin/true";
+            j["IsConsoleApp"] = true;
+            j["CpuSet"] = "4096";
+        }));
+        await client.WaitForStateAsync(impossible, Wait, [pinned], "Initializing");
+        await client.StartAsync(impossible);
+        Assert.Equal("Failed", await client.WaitForStateAsync(impossible, Wait, [pinned], "Failed", "Stopped"));
+        Assert.StartsWith("cpuSet '4096'", (string)(await client.GetAsync(impossible))["error"]!, StringComparison.Ordinal);
+        await client.DeleteAsync(impossible);
+        await client.DeleteAsync(pinned);
+    }
 }

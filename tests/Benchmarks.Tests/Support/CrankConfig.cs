@@ -62,7 +62,8 @@ internal sealed partial class CrankConfig
                 variables.TryGetValue(m.Groups[1].Value, out var v) ? v : throw new KeyNotFoundException($"job {jobName}: no variable '{m.Groups[1].Value}'"));
             var source = Map(job, "source");
             var localFolder = (string?)source.GetValueOrDefault("localFolder");
-            var endpoints = Map(Map(profileNode, "jobs"), name).GetValueOrDefault("endpoints") as List<object?> ?? [];
+            var profileJob = Map(Map(profileNode, "jobs"), name);
+            var endpoints = profileJob.GetValueOrDefault("endpoints") as List<object?> ?? [];
             result.Add(new CrankJob(
                 name,
                 jobName,
@@ -73,7 +74,9 @@ internal sealed partial class CrankConfig
                 (string?)job.GetValueOrDefault("readyStateText"),
                 string.Equals((string?)job.GetValueOrDefault("isConsoleApp"), "true", StringComparison.OrdinalIgnoreCase),
                 string.Equals((string?)job.GetValueOrDefault("waitForExit"), "true", StringComparison.OrdinalIgnoreCase),
-                [.. endpoints.Select(e => (string)e!)]));
+                [.. endpoints.Select(e => (string)e!)],
+                Convert.ToString(profileJob.GetValueOrDefault("cpuSet") ?? job.GetValueOrDefault("cpuSet"), CultureInfo.InvariantCulture),
+                Map(job, "environmentVariables").ToDictionary(p => p.Key, p => Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "")));
         }
 
         return result;
@@ -125,4 +128,4 @@ internal sealed partial class CrankConfig
 }
 
 /// <summary>One job of a crank scenario, as sent to an agent.</summary>
-internal sealed record CrankJob(string Name, string Job, string Arguments, string? LocalFolder, string? Project, string? Executable, string? ReadyStateText, bool IsConsoleApp, bool WaitForExit, IReadOnlyList<string> Endpoints);
+internal sealed record CrankJob(string Name, string Job, string Arguments, string? LocalFolder, string? Project, string? Executable, string? ReadyStateText, bool IsConsoleApp, bool WaitForExit, IReadOnlyList<string> Endpoints, string? CpuSet, IReadOnlyDictionary<string, string> EnvironmentVariables);
