@@ -23,10 +23,12 @@ internal static class LoadCommand
         var progress = new Option<bool>("--progress") { Description = "Print machine-readable progress lines ('#load ...') every second." };
         var plugins = OptionFactory.Plugins();
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
+        var engine = new Option<string>("--engine") { Description = "builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", DefaultValueFactory = _ => "builtin" };
+        engine.AcceptOnlyFromAmong("builtin", "wrk");
         var ws = new WebSocketOptionSet();
         var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws, the WebSocket generator.")
         {
-            url, scenario, json, crank, progress, plugins, parent,
+            url, scenario, json, crank, progress, plugins, parent, engine,
         };
         foreach (var option in ws.All)
         {
@@ -72,8 +74,13 @@ internal static class LoadCommand
                     ValidatorFactory = validatorFactory,
                 };
                 options.Validate();
-                SocketEngine.Configure(options.Threads);
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+                if (result.GetValue(engine) == "wrk")
+                {
+                    return await WrkLoad.RunAsync(console, options, result.GetValue(json), result.GetValue(crank), signal);
+                }
+
+                SocketEngine.Configure(options.Threads);
                 LoadResult loadResult;
                 try
                 {

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Benchmarks.Host.Jobs;
+using Benchmarks.Load.Http;
 using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.LoadJobs;
@@ -47,7 +48,10 @@ internal sealed class WrkLoadJob : ILoadJob
         return Command(request, workDirectory, request.Load.Duration, "wrk");
     }
 
-    public (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory)
+    public (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory) => Collect(main);
+
+    /// <summary>wrk's report, read from the end of its output, as measurements; a failure when it exited badly or saw errors.</summary>
+    public static (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main)
     {
         ArgumentNullException.ThrowIfNull(main);
         var report = WrkReportParser.Parse(main.Tail.Last(200).Where(l => !l.StartsWith("[stderr]", StringComparison.Ordinal)));
@@ -75,10 +79,14 @@ internal sealed class WrkLoadJob : ILoadJob
         return (measurements, failure);
     }
 
-    private static JobStartInfo Command(RunRequest request, string workDirectory, TimeSpan duration, string name)
+    private static JobStartInfo Command(RunRequest request, string workDirectory, TimeSpan duration, string name) =>
+        Command(request.Load, request.LoadCpus, workDirectory, duration, name);
+
+    /// <summary>The wrk command line for these load options (a generated pipeline.lua in <paramref name="workDirectory"/> when pipelining).</summary>
+    public static JobStartInfo Command(HttpLoadOptions load, IReadOnlyList<int>? cpus, string workDirectory, TimeSpan duration, string name)
     {
+        ArgumentNullException.ThrowIfNull(load);
         var wrk = Locate() ?? throw new InvalidOperationException(InstallHint);
-        var load = request.Load;
         var arguments = new List<string>
         {
             "-t", Invariant(Math.Min(load.Threads, load.Connections)), "-c", Invariant(load.Connections),
@@ -104,7 +112,7 @@ internal sealed class WrkLoadJob : ILoadJob
             arguments.AddRange(["--", Invariant(load.PipelineDepth)]);
         }
 
-        return new JobStartInfo(name, wrk, arguments) { Cpus = request.LoadCpus, WorkingDirectory = workDirectory };
+        return new JobStartInfo(name, wrk, arguments) { Cpus = cpus, WorkingDirectory = workDirectory };
     }
 
     /// <summary>TechEmpower's pipeline.lua: one string of <c>depth</c> requests, built once in init.</summary>

@@ -91,6 +91,52 @@ public sealed class AgentEndToEndTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task Crank_pipelined_wrk_scenario_runs_wrk_through_the_agent_and_reports_its_results()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var port = LoadGeneratorTests.ClosedPort();
+        var jobs = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml")).Render("pipelined-wrk", "local", new Dictionary<string, string>
+        {
+            ["serverPort"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["duration"] = "2s",
+            ["warmup"] = "1s",
+            ["connections"] = "32",
+        });
+
+        // The built program stands in for the agent's publish of the same sources (covered by the test above).
+        JsonObject Send(CrankJob spec) => AgentClient.Job(spec.Name, "wrk", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = spec.Arguments;
+            j["ReadyStateText"] = spec.ReadyStateText;
+            j["IsConsoleApp"] = spec.IsConsoleApp;
+            j["WaitForExit"] = spec.WaitForExit;
+        });
+
+        var server = await client.CreateAsync(Send(jobs.Single(j => j.Name == "application")));
+        await client.WaitForStateAsync(server, Wait, null, "Initializing");
+        await client.StartAsync(server);
+        Assert.Equal("Running", await client.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
+        var loadSpec = jobs.Single(j => j.Name == "load");
+        Assert.Contains("--engine wrk", loadSpec.Arguments, StringComparison.Ordinal);
+        var load = await client.CreateAsync(Send(loadSpec));
+        await client.WaitForStateAsync(load, Wait, [server], "Initializing");
+        await client.StartAsync(load);
+        Assert.Equal("Stopped", await client.WaitForStateAsync(load, Wait, [server], "Stopped", "Failed"));
+
+        var loadJob = await client.GetAsync(load);
+        var results = AgentClient.LastMeasurements(loadJob);
+        Assert.True((double)results["http/rps/mean"]! > 1000);
+        Assert.Equal(0, (double)results["http/requests/errors"]!);
+        var (_, printed) = await client.GetRawAsync($"/jobs/{load}/output");
+        Assert.Contains("Requests/sec:", printed, StringComparison.Ordinal);
+        output.WriteLine($"pipelined-wrk through the agent: {(double)results["http/rps/mean"]!:n0} req/s");
+        await client.DeleteAsync(load);
+        await client.DeleteAsync(server);
+    }
+
+    [Fact]
     public async Task Two_agents_in_separate_network_namespaces_measure_the_veth_traffic_the_load_received()
     {
         await using var network = await NetworkNamespaces.CreateAsync(2);

@@ -38,4 +38,14 @@ public sealed class WrkLoadJobTests
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("wrk is not installed: install it with 'sudo apt-get install wrk'", run.Error, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Load_with_the_wrk_engine_without_wrk_says_how_to_install_it()
+    {
+        var dotnetDirectory = Path.GetDirectoryName(Environment.ProcessPath)!;
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "load", "--engine", "wrk", "--url", "http://127.0.0.1:9/plaintext");
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("wrk is not installed", run.Error, StringComparison.Ordinal);
+    }
 }

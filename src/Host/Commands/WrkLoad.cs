@@ -1,0 +1,90 @@
+using System.Text.Json;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Crank;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Platform;
+using Benchmarks.Load.Http;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>
+/// <c>benchmarks load --engine wrk</c>: wrk as an external load job (a warm-up run, then the
+/// measured run with <c>--latency</c>), its report printed as it ran and turned into the same
+/// measurements as the built-in generator's — so a crank job can run wrk and still report.
+/// </summary>
+internal static class WrkLoad
+{
+    public static async Task<int> RunAsync(CliConsole console, HttpLoadOptions options, FileInfo? json, bool crank, ShutdownSignal signal)
+    {
+        if (WrkLoadJob.Locate() is null)
+        {
+            return console.Fail(ExitCodes.Usage, WrkLoadJob.InstallHint);
+        }
+
+        var control = OsPlatform.CreateProcessControl();
+        var directory = Directory.CreateTempSubdirectory("benchmarks-wrk-").FullName;
+        try
+        {
+            if (options.Warmup > TimeSpan.Zero)
+            {
+                await using var warmup = JobProcess.Start(WrkLoadJob.Command(options, null, directory, options.Warmup, "wrk-warmup"), control);
+                if (!await WaitAsync(warmup, signal))
+                {
+                    return console.Fail(ExitCodes.Failed, $"load stopped during the wrk warm-up: {signal.Reason ?? "cancelled"}");
+                }
+            }
+
+            await using var main = JobProcess.Start(WrkLoadJob.Command(options, null, directory, options.Duration, "wrk"), control, (line, isError) =>
+            {
+                if (!isError)
+                {
+                    console.Out.WriteLine(line);
+                }
+                else
+                {
+                    console.Error.WriteLine(line);
+                }
+            });
+            if (!await WaitAsync(main, signal))
+            {
+                return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+            }
+
+            var (measurements, failure) = WrkLoadJob.Collect(main);
+            if (measurements is not null)
+            {
+                if (json is not null)
+                {
+                    await File.WriteAllTextAsync(json.FullName, JsonSerializer.Serialize(measurements), CancellationToken.None);
+                }
+
+                if (crank)
+                {
+                    console.Out.WriteLine(CrankStatistics.Format(measurements, DateTimeOffset.UtcNow));
+                }
+            }
+
+            return failure is null ? ExitCodes.Success : console.Fail(ExitCodes.Failed, failure);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    /// <summary>False when stopped (Ctrl+C, SIGTERM) before wrk ended; wrk is then stopped too.</summary>
+    private static async Task<bool> WaitAsync(JobProcess wrk, ShutdownSignal signal)
+    {
+        try
+        {
+            await wrk.Exited.WaitAsync(signal.Token);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            await wrk.StopAsync(TimeSpan.FromSeconds(2));
+            return false;
+        }
+    }
+}
