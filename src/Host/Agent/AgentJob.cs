@@ -95,11 +95,13 @@ internal sealed class AgentJob
         }
     }
 
-    public JsonObject Snapshot()
+    /// <summary>Reads the document under the job's lock; <paramref name="reader"/> must return values, not nodes of the document.</summary>
+    public T Read<T>(Func<JsonObject, T> reader)
     {
+        ArgumentNullException.ThrowIfNull(reader);
         lock (_lock)
         {
-            return (JsonObject)_document.DeepClone();
+            return reader(_document);
         }
     }
 

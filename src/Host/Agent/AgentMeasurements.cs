@@ -52,7 +52,7 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
     public static string? FindInterface(AgentJob job)
     {
         ArgumentNullException.ThrowIfNull(job);
-        foreach (var endpoint in JobDocument.GetStringList(job.Snapshot(), "endpoints"))
+        foreach (var endpoint in job.Read(d => JobDocument.GetStringList(d, "endpoints")))
         {
             if (!Uri.TryCreate(endpoint, UriKind.Absolute, out var uri))
             {

@@ -28,7 +28,7 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
             throw new JobFailedException(problem);
         }
 
-        var buildTimeout = JobDocument.GetTimeSpan(job.Snapshot(), "buildTimeout") is { } custom && custom > DefaultBuildTimeout ? custom : DefaultBuildTimeout;
+        var buildTimeout = job.Read(d => JobDocument.GetTimeSpan(d, "buildTimeout")) is { } custom && custom > DefaultBuildTimeout ? custom : DefaultBuildTimeout;
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(buildTimeout);
         try
@@ -104,12 +104,12 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
             arguments.AddRange(["-f", framework]);
         }
 
-        if (JobDocument.GetBool(job.Snapshot(), "selfContained"))
+        if (job.Read(d => JobDocument.GetBool(d, "selfContained")))
         {
             arguments.Add("--self-contained");
         }
 
-        foreach (var argument in JobDocument.GetStringList(job.Snapshot(), "buildArguments"))
+        foreach (var argument in job.Read(d => JobDocument.GetStringList(d, "buildArguments")))
         {
             arguments.AddRange(CommandLineSplitter.Split(argument));
         }

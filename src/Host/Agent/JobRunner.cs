@@ -32,22 +32,14 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
             job.AddMeasurement("benchmarks/build-time", build.Duration.TotalMilliseconds);
             ExtractOutputAttachments(job);
 
-            var startTimeout = JobDocument.GetTimeSpan(job.Snapshot(), "startTimeout") ?? DefaultStartTimeout;
+            var startTimeout = job.Read(d => JobDocument.GetTimeSpan(d, "startTimeout")) ?? DefaultStartTimeout;
             var started = Stopwatch.StartNew();
-            var readyText = job.GetString("readyStateText");
-            var readyLine = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-            process = Start(job, build, () => started.Restart(), line =>
-            {
-                if (!string.IsNullOrEmpty(readyText) && line.Contains(readyText, StringComparison.OrdinalIgnoreCase))
-                {
-                    readyLine.TrySetResult();
-                }
-            });
+            process = Start(job, build, () => started.Restart());
             job.ProcessId = process.Id;
             await File.WriteAllTextAsync(AgentJobFolders.ProcessFile(job), ProcessRecord(process.Id), CancellationToken.None);
             AgentLog.ProcessStarted(logger, job.Id, job.Service, process.Id, process.Info.CommandLine);
 
-            if (!await WaitUntilReadyAsync(job, process, readyLine.Task, startTimeout, stop))
+            if (!await WaitUntilReadyAsync(job, process, startTimeout, stop))
             {
                 return;
             }
@@ -108,12 +100,11 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
         }
     }
 
-    /// <summary>Starts the job's process; every line goes to the job's output and to <paramref name="onLine"/> (set before the first line can arrive).</summary>
-    private JobProcess Start(AgentJob job, JobBuild build, Action restartStopwatch, Action<string> onLine)
+    private JobProcess Start(AgentJob job, JobBuild build, Action restartStopwatch)
     {
         var arguments = new List<string>(build.LeadingArguments);
         arguments.AddRange(CommandLineSplitter.Split(job.GetString("arguments")));
-        var environment = new Dictionary<string, string>(JobDocument.GetStringMap(job.Snapshot(), "environmentVariables"))
+        var environment = new Dictionary<string, string>(job.Read(d => JobDocument.GetStringMap(d, "environmentVariables")))
         {
             ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
         };
@@ -127,7 +118,6 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
         var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment, Cpus = CpusOf(job) };
         return JobProcess.Start(info, control, (line, isError) =>
         {
-            onLine(line);
             if (isError)
             {
                 job.Output.Add("[STDERR] " + line);
@@ -147,21 +137,21 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
     }
 
     /// <summary>True when the job is ready; false when it ended first (its state then says how).</summary>
-    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobProcess process, Task readyLine, TimeSpan timeout, CancellationToken stop)
+    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobProcess process, TimeSpan timeout, CancellationToken stop)
     {
         var readyText = job.GetString("readyStateText");
         Task ready;
         if (!string.IsNullOrEmpty(readyText))
         {
-            ready = readyLine;
+            ready = process.WaitForLineAsync(readyText);
         }
-        else if (JobDocument.GetBool(job.Snapshot(), "isConsoleApp"))
+        else if (job.Read(d => JobDocument.GetBool(d, "isConsoleApp")))
         {
             ready = Task.CompletedTask;
         }
         else
         {
-            ready = ProbePortAsync(JobDocument.GetInt(job.Snapshot(), "port") ?? 5000, stop);
+            ready = ProbePortAsync(job.Read(d => JobDocument.GetInt(d, "port")) ?? 5000, stop);
         }
 
         var first = await Task.WhenAny(ready, process.Exited, Task.Delay(timeout, stop));
@@ -266,9 +256,8 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
         }
     }
 
-    private static string JobUrl(AgentJob job)
+    private static string JobUrl(AgentJob job) => job.Read(snapshot =>
     {
-        var snapshot = job.Snapshot();
         var scheme = (JobDocument.GetString(snapshot, "scheme") ?? "http").ToLowerInvariant() switch
         {
             "https" or "h2" => "https",
@@ -279,7 +268,7 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
         var port = JobDocument.GetInt(snapshot, "port") ?? 5000;
         var path = JobDocument.GetString(snapshot, "path") ?? "/";
         return $"{scheme}://{host}:{port.ToString(CultureInfo.InvariantCulture)}{(path.StartsWith('/') ? path : "/" + path)}";
-    }
+    });
 
     /// <summary>crank's <c>cpuSet</c> ("0", "0-3", "1-4,6"): the CPUs the job's process is pinned to.</summary>
     private static IReadOnlyList<int>? CpusOf(AgentJob job)
@@ -304,7 +293,7 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
     }
 
     private static TimeSpan IntervalOf(AgentJob job) =>
-        TimeSpan.FromSeconds(Math.Clamp(JobDocument.GetInt(job.Snapshot(), "measurementsIntervalSec") ?? 1, 1, 60));
+        TimeSpan.FromSeconds(Math.Clamp(job.Read(d => JobDocument.GetInt(d, "measurementsIntervalSec")) ?? 1, 1, 60));
 
     /// <summary>The pid and its start time, so a restarted agent ends only the process it started.</summary>
     private static string ProcessRecord(int processId)

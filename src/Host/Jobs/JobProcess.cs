@@ -87,16 +87,23 @@ internal sealed class JobProcess : IAsyncDisposable
         return job;
     }
 
-    /// <summary>Completes when a line containing <paramref name="text"/> is printed (case-insensitive).</summary>
+    /// <summary>
+    /// Completes when a line containing <paramref name="text"/> is printed (case-insensitive),
+    /// including a line printed before this call (the kept tail is searched too).
+    /// </summary>
     public Task WaitForLineAsync(string text)
     {
-        var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         lock (_lock)
         {
-            _waits.Add((text, seen));
-        }
+            if (Tail.Last(int.MaxValue).Any(l => l.Contains(text, StringComparison.OrdinalIgnoreCase)))
+            {
+                return Task.CompletedTask;
+            }
 
-        return seen.Task;
+            var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            _waits.Add((text, seen));
+            return seen.Task;
+        }
     }
 
     /// <summary>
@@ -203,9 +210,9 @@ internal sealed class JobProcess : IAsyncDisposable
             return;
         }
 
-        Tail.Add(isError ? "[stderr] " + line : line);
         lock (_lock)
         {
+            Tail.Add(isError ? "[stderr] " + line : line);
             for (var i = _waits.Count - 1; i >= 0; i--)
             {
                 if (line.Contains(_waits[i].Text, StringComparison.OrdinalIgnoreCase))

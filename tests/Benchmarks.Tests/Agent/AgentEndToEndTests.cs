@@ -115,14 +115,12 @@ public sealed class AgentEndToEndTests(ITestOutputHelper output)
         });
 
         var server = await client.CreateAsync(Send(jobs.Single(j => j.Name == "application")));
-        await client.WaitForStateAsync(server, Wait, null, "Initializing");
-        await client.StartAsync(server);
+        await client.LaunchAsync(server, Wait);
         Assert.Equal("Running", await client.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
         var loadSpec = jobs.Single(j => j.Name == "load");
         Assert.Contains("--engine wrk", loadSpec.Arguments, StringComparison.Ordinal);
         var load = await client.CreateAsync(Send(loadSpec));
-        await client.WaitForStateAsync(load, Wait, [server], "Initializing");
-        await client.StartAsync(load);
+        await client.LaunchAsync(load, Wait, [server]);
         Assert.Equal("Stopped", await client.WaitForStateAsync(load, Wait, [server], "Stopped", "Failed"));
 
         var loadJob = await client.GetAsync(load);
@@ -153,8 +151,7 @@ public sealed class AgentEndToEndTests(ITestOutputHelper output)
             j["Arguments"] = $"serve --scenario pipelined --server sockets --urls http://{serverAddress}:5000";
             j["ReadyStateText"] = "Application started.";
         }));
-        await serverClient.WaitForStateAsync(server, Wait, null, "Initializing");
-        await serverClient.StartAsync(server);
+        await serverClient.LaunchAsync(server, Wait);
         Assert.Equal("Running", await serverClient.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
 
         var load = await loadClient.CreateAsync(AgentClient.Job("load", "netns", j =>
@@ -164,8 +161,7 @@ public sealed class AgentEndToEndTests(ITestOutputHelper output)
             j["IsConsoleApp"] = true;
             j["WaitForExit"] = true;
         }));
-        await loadClient.WaitForStateAsync(load, Wait, null, "Initializing");
-        await loadClient.StartAsync(load);
+        await loadClient.LaunchAsync(load, Wait);
         var end = DateTime.UtcNow + Wait;
         string state;
         while ((state = await loadClient.StateAsync(load)) is not ("Stopped" or "Failed") && DateTime.UtcNow < end)

@@ -21,8 +21,7 @@ public sealed class AgentFaultTests
             j["Arguments"] = $"serve --scenario plaintext --server sockets --urls http://127.0.0.1:{port}";
             j["ReadyStateText"] = "Application started.";
         }));
-        await client.WaitForStateAsync(server, Wait, null, "Initializing");
-        await client.StartAsync(server);
+        await client.LaunchAsync(server, Wait);
         await client.WaitForStateAsync(server, Wait, null, "Running");
         var load = await client.CreateAsync(AgentClient.Job("load", "crash", j =>
         {
@@ -31,8 +30,7 @@ public sealed class AgentFaultTests
             j["IsConsoleApp"] = true;
             j["WaitForExit"] = true;
         }));
-        await client.WaitForStateAsync(load, Wait, [server], "Initializing");
-        await client.StartAsync(load);
+        await client.LaunchAsync(load, Wait, [server]);
         await client.WaitForStateAsync(load, Wait, [server], "Running");
         await Task.Delay(1000);
 
@@ -92,8 +90,7 @@ public sealed class AgentFaultTests
             j["Arguments"] = "300";
             j["IsConsoleApp"] = true;
         }));
-        await client.WaitForStateAsync(id, Wait, null, "Initializing");
-        await client.StartAsync(id);
+        await client.LaunchAsync(id, Wait);
         await client.WaitForStateAsync(id, Wait, null, "Running");
         var pid = (int)(await client.GetAsync(id))["processId"]!;
         Assert.Equal("Failed", await client.WaitForStateAsync(id, Wait, null, "Failed"));
@@ -114,8 +111,7 @@ public sealed class AgentFaultTests
             j["IsConsoleApp"] = true;
             j["CpuSet"] = "1";
         }));
-        await client.WaitForStateAsync(pinned, Wait, null, "Initializing");
-        await client.StartAsync(pinned);
+        await client.LaunchAsync(pinned, Wait);
         await client.WaitForStateAsync(pinned, Wait, null, "Running");
         var pid = (int)(await client.GetAsync(pinned))["processId"]!;
         var status = await File.ReadAllLinesAsync($"/proc/{pid}/status");
@@ -127,8 +123,7 @@ public sealed class AgentFaultTests
             j["IsConsoleApp"] = true;
             j["CpuSet"] = "4096";
         }));
-        await client.WaitForStateAsync(impossible, Wait, [pinned], "Initializing");
-        await client.StartAsync(impossible);
+        await client.LaunchAsync(impossible, Wait, [pinned]);
         Assert.Equal("Failed", await client.WaitForStateAsync(impossible, Wait, [pinned], "Failed", "Stopped"));
         Assert.StartsWith("cpuSet '4096'", (string)(await client.GetAsync(impossible))["error"]!, StringComparison.Ordinal);
         await client.DeleteAsync(impossible);

@@ -143,8 +143,7 @@ public sealed class AgentProtocolTests
             j["Arguments"] = $"-c \"{script.Replace("\"", "\\\"", StringComparison.Ordinal)}\"";
             j["ReadyStateText"] = "now ready";
         }));
-        await client.WaitForStateAsync(id, Wait, null, "Initializing");
-        await client.StartAsync(id);
+        await client.LaunchAsync(id, Wait);
         Assert.Equal("Running", await client.WaitForStateAsync(id, Wait, null, "Running", "Failed"));
 
         var job = await client.GetAsync(id);
@@ -174,8 +173,7 @@ public sealed class AgentProtocolTests
             j["Arguments"] = "-c \"echo listening; sleep 1.5; echo 'fatal: out of descriptors' >&2; exit 3\"";
             j["ReadyStateText"] = "listening";
         }));
-        await client.WaitForStateAsync(id, Wait, null, "Initializing");
-        await client.StartAsync(id);
+        await client.LaunchAsync(id, Wait);
         Assert.Equal("Running", await client.WaitForStateAsync(id, Wait, null, "Running", "Failed"));
         Assert.Equal("Failed", await client.WaitForStateAsync(id, Wait, null, "Failed", "Stopped"));
         var job = await client.GetAsync(id);
@@ -277,8 +275,7 @@ public sealed class AgentProtocolTests
             j["Arguments"] = $"serve --scenario plaintext --urls http://127.0.0.1:{port}";
             j["ReadyStateText"] = "Application started.";
         }));
-        await client.WaitForStateAsync(id, Wait, null, "Initializing");
-        await client.StartAsync(id);
+        await client.LaunchAsync(id, Wait);
         await client.WaitForStateAsync(id, Wait, null, "Running");
         var pid = (int)(await client.GetAsync(id))["processId"]!;
 
@@ -312,8 +309,7 @@ public sealed class AgentProtocolTests
                 j["Arguments"] = "300";
                 j["IsConsoleApp"] = true;
             }));
-            await client.WaitForStateAsync(id, Wait, null, "Initializing");
-            await client.StartAsync(id);
+            await client.LaunchAsync(id, Wait);
             await client.WaitForStateAsync(id, Wait, null, "Running");
             leftover = (int)(await client.GetAsync(id))["processId"]!;
         }

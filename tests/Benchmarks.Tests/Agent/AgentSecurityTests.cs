@@ -57,7 +57,7 @@ public sealed class AgentSecurityTests
         var big = new byte[3 * 1024 * 1024];
         Random.Shared.NextBytes(big);
         var status413 = await client.UploadBuildFileAsync(id, "big.bin", big);
-        Assert.True(status413 is HttpStatusCode.RequestEntityTooLarge or HttpStatusCode.BadRequest, $"got {status413}");
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, status413);
         Assert.False(File.Exists(Path.Combine(jobFolder, "src", "big.bin")));
         await client.DeleteAsync(id);
     }

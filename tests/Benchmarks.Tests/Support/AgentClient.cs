@@ -96,6 +96,17 @@ internal sealed class AgentClient(Uri agent) : IDisposable
         throw new TimeoutException($"job {id} stayed {state}, not {string.Join('/', states)}, for {timeout}; error: {(await GetAsync(id))["error"]}");
     }
 
+    /// <summary>Waits until the agent has picked the job up (Initializing), then starts it, as the controller does after its uploads.</summary>
+    public async Task LaunchAsync(int id, TimeSpan timeout, IReadOnlyList<int>? keepAlive = null)
+    {
+        await WaitForStateAsync(id, timeout, keepAlive, "Initializing");
+        var status = await StartAsync(id);
+        if (status != HttpStatusCode.OK)
+        {
+            throw new InvalidOperationException($"POST /jobs/{id}/start answered {(int)status}");
+        }
+    }
+
     public async Task TouchAsync(int id)
     {
         using var response = await _http.GetAsync($"/jobs/{id}/touch");
