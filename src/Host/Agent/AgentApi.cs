@@ -16,17 +16,21 @@ namespace Benchmarks.Host.Agent;
 /// crank's agent API (see docs/agents.md): jobs are created, fed sources, started, polled,
 /// stopped and deleted by the controller. Replies use camelCase, requests are read ignoring case.
 /// </summary>
-internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, AgentOptions options, DotnetInstallation dotnet, ILogger logger)
+internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, AgentOptions options, AgentMachine machine, DotnetInstallation dotnet, ILogger logger)
 {
     public void Map(IEndpointRouteBuilder app)
     {
         app.MapGet("/", () => Results.Text($"benchmarks agent {Version} ({OsPlatform.Name}); jobs: {jobs.All().Count(j => j.State != AgentJobState.Deleted)} active{Environment.NewLine}"));
         app.MapGet("/info", Info);
-        app.MapGet("/jobs", () => Json(new JsonArray([.. jobs.All().Select(j => j.Summary())])));
+        app.MapGet("/jobs", () => Json(new JsonArray([.. jobs.Active().Select(j => j.Summary())])));
         app.MapGet("/jobs/all", () => Json(new JsonArray([.. jobs.All().Select(j => j.Summary())])));
         app.MapPost("/jobs", CreateAsync);
-        app.MapGet("/jobs/{id:int}", (int id) => WithJob(id, job => Json(job.ToJson())));
-        app.MapGet("/jobs/{id:int}/state", (int id) => WithJob(id, job => Results.Text(job.State.ToString())));
+        app.MapGet("/jobs/{id:int}", (int id) => WithJob(id, job =>
+        {
+            job.ObserveState();
+            return Json(job.ToJson());
+        }));
+        app.MapGet("/jobs/{id:int}/state", (int id) => WithJob(id, job => Results.Text(job.ObserveState().ToString())));
         app.MapGet("/jobs/{id:int}/touch", (int id) => WithJob(id, _ => Results.Ok()));
         app.MapPost("/jobs/{id:int}/source", (int id, string? sourceName, HttpRequest request) => WithJobAsync(id, job => UploadSourceAsync(job, sourceName, request)));
         app.MapPost("/jobs/{id:int}/build", (int id, HttpRequest request) => WithJobAsync(id, job => UploadBuildFileAsync(job, request)));
@@ -35,10 +39,15 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapPost("/jobs/{id:int}/stop", (int id) => WithJob(id, job =>
         {
             AgentScheduler.Stop(job);
-            return Results.Accepted();
+            return Results.Accepted("/jobs/" + job.Id.ToString(CultureInfo.InvariantCulture));
         }));
         app.MapDelete("/jobs/{id:int}", DeleteAsync);
-        app.MapPost("/jobs/{id:int}/resetstats", (int id) => WithJob(id, _ => Results.Ok()));
+        app.MapPost("/jobs/{id:int}/resetstats", (int id) => WithJob(id, job =>
+        {
+            job.ResetStatistics();
+            AgentLog.StatisticsReset(logger, job.Id, job.Service);
+            return Results.Ok();
+        }));
         app.MapPost("/jobs/{id:int}/measurements/flush", (int id) => WithJob(id, job =>
         {
             job.FlushMeasurements();
@@ -62,8 +71,8 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
 
     private IResult Info() => Json(new JsonObject
     {
-        ["hw"] = "Unknown",
-        ["env"] = Environment.MachineName,
+        ["hw"] = machine.Hardware,
+        ["env"] = machine.HardwareVersion,
         ["os"] = OsPlatform.Name,
         ["arch"] = RuntimeInformation.OSArchitecture.ToString(),
         ["proc"] = Environment.ProcessorCount,
@@ -140,7 +149,7 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
 
         job.Touch();
         await scheduler.DeleteAsync(job);
-        return Results.Accepted();
+        return Results.Accepted("/jobs/" + job.Id.ToString(CultureInfo.InvariantCulture));
     }
 
     private async Task<IResult> UploadSourceAsync(AgentJob job, string? sourceName, HttpRequest request)
@@ -279,18 +288,38 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         return Results.Ok();
     }
 
+    /// <summary>
+    /// crank's <c>/list</c>: the files of the folder that <paramref name="path"/> is in (or of the
+    /// folder it names), filtered by its file name when that holds a wildcard (<c>*.deps.json</c>),
+    /// relative to the published folder (or, for <c>~/…</c>, the project's folder); <c>[]</c> when
+    /// the folder does not exist.
+    /// </summary>
     private static IResult List(AgentJob job, string? path)
     {
-        var directory = JobPaths.Confine(job.Directory, path);
-        if (!Directory.Exists(directory))
+        var (root, full) = JobFiles.Resolve(job, path);
+        string folder;
+        string pattern;
+        if (Directory.Exists(full) && !JobFiles.HasWildcard(path))
         {
-            return Results.NotFound($"no folder '{path}' in the job");
+            (folder, pattern) = (full, "*");
+        }
+        else
+        {
+            folder = Path.GetDirectoryName(full) ?? root;
+            pattern = JobFiles.HasWildcard(Path.GetFileName(full)) ? Path.GetFileName(full) : "*";
         }
 
-        var root = Path.GetFullPath(job.Directory);
-        return Json(new JsonArray([.. Directory.EnumerateFileSystemEntries(directory).Order(StringComparer.Ordinal).Select(e => (JsonNode?)Path.GetRelativePath(root, e).Replace('\\', '/'))]));
+        JobPaths.Confine(root, Path.GetRelativePath(root, folder));
+        if (!Directory.Exists(folder))
+        {
+            return Json(new JsonArray());
+        }
+
+        return Json(new JsonArray([.. Directory.EnumerateFiles(folder, pattern).Order(StringComparer.Ordinal)
+            .Select(f => (JsonNode?)JobFiles.Relative(root, f, JobFiles.IsProjectRelative(path)))]));
     }
 
+    /// <summary>crank's <c>/download</c>: one file, by a path relative to the published folder, or <c>~/…</c> relative to the project's folder.</summary>
     private static IResult Download(AgentJob job, string? path)
     {
         if (string.IsNullOrEmpty(path))
@@ -298,22 +327,36 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
             return Results.BadRequest("path is required");
         }
 
-        var file = JobPaths.Confine(job.Directory, path);
-        return File.Exists(file) ? Results.File(file, "application/octet-stream", Path.GetFileName(file)) : Results.NotFound($"no file '{path}' in the job");
+        var (_, file) = JobFiles.Resolve(job, path);
+        if (!File.Exists(file))
+        {
+            return Results.NotFound($"no file '{path}' in the job's {(JobFiles.IsProjectRelative(path) ? "project" : "published")} folder");
+        }
+
+        return FileWithLength(file, "application/octet-stream", Path.GetFileName(file));
     }
 
+    /// <summary>crank's <c>/fetch</c>: the published folder as a zip, wherever the build lives (the job's own folder or a shared cached build).</summary>
     private static IResult Fetch(AgentJob job)
     {
-        var published = AgentJobFolders.Published(job);
-        if (!Directory.Exists(published))
+        var published = job.PublishedDirectory;
+        if (published is null || !Directory.Exists(published))
         {
-            return Results.NotFound("the job has no published output");
+            return Results.NotFound("the job has no published output (it was not built from a project, or its build failed)");
         }
 
         var zip = Path.Combine(job.Directory, "fetch.zip");
+        Directory.CreateDirectory(job.Directory);
         File.Delete(zip);
         ZipFile.CreateFromDirectory(published, zip);
-        return Results.File(zip, "application/zip", $"job{job.Id}.zip");
+        return FileWithLength(zip, "application/zip", $"job{job.Id}.zip");
+    }
+
+    /// <summary>A file with crank's <c>FileLength</c> header, which drives the controller's download progress.</summary>
+    private static FileLengthResult FileWithLength(string path, string contentType, string name)
+    {
+        var length = new FileInfo(path).Length;
+        return new FileLengthResult(Results.File(path, contentType, name), length);
     }
 
     private IResult WithJob(int id, Func<AgentJob, IResult> action)

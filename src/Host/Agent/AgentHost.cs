@@ -51,14 +51,16 @@ internal static class AgentHost
         var control = OsPlatform.CreateProcessControl();
         var metrics = OsPlatform.CreateMetrics();
         var dotnet = await DotnetInstallation.ReadAsync(cancellationToken);
-        var jobs = new JobRepository(options.JobsRoot);
-        var runner = new JobRunner(new JobBuilder(dotnet, new BuildCache(options.JobsRoot), control, logger), control, metrics, options, logger);
+        var machine = AgentMachine.From(options, metrics);
+        var jobs = new JobRepository(options.JobsRoot, machine);
+        var cache = new BuildCache(options.JobsRoot);
+        var runner = new JobRunner(new JobBuilder(dotnet, cache, control, logger), cache, control, metrics, options, logger);
         var scheduler = new AgentScheduler(jobs, runner, options, logger);
         scheduler.CleanUpPreviousRun();
 
         var allowList = new NetworkAllowList(options.AllowedNetworks, logger);
         app.Use(allowList.InvokeAsync);
-        new AgentApi(jobs, scheduler, options, dotnet, logger).Map(app);
+        new AgentApi(jobs, scheduler, options, machine, dotnet, logger).Map(app);
 
         await app.StartAsync(cancellationToken);
         var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses ?? [];

@@ -18,12 +18,16 @@ internal sealed class AgentJob
     private readonly Dictionary<string, JsonObject> _metadata = new(StringComparer.Ordinal);
     private readonly SortedDictionary<string, string> _sourceHashes = new(StringComparer.Ordinal);
     private readonly Lock _lock = new();
+    private readonly TaskCompletionSource _waitingSeen = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly AgentMachine _machine;
     private AgentJobState _state = AgentJobState.New;
     private long _lastContact = Stopwatch.GetTimestamp();
+    private int _statisticsGeneration;
 
-    public AgentJob(int id, JsonObject document, string directory)
+    public AgentJob(int id, JsonObject document, string directory, AgentMachine machine)
     {
         Id = id;
+        _machine = machine;
         _document = JobDocument.Normalize(document);
         RunId = JobDocument.GetString(_document, "runId") ?? Guid.NewGuid().ToString("n");
         Service = JobDocument.GetString(_document, "service") ?? $"job{id}";
@@ -65,11 +69,30 @@ internal sealed class AgentJob
 
     public string? Url { get; private set; }
 
+    /// <summary>The folder the job's program was published to (its own, or a shared cached build): what <c>/fetch</c>, <c>/list</c> and <c>/download</c> read.</summary>
+    public string? PublishedDirectory { get; set; }
+
+    /// <summary>The folder of the job's project file in its sources: what a <c>~/</c> path names.</summary>
+    public string? ProjectDirectory { get; set; }
+
+    /// <summary>Bumped by <see cref="ResetStatistics"/>: a sampler seeing a new value starts its baselines again.</summary>
+    public int StatisticsGeneration => Volatile.Read(ref _statisticsGeneration);
+
+    /// <summary>
+    /// Completes once a controller has read the job's state after <c>/start</c> (or at once for a
+    /// job that was not started by one): crank decides that a job started by seeing its state
+    /// change to Running, so it must first see Waiting, as crank's own agent always shows it.
+    /// </summary>
+    public Task WaitingSeen => _waitingSeen.Task;
+
     public string? Error { get; private set; }
 
     public int? ExitCode { get; set; }
 
     public int ProcessId { get; set; }
+
+    /// <summary>How long the build took (echoed as crank's <c>buildTime</c>).</summary>
+    public TimeSpan? BuildTime { get; set; }
 
     public int ChildProcessId { get; set; }
 
@@ -106,6 +129,32 @@ internal sealed class AgentJob
     }
 
     public void Touch() => Interlocked.Exchange(ref _lastContact, Stopwatch.GetTimestamp());
+
+    /// <summary>The state as a controller reads it; records that a started job has been seen waiting.</summary>
+    public AgentJobState ObserveState()
+    {
+        var state = State;
+        if (state != AgentJobState.New && state != AgentJobState.Initializing)
+        {
+            _waitingSeen.TrySetResult();
+        }
+
+        return state;
+    }
+
+    /// <summary>
+    /// crank's <c>resetstats</c> (sent between <c>--iterations</c>): drops every measurement so
+    /// far and makes the sampler take new baselines, so the next iteration's totals and maxima
+    /// are its own. Descriptions (metadata) stay.
+    /// </summary>
+    public void ResetStatistics()
+    {
+        lock (_lock)
+        {
+            _measurements.Clear();
+            _statisticsGeneration++;
+        }
+    }
 
     /// <summary>Moves to <paramref name="next"/> when the current state is one of <paramref name="from"/> (any state when empty).</summary>
     public bool TryMove(AgentJobState next, params AgentJobState[] from)
@@ -171,7 +220,10 @@ internal sealed class AgentJob
         }
     }
 
-    public void AddMeasurement(string name, JsonNode? value, DateTime? timestamp = null)
+    public void AddMeasurement(string name, JsonNode? value, DateTime? timestamp = null) => AddMeasurement(name, value, timestamp, generation: null);
+
+    /// <summary>Adds a sampled value unless the statistics were reset since <paramref name="generation"/> (it would mix two iterations).</summary>
+    public bool AddMeasurement(string name, JsonNode? value, DateTime? timestamp, int? generation)
     {
         var measurement = new JsonObject
         {
@@ -181,7 +233,13 @@ internal sealed class AgentJob
         };
         lock (_lock)
         {
+            if (generation is { } g && g != _statisticsGeneration)
+            {
+                return false;
+            }
+
             _measurements.Add(measurement);
+            return true;
         }
     }
 
@@ -252,12 +310,20 @@ internal sealed class AgentJob
             JobDocument.Set(job, "state", _state.ToString());
             JobDocument.Set(job, "serverVersion", ServerVersion);
             JobDocument.Set(job, "operatingSystem", OsPlatform.Name);
-            JobDocument.Set(job, "hardwareVersion", Environment.ProcessorCount + " cores");
+            JobDocument.Set(job, "hardware", _machine.Hardware);
+            JobDocument.Set(job, "hardwareVersion", _machine.HardwareVersion);
             JobDocument.Set(job, "url", Url);
             JobDocument.Set(job, "error", Error);
             JobDocument.Set(job, "exitCode", ExitCode);
             JobDocument.Set(job, "processId", ProcessId);
             JobDocument.Set(job, "childProcessId", ChildProcessId);
+            JobDocument.Set(job, "activeProcessId", TrackedProcessId);
+            JobDocument.Set(job, "allProcessIds", new JsonArray([.. new[] { ProcessId, ChildProcessId }.Where(p => p > 0).Distinct().Select(p => (JsonNode?)p)]));
+            if (BuildTime is { } buildTime)
+            {
+                JobDocument.Set(job, "buildTime", buildTime.ToString("c", System.Globalization.CultureInfo.InvariantCulture));
+            }
+
             JobDocument.Set(job, "measurements", new JsonArray([.. _measurements.Select(m => m.DeepClone())]));
             JobDocument.Set(job, "metadata", new JsonArray([.. _metadata.Values.Select(m => m.DeepClone())]));
             return job;

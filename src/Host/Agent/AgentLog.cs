@@ -62,4 +62,10 @@ internal static partial class AgentLog
 
     [LoggerMessage(19, LogLevel.Information, "Stopping: ending every job")]
     public static partial void Stopping(ILogger logger);
+
+    [LoggerMessage(20, LogLevel.Warning, "Job {Id} ({Service}): build {Key} dropped from the build cache, the job could not start from it")]
+    public static partial void BuildDropped(ILogger logger, int id, string service, string key);
+
+    [LoggerMessage(21, LogLevel.Information, "Job {Id} ({Service}): statistics reset (measurements cleared, new baselines)")]
+    public static partial void StatisticsReset(ILogger logger, int id, string service);
 }

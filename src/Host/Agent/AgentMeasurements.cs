@@ -23,6 +23,7 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         ["machine/cpu/user"] = ("Max", "Max", "n1", "Max machine CPU in user mode (%)"),
         ["machine/cpu/kernel"] = ("Max", "Max", "n1", "Max machine CPU in kernel mode (%)"),
         ["machine/cpu/idle"] = ("Min", "Min", "n1", "Min machine CPU idle (%)"),
+        ["machine/cpu/steal"] = ("Max", "Max", "n1", "Max machine CPU stolen by the hypervisor (%)"),
         ["net/rx"] = ("Max", "Sum", "n0", "Max received on the interface (Mbit/s)"),
         ["net/tx"] = ("Max", "Sum", "n0", "Max sent on the interface (Mbit/s)"),
         ["net/rx/bytes"] = ("Last", "Sum", "n0", "Received on the interface while the job ran (bytes)"),
@@ -94,6 +95,7 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
             job.AddMetadata(Metadata(name));
         }
 
+        var generation = job.StatisticsGeneration;
         var first = Take(network);
         var previous = first;
         using var timer = new PeriodicTimer(interval);
@@ -101,7 +103,16 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         {
             while (await timer.WaitForNextTickAsync(cancellationToken))
             {
-                previous = Record(previous, first, network, linkSpeed);
+                if (job.StatisticsGeneration != generation)
+                {
+                    // The controller reset the statistics (a new iteration): totals, rates and
+                    // maxima start again from here.
+                    generation = job.StatisticsGeneration;
+                    first = previous = Take(network);
+                    continue;
+                }
+
+                previous = Record(previous, first, network, linkSpeed, generation);
             }
         }
         catch (OperationCanceledException)
@@ -110,10 +121,10 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
 
         // The last part of an interval still counts: the job may have ended inside it. Its byte
         // totals always do; its rates only when it is long enough not to be noise.
-        Record(previous, first, network, linkSpeed, rates: Stopwatch.GetElapsedTime(previous.Timestamp) > TimeSpan.FromMilliseconds(200));
+        Record(previous, first, network, linkSpeed, generation, rates: Stopwatch.GetElapsedTime(previous.Timestamp) > TimeSpan.FromMilliseconds(200));
     }
 
-    private MetricsSnapshot Record(MetricsSnapshot previous, MetricsSnapshot first, string? network, double? linkSpeed, bool rates = true)
+    private MetricsSnapshot Record(MetricsSnapshot previous, MetricsSnapshot first, string? network, double? linkSpeed, int generation, bool rates = true)
     {
         if (job.TrackedProcessId != _processId)
         {
@@ -127,14 +138,14 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         {
             foreach (var (name, value) in MetricsDelta.Between(previous, current, Environment.ProcessorCount, linkSpeed))
             {
-                job.AddMeasurement(name, value, timestamp);
+                job.AddMeasurement(name, value, timestamp, generation);
             }
         }
 
         if (first.Network is { } n0 && current.Network is { } n1)
         {
-            job.AddMeasurement("net/rx/bytes", n1.RxBytes - n0.RxBytes, timestamp);
-            job.AddMeasurement("net/tx/bytes", n1.TxBytes - n0.TxBytes, timestamp);
+            job.AddMeasurement("net/rx/bytes", n1.RxBytes - n0.RxBytes, timestamp, generation);
+            job.AddMeasurement("net/tx/bytes", n1.TxBytes - n0.TxBytes, timestamp, generation);
         }
 
         return current;

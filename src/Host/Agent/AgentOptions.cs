@@ -24,6 +24,12 @@ internal sealed record AgentOptions
     /// <summary>The interface whose traffic is reported as <c>net/*</c>; null finds the one that carries the agent's address.</summary>
     public string? InterfaceName { get; init; }
 
+    /// <summary>crank's hardware kind (Unknown, Cloud, Physical, ARM64, AMD64): <c>/info</c>'s <c>hw</c> and every job's <c>hardware</c>.</summary>
+    public string Hardware { get; init; } = "Unknown";
+
+    /// <summary>The machine's description: <c>/info</c>'s <c>env</c> and every job's <c>hardwareVersion</c>; default: processor model and core count.</summary>
+    public string? HardwareVersion { get; init; }
+
     /// <summary>How long deleted jobs stay queryable (crank's agent: 18 h).</summary>
     public TimeSpan DeletedRetention { get; init; } = TimeSpan.FromHours(18);
 }

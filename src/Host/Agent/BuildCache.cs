@@ -56,6 +56,29 @@ internal sealed class BuildCache(string root, int capacity = 4)
         }
     }
 
+    /// <summary>
+    /// Drops a build that a job could not start from, so the next job with the same sources
+    /// publishes again instead of reusing it. Jobs already running from it keep their files
+    /// where the OS allows (Linux); elsewhere the folder goes when it is no longer in use.
+    /// </summary>
+    public bool Invalidate(string key)
+    {
+        if (!_builds.TryRemove(key, out _))
+        {
+            return false;
+        }
+
+        try
+        {
+            Directory.Delete(Path.Combine(Root, key), recursive: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+        }
+
+        return true;
+    }
+
     private void Evict()
     {
         while (_order.Count > capacity && _order.TryDequeue(out var old))

@@ -46,7 +46,7 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
                 throw new JobFailedException("the job has neither a project nor an executable");
             }
 
-            return new JobBuild(ResolveExecutable(sourceRoot, executable), [], sourceRoot, stopwatch.Elapsed);
+            return new JobBuild(ResolveExecutable(sourceRoot, executable), [], sourceRoot, stopwatch.Elapsed) { ProjectDirectory = sourceRoot };
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
@@ -104,7 +104,8 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
             arguments.AddRange(["-f", framework]);
         }
 
-        if (job.Read(d => JobDocument.GetBool(d, "selfContained")))
+        var selfContained = job.Read(d => JobDocument.GetBool(d, "selfContained"));
+        if (selfContained)
         {
             arguments.Add("--self-contained");
         }
@@ -115,14 +116,20 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
         }
 
         var workingDirectory = Path.GetDirectoryName(projectPath)!;
+        var assemblyName = AssemblyName(projectPath);
         string output;
+        string? cacheKey = null;
         if (job.BuildKeyParts() is { } parts && !Directory.Exists(Path.Combine(job.Directory, "attachments")))
         {
-            var key = BuildCache.Key([.. parts, project, .. arguments.Skip(2)]);
-            var (folder, reused) = await cache.GetOrBuildAsync(key, target => PublishToAsync(job, arguments, target, workingDirectory, cancellationToken));
+            cacheKey = BuildCache.Key([.. parts, project, .. arguments.Skip(2)]);
+            var (folder, reused) = await cache.GetOrBuildAsync(cacheKey, async target =>
+            {
+                await PublishToAsync(job, arguments, target, workingDirectory, cancellationToken);
+                Program(target, assemblyName, selfContained);
+            });
             if (reused)
             {
-                job.BuildLog.Add($"Reusing the build {key} of the same sources and options (no new publish).");
+                job.BuildLog.Add($"Reusing the build {cacheKey} of the same sources and options (no new publish).");
             }
 
             output = folder;
@@ -133,19 +140,44 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
             await PublishToAsync(job, arguments, output, workingDirectory, cancellationToken);
         }
 
-        var assembly = Path.Combine(output, AssemblyName(projectPath) + ".dll");
+        var (fileName, leading) = Program(output, assemblyName, selfContained);
+        return new JobBuild(fileName, leading, workingDirectory, stopwatch.Elapsed)
+        {
+            OutputDirectory = output,
+            CacheKey = cacheKey,
+            ProjectDirectory = workingDirectory,
+        };
+    }
+
+    /// <summary>
+    /// How to start a published program: a self-contained one through its own executable (it
+    /// carries its runtime), a framework-dependent one as <c>dotnet app.dll</c>. A build that has
+    /// neither fails here, so it never enters the build cache.
+    /// </summary>
+    private static (string FileName, IReadOnlyList<string> LeadingArguments) Program(string output, string assemblyName, bool selfContained)
+    {
+        var assembly = Path.Combine(output, assemblyName + ".dll");
         if (!File.Exists(assembly))
         {
             throw new JobFailedException($"the build produced no {Path.GetFileName(assembly)} in its output");
         }
 
-        return new JobBuild(DotnetInstallation.DotnetPath, [assembly], workingDirectory, stopwatch.Elapsed);
+        if (!selfContained)
+        {
+            return (DotnetInstallation.DotnetPath, [assembly]);
+        }
+
+        var executable = Path.Combine(output, assemblyName + (OperatingSystem.IsWindows() ? ".exe" : ""));
+        return File.Exists(executable)
+            ? (executable, [])
+            : throw new JobFailedException($"the self-contained build produced no executable {Path.GetFileName(executable)} in its output");
     }
 
     private async Task PublishToAsync(AgentJob job, List<string> arguments, string output, string workingDirectory, CancellationToken cancellationToken)
     {
         List<string> publish = [.. arguments, "-o", output];
         AgentLog.Publishing(logger, job.Id, job.Service, string.Join(' ', publish));
+        job.BuildLog.Add("> dotnet " + string.Join(' ', publish));
         await RunToolAsync(job, DotnetInstallation.DotnetPath, publish, workingDirectory, "the build failed", cancellationToken);
     }
 

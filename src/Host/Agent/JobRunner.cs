@@ -13,24 +13,43 @@ namespace Benchmarks.Host.Agent;
 /// app, or the port accepting connections), measurements while it runs, and the end —
 /// its own exit (Stopped or Failed with the output's tail) or a stop (SIGTERM, SIGINT, kill).
 /// </summary>
-internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISystemMetrics metrics, AgentOptions options, ILogger logger)
+internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessControl control, ISystemMetrics metrics, AgentOptions options, ILogger logger)
 {
     private const string ChildProcessPrefix = "##ChildProcessId:";
     private static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromMinutes(3);
     private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
 
+    /// <summary>Longest a started job waits for its controller to read its state before it goes on anyway.</summary>
+    private static readonly TimeSpan WaitingShownFor = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// crank's state sequence: Waiting from <c>/start</c> through the build, Starting while the
+    /// process comes up, Running once it is ready, then Stopped or Failed.
+    /// </summary>
     public async Task RunAsync(AgentJob job)
     {
         ArgumentNullException.ThrowIfNull(job);
         var stop = job.StopSource.Token;
         JobProcess? process = null;
+        JobBuild? build = null;
+        var ready = false;
         try
         {
-            job.TryMove(AgentJobState.Starting, AgentJobState.Waiting);
-            var build = await builder.BuildAsync(job, stop);
+            // crank sees a job start by its state changing to Running; with a cached build a job
+            // can be ready within milliseconds, so it is held until Waiting has been read.
+            await Task.WhenAny(job.WaitingSeen, Task.Delay(WaitingShownFor, stop));
+            stop.ThrowIfCancellationRequested();
+            build = await builder.BuildAsync(job, stop);
+            job.PublishedDirectory = build.OutputDirectory;
+            job.ProjectDirectory = build.ProjectDirectory;
+            job.BuildTime = build.Duration;
             job.AddMetadata(AgentMeasurements.Metadata("benchmarks/build-time"));
             job.AddMeasurement("benchmarks/build-time", build.Duration.TotalMilliseconds);
             ExtractOutputAttachments(job);
+            if (!job.TryMove(AgentJobState.Starting, AgentJobState.Waiting))
+            {
+                return;
+            }
 
             var startTimeout = job.Read(d => JobDocument.GetTimeSpan(d, "startTimeout")) ?? DefaultStartTimeout;
             var started = Stopwatch.StartNew();
@@ -44,6 +63,7 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
                 return;
             }
 
+            ready = true;
             job.SetUrl(JobUrl(job));
             job.AddMetadata(AgentMeasurements.Metadata("benchmarks/start-time"));
             job.AddMeasurement("benchmarks/start-time", started.Elapsed.TotalMilliseconds);
@@ -91,6 +111,13 @@ internal sealed class JobRunner(JobBuilder builder, IProcessControl control, ISy
             {
                 await StopProcessAsync(job, process);
                 await process.DisposeAsync();
+            }
+
+            // A shared build that its job could not start from (it exited or hung before it was
+            // ready) is not offered again: the next job with the same sources publishes anew.
+            if (!ready && job.State == AgentJobState.Failed && build?.CacheKey is { } key && cache.Invalidate(key))
+            {
+                AgentLog.BuildDropped(logger, job.Id, job.Service, key);
             }
 
             if (stop.IsCancellationRequested)

@@ -17,10 +17,13 @@ internal static class AgentCommand
         var jobTimeLimit = new Option<string>("--job-time-limit") { Description = "Longest a job may run before it is stopped (e.g. 30m, 2h).", DefaultValueFactory = _ => "2h" };
         var driverTimeout = new Option<string>("--driver-timeout") { Description = "A job whose controller has been silent this long is stopped and deleted.", DefaultValueFactory = _ => "10s" };
         var networkInterface = new Option<string?>("--interface") { Description = "Interface reported as net/*; default: the one that carries the controller's traffic." };
+        var hardware = new Option<string>("--hardware") { Description = "The machine's kind as crank names it, reported in /info (hw) and every job (hardware).", DefaultValueFactory = _ => "Unknown" };
+        hardware.AcceptOnlyFromAmong([.. AgentMachine.HardwareKinds]);
+        var hardwareVersion = new Option<string?>("--hardware-version") { Description = "The machine's description, reported in /info (env) and every job (hardwareVersion). Default: the processor model and core count." };
         var windowsService = new Option<bool>("--windows-service") { Description = "Run under the Windows service control manager (set in the service's command line)." };
         var command = new Command("agent", "Run a crank-compatible agent: the crank controller sends it jobs (server, load) that it builds offline and runs, reporting CPU user/kernel, memory and NIC measurements.")
         {
-            url, allow, jobsDirectory, maxUpload, jobTimeLimit, driverTimeout, networkInterface, windowsService,
+            url, allow, jobsDirectory, maxUpload, jobTimeLimit, driverTimeout, networkInterface, hardware, hardwareVersion, windowsService,
         };
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -28,7 +31,11 @@ internal static class AgentCommand
             try
             {
                 options = Parse(result.GetRequiredValue(url), result.GetValue(allow) ?? [], result.GetValue(jobsDirectory), result.GetValue(maxUpload),
-                    result.GetRequiredValue(jobTimeLimit), result.GetRequiredValue(driverTimeout), result.GetValue(networkInterface));
+                    result.GetRequiredValue(jobTimeLimit), result.GetRequiredValue(driverTimeout), result.GetValue(networkInterface)) with
+                {
+                    Hardware = result.GetRequiredValue(hardware),
+                    HardwareVersion = string.IsNullOrWhiteSpace(result.GetValue(hardwareVersion)) ? null : result.GetValue(hardwareVersion)!.Trim(),
+                };
             }
             catch (UsageException ex)
             {

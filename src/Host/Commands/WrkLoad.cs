@@ -29,6 +29,7 @@ internal static class WrkLoad
             if (options.Warmup > TimeSpan.Zero)
             {
                 await using var warmup = JobProcess.Start(WrkLoadJob.Command(options, null, directory, options.Warmup, "wrk-warmup"), control);
+                AnnounceChild(console, crank, warmup.Id);
                 if (!await WaitAsync(warmup, signal))
                 {
                     return console.Fail(ExitCodes.Failed, $"load stopped during the wrk warm-up: {signal.Reason ?? "cancelled"}");
@@ -46,6 +47,7 @@ internal static class WrkLoad
                     console.Error.WriteLine(line);
                 }
             });
+            AnnounceChild(console, crank, main.Id);
             if (!await WaitAsync(main, signal))
             {
                 return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
@@ -70,6 +72,19 @@ internal static class WrkLoad
         finally
         {
             Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    /// <summary>
+    /// Under a crank agent (<c>--crank-statistics</c>), names the wrk process on stderr as crank's
+    /// <c>##ChildProcessId</c> line, so the agent measures wrk's CPU and memory, not this wrapper's.
+    /// </summary>
+    private static void AnnounceChild(CliConsole console, bool crank, int processId)
+    {
+        if (crank)
+        {
+            console.Error.WriteLine(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"##ChildProcessId:{processId}"));
+            console.Error.Flush();
         }
     }
 

@@ -25,7 +25,7 @@ internal static class CrankStatistics
                 json.WriteString("Source", "Benchmarks");
                 json.WriteString("Name", name);
                 json.WriteString("Aggregate", CrankOperation(info.Aggregate));
-                json.WriteString("Reduce", CrankOperation(info.Aggregate));
+                json.WriteString("Reduce", CrankOperation(info.Reduce ?? info.Aggregate));
                 json.WriteString("Format", info.Unit is "count" or "bytes" ? "n0" : "n2");
                 json.WriteString("ShortDescription", info.Description);
                 json.WriteString("LongDescription", info.Description);

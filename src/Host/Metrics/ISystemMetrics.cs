@@ -16,4 +16,7 @@ internal interface ISystemMetrics
 
     /// <summary>Link speed in Mbit/s, or null when unknown (loopback, virtual links).</summary>
     double? ReadLinkSpeed(string interfaceName);
+
+    /// <summary>The processor's model name (e.g. "AMD EPYC 7763 64-Core Processor"), or null when the OS does not say.</summary>
+    string? ReadProcessorModel();
 }

@@ -27,4 +27,16 @@ internal sealed class LinuxSystemMetrics : ISystemMetrics
     public NetworkCounters? ReadNetwork(string interfaceName) => _net.ReadCounters(interfaceName);
 
     public double? ReadLinkSpeed(string interfaceName) => _net.ReadSpeed(interfaceName);
+
+    public string? ReadProcessorModel()
+    {
+        try
+        {
+            return CpuInfoParser.ModelName(File.ReadAllText("/proc/cpuinfo"));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
 }

@@ -39,6 +39,7 @@ internal static class MetricsDelta
             values["machine/cpu/user"] = machine.User / machine.Total * 100;
             values["machine/cpu/kernel"] = machine.Kernel / machine.Total * 100;
             values["machine/cpu/idle"] = machine.Idle / machine.Total * 100;
+            values["machine/cpu/steal"] = machine.Steal / machine.Total * 100;
         }
 
         if (start.Network is { } n0 && end.Network is { } n1)

@@ -43,8 +43,8 @@ internal static class ProcStatParser
             var user = fields[0] + fields[1];
             var kernel = fields[2] + fields[5] + fields[6];
             var idle = fields[3] + fields[4];
-            var other = fields[7];
-            return new MachineCpuTimes(user / ticksPerSecond, kernel / ticksPerSecond, idle / ticksPerSecond, other / ticksPerSecond);
+            var steal = fields[7];
+            return new MachineCpuTimes(user / ticksPerSecond, kernel / ticksPerSecond, idle / ticksPerSecond, steal / ticksPerSecond);
         }
 
         throw new FormatException("/proc/stat has no aggregate cpu line.");

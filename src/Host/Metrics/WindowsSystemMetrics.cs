@@ -52,6 +52,13 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
         return nic is null || nic.NetworkInterfaceType == NetworkInterfaceType.Loopback || nic.Speed <= 0 ? null : nic.Speed / 1_000_000.0;
     }
 
+    /// <summary>The processor's name as Windows records it for the first CPU.</summary>
+    public string? ReadProcessorModel()
+    {
+        using var key = Microsoft.Win32.Registry.LocalMachine.OpenSubKey(@"HARDWARE\DESCRIPTION\System\CentralProcessor\0");
+        return (key?.GetValue("ProcessorNameString") as string)?.Trim() is { Length: > 0 } name ? name : Environment.GetEnvironmentVariable("PROCESSOR_IDENTIFIER");
+    }
+
     private static NetworkInterface? Find(string name) =>
         NetworkInterface.GetAllNetworkInterfaces().FirstOrDefault(n => string.Equals(n.Name, name, StringComparison.OrdinalIgnoreCase));
 

@@ -26,6 +26,14 @@ internal static class LoadMeasurements
             ["http/throughput"] = result.ThroughputMegabytesPerSecond,
             ["http/bytes"] = result.BytesReceived,
         };
+        // The load's own CPU split, as the local run measures it from outside: % of the machine over the window.
+        if (result.CpuWindowSeconds > 0)
+        {
+            var capacity = result.CpuWindowSeconds * Environment.ProcessorCount;
+            measurements["load/cpu/user"] = result.CpuUserSeconds / capacity * 100;
+            measurements["load/cpu/kernel"] = result.CpuKernelSeconds / capacity * 100;
+        }
+
         if (result.Requests > 0)
         {
             measurements["load/cpu-per-request"] = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;

@@ -5,7 +5,7 @@ namespace Benchmarks.Host.Runs;
 /// <summary>Every measurement this tool reports: crank's names where crank has one, ours otherwise.</summary>
 internal static class MeasurementCatalog
 {
-    public static IReadOnlyDictionary<string, MeasurementInfo> All { get; } = new Dictionary<string, MeasurementInfo>(StringComparer.Ordinal)
+    public static IReadOnlyDictionary<string, MeasurementInfo> All { get; } = WithReduce(new Dictionary<string, MeasurementInfo>(StringComparer.Ordinal)
     {
         ["http/rps/mean"] = new("Requests/sec (responses completed over the measured window)", "req/s", "avg", true),
         ["http/requests"] = new("Requests completed (good + bad responses)", "count", "sum", true),
@@ -29,6 +29,7 @@ internal static class MeasurementCatalog
         ["machine/cpu/user"] = new("Machine CPU in user mode (%)", "%", "avg", null),
         ["machine/cpu/kernel"] = new("Machine CPU in kernel mode (%)", "%", "avg", null),
         ["machine/cpu/idle"] = new("Machine CPU idle (%)", "%", "avg", null),
+        ["machine/cpu/steal"] = new("Machine CPU stolen by the hypervisor (%; 0 where the OS does not report it)", "%", "avg", false),
         ["net/rx"] = new("Received on the benchmark's interface (Mbit/s)", "Mbit/s", "avg", null),
         ["net/tx"] = new("Sent on the benchmark's interface (Mbit/s)", "Mbit/s", "avg", null),
         ["net/link-speed"] = new("Link speed of the benchmark's interface (Mbit/s)", "Mbit/s", "max", null),
@@ -57,7 +58,8 @@ internal static class MeasurementCatalog
         ["ws/broadcast/rtt/limit-percentile"] = new("Broadcast RTT at the limit percentile, last step (ms)", "ms", "max", false),
         ["ws/broadcast/rtt/50"] = new("Broadcast RTT median, last step (ms)", "ms", "max", false),
         ["ws/broadcast/rtt/max"] = new("Broadcast RTT max, last step (ms)", "ms", "max", false),
-        ["ws/connects"] = new("WebSocket handshakes completed", "count", "sum", true),
+        ["ws/connects"] = new("WebSocket handshakes completed in the measured window", "count", "sum", true),
+        ["ws/handshakes"] = new("WebSocket handshakes completed in the whole run, warm-up included", "count", "sum", null),
         ["ws/connects/rate"] = new("WebSocket handshakes per second (sessions/s)", "conn/s", "avg", true),
         ["ws/connect/mean"] = new("WebSocket connect + handshake time, mean (ms)", "ms", "avg", false),
         ["ws/connect/min"] = new("WebSocket connect + handshake time, min (ms)", "ms", "min", false),
@@ -65,7 +67,32 @@ internal static class MeasurementCatalog
         ["ws/connect/90"] = new("WebSocket connect + handshake time, 90th percentile (ms)", "ms", "avg", false),
         ["ws/connect/95"] = new("WebSocket connect + handshake time, 95th percentile (ms)", "ms", "avg", false),
         ["ws/connect/max"] = new("WebSocket connect + handshake time, max (ms)", "ms", "max", false),
-    };
+    });
+
+    /// <summary>
+    /// Sets each measurement's <see cref="MeasurementInfo.Reduce"/>: what load machines do
+    /// together adds up (rates, counts, bytes, traffic), their latencies take the worst (as crank's
+    /// own wrk and bombardier jobs declare), and shares of a machine or per-request costs average.
+    /// </summary>
+    private static Dictionary<string, MeasurementInfo> WithReduce(Dictionary<string, MeasurementInfo> catalog)
+    {
+        foreach (var (name, info) in catalog.ToList())
+        {
+            var reduce = name switch
+            {
+                "ws/broadcast/steps" or "net/link-speed" => "max",
+                _ => info.Unit switch
+                {
+                    "req/s" or "msg/s" or "conn/s" or "MB/s" or "Mbit/s" or "count" or "bytes" => "sum",
+                    "ms" => "max",
+                    _ => "avg",
+                },
+            };
+            catalog[name] = info with { Reduce = reduce };
+        }
+
+        return catalog;
+    }
 
     public static MeasurementInfo Describe(string name) =>
         All.TryGetValue(name, out var info) ? info : new MeasurementInfo(name, "", "avg", null);

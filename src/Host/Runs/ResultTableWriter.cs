@@ -11,7 +11,7 @@ internal static class ResultTableWriter
         "http/rps/mean", "http/requests", "http/requests/badresponses", "http/requests/errors", "http/requests/lost",
         "http/latency/mean", "http/latency/50", "http/latency/75", "http/latency/90", "http/latency/99", "http/latency/99.9", "http/latency/max",
         "http/throughput", "benchmarks/cpu", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set",
-        "machine/cpu/user", "machine/cpu/kernel", "machine/cpu/idle", "net/rx", "net/tx", "net/link-speed", "net/utilization",
+        "machine/cpu/user", "machine/cpu/kernel", "machine/cpu/idle", "machine/cpu/steal", "net/rx", "net/tx", "net/link-speed", "net/utilization",
         "load/cpu/user", "load/cpu/kernel", "load/cpu-per-request",
     ];
 

@@ -34,6 +34,7 @@ internal static class WebSocketMeasurements
         {
             ["ws/errors"] = result.Errors,
             ["ws/connects"] = result.Connects,
+            ["ws/handshakes"] = result.Handshakes,
         };
 
         // Echo connections open during warm-up: handshake times exist only when some happened in the window.

@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using Benchmarks.Host.Reports;
+using Benchmarks.Host.Runs;
 using Benchmarks.Runs;
 
 namespace Benchmarks.Host.Store;
@@ -66,8 +67,8 @@ internal static partial class CrankResultImporter
             var document = new RunDocument
             {
                 Id = Convert.ToHexStringLower(SHA256.HashData(bytes))[..32],
-                Scenario = properties.GetValueOrDefault("scenario") ?? ScenarioFromCommandLine(properties.GetValueOrDefault("command-line")) ?? "crank",
-                Server = properties.GetValueOrDefault("server") ?? primary.Name,
+                Scenario = properties.GetValueOrDefault("scenario") ?? Variable(primary.Value, "scenario") ?? ScenarioFromCommandLine(properties.GetValueOrDefault("command-line")) ?? "crank",
+                Server = properties.GetValueOrDefault("server") ?? Variable(primary.Value, "serverModel") ?? primary.Name,
                 Load = "crank",
                 Labels = [.. labels.Append("crank").Distinct(StringComparer.Ordinal)],
                 Status = returnCode == 0 ? RunStatus.Succeeded : RunStatus.Failed,
@@ -138,7 +139,17 @@ internal static partial class CrankResultImporter
                 {
                     document.Measurements[name] = result.Value.GetDouble();
                     var (description, format) = descriptions.GetValueOrDefault(result.Name, (result.Name, ""));
-                    document.Metadata[name] = new MeasurementInfo(description, UnitOf(result.Name, description), format, MeasurementDirection.Infer(result.Name));
+                    // crank's file keeps a description and a display format, not how values were aggregated:
+                    // the catalog says it for this tool's own names, else it is left unstated.
+                    var known = MeasurementCatalog.All.GetValueOrDefault(result.Name);
+                    document.Metadata[name] = new MeasurementInfo(description, known?.Unit ?? UnitOf(result.Name, description), known?.Aggregate ?? "", MeasurementDirection.Infer(result.Name))
+                    {
+                        Reduce = known?.Reduce,
+                    };
+                    if (!string.IsNullOrEmpty(format))
+                    {
+                        document.Parameters[$"crank/{job.Name}/format/{result.Name}"] = format;
+                    }
                 }
                 else
                 {
@@ -185,6 +196,13 @@ internal static partial class CrankResultImporter
 
         return name.Contains("rps", StringComparison.OrdinalIgnoreCase) ? "req/s" : name.Contains("latency", StringComparison.OrdinalIgnoreCase) ? "ms" : "";
     }
+
+    /// <summary>A job's crank variable (<c>scenario</c>, <c>serverModel</c>), as the job ran it.</summary>
+    private static string? Variable(JsonElement job, string name) =>
+        Property(job, "variables") is { ValueKind: JsonValueKind.Object } variables && Property(variables, name) is { ValueKind: JsonValueKind.String } value
+            && value.GetString() is { Length: > 0 } text
+            ? text
+            : null;
 
     private static string? ScenarioFromCommandLine(string? commandLine)
     {

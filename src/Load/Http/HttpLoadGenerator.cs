@@ -58,7 +58,8 @@ public static class HttpLoadGenerator
 
             await allLoops;
             var (cpuAtEnd, kernelAtEnd) = ProcessCpu();
-            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, cpuAtEnd - cpuAtStart, kernelAtEnd - kernelAtStart) with { Interrupted = interrupted };
+            var cpuWindow = Stopwatch.GetElapsedTime(windowStart).TotalSeconds;
+            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, cpuAtEnd - cpuAtStart, kernelAtEnd - kernelAtStart) with { Interrupted = interrupted, CpuWindowSeconds = cpuWindow };
         }
         finally
         {

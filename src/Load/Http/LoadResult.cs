@@ -54,6 +54,9 @@ public sealed record LoadResult
     /// <summary>CPU the load process spent in kernel mode during the window, in seconds.</summary>
     public double CpuKernelSeconds { get; init; }
 
+    /// <summary>The wall-clock time over which the CPU seconds above were counted.</summary>
+    public double CpuWindowSeconds { get; init; }
+
     /// <summary>The first socket error's message, as a cause to show the user.</summary>
     public string? FirstError { get; init; }
 

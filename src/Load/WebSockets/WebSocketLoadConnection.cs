@@ -38,6 +38,9 @@ internal sealed class WebSocketLoadConnection : IDisposable
     public long Unfinished;
     public long Errors;
     public long Connects;
+
+    /// <summary>Every handshake that completed, warm-up included (echo connections open during warm-up).</summary>
+    public long Handshakes;
     public long LastAt;
 
     public string? FirstError { get; private set; }
@@ -57,6 +60,7 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 CoalescingStream? held;
                 (socket, held) = await WebSocketConnector.ConnectAsync(_endPoint, _options.Url, _localAddress, _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
                 var connected = Stopwatch.GetTimestamp();
+                Handshakes++;
                 if (measured)
                 {
                     Connects++;

@@ -107,7 +107,7 @@ public static class WebSocketLoadGenerator
     private static WebSocketLoadResult Aggregate(
         WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, long windowStart, IReadOnlyList<double> perSecond)
     {
-        long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, last = 0;
+        long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, handshakes = 0, last = 0;
         foreach (var c in connections)
         {
             sent += c.Sent;
@@ -117,6 +117,7 @@ public static class WebSocketLoadGenerator
             unfinished += c.Unfinished;
             errors += c.Errors;
             sessions += c.Connects;
+            handshakes += c.Handshakes;
             last = Math.Max(last, c.LastAt);
         }
 
@@ -135,6 +136,7 @@ public static class WebSocketLoadGenerator
             Unfinished = unfinished,
             Errors = errors,
             Connects = sessions,
+            Handshakes = handshakes,
             RoundTrip = LatencySummary.From(roundTrips),
             Connect = LatencySummary.From(connects),
             ConnectP95 = connects.ValueAtPercentile(95) / 1_000_000.0,

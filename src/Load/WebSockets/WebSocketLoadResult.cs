@@ -34,6 +34,9 @@ public sealed record WebSocketLoadResult
     /// <summary>Completed handshakes (connect mode: sessions).</summary>
     public long Connects { get; init; }
 
+    /// <summary>Handshakes completed over the whole run, warm-up included: the connections an echo run held open.</summary>
+    public long Handshakes { get; init; }
+
     public double MessagesPerSecond => ElapsedSeconds > 0 ? Good / ElapsedSeconds : 0;
 
     public double ConnectsPerSecond => ElapsedSeconds > 0 ? Connects / ElapsedSeconds : 0;

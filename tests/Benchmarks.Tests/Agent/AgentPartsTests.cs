@@ -98,7 +98,7 @@ public sealed class AgentPartsTests
             ["EnvironmentVariables"] = new JsonObject { ["MY_VAR"] = "1" },
             ["Options"] = new JsonObject { ["DisplayOutput"] = true },
         };
-        var job = new AgentJob(3, sent, Path.GetTempPath());
+        var job = new AgentJob(3, sent, Path.GetTempPath(), new AgentMachine("Cloud", "Test CPU, 2 cores"));
         job.AddMetadata(new JsonObject { ["Name"] = "x/y" });
         var echoed = job.ToJson();
         Assert.Equal(3, (int)echoed["id"]!);
@@ -112,5 +112,34 @@ public sealed class AgentPartsTests
         Assert.Equal("x/y", (string?)metadata["shortDescription"]);
         Assert.Equal("Last", (string?)metadata["aggregate"]);
         Assert.DoesNotContain(echoed.Select(p => p.Key), k => char.IsUpper(k[0]));
+        Assert.Equal("Cloud", (string?)echoed["hardware"]);
+        Assert.Equal("Test CPU, 2 cores", (string?)echoed["hardwareVersion"]);
+    }
+
+    [Fact]
+    public void Reset_statistics_clears_measurements_and_drops_a_sample_taken_before_it()
+    {
+        var job = new AgentJob(1, new JsonObject { ["RunId"] = "r" }, Path.GetTempPath(), new AgentMachine("Unknown", "2 cores"));
+        var generation = job.StatisticsGeneration;
+        Assert.True(job.AddMeasurement("net/rx/bytes", 100, DateTime.UtcNow, generation));
+        job.AddMetadata(new JsonObject { ["name"] = "net/rx/bytes", ["aggregate"] = "Last" });
+        job.ResetStatistics();
+        Assert.Empty(job.Measurements());
+        Assert.True(job.HasMetadata("net/rx/bytes"));
+
+        // A sampler that read its counters before the reset must not add to the new iteration.
+        Assert.False(job.AddMeasurement("net/rx/bytes", 250, DateTime.UtcNow, generation));
+        Assert.True(job.AddMeasurement("net/rx/bytes", 40, DateTime.UtcNow, job.StatisticsGeneration));
+        Assert.Equal(40, (int)job.Measurements().Single()["value"]!);
+    }
+
+    [Theory]
+    [InlineData("model name\t: AMD EPYC 7763 64-Core Processor\nflags : fpu\n", "AMD EPYC 7763 64-Core Processor")]
+    [InlineData("processor : 0\nBogoMIPS : 50.00\nModel : Raspberry Pi 4 Model B Rev 1.4\n", "Raspberry Pi 4 Model B Rev 1.4")]
+    [InlineData("processor : 0\n", null)]
+    public void The_machine_is_described_by_its_processor_model_and_cores(string cpuinfo, string? model)
+    {
+        Assert.Equal(model, Benchmarks.Host.Metrics.CpuInfoParser.ModelName(cpuinfo));
+        Assert.Equal(model is null ? "2 cores" : model + ", 2 cores", AgentMachine.Describe(model, 2));
     }
 }

@@ -39,14 +39,17 @@ public sealed class AgentSecurityTests
         // A legitimate upload and build file still work and can be listed and downloaded.
         Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(id, "app", AgentClient.Zip(("notes/readme.txt", "hello"))));
         Assert.Equal(HttpStatusCode.OK, await client.UploadBuildFileAsync(id, "app/extra.json", "{}"u8.ToArray()));
-        var (downloadStatus, content) = await client.GetRawAsync($"/jobs/{id}/download?path=src/app/notes/readme.txt");
+        // Before a build, crank's paths name the uploaded sources (no published folder yet).
+        var (downloadStatus, content) = await client.GetRawAsync($"/jobs/{id}/download?path=app/notes/readme.txt");
         Assert.Equal(HttpStatusCode.OK, downloadStatus);
         Assert.Equal("hello", content);
-        var (listStatus, listing) = await client.GetRawAsync($"/jobs/{id}/list?path=src/app");
+        var (listStatus, listing) = await client.GetRawAsync($"/jobs/{id}/list?path=app/");
         Assert.Equal(HttpStatusCode.OK, listStatus);
-        Assert.Contains("src/app/extra.json", listing, StringComparison.Ordinal);
+        Assert.Contains("\"app/extra.json\"", listing, StringComparison.Ordinal);
+        Assert.Equal("[\"app/extra.json\"]", (await client.GetRawAsync($"/jobs/{id}/list?path=app/*.json")).Body);
+        Assert.Equal("[]", (await client.GetRawAsync($"/jobs/{id}/list?path=nowhere/*.json")).Body);
 
-        foreach (var path in new[] { "/download?path=../../etc/passwd", "/download?path=/etc/passwd", "/download?path=src/../../../../etc/passwd", "/list?path=../..", "/list?path=/etc" })
+        foreach (var path in new[] { "/download?path=../../etc/passwd", "/download?path=/etc/passwd", "/download?path=app/../../../../etc/passwd", "/download?path=~/../../etc/passwd", "/list?path=../..", "/list?path=/etc", "/list?path=../*", "/list?path=~/../../*" })
         {
             var (status, body) = await client.GetRawAsync($"/jobs/{id}{path}");
             Assert.Equal(HttpStatusCode.BadRequest, status);

@@ -19,13 +19,13 @@ public sealed class OsDataParserTests
         """;
 
     [Fact]
-    public void Proc_stat_splits_user_kernel_and_idle()
+    public void Proc_stat_splits_user_kernel_idle_and_steal()
     {
         var cpu = ProcStatParser.Parse(ProcStat, 100);
         Assert.Equal((1144 + 20) / 100.0, cpu.User, 9);
         Assert.Equal((932 + 0 + 57) / 100.0, cpu.Kernel, 9);
         Assert.Equal((85371 + 63) / 100.0, cpu.Idle, 9);
-        Assert.Equal(9 / 100.0, cpu.Other, 9);
+        Assert.Equal(9 / 100.0, cpu.Steal, 9);
     }
 
     [Fact]
@@ -85,10 +85,22 @@ public sealed class OsDataParserTests
         Assert.Equal(50, values["machine/cpu/user"], 6);         // 2 of 4 machine-seconds
         Assert.Equal(37.5, values["machine/cpu/kernel"], 6);
         Assert.Equal(12.5, values["machine/cpu/idle"], 6);
+        Assert.Equal(0, values["machine/cpu/steal"], 6);
         Assert.Equal(1000, values["net/rx"], 6);                 // 250 MB in 2 s = 1000 Mbit/s
         Assert.Equal(500, values["net/tx"], 6);
         Assert.Equal(10, values["net/utilization"], 6);
         Assert.Equal(120, values["benchmarks/working-set"], 6);
+    }
+
+    [Fact]
+    public void Steal_is_reported_so_that_the_machine_parts_make_up_the_whole()
+    {
+        // A virtual machine whose host took 4% of its CPU time while it was loaded.
+        var start = new MetricsSnapshot(0, new MachineCpuTimes(100, 50, 40, 10), null, null, null);
+        var end = start with { Timestamp = System.Diagnostics.Stopwatch.Frequency, Machine = new MachineCpuTimes(160, 80, 40, 10 + 4) };
+        var values = MetricsDelta.Between(start, end, 2, null);
+        Assert.Equal(4, values["machine/cpu/steal"], 6);
+        Assert.Equal(100, values["machine/cpu/user"] + values["machine/cpu/kernel"] + values["machine/cpu/idle"] + values["machine/cpu/steal"], 6);
     }
 
     [Fact]

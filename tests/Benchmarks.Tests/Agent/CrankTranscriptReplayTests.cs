@@ -1,0 +1,302 @@
+using System.IO.Compression;
+using System.Net;
+using System.Text;
+using System.Text.Json.Nodes;
+using Benchmarks.Tests.Support;
+using Xunit.Abstractions;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>One agent for every replay, so that the builds of this repository are published once per kind (self-contained, framework-dependent) and reused, as on a lab machine.</summary>
+public sealed class ReplayAgent : IAsyncLifetime
+{
+    private AgentProcess? _agent;
+
+    internal AgentProcess Agent => _agent ?? throw new InvalidOperationException("the agent is not started");
+
+    public async Task InitializeAsync() => _agent = await AgentProcess.StartAsync(options: ["--hardware", "Cloud"]);
+
+    public async Task DisposeAsync()
+    {
+        if (_agent is not null)
+        {
+            await _agent.DisposeAsync();
+        }
+    }
+}
+
+/// <summary>
+/// The real crank controller's recorded traffic (../shared/crank-transcripts, crank e5f71f49)
+/// replayed against a real agent, call by call, each answer checked against what crank does
+/// with it. A replay fails on any answer crank would treat as an error or misread.
+/// </summary>
+public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputHelper output) : IClassFixture<ReplayAgent>
+{
+    [Fact]
+    public async Task The_default_self_contained_job_document_builds_and_runs_the_pipelined_scenario()
+    {
+        var transcript = CrankTranscript.Load("pipelined-default");
+        var sent = transcript.Exchanges.First(e => CrankTranscript.Path(e) == "/jobs" && CrankTranscript.Method(e) == "POST");
+        Assert.True((bool)sent["requestBody"]!["SelfContained"]!, "the recording is crank's default, self-contained");
+
+        // The recording stopped after the application failed; crank would then have run the load
+        // exactly as in the framework-dependent run, with SelfContained true: replayed from there.
+        using var replay = await ReplayAsync("pipelined", job =>
+        {
+            job["SelfContained"] = true;
+            return job;
+        });
+
+        Assert.Equal("Running", replay.StartOutcome[1]);
+        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        var load = FinalJob(replay, 2);
+        Assert.Null((string?)load["error"]);
+        Assert.True(Last(load, "http/rps/mean") > 1000, $"http/rps/mean = {Last(load, "http/rps/mean")}");
+        var buildLog = await GetAsync($"/jobs/{replay.IdOf(1)}/buildlog");
+        Assert.Contains("--self-contained", buildLog, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_reference_run_answers_every_call_as_crank_expects_and_reports_the_load_as_crank_reduces_it()
+    {
+        using var replay = await ReplayAsync("pipelined");
+
+        // crank sees every job go through Waiting before Running (its 'is running' and timeout clock).
+        Assert.All(replay.FirstStateAfterStart.Values, s => Assert.NotEqual("Running", s));
+        Assert.Equal("Stopped", replay.StartOutcome[2]);
+
+        // /info describes the machine as the jobs do; crank stores it as the results' environment.
+        Assert.Equal("Cloud", (string?)replay.Info!["hw"]);
+        Assert.Equal((string?)FinalJob(replay, 2)["hardwareVersion"], (string?)replay.Info!["env"]);
+        Assert.Contains("cores", (string?)replay.Info!["env"], StringComparison.Ordinal);
+
+        // Several load machines: rates and counts add up, latencies take the worst.
+        var load = FinalJob(replay, 2);
+        var reduce = load["metadata"]!.AsArray().ToDictionary(m => (string)m!["name"]!, m => (string)m!["reduce"]!);
+        Assert.Equal("Sum", reduce["http/rps/mean"]);
+        Assert.Equal("Sum", reduce["http/requests"]);
+        Assert.Equal("Sum", reduce["http/throughput"]);
+        Assert.Equal("Max", reduce["http/latency/99"]);
+        Assert.Equal("Max", reduce["http/latency/max"]);
+
+        // The load reports its own CPU split; the machine's parts, steal included, make up the whole.
+        Assert.InRange(Last(load, "load/cpu/user"), 0.1, 100);
+        Assert.InRange(Last(load, "load/cpu/kernel"), 0.1, 100);
+        Assert.Contains(load["metadata"]!.AsArray(), m => (string?)m!["name"] == "machine/cpu/steal");
+        var application = FinalJob(replay, 1);
+        Assert.True(Last(application, "benchmarks/cpu") > 0);
+        Assert.Equal("Running", replay.StartOutcome[1]);
+    }
+
+    [Fact]
+    public async Task Iterations_reset_the_application_so_each_iteration_reports_its_own_figures()
+    {
+        using var replay = await ReplayAsync("pipelined-iterations");
+
+        // GET /jobs/1 after iteration 1 (seq 113), 2 (seq 144) and 3 (seq 176).
+        var transcript = CrankTranscript.Load("pipelined-iterations");
+        var reads = transcript.Exchanges.Where(e => CrankTranscript.Method(e) == "GET" && CrankTranscript.Path(e) == "/jobs/1").Select(CrankTranscript.Seq).Where(s => s > 100).ToList();
+        Assert.Equal([113, 144, 176], reads);
+        var bytes = reads.Select(s => Last(replay.Jobs[s], "net/rx/bytes")).ToList();
+        output.WriteLine($"net/rx/bytes per iteration: {string.Join(", ", bytes.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
+
+        // Without a reset, iteration 3 reports all three iterations' bytes: more than 1 and 2 together.
+        Assert.True(bytes[2] < bytes[0] + bytes[1], $"iteration 3's bytes ({bytes[2]}) include earlier iterations ({bytes[0]} + {bytes[1]})");
+        Assert.True(bytes[1] < bytes[0] + bytes[2], $"iteration 2's bytes ({bytes[1]}) include iteration 1's");
+
+        // Every measurement after a reset was taken after it.
+        var resets = transcript.Exchanges.Where(e => CrankTranscript.Path(e).EndsWith("/resetstats", StringComparison.Ordinal)).Select(CrankTranscript.Seq).ToList();
+        Assert.Equal(2, resets.Count);
+        foreach (var (read, reset) in new[] { (144, resets[0]), (176, resets[1]) })
+        {
+            var earliest = replay.Jobs[read]["measurements"]!.AsArray().Min(m => (DateTime)m!["timestamp"]!);
+            Assert.True(earliest >= replay.SentAt[reset].AddMilliseconds(-50), $"a measurement of {earliest:O} predates the reset at {replay.SentAt[reset]:O}");
+        }
+    }
+
+    [Fact]
+    public async Task Fetch_and_downloads_by_glob_name_and_project_path_return_the_files()
+    {
+        using var replay = await ReplayAsync("pipelined-downloads");
+        var transcript = CrankTranscript.Load("pipelined-downloads");
+        int SeqOf(string fragment) => CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Path(e).Contains(fragment, StringComparison.Ordinal)));
+
+        // /fetch: the published application (a shared cached build) as a zip, with crank's FileLength.
+        var fetch = replay.Files[SeqOf("/fetch")];
+        Assert.Equal(HttpStatusCode.OK, fetch.Status);
+        Assert.Equal(fetch.Body.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), fetch.FileLength);
+        using (var zip = new ZipArchive(new MemoryStream(fetch.Body)))
+        {
+            var names = zip.Entries.Select(e => e.FullName.Replace('\\', '/')).ToList();
+            Assert.Contains("benchmarks.dll", names);
+            Assert.Contains(names, n => n.StartsWith("plugins/Benchmarks.Servers.Kestrel/", StringComparison.Ordinal));
+        }
+
+        // /list with crank's glob: the matching files, relative to the published folder.
+        var list = replay.Files[SeqOf("/list")];
+        Assert.Equal(HttpStatusCode.OK, list.Status);
+        Assert.Equal(["benchmarks.deps.json"], JsonNode.Parse(list.Body)!.AsArray().Select(n => (string)n!));
+        Assert.Contains(replay.Files.Values, f => f.Status == HttpStatusCode.OK && Encoding.UTF8.GetString(f.Body).Contains("Application started.", StringComparison.Ordinal));
+
+        // crank downloads each listed name: the file as published.
+        var (status, body) = replay.ListedDownloads["benchmarks.deps.json"];
+        Assert.Equal(HttpStatusCode.OK, status);
+        Assert.Contains("\"runtimeTarget\"", Encoding.UTF8.GetString(body), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Downloads_by_name_and_by_project_path_return_the_published_and_the_source_file()
+    {
+        using var replay = await ReplayAsync("pipelined-download-file");
+        var transcript = CrankTranscript.Load("pipelined-download-file");
+        var downloads = transcript.Exchanges.Where(e => CrankTranscript.Path(e).Contains("/download?", StringComparison.Ordinal)).Select(CrankTranscript.Seq).ToList();
+        Assert.Equal(2, downloads.Count);
+
+        var deps = replay.Files[downloads[0]];
+        Assert.Equal(HttpStatusCode.OK, deps.Status);
+        Assert.Contains("\"runtimeTarget\"", Encoding.UTF8.GetString(deps.Body), StringComparison.Ordinal);
+        Assert.Equal(deps.Body.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), deps.FileLength);
+
+        // ~/ is the project's folder in the uploaded sources: the file as it is in this repository.
+        var project = replay.Files[downloads[1]];
+        Assert.Equal(HttpStatusCode.OK, project.Status);
+        Assert.Equal(await File.ReadAllBytesAsync(Path.Combine(TestPaths.RepoRoot, "src", "Host", "Benchmarks.Host.csproj")), project.Body);
+    }
+
+    [Fact]
+    public async Task Build_files_sent_gzip_chunked_and_output_files_sent_as_a_zip_reach_the_job()
+    {
+        var transcript = CrankTranscript.Load("pipelined-files");
+        var applicationStop = CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Path(e) == "/jobs/1/stop"));
+        (HttpStatusCode Status, string Body) outputFile = default, buildFile = default;
+        using var replay = await ReplayAsync("pipelined-files", beforeCall: async (running, seq) =>
+        {
+            if (seq == applicationStop)
+            {
+                // While the application still runs: the output file sits beside the published program,
+                // the build file in the sources (the project is src/Host, two folders down).
+                outputFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=crank-outputfile.txt");
+                buildFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=" + Uri.EscapeDataString("~/../../crank-buildfile.txt"));
+            }
+        });
+        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        Assert.Null((string?)FinalJob(replay, 1)["error"]);
+        Assert.Equal((HttpStatusCode.OK, "an output file uploaded by crank (replay)\n"), outputFile);
+        Assert.Equal((HttpStatusCode.OK, "a build file uploaded by crank (recording)\n"), buildFile);
+    }
+
+    [Fact]
+    public async Task The_websocket_echo_run_reports_its_open_connections()
+    {
+        using var replay = await ReplayAsync("ws-echo");
+        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        var load = FinalJob(replay, 2);
+        Assert.Null((string?)load["error"]);
+        Assert.True(Last(load, "ws/messages/rate") > 100);
+
+        // 64 echo connections were opened during the warm-up: the run says so.
+        Assert.Equal(64, Last(load, "ws/handshakes"));
+        var reduce = load["metadata"]!.AsArray().ToDictionary(m => (string)m!["name"]!, m => (string)m!["reduce"]!);
+        Assert.Equal("Sum", reduce["ws/messages/rate"]);
+        Assert.Equal("Max", reduce["ws/rtt/99"]);
+    }
+
+    [Fact]
+    public async Task The_wrk_job_is_measured_on_the_wrk_process()
+    {
+        using var replay = await ReplayAsync("pipelined-wrk");
+        var load = FinalJob(replay, 2);
+        Assert.Null((string?)load["error"]);
+        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        Assert.True(Last(load, "http/rps/mean") > 1000);
+
+        // The agent tracked the wrk process the wrapper named (##ChildProcessId), not the wrapper.
+        var child = (int)load["childProcessId"]!;
+        Assert.True(child > 0, "the wrk wrapper did not name its child");
+        Assert.NotEqual((int)load["processId"]!, child);
+        Assert.Equal(child, (int)load["activeProcessId"]!);
+        var output = await GetAsync($"/jobs/{replay.IdOf(2)}/output");
+        Assert.Contains($"##ChildProcessId:{child}", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_first_agent_of_a_two_load_profile_answers_as_crank_expects()
+    {
+        using var replay = await ReplayAsync("two-loads");
+        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        Assert.All(replay.FirstStateAfterStart.Values, s => Assert.NotEqual("Running", s));
+    }
+
+    [Fact]
+    public async Task A_missing_project_fails_the_job_with_a_one_line_cause_crank_prints()
+    {
+        using var replay = await ReplayAsync("build-error");
+        Assert.Equal("Failed", replay.StartOutcome[1]);
+        var job = replay.Jobs.Values.Last();
+        Assert.Contains("src/Nope/Nope.csproj", (string?)job["error"], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task When_the_controller_is_killed_mid_run_its_jobs_are_stopped_and_leave_the_job_list()
+    {
+        var transcript = CrankTranscript.Load("controller-killed");
+        var lastByCrank = transcript.Exchanges.Where(e => e["observer"] is null).Max(CrankTranscript.Seq);
+        using var replay = new TranscriptReplay(fixture.Agent.Url, output.WriteLine);
+        await replay.RunAsync(transcript, lastByCrank);
+        Assert.Empty(replay.Problems);
+
+        // crank is gone: no keep-alive, no call. The agent's driver timeout is 10 s.
+        replay.StopKeepAlives();
+        var ids = new[] { replay.IdOf(1), replay.IdOf(2) };
+        var killed = DateTime.UtcNow;
+        string list;
+        do
+        {
+            await Task.Delay(1000);
+            list = await GetAsync("/jobs");
+        }
+        while (ids.Any(id => list.Contains($"\"id\":{id},", StringComparison.Ordinal)) && DateTime.UtcNow - killed < TimeSpan.FromSeconds(30));
+
+        var gone = DateTime.UtcNow - killed;
+        output.WriteLine($"jobs left the list {gone.TotalSeconds:0.0} s after the controller's last call");
+        Assert.DoesNotContain(ids, id => list.Contains($"\"id\":{id},", StringComparison.Ordinal));
+        Assert.InRange(gone.TotalSeconds, 8, 16);
+        foreach (var id in ids)
+        {
+            // Deleting while its process is stopped, then Deleted.
+            var state = await GetAsync($"/jobs/{id}/state");
+            for (var i = 0; i < 20 && state != "Deleted"; i++)
+            {
+                await Task.Delay(500);
+                state = await GetAsync($"/jobs/{id}/state");
+            }
+
+            Assert.Equal("Deleted", state);
+        }
+    }
+
+    private async Task<TranscriptReplay> ReplayAsync(string name, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null)
+    {
+        var transcript = CrankTranscript.Load(name);
+        output.WriteLine($"replaying {name}: {transcript.Command}");
+        var replay = new TranscriptReplay(fixture.Agent.Url, output.WriteLine);
+        await replay.RunAsync(transcript, editJob: editJob, beforeCall: beforeCall);
+        output.WriteLine($"{replay.Checked.Count} exchanges answered as crank expects, {replay.Problems.Count} not");
+        Assert.True(replay.Problems.Count == 0, string.Join(Environment.NewLine, replay.Problems));
+        return replay;
+    }
+
+    private static JsonObject FinalJob(TranscriptReplay replay, int recordedId) =>
+        replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(recordedId)).OrderBy(j => j.Key).Last().Value;
+
+    private static double Last(JsonObject job, string name) =>
+        job["measurements"]!.AsArray().Where(m => (string?)m!["name"] == name).Select(m => (double)m!["value"]!).LastOrDefault(double.NaN);
+
+    private async Task<string> GetAsync(string path) => (await RawAsync(path)).Body;
+
+    private async Task<(HttpStatusCode Status, string Body)> RawAsync(string path)
+    {
+        using var client = new AgentClient(fixture.Agent.Url);
+        return await client.GetRawAsync(path);
+    }
+}

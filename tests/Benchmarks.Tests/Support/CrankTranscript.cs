@@ -1,0 +1,44 @@
+using System.Text.Json.Nodes;
+
+namespace Benchmarks.Tests.Support;
+
+/// <summary>
+/// One recording of the real crank controller talking to an agent (../shared/crank-transcripts):
+/// a header line, then one JSON line per HTTP exchange, in the order crank sent them.
+/// </summary>
+internal sealed class CrankTranscript
+{
+    private CrankTranscript(string name, JsonObject header, IReadOnlyList<JsonObject> exchanges)
+    {
+        Name = name;
+        Header = header;
+        Exchanges = exchanges;
+    }
+
+    public string Name { get; }
+
+    public JsonObject Header { get; }
+
+    public IReadOnlyList<JsonObject> Exchanges { get; }
+
+    /// <summary>The crank command line that was recorded.</summary>
+    public string Command => (string?)Header["command"] ?? "";
+
+    public static CrankTranscript Load(string name)
+    {
+        var path = System.IO.Path.Combine(TestPaths.CrankTranscripts, name + ".jsonl");
+        if (!File.Exists(path))
+        {
+            throw new FileNotFoundException($"the crank transcript {path} is missing: the tests need ../shared/crank-transcripts beside the repository", path);
+        }
+
+        var lines = File.ReadAllLines(path).Where(l => l.Length > 0).Select(l => JsonNode.Parse(l)!.AsObject()).ToList();
+        return new CrankTranscript(name, lines[0], lines.Skip(1).OrderBy(e => (int)e["seq"]!).ToList());
+    }
+
+    public static string Method(JsonObject exchange) => (string)exchange["method"]!;
+
+    public static string Path(JsonObject exchange) => (string)exchange["path"]!;
+
+    public static int Seq(JsonObject exchange) => (int)exchange["seq"]!;
+}
