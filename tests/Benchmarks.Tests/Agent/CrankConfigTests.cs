@@ -60,4 +60,50 @@ public sealed class CrankConfigTests
             }
         }
     }
+
+    /// <summary>Every crank command in README.md, docs/ and crank/, with the folder it runs from (a leading 'cd X &&', else the repository root).</summary>
+    public static TheoryData<string, string> DocumentedCommands()
+    {
+        var data = new TheoryData<string, string>();
+        var files = new[] { "README.md", "docs/agents.md", "crank/README.md" }
+            .Concat(Directory.GetFiles(Path.Combine(TestPaths.RepoRoot, "crank"), "*.yml").Select(f => Path.GetRelativePath(TestPaths.RepoRoot, f)));
+        foreach (var file in files)
+        {
+            foreach (System.Text.RegularExpressions.Match match in System.Text.RegularExpressions.Regex.Matches(File.ReadAllText(Path.Combine(TestPaths.RepoRoot, file)), @"(?:cd (\S+) && )?crank --config [^\n`]+"))
+            {
+                data.Add(file, match.Value.Trim());
+            }
+        }
+
+        return data;
+    }
+
+    [Fact]
+    public void The_docs_name_crank_commands()
+    {
+        Assert.True(DocumentedCommands().Count >= 8, "README.md, docs/agents.md and crank/*.yml show how to run crank");
+    }
+
+    [Theory]
+    [MemberData(nameof(DocumentedCommands))]
+    public void Every_documented_crank_command_loads_its_configuration_from_where_it_runs(string file, string command)
+    {
+        var cd = System.Text.RegularExpressions.Regex.Match(command, @"^cd (\S+) && ");
+        var workingDirectory = Path.GetFullPath(Path.Combine(TestPaths.RepoRoot, cd.Success ? cd.Groups[1].Value : "."));
+        string? Option(string name) => System.Text.RegularExpressions.Regex.Match(command, $@"--{name} (\S+)") is { Success: true } m ? m.Groups[1].Value : null;
+        var variables = System.Text.RegularExpressions.Regex.Matches(command, @"--variable (\w+)=(\S+)").ToDictionary(m => m.Groups[1].Value, m => m.Groups[2].Value);
+
+        // crank resolves the configuration and its imports from the current directory.
+        var config = CrankConfig.Load(Option("config")!, workingDirectory);
+        var jobs = config.Render(Option("scenario")!, Option("profile")!, variables);
+        Assert.True(jobs.Count >= 2, $"{file}: '{command}' renders {jobs.Count} jobs");
+        Assert.All(jobs, j => Assert.Equal(Path.TrimEndingDirectorySeparator(Path.GetFullPath(TestPaths.RepoRoot)), j.LocalFolder));
+    }
+
+    [Fact]
+    public void A_configuration_whose_imports_are_not_beside_the_current_directory_fails_as_crank_does()
+    {
+        var error = Assert.Throws<FileNotFoundException>(() => CrankConfig.Load("crank/plaintext.yml", TestPaths.RepoRoot));
+        Assert.Contains("benchmarks.yml' could not be loaded", error.Message, StringComparison.Ordinal);
+    }
 }

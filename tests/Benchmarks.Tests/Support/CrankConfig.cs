@@ -7,7 +7,8 @@ namespace Benchmarks.Tests.Support;
 /// <summary>
 /// Reads this repository's crank configurations the way the crank controller combines them —
 /// imports merged, variables from the configuration, the job, the scenario and the profile, in
-/// that order, <c>{{name}}</c> substituted, <c>localFolder</c> resolved from the file's folder —
+/// that order, <c>{{name}}</c> substituted, <c>localFolder</c> resolved from the file's folder,
+/// <c>imports:</c> resolved from the current directory as crank does —
 /// so tests can run exactly the jobs <c>crank --config … --scenario … --profile …</c> sends.
 /// </summary>
 internal sealed partial class CrankConfig
@@ -22,10 +23,11 @@ internal sealed partial class CrankConfig
 
     public string Directory { get; }
 
-    public static CrankConfig Load(string path)
+    /// <summary>Loads <paramref name="path"/> as crank does when run from <paramref name="workingDirectory"/> (default: the file's folder).</summary>
+    public static CrankConfig Load(string path, string? workingDirectory = null)
     {
-        var full = Path.GetFullPath(path);
-        return new CrankConfig(LoadMerged(full), Path.GetDirectoryName(full)!);
+        var full = Path.GetFullPath(path, workingDirectory ?? Environment.CurrentDirectory);
+        return new CrankConfig(LoadMerged(full, workingDirectory ?? Path.GetDirectoryName(full)!), Path.GetDirectoryName(full)!);
     }
 
     public IReadOnlyCollection<string> Scenarios => Map(_root, "scenarios").Keys;
@@ -82,15 +84,21 @@ internal sealed partial class CrankConfig
         return result;
     }
 
-    private static Dictionary<string, object?> LoadMerged(string path)
+    private static Dictionary<string, object?> LoadMerged(string path, string workingDirectory)
     {
+        if (!File.Exists(path))
+        {
+            // crank's own words for a configuration it cannot find.
+            throw new FileNotFoundException($"Configuration '{path}' could not be loaded.", path);
+        }
+
         var yaml = new DeserializerBuilder().Build().Deserialize<Dictionary<object, object?>>(File.ReadAllText(path)) ?? [];
         var root = Normalize(yaml);
         if (root.Remove("imports", out var imports) && imports is List<object?> list)
         {
             foreach (var import in list)
             {
-                Merge(root, LoadMerged(Path.Combine(Path.GetDirectoryName(path)!, (string)import!)));
+                Merge(root, LoadMerged(Path.GetFullPath((string)import!, workingDirectory), workingDirectory));
             }
         }
 
