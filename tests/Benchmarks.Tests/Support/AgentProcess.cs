@@ -28,17 +28,18 @@ internal sealed class AgentProcess : IAsyncDisposable
     public string Output => string.Join(Environment.NewLine, _output);
 
     /// <summary>Starts an agent on a free loopback port (or <paramref name="url"/>), with the given extra options.</summary>
-    public static async Task<AgentProcess> StartAsync(string? url = null, IEnumerable<string>? options = null, string? jobsDirectory = null, string? networkNamespace = null, IReadOnlyDictionary<string, string>? environment = null)
+    public static async Task<AgentProcess> StartAsync(string? url = null, IEnumerable<string>? options = null, string? jobsDirectory = null, string? networkNamespace = null, IReadOnlyDictionary<string, string>? environment = null, string? executable = null)
     {
+        executable ??= TestPaths.HostExecutable;
         jobsDirectory ??= TestPaths.NewTempDirectory();
         var arguments = new List<string> { "agent", "--url", url ?? "http://127.0.0.1:0", "--jobs-dir", jobsDirectory };
         arguments.AddRange(options ?? []);
         var info = networkNamespace is null
-            ? new ProcessStartInfo(TestPaths.HostExecutable)
+            ? new ProcessStartInfo(executable)
             : new ProcessStartInfo("ip");
         if (networkNamespace is not null)
         {
-            foreach (var prefix in new[] { "netns", "exec", networkNamespace, TestPaths.HostExecutable })
+            foreach (var prefix in new[] { "netns", "exec", networkNamespace, executable })
             {
                 info.ArgumentList.Add(prefix);
             }
