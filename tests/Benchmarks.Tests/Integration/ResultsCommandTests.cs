@@ -47,6 +47,28 @@ public sealed class ResultsCommandTests
     }
 
     [Fact]
+    public async Task A_real_crank_file_is_stored_under_the_scenario_and_server_model_its_jobs_ran()
+    {
+        // crank e5f71f49's --json output of 'crank --config plaintext.yml --scenario pipelined --profile local'.
+        var results = TestPaths.NewTempDirectory();
+        var file = Path.Combine(TestPaths.CrankTranscripts, "pipelined.results.json");
+        var import = await HostRun.StartAsync(results, s_timeout, "results", "import", file, "--results", results);
+        Assert.True(import.ExitCode == 0, import.ToString());
+
+        var run = StoredRuns.Single(results);
+        Assert.Equal("pipelined", run.Scenario);
+        Assert.Equal("kestrel", run.Server);
+        var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(file))!;
+        Assert.Equal((double)crank["jobResults"]!["jobs"]!["load"]!["results"]!["http/rps/mean"]!, run.Measurements["http/rps/mean"]);
+
+        // The metadata says how this tool aggregates its own names, never crank's display format.
+        Assert.Equal("avg", run.Metadata["http/rps/mean"].Aggregate);
+        Assert.Equal("sum", run.Metadata["http/rps/mean"].Reduce);
+        Assert.Equal("max", run.Metadata["http/latency/99"].Reduce);
+        Assert.DoesNotContain(run.Metadata.Values, m => m.Aggregate.StartsWith('n'));
+    }
+
+    [Fact]
     public async Task A_file_that_is_not_crank_output_is_refused_with_its_name()
     {
         var results = TestPaths.NewTempDirectory();
