@@ -36,6 +36,12 @@ internal static class WebSocketMeasurements
             ["ws/connects"] = result.Connects,
             ["ws/handshakes"] = result.Handshakes,
         };
+        if (result.CpuWindowSeconds > 0)
+        {
+            var capacity = result.CpuWindowSeconds * Environment.ProcessorCount;
+            m["load/cpu/user"] = result.CpuUserSeconds / capacity * 100;
+            m["load/cpu/kernel"] = result.CpuKernelSeconds / capacity * 100;
+        }
 
         // Echo connections open during warm-up: handshake times exist only when some happened in the window.
         if (result.Connects > 0)

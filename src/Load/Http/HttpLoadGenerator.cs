@@ -34,12 +34,11 @@ public static class HttpLoadGenerator
         var monitor = MonitorTimeoutsAsync(connections, options.Timeout, monitorStop.Token);
 
         var clock = new LoadClock(() => Totals(connections), progress);
-        var cpuAtStart = TimeSpan.Zero;
-        var kernelAtStart = TimeSpan.Zero;
+        var cpuAtStart = default(Statistics.ProcessCpu);
         try
         {
             await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
-            (cpuAtStart, kernelAtStart) = ProcessCpu();
+            cpuAtStart = Statistics.ProcessCpu.Now();
             state.Measuring = true;
             var windowStart = Stopwatch.GetTimestamp();
             clock.BeginWindow();
@@ -57,9 +56,8 @@ public static class HttpLoadGenerator
             }
 
             await allLoops;
-            var (cpuAtEnd, kernelAtEnd) = ProcessCpu();
-            var cpuWindow = Stopwatch.GetElapsedTime(windowStart).TotalSeconds;
-            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, cpuAtEnd - cpuAtStart, kernelAtEnd - kernelAtStart) with { Interrupted = interrupted, CpuWindowSeconds = cpuWindow };
+            var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
+            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds };
         }
         finally
         {
@@ -126,12 +124,6 @@ public static class HttpLoadGenerator
             CpuKernelSeconds = cpuKernel.TotalSeconds,
             FirstError = firstError,
         };
-    }
-
-    private static (TimeSpan User, TimeSpan Kernel) ProcessCpu()
-    {
-        using var self = Process.GetCurrentProcess();
-        return (self.UserProcessorTime, self.PrivilegedProcessorTime);
     }
 
     private static async Task MonitorTimeoutsAsync(LoadConnection[] connections, TimeSpan timeout, CancellationToken cancellationToken)

@@ -34,6 +34,7 @@ public static class WebSocketLoadGenerator
         {
             await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
             state.Measuring = true;
+            var cpuAtStart = Statistics.ProcessCpu.Now();
             var windowStart = Stopwatch.GetTimestamp();
             clock.BeginWindow();
             var memory = (Rss: 0.0, Managed: 0.0, Open: 0);
@@ -49,9 +50,13 @@ public static class WebSocketLoadGenerator
             await Task.WhenAny(loops, Task.Delay(options.Timeout, CancellationToken.None));
             state.AbortNow();
             await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
+            var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
             return Aggregate(options, connections, roundTrips, connects, windowStart, clock.PerSecond) with
             {
                 Interrupted = interrupted,
+                CpuUserSeconds = cpu.User,
+                CpuKernelSeconds = cpu.Kernel,
+                CpuWindowSeconds = cpu.Seconds,
                 MemoryPerConnection = memory.Rss,
                 ManagedMemoryPerConnection = memory.Managed,
                 OpenConnections = memory.Open,

@@ -34,6 +34,15 @@ public sealed record WebSocketLoadResult
     /// <summary>Completed handshakes (connect mode: sessions).</summary>
     public long Connects { get; init; }
 
+    /// <summary>CPU the load process spent in user mode during the window, in seconds.</summary>
+    public double CpuUserSeconds { get; init; }
+
+    /// <summary>CPU the load process spent in kernel mode during the window, in seconds.</summary>
+    public double CpuKernelSeconds { get; init; }
+
+    /// <summary>The wall-clock time over which the CPU seconds above were counted.</summary>
+    public double CpuWindowSeconds { get; init; }
+
     /// <summary>Handshakes completed over the whole run, warm-up included: the connections an echo run held open.</summary>
     public long Handshakes { get; init; }
 

@@ -196,6 +196,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
 
         // 64 echo connections were opened during the warm-up: the run says so.
         Assert.Equal(64, Last(load, "ws/handshakes"));
+        Assert.InRange(Last(load, "load/cpu/user") + Last(load, "load/cpu/kernel"), 0.1, 100);
         var reduce = load["metadata"]!.AsArray().ToDictionary(m => (string)m!["name"]!, m => (string)m!["reduce"]!);
         Assert.Equal("Sum", reduce["ws/messages/rate"]);
         Assert.Equal("Max", reduce["ws/rtt/99"]);

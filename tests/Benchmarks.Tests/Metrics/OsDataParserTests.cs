@@ -97,7 +97,7 @@ public sealed class OsDataParserTests
     {
         // A virtual machine whose host took 4% of its CPU time while it was loaded.
         var start = new MetricsSnapshot(0, new MachineCpuTimes(100, 50, 40, 10), null, null, null);
-        var end = start with { Timestamp = System.Diagnostics.Stopwatch.Frequency, Machine = new MachineCpuTimes(160, 80, 40, 10 + 4) };
+        var end = start with { Timestamp = System.Diagnostics.Stopwatch.Frequency, Machine = new MachineCpuTimes(160, 80, 46, 10 + 4) };
         var values = MetricsDelta.Between(start, end, 2, null);
         Assert.Equal(4, values["machine/cpu/steal"], 6);
         Assert.Equal(100, values["machine/cpu/user"] + values["machine/cpu/kernel"] + values["machine/cpu/idle"] + values["machine/cpu/steal"], 6);
