@@ -221,12 +221,73 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
     }
 
     [Fact]
-    public async Task The_first_agent_of_a_two_load_profile_answers_as_crank_expects()
+    public async Task Two_load_agents_run_together_and_crank_reduces_their_rates_by_sum_and_latencies_by_max()
     {
-        using var replay = await ReplayAsync("two-loads");
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
-        Assert.All(replay.FirstStateAfterStart.Values, s => Assert.NotEqual("Running", s));
+        // Both sides of crank's two-load profile: agent 1 (application and one load) and agent 2
+        // (the other load), the second side started when crank started it, beside the first.
+        var first = CrankTranscript.Load("two-loads");
+        var second = CrankTranscript.Load("two-loads-agent2");
+        int SeqOf(CrankTranscript t, string method, string path) => t.Exchanges.Where(e => CrankTranscript.Method(e) == method && CrankTranscript.Path(e) == path).Select(CrankTranscript.Seq).Last();
+        var loadCreated = SeqOf(first, "GET", "/jobs");
+        var applicationStop = SeqOf(first, "POST", "/jobs/1/stop");
+        TranscriptReplay? other = null;
+        Task? otherRun = null;
+        using var replay = new TranscriptReplay(fixture.Agent.Url, output.WriteLine);
+        await replay.RunAsync(first, beforeCall: async (running, seq) =>
+        {
+            if (seq == loadCreated)
+            {
+                other = new TranscriptReplay(fixture.Agent.Url, output.WriteLine, running.ServerPort);
+                otherRun = other.RunAsync(second);
+            }
+            else if (seq == applicationStop)
+            {
+                await otherRun!;
+            }
+        });
+        using (other)
+        {
+            Assert.Empty(replay.Problems);
+            Assert.Empty(other!.Problems);
+            Assert.Equal("Stopped", replay.StartOutcome[2]);
+            Assert.Equal("Stopped", other.StartOutcome[1]);
+
+            // crank: each job's measurements aggregated by its metadata, then the jobs reduced.
+            var loads = new[] { FinalJob(replay, 2), FinalJob(other, 1) };
+            var rps = loads.Select(l => CrankResult(l, "http/rps/mean")).ToList();
+            output.WriteLine($"http/rps/mean per load agent: {string.Join(", ", rps.Select(r => r.Value.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
+            Assert.All(rps, r => Assert.True(r.Value > 1000));
+            Assert.Equal("Sum", rps[0].Reduce);
+            Assert.Equal(rps.Sum(r => r.Value), Reduce(rps), 6);
+            var p99 = loads.Select(l => CrankResult(l, "http/latency/99")).ToList();
+            Assert.Equal(p99.Max(r => r.Value), Reduce(p99), 6);
+            var requests = loads.Select(l => CrankResult(l, "http/requests")).ToList();
+            Assert.Equal(requests.Sum(r => r.Value), Reduce(requests), 6);
+        }
     }
+
+    /// <summary>A job's value as crank computes it: the job's measurements of that name, aggregated as its metadata says.</summary>
+    private static (double Value, string Reduce) CrankResult(JsonObject job, string name)
+    {
+        var metadata = job["metadata"]!.AsArray().Single(m => (string?)m!["name"] == name)!;
+        var values = job["measurements"]!.AsArray().Where(m => (string?)m!["name"] == name).Select(m => (double)m!["value"]!).ToList();
+        return (Operate((string)metadata["aggregate"]!, values), (string)metadata["reduce"]!);
+    }
+
+    private static double Reduce(List<(double Value, string Reduce)> results) => Operate(results[0].Reduce, [.. results.Select(r => r.Value)]);
+
+    /// <summary>crank's Operation over a list (First, Last, Avg, Sum, Max, Min, Count).</summary>
+    private static double Operate(string operation, List<double> values) => operation switch
+    {
+        "First" => values[0],
+        "Last" => values[^1],
+        "Avg" => values.Average(),
+        "Sum" => values.Sum(),
+        "Max" => values.Max(),
+        "Min" => values.Min(),
+        "Count" => values.Count,
+        _ => throw new NotSupportedException(operation),
+    };
 
     [Fact]
     public async Task A_missing_project_fails_the_job_with_a_one_line_cause_crank_prints()

@@ -33,11 +33,12 @@ internal sealed partial class TranscriptReplay : IDisposable
     private readonly Dictionary<int, bool> _waitForExit = [];
     private readonly Dictionary<int, CancellationTokenSource> _keepAlive = [];
 
-    public TranscriptReplay(Uri agent, Action<string> log)
+    /// <param name="serverPort">The port the transcript's server runs on (another replay's, for a second agent of the same run); default: a free one.</param>
+    public TranscriptReplay(Uri agent, Action<string> log, int? serverPort = null)
     {
         _agent = agent;
         _log = log;
-        _serverPort = Integration.LoadGeneratorTests.ClosedPort();
+        _serverPort = serverPort ?? Integration.LoadGeneratorTests.ClosedPort();
         _http = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip | DecompressionMethods.Deflate }) { BaseAddress = agent, Timeout = TimeSpan.FromSeconds(100) };
     }
 
