@@ -181,7 +181,9 @@ internal sealed partial class TranscriptReplay : IDisposable
                 FinalStates[recorded] = state;
                 if (phase == "started")
                 {
+                    // crank's start loop is over: later reads of this job are single reads.
                     StartOutcome[recorded] = state;
+                    _phase[recorded] = "running";
                 }
 
                 Checked.Add($"seq {seq} GET /jobs/{{id}}/state ({phase}) → {state}");
