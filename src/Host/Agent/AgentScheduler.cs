@@ -98,7 +98,8 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
         job.StopSource.Cancel();
         if (job.Execution is { } execution)
         {
-            await execution;
+            // The runner records its own failures on the job; whatever it ended with, the job is deleted.
+            await execution.ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
         }
 
         RemoveFolder(job.Directory);

@@ -100,7 +100,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 job.Fail("the job was stopped before it started");
             }
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or System.ComponentModel.Win32Exception)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or JobPathException or InvalidDataException or System.ComponentModel.Win32Exception)
         {
             AgentLog.JobFailed(logger, job.Id, job.Service, ex.Message);
             job.Fail(ex.Message);
@@ -322,11 +322,18 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     private static TimeSpan IntervalOf(AgentJob job) =>
         TimeSpan.FromSeconds(Math.Clamp(job.Read(d => JobDocument.GetInt(d, "measurementsIntervalSec")) ?? 1, 1, 60));
 
-    /// <summary>The pid and its start time, so a restarted agent ends only the process it started.</summary>
+    /// <summary>The pid and its start time, so a restarted agent ends only the process it started; empty when it has already exited (nothing to end).</summary>
     private static string ProcessRecord(int processId)
     {
-        using var process = Process.GetProcessById(processId);
-        return processId.ToString(CultureInfo.InvariantCulture) + " " + process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
+        try
+        {
+            using var process = Process.GetProcessById(processId);
+            return processId.ToString(CultureInfo.InvariantCulture) + " " + process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
+        {
+            return "";
+        }
     }
 
     private static string FirstLine(string text) => text.Split('\n', 2)[0].TrimEnd('\r', ':');

@@ -55,6 +55,35 @@ public sealed class AgentFaultTests
     }
 
     [Fact]
+    public async Task A_job_whose_process_exits_at_once_always_ends_and_is_always_deleted()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+
+        // Exiting before the agent has read its start time raced the runner into a job stuck in Starting.
+        for (var attempt = 0; attempt < 10; attempt++)
+        {
+            var ok = attempt % 2 == 0;
+            var id = await client.CreateAsync(AgentClient.Job("application", $"instant-{attempt}", j =>
+            {
+                j["Executable"] = ok ? "/bin/true" : "/bin/false";
+                j["ReadyStateText"] = "never printed";
+            }));
+            await client.LaunchAsync(id, Wait);
+            var state = await client.WaitForStateAsync(id, TimeSpan.FromSeconds(20), null, "Stopped", "Failed");
+            Assert.Equal(ok ? "Stopped" : "Failed", state);
+            if (!ok)
+            {
+                Assert.Contains("exit code 1", (string?)(await client.GetAsync(id))["error"], StringComparison.Ordinal);
+            }
+
+            Assert.Equal(System.Net.HttpStatusCode.Accepted, await client.DeleteAsync(id));
+            Assert.Equal("Deleted", await client.StateAsync(id));
+            Assert.False(Directory.Exists(Path.Combine(agent.JobsDirectory, id.ToString(System.Globalization.CultureInfo.InvariantCulture))));
+        }
+    }
+
+    [Fact]
     public async Task A_job_that_never_prints_its_ready_text_fails_after_its_start_timeout_and_is_stopped()
     {
         await using var agent = await AgentProcess.StartAsync();
