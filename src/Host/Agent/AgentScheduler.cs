@@ -107,16 +107,11 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
         AgentLog.JobDeleted(logger, job.Id, job.Service);
     }
 
-    /// <summary>Ends what a previous agent left behind: the processes it started and the job folders.</summary>
+    /// <summary>Ends what a previous agent left behind: the processes it started and the job folders it made (nothing else).</summary>
     public void CleanUpPreviousRun()
     {
-        if (!Directory.Exists(jobs.Root))
-        {
-            Directory.CreateDirectory(jobs.Root);
-            return;
-        }
-
-        foreach (var directory in Directory.GetDirectories(jobs.Root))
+        AgentJobsFolder.Claim(jobs.Root);
+        foreach (var directory in AgentJobsFolder.OwnedFolders(jobs.Root))
         {
             var record = Path.Combine(directory, "process");
             if (File.Exists(record))

@@ -128,5 +128,9 @@ internal static class AgentCommand
         {
             return console.Fail(ExitCodes.Failed, $"cannot use the jobs folder {options.JobsRoot}: {ex.Message}");
         }
+        catch (JobsFolderException ex)
+        {
+            return console.Fail(ExitCodes.Usage, ex.Message);
+        }
     }
 }

@@ -109,6 +109,46 @@ public sealed class AgentSecurityTests
         Assert.Contains($"cannot listen on http://127.0.0.1:{port}", result.Error, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_jobs_folder_holding_what_the_agent_did_not_make_is_refused_and_left_untouched()
+    {
+        // --jobs-dir ~ by mistake: the agent empties its jobs folder, so it must not take this one.
+        var home = TestPaths.NewTempDirectory();
+        Directory.CreateDirectory(Path.Combine(home, "photos"));
+        await File.WriteAllTextAsync(Path.Combine(home, "notes.txt"), "mine");
+        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", "http://127.0.0.1:0", "--jobs-dir", home);
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("holds files this agent did not make", result.Error, StringComparison.Ordinal);
+        Assert.Single(result.Error.Trim().Split('\n'));
+        Assert.True(Directory.Exists(Path.Combine(home, "photos")));
+        Assert.Equal("mine", await File.ReadAllTextAsync(Path.Combine(home, "notes.txt")));
+        Assert.False(File.Exists(Path.Combine(home, ".benchmarks-agent")));
+    }
+
+    [Fact]
+    public async Task An_agent_removes_only_the_job_folders_and_builds_it_made()
+    {
+        // A folder an agent used before (marked), with a leftover job, a build, and a file someone put there.
+        var jobs = TestPaths.NewTempDirectory();
+        await File.WriteAllTextAsync(Path.Combine(jobs, ".benchmarks-agent"), "");
+        Directory.CreateDirectory(Path.Combine(jobs, "7", "src"));
+        Directory.CreateDirectory(Path.Combine(jobs, "builds", "0123abcd"));
+        Directory.CreateDirectory(Path.Combine(jobs, "keep"));
+        await using (var agent = await AgentProcess.StartAsync(jobsDirectory: jobs))
+        {
+            Assert.False(Directory.Exists(Path.Combine(jobs, "7")));
+            Assert.False(Directory.Exists(Path.Combine(jobs, "builds", "0123abcd")));
+            Assert.True(Directory.Exists(Path.Combine(jobs, "keep")));
+        }
+
+        // A new folder is claimed with the marker, so the next agent may clean it.
+        var fresh = Path.Combine(TestPaths.NewTempDirectory(), "new-jobs");
+        await using (var agent = await AgentProcess.StartAsync(jobsDirectory: fresh))
+        {
+            Assert.True(File.Exists(Path.Combine(fresh, ".benchmarks-agent")));
+        }
+    }
+
     private static IPAddress? NonLoopbackAddress() =>
         NetworkInterface.GetAllNetworkInterfaces()
             .Where(n => n.OperationalStatus == OperationalStatus.Up && n.NetworkInterfaceType != NetworkInterfaceType.Loopback)
