@@ -9,4 +9,7 @@ internal static class ExitCodes
 
     /// <summary>The command line was wrong: unknown scenario or server, malformed value.</summary>
     public const int Usage = 2;
+
+    /// <summary>The run happened, its table was printed, but one of its sinks (results folder, --json file, database) could not be written.</summary>
+    public const int NotStored = 3;
 }

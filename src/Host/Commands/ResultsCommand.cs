@@ -90,7 +90,7 @@ internal static class ResultsCommand
             {
                 try
                 {
-                    var run = CrankResultImporter.Import(file.FullName, result.GetValue(labels) ?? []);
+                    var run = RunFileImporter.Import(file.FullName, result.GetValue(labels) ?? []);
                     var added = await store.SaveAsync(run, cancellationToken);
                     console.Out.WriteLine($"{file.Name}: {(added ? "imported" : "already stored")} as run {run.Id} ({run.Scenario} on {run.Server}, {run.Measurements.Count} measurements, {run.Samples.Count} samples)");
                 }

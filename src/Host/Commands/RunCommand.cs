@@ -93,16 +93,32 @@ internal static class RunCommand
             using var signal = new ShutdownSignal(cancellationToken);
             var coordinator = new RunCoordinator(console, OsPlatform.CreateMetrics(), OsPlatform.CreateProcessControl());
             var document = await coordinator.RunAsync(request, signal.Token);
-            var path = await stores.Local(result).WriteAsync(document, CancellationToken.None);
-            if (result.GetValue(json) is { } file)
+            // The table first, then every sink on its own: one that cannot be written loses nothing the others keep.
+            ResultTableWriter.Write(console.Out, document);
+            var sinks = new RunSinks(console, document);
+            var local = stores.Local(result);
+            var path = await sinks.TryAsync($"could not store the run in {local.Directory}", () => local.WriteAsync(document, CancellationToken.None));
+            if (path is not null)
             {
-                await File.WriteAllTextAsync(file.FullName, RunDocumentJson.Serialize(document), CancellationToken.None);
+                console.Out.WriteLine($"Stored {path}");
             }
 
-            ResultTableWriter.Write(console.Out, document);
-            console.Out.WriteLine($"Stored {path}");
-            await RunPublisher.PublishAsync(console, result.GetValue(stores.Store), document);
-            return document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
+            if (result.GetValue(json) is { } file)
+            {
+                await sinks.TryAsync($"could not write --json {file.FullName}", async () =>
+                {
+                    await File.WriteAllTextAsync(file.FullName, RunDocumentJson.Serialize(document), CancellationToken.None);
+                    return file.FullName;
+                });
+            }
+
+            if (!await RunPublisher.PublishAsync(console, result.GetValue(stores.Store), document, keptLocally: path is not null))
+            {
+                sinks.Failed();
+            }
+
+            await sinks.RescueAsync();
+            return sinks.AnyFailed ? ExitCodes.NotStored : document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
         });
         return command;
     }

@@ -85,7 +85,7 @@ internal sealed class JsonFileRunStore : IRunStore
                     runs.Add(run);
                 }
             }
-            catch (Exception ex) when (ex is JsonException or IOException)
+            catch (Exception ex) when (ex is JsonException or IOException or InvalidDataException)
             {
                 unreadable.Add($"{file}: {ex.Message}");
             }
@@ -94,7 +94,8 @@ internal sealed class JsonFileRunStore : IRunStore
         return new RunQueryResult([.. runs.OrderBy(r => r.StartedAt).ThenBy(r => r.Id, StringComparer.Ordinal)], unreadable);
     }
 
-    public static RunDocument Load(string path) => RunDocumentJson.Deserialize(File.ReadAllText(path));
+    /// <summary>Reads one document; throws <see cref="JsonException"/>, <see cref="IOException"/> or <see cref="InvalidDataException"/> (parts missing) with the cause.</summary>
+    public static RunDocument Load(string path) => RunDocumentCheck.Valid(RunDocumentJson.Deserialize(File.ReadAllText(path)));
 
     private string PathFor(RunDocument document) =>
         Path.Combine(Directory, $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{document.Id[^Math.Min(8, document.Id.Length)..]}.json");
@@ -128,7 +129,7 @@ internal sealed class JsonFileRunStore : IRunStore
                 {
                     entries[name] = RunIndexEntry.From(Load(path), info);
                 }
-                catch (Exception ex) when (ex is JsonException or IOException or NotSupportedException)
+                catch (Exception ex) when (ex is JsonException or IOException or NotSupportedException or InvalidDataException)
                 {
                     unreadable.Add($"{name}: {ex.Message}");
                 }
@@ -138,7 +139,19 @@ internal sealed class JsonFileRunStore : IRunStore
         changed |= old is not null && old.Files.Keys.Any(k => !entries.ContainsKey(k));
         if (changed && System.IO.Directory.Exists(Directory))
         {
-            await RunIndex.WriteAsync(indexPath, new RunIndex { Files = entries }, cancellationToken);
+            // The index only saves parsing: a folder that cannot be written (read-only, full) is still read.
+            await RunIndex.TryWriteAsync(indexPath, new RunIndex { Files = entries }, cancellationToken);
+        }
+
+        // The same run stored in two files: both are set aside, so neither the id nor a comparison is ambiguous.
+        foreach (var duplicate in entries.GroupBy(e => e.Value.Id, StringComparer.OrdinalIgnoreCase).Where(g => g.Count() > 1).ToList())
+        {
+            var files = duplicate.Select(e => e.Key).ToList();
+            unreadable.Add($"{string.Join(", ", files)}: the same run id {duplicate.Key} in {files.Count} files; remove all but one");
+            foreach (var file in files)
+            {
+                entries.Remove(file);
+            }
         }
 
         return (entries, unreadable);

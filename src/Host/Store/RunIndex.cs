@@ -24,11 +24,28 @@ internal sealed class RunIndex
         }
     }
 
-    public static async Task WriteAsync(string path, RunIndex index, CancellationToken cancellationToken)
+    /// <summary>Writes the index; false (and nothing left behind) when the folder cannot be written.</summary>
+    public static async Task<bool> TryWriteAsync(string path, RunIndex index, CancellationToken cancellationToken)
     {
         var temporary = $"{path}.{Environment.ProcessId}.tmp";
-        await File.WriteAllTextAsync(temporary, JsonSerializer.Serialize(index, RunIndexJson.Default.RunIndex), cancellationToken);
-        File.Move(temporary, path, overwrite: true);
+        try
+        {
+            await File.WriteAllTextAsync(temporary, JsonSerializer.Serialize(index, RunIndexJson.Default.RunIndex), cancellationToken);
+            File.Move(temporary, path, overwrite: true);
+            return true;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            try
+            {
+                File.Delete(temporary);
+            }
+            catch (Exception cleanup) when (cleanup is IOException or UnauthorizedAccessException)
+            {
+            }
+
+            return false;
+        }
     }
 }
 
