@@ -10,6 +10,7 @@ internal sealed class ShutdownSignal : IDisposable
 {
     private readonly CancellationTokenSource _source;
     private readonly List<PosixSignalRegistration> _registrations = [];
+    private static readonly Platform.IProcessControl Processes = Platform.OsPlatform.CreateProcessControl();
     private readonly Timer? _parentWatch;
 
     public ShutdownSignal(CancellationToken linked, int? parentProcessId = null)
@@ -48,16 +49,10 @@ internal sealed class ShutdownSignal : IDisposable
 
     private void CheckParent(int parent)
     {
-        try
+        // A parent killed while its own parent does not reap it stays a zombie: ended all the same.
+        if (!Processes.HasEnded(parent))
         {
-            using var process = System.Diagnostics.Process.GetProcessById(parent);
-            if (!process.HasExited)
-            {
-                return;
-            }
-        }
-        catch (ArgumentException)
-        {
+            return;
         }
 
         Reason ??= $"parent process {parent} exited";

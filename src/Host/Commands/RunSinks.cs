@@ -42,7 +42,7 @@ internal sealed class RunSinks(CliConsole console, RunDocument document)
             return;
         }
 
-        var rescue = Path.Combine(Path.GetTempPath(), $"benchmarks-run-{document.Id}.json");
+        var rescue = Path.Combine(Path.GetTempPath(), $"benchmarks-unsaved-run-{document.Id}.json");
         try
         {
             await File.WriteAllTextAsync(rescue, RunDocumentJson.Serialize(document), CancellationToken.None);

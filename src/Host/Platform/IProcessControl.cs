@@ -16,4 +16,7 @@ internal interface IProcessControl
 
     /// <summary>Pins the process to the given CPUs.</summary>
     void SetAffinity(Process process, IReadOnlyList<int> cpus);
+
+    /// <summary>True when the process is gone or has ended, a zombie nobody has reaped included (a killed parent that still holds its pid).</summary>
+    bool HasEnded(int processId);
 }

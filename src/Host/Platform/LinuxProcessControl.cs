@@ -57,4 +57,23 @@ internal sealed class LinuxProcessControl : IProcessControl
     }
 
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
+
+    /// <summary>From <c>/proc/PID/stat</c>: missing, or in state Z (zombie) or X (dead).</summary>
+    public bool HasEnded(int processId)
+    {
+        string stat;
+        try
+        {
+            stat = File.ReadAllText($"/proc/{processId.ToString(System.Globalization.CultureInfo.InvariantCulture)}/stat");
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return true;
+        }
+
+        // pid (comm) STATE …: the name may hold spaces and parentheses, the state follows the last ')'.
+        var close = stat.LastIndexOf(')');
+        var state = close >= 0 && close + 2 < stat.Length ? stat[close + 2] : 'X';
+        return state is 'Z' or 'X' or 'x';
+    }
 }

@@ -15,4 +15,17 @@ internal sealed class WindowsProcessControl : IProcessControl
     public IReadOnlyList<int> Descendants(Process process) => [];
 
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
+
+    public bool HasEnded(int processId)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(processId);
+            return process.HasExited;
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
+        {
+            return true;
+        }
+    }
 }

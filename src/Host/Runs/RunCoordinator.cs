@@ -60,7 +60,7 @@ internal sealed class RunCoordinator
 
     private async Task ExecuteAsync(RunRequest request, RunDocument document, CancellationToken cancellationToken)
     {
-        var workDirectory = Directory.CreateTempSubdirectory("benchmarks-run-").FullName;
+        var workDirectory = RunWorkFolders.Create(_control);
         await using var server = ServerJob.Start(
             new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
             {
