@@ -67,6 +67,9 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapGet("/jobs/{id:int}/dump", (int id) => WithJob(id, _ => Results.NotFound("this agent does not collect dumps")));
     }
 
+    /// <summary>Largest job document <c>POST /jobs</c> takes.</summary>
+    private const long MaxJobDocumentBytes = 1024 * 1024;
+
     private static string Version => typeof(AgentApi).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
 
     private IResult Info() => Json(new JsonObject
@@ -87,14 +90,36 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
 
     private async Task<IResult> CreateAsync(HttpRequest request)
     {
+        // A job document is a few KB (crank's: 4 KB); uploads go to their own endpoints.
+        if (request.HttpContext.Features.Get<Microsoft.AspNetCore.Http.Features.IHttpMaxRequestBodySizeFeature>() is { IsReadOnly: false } limit)
+        {
+            limit.MaxRequestBodySize = MaxJobDocumentBytes;
+        }
+
         JsonObject? document;
         try
         {
-            document = await JsonNode.ParseAsync(request.Body, cancellationToken: request.HttpContext.RequestAborted) as JsonObject;
+            using var buffer = new MemoryStream();
+            await request.Body.CopyToAsync(buffer, request.HttpContext.RequestAborted);
+            if (!System.Text.Unicode.Utf8.IsValid(buffer.GetBuffer().AsSpan(0, (int)buffer.Length)))
+            {
+                return Results.BadRequest("the job is not valid JSON: it is not UTF-8");
+            }
+
+            buffer.Position = 0;
+            document = await JsonNode.ParseAsync(buffer, documentOptions: new JsonDocumentOptions { AllowDuplicateProperties = false }, cancellationToken: request.HttpContext.RequestAborted) as JsonObject;
         }
         catch (JsonException ex)
         {
             return Results.BadRequest($"the job is not valid JSON: {ex.Message}");
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or DecoderFallbackException)
+        {
+            return Results.BadRequest($"the job is not valid JSON: {ex.Message}");
+        }
+        catch (BadHttpRequestException ex) when (ex.StatusCode == StatusCodes.Status413PayloadTooLarge)
+        {
+            return Results.Text($"a job document is limited to {MaxJobDocumentBytes / 1024} KB", statusCode: StatusCodes.Status413PayloadTooLarge);
         }
 
         if (document is null)
@@ -117,7 +142,17 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
             return Results.BadRequest($"a new job must be in state New, not {state}");
         }
 
-        var job = jobs.Add(document);
+        AgentJob job;
+        try
+        {
+            job = jobs.Add(document);
+        }
+        catch (InvalidOperationException ex)
+        {
+            // A string JSON can escape but not hold (a lone surrogate), found when the job is read.
+            return Results.BadRequest($"the job is not valid JSON: {ex.Message}");
+        }
+
         job.Touch();
         Directory.CreateDirectory(AgentJobFolders.Sources(job));
         AgentLog.JobCreated(logger, job.Id, job.Service, job.RunId, request.HttpContext.Connection.RemoteIpAddress);
@@ -199,14 +234,27 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         Directory.CreateDirectory(pending);
         var zip = await ReceiveAsync(job, request, Path.Combine(pending, DateTime.UtcNow.Ticks.ToString(CultureInfo.InvariantCulture) + ".zip"));
 
-        // Checked now, extracted into the output folder after the build.
-        await using (var stream = File.OpenRead(zip))
+        // Checked now against the folder it will be extracted into after the build (the job's
+        // published or source folder, one level down) and the extraction cap every archive has.
+        try
         {
+            await using var stream = File.OpenRead(zip);
             using var archive = new ZipArchive(stream, ZipArchiveMode.Read);
+            long total = 0;
             foreach (var entry in archive.Entries)
             {
-                JobPaths.Confine(job.Directory, entry.FullName);
+                JobPaths.Confine(AgentJobFolders.Published(job), entry.FullName);
+                total += entry.Length;
+                if (total > options.MaxUploadBytes)
+                {
+                    throw new UploadTooLargeException($"the archive expands to more than this agent's limit of {options.MaxUploadBytes / (1024 * 1024)} MB");
+                }
             }
+        }
+        catch (Exception ex) when (ex is JobPathException or InvalidDataException or UploadTooLargeException)
+        {
+            File.Delete(zip);
+            throw;
         }
 
         return Results.Ok();

@@ -13,7 +13,7 @@ internal sealed class AgentJob
 {
     public const int ServerVersion = 5;
 
-    private readonly JsonObject _document;
+    private JsonObject _document;
     private readonly List<JsonObject> _measurements = [];
     private readonly Dictionary<string, JsonObject> _metadata = new(StringComparer.Ordinal);
     private readonly SortedDictionary<string, string> _sourceHashes = new(StringComparer.Ordinal);
@@ -329,6 +329,30 @@ internal sealed class AgentJob
             JobDocument.Set(job, "metadata", new JsonArray([.. _metadata.Values.Select(m => m.DeepClone())]));
             return job;
         }
+    }
+
+    /// <summary>
+    /// For a deleted job, which stays queryable for hours: keeps what identifies it (id, run,
+    /// service, state, error) and drops the document, measurements and logs a controller sent or
+    /// the job produced, so that deleted jobs hold no memory to speak of.
+    /// </summary>
+    public void Release()
+    {
+        lock (_lock)
+        {
+            _document = new JsonObject
+            {
+                ["runId"] = RunId,
+                ["service"] = Service,
+            };
+            _measurements.Clear();
+            _measurements.TrimExcess();
+            _metadata.Clear();
+            _sourceHashes.Clear();
+        }
+
+        Output.Clear();
+        BuildLog.Clear();
     }
 
     public JsonObject Summary() => new()

@@ -103,6 +103,7 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
         }
 
         RemoveFolder(job.Directory);
+        job.Release();
         job.TryMove(AgentJobState.Deleted);
         AgentLog.JobDeleted(logger, job.Id, job.Service);
     }

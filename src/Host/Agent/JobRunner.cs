@@ -267,7 +267,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         AgentLog.ProcessEnded(logger, job.Id, job.Service, process.Id);
     }
 
-    private static void ExtractOutputAttachments(AgentJob job)
+    private void ExtractOutputAttachments(AgentJob job)
     {
         var pending = Path.Combine(job.Directory, "attachments");
         if (!Directory.Exists(pending))
@@ -279,7 +279,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         foreach (var zip in Directory.GetFiles(pending, "*.zip").Order(StringComparer.Ordinal))
         {
             using var stream = File.OpenRead(zip);
-            SafeZip.Extract(stream, destination, long.MaxValue);
+            SafeZip.Extract(stream, destination, options.MaxUploadBytes);
         }
     }
 

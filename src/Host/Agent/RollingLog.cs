@@ -46,6 +46,16 @@ internal sealed class RollingLog
         }
     }
 
+    /// <summary>Drops every line (a deleted job keeps none); later indexes continue from where they were.</summary>
+    public void Clear()
+    {
+        lock (_lock)
+        {
+            _dropped += _lines.Count;
+            _lines.Clear();
+        }
+    }
+
     /// <summary>The last <paramref name="count"/> lines, for an error message.</summary>
     public string Tail(int count)
     {

@@ -43,8 +43,17 @@ internal static class SafeZip
                 continue;
             }
 
-            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
-            entry.ExtractToFile(target, overwrite: true);
+            try
+            {
+                Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+                entry.ExtractToFile(target, overwrite: true);
+            }
+            catch (IOException ex)
+            {
+                // 'esc' as a file and 'esc/x' in one archive, or a disk that filled up.
+                throw new InvalidDataException($"zip entry '{entry.FullName}' cannot be extracted: {ex.Message}", ex);
+            }
+
             files++;
         }
 

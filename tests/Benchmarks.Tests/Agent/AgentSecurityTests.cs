@@ -149,6 +149,72 @@ public sealed class AgentSecurityTests
         }
     }
 
+    [Fact]
+    public async Task Attachments_have_the_same_extraction_cap_and_confinement_and_a_refused_one_leaves_nothing()
+    {
+        await using var agent = await AgentProcess.StartAsync(options: ["--max-upload-mb", "1"]);
+        using var client = new AgentClient(agent.Url);
+        var id = await client.CreateAsync(AgentClient.Job("application", "attach", j => j["Executable"] = "/bin/true"));
+        await client.WaitForStateAsync(id, Wait, null, "Initializing");
+        var attachments = Path.Combine(agent.JobsDirectory, id.ToString(System.Globalization.CultureInfo.InvariantCulture), "attachments");
+
+        // 3 MB of zeros in a few KB: a zip bomb for a 1 MB cap.
+        var bomb = AgentClient.Zip(("zeros.bin", new string('\0', 3 * 1024 * 1024)));
+        Assert.True(bomb.Length < 64 * 1024);
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, await client.PostAsync($"/jobs/{id}/attachment/zip", new ByteArrayContent(bomb)));
+
+        // An entry that stays inside the job folder but leaves the folder it is extracted into.
+        var sideways = AgentClient.Zip(($"../{id + 1}/x.txt", "sideways"));
+        Assert.Equal(HttpStatusCode.BadRequest, await client.PostAsync($"/jobs/{id}/attachment/zip", new ByteArrayContent(sideways)));
+        Assert.True(!Directory.Exists(attachments) || Directory.GetFiles(attachments).Length == 0, "a refused attachment was kept");
+
+        // A file and a folder of the same name: refused with its cause, not a 500.
+        var clash = AgentClient.Zip(("esc", "file"), ("esc/x", "under a file"));
+        Assert.Equal(HttpStatusCode.BadRequest, await client.UploadSourceAsync(id, "app", clash));
+        await client.DeleteAsync(id);
+    }
+
+    [Fact]
+    public async Task Job_documents_that_are_not_json_objects_or_too_large_are_refused_with_4xx()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        async Task<HttpStatusCode> PostAsync(byte[] body)
+        {
+            using var content = new ByteArrayContent(body);
+            content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/json");
+            return await client.PostAsync("/jobs", content);
+        }
+
+        var duplicate = System.Text.Encoding.UTF8.GetBytes("""{"DriverVersion": 2, "State": "New", "RunId": "a", "RunId": "b"}""");
+        Assert.Equal(HttpStatusCode.BadRequest, await PostAsync(duplicate));
+        byte[] invalidUtf8 = [.. System.Text.Encoding.UTF8.GetBytes("""{"DriverVersion": 2, "Service": " """), 0xC3, 0x28, .. System.Text.Encoding.UTF8.GetBytes("\"}")];
+        Assert.Equal(HttpStatusCode.BadRequest, await PostAsync(invalidUtf8));
+        var huge = AgentClient.Job("application", "huge", j => j["Padding"] = new string('x', 2 * 1024 * 1024));
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, await PostAsync(System.Text.Encoding.UTF8.GetBytes(huge.ToJsonString())));
+        Assert.Equal("[]", (await client.GetRawAsync("/jobs")).Body);
+    }
+
+    [Fact]
+    public async Task A_deleted_job_keeps_only_what_identifies_it()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var id = await client.CreateAsync(AgentClient.Job("application", "big", j =>
+        {
+            j["Executable"] = "/bin/true";
+            j["Padding"] = new string('x', 512 * 1024);
+        }));
+        await client.WaitForStateAsync(id, Wait, null, "Initializing");
+        Assert.Equal(HttpStatusCode.Accepted, await client.DeleteAsync(id));
+
+        Assert.Equal("Deleted", await client.StateAsync(id));
+        var (status, body) = await client.GetRawAsync($"/jobs/{id}");
+        Assert.Equal(HttpStatusCode.OK, status);
+        Assert.True(body.Length < 4096, $"a deleted job still holds {body.Length} bytes");
+        Assert.Contains("\"runId\":\"big\"", body, StringComparison.Ordinal);
+    }
+
     private static IPAddress? NonLoopbackAddress() =>
         NetworkInterface.GetAllNetworkInterfaces()
             .Where(n => n.OperationalStatus == OperationalStatus.Up && n.NetworkInterfaceType != NetworkInterfaceType.Loopback)
