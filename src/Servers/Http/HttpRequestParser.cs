@@ -202,8 +202,9 @@ public static class HttpRequestParser
                 head.ContentLength = length;
                 break;
             case 17 when Ascii.EqualsIgnoreCase(name, "Transfer-Encoding"u8):
-                // Only "chunked" (last) is understood; anything else cannot be framed.
-                if (value.Length < 7 || !Ascii.EqualsIgnoreCase(value[^7..], "chunked"u8) || head.Chunked)
+                // Only "chunked" as the last coding is understood; anything else ("xchunked",
+                // "gzip") cannot be framed, and a request that could be framed two ways is refused.
+                if (!Ascii.EqualsIgnoreCase(LastCoding(value), "chunked"u8) || head.Chunked)
                 {
                     return false;
                 }
@@ -213,6 +214,13 @@ public static class HttpRequestParser
         }
 
         return true;
+    }
+
+    /// <summary>The last comma-separated coding of a Transfer-Encoding value, without its surrounding spaces and tabs.</summary>
+    private static ReadOnlySpan<byte> LastCoding(ReadOnlySpan<byte> value)
+    {
+        var comma = value.LastIndexOf((byte)',');
+        return value[(comma + 1)..].Trim(" \t"u8);
     }
 
     private static bool ContainsToken(ReadOnlySpan<byte> value, ReadOnlySpan<byte> token)

@@ -62,6 +62,7 @@ public sealed class HttpRequestProcessor
             }
 
             var close = head.Close;
+            var headOnly = head.MethodLength == 4 && head.Method(headBytes).SequenceEqual("HEAD"u8);
             var route = _routes.Match(head.Path(headBytes));
             if (route >= 0 && _webSockets is not null && head.IsWebSocketHandshake)
             {
@@ -77,7 +78,7 @@ public sealed class HttpRequestProcessor
 
             if (route < 0)
             {
-                HttpResponseWriter.Write(output, 404, null, default, close, _serverLine);
+                HttpResponseWriter.Write(output, 404, null, default, close, _serverLine, headOnly);
             }
             else
             {
@@ -92,7 +93,7 @@ public sealed class HttpRequestProcessor
                     return new(responses + WriteError(output, 500), true);
                 }
 
-                HttpResponseWriter.Write(output, _response.StatusCode, _response.ContentType, _response.WrittenBody, close, _serverLine);
+                HttpResponseWriter.Write(output, _response.StatusCode, _response.ContentType, _response.WrittenBody, close, _serverLine, headOnly);
             }
 
             responses++;

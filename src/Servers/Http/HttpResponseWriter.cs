@@ -9,7 +9,8 @@ namespace Benchmarks.Servers.Http;
 public static class HttpResponseWriter
 {
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static void Write(IBufferWriter<byte> output, int statusCode, HeaderValue? contentType, ReadOnlySpan<byte> body, bool close, ReadOnlySpan<byte> serverLine)
+    /// <param name="headOnly">A response to HEAD: the headers of the full response (its Content-Length included), no body.</param>
+    public static void Write(IBufferWriter<byte> output, int statusCode, HeaderValue? contentType, ReadOnlySpan<byte> body, bool close, ReadOnlySpan<byte> serverLine, bool headOnly = false)
     {
         ArgumentNullException.ThrowIfNull(output);
         var contentTypeBytes = contentType is null ? default : contentType.Utf8.Span;
@@ -45,7 +46,11 @@ public static class HttpResponseWriter
         }
 
         Append(span, ref at, "\r\n"u8);
-        Append(span, ref at, body);
+        if (!headOnly)
+        {
+            Append(span, ref at, body);
+        }
+
         output.Advance(at);
     }
 

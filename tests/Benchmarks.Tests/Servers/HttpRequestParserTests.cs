@@ -35,10 +35,23 @@ public sealed class HttpRequestParserTests
     [InlineData("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n")]
     [InlineData("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n")]
     [InlineData("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n")]
+    [InlineData("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n")]         // a smuggling shape
+    [InlineData("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n")]    // chunked not last
     [InlineData("GET /a\rb HTTP/1.1\r\nHost: a\r\n\r\n")]                      // CR inside the line
     public void Malformed_heads_are_bad_requests(string text)
     {
         Assert.Equal(RequestParseStatus.BadRequest, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(text), 8192, out _));
+    }
+
+    [Theory]
+    [InlineData("chunked")]
+    [InlineData("gzip, chunked")]
+    [InlineData("gzip ,  Chunked\t")]
+    public void Chunked_as_the_last_coding_frames_the_body(string codings)
+    {
+        var text = $"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: {codings}\r\n\r\n";
+        Assert.NotEqual(RequestParseStatus.BadRequest, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(text), 8192, out var head));
+        Assert.True(head.Chunked);
     }
 
     [Fact]

@@ -37,6 +37,21 @@ public sealed class RawServerFaultTests
 
     [Theory]
     [MemberData(nameof(RawServers))]
+    public async Task Head_gets_the_headers_of_the_full_response_and_no_body_so_the_next_pipelined_answer_is_intact(string server)
+    {
+        await using var serve = await ServeProcess.StartAsync(server);
+        using var client = await RawClient.ConnectAsync(serve.Port);
+        await client.SendAsync("HEAD /plaintext HTTP/1.1\r\nHost: t\r\n\r\n" + Get);
+        var (text, _) = await client.ReadAsync(t => Regex.Count(t, "HTTP/1.1 ") == 2 && t.EndsWith("Hello, World!", StringComparison.Ordinal));
+        var responses = text.Split("HTTP/1.1 ", StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(2, responses.Length);
+        Assert.Contains("Content-Length: 13\r\n", responses[0], StringComparison.Ordinal);
+        Assert.EndsWith("\r\n\r\n", responses[0], StringComparison.Ordinal);
+        Assert.EndsWith("\r\n\r\nHello, World!", responses[1], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(RawServers))]
     public async Task Sixteen_pipelined_requests_are_answered_in_order_in_one_write(string server)
     {
         await using var serve = await ServeProcess.StartAsync(server);
