@@ -113,9 +113,12 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         // load's plus the agent's own HTTP traffic, not the total of the iterations so far.
         var loads = new[] { 2, 3, 4 }.Select(id => Last(FinalJob(replay, id), "net/rx/bytes")).ToList();
         output.WriteLine($"net/rx/bytes per iteration, application: {string.Join(", ", bytes.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}; load: {string.Join(", ", loads.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
+        // The application's sampler records once a second, so its last second may be missing when
+        // crank reads it right after the load ends: the low bound is loose; an accumulation (two or
+        // three iterations' traffic) would break the high one.
         for (var i = 0; i < 3; i++)
         {
-            Assert.InRange(bytes[i], loads[i] * 0.8, (loads[i] * 1.2) + 20_000_000);
+            Assert.InRange(bytes[i], loads[i] * 0.5, (loads[i] * 1.2) + 20_000_000);
         }
 
         // Every measurement after a reset was taken after it.
