@@ -129,6 +129,7 @@ internal sealed class LoadConnection
 
                         return;
                     case Outcome.Invalid:
+                        // One problem, one count: a bad response (the requests behind it are lost), not also a read error.
                         if (measured)
                         {
                             FirstError ??= "read: malformed HTTP response";
@@ -136,9 +137,14 @@ internal sealed class LoadConnection
                         }
 
                         outstanding--;
-                        Fail(measured, ref outstanding, ref Counters.ReadErrors);
+                        Abandon(measured, ref outstanding);
                         return;
                     case Outcome.UnexpectedData:
+                        if (measured)
+                        {
+                            FirstError ??= "read: the server sent data after the last response it owed (an extra or oversized response)";
+                        }
+
                         Fail(measured, ref outstanding, ref Counters.ReadErrors);
                         return;
                 }
@@ -280,6 +286,18 @@ internal sealed class LoadConnection
         if (measured)
         {
             errorCounter++;
+            Counters.Lost += outstanding;
+        }
+
+        outstanding = 0;
+        Close();
+    }
+
+    /// <summary>Gives the connection up after a bad response: the requests still outstanding on it are lost.</summary>
+    private void Abandon(bool measured, ref int outstanding)
+    {
+        if (measured)
+        {
             Counters.Lost += outstanding;
         }
 

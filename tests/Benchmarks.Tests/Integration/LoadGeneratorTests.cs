@@ -35,6 +35,31 @@ public sealed class LoadGeneratorTests
     }
 
     [Fact]
+    public async Task A_malformed_response_is_one_bad_response_with_its_cause_and_not_also_a_read_error()
+    {
+        await using var server = new ScriptedHttpServer(_ => Encoding.ASCII.GetBytes("HTTP/1.1 2OO OK\r\nContent-Length: 2\r\n\r\nok"));
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 4), null, CancellationToken.None);
+
+        Assert.True(result.Bad > 0);
+        Assert.Equal(0, result.Errors.Total);
+        Assert.Contains("malformed", result.FirstError, StringComparison.Ordinal);
+        Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
+    }
+
+    [Fact]
+    public async Task An_answer_nobody_asked_for_is_a_read_error_with_its_cause()
+    {
+        var twice = ScriptedHttpServer.Response(200, "ok").Concat(ScriptedHttpServer.Response(200, "ok")).ToArray();
+        await using var server = new ScriptedHttpServer(_ => twice);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url), null, CancellationToken.None);
+
+        Assert.True(result.Errors.Read > 0);
+        Assert.Equal(0, result.Bad);
+        Assert.Contains("after the last response it owed", result.FirstError, StringComparison.Ordinal);
+        Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
+    }
+
+    [Fact]
     public async Task A_server_that_closes_mid_pipeline_gets_read_errors_and_the_counts_add_up()
     {
         // Each connection gets five answers out of a batch of sixteen, then the server closes it. Closing with
