@@ -60,9 +60,9 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapPost("/jobs/{id:int}/statistics", (int id, HttpRequest request) => WithJobAsync(id, job => StatisticsAsync(job, request)));
         app.MapPost("/jobs/{id:int}/metadata", (int id, HttpRequest request) => WithJob(id, job => Metadata(job, request.Query)));
         app.MapPost("/jobs/{id:int}/measurement", (int id, HttpRequest request) => WithJob(id, job => Measurement(job, request.Query)));
-        app.MapGet("/jobs/{id:int}/list", (int id, string? path) => WithJob(id, job => List(job, path)));
-        app.MapGet("/jobs/{id:int}/download", (int id, string? path) => WithJob(id, job => Download(job, path)));
-        app.MapGet("/jobs/{id:int}/fetch", (int id) => WithJob(id, Fetch));
+        app.MapGet("/jobs/{id:int}/list", (int id, string? path) => WithJob(id, job => JobFileEndpoints.List(job, path)));
+        app.MapGet("/jobs/{id:int}/download", (int id, string? path) => WithJob(id, job => JobFileEndpoints.Download(job, path)));
+        app.MapGet("/jobs/{id:int}/fetch", (int id) => WithJob(id, JobFileEndpoints.Fetch));
         app.MapGet("/jobs/{id:int}/trace", (int id) => WithJob(id, _ => Results.NotFound("this agent does not collect traces")));
         app.MapGet("/jobs/{id:int}/dump", (int id) => WithJob(id, _ => Results.NotFound("this agent does not collect dumps")));
     }
@@ -336,77 +336,6 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         return Results.Ok();
     }
 
-    /// <summary>
-    /// crank's <c>/list</c>: the files of the folder that <paramref name="path"/> is in (or of the
-    /// folder it names), filtered by its file name when that holds a wildcard (<c>*.deps.json</c>),
-    /// relative to the published folder (or, for <c>~/…</c>, the project's folder); <c>[]</c> when
-    /// the folder does not exist.
-    /// </summary>
-    private static IResult List(AgentJob job, string? path)
-    {
-        var (root, full) = JobFiles.Resolve(job, path);
-        string folder;
-        string pattern;
-        if (Directory.Exists(full) && !JobFiles.HasWildcard(path))
-        {
-            (folder, pattern) = (full, "*");
-        }
-        else
-        {
-            folder = Path.GetDirectoryName(full) ?? root;
-            pattern = JobFiles.HasWildcard(Path.GetFileName(full)) ? Path.GetFileName(full) : "*";
-        }
-
-        JobPaths.Confine(root, Path.GetRelativePath(root, folder));
-        if (!Directory.Exists(folder))
-        {
-            return Json(new JsonArray());
-        }
-
-        return Json(new JsonArray([.. Directory.EnumerateFiles(folder, pattern).Order(StringComparer.Ordinal)
-            .Select(f => (JsonNode?)JobFiles.Relative(root, f, JobFiles.IsProjectRelative(path)))]));
-    }
-
-    /// <summary>crank's <c>/download</c>: one file, by a path relative to the published folder, or <c>~/…</c> relative to the project's folder.</summary>
-    private static IResult Download(AgentJob job, string? path)
-    {
-        if (string.IsNullOrEmpty(path))
-        {
-            return Results.BadRequest("path is required");
-        }
-
-        var (_, file) = JobFiles.Resolve(job, path);
-        if (!File.Exists(file))
-        {
-            return Results.NotFound($"no file '{path}' in the job's {(JobFiles.IsProjectRelative(path) ? "project" : "published")} folder");
-        }
-
-        return FileWithLength(file, "application/octet-stream", Path.GetFileName(file));
-    }
-
-    /// <summary>crank's <c>/fetch</c>: the published folder as a zip, wherever the build lives (the job's own folder or a shared cached build).</summary>
-    private static IResult Fetch(AgentJob job)
-    {
-        var published = job.PublishedDirectory;
-        if (published is null || !Directory.Exists(published))
-        {
-            return Results.NotFound("the job has no published output (it was not built from a project, or its build failed)");
-        }
-
-        var zip = Path.Combine(job.Directory, "fetch.zip");
-        Directory.CreateDirectory(job.Directory);
-        File.Delete(zip);
-        ZipFile.CreateFromDirectory(published, zip);
-        return FileWithLength(zip, "application/zip", $"job{job.Id}.zip");
-    }
-
-    /// <summary>A file with crank's <c>FileLength</c> header, which drives the controller's download progress.</summary>
-    private static FileLengthResult FileWithLength(string path, string contentType, string name)
-    {
-        var length = new FileInfo(path).Length;
-        return new FileLengthResult(Results.File(path, contentType, name), length);
-    }
-
     private IResult WithJob(int id, Func<AgentJob, IResult> action)
     {
         var job = jobs.Find(id);
@@ -456,5 +385,5 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         return Results.Text(reason, statusCode: status);
     }
 
-    private static IResult Json(JsonNode node) => Results.Text(node.ToJsonString(), "application/json", Encoding.UTF8);
+    internal static IResult Json(JsonNode node) => Results.Text(node.ToJsonString(), "application/json", Encoding.UTF8);
 }

@@ -211,53 +211,6 @@ public sealed class AgentProtocolTests
     }
 
     [Fact]
-    public async Task A_cached_build_that_its_job_cannot_start_from_is_dropped_and_the_next_job_publishes_again()
-    {
-        await using var agent = await AgentProcess.StartAsync();
-        using var client = new AgentClient(agent.Url);
-
-        // One program, one set of sources: it exits at once with code 2 unless told it may run.
-        var zip = AgentClient.Zip(
-            ("Tiny.csproj", """<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>"""),
-            ("Program.cs", """
-                if (args is not ["run"]) { System.Console.Error.WriteLine("error: cannot run"); return 2; }
-                System.Console.WriteLine("Application started.");
-                System.Threading.Thread.Sleep(System.Threading.Timeout.Infinite);
-                return 0;
-                """));
-        async Task<(int Id, string State, string BuildLog)> RunAsync(string runId, string arguments)
-        {
-            var id = await client.CreateAsync(AgentClient.Job("application", runId, j =>
-            {
-                j["Project"] = "app/Tiny.csproj";
-                j["Arguments"] = arguments;
-                j["ReadyStateText"] = "Application started.";
-                j["Sources"] = new JsonObject { ["app"] = new JsonObject { ["LocalFolder"] = "/somewhere/app", ["DestinationFolder"] = null } };
-            }));
-            await client.WaitForStateAsync(id, Wait, null, "Initializing");
-            Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(id, "app", zip));
-            await client.StartAsync(id);
-            var state = await client.WaitForStateAsync(id, TimeSpan.FromMinutes(4), null, "Failed", "Running");
-            var (_, buildLog) = await client.GetRawAsync($"/jobs/{id}/buildlog");
-            await client.DeleteAsync(id);
-            return (id, state, buildLog);
-        }
-
-        var failed = await RunAsync("cache-1", "");
-        Assert.Equal("Failed", failed.State);
-        Assert.Contains("dropped from the build cache", agent.Output, StringComparison.Ordinal);
-
-        // The same sources and options: published again, not reused; once it ran, it is reused.
-        var rebuilt = await RunAsync("cache-2", "run");
-        Assert.Equal("Running", rebuilt.State);
-        Assert.DoesNotContain("Reusing the build", rebuilt.BuildLog, StringComparison.Ordinal);
-        Assert.Contains("> dotnet publish", rebuilt.BuildLog, StringComparison.Ordinal);
-        var reused = await RunAsync("cache-3", "run");
-        Assert.Equal("Running", reused.State);
-        Assert.Contains("Reusing the build", reused.BuildLog, StringComparison.Ordinal);
-    }
-
-    [Fact]
     public async Task A_job_that_asks_for_an_sdk_the_machine_lacks_fails_at_once_naming_what_is_installed()
     {
         await using var agent = await AgentProcess.StartAsync();

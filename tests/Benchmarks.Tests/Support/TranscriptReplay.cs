@@ -1,7 +1,5 @@
 using System.Globalization;
-using System.IO.Compression;
 using System.Net;
-using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
@@ -19,11 +17,6 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 internal sealed partial class TranscriptReplay : IDisposable
 {
-    private static readonly string[] JobStates = ["New", "Initializing", "Waiting", "Starting", "Running", "Failed", "Stopping", "Stopped", "TraceCollecting", "TraceCollected", "Deleting", "Deleted", "NotSupported"];
-    private static readonly string[] ActiveStates = ["New", "Initializing", "Waiting", "Starting", "Running"];
-    private static readonly string[] HardwareKinds = ["Unknown", "Cloud", "Physical", "ARM64", "AMD64"];
-    private static readonly Lazy<byte[]> Sources = new(() => AgentClient.ZipRepository(TestPaths.RepoRoot));
-
     private readonly HttpClient _http;
     private readonly Uri _agent;
     private readonly int _serverPort;
@@ -31,7 +24,7 @@ internal sealed partial class TranscriptReplay : IDisposable
     private readonly Dictionary<int, int> _ids = [];
     private readonly Dictionary<int, string> _phase = [];
     private readonly Dictionary<int, bool> _waitForExit = [];
-    private readonly Dictionary<int, CancellationTokenSource> _keepAlive = [];
+    private readonly KeepAlives _keepAlives;
 
     /// <param name="serverPort">The port the transcript's server runs on (another replay's, for a second agent of the same run); default: a free one.</param>
     public TranscriptReplay(Uri agent, Action<string> log, int? serverPort = null)
@@ -40,6 +33,7 @@ internal sealed partial class TranscriptReplay : IDisposable
         _log = log;
         _serverPort = serverPort ?? Integration.LoadGeneratorTests.ClosedPort();
         _http = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip | DecompressionMethods.Deflate }) { BaseAddress = agent, Timeout = TimeSpan.FromSeconds(100) };
+        _keepAlives = new KeepAlives(_http);
     }
 
     /// <summary>Every answer that differed from what crank expects, as "seq N METHOD path: why".</summary>
@@ -117,22 +111,11 @@ internal sealed partial class TranscriptReplay : IDisposable
     }
 
     /// <summary>Stops every keep-alive, as a controller that died would.</summary>
-    public void StopKeepAlives()
-    {
-        foreach (var source in _keepAlive.Values)
-        {
-            source.Cancel();
-        }
-    }
+    public void StopKeepAlives() => _keepAlives.StopAll();
 
     public void Dispose()
     {
-        StopKeepAlives();
-        foreach (var source in _keepAlive.Values)
-        {
-            source.Dispose();
-        }
-
+        _keepAlives.Dispose();
         _http.Dispose();
     }
 
@@ -158,7 +141,7 @@ internal sealed partial class TranscriptReplay : IDisposable
         {
             using var response = await _http.GetAsync($"/jobs/{id}/state");
             var state = await response.Content.ReadAsStringAsync();
-            if (!response.IsSuccessStatusCode || !JobStates.Contains(state))
+            if (!response.IsSuccessStatusCode || !CrankAnswers.JobStates.Contains(state))
             {
                 // crank counts a 404, an empty body or a name it cannot parse as Failed.
                 Problem(seq, "GET", $"/jobs/{id}/state", $"answered {(int)response.StatusCode} '{state}', which crank reads as Failed");
@@ -208,26 +191,26 @@ internal sealed partial class TranscriptReplay : IDisposable
         using var request = new HttpRequestMessage(new HttpMethod(method), localPath);
         if (method == "POST" && path == "/jobs")
         {
-            var job = Substitute((JsonObject)call["requestBody"]!.DeepClone());
+            var job = TranscriptRequests.Substitute((JsonObject)call["requestBody"]!.DeepClone(), _agent, _serverPort);
             job = editJob?.Invoke(job) ?? job;
             request.Content = new StringContent(job.ToJsonString(), Encoding.UTF8, "application/json");
-            _waitForExit[RecordedLocation(call)] = (bool?)job["WaitForExit"] ?? false;
+            _waitForExit[TranscriptRequests.RecordedLocation(call)] = (bool?)job["WaitForExit"] ?? false;
         }
         else if (path.Contains("/source", StringComparison.Ordinal))
         {
-            request.Content = new ByteArrayContent(Sources.Value);
-            CopyHeaders(call, request, "id", "destinationFilename");
+            request.Content = new ByteArrayContent(TranscriptRequests.Sources.Value);
+            TranscriptRequests.CopyHeaders(call, request, "id", "destinationFilename");
         }
         else if (path.EndsWith("/build", StringComparison.Ordinal))
         {
-            request.Content = BuildFile(call);
+            request.Content = TranscriptRequests.BuildFile(call);
             request.Headers.TransferEncodingChunked = true;
-            CopyHeaders(call, request, "id", "destinationFilename");
+            TranscriptRequests.CopyHeaders(call, request, "id", "destinationFilename");
         }
         else if (path.Contains("/attachment", StringComparison.Ordinal))
         {
-            request.Content = new ByteArrayContent(Attachment(call));
-            CopyHeaders(call, request, "id", "destinationFilename");
+            request.Content = new ByteArrayContent(TranscriptRequests.Attachment(call));
+            TranscriptRequests.CopyHeaders(call, request, "id", "destinationFilename");
         }
         else if (method == "POST")
         {
@@ -247,7 +230,7 @@ internal sealed partial class TranscriptReplay : IDisposable
                 Expect(ok, seq, method, path, "crank's endpoint check needs a 2xx", Describe);
                 break;
             case ("GET", "/jobs"):
-                CheckJobList(seq, text, ok, Describe);
+                Record(seq, method, path, ok ? CrankAnswers.JobList(JsonNode.Parse(text)) : [$"crank reads a JSON array: {Describe()}"]);
                 break;
             case ("POST", "/jobs"):
                 var location = response.Headers.Location?.OriginalString;
@@ -257,13 +240,22 @@ internal sealed partial class TranscriptReplay : IDisposable
                     throw new InvalidOperationException(string.Join(Environment.NewLine, Problems));
                 }
 
-                var recorded = RecordedLocation(call);
+                var recorded = TranscriptRequests.RecordedLocation(call);
                 _ids[recorded] = int.Parse(location["/jobs/".Length..], CultureInfo.InvariantCulture);
                 _phase[recorded] = "created";
-                StartKeepAlive(recorded);
+                _keepAlives.Start(recorded, _ids[recorded]);
                 break;
             case ("GET", "/jobs/{id}"):
-                CheckJob(seq, path, text, ok, Describe, expectInitializing: (string?)call["responseBody"]?["state"] == "Initializing");
+                if (ok && JsonNode.Parse(text) is JsonObject job)
+                {
+                    Jobs[seq] = job;
+                    Record(seq, method, path, CrankAnswers.Job(job, expectInitializing: (string?)call["responseBody"]?["state"] == "Initializing"));
+                }
+                else
+                {
+                    Problem(seq, method, path, $"crank deserializes the job: {Describe()}");
+                }
+
                 break;
             case ("POST", "/jobs/{id}/source") or ("POST", "/jobs/{id}/build") or ("POST", "/jobs/{id}/attachment/zip"):
                 // crank ignores the answer; an upload that is not taken would still break the run.
@@ -275,12 +267,12 @@ internal sealed partial class TranscriptReplay : IDisposable
                 break;
             case ("POST", "/jobs/{id}/stop"):
                 _phase[recordedId!.Value] = "stopped";
-                StopKeepAlive(recordedId.Value);
+                _keepAlives.Stop(recordedId.Value);
                 break;
             case ("DELETE", "/jobs/{id}"):
                 Expect(ok, seq, method, path, "crank prints 'Server job was not found' on 404 and throws on any other error", Describe);
                 _phase[recordedId!.Value] = "deleted";
-                StopKeepAlive(recordedId.Value);
+                _keepAlives.Stop(recordedId.Value);
                 break;
             case ("POST", "/jobs/{id}/resetstats") or ("POST", "/jobs/{id}/measurements/flush"):
                 Expect(ok, seq, method, path, "crank calls EnsureSuccessStatusCode", Describe);
@@ -295,7 +287,7 @@ internal sealed partial class TranscriptReplay : IDisposable
                 Expect(ok, seq, method, path, "'Error while fetching published assets'", Describe);
                 if (ok)
                 {
-                    CheckZip(seq, method, path, body);
+                    Record(seq, method, path, CrankAnswers.Zip(body));
                 }
 
                 break;
@@ -323,7 +315,16 @@ internal sealed partial class TranscriptReplay : IDisposable
                 Expect(ok, seq, method, path, "'Error while downloading file …, skipping'", Describe);
                 break;
             case ("GET", "/info"):
-                CheckInfo(seq, text, ok, Describe);
+                if (ok && JsonNode.Parse(text) is JsonObject info)
+                {
+                    Info = info;
+                    Record(seq, method, path, CrankAnswers.Info(info, Jobs.Values.LastOrDefault()));
+                }
+                else
+                {
+                    Problem(seq, method, path, $"crank reads a JSON object: {Describe()}");
+                }
+
                 break;
             default:
                 Expect(ok, seq, method, path, "an unexpected call failed", Describe);
@@ -333,215 +334,19 @@ internal sealed partial class TranscriptReplay : IDisposable
         Checked.Add($"seq {seq} {method} {Route(path)} → {(int)status}");
     }
 
-    private void CheckJobList(int seq, string text, bool ok, Func<string> describe)
-    {
-        if (!ok || JsonNode.Parse(text) is not JsonArray list)
-        {
-            Problem(seq, "GET", "/jobs", $"crank reads a JSON array: {describe()}");
-            return;
-        }
-
-        foreach (var item in list.OfType<JsonObject>())
-        {
-            if (item["id"] is null || item["runId"] is null || !ActiveStates.Contains((string?)item["state"]))
-            {
-                Problem(seq, "GET", "/jobs", $"crank's agent lists only active jobs with id, runId and state: {item.ToJsonString()}");
-            }
-        }
-    }
-
-    private void CheckJob(int seq, string path, string text, bool ok, Func<string> describe, bool expectInitializing)
-    {
-        if (!ok || JsonNode.Parse(text) is not JsonObject job)
-        {
-            Problem(seq, "GET", path, $"crank deserializes the job: {describe()}");
-            return;
-        }
-
-        Jobs[seq] = job;
-        if ((int?)job["serverVersion"] is not >= 4)
-        {
-            Problem(seq, "GET", path, "serverVersion must be 4 or more");
-        }
-
-        if ((string?)job["operatingSystem"] is not ("Linux" or "Windows" or "OSX"))
-        {
-            Problem(seq, "GET", path, $"operatingSystem '{job["operatingSystem"]}' is not one of crank's OperatingSystem names");
-        }
-
-        if (job["hardware"] is { } hardware && !HardwareKinds.Contains((string?)hardware))
-        {
-            Problem(seq, "GET", path, $"hardware '{hardware}' is not one of crank's Hardware names (Newtonsoft would throw)");
-        }
-
-        if (!JobStates.Contains((string?)job["state"]))
-        {
-            Problem(seq, "GET", path, $"state '{job["state"]}' is not a JobState");
-        }
-
-        if (expectInitializing && (string?)job["state"] != "Initializing")
-        {
-            Problem(seq, "GET", path, $"crank uploads only once the job it reads is Initializing, not {job["state"]}");
-        }
-
-        foreach (var measurement in job["measurements"]?.AsArray().OfType<JsonObject>() ?? [])
-        {
-            if (measurement["name"] is null || measurement["timestamp"] is null)
-            {
-                Problem(seq, "GET", path, $"a measurement without a name or timestamp: {measurement.ToJsonString()}");
-                break;
-            }
-        }
-
-        foreach (var metadata in job["metadata"]?.AsArray().OfType<JsonObject>() ?? [])
-        {
-            string[] operations = ["First", "Last", "Avg", "Sum", "Median", "Max", "Min", "Count", "All", "Delta"];
-            if (!operations.Contains((string?)metadata["aggregate"]) || !operations.Contains((string?)metadata["reduce"]))
-            {
-                Problem(seq, "GET", path, $"metadata whose aggregate or reduce is not one of crank's Operation names: {metadata.ToJsonString()}");
-                break;
-            }
-        }
-    }
-
-    private void CheckInfo(int seq, string text, bool ok, Func<string> describe)
-    {
-        if (!ok || JsonNode.Parse(text) is not JsonObject info)
-        {
-            Problem(seq, "GET", "/info", $"crank reads a JSON object: {describe()}");
-            return;
-        }
-
-        Info = info;
-        if (info["os"] is null || info["arch"] is null)
-        {
-            Problem(seq, "GET", "/info", "crank reads os and arch");
-        }
-
-        // crank stores /info as the results' environment: it must describe the machine as the jobs do.
-        if (Jobs.Values.LastOrDefault() is { } job
-            && ((string?)job["hardware"] != (string?)info["hw"] || (string?)job["hardwareVersion"] != (string?)info["env"]))
-        {
-            Problem(seq, "GET", "/info", $"hw/env ({info["hw"]}, {info["env"]}) differ from the jobs' hardware/hardwareVersion ({job["hardware"]}, {job["hardwareVersion"]})");
-        }
-    }
-
-    private void CheckZip(int seq, string method, string path, byte[] body)
-    {
-        try
-        {
-            using var zip = new ZipArchive(new MemoryStream(body), ZipArchiveMode.Read);
-            if (zip.Entries.Count == 0)
-            {
-                Problem(seq, method, path, "the zip is empty");
-            }
-        }
-        catch (InvalidDataException ex)
-        {
-            Problem(seq, method, path, $"not a zip: {ex.Message}");
-        }
-    }
-
-    /// <summary>The job crank posted, pointed at this machine: this repository, this agent, a free server port.</summary>
-    private JsonObject Substitute(JsonObject job)
-    {
-        var port = _serverPort.ToString(CultureInfo.InvariantCulture);
-        var text = job.ToJsonString()
-            .Replace("<repo>", TestPaths.RepoRoot.TrimEnd('/'), StringComparison.Ordinal)
-            .Replace("127.0.0.1:5000", "127.0.0.1:" + port, StringComparison.Ordinal)
-            .Replace("http://127.0.0.1:5010", _agent.ToString().TrimEnd('/'), StringComparison.Ordinal)
-            .Replace("http://127.0.0.1:5012", _agent.ToString().TrimEnd('/'), StringComparison.Ordinal);
-        var edited = JsonNode.Parse(text)!.AsObject();
-        edited["Port"] = _serverPort;
-        if (edited["Variables"] is JsonObject variables && variables.ContainsKey("serverPort"))
-        {
-            variables["serverPort"] = _serverPort;
-        }
-
-        return edited;
-    }
-
-    private static StreamContent BuildFile(JsonObject call)
-    {
-        var text = (string?)call["requestBody"]?["text"] ?? "";
-        using var compressed = new MemoryStream();
-        using (var gzip = new GZipStream(compressed, CompressionLevel.Fastest, leaveOpen: true))
-        {
-            gzip.Write(Encoding.UTF8.GetBytes(text));
-        }
-
-        // Sent as crank sends it: gzip, chunked (no Content-Length).
-        var content = new StreamContent(new MemoryStream(compressed.ToArray()));
-        content.Headers.ContentEncoding.Add("gzip");
-        return content;
-    }
-
-    private static byte[] Attachment(JsonObject call)
-    {
-        var names = call["requestBody"]?["zipEntriesSample"]?.AsArray().Select(n => (string)n!).ToList() ?? ["attachment.txt"];
-        using var buffer = new MemoryStream();
-        using (var zip = new ZipArchive(buffer, ZipArchiveMode.Create, leaveOpen: true))
-        {
-            foreach (var name in names)
-            {
-                using var entry = new StreamWriter(zip.CreateEntry(name).Open());
-                entry.Write("an output file uploaded by crank (replay)\n");
-            }
-        }
-
-        return buffer.ToArray();
-    }
-
-    private static void CopyHeaders(JsonObject call, HttpRequestMessage request, params string[] names)
-    {
-        foreach (var name in names)
-        {
-            if (call["requestHeaders"]?[name] is { } value)
-            {
-                request.Headers.TryAddWithoutValidation(name, (string)value!);
-            }
-        }
-
-        request.Content!.Headers.ContentType ??= new MediaTypeHeaderValue("application/octet-stream");
-    }
-
-    private static int RecordedLocation(JsonObject call) =>
-        int.Parse(((string)call["responseHeaders"]!["Location"]!)["/jobs/".Length..], CultureInfo.InvariantCulture);
-
-    private void StartKeepAlive(int recorded)
-    {
-        var source = new CancellationTokenSource();
-        _keepAlive[recorded] = source;
-        var id = _ids[recorded];
-        _ = Task.Run(async () =>
-        {
-            try
-            {
-                while (!source.Token.IsCancellationRequested)
-                {
-                    await Task.Delay(2000, source.Token);
-                    using var response = await _http.GetAsync($"/jobs/{id}/touch", source.Token);
-                }
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or HttpRequestException or ObjectDisposedException)
-            {
-            }
-        });
-    }
-
-    private void StopKeepAlive(int recorded)
-    {
-        if (_keepAlive.TryGetValue(recorded, out var source))
-        {
-            source.Cancel();
-        }
-    }
-
     private void Expect(bool condition, int seq, string method, string path, string why, Func<string> describe)
     {
         if (!condition)
         {
             Problem(seq, method, path, $"{why}: {describe()}");
+        }
+    }
+
+    private void Record(int seq, string method, string path, IEnumerable<string> problems)
+    {
+        foreach (var problem in problems)
+        {
+            Problem(seq, method, path, problem);
         }
     }
 
