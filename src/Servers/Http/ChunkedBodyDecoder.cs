@@ -4,99 +4,127 @@ using System.Text;
 
 namespace Benchmarks.Servers.Http;
 
-/// <summary>Decodes a chunked request body from contiguous bytes (chunk extensions and trailers allowed, CRLF only).</summary>
+/// <summary>
+/// Decodes a chunked request body (chunk extensions and trailers allowed, CRLF only) from the bytes
+/// after the head, wherever they lie. A body that has not fully arrived is resumed where the last
+/// whole chunk ended, so every byte is examined about once however many reads it takes.
+/// </summary>
 public static class ChunkedBodyDecoder
 {
+    /// <summary>The longest chunk-size line, extensions included.</summary>
+    public const int MaxSizeLineLength = 1024;
+
     /// <summary>
-    /// Checks the whole chunked body in <paramref name="data"/>; on <see cref="RequestParseStatus.Complete"/>
-    /// writes the decoded bytes to <paramref name="output"/> and sets <paramref name="consumed"/>.
+    /// Walks <paramref name="encoded"/> from <paramref name="state"/>, writing each whole chunk's data to
+    /// <paramref name="output"/>. On <see cref="RequestParseStatus.Complete"/>, <paramref name="consumed"/> is the
+    /// body's encoded length; on <see cref="RequestParseStatus.Incomplete"/>, <paramref name="state"/> says where to
+    /// resume once more bytes have arrived (same <paramref name="encoded"/> start, same output).
     /// </summary>
-    public static RequestParseStatus Decode(ReadOnlySpan<byte> data, long maxBodyLength, IBufferWriter<byte>? output, out int consumed)
+    public static RequestParseStatus Decode(in ReadOnlySequence<byte> encoded, ref ChunkedState state, in ChunkedLimits limits, IBufferWriter<byte> output, out long consumed)
     {
-        var status = Walk(data, maxBodyLength, null, out consumed);
-        if (status == RequestParseStatus.Complete && output is not null)
-        {
-            Walk(data, maxBodyLength, output, out consumed);
-        }
-
-        return status;
-    }
-
-    private static RequestParseStatus Walk(ReadOnlySpan<byte> data, long maxBodyLength, IBufferWriter<byte>? output, out int consumed)
-    {
+        ArgumentNullException.ThrowIfNull(output);
         consumed = 0;
-        long total = 0;
-        var position = 0;
+        var reader = new SequenceReader<byte>(encoded);
+        reader.Advance(state.Walked);
+        Span<byte> lineCopy = stackalloc byte[MaxSizeLineLength];
         while (true)
         {
-            var lineEnd = data[position..].IndexOf((byte)'\n');
-            if (lineEnd < 0)
+            if (!reader.TryReadTo(out ReadOnlySequence<byte> line, (byte)'\n'))
             {
-                return data.Length - position > 1024 ? RequestParseStatus.BadRequest : RequestParseStatus.Incomplete;
+                return reader.Remaining > MaxSizeLineLength ? RequestParseStatus.BadRequest : Incomplete(reader.Consumed, limits);
             }
 
-            if (lineEnd == 0 || data[position + lineEnd - 1] != (byte)'\r')
-            {
-                return RequestParseStatus.BadRequest;
-            }
-
-            var line = data.Slice(position, lineEnd - 1);
-            var semicolon = line.IndexOf((byte)';');
-            var hex = semicolon >= 0 ? line[..semicolon] : line;
-            hex = hex[Ascii.Trim(hex)];
-            if (hex.IsEmpty || hex.Length > 15 || !Utf8Parser.TryParse(hex, out long size, out var used, 'X') || used != hex.Length)
+            if (line.Length > MaxSizeLineLength || line.IsEmpty)
             {
                 return RequestParseStatus.BadRequest;
             }
 
-            position += lineEnd + 1;
+            line.CopyTo(lineCopy);
+            if (!TryParseSize(lineCopy[..(int)line.Length], out var size))
+            {
+                return RequestParseStatus.BadRequest;
+            }
+
             if (size == 0)
             {
-                return SkipTrailers(data, position, out consumed);
+                return SkipTrailers(ref reader, limits, out consumed);
             }
 
-            total += size;
-            if (total > maxBodyLength)
+            if (state.Decoded + size > limits.MaxBodyLength)
             {
                 return RequestParseStatus.BodyTooLarge;
             }
 
-            if (data.Length - position < size + 2)
+            if (reader.Remaining < size + 2)
             {
-                return RequestParseStatus.Incomplete;
+                return Incomplete(reader.Consumed + size + 2, limits);
             }
 
-            var chunk = data.Slice(position, (int)size);
-            if (data[position + (int)size] != (byte)'\r' || data[position + (int)size + 1] != (byte)'\n')
+            foreach (var segment in reader.UnreadSequence.Slice(0, size))
+            {
+                output.Write(segment.Span);
+            }
+
+            reader.Advance(size);
+            if (!reader.IsNext("\r\n"u8, advancePast: true))
             {
                 return RequestParseStatus.BadRequest;
             }
 
-            output?.Write(chunk);
-            position += (int)size + 2;
+            state.Decoded += size;
+            state.Walked = reader.Consumed;
+            if (state.Walked > limits.MaxEncodedLength)
+            {
+                return RequestParseStatus.BodyTooLarge;
+            }
         }
     }
 
-    private static RequestParseStatus SkipTrailers(ReadOnlySpan<byte> data, int position, out int consumed)
+    /// <summary>A body whose framing alone (tiny chunks, long extensions) would pass the encoded limit is refused before it all arrives.</summary>
+    private static RequestParseStatus Incomplete(long neededLength, in ChunkedLimits limits) =>
+        neededLength > limits.MaxEncodedLength ? RequestParseStatus.BodyTooLarge : RequestParseStatus.Incomplete;
+
+    /// <summary>chunk-size [ chunk-ext ] CR, the LF already removed.</summary>
+    private static bool TryParseSize(ReadOnlySpan<byte> line, out long size)
+    {
+        size = 0;
+        if (line.IsEmpty || line[^1] != (byte)'\r')
+        {
+            return false;
+        }
+
+        line = line[..^1];
+        var semicolon = line.IndexOf((byte)';');
+        var hex = semicolon >= 0 ? line[..semicolon] : line;
+        hex = hex[Ascii.Trim(hex)];
+        return !hex.IsEmpty && hex.Length <= 15 && Utf8Parser.TryParse(hex, out size, out var used, 'X') && used == hex.Length;
+    }
+
+    /// <summary>Trailer lines up to the empty line, together no longer than the head's limit.</summary>
+    private static RequestParseStatus SkipTrailers(ref SequenceReader<byte> reader, in ChunkedLimits limits, out long consumed)
     {
         consumed = 0;
+        var start = reader.Consumed;
         while (true)
         {
-            var lineEnd = data[position..].IndexOf((byte)'\n');
-            if (lineEnd < 0)
+            if (!reader.TryReadTo(out ReadOnlySequence<byte> line, (byte)'\n'))
             {
-                return RequestParseStatus.Incomplete;
+                return reader.Consumed - start + reader.Remaining > limits.MaxTrailerLength ? RequestParseStatus.HeadersTooLarge : RequestParseStatus.Incomplete;
             }
 
-            if (lineEnd == 0 || data[position + lineEnd - 1] != (byte)'\r')
+            if (reader.Consumed - start > limits.MaxTrailerLength)
+            {
+                return RequestParseStatus.HeadersTooLarge;
+            }
+
+            if (line.IsEmpty || !line.Slice(line.Length - 1).FirstSpan.SequenceEqual("\r"u8))
             {
                 return RequestParseStatus.BadRequest;
             }
 
-            position += lineEnd + 1;
-            if (lineEnd == 1)
+            if (line.Length == 1)
             {
-                consumed = position;
+                consumed = reader.Consumed;
                 return RequestParseStatus.Complete;
             }
         }

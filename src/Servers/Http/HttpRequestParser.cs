@@ -31,12 +31,23 @@ public static class HttpRequestParser
         var lineEnd = data.IndexOf((byte)'\n');
         if (lineEnd < 0)
         {
-            return data.Length > maxHeadLength ? RequestParseStatus.HeadersTooLarge : CheckNoBareCr(data);
+            return data.Length > maxHeadLength ? RequestParseStatus.UriTooLong : CheckNoBareCr(data);
         }
 
-        if (lineEnd == 0 || data[lineEnd - 1] != (byte)'\r' || !ParseRequestLine(data[..(lineEnd - 1)], ref head))
+        if (lineEnd + 1 > maxHeadLength)
+        {
+            return RequestParseStatus.UriTooLong;
+        }
+
+        if (lineEnd == 0 || data[lineEnd - 1] != (byte)'\r')
         {
             return RequestParseStatus.BadRequest;
+        }
+
+        var lineStatus = ParseRequestLine(data[..(lineEnd - 1)], ref head);
+        if (lineStatus != RequestParseStatus.Complete)
+        {
+            return lineStatus;
         }
 
         var position = lineEnd + 1;
@@ -95,12 +106,13 @@ public static class HttpRequestParser
         return cr >= 0 && cr < partialLine.Length - 1 ? RequestParseStatus.BadRequest : RequestParseStatus.Incomplete;
     }
 
-    private static bool ParseRequestLine(ReadOnlySpan<byte> line, ref RequestHead head)
+    private static RequestParseStatus ParseRequestLine(ReadOnlySpan<byte> line, ref RequestHead head)
     {
+        const RequestParseStatus Bad = RequestParseStatus.BadRequest;
         var space = line.IndexOf((byte)' ');
         if (space <= 0 || !IsToken(line[..space]))
         {
-            return false;
+            return Bad;
         }
 
         head.MethodLength = space;
@@ -109,32 +121,33 @@ public static class HttpRequestParser
         var secondSpace = rest.IndexOf((byte)' ');
         if (secondSpace <= 0)
         {
-            return false;
+            return Bad;
         }
 
         var target = rest[..secondSpace];
         if ((target[0] != (byte)'/' && !(target.Length == 1 && target[0] == (byte)'*')) || target.IndexOfAnyInRange((byte)0, (byte)0x20) >= 0 || target.Contains((byte)0x7F))
         {
-            return false;
+            return Bad;
         }
 
         var query = target.IndexOf((byte)'?');
         head.PathStart = targetStart;
         head.PathLength = query >= 0 ? query : target.Length;
 
+        // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3): 1.1 and 1.0 are served, any other well-formed one is 505.
         var version = rest[(secondSpace + 1)..];
-        if (version.SequenceEqual("HTTP/1.1"u8))
+        if (version.Length != 8 || !version.StartsWith("HTTP/"u8) || !char.IsAsciiDigit((char)version[5]) || version[6] != (byte)'.' || !char.IsAsciiDigit((char)version[7]))
         {
-            return true;
+            return Bad;
         }
 
-        if (version.SequenceEqual("HTTP/1.0"u8))
+        if (version[5] != (byte)'1' || version[7] is not ((byte)'0' or (byte)'1'))
         {
-            head.Http10 = true;
-            return true;
+            return RequestParseStatus.VersionNotSupported;
         }
 
-        return false;
+        head.Http10 = version[7] == (byte)'0';
+        return RequestParseStatus.Complete;
     }
 
     private static bool ParseHeader(ReadOnlySpan<byte> line, int lineStart, ref RequestHead head, ref bool keepAlive)
@@ -158,7 +171,7 @@ public static class HttpRequestParser
         switch (name.Length)
         {
             case 4 when Ascii.EqualsIgnoreCase(name, "Host"u8):
-                if (head.HasHost)
+                if (head.HasHost || !HostValue.IsValid(value))
                 {
                     return false;
                 }
@@ -186,6 +199,7 @@ public static class HttpRequestParser
                 head.UpgradeWebSocket = ContainsToken(value, "websocket"u8);
                 break;
             case 17 when Ascii.EqualsIgnoreCase(name, "Sec-WebSocket-Key"u8):
+                head.WebSocketKeyRepeated |= head.WebSocketKeyLength > 0;
                 head.WebSocketKeyStart = lineStart + colon + 1 + trim.Start.GetOffset(rawValue.Length);
                 head.WebSocketKeyLength = value.Length;
                 break;

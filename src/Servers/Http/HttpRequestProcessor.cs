@@ -48,6 +48,11 @@ public sealed class HttpRequestProcessor
         var responses = 0;
         while (!buffer.IsEmpty)
         {
+            if (buffer.FirstSpan is [(byte)'\r', ..] && !SkipEmptyLines(ref buffer))
+            {
+                return new(responses, false);
+            }
+
             var status = _reader.TryRead(buffer, out var head, out var headBytes, out var body, out var consumed);
             switch (status)
             {
@@ -59,6 +64,10 @@ public sealed class HttpRequestProcessor
                     return new(responses + WriteError(output, 431), true);
                 case RequestParseStatus.BodyTooLarge:
                     return new(responses + WriteError(output, 413), true);
+                case RequestParseStatus.UriTooLong:
+                    return new(responses + WriteError(output, 414), true);
+                case RequestParseStatus.VersionNotSupported:
+                    return new(responses + WriteError(output, 505), true);
             }
 
             var close = head.Close;
@@ -67,7 +76,7 @@ public sealed class HttpRequestProcessor
             if (route >= 0 && _webSockets is not null && head.IsWebSocketHandshake)
             {
                 buffer = buffer.Slice(consumed);
-                if (!head.WebSocketVersion13 || !WebSocketHandshake.IsValidKey(head.WebSocketKey(headBytes)) || !head.Method(headBytes).SequenceEqual("GET"u8))
+                if (!head.WebSocketVersion13 || head.WebSocketKeyRepeated || !WebSocketHandshake.IsValidKey(head.WebSocketKey(headBytes)) || !head.Method(headBytes).SequenceEqual("GET"u8))
                 {
                     return new(responses + WriteError(output, 400), true);
                 }
@@ -106,6 +115,35 @@ public sealed class HttpRequestProcessor
 
         return new(responses, false);
     }
+
+    /// <summary>
+    /// Drops the empty lines (CRLF) before a request line, as RFC 9112 §2.2 asks. False when the
+    /// buffer ends inside one, so more bytes are needed.
+    /// </summary>
+    private static bool SkipEmptyLines(ref ReadOnlySequence<byte> buffer)
+    {
+        Span<byte> pair = stackalloc byte[2];
+        while (buffer.FirstSpan is [(byte)'\r', ..])
+        {
+            if (buffer.Length < 2)
+            {
+                return false;
+            }
+
+            buffer.Slice(0, 2).CopyTo(pair);
+            if (pair[1] != (byte)'\n')
+            {
+                return true;
+            }
+
+            buffer = buffer.Slice(2);
+        }
+
+        return !buffer.IsEmpty;
+    }
+
+    /// <summary>Writes the 408 that ends a connection whose request did not arrive in time.</summary>
+    public void WriteRequestTimeout(IBufferWriter<byte> output) => WriteError(output, 408);
 
     private int WriteError(IBufferWriter<byte> output, int statusCode)
     {

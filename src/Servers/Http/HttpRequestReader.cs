@@ -6,19 +6,22 @@ namespace Benchmarks.Servers.Http;
 /// <summary>
 /// Reads one request at a time from a connection's <see cref="ReadOnlySequence{T}"/>. Heads and
 /// bodies that lie in one segment are parsed in place; ones that span segments are copied into
-/// buffers this reader owns, so nothing is allocated per request.
+/// buffers this reader owns, so nothing is allocated per request. One reader serves one connection:
+/// a request reported Incomplete is expected again, longer, on the next call.
 /// </summary>
 public sealed class HttpRequestReader
 {
-    private readonly byte[] _headScratch;
     private readonly ArrayBufferWriter<byte> _body = new(256);
-    private byte[] _chunkScratch = [];
+    private readonly ChunkedLimits _chunkedLimits;
+    private byte[]? _headScratch;
+    private ChunkedState _chunked;
+    private bool _chunkedPending;
 
     public HttpRequestReader(int maxHeadLength = HttpRequestParser.DefaultMaxHeadLength, long maxBodyLength = 1024 * 1024)
     {
         MaxHeadLength = maxHeadLength;
         MaxBodyLength = maxBodyLength;
-        _headScratch = new byte[maxHeadLength + 1];
+        _chunkedLimits = ChunkedLimits.For(maxBodyLength, maxHeadLength);
     }
 
     public int MaxHeadLength { get; }
@@ -39,6 +42,8 @@ public sealed class HttpRequestReader
         var status = HttpRequestParser.ParseHead(headBytes, MaxHeadLength, out head);
         if (status == RequestParseStatus.Incomplete && !buffer.IsSingleSegment)
         {
+            // Allocated on first need: an idle connection holds no head buffer.
+            _headScratch ??= new byte[MaxHeadLength + 1];
             var length = (int)Math.Min(buffer.Length, _headScratch.Length);
             buffer.Slice(0, length).CopyTo(_headScratch);
             headBytes = _headScratch.AsSpan(0, length);
@@ -47,6 +52,7 @@ public sealed class HttpRequestReader
 
         if (status != RequestParseStatus.Complete)
         {
+            _chunkedPending = false;
             return status;
         }
 
@@ -93,25 +99,16 @@ public sealed class HttpRequestReader
 
     private RequestParseStatus ReadChunked(in ReadOnlySequence<byte> afterHead, int headLength, ref ReadOnlySpan<byte> body, ref long consumed)
     {
-        ReadOnlySpan<byte> data;
-        if (afterHead.IsSingleSegment)
+        // A chunked body still arriving is resumed where its last whole chunk ended: the caller
+        // hands the same request again (nothing was consumed) with more bytes behind it.
+        if (!_chunkedPending)
         {
-            data = afterHead.FirstSpan;
-        }
-        else
-        {
-            var length = (int)Math.Min(afterHead.Length, (MaxBodyLength * 2) + 4096);
-            if (_chunkScratch.Length < length)
-            {
-                _chunkScratch = new byte[Math.Max(length, 4096)];
-            }
-
-            afterHead.Slice(0, length).CopyTo(_chunkScratch);
-            data = _chunkScratch.AsSpan(0, length);
+            _body.ResetWrittenCount();
+            _chunked = default;
         }
 
-        _body.ResetWrittenCount();
-        var status = ChunkedBodyDecoder.Decode(data, MaxBodyLength, _body, out var used);
+        var status = ChunkedBodyDecoder.Decode(afterHead, ref _chunked, _chunkedLimits, _body, out var used);
+        _chunkedPending = status == RequestParseStatus.Incomplete;
         if (status == RequestParseStatus.Complete)
         {
             body = _body.WrittenSpan;

@@ -33,6 +33,9 @@ public struct RequestHead
 
     public int WebSocketKeyLength { get; set; }
 
+    /// <summary>More than one <c>Sec-WebSocket-Key</c> header: the handshake is refused.</summary>
+    public bool WebSocketKeyRepeated { get; set; }
+
     /// <summary><c>Sec-WebSocket-Version: 13</c>.</summary>
     public bool WebSocketVersion13 { get; set; }
 

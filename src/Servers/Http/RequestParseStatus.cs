@@ -16,4 +16,10 @@ public enum RequestParseStatus
 
     /// <summary>The body is longer than the limit: answer 413 and close.</summary>
     BodyTooLarge,
+
+    /// <summary>The request line is longer than the head's limit: answer 414 and close.</summary>
+    UriTooLong,
+
+    /// <summary>A well-formed HTTP version other than 1.0 and 1.1: answer 505 and close.</summary>
+    VersionNotSupported,
 }

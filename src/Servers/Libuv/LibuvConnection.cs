@@ -10,9 +10,14 @@ namespace Benchmarks.Servers.Libuv;
 /// One client connection on a libuv loop: bytes are read into the loop's buffer, every complete
 /// request is answered at once, the responses leave in one write (uv_try_write, or a queued
 /// uv_write for what the socket could not take), and a partial request waits in a buffer of its own.
+/// Reading pauses while more than <see cref="MaxQueuedBytes"/> wait to be written (a client that
+/// pipelines without reading). A close the server decides is graceful: no request after it is
+/// answered, the responses go out, the send side is shut, and the input drained for a bounded time.
 /// </summary>
 internal sealed unsafe class LibuvConnection
 {
+    public const int MaxQueuedBytes = 64 * 1024;
+
     private readonly LibuvLoop _loop;
     private readonly IntPtr _handle;
     private readonly HttpRequestProcessor _processor;
@@ -20,7 +25,13 @@ internal sealed unsafe class LibuvConnection
     private byte[] _partial = [];
     private int _partialLength;
     private int _pendingWrites;
-    private bool _closeWhenWritten;
+    private long _queuedBytes;
+    private bool _readStopped;
+    private bool _finishing;
+    private bool _drainWhenWritten;
+    private bool _draining;
+    private long _drainDeadline;
+    private long _drained;
     private bool _closing;
 
     public LibuvConnection(LibuvLoop loop, IntPtr handle, HttpRequestProcessor processor)
@@ -29,6 +40,8 @@ internal sealed unsafe class LibuvConnection
         _handle = handle;
         _processor = processor;
     }
+
+    public ConnectionClock Clock { get; } = new();
 
     public void Start()
     {
@@ -40,14 +53,82 @@ internal sealed unsafe class LibuvConnection
         }
     }
 
-    /// <summary>Closes now if nothing is being written, else after the last write completes.</summary>
-    public void CloseWhenWritten()
+    /// <summary>
+    /// Answers nothing more; once every write is out, shuts the send side and drains the input
+    /// (<paramref name="drain"/>) or closes at once (server stop).
+    /// </summary>
+    public void Finish(bool drain)
     {
-        _closeWhenWritten = true;
+        if (_finishing || _closing)
+        {
+            return;
+        }
+
+        _finishing = true;
+        _drainWhenWritten = drain;
         if (_pendingWrites == 0)
         {
-            Close();
+            AfterLastWrite();
         }
+    }
+
+    /// <summary>Called by the loop's heartbeat: ends a drain that took too long, a request too slow to arrive, an idle connection.</summary>
+    public void Heartbeat(RawServerLimits limits, long now)
+    {
+        if (_closing)
+        {
+            return;
+        }
+
+        if (_draining)
+        {
+            if (now > _drainDeadline)
+            {
+                Close();
+            }
+
+            return;
+        }
+
+        switch (Clock.Check(limits, now))
+        {
+            case ConnectionTimeout.Request when !_finishing:
+                var output = _loop.Output;
+                output.ResetWrittenCount();
+                _processor.WriteRequestTimeout(output);
+                Write(output.WrittenSpan);
+                Finish(drain: true);
+                break;
+            case ConnectionTimeout.KeepAlive when _pendingWrites > 0:
+                // A client that has not read its responses for the whole time.
+                Close();
+                break;
+            case ConnectionTimeout.KeepAlive:
+                Finish(drain: true);
+                break;
+        }
+    }
+
+    private void AfterLastWrite()
+    {
+        if (!_drainWhenWritten)
+        {
+            Close();
+            return;
+        }
+
+        var request = Allocate(LibuvLoop.ShutdownRequestSize);
+        SetData(request, GCHandle.ToIntPtr(_self));
+        if (uv_shutdown(request, _handle, &OnShutdown) < 0)
+        {
+            Free(request);
+            Close();
+            return;
+        }
+
+        _draining = true;
+        _drainDeadline = Environment.TickCount64 + (long)_loop.Limits.DrainTimeout.TotalMilliseconds;
+        ResumeReading();
     }
 
     private void Close()
@@ -64,6 +145,18 @@ internal sealed unsafe class LibuvConnection
 
     private void OnData(int count)
     {
+        if (_draining || _finishing)
+        {
+            // After the server decided to close, what the client sends is read and dropped, never answered.
+            _drained += count;
+            if (_drained > RawServerLimits.MaxDrainBytes)
+            {
+                Close();
+            }
+
+            return;
+        }
+
         ReadOnlySequence<byte> buffer;
         if (_partialLength == 0)
         {
@@ -79,6 +172,7 @@ internal sealed unsafe class LibuvConnection
         output.ResetWrittenCount();
         var close = _processor.Process(ref buffer, output).Close;
         KeepRemainder(buffer);
+        Clock.Observe(partialRequest: _partialLength > 0);
         if (output.WrittenCount > 0)
         {
             Write(output.WrittenSpan);
@@ -86,7 +180,23 @@ internal sealed unsafe class LibuvConnection
 
         if (close)
         {
-            CloseWhenWritten();
+            Finish(drain: true);
+        }
+        else if (_queuedBytes > MaxQueuedBytes && !_readStopped && !_closing)
+        {
+            _readStopped = uv_read_stop(_handle) == 0;
+        }
+    }
+
+    private void ResumeReading()
+    {
+        if (_readStopped && !_closing)
+        {
+            _readStopped = false;
+            if (uv_read_start(_handle, &OnAlloc, &OnRead) < 0)
+            {
+                Close();
+            }
         }
     }
 
@@ -141,10 +251,12 @@ internal sealed unsafe class LibuvConnection
             }
         }
 
-        // What the socket did not take is copied behind a write request and queued; libuv keeps the order.
+        // What the socket did not take is copied behind a write request (after its length) and queued; libuv keeps the order.
         var rest = data[offset..];
-        var request = Allocate(LibuvLoop.WriteRequestSize + (nuint)rest.Length);
-        var copy = (byte*)request + LibuvLoop.WriteRequestSize;
+        var request = Allocate(LibuvLoop.WriteRequestSize + sizeof(long) + (nuint)rest.Length);
+        var length = (long*)((byte*)request + LibuvLoop.WriteRequestSize);
+        *length = rest.Length;
+        var copy = (byte*)(length + 1);
         rest.CopyTo(new Span<byte>(copy, rest.Length));
         SetData(request, GCHandle.ToIntPtr(_self));
         var queued = new UvBuffer(copy, rest.Length);
@@ -156,6 +268,7 @@ internal sealed unsafe class LibuvConnection
         }
 
         _pendingWrites++;
+        _queuedBytes += rest.Length;
     }
 
     private static LibuvConnection FromHandle(IntPtr handle) => (LibuvConnection)GCHandle.FromIntPtr(GetData(handle)).Target!;
@@ -183,6 +296,7 @@ internal sealed unsafe class LibuvConnection
             }
             else if (count < 0)
             {
+                // End of input or an error: whatever is still queued cannot matter to a client that is gone.
                 connection.Close();
             }
         }
@@ -197,13 +311,32 @@ internal sealed unsafe class LibuvConnection
     private static void OnWritten(IntPtr request, int status)
     {
         var connection = FromHandle(request);
+        connection._queuedBytes -= *(long*)((byte*)request + LibuvLoop.WriteRequestSize);
         Free(request);
         connection._pendingWrites--;
         if (status < 0)
         {
             connection.Close();
         }
-        else if (connection._closeWhenWritten && connection._pendingWrites == 0)
+        else if (connection._finishing)
+        {
+            if (connection._pendingWrites == 0 && !connection._draining && !connection._closing)
+            {
+                connection.AfterLastWrite();
+            }
+        }
+        else if (connection._queuedBytes <= MaxQueuedBytes / 2)
+        {
+            connection.ResumeReading();
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnShutdown(IntPtr request, int status)
+    {
+        var connection = FromHandle(request);
+        Free(request);
+        if (status < 0)
         {
             connection.Close();
         }

@@ -10,11 +10,15 @@ namespace Benchmarks.Servers.Libuv;
 /// <summary>
 /// One libuv event loop on its own thread, with its own listening socket (SO_REUSEPORT spreads
 /// connections over the loops). Every callback runs on this thread, so the loop's read buffer
-/// and output buffer are shared by its connections without locks.
+/// and output buffer are shared by its connections without locks. A heartbeat timer enforces the
+/// connections' time limits. Out of file descriptors, the loop closes its libuv listener (a
+/// duplicate descriptor of the socket, so the socket and its backlog stay) instead of letting
+/// libuv retry accept() forever, and listens again once a descriptor is free.
 /// </summary>
 internal sealed unsafe class LibuvLoop
 {
     private const int ReadBufferSize = 64 * 1024;
+    private const ulong HeartbeatMilliseconds = 250;
 
     private readonly Socket _listenSocket;
     private readonly Func<HttpRequestProcessor> _processorFactory;
@@ -25,12 +29,18 @@ internal sealed unsafe class LibuvLoop
     private IntPtr _loop;
     private IntPtr _listener;
     private IntPtr _async;
+    private IntPtr _heartbeat;
+    private bool _listenerPaused;
+    private bool _stopping;
 
-    public LibuvLoop(Socket listenSocket, Func<HttpRequestProcessor> processorFactory)
+    public LibuvLoop(Socket listenSocket, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits)
     {
         _listenSocket = listenSocket;
         _processorFactory = processorFactory;
+        Limits = limits;
     }
+
+    public RawServerLimits Limits { get; }
 
     /// <summary>Pinned, so libuv reads straight into it.</summary>
     public byte[] ReadBuffer { get; } = GC.AllocateArray<byte>(ReadBufferSize, pinned: true);
@@ -42,6 +52,8 @@ internal sealed unsafe class LibuvLoop
     public static nuint TcpHandleSize { get; } = uv_handle_size(HandleTypeTcp);
 
     public static nuint WriteRequestSize { get; } = uv_req_size(RequestTypeWrite);
+
+    public static nuint ShutdownRequestSize { get; } = uv_req_size(RequestTypeShutdown);
 
     public Task StartAsync(int index)
     {
@@ -68,12 +80,12 @@ internal sealed unsafe class LibuvLoop
             _self = GCHandle.Alloc(this);
             _loop = Allocate(uv_loop_size());
             Check(uv_loop_init(_loop), "uv_loop_init");
-            _listener = NewHandle(TcpHandleSize);
-            Check(uv_tcp_init(_loop, _listener), "uv_tcp_init");
-            Check(uv_tcp_open(_listener, _listenSocket.Handle), "uv_tcp_open");
-            Check(uv_listen(_listener, 4096, &OnConnection), "uv_listen");
+            Check(Listen(), "uv_listen");
             _async = NewHandle(uv_handle_size(HandleTypeAsync));
             Check(uv_async_init(_loop, _async, &OnStop), "uv_async_init");
+            _heartbeat = NewHandle(uv_handle_size(HandleTypeTimer));
+            Check(uv_timer_init(_loop, _heartbeat), "uv_timer_init");
+            Check(uv_timer_start(_heartbeat, &OnHeartbeat, HeartbeatMilliseconds, HeartbeatMilliseconds), "uv_timer_start");
         }
         catch (Exception ex)
         {
@@ -98,6 +110,72 @@ internal sealed unsafe class LibuvLoop
         }
     }
 
+    /// <summary>A libuv listener on a descriptor of the listening socket (a duplicate where descriptors can be duplicated).</summary>
+    private int Listen()
+    {
+        var descriptor = _listenSocket.Handle;
+        if (!OperatingSystem.IsWindows())
+        {
+            var duplicate = UnixDescriptors.Duplicate(descriptor);
+            if (duplicate < 0)
+            {
+                return -24;
+            }
+
+            descriptor = duplicate;
+        }
+
+        _listener = NewHandle(TcpHandleSize);
+        var status = uv_tcp_init(_loop, _listener);
+        if (status < 0)
+        {
+            Free(_listener);
+            _listener = IntPtr.Zero;
+            return status;
+        }
+
+        status = uv_tcp_open(_listener, descriptor);
+        if (status >= 0)
+        {
+            status = uv_listen(_listener, 4096, &OnConnection);
+        }
+
+        if (status < 0)
+        {
+            uv_close(_listener, &OnBareClosed);
+            _listener = IntPtr.Zero;
+        }
+
+        return status;
+    }
+
+    /// <summary>Out of descriptors: stop watching the listener (libuv would retry accept() in a loop) until the heartbeat finds one free.</summary>
+    private void PauseListening()
+    {
+        if (OperatingSystem.IsWindows() || _listenerPaused || _listener == IntPtr.Zero)
+        {
+            return;
+        }
+
+        _listenerPaused = true;
+        uv_close(_listener, &OnBareClosed);
+        _listener = IntPtr.Zero;
+    }
+
+    private void Beat()
+    {
+        var now = Environment.TickCount64;
+        foreach (var connection in _connections.ToArray())
+        {
+            connection.Heartbeat(Limits, now);
+        }
+
+        if (_listenerPaused && !_stopping && Listen() >= 0)
+        {
+            _listenerPaused = false;
+        }
+    }
+
     private IntPtr NewHandle(nuint size)
     {
         var handle = Allocate(size);
@@ -115,6 +193,11 @@ internal sealed unsafe class LibuvLoop
             var loop = FromHandle(server);
             if (status < 0)
             {
+                if (IsOutOfDescriptors(status))
+                {
+                    loop.PauseListening();
+                }
+
                 return;
             }
 
@@ -148,17 +231,37 @@ internal sealed unsafe class LibuvLoop
         try
         {
             var loop = FromHandle(async);
-            uv_close(loop._listener, &OnBareClosed);
-            foreach (var connection in loop._connections.ToArray())
+            loop._stopping = true;
+            if (loop._listener != IntPtr.Zero)
             {
-                connection.CloseWhenWritten();
+                uv_close(loop._listener, &OnBareClosed);
+                loop._listener = IntPtr.Zero;
             }
 
+            foreach (var connection in loop._connections.ToArray())
+            {
+                connection.Finish(drain: false);
+            }
+
+            uv_close(loop._heartbeat, &OnBareClosed);
             uv_close(async, &OnBareClosed);
         }
         catch (Exception ex)
         {
             Console.Error.WriteLine($"libuv: stop failed: {ex.Message}");
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnHeartbeat(IntPtr timer)
+    {
+        try
+        {
+            FromHandle(timer).Beat();
+        }
+        catch (Exception ex)
+        {
+            Console.Error.WriteLine($"libuv: heartbeat failed: {ex.Message}");
         }
     }
 

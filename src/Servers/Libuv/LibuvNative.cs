@@ -12,7 +12,9 @@ internal static unsafe partial class LibuvNative
     public const string Library = "libuv";
     public const int HandleTypeAsync = 1;
     public const int HandleTypeTcp = 12;
+    public const int HandleTypeTimer = 13;
     public const int RequestTypeWrite = 3;
+    public const int RequestTypeShutdown = 4;
     public const int RunDefault = 0;
     public const int EndOfFile = -4095;
 
@@ -122,6 +124,21 @@ internal static unsafe partial class LibuvNative
 
     [LibraryImport(Library)]
     public static partial int uv_async_send(IntPtr handle);
+
+    [LibraryImport(Library)]
+    public static partial int uv_read_stop(IntPtr stream);
+
+    [LibraryImport(Library)]
+    public static partial int uv_shutdown(IntPtr request, IntPtr stream, delegate* unmanaged[Cdecl]<IntPtr, int, void> callback);
+
+    [LibraryImport(Library)]
+    public static partial int uv_timer_init(IntPtr loop, IntPtr handle);
+
+    [LibraryImport(Library)]
+    public static partial int uv_timer_start(IntPtr handle, delegate* unmanaged[Cdecl]<IntPtr, void> callback, ulong timeout, ulong repeat);
+
+    /// <summary>libuv's UV_EMFILE and UV_ENFILE (negated errno on Unix).</summary>
+    public static bool IsOutOfDescriptors(int status) => OperatingSystem.IsWindows() ? status is -4066 or -4060 : status is -24 or -23;
 
     /// <summary>Every libuv handle and request begins with <c>void* data</c>.</summary>
     public static IntPtr GetData(IntPtr handle) => *(IntPtr*)handle;

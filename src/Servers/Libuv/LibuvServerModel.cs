@@ -21,9 +21,14 @@ public sealed class LibuvServerModel : IServerModel
         ArgumentNullException.ThrowIfNull(options);
         foreach (var (name, value) in options)
         {
+            if (RawServerLimits.IsName(name))
+            {
+                continue;
+            }
+
             if (!name.Equals("loops", StringComparison.OrdinalIgnoreCase))
             {
-                throw new ArgumentException($"Unknown libuv option '{name}'. Known: loops.");
+                throw new ArgumentException($"Unknown libuv option '{name}'. Known: loops, {string.Join(", ", RawServerLimits.Names)}.");
             }
 
             if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var loops) || loops < 1)
@@ -31,6 +36,8 @@ public sealed class LibuvServerModel : IServerModel
                 throw new ArgumentException($"libuv option 'loops' must be a positive number (got '{value}').");
             }
         }
+
+        _ = RawServerLimits.Parse(options);
     }
 
     public async Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
@@ -50,6 +57,7 @@ public sealed class LibuvServerModel : IServerModel
         }
 
         var routes = new RouteTable(context.Scenario.Routes);
+        var limits = RawServerLimits.Parse(context.Options);
         var sockets = new List<Socket>();
         var started = new List<LibuvLoop>();
         try
@@ -62,7 +70,7 @@ public sealed class LibuvServerModel : IServerModel
                 {
                     var socket = Listen(endPoint, reusePort: loops > 1);
                     sockets.Add(socket);
-                    var loop = new LibuvLoop(socket, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Libuv"));
+                    var loop = new LibuvLoop(socket, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Libuv"), limits);
                     await loop.StartAsync(started.Count).WaitAsync(cancellationToken);
                     started.Add(loop);
                 }

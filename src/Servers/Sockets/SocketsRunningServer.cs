@@ -10,16 +10,20 @@ internal sealed class SocketsRunningServer : IRunningServer
 {
     private readonly List<Socket> _listeners;
     private readonly Func<HttpRequestProcessor> _processorFactory;
+    private readonly RawServerLimits _limits;
     private readonly ConcurrentDictionary<SocketConnection, Task> _connections = new();
     private readonly CancellationTokenSource _stopping = new();
     private readonly Task[] _acceptLoops;
+    private readonly Task _heartbeat;
 
-    public SocketsRunningServer(List<Socket> listeners, Func<HttpRequestProcessor> processorFactory)
+    public SocketsRunningServer(List<Socket> listeners, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits)
     {
         _listeners = listeners;
         _processorFactory = processorFactory;
+        _limits = limits;
         Addresses = [.. listeners.Select(l => $"http://{(IPEndPoint)l.LocalEndPoint!}")];
         _acceptLoops = [.. listeners.Select(l => Task.Run(() => AcceptAsync(l), CancellationToken.None))];
+        _heartbeat = Task.Run(HeartbeatAsync, CancellationToken.None);
     }
 
     public IReadOnlyList<string> Addresses { get; }
@@ -33,6 +37,7 @@ internal sealed class SocketsRunningServer : IRunningServer
         }
 
         await Task.WhenAll(_acceptLoops);
+        await _heartbeat;
 
         // Connections finish the requests they have, then close; the rest are aborted when time runs out.
         foreach (var connection in _connections.Keys)
@@ -77,6 +82,17 @@ internal sealed class SocketsRunningServer : IRunningServer
             {
                 return;
             }
+            catch (SocketException ex) when (ex.SocketErrorCode is SocketError.TooManyOpenSockets or SocketError.NoBufferSpaceAvailable)
+            {
+                // Out of file descriptors: the connection waits in the backlog until some are freed.
+                // Retrying at once would spin; back off and try again.
+                if (!await BackOffAsync())
+                {
+                    return;
+                }
+
+                continue;
+            }
             catch (SocketException)
             {
                 // A connection reset before it was accepted: keep accepting.
@@ -84,8 +100,45 @@ internal sealed class SocketsRunningServer : IRunningServer
             }
 
             socket.NoDelay = true;
-            var connection = new SocketConnection(socket, _processorFactory());
+            var connection = new SocketConnection(socket, _processorFactory(), _limits);
             _connections[connection] = RunAsync(connection);
+        }
+    }
+
+    private async Task<bool> BackOffAsync()
+    {
+        try
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(100), _stopping.Token);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Once a second: time out connections whose request is too slow to arrive or that sat idle too long.</summary>
+    private async Task HeartbeatAsync()
+    {
+        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+        try
+        {
+            while (await timer.WaitForNextTickAsync(_stopping.Token))
+            {
+                var now = Environment.TickCount64;
+                foreach (var connection in _connections.Keys)
+                {
+                    var timeout = connection.Clock.Check(_limits, now);
+                    if (timeout != ConnectionTimeout.None)
+                    {
+                        connection.TimeOut(timeout);
+                    }
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
         }
     }
 

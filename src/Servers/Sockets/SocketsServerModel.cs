@@ -18,9 +18,14 @@ public sealed class SocketsServerModel : IServerModel
         ArgumentNullException.ThrowIfNull(options);
         foreach (var (name, value) in options)
         {
+            if (RawServerLimits.IsName(name))
+            {
+                continue;
+            }
+
             if (!name.Equals("inlineCompletions", StringComparison.OrdinalIgnoreCase))
             {
-                throw new ArgumentException($"Unknown sockets option '{name}'. Known: inlineCompletions.");
+                throw new ArgumentException($"Unknown sockets option '{name}'. Known: inlineCompletions, {string.Join(", ", RawServerLimits.Names)}.");
             }
 
             if (!bool.TryParse(value, out _))
@@ -28,6 +33,8 @@ public sealed class SocketsServerModel : IServerModel
                 throw new ArgumentException($"sockets option 'inlineCompletions' must be true or false (got '{value}').");
             }
         }
+
+        _ = RawServerLimits.Parse(options);
     }
 
     public Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
@@ -57,7 +64,7 @@ public sealed class SocketsServerModel : IServerModel
         }
 
         var routes = new RouteTable(context.Scenario.Routes);
-        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets", acceptWebSockets: true));
+        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets", acceptWebSockets: true), RawServerLimits.Parse(context.Options));
         return Task.FromResult(server);
     }
 

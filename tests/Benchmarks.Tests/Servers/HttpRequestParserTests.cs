@@ -23,7 +23,8 @@ public sealed class HttpRequestParserTests
     [InlineData("GET  /plaintext HTTP/1.1\r\nHost: a\r\n\r\n")]                // double space
     [InlineData("G@T /plaintext HTTP/1.1\r\nHost: a\r\n\r\n")]                 // method not a token
     [InlineData("GET plaintext HTTP/1.1\r\nHost: a\r\n\r\n")]                  // target not origin-form
-    [InlineData("GET /plaintext HTTP/2.0\r\nHost: a\r\n\r\n")]                 // unsupported version
+    [InlineData("GET /plaintext HTTP/1.1x\r\nHost: a\r\n\r\n")]                // not a version
+    [InlineData("GET /plaintext HTTQ/1.1\r\nHost: a\r\n\r\n")]                 // not a version
     [InlineData("GET /plaintext HTTP/1.1\nHost: a\n\n")]                       // bare LF
     [InlineData("GET /plaintext HTTP/1.1\r\nHost: a\n\r\n")]                   // bare LF in a header
     [InlineData("GET /plaintext HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n")]      // obsolete line folding

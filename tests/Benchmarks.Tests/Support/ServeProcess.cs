@@ -20,11 +20,26 @@ internal sealed class ServeProcess : IAsyncDisposable
 
     public int ExitCode => _process.ExitCode;
 
-    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext")
+    public int Pid => _process.Id;
+
+    /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
+    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null)
     {
         var port = Integration.LoadGeneratorTests.ClosedPort();
+        var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"http://127.0.0.1:{port}" };
+        foreach (var option in options ?? [])
+        {
+            arguments.AddRange(["--server-option", option]);
+        }
+
         var info = new ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in new[] { "serve", "--scenario", scenario, "--server", server, "--urls", $"http://127.0.0.1:{port}" })
+        if (fileLimit is { } limit)
+        {
+            info.FileName = "/bin/sh";
+            arguments.InsertRange(0, ["-c", $"ulimit -n {limit} && exec \"$0\" \"$@\"", TestPaths.HostExecutable]);
+        }
+
+        foreach (var argument in arguments)
         {
             info.ArgumentList.Add(argument);
         }
@@ -43,6 +58,21 @@ internal sealed class ServeProcess : IAsyncDisposable
         }
 
         throw new InvalidOperationException($"serve --server {server} exited before it was ready (code {process.ExitCode}).");
+    }
+
+    /// <summary>Resident memory (VmRSS), in bytes.</summary>
+    public long ResidentBytes()
+    {
+        var line = File.ReadLines($"/proc/{Pid}/status").First(l => l.StartsWith("VmRSS:", StringComparison.Ordinal));
+        return long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture) * 1024;
+    }
+
+    /// <summary>User plus kernel CPU time the process has used, in seconds.</summary>
+    public double CpuSeconds()
+    {
+        var stat = File.ReadAllText($"/proc/{Pid}/stat");
+        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return (long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture)) / 100.0;
     }
 
     public async Task<int> StopAsync()
