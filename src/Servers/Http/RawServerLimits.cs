@@ -12,6 +12,9 @@ namespace Benchmarks.Servers.Http;
 /// </summary>
 public sealed record RawServerLimits(TimeSpan RequestTimeout, TimeSpan KeepAliveTimeout, TimeSpan DrainTimeout)
 {
+    /// <summary>Connections open at once (<see cref="DescriptorBudget"/>); more wait in the listen backlog.</summary>
+    public int MaxConnections { get; init; } = int.MaxValue;
+
     public const string RequestTimeoutName = "requestTimeout";
     public const string KeepAliveTimeoutName = "keepAliveTimeout";
     public const string DrainTimeoutName = "drainTimeout";
@@ -21,7 +24,7 @@ public sealed record RawServerLimits(TimeSpan RequestTimeout, TimeSpan KeepAlive
 
     public static RawServerLimits Default { get; } = new(TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(130), TimeSpan.FromSeconds(2));
 
-    public static IReadOnlyList<string> Names { get; } = [RequestTimeoutName, KeepAliveTimeoutName, DrainTimeoutName];
+    public static IReadOnlyList<string> Names { get; } = [RequestTimeoutName, KeepAliveTimeoutName, DrainTimeoutName, DescriptorBudget.MaxConnectionsName];
 
     public static bool IsName(string name) => Names.Contains(name, StringComparer.OrdinalIgnoreCase);
 
@@ -32,7 +35,10 @@ public sealed record RawServerLimits(TimeSpan RequestTimeout, TimeSpan KeepAlive
         return new(
             Seconds(options, RequestTimeoutName, Default.RequestTimeout),
             Seconds(options, KeepAliveTimeoutName, Default.KeepAliveTimeout),
-            Seconds(options, DrainTimeoutName, Default.DrainTimeout));
+            Seconds(options, DrainTimeoutName, Default.DrainTimeout))
+        {
+            MaxConnections = DescriptorBudget.MaxConnections(options),
+        };
     }
 
     private static TimeSpan Seconds(IReadOnlyDictionary<string, string> options, string name, TimeSpan fallback)

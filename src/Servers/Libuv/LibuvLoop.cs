@@ -149,7 +149,10 @@ internal sealed unsafe class LibuvLoop
         return status;
     }
 
-    /// <summary>Out of descriptors: stop watching the listener (libuv would retry accept() in a loop) until the heartbeat finds one free.</summary>
+    /// <summary>
+    /// At the connection limit, or out of descriptors (libuv would retry accept() in a loop): stop
+    /// watching the listener until the heartbeat finds room again.
+    /// </summary>
     private void PauseListening()
     {
         if (OperatingSystem.IsWindows() || _listenerPaused || _listener == IntPtr.Zero)
@@ -170,7 +173,7 @@ internal sealed unsafe class LibuvLoop
             connection.Heartbeat(Limits, now);
         }
 
-        if (_listenerPaused && !_stopping && Listen() >= 0)
+        if (_listenerPaused && !_stopping && _connections.Count < Limits.MaxConnections && Listen() >= 0)
         {
             _listenerPaused = false;
         }
@@ -218,6 +221,11 @@ internal sealed unsafe class LibuvLoop
             var connection = new LibuvConnection(loop, client, loop._processorFactory());
             loop._connections.Add(connection);
             connection.Start();
+            if (loop._connections.Count >= loop.Limits.MaxConnections)
+            {
+                // At this loop's share of the connection limit: further clients wait in the backlog.
+                loop.PauseListening();
+            }
         }
         catch (Exception ex)
         {

@@ -58,6 +58,7 @@ public sealed class LibuvServerModel : IServerModel
 
         var routes = new RouteTable(context.Scenario.Routes);
         var limits = RawServerLimits.Parse(context.Options);
+        limits = limits with { MaxConnections = Math.Max(1, limits.MaxConnections / Math.Max(1, loops * context.Urls.Count)) };
         var sockets = new List<Socket>();
         var started = new List<LibuvLoop>();
         try

@@ -15,12 +15,14 @@ internal sealed class SocketsRunningServer : IRunningServer
     private readonly CancellationTokenSource _stopping = new();
     private readonly Task[] _acceptLoops;
     private readonly Task _heartbeat;
+    private readonly SemaphoreSlim _slots;
 
     public SocketsRunningServer(List<Socket> listeners, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits)
     {
         _listeners = listeners;
         _processorFactory = processorFactory;
         _limits = limits;
+        _slots = new SemaphoreSlim(limits.MaxConnections);
         Addresses = [.. listeners.Select(l => $"http://{(IPEndPoint)l.LocalEndPoint!}")];
         _acceptLoops = [.. listeners.Select(l => Task.Run(() => AcceptAsync(l), CancellationToken.None))];
         _heartbeat = Task.Run(HeartbeatAsync, CancellationToken.None);
@@ -76,6 +78,8 @@ internal sealed class SocketsRunningServer : IRunningServer
             Socket socket;
             try
             {
+                // At the connection limit, further clients wait in the backlog until one closes.
+                await _slots.WaitAsync(_stopping.Token);
                 socket = await listener.AcceptAsync(_stopping.Token);
             }
             catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException)
@@ -84,6 +88,7 @@ internal sealed class SocketsRunningServer : IRunningServer
             }
             catch (SocketException ex) when (ex.SocketErrorCode is SocketError.TooManyOpenSockets or SocketError.NoBufferSpaceAvailable)
             {
+                _slots.Release();
                 // Out of file descriptors: the connection waits in the backlog until some are freed.
                 // Retrying at once would spin; back off and try again.
                 if (!await BackOffAsync())
@@ -96,6 +101,7 @@ internal sealed class SocketsRunningServer : IRunningServer
             catch (SocketException)
             {
                 // A connection reset before it was accepted: keep accepting.
+                _slots.Release();
                 continue;
             }
 
@@ -152,6 +158,7 @@ internal sealed class SocketsRunningServer : IRunningServer
         finally
         {
             _connections.TryRemove(connection, out _);
+            _slots.Release();
         }
     }
 }
