@@ -27,7 +27,11 @@ public sealed class RunDocument
 
     public RunStatus Status { get; set; }
 
+    /// <summary>Why the run failed, in one line.</summary>
     public string? Error { get; set; }
+
+    /// <summary>The output tail of the process that failed (server, load or tool), when there is one.</summary>
+    public string? ErrorOutput { get; set; }
 
     public RunEnvironment Environment { get; set; } = new();
 

@@ -67,7 +67,12 @@ internal static class WrkLoad
                 }
             }
 
-            return failure is null ? ExitCodes.Success : console.Fail(ExitCodes.Failed, failure);
+            if (failure?.Output is { } tail)
+            {
+                console.Error.WriteLine(tail);
+            }
+
+            return failure is null ? ExitCodes.Success : console.Fail(ExitCodes.Failed, failure.Cause);
         }
         finally
         {

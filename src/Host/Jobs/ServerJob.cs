@@ -46,9 +46,9 @@ internal static class ServerJob
         if (server.HasExited)
         {
             await server.StopAsync(TimeSpan.FromSeconds(5));
-            throw new RunFailedException($"the server exited with code {server.ExitCode} before it was ready:{Environment.NewLine}{server.Tail.Format()}");
+            throw new RunFailedException(JobFailure.Exited("the server exited", server, " before it was ready"));
         }
 
-        throw new RunFailedException($"the server did not print '{ServeCommand.ReadyText}' within {DurationParser.Format(timeout)}:{Environment.NewLine}{server.Tail.Format()}");
+        throw new RunFailedException(new JobFailure($"the server did not print '{ServeCommand.ReadyText}' within {DurationParser.Format(timeout)}", server.Tail.Format(20)));
     }
 }

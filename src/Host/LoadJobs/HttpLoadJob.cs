@@ -54,7 +54,7 @@ internal sealed class HttpLoadJob : ILoadJob
         };
     }
 
-    public (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory)
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory)
     {
         ArgumentNullException.ThrowIfNull(main);
         var path = Path.Combine(workDirectory, ResultFile);

@@ -24,5 +24,5 @@ internal interface ILoadJob
     JobStartInfo Main(RunRequest request, string workDirectory);
 
     /// <summary>Measurements from the finished main process (null if it produced none), and the reason the run failed, if it did.</summary>
-    (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory);
+    (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory);
 }

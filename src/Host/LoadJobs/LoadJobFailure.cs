@@ -5,7 +5,7 @@ namespace Benchmarks.Host.LoadJobs;
 /// <summary>Why a load child failed, from its exit code and its own one-line <c>error:</c> cause.</summary>
 internal static class LoadJobFailure
 {
-    public static string? From(JobProcess load)
+    public static JobFailure? From(JobProcess load)
     {
         ArgumentNullException.ThrowIfNull(load);
         if (load.ExitCode == 0)
@@ -15,7 +15,7 @@ internal static class LoadJobFailure
 
         var cause = load.Tail.Last(20).LastOrDefault(l => l.Contains("error:", StringComparison.Ordinal))?.Replace("[stderr] ", "", StringComparison.Ordinal);
         return cause is not null
-            ? $"the load reported: {cause}"
-            : $"the load exited with code {load.ExitCode}:{Environment.NewLine}{load.Tail.Format()}";
+            ? new JobFailure(JobFailure.OneLine($"the load reported: {cause}"), load.Tail.Format(20))
+            : JobFailure.Exited("the load exited", load);
     }
 }

@@ -73,7 +73,7 @@ internal sealed class WebSocketLoadJob : ILoadJob
         return HostExecutable.Command("load", arguments) with { Cpus = request.LoadCpus };
     }
 
-    public (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory)
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory)
     {
         ArgumentNullException.ThrowIfNull(main);
         var path = Path.Combine(workDirectory, ResultFile);

@@ -48,16 +48,16 @@ internal sealed class WrkLoadJob : ILoadJob
         return Command(request, workDirectory, request.Load.Duration, "wrk");
     }
 
-    public (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main, string workDirectory) => Collect(main);
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory) => Collect(main);
 
     /// <summary>wrk's report, read from the end of its output, as measurements; a failure when it exited badly or saw errors.</summary>
-    public static (SortedDictionary<string, double>? Measurements, string? Failure) Collect(JobProcess main)
+    public static (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main)
     {
         ArgumentNullException.ThrowIfNull(main);
         var report = WrkReportParser.Parse(main.Tail.Last(200).Where(l => !l.StartsWith("[stderr]", StringComparison.Ordinal)));
         if (report is null)
         {
-            return (null, $"wrk exited with code {main.ExitCode} without a report:{Environment.NewLine}{main.Tail.Format()}");
+            return (null, JobFailure.Exited("wrk exited", main, " without a report"));
         }
 
         var measurements = report.ToMeasurements();
@@ -66,14 +66,14 @@ internal sealed class WrkLoadJob : ILoadJob
             main.Tail.Add($"warning: wrk reported an inconsistent {percentile}th latency percentile; it is left out.");
         }
 
-        string? failure = null;
+        JobFailure? failure = null;
         if (main.ExitCode != 0)
         {
-            failure = $"wrk exited with code {main.ExitCode}:{Environment.NewLine}{main.Tail.Format()}";
+            failure = JobFailure.Exited("wrk exited", main);
         }
         else if (report.Requests == 0 || report.BadResponses > 0 || report.SocketErrors > 0)
         {
-            failure = string.Create(CultureInfo.InvariantCulture, $"the load reported: {report.BadResponses} bad responses, {report.SocketErrors} socket errors, {report.Requests} requests.");
+            failure = new(string.Create(CultureInfo.InvariantCulture, $"the load reported: {report.BadResponses} bad responses, {report.SocketErrors} socket errors, {report.Requests} requests."), main.Tail.Format(20));
         }
 
         return (measurements, failure);

@@ -33,6 +33,11 @@ internal static class ResultTableWriter
 
         if (document.Error is not null)
         {
+            if (document.ErrorOutput is not null)
+            {
+                writer.WriteLine(document.ErrorOutput);
+            }
+
             writer.WriteLine($"error: {document.Error}");
         }
     }

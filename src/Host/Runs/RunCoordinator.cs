@@ -44,7 +44,7 @@ internal sealed class RunCoordinator
         }
         catch (RunFailedException ex)
         {
-            Fail(document, ex.Message);
+            Fail(document, ex.Message, ex.Output);
         }
         catch (OperationCanceledException)
         {
@@ -117,7 +117,7 @@ internal sealed class RunCoordinator
             document.Samples = [.. sampling.Samples];
             if (server.HasExited)
             {
-                throw new RunFailedException($"the server exited during the run with code {server.ExitCode}:{Environment.NewLine}{server.Tail.Format()}");
+                throw new RunFailedException(JobFailure.Exited("the server exited during the run", server));
             }
 
             if (failure is not null)
@@ -153,12 +153,12 @@ internal sealed class RunCoordinator
         if (server.HasExited)
         {
             await job.StopAsync(s_stopGrace);
-            throw new RunFailedException($"the server exited during the warm-up with code {server.ExitCode}:{Environment.NewLine}{server.Tail.Format()}");
+            throw new RunFailedException(JobFailure.Exited("the server exited during the warm-up", server));
         }
 
         if (job.ExitCode != 0)
         {
-            throw new RunFailedException($"the warm-up exited with code {job.ExitCode}:{Environment.NewLine}{job.Tail.Format()}");
+            throw new RunFailedException(JobFailure.Exited("the warm-up exited", job));
         }
     }
 
@@ -257,10 +257,11 @@ internal sealed class RunCoordinator
         return document;
     }
 
-    private static void Fail(RunDocument document, string error)
+    private static void Fail(RunDocument document, string error, string? output = null)
     {
         document.Status = RunStatus.Failed;
-        document.Error = error;
+        document.Error = JobFailure.OneLine(error);
+        document.ErrorOutput = output;
     }
 
     private static void Merge(SortedDictionary<string, double> target, IReadOnlyDictionary<string, double> source)

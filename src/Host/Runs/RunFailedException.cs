@@ -8,6 +8,15 @@ internal sealed class RunFailedException : Exception
     {
     }
 
+    public RunFailedException(Jobs.JobFailure failure)
+        : base(failure?.Cause)
+    {
+        Output = failure?.Output;
+    }
+
+    /// <summary>The failing process's output tail, stored apart from the one-line cause.</summary>
+    public string? Output { get; }
+
     public RunFailedException()
     {
     }

@@ -50,6 +50,9 @@ public sealed class BadInputTests
         Assert.Equal(RunStatus.Failed, document.Status);
         Assert.Contains("exited with code 1 before it was ready", document.Error, StringComparison.Ordinal);
         Assert.Contains("address already in use", document.Error, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain('\n', document.Error!);
+        Assert.Contains("  | ", document.ErrorOutput, StringComparison.Ordinal);
+        Assert.Contains("address already in use", document.ErrorOutput, StringComparison.OrdinalIgnoreCase);
         Assert.Empty(ProcessTable.WithArgument(url));
     }
 
@@ -84,6 +87,8 @@ public sealed class BadInputTests
         var document = StoredRuns.Single(results);
         Assert.Equal(RunStatus.Failed, document.Status);
         Assert.Contains("server exited during the run with code 42", document.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', document.Error!);
+        Assert.NotNull(document.ErrorOutput);
         Assert.NotEmpty(document.Samples);
         Assert.True(document.Measurements.GetValueOrDefault("benchmarks/cpu/user") + document.Measurements.GetValueOrDefault("benchmarks/cpu/kernel") > 0);
         Assert.True(document.DurationSeconds < 6, "the run should stop when the server dies, not wait out the duration");
