@@ -365,6 +365,11 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         {
             return Refuse(job, ex.Message, ex is UploadTooLargeException ? StatusCodes.Status413PayloadTooLarge : StatusCodes.Status400BadRequest);
         }
+        catch (BadHttpRequestException ex)
+        {
+            // A body that stopped arriving (truncated, or slower than Kestrel's minimum data rate): what came is deleted.
+            return Refuse(job, $"the upload did not arrive whole: {ex.Message}", ex.StatusCode);
+        }
     }
 
     private IResult Guard(AgentJob job, Func<IResult> action)

@@ -84,6 +84,28 @@ public sealed class AgentFaultTests
     }
 
     [Fact]
+    public async Task An_upload_that_stops_arriving_is_answered_408_with_its_cause_and_leaves_no_file()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var id = await client.CreateAsync(AgentClient.Job("application", "truncated"));
+        using var socket = new System.Net.Sockets.Socket(System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+        await socket.ConnectAsync(agent.Url.Host, agent.Url.Port);
+        var head = $"POST /jobs/{id}/source HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n";
+        await socket.SendAsync(System.Text.Encoding.ASCII.GetBytes(head + new string('P', 1000)));
+
+        var buffer = new byte[4096];
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        var read = await socket.ReceiveAsync(buffer, System.Net.Sockets.SocketFlags.None, timeout.Token);
+        var answer = System.Text.Encoding.ASCII.GetString(buffer, 0, read);
+        Assert.StartsWith("HTTP/1.1 408 ", answer, StringComparison.Ordinal);
+        Assert.Contains("the upload did not arrive whole", answer, StringComparison.Ordinal);
+        var folder = Path.Combine(agent.JobsDirectory, id.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Assert.Empty(Directory.Exists(folder) ? Directory.GetFiles(folder, "*", SearchOption.AllDirectories) : []);
+        Assert.Contains("the upload did not arrive whole", agent.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_job_that_never_prints_its_ready_text_fails_after_its_start_timeout_and_is_stopped()
     {
         await using var agent = await AgentProcess.StartAsync();
