@@ -76,6 +76,8 @@ internal sealed class JobProcess : IAsyncDisposable
             throw new InvalidOperationException($"Could not start {info.Name}: {info.CommandLine}");
         }
 
+        control.Adopt(process);
+
         if (info.Cpus is { Count: > 0 } cpus)
         {
             control.SetAffinity(process, cpus);

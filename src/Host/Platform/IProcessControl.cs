@@ -17,6 +17,12 @@ internal interface IProcessControl
     /// <summary>Pins the process to the given CPUs.</summary>
     void SetAffinity(Process process, IReadOnlyList<int> cpus);
 
+    /// <summary>
+    /// Ties a child's life to this process's, however this process ends: a Job Object with
+    /// kill-on-close on Windows; on Linux the child's own parent watch (see <c>ShutdownSignal</c>) does it.
+    /// </summary>
+    void Adopt(Process process);
+
     /// <summary>True when the process is gone or has ended, a zombie nobody has reaped included (a killed parent that still holds its pid).</summary>
     bool HasEnded(int processId);
 }

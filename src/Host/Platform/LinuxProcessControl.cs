@@ -58,6 +58,13 @@ internal sealed class LinuxProcessControl : IProcessControl
 
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 
+    // PR_SET_PDEATHSIG would have to be set between fork and exec, which Process.Start does not
+    // offer; this tool's own children watch their parent instead (ShutdownSignal), and a stopped
+    // run kills the whole tree it started (Descendants).
+    public void Adopt(Process process)
+    {
+    }
+
     /// <summary>From <c>/proc/PID/stat</c>: missing, or in state Z (zombie) or X (dead).</summary>
     public bool HasEnded(int processId)
     {

@@ -16,6 +16,8 @@ internal sealed class WindowsProcessControl : IProcessControl
 
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 
+    public void Adopt(Process process) => WindowsJobObject.Assign(process);
+
     public bool HasEnded(int processId)
     {
         try
