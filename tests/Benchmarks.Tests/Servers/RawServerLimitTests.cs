@@ -178,11 +178,13 @@ public sealed class RawServerLimitTests
         Assert.StartsWith("HTTP/1.1 200 OK", served, StringComparison.Ordinal);
     }
 
-    internal static async Task AssertServesAsync(int port)
+    /// <summary>A clean GET on a new connection gets 200 and the body; returns the response for further checks.</summary>
+    internal static async Task<string> AssertServesAsync(int port)
     {
         using var client = await RawClient.ConnectAsync(port);
         await client.SendAsync(Get);
         var (text, _) = await client.ReadAsync(t => t.EndsWith("Hello, World!", StringComparison.Ordinal));
         Assert.StartsWith("HTTP/1.1 200 OK\r\n", text, StringComparison.Ordinal);
+        return text;
     }
 }
