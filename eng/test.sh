@@ -47,6 +47,19 @@ if [ -f "$trx" ]; then
   counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
   passed=$(sed -n 's/.* passed="\([0-9]*\)".*/\1/p' <<<"$counters")
   failed=$(sed -n 's/.* failed="\([0-9]*\)".*/\1/p' <<<"$counters")
+  # The failed tests by name, with the first line of their message, where CI logs keep only the end.
+  if [ "${failed:-0}" != 0 ] && ! command -v python3 >/dev/null 2>&1; then
+    grep -o '<UnitTestResult [^>]*outcome="Failed"[^>]*>' "$trx" | sed 's/.* testName="\([^"]*\)".*/failed: \1/' || true
+  elif [ "${failed:-0}" != 0 ]; then
+    python3 - "$trx" <<'PY' || true
+import sys, xml.etree.ElementTree as et
+ns = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
+for r in et.parse(sys.argv[1]).getroot().iterfind(".//t:UnitTestResult[@outcome='Failed']", ns):
+    message = r.find(".//t:Message", ns)
+    text = (message.text or "").strip().splitlines() if message is not None else []
+    print(f"failed: {r.get('testName')}: {text[0][:400] if text else ''}")
+PY
+  fi
   echo "${passed:-0} passed, ${failed:-0} failed"
 else
   echo "0 passed, 1 failed"

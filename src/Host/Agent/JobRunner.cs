@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net.Sockets;
+using Benchmarks.Host.Crank;
 using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Microsoft.Extensions.Logging;
@@ -17,7 +18,6 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
 {
     private const string ChildProcessPrefix = "##ChildProcessId:";
     private static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromMinutes(3);
-    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
 
     /// <summary>Longest a started job waits for its controller to read its state before it goes on anyway.</summary>
     private static readonly TimeSpan WaitingShownFor = TimeSpan.FromSeconds(1);
@@ -43,8 +43,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             job.PublishedDirectory = build.OutputDirectory;
             job.ProjectDirectory = build.ProjectDirectory;
             job.BuildTime = build.Duration;
-            job.AddMetadata(AgentMeasurements.Metadata("benchmarks/build-time"));
-            job.AddMeasurement("benchmarks/build-time", build.Duration.TotalMilliseconds);
+            job.AddMetadata(CrankMetadata.For(SystemMeasures.BuildTime.Name));
+            job.AddMeasurement(SystemMeasures.BuildTime.Name, build.Duration.TotalMilliseconds);
             ExtractOutputAttachments(job);
             if (!job.TryMove(AgentJobState.Starting, AgentJobState.Waiting))
             {
@@ -65,8 +65,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
 
             ready = true;
             job.SetUrl(JobUrl(job));
-            job.AddMetadata(AgentMeasurements.Metadata("benchmarks/start-time"));
-            job.AddMeasurement("benchmarks/start-time", started.Elapsed.TotalMilliseconds);
+            job.AddMetadata(CrankMetadata.For(SystemMeasures.StartTime.Name));
+            job.AddMeasurement(SystemMeasures.StartTime.Name, started.Elapsed.TotalMilliseconds);
             if (!job.TryMove(AgentJobState.Running, AgentJobState.Starting))
             {
                 return;
@@ -167,55 +167,20 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobProcess process, TimeSpan timeout, CancellationToken stop)
     {
         var readyText = job.GetString("readyStateText");
-        Task ready;
-        if (!string.IsNullOrEmpty(readyText))
+        var readiness = !string.IsNullOrEmpty(readyText) ? Readiness.OnLine(readyText)
+            : job.Read(d => JobDocument.GetBool(d, "isConsoleApp")) ? Readiness.Immediate
+            : Readiness.OnPort(job.Read(d => JobDocument.GetInt(d, "port")) ?? 5000);
+        switch (await readiness.WaitAsync(process, timeout, stop))
         {
-            ready = process.WaitForLineAsync(readyText);
-        }
-        else if (job.Read(d => JobDocument.GetBool(d, "isConsoleApp")))
-        {
-            ready = Task.CompletedTask;
-        }
-        else
-        {
-            ready = ProbePortAsync(job.Read(d => JobDocument.GetInt(d, "port")) ?? 5000, stop);
-        }
-
-        var first = await Task.WhenAny(ready, process.Exited, Task.Delay(timeout, stop));
-        if (first == ready)
-        {
-            return true;
-        }
-
-        if (stop.IsCancellationRequested)
-        {
-            return false;
-        }
-
-        if (process.HasExited)
-        {
-            await EndAsync(job, process);
-            return false;
-        }
-
-        throw new JobFailedException($"the job was not ready within {timeout}{(string.IsNullOrEmpty(readyText) ? "" : $" (waiting for '{readyText}')")}:{Environment.NewLine}{job.Output.Tail(20)}");
-    }
-
-    /// <summary>Tries the port up to 5 times, a second apart; after that the job counts as started anyway, as crank's agent does.</summary>
-    private static async Task ProbePortAsync(int port, CancellationToken cancellationToken)
-    {
-        for (var attempt = 0; attempt < 5; attempt++)
-        {
-            try
-            {
-                using var client = new TcpClient();
-                await client.ConnectAsync("127.0.0.1", port, cancellationToken);
-                return;
-            }
-            catch (SocketException)
-            {
-                await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
-            }
+            case ReadinessOutcome.Ready:
+                return true;
+            case ReadinessOutcome.Cancelled:
+                return false;
+            case ReadinessOutcome.Exited:
+                await EndAsync(job, process);
+                return false;
+            default:
+                throw new JobFailedException($"the job was not ready within {timeout}{readiness.Describe()}:{Environment.NewLine}{job.Output.Tail(20)}");
         }
     }
 
@@ -255,7 +220,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 using var child = Process.GetProcessById(job.ChildProcessId);
                 if (control.RequestStop(child))
                 {
-                    await child.WaitForExitAsync().WaitAsync(StopGrace);
+                    await child.WaitForExitAsync().WaitAsync(JobProcess.StopGrace);
                 }
             }
             catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or TimeoutException)
@@ -263,7 +228,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             }
         }
 
-        await process.StopAsync(StopGrace);
+        await process.StopAsync(JobProcess.StopGrace);
         AgentLog.ProcessEnded(logger, job.Id, job.Service, process.Id);
     }
 

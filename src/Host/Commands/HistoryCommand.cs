@@ -3,7 +3,8 @@ using System.Globalization;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Reports;
 using Benchmarks.Host.Store;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Commands;
 
@@ -23,7 +24,7 @@ internal static class HistoryCommand
     {
         var stores = new StoreOptionSet();
         var filters = new RunFilterOptionSet();
-        var measurement = new Option<string>("--measurement", "-m") { Description = "The measurement to follow.", DefaultValueFactory = _ => "http/rps/mean" };
+        var measurement = new Option<string>("--measurement", "-m") { Description = "The measurement to follow.", DefaultValueFactory = _ => HttpMeasures.RpsMean.Name };
         var window = new Option<int>("--window") { Description = "Runs before a result that make its band.", DefaultValueFactory = _ => 7 };
         var sigma = new Option<double>("--sigma") { Description = "Band half-width in standard deviations.", DefaultValueFactory = _ => 2 };
         var consecutive = new Option<int>("--consecutive") { Description = "Results in a row outside the band before one is flagged.", DefaultValueFactory = _ => 2 };

@@ -5,14 +5,15 @@ using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Store;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Commands;
 
 /// <summary><c>benchmarks results list | show | import | push | export</c>.</summary>
 internal static class ResultsCommand
 {
-    private static readonly string[] s_headline = ["http/rps/mean", "ws/messages/rate", "ws/connects/rate", "ws/broadcast/clients", "ws/idle/connections"];
+    private static readonly string[] s_headline = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name, WebSocketMeasures.IdleConnections.Name];
 
     public static Command Create(CliConsole console) => new("results", "Stored runs: list, show, import crank results, push to PostgreSQL, export.")
     {

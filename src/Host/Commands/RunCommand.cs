@@ -8,7 +8,7 @@ using Benchmarks.Host.Plugins;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Store;
 using Benchmarks.Load.Http;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Commands;
 

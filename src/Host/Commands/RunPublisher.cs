@@ -1,6 +1,6 @@
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Store;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Commands;
 

@@ -1,5 +1,5 @@
 using Benchmarks.Host.Cli;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Commands;
 

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Plugins;
 using Benchmarks.Servers;
 
@@ -9,7 +10,7 @@ namespace Benchmarks.Host.Commands;
 internal static class ServeCommand
 {
     /// <summary>The line crank and <c>benchmarks run</c> wait for.</summary>
-    public const string ReadyText = "Application started.";
+    public const string ReadyText = ServerJob.ReadyText;
 
     public static Command Create(CliConsole console)
     {

@@ -87,7 +87,11 @@ internal static class VerifyCommand
     {
         var url = new Uri($"http://127.0.0.1:{FreePort()}");
         await using var job = ServerJob.Start(new ServerLaunch(scenario.Name, server, url) { Options = options, PluginDirectories = plugins }, OsPlatform.CreateProcessControl());
-        await ServerJob.WaitUntilReadyAsync(job, TimeSpan.FromSeconds(30), cancellationToken);
+        if (await ServerJob.WaitUntilReadyAsync(job, TimeSpan.FromSeconds(30), cancellationToken) is { } notReady)
+        {
+            throw new RunFailedException(notReady);
+        }
+
         return await Verifier.VerifyAsync(scenario, url, cancellationToken);
     }
 

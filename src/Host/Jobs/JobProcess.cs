@@ -15,6 +15,9 @@ internal sealed class JobProcess : IAsyncDisposable
     private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly List<(string Text, TaskCompletionSource Seen)> _waits = [];
     private static readonly TimeSpan OutputDrainTimeout = TimeSpan.FromSeconds(5);
+
+    /// <summary>How long a stopped job has to end by itself before its tree is killed (a run's and the agent's alike).</summary>
+    public static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
     private readonly Lock _lock = new();
 
     private JobProcess(JobStartInfo info, Process process, IProcessControl control)
@@ -187,7 +190,7 @@ internal sealed class JobProcess : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        await StopAsync(TimeSpan.FromSeconds(5));
+        await StopAsync(StopGrace);
         _process.Dispose();
     }
 

@@ -1,14 +1,17 @@
 using System.Globalization;
 using Benchmarks.Host.Cli;
-using Benchmarks.Host.Commands;
 using Benchmarks.Host.Platform;
-using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.Jobs;
 
 /// <summary>Starts <c>benchmarks serve</c> as a child process and waits for its ready line.</summary>
 internal static class ServerJob
 {
+    /// <summary>The line <c>benchmarks serve</c> prints once it accepts connections (also crank's <c>readyStateText</c> for it).</summary>
+    public const string ReadyText = "Application started.";
+
+    public static Readiness Readiness { get; } = Readiness.OnLine(ReadyText);
+
     public static JobProcess Start(ServerLaunch launch, IProcessControl control)
     {
         ArgumentNullException.ThrowIfNull(launch);
@@ -31,24 +34,21 @@ internal static class ServerJob
         return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus }, control);
     }
 
-    /// <summary>Throws <see cref="RunFailedException"/> with the server's last lines if it exits or stays silent.</summary>
-    public static async Task WaitUntilReadyAsync(JobProcess server, TimeSpan timeout, CancellationToken cancellationToken)
+    /// <summary>Null once the server is ready; otherwise why it is not, with its last lines.</summary>
+    public static async Task<JobFailure?> WaitUntilReadyAsync(JobProcess server, TimeSpan timeout, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(server);
-        var ready = server.WaitForLineAsync(ServeCommand.ReadyText);
-        var first = await Task.WhenAny(ready, server.Exited, Task.Delay(timeout, cancellationToken));
-        if (first == ready)
+        switch (await Readiness.WaitAsync(server, timeout, cancellationToken))
         {
-            return;
+            case ReadinessOutcome.Ready:
+                return null;
+            case ReadinessOutcome.Cancelled:
+                throw new OperationCanceledException(cancellationToken);
+            case ReadinessOutcome.Exited:
+                await server.StopAsync(JobProcess.StopGrace);
+                return JobFailure.Exited("the server exited", server, " before it was ready");
+            default:
+                return new JobFailure($"the server did not print '{ReadyText}' within {DurationParser.Format(timeout)}", server.Tail.Format(20));
         }
-
-        cancellationToken.ThrowIfCancellationRequested();
-        if (server.HasExited)
-        {
-            await server.StopAsync(TimeSpan.FromSeconds(5));
-            throw new RunFailedException(JobFailure.Exited("the server exited", server, " before it was ready"));
-        }
-
-        throw new RunFailedException(new JobFailure($"the server did not print '{ServeCommand.ReadyText}' within {DurationParser.Format(timeout)}", server.Tail.Format(20)));
     }
 }

@@ -1,3 +1,5 @@
+using Benchmarks.Host.Measurements;
+
 namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>What wrk printed, in our units: milliseconds, and MB as 10^6 bytes.</summary>
@@ -53,20 +55,23 @@ internal sealed record WrkReport
     {
         var measurements = new SortedDictionary<string, double>(StringComparer.Ordinal)
         {
-            ["http/rps/mean"] = RequestsPerSecond,
-            ["http/requests"] = Requests,
-            ["http/requests/badresponses"] = BadResponses,
-            ["http/requests/errors"] = SocketErrors,
-            ["http/latency/mean"] = LatencyMean,
-            ["http/latency/stdev"] = LatencyStdev,
-            ["http/latency/max"] = LatencyMax,
-            ["http/throughput"] = ThroughputMegabytesPerSecond,
+            [HttpMeasures.RpsMean.Name] = RequestsPerSecond,
+            [HttpMeasures.Requests.Name] = Requests,
+            [HttpMeasures.BadResponses.Name] = BadResponses,
+            [HttpMeasures.Errors.Name] = SocketErrors,
+            [HttpMeasures.LatencyMean.Name] = LatencyMean,
+            [HttpMeasures.LatencyStdev.Name] = LatencyStdev,
+            [HttpMeasures.LatencyMax.Name] = LatencyMax,
+            [HttpMeasures.Throughput.Name] = ThroughputMegabytesPerSecond,
         };
         foreach (var (percentile, value) in Percentiles)
         {
             if (!Inconsistent.Contains(percentile))
             {
-                measurements[$"http/latency/{percentile}"] = value;
+                if (HttpMeasures.LatencyPercentile(percentile) is { } named)
+                {
+                    measurements[named.Name] = value;
+                }
             }
         }
 

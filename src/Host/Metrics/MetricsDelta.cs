@@ -1,11 +1,21 @@
 using System.Diagnostics;
+using Benchmarks.Host.Measurements;
+using static Benchmarks.Host.Measurements.SystemMeasures;
 
 namespace Benchmarks.Host.Metrics;
 
-/// <summary>Turns two snapshots into the run's measurements over the time between them.</summary>
+/// <summary>
+/// Turns two snapshots into one interval's sample: the process, load, machine and interface
+/// figures over the time between them, and the interface's byte counts since
+/// <c>origin</c> (the start of the measured window). The local run and the agent both
+/// sample through this, so a name means the same on both.
+/// </summary>
 internal static class MetricsDelta
 {
-    public static SortedDictionary<string, double> Between(MetricsSnapshot start, MetricsSnapshot end, int cores, double? linkSpeedMbps)
+    /// <summary>The shortest last, partial interval still sampled when a job or window ends inside it (shorter ones are noise).</summary>
+    public static readonly TimeSpan ShortestLastInterval = TimeSpan.FromMilliseconds(200);
+
+    public static SortedDictionary<string, double> Between(MetricsSnapshot start, MetricsSnapshot end, int cores, double? linkSpeedMbps, MetricsSnapshot? origin = null)
     {
         ArgumentNullException.ThrowIfNull(start);
         ArgumentNullException.ThrowIfNull(end);
@@ -21,42 +31,52 @@ internal static class MetricsDelta
         {
             var user = Percent(s1.User - s0.User, capacity);
             var kernel = Percent(s1.Kernel - s0.Kernel, capacity);
-            values["benchmarks/cpu/user"] = user;
-            values["benchmarks/cpu/kernel"] = kernel;
-            values["benchmarks/cpu"] = user + kernel;
-            values["benchmarks/working-set"] = s1.WorkingSetBytes / (1024.0 * 1024.0);
+            Set(values, CpuUser, user);
+            Set(values, CpuKernel, kernel);
+            Set(values, Cpu, user + kernel);
+            Set(values, CpuMean, user + kernel);
+            Set(values, WorkingSet, s1.WorkingSetBytes / (1024.0 * 1024.0));
         }
 
         if (start.Load is { } l0 && end.Load is { } l1)
         {
-            values["load/cpu/user"] = Percent(l1.User - l0.User, capacity);
-            values["load/cpu/kernel"] = Percent(l1.Kernel - l0.Kernel, capacity);
+            // The load process seen from outside (a local run's per-second series; its value is what the load reports).
+            Set(values, LoadUser, Percent(l1.User - l0.User, capacity));
+            Set(values, LoadKernel, Percent(l1.Kernel - l0.Kernel, capacity));
         }
 
         var machine = end.Machine - start.Machine;
         if (machine.Total > 0)
         {
-            values["machine/cpu/user"] = machine.User / machine.Total * 100;
-            values["machine/cpu/kernel"] = machine.Kernel / machine.Total * 100;
-            values["machine/cpu/idle"] = machine.Idle / machine.Total * 100;
-            values["machine/cpu/steal"] = machine.Steal / machine.Total * 100;
+            Set(values, MachineUser, machine.User / machine.Total * 100);
+            Set(values, MachineKernel, machine.Kernel / machine.Total * 100);
+            Set(values, MachineIdle, machine.Idle / machine.Total * 100);
+            Set(values, MachineSteal, machine.Steal / machine.Total * 100);
         }
 
         if (start.Network is { } n0 && end.Network is { } n1)
         {
             var rx = (n1.RxBytes - n0.RxBytes) * 8 / seconds / 1_000_000;
             var tx = (n1.TxBytes - n0.TxBytes) * 8 / seconds / 1_000_000;
-            values["net/rx"] = rx;
-            values["net/tx"] = tx;
+            Set(values, NetRx, rx);
+            Set(values, NetTx, tx);
             if (linkSpeedMbps is > 0)
             {
-                values["net/link-speed"] = linkSpeedMbps.Value;
-                values["net/utilization"] = Math.Max(rx, tx) / linkSpeedMbps.Value * 100;
+                Set(values, LinkSpeed, linkSpeedMbps.Value);
+                Set(values, Utilization, Math.Max(rx, tx) / linkSpeedMbps.Value * 100);
+            }
+
+            if (origin?.Network is { } first)
+            {
+                Set(values, NetRxBytes, n1.RxBytes - first.RxBytes);
+                Set(values, NetTxBytes, n1.TxBytes - first.TxBytes);
             }
         }
 
         return values;
     }
+
+    private static void Set(SortedDictionary<string, double> values, Measurement measurement, double value) => values[measurement.Name] = value;
 
     private static double Percent(double cpuSeconds, double capacitySeconds) => Math.Max(0, cpuSeconds) / capacitySeconds * 100;
 }

@@ -2,18 +2,14 @@ using System.Diagnostics;
 
 namespace Benchmarks.Host.Metrics;
 
-/// <summary>Reads the counters of a run: the machine, the server process, the load process and the interface.</summary>
+/// <summary>Reads the counters of a job: the machine, the measured process (and a load process beside it) and the interface.</summary>
 internal sealed class MetricsSampler
 {
     private readonly ISystemMetrics _metrics;
-    private readonly int _serverProcessId;
-    private readonly int? _loadProcessId;
 
-    public MetricsSampler(ISystemMetrics metrics, int serverProcessId, int? loadProcessId, string? interfaceName)
+    public MetricsSampler(ISystemMetrics metrics, string? interfaceName)
     {
         _metrics = metrics;
-        _serverProcessId = serverProcessId;
-        _loadProcessId = loadProcessId;
         InterfaceName = interfaceName;
         LinkSpeedMbps = interfaceName is null ? null : metrics.ReadLinkSpeed(interfaceName);
     }
@@ -22,10 +18,11 @@ internal sealed class MetricsSampler
 
     public double? LinkSpeedMbps { get; }
 
-    public MetricsSnapshot Take() => new(
+    /// <summary>A snapshot; a process id of 0 or less (or null) is not read.</summary>
+    public MetricsSnapshot Take(int? processId, int? loadProcessId = null) => new(
         Stopwatch.GetTimestamp(),
         _metrics.ReadMachineCpu(),
-        _metrics.ReadProcess(_serverProcessId),
-        _loadProcessId is { } load ? _metrics.ReadProcess(load) : null,
+        processId is > 0 ? _metrics.ReadProcess(processId.Value) : null,
+        loadProcessId is > 0 ? _metrics.ReadProcess(loadProcessId.Value) : null,
         InterfaceName is null ? null : _metrics.ReadNetwork(InterfaceName));
 }

@@ -7,6 +7,35 @@ namespace Benchmarks.Host.Metrics;
 /// <summary>Finds the network interface that carries traffic to an address.</summary>
 internal static class NetworkInterfaceLocator
 {
+    /// <summary>
+    /// The interface that carries traffic to the first of <paramref name="endpoints"/> that
+    /// resolves (loopback for a local benchmark), else the first one that is up and not loopback.
+    /// </summary>
+    public static string? ForEndpoints(IEnumerable<Uri> endpoints)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        foreach (var uri in endpoints)
+        {
+            IPAddress[] addresses;
+            try
+            {
+                addresses = IPAddress.TryParse(uri.IdnHost.Trim('[', ']'), out var literal) ? [literal] : Dns.GetHostAddresses(uri.IdnHost);
+            }
+            catch (SocketException)
+            {
+                continue;
+            }
+
+            if (addresses is [var address, ..] && ForDestination(address) is { } located)
+            {
+                return located.Name;
+            }
+        }
+
+        return NetworkInterface.GetAllNetworkInterfaces()
+            .FirstOrDefault(n => n.OperationalStatus == OperationalStatus.Up && n.NetworkInterfaceType != NetworkInterfaceType.Loopback)?.Name;
+    }
+
     public static NetworkInterface? ForDestination(IPAddress destination)
     {
         ArgumentNullException.ThrowIfNull(destination);

@@ -1,5 +1,5 @@
-using Benchmarks.Host.Runs;
-using Benchmarks.Runs;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Reports;
 
@@ -104,9 +104,16 @@ internal sealed class Comparison
     public static MeasurementInfo Info(IEnumerable<RunDocument> runs, string name)
     {
         var stored = runs.Select(r => r.Metadata.GetValueOrDefault(name)).FirstOrDefault(m => m is not null);
-        var known = MeasurementCatalog.All.GetValueOrDefault(name);
-        var unit = stored?.Unit is { Length: > 0 } u ? u : known?.Unit ?? "";
-        var higher = stored?.HigherIsBetter ?? known?.HigherIsBetter ?? MeasurementDirection.Infer(name);
-        return new MeasurementInfo(stored?.Description ?? known?.Description ?? name, unit, stored?.Aggregate ?? known?.Aggregate ?? "", higher);
+        var known = MeasurementCatalog.Describe(name);
+        if (stored is null)
+        {
+            return known;
+        }
+
+        return stored with
+        {
+            Unit = stored.Unit is { Length: > 0 } ? stored.Unit : known.Unit,
+            HigherIsBetter = stored.HigherIsBetter ?? known.HigherIsBetter,
+        };
     }
 }

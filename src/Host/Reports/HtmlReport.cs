@@ -1,16 +1,17 @@
 using System.Globalization;
 using System.Net;
 using System.Text;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Reports;
 
 /// <summary>Self-contained HTML reports (inline CSS and SVG; nothing fetched): a comparison, or a history.</summary>
 internal static class HtmlReport
 {
-    private static readonly string[] s_rates = ["http/rps/mean", "ws/messages/rate", "ws/connects/rate", "ws/broadcast/clients"];
+    private static readonly string[] s_rates = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name];
     private static readonly string[] s_sides = ["baseline", "candidate"];
-    private static readonly string[] s_sampleRates = ["http/rps", "ws/messages/rate", "ws/connects/rate"];
+    private static readonly string[] s_sampleRates = [HttpMeasures.Rps.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name];
     private static readonly (string Suffix, double X)[] s_percentiles = [("50", 50), ("75", 75), ("90", 90), ("95", 95), ("99", 99), ("99.9", 99.9)];
 
     public static string Compare(Comparison comparison)
@@ -66,7 +67,7 @@ internal static class HtmlReport
 
     private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color, IReadOnlyCollection<int> sampledRuns)
     {
-        var prefix = runs.Any(r => r.Measurements.ContainsKey("http/latency/50")) ? "http/latency/" : runs.Any(r => r.Measurements.ContainsKey("ws/rtt/50")) ? "ws/rtt/" : null;
+        var prefix = runs.Any(r => r.Measurements.ContainsKey(HttpMeasures.Latency50.Name)) ? "http/latency/" : runs.Any(r => r.Measurements.ContainsKey(WebSocketMeasures.Rtt50.Name)) ? "ws/rtt/" : null;
         if (prefix is not null)
         {
             var percentiles = s_percentiles.Where(p => runs.Any(r => r.Measurements.ContainsKey(prefix + p.Suffix))).ToList();
@@ -76,23 +77,23 @@ internal static class HtmlReport
                 xNames: [.. percentiles.Select(p => "p" + p.Suffix)]));
         }
 
-        if (runs.Any(r => r.Measurements.ContainsKey("benchmarks/cpu/user")))
+        if (runs.Any(r => r.Measurements.ContainsKey(SystemMeasures.CpuUser.Name)))
         {
             html.Append("<h2>Server CPU, user and kernel</h2>");
             html.Append(SvgChart.Bars("benchmarks/cpu/user + benchmarks/cpu/kernel (% of the machine)", "%", names,
-                [("user", [.. runs.Select(r => Get(r, "benchmarks/cpu/user"))], "#59a14f"), ("kernel", [.. runs.Select(r => Get(r, "benchmarks/cpu/kernel"))], "#e15759")], stacked: true));
+                [("user", [.. runs.Select(r => Get(r, SystemMeasures.CpuUser.Name))], "#59a14f"), ("kernel", [.. runs.Select(r => Get(r, SystemMeasures.CpuKernel.Name))], "#e15759")], stacked: true));
         }
 
-        if (runs.Any(r => r.Measurements.ContainsKey("net/utilization")))
+        if (runs.Any(r => r.Measurements.ContainsKey(SystemMeasures.Utilization.Name)))
         {
             html.Append("<h2>Network</h2>");
-            html.Append(SvgChart.Bars("net/utilization (% of the link)", "%", names, [("utilization", [.. runs.Select(r => Get(r, "net/utilization"))], "#76b7b2")], stacked: false));
+            html.Append(SvgChart.Bars("net/utilization (% of the link)", "%", names, [("utilization", [.. runs.Select(r => Get(r, SystemMeasures.Utilization.Name))], "#76b7b2")], stacked: false));
         }
-        else if (runs.Any(r => r.Measurements.ContainsKey("net/rx")))
+        else if (runs.Any(r => r.Measurements.ContainsKey(SystemMeasures.NetRx.Name)))
         {
             html.Append("<h2>Network</h2><p>No link speed known for the interface (loopback or virtual): throughput is shown instead of utilization.</p>");
             html.Append(SvgChart.Bars("net/rx and net/tx (Mbit/s)", "Mbit/s", names,
-                [("rx", [.. runs.Select(r => Get(r, "net/rx"))], "#76b7b2"), ("tx", [.. runs.Select(r => Get(r, "net/tx"))], "#b07aa1")], stacked: false));
+                [("rx", [.. runs.Select(r => Get(r, SystemMeasures.NetRx.Name))], "#76b7b2"), ("tx", [.. runs.Select(r => Get(r, SystemMeasures.NetTx.Name))], "#b07aa1")], stacked: false));
         }
 
         var sampled = runs.Select((r, i) => (Run: r, Index: i, Key: s_sampleRates.FirstOrDefault(k => r.Samples.Any(s => s.Values.ContainsKey(k))))).Where(r => r.Key is not null && sampledRuns.Contains(r.Index)).ToList();

@@ -8,7 +8,7 @@ namespace Benchmarks.Host.Reports;
 /// </summary>
 internal static class RegressionDetector
 {
-    public static IReadOnlyList<HistoryPoint> Analyze(IReadOnlyList<(Benchmarks.Runs.RunDocument Run, double Value)> series, int window, double sigmas, int consecutive, bool? higherIsBetter)
+    public static IReadOnlyList<HistoryPoint> Analyze(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int window, double sigmas, int consecutive, bool? higherIsBetter)
     {
         ArgumentNullException.ThrowIfNull(series);
         if (window < 2 || consecutive < 1 || sigmas <= 0)
@@ -47,7 +47,7 @@ internal static class RegressionDetector
         return points;
     }
 
-    private static (double Low, double High) Band(IReadOnlyList<(Benchmarks.Runs.RunDocument Run, double Value)> series, int start, int count, double sigmas)
+    private static (double Low, double High) Band(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int start, int count, double sigmas)
     {
         var values = Enumerable.Range(start, count).Select(j => series[j].Value).ToArray();
         var mean = values.Average();

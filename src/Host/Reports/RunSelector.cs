@@ -1,6 +1,6 @@
 using System.Globalization;
 using Benchmarks.Host.Store;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Reports;
 

@@ -1,4 +1,5 @@
 using Benchmarks.Load.Http;
+using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Runs;
 
@@ -10,33 +11,33 @@ internal static class LoadMeasurements
         ArgumentNullException.ThrowIfNull(result);
         var measurements = new SortedDictionary<string, double>(StringComparer.Ordinal)
         {
-            ["http/rps/mean"] = result.RequestsPerSecond,
-            ["http/requests"] = result.Requests,
-            ["http/requests/badresponses"] = result.Bad,
-            ["http/requests/errors"] = result.Errors.Total,
-            ["http/requests/lost"] = result.Lost,
-            ["http/latency/mean"] = result.Latency.Mean,
-            ["http/latency/stdev"] = result.Latency.StandardDeviation,
-            ["http/latency/50"] = result.Latency.P50,
-            ["http/latency/75"] = result.Latency.P75,
-            ["http/latency/90"] = result.Latency.P90,
-            ["http/latency/99"] = result.Latency.P99,
-            ["http/latency/99.9"] = result.Latency.P999,
-            ["http/latency/max"] = result.Latency.Max,
-            ["http/throughput"] = result.ThroughputMegabytesPerSecond,
-            ["http/bytes"] = result.BytesReceived,
+            [HttpMeasures.RpsMean.Name] = result.RequestsPerSecond,
+            [HttpMeasures.Requests.Name] = result.Requests,
+            [HttpMeasures.BadResponses.Name] = result.Bad,
+            [HttpMeasures.Errors.Name] = result.Errors.Total,
+            [HttpMeasures.Lost.Name] = result.Lost,
+            [HttpMeasures.LatencyMean.Name] = result.Latency.Mean,
+            [HttpMeasures.LatencyStdev.Name] = result.Latency.StandardDeviation,
+            [HttpMeasures.Latency50.Name] = result.Latency.P50,
+            [HttpMeasures.Latency75.Name] = result.Latency.P75,
+            [HttpMeasures.Latency90.Name] = result.Latency.P90,
+            [HttpMeasures.Latency99.Name] = result.Latency.P99,
+            [HttpMeasures.Latency999.Name] = result.Latency.P999,
+            [HttpMeasures.LatencyMax.Name] = result.Latency.Max,
+            [HttpMeasures.Throughput.Name] = result.ThroughputMegabytesPerSecond,
+            [HttpMeasures.Bytes.Name] = result.BytesReceived,
         };
         // The load's own CPU split, as the local run measures it from outside: % of the machine over the window.
         if (result.CpuWindowSeconds > 0)
         {
             var capacity = result.CpuWindowSeconds * Environment.ProcessorCount;
-            measurements["load/cpu/user"] = result.CpuUserSeconds / capacity * 100;
-            measurements["load/cpu/kernel"] = result.CpuKernelSeconds / capacity * 100;
+            measurements[SystemMeasures.LoadUser.Name] = result.CpuUserSeconds / capacity * 100;
+            measurements[SystemMeasures.LoadKernel.Name] = result.CpuKernelSeconds / capacity * 100;
         }
 
         if (result.Requests > 0)
         {
-            measurements["load/cpu-per-request"] = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;
+            measurements[SystemMeasures.LoadCpuPerRequest.Name] = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;
         }
 
         return measurements;

@@ -1,5 +1,6 @@
 using System.Globalization;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Runs;
 
@@ -8,11 +9,11 @@ internal static class ResultTableWriter
 {
     private static readonly string[] s_order =
     [
-        "http/rps/mean", "http/requests", "http/requests/badresponses", "http/requests/errors", "http/requests/lost",
-        "http/latency/mean", "http/latency/50", "http/latency/75", "http/latency/90", "http/latency/99", "http/latency/99.9", "http/latency/max",
-        "http/throughput", "benchmarks/cpu", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set",
-        "machine/cpu/user", "machine/cpu/kernel", "machine/cpu/idle", "machine/cpu/steal", "net/rx", "net/tx", "net/link-speed", "net/utilization",
-        "load/cpu/user", "load/cpu/kernel", "load/cpu-per-request",
+        HttpMeasures.RpsMean.Name, HttpMeasures.Requests.Name, HttpMeasures.BadResponses.Name, HttpMeasures.Errors.Name, HttpMeasures.Lost.Name,
+        HttpMeasures.LatencyMean.Name, HttpMeasures.Latency50.Name, HttpMeasures.Latency75.Name, HttpMeasures.Latency90.Name, HttpMeasures.Latency99.Name, HttpMeasures.Latency999.Name, HttpMeasures.LatencyMax.Name,
+        HttpMeasures.Throughput.Name, SystemMeasures.Cpu.Name, SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.WorkingSet.Name,
+        SystemMeasures.MachineUser.Name, SystemMeasures.MachineKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.MachineSteal.Name, SystemMeasures.NetRx.Name, SystemMeasures.NetTx.Name, SystemMeasures.LinkSpeed.Name, SystemMeasures.Utilization.Name,
+        SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name, SystemMeasures.LoadCpuPerRequest.Name,
     ];
 
     public static void Write(TextWriter writer, RunDocument document)
@@ -27,7 +28,7 @@ internal static class ResultTableWriter
         {
             var value = document.Measurements[name];
             var info = document.Metadata.TryGetValue(name, out var known) ? known : null;
-            var text = info?.Unit == "count" ? value.ToString("N0", CultureInfo.InvariantCulture) : value.ToString("N2", CultureInfo.InvariantCulture);
+            var text = value.ToString(info?.Format ?? (info?.Unit == "count" ? "n0" : "n2"), CultureInfo.InvariantCulture);
             writer.WriteLine($"  {name.PadRight(width)}  {text,16}  {info?.Description}");
         }
 

@@ -1,15 +1,15 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Commands;
 using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Verify;
 using Benchmarks.Load.Http;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Runs;
 
@@ -20,8 +20,6 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal sealed class RunCoordinator
 {
-    private static readonly TimeSpan s_stopGrace = TimeSpan.FromSeconds(5);
-
     private readonly CliConsole _console;
     private readonly ISystemMetrics _metrics;
     private readonly IProcessControl _control;
@@ -72,7 +70,11 @@ internal sealed class RunCoordinator
         RunSampling? sampling = null;
         try
         {
-            await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken);
+            if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
+            {
+                throw new RunFailedException(notReady);
+            }
+
             if (request.Verify)
             {
                 var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken);
@@ -88,7 +90,7 @@ internal sealed class RunCoordinator
                 $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); {request.LoadJob.Name} loading {request.Load.Url} with {request.Load.Connections} connections, pipeline {request.Load.PipelineDepth}{Cpus(request.LoadCpus)}."));
 
             await WarmUpAsync(request, workDirectory, server, cancellationToken);
-            var nic = NetworkInterfaceLocator.ForDestination(ResolveAddress(request.ServerUrl))?.Name;
+            var nic = NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
             var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
             await using var load = JobProcess.Start(request.LoadJob.Main(request, workDirectory), _control, (line, isError) =>
             {
@@ -97,7 +99,7 @@ internal sealed class RunCoordinator
                     OnLoadProgress(samplingReady.Task.Result, progress, request.Load);
                 }
             });
-            sampling = new RunSampling(new MetricsSampler(_metrics, server.Id, load.Id, nic), Environment.ProcessorCount);
+            sampling = new RunSampling(new MetricsSampler(_metrics, nic), server.Id, load.Id, Environment.ProcessorCount);
             samplingReady.SetResult(sampling);
             if (!request.LoadJob.ReportsProgress)
             {
@@ -135,7 +137,7 @@ internal sealed class RunCoordinator
                 Merge(document.Measurements, sampling.WindowMeasurements());
             }
 
-            await server.StopAsync(s_stopGrace);
+            await server.StopAsync(JobProcess.StopGrace);
             Directory.Delete(workDirectory, recursive: true);
         }
     }
@@ -152,7 +154,7 @@ internal sealed class RunCoordinator
         await Task.WhenAny(job.Exited, server.Exited).WaitAsync(cancellationToken);
         if (server.HasExited)
         {
-            await job.StopAsync(s_stopGrace);
+            await job.StopAsync(JobProcess.StopGrace);
             throw new RunFailedException(JobFailure.Exited("the server exited during the warm-up", server));
         }
 
@@ -206,7 +208,7 @@ internal sealed class RunCoordinator
         {
             // The server died under load: stop the load now (it reports what it measured), keep the window so far.
             sampling.EndWindow();
-            await load.StopAsync(s_stopGrace);
+            await load.StopAsync(JobProcess.StopGrace);
         }
 
         await load.Exited;
@@ -215,9 +217,9 @@ internal sealed class RunCoordinator
     private static string ProgressLine(RunSample sample)
     {
         var v = sample.Values;
-        var rate = v.TryGetValue("http/rps", out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
+        var rate = v.TryGetValue(HttpMeasures.Rps.Name, out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
         return string.Create(CultureInfo.InvariantCulture,
-            $"  [{sample.Time,5:0.0}s] {rate,18} | server cpu {v.GetValueOrDefault("benchmarks/cpu"),5:0.0}% (user {v.GetValueOrDefault("benchmarks/cpu/user"):0.0}%, kernel {v.GetValueOrDefault("benchmarks/cpu/kernel"):0.0}%) | machine idle {v.GetValueOrDefault("machine/cpu/idle"):0.0}% | net rx {v.GetValueOrDefault("net/rx"):0.0} Mbit/s");
+            $"  [{sample.Time,5:0.0}s] {rate,18} | server cpu {v.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}% (user {v.GetValueOrDefault(SystemMeasures.CpuUser.Name):0.0}%, kernel {v.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}%) | machine idle {v.GetValueOrDefault(SystemMeasures.MachineIdle.Name):0.0}% | net rx {v.GetValueOrDefault(SystemMeasures.NetRx.Name):0.0} Mbit/s");
     }
 
     private static RunDocument NewDocument(RunRequest request)
@@ -249,9 +251,9 @@ internal sealed class RunCoordinator
             parameters[$"server-option/{name}"] = value;
         }
 
-        foreach (var name in MeasurementCatalog.All.Keys)
+        foreach (var measurement in MeasurementCatalog.All)
         {
-            document.Metadata[name] = MeasurementCatalog.All[name];
+            document.Metadata[measurement.Name] = measurement.Info;
         }
 
         return document;
@@ -274,9 +276,6 @@ internal sealed class RunCoordinator
             }
         }
     }
-
-    private static IPAddress ResolveAddress(Uri url) =>
-        IPAddress.TryParse(url.IdnHost, out var address) ? address : Dns.GetHostAddresses(url.IdnHost).FirstOrDefault() ?? IPAddress.Loopback;
 
     private static string Cpus(IReadOnlyList<int>? cpus) => cpus is null ? "" : $", cpus {CpuSet.Format(cpus)}";
 

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Reflection;
 using System.Runtime.InteropServices;
 using Benchmarks.Host.Platform;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Runs;
 

@@ -1,39 +1,34 @@
 using System.Diagnostics;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
-using Benchmarks.Runs;
 
 namespace Benchmarks.Host.Runs;
 
 /// <summary>
-/// The measured window of a run as seen from outside the load process: snapshots at the
-/// window's start and end (signalled by the load), and one sample per second in between.
-/// Called from the load's output thread and the sampling loop, so it locks.
+/// The measured window of a run as seen from outside the load process: one sample per second
+/// (on the load's own second ticks when it reports them), and the window's values as each
+/// measurement's catalog aggregate over those samples — the same reduction crank applies to
+/// the agent's samples. Called from the load's output thread and the sampling loop, so it locks.
 /// </summary>
 internal sealed class RunSampling
 {
     private readonly MetricsSampler _sampler;
+    private readonly int _serverProcessId;
+    private readonly int _loadProcessId;
     private readonly int _cores;
     private readonly Lock _lock = new();
     private readonly List<RunSample> _samples = [];
     private MetricsSnapshot? _windowStart;
-    private MetricsSnapshot? _windowEnd;
     private MetricsSnapshot? _previous;
+    private bool _ended;
 
-    public RunSampling(MetricsSampler sampler, int cores)
+    public RunSampling(MetricsSampler sampler, int serverProcessId, int loadProcessId, int cores)
     {
         _sampler = sampler;
+        _serverProcessId = serverProcessId;
+        _loadProcessId = loadProcessId;
         _cores = cores;
-    }
-
-    public bool InWindow
-    {
-        get
-        {
-            lock (_lock)
-            {
-                return _windowStart is not null && _windowEnd is null;
-            }
-        }
     }
 
     public IReadOnlyList<RunSample> Samples
@@ -49,7 +44,7 @@ internal sealed class RunSampling
 
     public void StartWindow()
     {
-        var now = _sampler.Take();
+        var now = Take();
         lock (_lock)
         {
             _windowStart = now;
@@ -57,17 +52,27 @@ internal sealed class RunSampling
         }
     }
 
+    /// <summary>Ends the window; its last part is a sample of its own when it is long enough to mean something.</summary>
     public void EndWindow()
     {
-        var now = _sampler.Take();
         lock (_lock)
         {
-            if (_windowStart is not null)
+            if (_windowStart is null || _ended || _previous is null)
             {
-                // A process that is gone has no counters: end at the last snapshot that still saw it.
-                var lost = (now.Server is null && _previous?.Server is not null) || (now.Load is null && _previous?.Load is not null);
-                _windowEnd ??= lost ? _previous : now;
+                _ended = true;
+                return;
             }
+        }
+
+        var now = Take();
+        lock (_lock)
+        {
+            if (!_ended && Stopwatch.GetElapsedTime(_previous!.Timestamp, now.Timestamp) > MetricsDelta.ShortestLastInterval)
+            {
+                Add(now, double.NaN);
+            }
+
+            _ended = true;
         }
     }
 
@@ -77,53 +82,50 @@ internal sealed class RunSampling
     /// </summary>
     public RunSample? Tick(double requestsPerSecond)
     {
-        var now = _sampler.Take();
+        var now = Take();
         lock (_lock)
         {
-            if (_windowStart is null || _windowEnd is not null || _previous is null)
-            {
-                return null;
-            }
-
-            var sample = new RunSample
-            {
-                Time = Stopwatch.GetElapsedTime(_windowStart.Timestamp, now.Timestamp).TotalSeconds,
-                Values = MetricsDelta.Between(_previous, now, _cores, _sampler.LinkSpeedMbps),
-            };
-            if (!double.IsNaN(requestsPerSecond))
-            {
-                sample.Values["http/rps"] = requestsPerSecond;
-            }
-            _samples.Add(sample);
-            _previous = now;
-            return sample;
+            return _windowStart is null || _ended || _previous is null ? null : Add(now, requestsPerSecond);
         }
     }
 
-    /// <summary>Measurements over the whole window, or up to the last sample if it never ended.</summary>
+    /// <summary>
+    /// Each sampled measurement's catalog aggregate over the window's samples (the server's peak
+    /// CPU second for <c>benchmarks/cpu</c>, the mean of the seconds for the CPU split, …).
+    /// The load's own CPU is what the load reports, so its outside samples stay in the series only.
+    /// </summary>
     public SortedDictionary<string, double> WindowMeasurements()
     {
-        MetricsSnapshot? start, end;
-        List<RunSample> samples;
-        lock (_lock)
+        var samples = Samples;
+        var values = new SortedDictionary<string, double>(StringComparer.Ordinal);
+        foreach (var name in samples.SelectMany(s => s.Values.Keys).Distinct(StringComparer.Ordinal))
         {
-            start = _windowStart;
-            end = _windowEnd ?? _previous;
-            samples = [.. _samples];
-        }
-
-        if (start is null || end is null || ReferenceEquals(start, end))
-        {
-            return new(StringComparer.Ordinal);
-        }
-
-        var values = MetricsDelta.Between(start, end, _cores, _sampler.LinkSpeedMbps);
-        var peakWorkingSet = samples.Select(s => s.Values.GetValueOrDefault("benchmarks/working-set")).DefaultIfEmpty(0).Max();
-        if (values.TryGetValue("benchmarks/working-set", out var last))
-        {
-            values["benchmarks/working-set"] = Math.Max(last, peakWorkingSet);
+            if (MeasurementCatalog.Find(name) is { Sampled: true } measurement)
+            {
+                values[name] = measurement.Aggregate.Apply([.. samples.Where(s => s.Values.ContainsKey(name)).Select(s => s.Values[name])]);
+            }
         }
 
         return values;
     }
+
+    private RunSample? Add(MetricsSnapshot now, double requestsPerSecond)
+    {
+        // A process that is gone has no counters: its figures stop at the last sample that saw it.
+        var sample = new RunSample
+        {
+            Time = Stopwatch.GetElapsedTime(_windowStart!.Timestamp, now.Timestamp).TotalSeconds,
+            Values = MetricsDelta.Between(_previous!, now, _cores, _sampler.LinkSpeedMbps, _windowStart),
+        };
+        if (!double.IsNaN(requestsPerSecond))
+        {
+            sample.Values[HttpMeasures.Rps.Name] = requestsPerSecond;
+        }
+
+        _samples.Add(sample);
+        _previous = now;
+        return sample;
+    }
+
+    private MetricsSnapshot Take() => _sampler.Take(_serverProcessId, _loadProcessId);
 }

@@ -1,4 +1,5 @@
 using Benchmarks.Load.WebSockets;
+using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Runs;
 
@@ -10,18 +11,18 @@ internal static class WebSocketMeasurements
         ArgumentNullException.ThrowIfNull(result);
         var m = new SortedDictionary<string, double>(StringComparer.Ordinal)
         {
-            ["ws/broadcast/clients"] = result.MaxClientsUnderLimit,
-            ["ws/broadcast/steps"] = result.Steps.Count,
-            ["ws/broadcast/expected"] = result.ExpectedBroadcasts,
-            ["ws/broadcast/received"] = result.ReceivedBroadcasts,
-            ["ws/errors"] = result.Errors,
+            [WebSocketMeasures.BroadcastClients.Name] = result.MaxClientsUnderLimit,
+            [WebSocketMeasures.BroadcastSteps.Name] = result.Steps.Count,
+            [WebSocketMeasures.BroadcastExpected.Name] = result.ExpectedBroadcasts,
+            [WebSocketMeasures.BroadcastReceived.Name] = result.ReceivedBroadcasts,
+            [WebSocketMeasures.Errors.Name] = result.Errors,
         };
         if (result.Steps.Count > 0)
         {
             var last = result.Steps[^1];
-            m["ws/broadcast/rtt/limit-percentile"] = last.PercentileRtt;
-            m["ws/broadcast/rtt/50"] = last.MedianRtt;
-            m["ws/broadcast/rtt/max"] = last.MaxRtt;
+            m[WebSocketMeasures.BroadcastRttLimit.Name] = last.PercentileRtt;
+            m[WebSocketMeasures.BroadcastRtt50.Name] = last.MedianRtt;
+            m[WebSocketMeasures.BroadcastRttMax.Name] = last.MaxRtt;
         }
 
         return m;
@@ -32,51 +33,51 @@ internal static class WebSocketMeasurements
         ArgumentNullException.ThrowIfNull(result);
         var m = new SortedDictionary<string, double>(StringComparer.Ordinal)
         {
-            ["ws/errors"] = result.Errors,
-            ["ws/connects"] = result.Connects,
-            ["ws/handshakes"] = result.Handshakes,
+            [WebSocketMeasures.Errors.Name] = result.Errors,
+            [WebSocketMeasures.Connects.Name] = result.Connects,
+            [WebSocketMeasures.Handshakes.Name] = result.Handshakes,
         };
         if (result.CpuWindowSeconds > 0)
         {
             var capacity = result.CpuWindowSeconds * Environment.ProcessorCount;
-            m["load/cpu/user"] = result.CpuUserSeconds / capacity * 100;
-            m["load/cpu/kernel"] = result.CpuKernelSeconds / capacity * 100;
+            m[SystemMeasures.LoadUser.Name] = result.CpuUserSeconds / capacity * 100;
+            m[SystemMeasures.LoadKernel.Name] = result.CpuKernelSeconds / capacity * 100;
         }
 
         // Echo connections open during warm-up: handshake times exist only when some happened in the window.
         if (result.Connects > 0)
         {
-            m["ws/connect/mean"] = result.Connect.Mean;
-            m["ws/connect/min"] = result.Connect.Min;
-            m["ws/connect/50"] = result.Connect.P50;
-            m["ws/connect/90"] = result.Connect.P90;
-            m["ws/connect/95"] = result.ConnectP95;
-            m["ws/connect/max"] = result.Connect.Max;
+            m[WebSocketMeasures.ConnectMean.Name] = result.Connect.Mean;
+            m[WebSocketMeasures.ConnectMin.Name] = result.Connect.Min;
+            m[WebSocketMeasures.Connect50.Name] = result.Connect.P50;
+            m[WebSocketMeasures.Connect90.Name] = result.Connect.P90;
+            m[WebSocketMeasures.Connect95.Name] = result.ConnectP95;
+            m[WebSocketMeasures.ConnectMax.Name] = result.Connect.Max;
         }
 
         if (result.Mode == WebSocketLoadMode.Idle)
         {
-            m["ws/idle/connections"] = result.OpenConnections;
-            m["ws/idle/memory-per-connection"] = result.MemoryPerConnection / 1024;
+            m[WebSocketMeasures.IdleConnections.Name] = result.OpenConnections;
+            m[WebSocketMeasures.IdleMemoryPerConnection.Name] = result.MemoryPerConnection / 1024;
             return m;
         }
 
         if (result.Mode == WebSocketLoadMode.Connect)
         {
-            m["ws/connects/rate"] = result.ConnectsPerSecond;
+            m[WebSocketMeasures.ConnectsRate.Name] = result.ConnectsPerSecond;
             return m;
         }
 
-        m["ws/messages/rate"] = result.MessagesPerSecond;
-        m["ws/messages"] = result.Good;
-        m["ws/messages/bad"] = result.Bad;
-        m["ws/messages/lost"] = result.Lost;
-        m["ws/rtt/mean"] = result.RoundTrip.Mean;
-        m["ws/rtt/50"] = result.RoundTrip.P50;
-        m["ws/rtt/90"] = result.RoundTrip.P90;
-        m["ws/rtt/95"] = result.RoundTripP95;
-        m["ws/rtt/99"] = result.RoundTrip.P99;
-        m["ws/rtt/max"] = result.RoundTrip.Max;
+        m[WebSocketMeasures.MessagesRate.Name] = result.MessagesPerSecond;
+        m[WebSocketMeasures.Messages.Name] = result.Good;
+        m[WebSocketMeasures.MessagesBad.Name] = result.Bad;
+        m[WebSocketMeasures.MessagesLost.Name] = result.Lost;
+        m[WebSocketMeasures.RttMean.Name] = result.RoundTrip.Mean;
+        m[WebSocketMeasures.Rtt50.Name] = result.RoundTrip.P50;
+        m[WebSocketMeasures.Rtt90.Name] = result.RoundTrip.P90;
+        m[WebSocketMeasures.Rtt95.Name] = result.RoundTripP95;
+        m[WebSocketMeasures.Rtt99.Name] = result.RoundTrip.P99;
+        m[WebSocketMeasures.RttMax.Name] = result.RoundTrip.Max;
         return m;
     }
 }

@@ -2,9 +2,8 @@ using System.Globalization;
 using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using Benchmarks.Host.Reports;
-using Benchmarks.Host.Runs;
-using Benchmarks.Runs;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Store;
 
@@ -141,15 +140,13 @@ internal static partial class CrankResultImporter
                     var (description, format) = descriptions.GetValueOrDefault(result.Name, (result.Name, ""));
                     // crank's file keeps a description and a display format, not how values were aggregated:
                     // the catalog says it for this tool's own names, else it is left unstated.
-                    var known = MeasurementCatalog.All.GetValueOrDefault(result.Name);
-                    document.Metadata[name] = new MeasurementInfo(description, known?.Unit ?? UnitOf(result.Name, description), known?.Aggregate ?? "", MeasurementDirection.Infer(result.Name))
+                    document.Metadata[name] = MeasurementCatalog.Find(result.Name)?.Info ?? new MeasurementInfo
                     {
-                        Reduce = known?.Reduce,
+                        Description = description,
+                        Unit = UnitOf(result.Name, description),
+                        HigherIsBetter = MeasurementDirection.Infer(result.Name),
+                        Format = format.Length > 0 ? format : null,
                     };
-                    if (!string.IsNullOrEmpty(format))
-                    {
-                        document.Parameters[$"crank/{job.Name}/format/{result.Name}"] = format;
-                    }
                 }
                 else
                 {

@@ -1,4 +1,4 @@
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Store;
 

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Store;
 

@@ -1,5 +1,5 @@
 using System.Text;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 using Npgsql;
 using NpgsqlTypes;
 

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.Json.Nodes;
 using Benchmarks.Host.Agent;
+using Benchmarks.Host.Crank;
 
 namespace Benchmarks.Tests.Agent;
 

@@ -92,7 +92,8 @@ public sealed class AgentProtocolTests
         Assert.Equal(7, (double)values["custom/pushed"]!);
         Assert.Equal(2.5, (double)values["custom/block"]!);
         var metadata = echoed["metadata"]!.AsArray().OfType<JsonObject>().ToDictionary(m => (string)m["name"]!);
-        Assert.Equal("Max", (string?)metadata["benchmarks/cpu/kernel"]!["aggregate"]);
+        Assert.Equal("Max", (string?)metadata["benchmarks/cpu"]!["aggregate"]);
+        Assert.Equal("Avg", (string?)metadata["benchmarks/cpu/kernel"]!["aggregate"]);
         Assert.Equal("Sum", (string?)metadata["custom/pushed"]!["reduce"]);
         Assert.Equal("Block", (string?)metadata["custom/block"]!["shortDescription"]);
         Assert.NotNull(metadata["machine/cpu/idle"]!["format"]);

@@ -86,10 +86,10 @@ public sealed class CliParsingTests
         Assert.Equal("#StartJobStatistics", lines[0]);
         Assert.Equal("#EndJobStatistics", lines[^1]);
         using var json = System.Text.Json.JsonDocument.Parse(string.Join('\n', lines[1..^1]));
-        var metadata = json.RootElement.GetProperty("Metadata").EnumerateArray().ToList();
-        var measurements = json.RootElement.GetProperty("Measurements").EnumerateArray().ToList();
+        var metadata = json.RootElement.GetProperty("metadata").EnumerateArray().ToList();
+        var measurements = json.RootElement.GetProperty("measurements").EnumerateArray().ToList();
         Assert.Equal(2, metadata.Count);
-        Assert.Contains(metadata, m => m.GetProperty("Name").GetString() == "http/rps/mean" && m.GetProperty("Aggregate").GetString() == "Avg");
-        Assert.Contains(measurements, m => m.GetProperty("Name").GetString() == "http/requests" && m.GetProperty("Value").GetDouble() == 99);
+        Assert.Contains(metadata, m => m.GetProperty("name").GetString() == "http/rps/mean" && m.GetProperty("aggregate").GetString() == "Max" && m.GetProperty("reduce").GetString() == "Sum");
+        Assert.Contains(measurements, m => m.GetProperty("name").GetString() == "http/requests" && m.GetProperty("value").GetDouble() == 99);
     }
 }

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Integration;

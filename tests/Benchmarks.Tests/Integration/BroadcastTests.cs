@@ -1,5 +1,5 @@
 using Benchmarks.Load.WebSockets;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Integration;

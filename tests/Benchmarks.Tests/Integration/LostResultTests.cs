@@ -1,5 +1,5 @@
 using System.Text.Json.Nodes;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Integration;

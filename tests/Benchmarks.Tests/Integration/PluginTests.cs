@@ -1,4 +1,4 @@
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Integration;

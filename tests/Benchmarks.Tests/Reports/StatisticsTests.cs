@@ -1,5 +1,5 @@
 using Benchmarks.Host.Reports;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Reports;

@@ -1,5 +1,5 @@
 using Benchmarks.Host.Store;
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
 using Npgsql;
 

@@ -1,4 +1,4 @@
-using Benchmarks.Runs;
+using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Tests.Support;
 
@@ -34,10 +34,10 @@ internal static class SampleRuns
         run.Measurements["benchmarks/cpu/kernel"] = 18.25;
         run.Measurements["net/rx"] = 190.1;
         run.Measurements["net/tx"] = 190.2;
-        run.Metadata["http/rps/mean"] = new MeasurementInfo("Requests/sec", "req/s", "avg", true);
-        run.Metadata["http/latency/50"] = new MeasurementInfo("Latency 50th percentile (ms)", "ms", "avg", false);
-        run.Metadata["http/latency/99"] = new MeasurementInfo("Latency 99th percentile (ms)", "ms", "avg", false);
-        run.Metadata["benchmarks/cpu/user"] = new MeasurementInfo("Server CPU user (%)", "%", "max", null);
+        run.Metadata["http/rps/mean"] = new MeasurementInfo { Description = "Requests/sec", Unit = "req/s", Aggregate = "avg", HigherIsBetter = true };
+        run.Metadata["http/latency/50"] = new MeasurementInfo { Description = "Latency 50th percentile (ms)", Unit = "ms", Aggregate = "avg", HigherIsBetter = false };
+        run.Metadata["http/latency/99"] = new MeasurementInfo { Description = "Latency 99th percentile (ms)", Unit = "ms", Aggregate = "avg", HigherIsBetter = false };
+        run.Metadata["benchmarks/cpu/user"] = new MeasurementInfo { Description = "Server CPU user (%)", Unit = "%", Aggregate = "max", HigherIsBetter = null };
         for (var second = 0; second < 3; second++)
         {
             var sample = new RunSample { Time = second };

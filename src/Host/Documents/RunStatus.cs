@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 
-namespace Benchmarks.Runs;
+namespace Benchmarks.Host.Documents;
 
 [JsonConverter(typeof(JsonStringEnumConverter<RunStatus>))]
 public enum RunStatus

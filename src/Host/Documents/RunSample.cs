@@ -1,4 +1,4 @@
-namespace Benchmarks.Runs;
+namespace Benchmarks.Host.Documents;
 
 /// <summary>Values sampled during one second of the measured window.</summary>
 public sealed class RunSample

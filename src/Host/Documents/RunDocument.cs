@@ -1,4 +1,4 @@
-namespace Benchmarks.Runs;
+namespace Benchmarks.Host.Documents;
 
 /// <summary>The result of one run, stored as one JSON document (<see cref="RunDocumentJson"/>).</summary>
 public sealed class RunDocument

@@ -1,4 +1,4 @@
-namespace Benchmarks.Runs;
+namespace Benchmarks.Host.Documents;
 
 /// <summary>Where a run happened, so that runs from different machines are not compared blindly.</summary>
 public sealed class RunEnvironment

@@ -1,4 +1,4 @@
-namespace Benchmarks.Host.Reports;
+namespace Benchmarks.Host.Measurements;
 
 /// <summary>Which way is better for a measurement this tool does not describe (crank's, a plugin's).</summary>
 internal static class MeasurementDirection

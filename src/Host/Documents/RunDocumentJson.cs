@@ -1,7 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
-namespace Benchmarks.Runs;
+namespace Benchmarks.Host.Documents;
 
 /// <summary>Source-generated JSON for run documents (camelCase, indented).</summary>
 [JsonSourceGenerationOptions(

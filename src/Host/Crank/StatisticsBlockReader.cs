@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace Benchmarks.Host.Agent;
+namespace Benchmarks.Host.Crank;
 
 /// <summary>
 /// Collects the stdout lines between <c>#StartJobStatistics</c> and <c>#EndJobStatistics</c>

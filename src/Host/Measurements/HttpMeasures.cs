@@ -1,0 +1,39 @@
+using static Benchmarks.Host.Measurements.Better;
+using static Benchmarks.Host.Measurements.Operation;
+
+namespace Benchmarks.Host.Measurements;
+
+/// <summary>
+/// What an HTTP load reports once, over its measured window (crank's <c>http/…</c> names; crank's
+/// load jobs declare such once-reported values with aggregate Max), and its per-second rate.
+/// </summary>
+internal static class HttpMeasures
+{
+    public static readonly Measurement RpsMean = new("http/rps/mean", "req/s", Max, Higher, "Requests/sec (responses completed over the measured window)");
+    public static readonly Measurement Requests = new("http/requests", "count", Max, Higher, "Requests completed (good + bad responses)");
+    public static readonly Measurement BadResponses = new("http/requests/badresponses", "count", Max, Lower, "Bad responses (non-2xx/3xx, invalid body, malformed)");
+    public static readonly Measurement Errors = new("http/requests/errors", "count", Max, Lower, "Socket errors (connect, read, write, timeout)");
+    public static readonly Measurement Lost = new("http/requests/lost", "count", Max, Lower, "Requests in flight on a connection that failed");
+    public static readonly Measurement LatencyMean = new("http/latency/mean", "ms", Max, Lower, "Mean latency (ms)");
+    public static readonly Measurement LatencyStdev = new("http/latency/stdev", "ms", Max, Lower, "Latency standard deviation (ms)");
+    public static readonly Measurement Latency50 = new("http/latency/50", "ms", Max, Lower, "Latency 50th percentile (ms)");
+    public static readonly Measurement Latency75 = new("http/latency/75", "ms", Max, Lower, "Latency 75th percentile (ms)");
+    public static readonly Measurement Latency90 = new("http/latency/90", "ms", Max, Lower, "Latency 90th percentile (ms)");
+    public static readonly Measurement Latency99 = new("http/latency/99", "ms", Max, Lower, "Latency 99th percentile (ms)");
+    public static readonly Measurement Latency999 = new("http/latency/99.9", "ms", Max, Lower, "Latency 99.9th percentile (ms)");
+    public static readonly Measurement LatencyMax = new("http/latency/max", "ms", Max, Lower, "Max latency (ms)");
+    public static readonly Measurement Throughput = new("http/throughput", "MB/s", Max, Higher, "Throughput received (MB/s)");
+    public static readonly Measurement Bytes = new("http/bytes", "bytes", Max, Neither, "Bytes received in responses over the measured window (headers and bodies)");
+
+    /// <summary>Responses completed in one second of the window: a per-second sample; its aggregate is the mean of the seconds.</summary>
+    public static readonly Measurement Rps = new("http/rps", "req/s", Avg, Higher, "Requests/sec in one second (the per-second series only)");
+
+    /// <summary>The latency percentile named as wrk and crank name it (<c>50</c>, <c>99.9</c>), or null when the catalog has none.</summary>
+    public static Measurement? LatencyPercentile(string percentile) => MeasurementCatalog.Find("http/latency/" + percentile);
+
+    public static IReadOnlyList<Measurement> All { get; } =
+    [
+        RpsMean, Requests, BadResponses, Errors, Lost, LatencyMean, LatencyStdev, Latency50, Latency75, Latency90, Latency99, Latency999,
+        LatencyMax, Throughput, Bytes, Rps,
+    ];
+}

@@ -1,0 +1,22 @@
+using System.Collections.Frozen;
+using Benchmarks.Host.Documents;
+
+namespace Benchmarks.Host.Measurements;
+
+/// <summary>
+/// Every measurement this tool reports, by name: crank's names and aggregates where crank has
+/// them, this tool's own otherwise (where another statistic than crank's is wanted, it has its
+/// own name, such as <c>benchmarks/cpu/mean</c> beside crank's <c>benchmarks/cpu</c>).
+/// </summary>
+internal static class MeasurementCatalog
+{
+    public static IReadOnlyList<Measurement> All { get; } = [.. HttpMeasures.All, .. WebSocketMeasures.All, .. SystemMeasures.All];
+
+    private static readonly FrozenDictionary<string, Measurement> s_byName = All.ToFrozenDictionary(m => m.Name, StringComparer.Ordinal);
+
+    public static Measurement? Find(string name) => s_byName.GetValueOrDefault(name);
+
+    /// <summary>The catalog's metadata, or — for a name it does not hold (a plugin's, crank's) — the name's conventions and no stated aggregate.</summary>
+    public static MeasurementInfo Describe(string name) =>
+        Find(name)?.Info ?? new MeasurementInfo { Description = name, HigherIsBetter = MeasurementDirection.Infer(name) };
+}

@@ -1,0 +1,48 @@
+using static Benchmarks.Host.Measurements.Better;
+using static Benchmarks.Host.Measurements.Operation;
+
+namespace Benchmarks.Host.Measurements;
+
+/// <summary>
+/// What is sampled every interval while a job runs — its process, the machine and the interface
+/// that carries the benchmark — and what a load reports of its own CPU. Each value is its
+/// aggregate over the job's per-interval samples, on every path: a local run reduces its
+/// per-second samples with it, crank reduces the agent's samples with it.
+/// </summary>
+internal static class SystemMeasures
+{
+    /// <summary>crank's name and aggregate: the busiest interval.</summary>
+    public static readonly Measurement Cpu = Sampled("benchmarks/cpu", "%", Max, Neither, "Process CPU, busiest interval (% of the machine)");
+    public static readonly Measurement CpuMean = Sampled("benchmarks/cpu/mean", "%", Avg, Neither, "Process CPU, mean of the intervals (% of the machine; user + kernel)");
+    public static readonly Measurement CpuUser = Sampled("benchmarks/cpu/user", "%", Avg, Neither, "Process CPU in user mode, mean of the intervals (% of the machine)");
+    public static readonly Measurement CpuKernel = Sampled("benchmarks/cpu/kernel", "%", Avg, Neither, "Process CPU in kernel mode, mean of the intervals (% of the machine)");
+    public static readonly Measurement WorkingSet = Sampled("benchmarks/working-set", "MB", Max, Lower, "Process working set, largest interval (MB)");
+    public static readonly Measurement BuildTime = new("benchmarks/build-time", "ms", Max, Lower, "Build time (ms)", Max) { Format = "n0" };
+    public static readonly Measurement StartTime = new("benchmarks/start-time", "ms", Max, Lower, "Start time (ms)", Max) { Format = "n0" };
+
+    public static readonly Measurement MachineUser = Sampled("machine/cpu/user", "%", Avg, Neither, "Machine CPU in user mode, mean of the intervals (%)");
+    public static readonly Measurement MachineKernel = Sampled("machine/cpu/kernel", "%", Avg, Neither, "Machine CPU in kernel mode, mean of the intervals (%)");
+    public static readonly Measurement MachineIdle = Sampled("machine/cpu/idle", "%", Avg, Neither, "Machine CPU idle, mean of the intervals (%)");
+    public static readonly Measurement MachineSteal = Sampled("machine/cpu/steal", "%", Avg, Lower, "Machine CPU stolen by the hypervisor, mean of the intervals (%; 0 where the OS does not report it)");
+
+    public static readonly Measurement NetRx = Sampled("net/rx", "Mbit/s", Avg, Neither, "Received on the benchmark's interface, mean of the intervals (Mbit/s)");
+    public static readonly Measurement NetTx = Sampled("net/tx", "Mbit/s", Avg, Neither, "Sent on the benchmark's interface, mean of the intervals (Mbit/s)");
+    public static readonly Measurement NetRxBytes = Sampled("net/rx/bytes", "bytes", Last, Neither, "Received on the benchmark's interface while measured (bytes)");
+    public static readonly Measurement NetTxBytes = Sampled("net/tx/bytes", "bytes", Last, Neither, "Sent on the benchmark's interface while measured (bytes)");
+    public static readonly Measurement LinkSpeed = Sampled("net/link-speed", "Mbit/s", Max, Neither, "Link speed of the benchmark's interface (Mbit/s)", reduce: Max);
+    public static readonly Measurement Utilization = Sampled("net/utilization", "%", Max, Neither, "Link utilization, max(rx, tx) / link speed, busiest interval (%)", reduce: Max);
+
+    /// <summary>The load's own CPU over its measured window, as the load reports it (once).</summary>
+    public static readonly Measurement LoadUser = new("load/cpu/user", "%", Avg, Neither, "Load generator CPU in user mode over the measured window (% of the machine)");
+    public static readonly Measurement LoadKernel = new("load/cpu/kernel", "%", Avg, Neither, "Load generator CPU in kernel mode over the measured window (% of the machine)");
+    public static readonly Measurement LoadCpuPerRequest = new("load/cpu-per-request", "us", Avg, Lower, "Load generator CPU time per request (us)");
+
+    public static IReadOnlyList<Measurement> All { get; } =
+    [
+        Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, MachineUser, MachineKernel, MachineIdle, MachineSteal,
+        NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadCpuPerRequest,
+    ];
+
+    private static Measurement Sampled(string name, string unit, Operation aggregate, Better better, string description, Operation? reduce = null) =>
+        new(name, unit, aggregate, better, description, reduce) { Sampled = true };
+}
