@@ -1,58 +1,30 @@
-using System.Globalization;
-using System.Text.Json;
-using System.Text.Json.Nodes;
+using Benchmarks.Host.Crank;
 
 namespace Benchmarks.Host.Agent;
 
 /// <summary>
-/// Applies a job's statistics — the JSON object with <c>Metadata</c> and <c>Measurements</c>
-/// arrays that a job prints between <c>#StartJobStatistics</c> and <c>#EndJobStatistics</c>
-/// or posts to <c>/jobs/{id}/statistics</c>.
+/// Applies a job's statistics — a <see cref="StatisticsBlock"/> printed between
+/// <c>#StartJobStatistics</c> and <c>#EndJobStatistics</c> or posted to <c>/jobs/{id}/statistics</c>.
 /// </summary>
 internal static class JobStatistics
 {
-    /// <summary>Adds the block's metadata and measurements to <paramref name="job"/>; false when it is not valid JSON.</summary>
+    /// <summary>Adds the block's metadata and measurements to <paramref name="job"/>; false when it is not a JSON object.</summary>
     public static bool Apply(AgentJob job, string json)
     {
         ArgumentNullException.ThrowIfNull(job);
-        JsonObject? statistics;
-        try
-        {
-            statistics = JsonNode.Parse(json) as JsonObject;
-        }
-        catch (JsonException)
+        if (StatisticsBlock.Parse(json) is not { } block)
         {
             return false;
         }
 
-        if (statistics is null)
+        foreach (var metadata in block.Metadata)
         {
-            return false;
+            job.AddMetadata(metadata);
         }
 
-        if (JobDocument.Get(statistics, "metadata") is JsonArray metadata)
+        foreach (var measurement in block.Measurements)
         {
-            foreach (var item in metadata.OfType<JsonObject>())
-            {
-                job.AddMetadata(item);
-            }
-        }
-
-        if (JobDocument.Get(statistics, "measurements") is JsonArray measurements)
-        {
-            foreach (var item in measurements.OfType<JsonObject>())
-            {
-                var name = JobDocument.GetString(item, "name");
-                if (string.IsNullOrEmpty(name))
-                {
-                    continue;
-                }
-
-                var timestamp = JobDocument.GetString(item, "timestamp") is { } text && DateTime.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var parsed)
-                    ? parsed
-                    : DateTime.UtcNow;
-                job.AddMeasurement(name, JobDocument.Get(item, "value")?.DeepClone(), timestamp);
-            }
+            job.AddMeasurement(measurement.Name, measurement.Value, measurement.Timestamp);
         }
 
         return true;

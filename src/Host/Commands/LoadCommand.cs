@@ -2,9 +2,9 @@ using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.Plugins;
-using Benchmarks.Host.Runs;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.Commands;

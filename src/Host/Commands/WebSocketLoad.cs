@@ -2,8 +2,8 @@ using System.CommandLine;
 using System.Net;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
-using Benchmarks.Host.Runs;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.WebSockets;
 

@@ -1,17 +1,13 @@
 using System.Globalization;
-using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Runs;
-using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>The built-in generator, run as <c>benchmarks load</c> in a child process.</summary>
 internal sealed class HttpLoadJob : ILoadJob
 {
-    private const string ResultFile = "load.json";
-
     public string Name => "http";
 
     public bool ReportsProgress => true;
@@ -28,7 +24,7 @@ internal sealed class HttpLoadJob : ILoadJob
             "--connections", Invariant(load.Connections), "--threads", Invariant(load.Threads), "--pipeline", Invariant(load.PipelineDepth),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup),
             "--timeout", DurationParser.Format(load.Timeout),
-            "--json", Path.Combine(workDirectory, ResultFile), "--progress", "--parent-pid", Invariant(Environment.ProcessId),
+            "--crank-statistics", "--progress", "--parent-pid", Invariant(Environment.ProcessId),
         };
         foreach (var (name, value) in load.Headers)
         {
@@ -54,23 +50,8 @@ internal sealed class HttpLoadJob : ILoadJob
         };
     }
 
-    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory)
-    {
-        ArgumentNullException.ThrowIfNull(main);
-        var path = Path.Combine(workDirectory, ResultFile);
-        LoadResult? result = null;
-        try
-        {
-            result = File.Exists(path) ? JsonSerializer.Deserialize(File.ReadAllText(path), LoadResultJson.Default.LoadResult) : null;
-        }
-        catch (JsonException)
-        {
-        }
-
-        var failure = LoadJobFailure.From(main);
-
-        return (result is null ? null : LoadMeasurements.From(result), failure);
-    }
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) =>
+        (statistics, LoadJobFailure.From(main));
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

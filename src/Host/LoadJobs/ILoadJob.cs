@@ -23,6 +23,9 @@ internal interface ILoadJob
 
     JobStartInfo Main(RunRequest request, string workDirectory);
 
-    /// <summary>Measurements from the finished main process (null if it produced none), and the reason the run failed, if it did.</summary>
-    (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory);
+    /// <summary>
+    /// Measurements from the finished main process (null if it produced none) — the values of the
+    /// statistics block it printed, when it prints one — and the reason the run failed, if it did.
+    /// </summary>
+    (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics);
 }

@@ -1,17 +1,13 @@
 using System.Globalization;
-using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Runs;
-using Benchmarks.Load.WebSockets;
 
 namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>The built-in WebSocket generator, run as <c>benchmarks load --ws</c> in a child process.</summary>
 internal sealed class WebSocketLoadJob : ILoadJob
 {
-    private const string ResultFile = "ws-load.json";
-
     public WebSocketLoadJob(string mode, string message, int window, int messageSize, IReadOnlyList<string> localAddresses, IReadOnlyList<string>? broadcastArguments = null)
     {
         BroadcastArguments = broadcastArguments ?? [];
@@ -61,7 +57,7 @@ internal sealed class WebSocketLoadJob : ILoadJob
             "load", "--ws", "--url", url.ToString(), "--ws-mode", Mode, "--message", Message,
             "--window", Invariant(Window), "--message-size", Invariant(MessageSize), "--connections", Invariant(load.Connections),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
-            "--json", Path.Combine(workDirectory, ResultFile), "--progress", "--parent-pid", Invariant(Environment.ProcessId),
+            "--crank-statistics", "--progress", "--parent-pid", Invariant(Environment.ProcessId),
         };
         foreach (var address in LocalAddresses)
         {
@@ -73,29 +69,8 @@ internal sealed class WebSocketLoadJob : ILoadJob
         return HostExecutable.Command("load", arguments) with { Cpus = request.LoadCpus };
     }
 
-    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory)
-    {
-        ArgumentNullException.ThrowIfNull(main);
-        var path = Path.Combine(workDirectory, ResultFile);
-        SortedDictionary<string, double>? measurements = null;
-        try
-        {
-            if (File.Exists(path))
-            {
-                var text = File.ReadAllText(path);
-                measurements = Mode == "broadcast"
-                    ? WebSocketMeasurements.From(JsonSerializer.Deserialize(text, BroadcastResultJson.Default.BroadcastResult)!)
-                    : WebSocketMeasurements.From(JsonSerializer.Deserialize(text, WebSocketLoadResultJson.Default.WebSocketLoadResult)!);
-            }
-        }
-        catch (JsonException)
-        {
-        }
-
-        var failure = LoadJobFailure.From(main);
-
-        return (measurements, failure);
-    }
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) =>
+        (statistics, LoadJobFailure.From(main));
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

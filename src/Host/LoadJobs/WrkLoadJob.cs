@@ -48,7 +48,8 @@ internal sealed class WrkLoadJob : ILoadJob
         return Command(request, workDirectory, request.Load.Duration, "wrk");
     }
 
-    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, string workDirectory) => Collect(main);
+    /// <summary>wrk prints no statistics block: its report is read (as <c>load --engine wrk</c> reads it to print one).</summary>
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) => Collect(main);
 
     /// <summary>wrk's report, read from the end of its output, as measurements; a failure when it exited badly or saw errors.</summary>
     public static (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main)

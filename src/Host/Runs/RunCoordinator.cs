@@ -2,6 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Crank;
 using Benchmarks.Host.Commands;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
@@ -92,9 +94,17 @@ internal sealed class RunCoordinator
             await WarmUpAsync(request, workDirectory, server, cancellationToken);
             var nic = NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
             var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
+            SortedDictionary<string, double>? statistics = null;
+            var blocks = new StatisticsBlockReader(json => statistics = StatisticsBlock.Parse(json)?.Values() ?? statistics);
             await using var load = JobProcess.Start(request.LoadJob.Main(request, workDirectory), _control, (line, isError) =>
             {
-                if (!isError && LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
+                if (isError)
+                {
+                    return;
+                }
+
+                blocks.OnLine(line);
+                if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
                 {
                     OnLoadProgress(samplingReady.Task.Result, progress, request.Load);
                 }
@@ -109,7 +119,7 @@ internal sealed class RunCoordinator
             await SampleUntilExitAsync(sampling, server, load, request.LoadJob.ReportsProgress, cancellationToken);
             sampling.EndWindow();
 
-            var (measurements, failure) = request.LoadJob.Collect(load, workDirectory);
+            var (measurements, failure) = request.LoadJob.Collect(load, statistics);
             if (measurements is not null)
             {
                 Merge(document.Measurements, measurements);

@@ -1,5 +1,6 @@
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Crank;
+using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Runs;
 using Benchmarks.Load.Http;

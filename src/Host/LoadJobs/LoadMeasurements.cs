@@ -1,7 +1,7 @@
 using Benchmarks.Load.Http;
 using Benchmarks.Host.Measurements;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>A load result under the measurement names of <see cref="MeasurementCatalog"/>.</summary>
 internal static class LoadMeasurements

@@ -1,7 +1,7 @@
 using System.Globalization;
 using Benchmarks.Load.Http;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>
 /// The lines a <c>load --progress</c> child prints for the <c>run</c> that started it:

@@ -1,7 +1,7 @@
 using Benchmarks.Load.WebSockets;
 using Benchmarks.Host.Measurements;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>A WebSocket load result under the <c>ws/...</c> names of <see cref="MeasurementCatalog"/>.</summary>
 internal static class WebSocketMeasurements
