@@ -5,6 +5,7 @@ using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.Plugins;
+using Benchmarks.Load;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.Commands;
@@ -64,12 +65,12 @@ internal static class LoadCommand
                 var options = new HttpLoadOptions
                 {
                     Url = result.GetRequiredValue(url)!,
-                    Connections = result.GetValue(load.Connections) ?? 256,
-                    Threads = result.GetValue(load.Threads) ?? Environment.ProcessorCount,
+                    Connections = result.GetValue(load.Connections) ?? DefaultLoad.HttpConnections,
+                    Threads = result.GetValue(load.Threads) ?? DefaultLoad.Threads,
                     PipelineDepth = result.GetValue(load.Pipeline) ?? 1,
-                    Duration = result.GetValue(load.Duration) ?? TimeSpan.FromSeconds(10),
-                    Warmup = result.GetValue(load.Warmup) ?? TimeSpan.Zero,
-                    Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(2),
+                    Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
+                    Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
+                    Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.HttpTimeout,
                     Headers = load.GetHeaders(result),
                     ValidatorFactory = validatorFactory,
                 };

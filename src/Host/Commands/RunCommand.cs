@@ -7,6 +7,7 @@ using Benchmarks.Host.Platform;
 using Benchmarks.Host.Plugins;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Store;
+using Benchmarks.Load;
 using Benchmarks.Load.Http;
 using Benchmarks.Host.Documents;
 
@@ -75,11 +76,11 @@ internal static class RunCommand
                     {
                         Url = new Uri(serverUrl, loadPath),
                         Connections = result.GetValue(load.Connections) ?? chosen.Load.Connections,
-                        Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? Environment.ProcessorCount,
+                        Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? DefaultLoad.Threads,
                         PipelineDepth = result.GetValue(load.Pipeline) ?? chosen.Load.PipelineDepth,
-                        Duration = result.GetValue(load.Duration) ?? TimeSpan.FromSeconds(15),
-                        Warmup = result.GetValue(load.Warmup) ?? TimeSpan.FromSeconds(5),
-                        Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(webSocket ? 5 : 2),
+                        Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
+                        Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
+                        Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),
                     },
                 };

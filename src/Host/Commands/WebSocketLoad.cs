@@ -4,6 +4,7 @@ using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
+using Benchmarks.Load;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.WebSockets;
 
@@ -35,16 +36,16 @@ internal static class WebSocketLoad
                     _ => WebSocketLoadMode.EchoSync,
                 },
                 Message = MessageKind(result.GetValue(ws.Message), url),
-                Connections = result.GetValue(load.Connections) ?? 64,
+                Connections = result.GetValue(load.Connections) ?? DefaultLoad.WebSocketConnections,
                 Window = result.GetValue(ws.Window),
                 TextLength = result.GetValue(ws.MessageSize),
-                Duration = result.GetValue(load.Duration) ?? TimeSpan.FromSeconds(10),
-                Warmup = result.GetValue(load.Warmup) ?? TimeSpan.Zero,
-                Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(5),
+                Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
+                Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
+                Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.WebSocketTimeout,
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             };
             options.Validate();
-            SocketEngine.Configure(result.GetValue(load.Threads) ?? Environment.ProcessorCount);
+            SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }
         catch (ArgumentException ex)
         {
@@ -103,11 +104,11 @@ internal static class WebSocketLoad
                 LimitRtt = result.GetValue(b.LimitRtt) ?? TimeSpan.FromMilliseconds(500),
                 TotalSteps = result.GetValue(b.TotalSteps),
                 Binary = result.GetValue(b.Binary),
-                Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(10),
+                Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.BroadcastTimeout,
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             };
             options.Validate();
-            SocketEngine.Configure(result.GetValue(load.Threads) ?? Environment.ProcessorCount);
+            SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }
         catch (ArgumentException ex)
         {

@@ -7,20 +7,20 @@ public sealed record HttpLoadOptions
 {
     public required Uri Url { get; init; }
 
-    public int Connections { get; init; } = 256;
+    public int Connections { get; init; } = DefaultLoad.HttpConnections;
 
     /// <summary>Socket engine threads, and latency histogram shards.</summary>
-    public int Threads { get; init; } = Environment.ProcessorCount;
+    public int Threads { get; init; } = DefaultLoad.Threads;
 
     /// <summary>Requests written at once on a connection; the next batch goes when all are answered.</summary>
     public int PipelineDepth { get; init; } = 1;
 
-    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(10);
+    public TimeSpan Duration { get; init; } = DefaultLoad.Duration;
 
-    public TimeSpan Warmup { get; init; } = TimeSpan.Zero;
+    public TimeSpan Warmup { get; init; } = DefaultLoad.Warmup;
 
     /// <summary>A request unanswered for this long is a timeout error (wrk's default is 2 s).</summary>
-    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(2);
+    public TimeSpan Timeout { get; init; } = DefaultLoad.HttpTimeout;
 
     public IReadOnlyList<KeyValuePair<string, string>> Headers { get; init; } = [];
 

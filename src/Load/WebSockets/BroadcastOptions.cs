@@ -26,7 +26,7 @@ public sealed record BroadcastOptions
 
     public bool Binary { get; init; }
 
-    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(10);
+    public TimeSpan Timeout { get; init; } = DefaultLoad.BroadcastTimeout;
 
     public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];
 

@@ -12,7 +12,7 @@ public sealed record WebSocketLoadOptions
     public EchoMessageKind Message { get; init; } = EchoMessageKind.Text;
 
     /// <summary>Connections (echo) or virtual users opening connections one after another (connect).</summary>
-    public int Connections { get; init; } = 64;
+    public int Connections { get; init; } = DefaultLoad.WebSocketConnections;
 
     /// <summary>Messages in flight per connection in async echo.</summary>
     public int Window { get; init; } = 100;
@@ -20,12 +20,12 @@ public sealed record WebSocketLoadOptions
     /// <summary>Length of a text message in bytes.</summary>
     public int TextLength { get; init; } = 32;
 
-    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(10);
+    public TimeSpan Duration { get; init; } = DefaultLoad.Duration;
 
-    public TimeSpan Warmup { get; init; } = TimeSpan.Zero;
+    public TimeSpan Warmup { get; init; } = DefaultLoad.Warmup;
 
     /// <summary>A reply or handshake that takes longer is a timeout error.</summary>
-    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(5);
+    public TimeSpan Timeout { get; init; } = DefaultLoad.WebSocketTimeout;
 
     /// <summary>Source addresses to spread connections over (past ~64k ports per destination).</summary>
     public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];

@@ -106,4 +106,20 @@ public sealed class CrankConfigTests
         var error = Assert.Throws<FileNotFoundException>(() => CrankConfig.Load("crank/plaintext.yml", TestPaths.RepoRoot));
         Assert.Contains("benchmarks.yml' could not be loaded", error.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void The_crank_load_jobs_default_to_the_loads_own_defaults()
+    {
+        var yaml = new YamlDotNet.Serialization.DeserializerBuilder().Build()
+            .Deserialize<Dictionary<string, object>>(File.ReadAllText(Path.Combine(TestPaths.RepoRoot, "crank", "benchmarks.yml")));
+        var jobs = (Dictionary<object, object>)yaml["jobs"];
+        var seconds = (object value) => TimeSpan.FromSeconds(double.Parse(((string)value).TrimEnd('s'), System.Globalization.CultureInfo.InvariantCulture));
+        foreach (var (job, connections) in new[] { ("load", Benchmarks.Load.DefaultLoad.HttpConnections), ("wsload", Benchmarks.Load.DefaultLoad.WebSocketConnections), ("wrk", Benchmarks.Load.DefaultLoad.HttpConnections) })
+        {
+            var variables = (Dictionary<object, object>)((Dictionary<object, object>)jobs[job])["variables"];
+            Assert.Equal(Benchmarks.Load.DefaultLoad.Duration, seconds(variables["duration"]));
+            Assert.Equal(Benchmarks.Load.DefaultLoad.Warmup, seconds(variables["warmup"]));
+            Assert.Equal(connections.ToString(System.Globalization.CultureInfo.InvariantCulture), (string)variables["connections"]);
+        }
+    }
 }

@@ -16,6 +16,7 @@ public sealed class LoadGeneratorTests
         Threads = 2,
         PipelineDepth = pipeline,
         Duration = TimeSpan.FromSeconds(1),
+        Warmup = TimeSpan.Zero,
         Timeout = TimeSpan.FromMilliseconds(500),
         ValidatorFactory = expectedBody is null ? null : () => new Exact(expectedBody),
     };

@@ -19,7 +19,7 @@ public sealed class WebSocketLoadTests
         await using var serve = await ServeProcess.StartAsync(server, "ws-echo");
         var route = kind switch { EchoMessageKind.Json => "/json", EchoMessageKind.Binary => "/binary", _ => "/plain" };
         var result = await WebSocketLoadGenerator.RunAsync(new WebSocketLoadOptions
-        {
+        { Warmup = TimeSpan.Zero,
             Url = new Uri($"ws://127.0.0.1:{serve.Port}{route}"),
             Mode = mode,
             Message = kind,
@@ -40,7 +40,7 @@ public sealed class WebSocketLoadTests
     public async Task Async_echo_keeps_many_messages_in_flight_and_beats_sync()
     {
         await using var serve = await ServeProcess.StartAsync("sockets", "ws-echo");
-        var options = new WebSocketLoadOptions { Url = new Uri($"ws://127.0.0.1:{serve.Port}/json"), Message = EchoMessageKind.Json, Connections = 4, Duration = TimeSpan.FromSeconds(1.5) };
+        var options = new WebSocketLoadOptions { Warmup = TimeSpan.Zero, Url = new Uri($"ws://127.0.0.1:{serve.Port}/json"), Message = EchoMessageKind.Json, Connections = 4, Duration = TimeSpan.FromSeconds(1.5) };
         var sync = await WebSocketLoadGenerator.RunAsync(options, null, CancellationToken.None);
         var async = await WebSocketLoadGenerator.RunAsync(options with { Mode = WebSocketLoadMode.EchoAsync, Window = 64 }, null, CancellationToken.None);
 
@@ -86,7 +86,7 @@ public sealed class WebSocketLoadTests
     {
         await using var serve = await ServeProcess.StartAsync("sockets", "ws-echo");
         var result = await WebSocketLoadGenerator.RunAsync(new WebSocketLoadOptions
-        {
+        { Warmup = TimeSpan.Zero,
             Url = new Uri($"ws://127.0.0.1:{serve.Port}/plain"),
             Connections = 4,
             Duration = TimeSpan.FromSeconds(1),
@@ -98,7 +98,7 @@ public sealed class WebSocketLoadTests
 
         // The bind really happens: an address this machine does not have cannot be a source.
         var unassigned = await WebSocketLoadGenerator.RunAsync(new WebSocketLoadOptions
-        {
+        { Warmup = TimeSpan.Zero,
             Url = new Uri($"ws://127.0.0.1:{serve.Port}/plain"),
             Connections = 2,
             Duration = TimeSpan.FromSeconds(1),
@@ -113,7 +113,7 @@ public sealed class WebSocketLoadTests
     public async Task Refused_connections_are_errors_in_connect_mode()
     {
         var result = await WebSocketLoadGenerator.RunAsync(new WebSocketLoadOptions
-        {
+        { Warmup = TimeSpan.Zero,
             Url = new Uri($"ws://127.0.0.1:{LoadGeneratorTests.ClosedPort()}/connection"),
             Mode = WebSocketLoadMode.Connect,
             Connections = 4,
