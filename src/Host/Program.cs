@@ -1,3 +1,4 @@
+using Benchmarks.Host.Commands;
 using Benchmarks.Host.Cli;
 
 return await BenchmarksCli.InvokeAsync(args, CliConsole.System);

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
@@ -49,7 +50,7 @@ internal static class AgentHost
         var logger = app.Services.GetRequiredService<ILoggerFactory>().CreateLogger("Benchmarks.Agent");
 
         var control = OsPlatform.CreateProcessControl();
-        var metrics = OsPlatform.CreateMetrics();
+        var metrics = SystemMetrics.Create();
         var dotnet = await DotnetInstallation.ReadAsync(cancellationToken);
         var machine = AgentMachine.From(options, metrics);
         var jobs = new JobRepository(options.JobsRoot, machine);

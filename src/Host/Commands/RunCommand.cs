@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Plugins;
 using Benchmarks.Host.Runs;
@@ -92,7 +93,7 @@ internal static class RunCommand
             }
 
             using var signal = new ShutdownSignal(cancellationToken);
-            var coordinator = new RunCoordinator(console, OsPlatform.CreateMetrics(), OsPlatform.CreateProcessControl());
+            var coordinator = new RunCoordinator(console, SystemMetrics.Create(), OsPlatform.CreateProcessControl());
             var document = await coordinator.RunAsync(request, signal.Token);
             // The table first, then every sink on its own: one that cannot be written loses nothing the others keep.
             ResultTableWriter.Write(console.Out, document);

@@ -1,7 +1,6 @@
 using System.Globalization;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Jobs;
-using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -12,15 +11,15 @@ internal sealed class HttpLoadJob : ILoadJob
 
     public bool ReportsProgress => true;
 
-    public JobStartInfo? Warmup(RunRequest request, string workDirectory) => null;
+    public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 
-    public JobStartInfo Main(RunRequest request, string workDirectory)
+    public JobStartInfo Main(LoadLaunch request, string workDirectory)
     {
         ArgumentNullException.ThrowIfNull(request);
         var load = request.Load;
         var arguments = new List<string>
         {
-            "load", "--url", load.Url.ToString(), "--scenario", request.Scenario.Name,
+            "load", "--url", load.Url.ToString(), "--scenario", request.Scenario,
             "--connections", Invariant(load.Connections), "--threads", Invariant(load.Threads), "--pipeline", Invariant(load.PipelineDepth),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup),
             "--timeout", DurationParser.Format(load.Timeout),
@@ -38,7 +37,7 @@ internal sealed class HttpLoadJob : ILoadJob
 
         return HostExecutable.Command("load", arguments) with
         {
-            Cpus = request.LoadCpus,
+            Cpus = request.Cpus,
             Environment = new Dictionary<string, string>
             {
                 ["DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT"] = Invariant(load.Threads),

@@ -1,5 +1,4 @@
 using Benchmarks.Host.Jobs;
-using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -19,9 +18,9 @@ internal interface ILoadJob
     bool ReportsProgress { get; }
 
     /// <summary>A process to run to completion before the measured one, or null.</summary>
-    JobStartInfo? Warmup(RunRequest request, string workDirectory);
+    JobStartInfo? Warmup(LoadLaunch request, string workDirectory);
 
-    JobStartInfo Main(RunRequest request, string workDirectory);
+    JobStartInfo Main(LoadLaunch request, string workDirectory);
 
     /// <summary>
     /// Measurements from the finished main process (null if it produced none) — the values of the

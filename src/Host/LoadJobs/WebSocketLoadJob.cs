@@ -1,7 +1,6 @@
 using System.Globalization;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Jobs;
-using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -45,9 +44,9 @@ internal sealed class WebSocketLoadJob : ILoadJob
         _ => defaultPath,
     };
 
-    public JobStartInfo? Warmup(RunRequest request, string workDirectory) => null;
+    public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 
-    public JobStartInfo Main(RunRequest request, string workDirectory)
+    public JobStartInfo Main(LoadLaunch request, string workDirectory)
     {
         ArgumentNullException.ThrowIfNull(request);
         var load = request.Load;
@@ -66,7 +65,7 @@ internal sealed class WebSocketLoadJob : ILoadJob
 
         arguments.AddRange(BroadcastArguments);
 
-        return HostExecutable.Command("load", arguments) with { Cpus = request.LoadCpus };
+        return HostExecutable.Command("load", arguments) with { Cpus = request.Cpus };
     }
 
     public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) =>

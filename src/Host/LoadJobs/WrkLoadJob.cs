@@ -1,7 +1,6 @@
 using System.Globalization;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Load.Http;
-using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -36,13 +35,13 @@ internal sealed class WrkLoadJob : ILoadJob
         ? "wrk is not installed: it does not run natively on Windows; use --load http or a Linux load machine."
         : "wrk is not installed: install it with 'sudo apt-get install wrk' (Debian/Ubuntu) or 'bash eng/install-tools.sh wrk'.";
 
-    public JobStartInfo? Warmup(RunRequest request, string workDirectory)
+    public JobStartInfo? Warmup(LoadLaunch request, string workDirectory)
     {
         ArgumentNullException.ThrowIfNull(request);
         return request.Load.Warmup > TimeSpan.Zero ? Command(request, workDirectory, request.Load.Warmup, "wrk-warmup") : null;
     }
 
-    public JobStartInfo Main(RunRequest request, string workDirectory)
+    public JobStartInfo Main(LoadLaunch request, string workDirectory)
     {
         ArgumentNullException.ThrowIfNull(request);
         return Command(request, workDirectory, request.Load.Duration, "wrk");
@@ -80,8 +79,8 @@ internal sealed class WrkLoadJob : ILoadJob
         return (measurements, failure);
     }
 
-    private static JobStartInfo Command(RunRequest request, string workDirectory, TimeSpan duration, string name) =>
-        Command(request.Load, request.LoadCpus, workDirectory, duration, name);
+    private static JobStartInfo Command(LoadLaunch request, string workDirectory, TimeSpan duration, string name) =>
+        Command(request.Load, request.Cpus, workDirectory, duration, name);
 
     /// <summary>The wrk command line for these load options (a generated pipeline.lua in <paramref name="workDirectory"/> when pipelining).</summary>
     public static JobStartInfo Command(HttpLoadOptions load, IReadOnlyList<int>? cpus, string workDirectory, TimeSpan duration, string name)

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Runtime.Versioning;
 
 namespace Benchmarks.Host.Metrics;

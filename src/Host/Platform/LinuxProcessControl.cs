@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Runtime.Versioning;
-using Benchmarks.Host.Metrics;
 
 namespace Benchmarks.Host.Platform;
 

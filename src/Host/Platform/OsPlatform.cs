@@ -1,25 +1,8 @@
-using Benchmarks.Host.Metrics;
-
 namespace Benchmarks.Host.Platform;
 
-/// <summary>The one place that picks the Linux or Windows implementations.</summary>
+/// <summary>The one place that picks the Linux or Windows process control (and names the OS).</summary>
 internal static class OsPlatform
 {
-    public static ISystemMetrics CreateMetrics()
-    {
-        if (OperatingSystem.IsLinux())
-        {
-            return new LinuxSystemMetrics();
-        }
-
-        if (OperatingSystem.IsWindows())
-        {
-            return new WindowsSystemMetrics();
-        }
-
-        throw new PlatformNotSupportedException("Benchmarks samples CPU and network counters on Linux and Windows only.");
-    }
-
     public static IProcessControl CreateProcessControl()
     {
         if (OperatingSystem.IsLinux())

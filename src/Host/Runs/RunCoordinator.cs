@@ -4,7 +4,6 @@ using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
-using Benchmarks.Host.Commands;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
@@ -96,7 +95,7 @@ internal sealed class RunCoordinator
             var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
             SortedDictionary<string, double>? statistics = null;
             var blocks = new StatisticsBlockReader(json => statistics = StatisticsBlock.Parse(json)?.Values() ?? statistics);
-            await using var load = JobProcess.Start(request.LoadJob.Main(request, workDirectory), _control, (line, isError) =>
+            await using var load = JobProcess.Start(request.LoadJob.Main(request.LoadLaunch, workDirectory), _control, (line, isError) =>
             {
                 if (isError)
                 {
@@ -154,7 +153,7 @@ internal sealed class RunCoordinator
 
     private async Task WarmUpAsync(RunRequest request, string workDirectory, JobProcess server, CancellationToken cancellationToken)
     {
-        if (request.LoadJob.Warmup(request, workDirectory) is not { } warmup)
+        if (request.LoadJob.Warmup(request.LoadLaunch, workDirectory) is not { } warmup)
         {
             return;
         }

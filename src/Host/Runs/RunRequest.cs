@@ -1,3 +1,4 @@
+using Benchmarks.Host.LoadJobs;
 using Benchmarks.Load.Http;
 using Benchmarks.Scenarios;
 
@@ -17,7 +18,7 @@ internal sealed record RunRequest
     public required HttpLoadOptions Load { get; init; }
 
     /// <summary>The load generator: the built-in one or wrk.</summary>
-    public required LoadJobs.ILoadJob LoadJob { get; init; }
+    public required ILoadJob LoadJob { get; init; }
 
     public IReadOnlyDictionary<string, string> ServerOptions { get; init; } = new Dictionary<string, string>();
 
@@ -30,6 +31,9 @@ internal sealed record RunRequest
     public TimeSpan StartTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
     public IReadOnlyList<string> Labels { get; init; } = [];
+
+    /// <summary>What the load job is started with.</summary>
+    public LoadLaunch LoadLaunch => new(Scenario.Name, Load) { PluginDirectories = PluginDirectories, Cpus = LoadCpus };
 
     /// <summary>Run the TechEmpower checks against the server before loading it.</summary>
     public bool Verify { get; init; } = true;

@@ -117,7 +117,7 @@ public sealed class OsDataParserTests
     [Fact]
     public void The_platform_metrics_read_this_machine()
     {
-        var metrics = Benchmarks.Host.Platform.OsPlatform.CreateMetrics();
+        var metrics = Benchmarks.Host.Metrics.SystemMetrics.Create();
         var cpu = metrics.ReadMachineCpu();
         Assert.True(cpu.Total > 0);
         var self = metrics.ReadProcess(Environment.ProcessId);

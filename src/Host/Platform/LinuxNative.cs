@@ -1,7 +1,7 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 
-namespace Benchmarks.Host.Metrics;
+namespace Benchmarks.Host.Platform;
 
 [SupportedOSPlatform("linux")]
 internal static partial class LinuxNative

@@ -1,7 +1,7 @@
 using System.CommandLine;
-using Benchmarks.Host.Commands;
+using Benchmarks.Host.Cli;
 
-namespace Benchmarks.Host.Cli;
+namespace Benchmarks.Host.Commands;
 
 /// <summary>The command tree. Parse errors are reported in one line each, with exit code 2.</summary>
 internal static class BenchmarksCli

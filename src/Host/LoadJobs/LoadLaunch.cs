@@ -1,0 +1,11 @@
+using Benchmarks.Load.Http;
+
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>What a load job is started with: the scenario it checks responses against, the load options, plugins and CPUs.</summary>
+internal sealed record LoadLaunch(string Scenario, HttpLoadOptions Load)
+{
+    public IReadOnlyList<string> PluginDirectories { get; init; } = [];
+
+    public IReadOnlyList<int>? Cpus { get; init; }
+}
