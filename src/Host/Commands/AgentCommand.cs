@@ -1,7 +1,9 @@
 using System.CommandLine;
 using System.Net;
-using Benchmarks.Host.Agent;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Files;
+using Benchmarks.Host.Agent.Hosting;
 
 namespace Benchmarks.Host.Commands;
 

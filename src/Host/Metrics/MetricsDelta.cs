@@ -12,16 +12,23 @@ namespace Benchmarks.Host.Metrics;
 /// </summary>
 internal static class MetricsDelta
 {
-    /// <summary>The shortest last, partial interval still sampled when a job or window ends inside it (shorter ones are noise).</summary>
+    /// <summary>The shortest last, partial interval whose rates still count when a job or window ends inside it (shorter ones are noise; its byte totals always count).</summary>
     public static readonly TimeSpan ShortestLastInterval = TimeSpan.FromMilliseconds(200);
 
-    public static SortedDictionary<string, double> Between(MetricsSnapshot start, MetricsSnapshot end, int cores, double? linkSpeedMbps, MetricsSnapshot? origin = null)
+    public static SortedDictionary<string, double> Between(MetricsSnapshot start, MetricsSnapshot end, int cores, double? linkSpeedMbps, MetricsSnapshot? origin = null, bool rates = true)
     {
         ArgumentNullException.ThrowIfNull(start);
         ArgumentNullException.ThrowIfNull(end);
         var values = new SortedDictionary<string, double>(StringComparer.Ordinal);
         var seconds = Stopwatch.GetElapsedTime(start.Timestamp, end.Timestamp).TotalSeconds;
-        if (seconds <= 0)
+        if (origin?.Network is { } first && end.Network is { } last)
+        {
+            // Totals since the origin count whatever the interval's length.
+            Set(values, NetRxBytes, last.RxBytes - first.RxBytes);
+            Set(values, NetTxBytes, last.TxBytes - first.TxBytes);
+        }
+
+        if (seconds <= 0 || !rates)
         {
             return values;
         }
@@ -64,12 +71,6 @@ internal static class MetricsDelta
             {
                 Set(values, LinkSpeed, linkSpeedMbps.Value);
                 Set(values, Utilization, Math.Max(rx, tx) / linkSpeedMbps.Value * 100);
-            }
-
-            if (origin?.Network is { } first)
-            {
-                Set(values, NetRxBytes, n1.RxBytes - first.RxBytes);
-                Set(values, NetTxBytes, n1.TxBytes - first.TxBytes);
             }
         }
 

@@ -67,9 +67,10 @@ internal sealed class RunSampling
         var now = Take();
         lock (_lock)
         {
-            if (!_ended && Stopwatch.GetElapsedTime(_previous!.Timestamp, now.Timestamp) > MetricsDelta.ShortestLastInterval)
+            if (!_ended)
             {
-                Add(now, double.NaN);
+                // The window's last part: its byte totals always count, its rates when it is long enough not to be noise.
+                Add(now, double.NaN, rates: Stopwatch.GetElapsedTime(_previous!.Timestamp, now.Timestamp) > MetricsDelta.ShortestLastInterval);
             }
 
             _ended = true;
@@ -109,13 +110,13 @@ internal sealed class RunSampling
         return values;
     }
 
-    private RunSample? Add(MetricsSnapshot now, double requestsPerSecond)
+    private RunSample? Add(MetricsSnapshot now, double requestsPerSecond, bool rates = true)
     {
         // A process that is gone has no counters: its figures stop at the last sample that saw it.
         var sample = new RunSample
         {
             Time = Stopwatch.GetElapsedTime(_windowStart!.Timestamp, now.Timestamp).TotalSeconds,
-            Values = MetricsDelta.Between(_previous!, now, _cores, _sampler.LinkSpeedMbps, _windowStart),
+            Values = MetricsDelta.Between(_previous!, now, _cores, _sampler.LinkSpeedMbps, _windowStart, rates),
         };
         if (!double.IsNaN(requestsPerSecond))
         {

@@ -1,7 +1,10 @@
 using System.Net;
 using System.Text.Json.Nodes;
-using Benchmarks.Host.Agent;
 using Benchmarks.Host.Crank;
+using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Files;
+using Benchmarks.Host.Agent.Building;
+using Benchmarks.Host.Agent.Hosting;
 
 namespace Benchmarks.Tests.Agent;
 

@@ -1,4 +1,0 @@
-namespace Benchmarks.Host.Agent;
-
-/// <summary>The jobs folder named by <c>--jobs-dir</c> holds what the agent did not make; nothing was removed.</summary>
-internal sealed class JobsFolderException(string message) : Exception(message);

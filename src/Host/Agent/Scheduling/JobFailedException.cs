@@ -1,0 +1,5 @@
+
+namespace Benchmarks.Host.Agent.Scheduling;
+
+/// <summary>A job cannot go on: the message becomes the job's <c>error</c>, which the controller prints.</summary>
+internal sealed class JobFailedException(string message) : Exception(message);

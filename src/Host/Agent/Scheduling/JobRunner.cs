@@ -1,0 +1,295 @@
+using System.Diagnostics;
+using System.Globalization;
+using Benchmarks.Host.Crank;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Metrics;
+using Benchmarks.Host.Platform;
+using Microsoft.Extensions.Logging;
+using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Files;
+using Benchmarks.Host.Agent.Building;
+using Benchmarks.Host.Agent.Hosting;
+
+namespace Benchmarks.Host.Agent.Scheduling;
+
+/// <summary>
+/// Runs one started job: build, start, readiness (ready text on stdout or stderr, console
+/// app, or the port accepting connections), measurements while it runs, and the end —
+/// its own exit (Stopped or Failed with the output's tail) or a stop (SIGTERM, SIGINT, kill).
+/// </summary>
+internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessControl control, ISystemMetrics metrics, AgentOptions options, ILogger logger)
+{
+    private const string ChildProcessPrefix = "##ChildProcessId:";
+    private static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromMinutes(3);
+
+    /// <summary>Longest a started job waits for its controller to read its state before it goes on anyway.</summary>
+    private static readonly TimeSpan WaitingShownFor = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// crank's state sequence: Waiting from <c>/start</c> through the build, Starting while the
+    /// process comes up, Running once it is ready, then Stopped or Failed.
+    /// </summary>
+    public async Task RunAsync(AgentJob job)
+    {
+        ArgumentNullException.ThrowIfNull(job);
+        var stop = job.StopSource.Token;
+        JobProcess? process = null;
+        JobBuild? build = null;
+        var ready = false;
+        try
+        {
+            // crank sees a job start by its state changing to Running; with a cached build a job
+            // can be ready within milliseconds, so it is held until Waiting has been read.
+            await Task.WhenAny(job.WaitingSeen, Task.Delay(WaitingShownFor, stop));
+            stop.ThrowIfCancellationRequested();
+            var spec = job.Read(JobSpec.Read);
+            build = await builder.BuildAsync(job, spec, stop);
+            job.PublishedDirectory = build.OutputDirectory;
+            job.ProjectDirectory = build.ProjectDirectory;
+            job.BuildTime = build.Duration;
+            job.AddMetadata(CrankMetadata.For(SystemMeasures.BuildTime.Name));
+            job.AddMeasurement(SystemMeasures.BuildTime.Name, build.Duration.TotalMilliseconds);
+            ExtractOutputAttachments(job);
+            if (!job.TryMove(AgentJobState.Starting, AgentJobState.Waiting))
+            {
+                return;
+            }
+
+            var startTimeout = spec.StartTimeout ?? DefaultStartTimeout;
+            var started = Stopwatch.StartNew();
+            process = Start(job, spec, build, () => started.Restart());
+            job.ProcessId = process.Id;
+            await File.WriteAllTextAsync(AgentJobFolders.ProcessFile(job), ProcessRecord(process.Id), CancellationToken.None);
+            AgentLog.ProcessStarted(logger, job.Id, job.Service, process.Id, process.Info.CommandLine);
+
+            if (!await WaitUntilReadyAsync(job, spec, process, startTimeout, stop))
+            {
+                return;
+            }
+
+            ready = true;
+            job.SetUrl(JobUrl(spec));
+            job.AddMetadata(CrankMetadata.For(SystemMeasures.StartTime.Name));
+            job.AddMeasurement(SystemMeasures.StartTime.Name, started.Elapsed.TotalMilliseconds);
+            if (!job.TryMove(AgentJobState.Running, AgentJobState.Starting))
+            {
+                return;
+            }
+
+            AgentLog.JobRunning(logger, job.Id, job.Service);
+            using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
+            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints)).RunAsync(spec.MeasurementsInterval, sampling.Token);
+            try
+            {
+                await process.Exited.WaitAsync(stop);
+            }
+            catch (OperationCanceledException)
+            {
+            }
+
+            await sampling.CancelAsync();
+            await sampler;
+            await EndAsync(job, process);
+        }
+        catch (JobFailedException ex)
+        {
+            AgentLog.JobFailed(logger, job.Id, job.Service, FirstLine(ex.Message));
+            job.Fail(ex.Message);
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            // Stopped or deleted before it ran: a build was cancelled.
+            if (job.State is AgentJobState.Starting or AgentJobState.Waiting)
+            {
+                job.Fail("the job was stopped before it started");
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or JobPathException or InvalidDataException or System.ComponentModel.Win32Exception)
+        {
+            AgentLog.JobFailed(logger, job.Id, job.Service, ex.Message);
+            job.Fail(ex.Message);
+        }
+        finally
+        {
+            if (process is not null)
+            {
+                await StopProcessAsync(job, process);
+                await process.DisposeAsync();
+            }
+
+            // A shared build that its job could not start from (it exited or hung before it was
+            // ready) is not offered again: the next job with the same sources publishes anew.
+            if (!ready && job.State == AgentJobState.Failed && build?.CacheKey is { } key && cache.Invalidate(key))
+            {
+                AgentLog.BuildDropped(logger, job.Id, job.Service, key);
+            }
+
+            if (stop.IsCancellationRequested)
+            {
+                job.TryMove(AgentJobState.Stopped, AgentJobState.Starting, AgentJobState.Running, AgentJobState.Stopping);
+            }
+        }
+    }
+
+    private JobProcess Start(AgentJob job, JobSpec spec, JobBuild build, Action restartStopwatch)
+    {
+        var arguments = new List<string>(build.LeadingArguments);
+        arguments.AddRange(CommandLineSplitter.Split(spec.Arguments));
+        var environment = new Dictionary<string, string>(spec.EnvironmentVariables)
+        {
+            ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
+        };
+        var statistics = new StatisticsBlockReader(json =>
+        {
+            if (!JobStatistics.Apply(job, json))
+            {
+                AgentLog.BadStatistics(logger, job.Id, job.Service);
+            }
+        });
+        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment, Cpus = CpusOf(spec) };
+        return JobProcess.Start(info, control, (line, isError) =>
+        {
+            if (isError)
+            {
+                job.Output.Add("[STDERR] " + line);
+                if (line.StartsWith(ChildProcessPrefix, StringComparison.Ordinal)
+                    && int.TryParse(line.AsSpan(ChildProcessPrefix.Length).Trim(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var child))
+                {
+                    job.ChildProcessId = child;
+                    restartStopwatch();
+                }
+
+                return;
+            }
+
+            job.Output.Add(line);
+            statistics.OnLine(line);
+        });
+    }
+
+    /// <summary>True when the job is ready; false when it ended first (its state then says how).</summary>
+    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobSpec spec, JobProcess process, TimeSpan timeout, CancellationToken stop)
+    {
+        var readiness = !string.IsNullOrEmpty(spec.ReadyStateText) ? Readiness.OnLine(spec.ReadyStateText)
+            : spec.IsConsoleApp ? Readiness.Immediate
+            : Readiness.OnPort(spec.Port);
+        switch (await readiness.WaitAsync(process, timeout, stop))
+        {
+            case ReadinessOutcome.Ready:
+                return true;
+            case ReadinessOutcome.Cancelled:
+                return false;
+            case ReadinessOutcome.Exited:
+                await EndAsync(job, process);
+                return false;
+            default:
+                throw new JobFailedException($"the job was not ready within {timeout}{readiness.Describe()}:{Environment.NewLine}{job.Output.Tail(20)}");
+        }
+    }
+
+    private async Task EndAsync(AgentJob job, JobProcess process)
+    {
+        if (job.StopSource.IsCancellationRequested && !process.HasExited)
+        {
+            await StopProcessAsync(job, process);
+            job.TryMove(AgentJobState.Stopped, AgentJobState.Running, AgentJobState.Stopping, AgentJobState.Starting);
+            return;
+        }
+
+        await process.Exited;
+        job.ExitCode = process.ExitCode;
+        if (job.StopSource.IsCancellationRequested || process.ExitCode == 0)
+        {
+            job.TryMove(AgentJobState.Stopped, AgentJobState.Running, AgentJobState.Stopping, AgentJobState.Starting);
+            return;
+        }
+
+        job.Fail($"Job failed at runtime with exit code {process.ExitCode}:{Environment.NewLine}{job.Output.Tail(30)}");
+        AgentLog.JobExited(logger, job.Id, job.Service, process.ExitCode);
+    }
+
+    private async Task StopProcessAsync(AgentJob job, JobProcess process)
+    {
+        if (process.HasExited)
+        {
+            return;
+        }
+
+        // A process the job named with ##ChildProcessId is asked first: it is the one being measured.
+        if (job.ChildProcessId > 0)
+        {
+            try
+            {
+                using var child = Process.GetProcessById(job.ChildProcessId);
+                if (control.RequestStop(child))
+                {
+                    await child.WaitForExitAsync().WaitAsync(JobProcess.StopGrace);
+                }
+            }
+            catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or TimeoutException)
+            {
+            }
+        }
+
+        await process.StopAsync(JobProcess.StopGrace);
+        AgentLog.ProcessEnded(logger, job.Id, job.Service, process.Id);
+    }
+
+    private void ExtractOutputAttachments(AgentJob job)
+    {
+        var pending = Path.Combine(job.Directory, "attachments");
+        if (!Directory.Exists(pending))
+        {
+            return;
+        }
+
+        var destination = Directory.Exists(AgentJobFolders.Published(job)) ? AgentJobFolders.Published(job) : AgentJobFolders.Sources(job);
+        foreach (var zip in Directory.GetFiles(pending, "*.zip").Order(StringComparer.Ordinal))
+        {
+            using var stream = File.OpenRead(zip);
+            SafeZip.Extract(stream, destination, options.MaxUploadBytes);
+        }
+    }
+
+    private static string JobUrl(JobSpec spec) =>
+        $"{spec.Scheme}://{(spec.Endpoints.Count > 0 ? spec.Endpoints[0].Host : System.Net.Dns.GetHostName())}:{spec.Port.ToString(CultureInfo.InvariantCulture)}{spec.Path}";
+
+    /// <summary>crank's <c>cpuSet</c> ("0", "0-3", "1-4,6"): the CPUs the job's process is pinned to.</summary>
+    private static IReadOnlyList<int>? CpusOf(JobSpec spec)
+    {
+        var text = spec.CpuSet;
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return null;
+        }
+
+        try
+        {
+            var cpus = CpuSet.Parse(text);
+            return cpus.All(c => c < Environment.ProcessorCount)
+                ? cpus
+                : throw new JobFailedException($"cpuSet '{text}' names a CPU this machine does not have ({Environment.ProcessorCount} CPUs)");
+        }
+        catch (FormatException ex)
+        {
+            throw new JobFailedException($"cpuSet '{text}' is not a CPU list such as 0, 0-3 or 1-4,6: {ex.Message}");
+        }
+    }
+
+    /// <summary>The pid and its start time, so a restarted agent ends only the process it started; empty when it has already exited (nothing to end).</summary>
+    private static string ProcessRecord(int processId)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(processId);
+            return processId.ToString(CultureInfo.InvariantCulture) + " " + process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
+        {
+            return "";
+        }
+    }
+
+    private static string FirstLine(string text) => text.Split('\n', 2)[0].TrimEnd('\r', ':');
+}
