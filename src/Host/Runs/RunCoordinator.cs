@@ -108,7 +108,7 @@ internal sealed class RunCoordinator
                     OnLoadProgress(samplingReady.Task.Result, progress, request.Load);
                 }
             });
-            sampling = new RunSampling(new MetricsSampler(_metrics, nic), server.Id, load.Id, Environment.ProcessorCount);
+            sampling = new RunSampling(new MetricsSampler(_metrics, nic), server.Id, load.Id);
             samplingReady.SetResult(sampling);
             if (!request.LoadJob.ReportsProgress)
             {

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
@@ -16,19 +15,16 @@ internal sealed class RunSampling
     private readonly MetricsSampler _sampler;
     private readonly int _serverProcessId;
     private readonly int _loadProcessId;
-    private readonly int _cores;
     private readonly Lock _lock = new();
     private readonly List<RunSample> _samples = [];
-    private MetricsSnapshot? _windowStart;
-    private MetricsSnapshot? _previous;
+    private IntervalSeries? _series;
     private bool _ended;
 
-    public RunSampling(MetricsSampler sampler, int serverProcessId, int loadProcessId, int cores)
+    public RunSampling(MetricsSampler sampler, int serverProcessId, int loadProcessId)
     {
         _sampler = sampler;
         _serverProcessId = serverProcessId;
         _loadProcessId = loadProcessId;
-        _cores = cores;
     }
 
     public IReadOnlyList<RunSample> Samples
@@ -44,33 +40,21 @@ internal sealed class RunSampling
 
     public void StartWindow()
     {
-        var now = Take();
+        var series = new IntervalSeries(_sampler, () => _serverProcessId, _loadProcessId);
         lock (_lock)
         {
-            _windowStart = now;
-            _previous = now;
+            _series ??= series;
         }
     }
 
-    /// <summary>Ends the window; its last part is a sample of its own when it is long enough to mean something.</summary>
+    /// <summary>Ends the window; its last part is a sample of its own.</summary>
     public void EndWindow()
     {
         lock (_lock)
         {
-            if (_windowStart is null || _ended || _previous is null)
+            if (_series is not null && !_ended)
             {
-                _ended = true;
-                return;
-            }
-        }
-
-        var now = Take();
-        lock (_lock)
-        {
-            if (!_ended)
-            {
-                // The window's last part: its byte totals always count, its rates when it is long enough not to be noise.
-                Add(now, double.NaN, rates: Stopwatch.GetElapsedTime(_previous!.Timestamp, now.Timestamp) > MetricsDelta.ShortestLastInterval);
+                Add(_series.Last(), double.NaN);
             }
 
             _ended = true;
@@ -83,10 +67,9 @@ internal sealed class RunSampling
     /// </summary>
     public RunSample? Tick(double requestsPerSecond)
     {
-        var now = Take();
         lock (_lock)
         {
-            return _windowStart is null || _ended || _previous is null ? null : Add(now, requestsPerSecond);
+            return _series is null || _ended ? null : Add(_series.Next(), requestsPerSecond);
         }
     }
 
@@ -110,23 +93,20 @@ internal sealed class RunSampling
         return values;
     }
 
-    private RunSample? Add(MetricsSnapshot now, double requestsPerSecond, bool rates = true)
+    private RunSample? Add(SortedDictionary<string, double>? values, double requestsPerSecond)
     {
-        // A process that is gone has no counters: its figures stop at the last sample that saw it.
-        var sample = new RunSample
+        if (values is null)
         {
-            Time = Stopwatch.GetElapsedTime(_windowStart!.Timestamp, now.Timestamp).TotalSeconds,
-            Values = MetricsDelta.Between(_previous!, now, _cores, _sampler.LinkSpeedMbps, _windowStart, rates),
-        };
+            return null;
+        }
+
+        var sample = new RunSample { Time = _series!.SecondsSinceOrigin, Values = values };
         if (!double.IsNaN(requestsPerSecond))
         {
             sample.Values[HttpMeasures.Rps.Name] = requestsPerSecond;
         }
 
         _samples.Add(sample);
-        _previous = now;
         return sample;
     }
-
-    private MetricsSnapshot Take() => _sampler.Take(_serverProcessId, _loadProcessId);
 }

@@ -93,7 +93,8 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         Assert.InRange(Last(load, "load/cpu/kernel"), 0.1, 100);
         Assert.Contains(load["metadata"]!.AsArray(), m => (string?)m!["name"] == "machine/cpu/steal");
         var application = FinalJob(replay, 1);
-        Assert.True(Last(application, "benchmarks/cpu") > 0);
+        // The server worked while loaded (its last second, after the load ended, may be idle: 0 is a true reading there).
+        Assert.True(AgentClient.Values(application, "benchmarks/cpu").Max() > 0);
         Assert.Equal("Running", replay.StartOutcome[1]);
     }
 

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
@@ -13,8 +12,6 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// </summary>
 internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName)
 {
-    private int _processId;
-
     public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken)
     {
         var sampler = new MetricsSampler(metrics, interfaceName);
@@ -29,8 +26,7 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         }
 
         var generation = job.StatisticsGeneration;
-        var first = Take(sampler);
-        var previous = first;
+        var series = new IntervalSeries(sampler, () => job.TrackedProcessId);
         using var timer = new PeriodicTimer(interval);
         try
         {
@@ -41,43 +37,27 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
                     // The controller reset the statistics (a new iteration): totals, rates and
                     // maxima start again from here.
                     generation = job.StatisticsGeneration;
-                    first = previous = Take(sampler);
+                    series.Restart();
                     continue;
                 }
 
-                previous = Record(sampler, previous, first, generation);
+                Record(series.Next(), generation);
             }
         }
         catch (OperationCanceledException)
         {
         }
 
-        // The last part of an interval still counts: the job may have ended inside it. Its byte
-        // totals always do; its rates only when it is long enough not to be noise.
-        Record(sampler, previous, first, generation, rates: Stopwatch.GetElapsedTime(previous.Timestamp) > MetricsDelta.ShortestLastInterval);
+        // The job may have ended inside the last interval.
+        Record(series.Last(), generation);
     }
 
-    private MetricsSnapshot Record(MetricsSampler sampler, MetricsSnapshot previous, MetricsSnapshot first, int generation, bool rates = true)
+    private void Record(SortedDictionary<string, double>? sample, int generation)
     {
-        if (job.TrackedProcessId != _processId)
-        {
-            // The job named a child process: its counters start from here.
-            return Take(sampler);
-        }
-
-        var current = Take(sampler);
         var timestamp = DateTime.UtcNow;
-        foreach (var (name, value) in MetricsDelta.Between(previous, current, Environment.ProcessorCount, sampler.LinkSpeedMbps, first, rates))
+        foreach (var (name, value) in sample ?? [])
         {
             job.AddMeasurement(name, value, timestamp, generation);
         }
-
-        return current;
-    }
-
-    private MetricsSnapshot Take(MetricsSampler sampler)
-    {
-        _processId = job.TrackedProcessId;
-        return sampler.Take(_processId);
     }
 }
