@@ -39,9 +39,9 @@ internal static class AgentCommand
                     HardwareVersion = string.IsNullOrWhiteSpace(result.GetValue(hardwareVersion)) ? null : result.GetValue(hardwareVersion)!.Trim(),
                 };
             }
-            catch (UsageException ex)
+            catch (Exception ex) when (UsageErrors.Is(ex))
             {
-                return console.Fail(ExitCodes.Usage, ex.Message);
+                return UsageErrors.Report(console, ex);
             }
 
             if (result.GetValue(windowsService))
@@ -132,7 +132,7 @@ internal static class AgentCommand
         }
         catch (JobsFolderException ex)
         {
-            return console.Fail(ExitCodes.Usage, ex.Message);
+            return UsageErrors.Report(console, ex);
         }
     }
 }

@@ -85,7 +85,7 @@ internal static class LoadCommand
                 LoadResult loadResult;
                 try
                 {
-                    loadResult = await HttpLoadGenerator.RunAsync(options, result.GetValue(progress) ? new SynchronousProgress(console) : null, signal.Token);
+                    loadResult = await HttpLoadGenerator.RunAsync(options, result.GetValue(progress) ? new ProgressLines(console) : null, signal.Token);
                 }
                 catch (OperationCanceledException)
                 {
@@ -93,52 +93,37 @@ internal static class LoadCommand
                 }
 
                 LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);
-                if (result.GetValue(json) is { } file)
-                {
-                    await File.WriteAllTextAsync(file.FullName, JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), CancellationToken.None);
-                }
-
-                if (result.GetValue(crank))
-                {
-                    console.Out.WriteLine(CrankStatistics.Format(LoadMeasurements.From(loadResult), DateTimeOffset.UtcNow));
-                }
-
-                return Verdict(console, loadResult);
+                return await LoadOutput.FinishAsync(
+                    console,
+                    new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)),
+                    result.GetValue(json),
+                    result.GetValue(crank));
             }
-            catch (ArgumentException ex)
+            catch (Exception ex) when (UsageErrors.Is(ex))
             {
-                return console.Fail(ExitCodes.Usage, ex.Message);
-            }
-            catch (UsageException ex)
-            {
-                return console.Fail(ExitCodes.Usage, ex.Message);
+                return UsageErrors.Report(console, ex);
             }
         });
         return command;
     }
 
-    private static int Verdict(CliConsole console, LoadResult result)
+    /// <summary>The one-line cause when the load was not clean; null when it was.</summary>
+    private static string? Failure(LoadResult result)
     {
         if (result.IsClean)
         {
-            return ExitCodes.Success;
+            return null;
         }
 
         var c = CultureInfo.InvariantCulture;
         if (result.Interrupted)
         {
-            return console.Fail(ExitCodes.Failed, string.Create(c, $"the load was stopped after {result.ElapsedSeconds:0.0}s, before its duration ended."));
+            return string.Create(c, $"the load was stopped after {result.ElapsedSeconds:0.0}s, before its duration ended.");
         }
 
         var cause = result.FirstError is null ? "" : $" (first: {result.FirstError})";
-        return console.Fail(ExitCodes.Failed, result.Requests == 0
+        return result.Requests == 0
             ? string.Create(c, $"no response received: {result.Errors.Total} socket errors{cause}.")
-            : string.Create(c, $"{result.Bad} bad responses, {result.Errors.Total} socket errors, {result.Lost} requests lost{cause}."));
-    }
-
-    /// <summary>Writes progress lines on the reporting thread, in order (Progress&lt;T&gt; would post them to the pool).</summary>
-    private sealed class SynchronousProgress(CliConsole console) : IProgress<LoadProgress>
-    {
-        public void Report(LoadProgress value) => console.Out.WriteLine(LoadProtocol.Format(value));
+            : string.Create(c, $"{result.Bad} bad responses, {result.Errors.Total} socket errors, {result.Lost} requests lost{cause}.");
     }
 }

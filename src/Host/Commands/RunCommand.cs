@@ -87,9 +87,9 @@ internal static class RunCommand
                 };
                 request.Load.Validate();
             }
-            catch (Exception ex) when (ex is UsageException or ArgumentException or FormatException)
+            catch (Exception ex) when (UsageErrors.Is(ex))
             {
-                return console.Fail(ExitCodes.Usage, ex.Message);
+                return UsageErrors.Report(console, ex);
             }
 
             using var signal = new ShutdownSignal(cancellationToken);

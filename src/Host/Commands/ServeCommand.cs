@@ -36,9 +36,9 @@ internal static class ServeCommand
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
                 return await ServeAsync(console, chosenServer, context, signal);
             }
-            catch (UsageException ex)
+            catch (Exception ex) when (UsageErrors.Is(ex))
             {
-                return console.Fail(ExitCodes.Usage, ex.Message);
+                return UsageErrors.Report(console, ex);
             }
         });
         return command;
@@ -51,9 +51,9 @@ internal static class ServeCommand
         {
             running = await server.StartAsync(context, signal.Token);
         }
-        catch (ArgumentException ex)
+        catch (Exception ex) when (UsageErrors.Is(ex))
         {
-            return console.Fail(ExitCodes.Usage, ex.Message);
+            return UsageErrors.Report(console, ex);
         }
         catch (OperationCanceledException)
         {

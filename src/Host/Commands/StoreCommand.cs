@@ -14,11 +14,11 @@ internal static class StoreCommand
         }
         catch (RunLookupException ex)
         {
-            return console.Fail(ExitCodes.Usage, ex.Message);
+            return UsageErrors.Report(console, ex);
         }
-        catch (ArgumentException ex)
+        catch (Exception ex) when (UsageErrors.Is(ex))
         {
-            return console.Fail(ExitCodes.Usage, ex.Message);
+            return UsageErrors.Report(console, ex);
         }
         catch (StoreUnavailableException ex)
         {

@@ -41,9 +41,9 @@ internal static class VerifyCommand
                     throw new UsageException("--url verifies one running server: name its scenario with --scenario.");
                 }
             }
-            catch (UsageException ex)
+            catch (Exception ex) when (UsageErrors.Is(ex))
             {
-                return console.Fail(ExitCodes.Usage, ex.Message);
+                return UsageErrors.Report(console, ex);
             }
 
             var failed = 0;

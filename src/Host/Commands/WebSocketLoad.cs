@@ -47,16 +47,16 @@ internal static class WebSocketLoad
             options.Validate();
             SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }
-        catch (ArgumentException ex)
+        catch (Exception ex) when (UsageErrors.Is(ex))
         {
-            return console.Fail(ExitCodes.Usage, ex.Message);
+            return UsageErrors.Report(console, ex);
         }
 
         using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
         WebSocketLoadResult outcome;
         try
         {
-            outcome = await WebSocketLoadGenerator.RunAsync(options, result.GetValue(progress) ? new LineProgress(console) : null, signal.Token);
+            outcome = await WebSocketLoadGenerator.RunAsync(options, result.GetValue(progress) ? new ProgressLines(console) : null, signal.Token);
         }
         catch (OperationCanceledException)
         {
@@ -64,25 +64,15 @@ internal static class WebSocketLoad
         }
 
         WebSocketSummaryWriter.Write(console.Out, outcome);
-        if (result.GetValue(json) is { } file)
-        {
-            await File.WriteAllTextAsync(file.FullName, JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), CancellationToken.None);
-        }
-
-        if (result.GetValue(crank))
-        {
-            console.Out.WriteLine(CrankStatistics.Format(WebSocketMeasurements.From(outcome), DateTimeOffset.UtcNow));
-        }
-
-        if (outcome.IsClean)
-        {
-            return ExitCodes.Success;
-        }
-
-        return console.Fail(ExitCodes.Failed, outcome.Bad > 0
-            ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
+        var failure = outcome.IsClean ? null
+            : outcome.Bad > 0 ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
             : outcome.Interrupted ? "the load was stopped before its duration ended."
-            : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.");
+            : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
+        return await LoadOutput.FinishAsync(
+            console,
+            new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure),
+            result.GetValue(json),
+            result.GetValue(crank));
     }
 
     private static async Task<int> RunBroadcastAsync(
@@ -110,29 +100,22 @@ internal static class WebSocketLoad
             options.Validate();
             SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }
-        catch (ArgumentException ex)
+        catch (Exception ex) when (UsageErrors.Is(ex))
         {
-            return console.Fail(ExitCodes.Usage, ex.Message);
+            return UsageErrors.Report(console, ex);
         }
 
         var outcome = await BroadcastLoadGenerator.RunAsync(options, step => console.Out.WriteLine(BroadcastLoadGenerator.Format(step, options.LimitPercentile)), cancellationToken);
         console.Out.WriteLine($"Largest client count under {options.LimitPercentile}th-percentile RTT {options.LimitRtt.TotalMilliseconds} ms: {outcome.MaxClientsUnderLimit}");
         console.Out.WriteLine($"Broadcasts received: {outcome.ReceivedBroadcasts} of {outcome.ExpectedBroadcasts} expected");
-        if (result.GetValue(json) is { } file)
-        {
-            await File.WriteAllTextAsync(file.FullName, JsonSerializer.Serialize(outcome, BroadcastResultJson.Default.BroadcastResult), CancellationToken.None);
-        }
-
-        if (result.GetValue(crank))
-        {
-            console.Out.WriteLine(CrankStatistics.Format(WebSocketMeasurements.From(outcome), DateTimeOffset.UtcNow));
-        }
-
-        return outcome.IsClean
-            ? ExitCodes.Success
-            : console.Fail(ExitCodes.Failed, outcome.Errors > 0
-                ? $"a client failed, the run is aborted: {outcome.FirstError}"
-                : $"the broadcast count is wrong: {outcome.ReceivedBroadcasts} received, {outcome.ExpectedBroadcasts} expected.");
+        var failure = outcome.IsClean ? null
+            : outcome.Errors > 0 ? $"a client failed, the run is aborted: {outcome.FirstError}"
+            : $"the broadcast count is wrong: {outcome.ReceivedBroadcasts} received, {outcome.ExpectedBroadcasts} expected.";
+        return await LoadOutput.FinishAsync(
+            console,
+            new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, BroadcastResultJson.Default.BroadcastResult), failure),
+            result.GetValue(json),
+            result.GetValue(crank));
     }
 
     private static EchoMessageKind MessageKind(string? text, Uri url) => text switch
@@ -142,9 +125,4 @@ internal static class WebSocketLoad
         "text" => EchoMessageKind.Text,
         _ => url.AbsolutePath switch { "/json" => EchoMessageKind.Json, "/binary" => EchoMessageKind.Binary, _ => EchoMessageKind.Text },
     };
-
-    private sealed class LineProgress(CliConsole console) : IProgress<LoadProgress>
-    {
-        public void Report(LoadProgress value) => console.Out.WriteLine(LoadProtocol.Format(value));
-    }
 }

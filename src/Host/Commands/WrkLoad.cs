@@ -54,25 +54,17 @@ internal static class WrkLoad
             }
 
             var (measurements, failure) = WrkLoadJob.Collect(main);
-            if (measurements is not null)
-            {
-                if (json is not null)
-                {
-                    await File.WriteAllTextAsync(json.FullName, JsonSerializer.Serialize(measurements), CancellationToken.None);
-                }
-
-                if (crank)
-                {
-                    console.Out.WriteLine(CrankStatistics.Format(measurements, DateTimeOffset.UtcNow));
-                }
-            }
-
             if (failure?.Output is { } tail)
             {
                 console.Error.WriteLine(tail);
             }
 
-            return failure is null ? ExitCodes.Success : console.Fail(ExitCodes.Failed, failure.Cause);
+            if (measurements is null)
+            {
+                return console.Fail(ExitCodes.Failed, failure?.Cause ?? "wrk printed no report");
+            }
+
+            return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), json, crank);
         }
         finally
         {

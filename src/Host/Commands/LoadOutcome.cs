@@ -1,0 +1,4 @@
+namespace Benchmarks.Host.Commands;
+
+/// <summary>What a load engine ended with: its measurements, its own result as JSON, and the one-line cause when it was not clean.</summary>
+internal sealed record LoadOutcome(IReadOnlyDictionary<string, double> Measurements, Func<string> Json, string? Failure);
