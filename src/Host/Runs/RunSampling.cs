@@ -47,14 +47,27 @@ internal sealed class RunSampling
         }
     }
 
-    /// <summary>Ends the window; its last part is a sample of its own.</summary>
+    /// <summary>Ends the window: its last part is a sample of its own, or — too short for rates — adds its byte totals to the last one.</summary>
     public void EndWindow()
     {
         lock (_lock)
         {
             if (_series is not null && !_ended)
             {
-                Add(_series.Last(), double.NaN);
+                var rates = _series.SinceLast > MetricsDelta.ShortestLastInterval;
+                var last = _series.Next(rates);
+                if (last is not null && !rates && _samples.Count > 0)
+                {
+                    // Too short for rates: its byte totals complete the last second's sample.
+                    foreach (var (name, value) in last)
+                    {
+                        _samples[^1].Values[name] = value;
+                    }
+                }
+                else
+                {
+                    Add(last, double.NaN);
+                }
             }
 
             _ended = true;
