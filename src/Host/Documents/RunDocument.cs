@@ -3,7 +3,7 @@ namespace Benchmarks.Host.Documents;
 /// <summary>The result of one run, stored as one JSON document (<see cref="RunDocumentJson"/>).</summary>
 public sealed class RunDocument
 {
-    public const int CurrentSchema = 1;
+    public const int CurrentSchema = 2;
 
     public int Schema { get; set; } = CurrentSchema;
 

@@ -42,7 +42,14 @@ internal sealed class Comparison
                 continue;
             }
 
-            var info = Info(baseline.Runs.Concat(candidate.Runs), name);
+            var runs = baseline.Runs.Concat(candidate.Runs).ToList();
+            var info = Info(runs, name);
+            if (MeasurementMeaning.Conflict(runs, name) is { } conflict)
+            {
+                rows.Add(new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, Median(before), Median(after), double.NaN, null, ComparisonVerdict.NotTested, conflict));
+                continue;
+            }
+
             rows.Add(Row(name, info, before, after, settings));
         }
 

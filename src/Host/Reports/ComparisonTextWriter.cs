@@ -50,7 +50,7 @@ internal static class ComparisonTextWriter
         : Math.Abs(value) >= 1000 ? value.ToString("N0", CultureInfo.InvariantCulture)
         : value.ToString("0.###", CultureInfo.InvariantCulture);
 
-    public static string Change(double percent) => double.IsInfinity(percent) ? (percent > 0 ? "+inf" : "-inf") : percent.ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + "%";
+    public static string Change(double percent) => double.IsNaN(percent) ? "n/a" : double.IsInfinity(percent) ? (percent > 0 ? "+inf" : "-inf") : percent.ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + "%";
 
     public static string P(double? p) => p is { } value ? value.ToString(value < 0.001 ? "0.0e0" : "0.###", CultureInfo.InvariantCulture) : "-";
 

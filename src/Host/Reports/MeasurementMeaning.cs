@@ -1,0 +1,30 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+
+namespace Benchmarks.Host.Reports;
+
+/// <summary>
+/// How a stored run computed a name, so that a comparison never sets two meanings side by side.
+/// Before schema 2 a local run stored the window mean of every sampled name (so its
+/// <c>benchmarks/cpu</c> was not crank's busiest interval), whatever its metadata said.
+/// </summary>
+internal static class MeasurementMeaning
+{
+    public static string Of(RunDocument run, string name)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        if (run.Schema < 2 && run.Load != "crank" && MeasurementCatalog.Find(name) is { Sampled: true })
+        {
+            return "window mean (schema 1)";
+        }
+
+        return run.Metadata.GetValueOrDefault(name)?.Aggregate is { Length: > 0 } aggregate ? aggregate : "unstated";
+    }
+
+    /// <summary>A one-line note when the runs computed <paramref name="name"/> in more than one way; null when they agree.</summary>
+    public static string? Conflict(IEnumerable<RunDocument> runs, string name)
+    {
+        var meanings = runs.Where(r => r.Measurements.ContainsKey(name)).Select(r => Of(r, name)).Where(m => m != "unstated").Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).ToList();
+        return meanings.Count > 1 ? $"computed differently by the runs ({string.Join(" vs ", meanings)}): not compared" : null;
+    }
+}
