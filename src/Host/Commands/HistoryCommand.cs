@@ -52,6 +52,15 @@ internal static class HistoryCommand
                 throw new RunLookupException($"no succeeded run of {query} has {name0}");
             }
 
+            // One meaning per series: runs that computed the name otherwise than the latest run are left out, and said so.
+            var meaning = MeasurementMeaning.Of(series.MaxBy(p => p.r.StartedAt).r, name0);
+            var other = series.Count(p => MeasurementMeaning.Of(p.r, name0) != meaning);
+            if (other > 0)
+            {
+                series = [.. series.Where(p => MeasurementMeaning.Of(p.r, name0) == meaning)];
+                console.Out.WriteLine($"{other} run(s) left out: they computed {name0} otherwise than the latest run ({meaning})");
+            }
+
             var info = Comparison.Info(found.Runs, name0);
             var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter);
             var c = CultureInfo.InvariantCulture;

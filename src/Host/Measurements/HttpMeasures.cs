@@ -31,6 +31,10 @@ internal static class HttpMeasures
     /// <summary>The latency percentile named as wrk and crank name it (<c>50</c>, <c>99.9</c>), or null when the catalog has none.</summary>
     public static Measurement? LatencyPercentile(string percentile) => MeasurementCatalog.Find("http/latency/" + percentile);
 
+    /// <summary>The latency percentiles, with the percentile each one is.</summary>
+    public static IReadOnlyList<(double Percentile, Measurement Measurement)> Percentiles { get; } =
+        [(50, Latency50), (75, Latency75), (90, Latency90), (99, Latency99), (99.9, Latency999)];
+
     public static IReadOnlyList<Measurement> All { get; } =
     [
         RpsMean, Requests, BadResponses, Errors, Lost, LatencyMean, LatencyStdev, Latency50, Latency75, Latency90, Latency99, Latency999,

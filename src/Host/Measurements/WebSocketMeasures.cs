@@ -36,6 +36,10 @@ internal static class WebSocketMeasures
     public static readonly Measurement Connect95 = new("ws/connect/95", "ms", Max, Lower, "WebSocket connect + handshake time, 95th percentile (ms)");
     public static readonly Measurement ConnectMax = new("ws/connect/max", "ms", Max, Lower, "WebSocket connect + handshake time, max (ms)");
 
+    /// <summary>The round-trip percentiles, with the percentile each one is.</summary>
+    public static IReadOnlyList<(double Percentile, Measurement Measurement)> RttPercentiles { get; } =
+        [(50, Rtt50), (90, Rtt90), (95, Rtt95), (99, Rtt99)];
+
     public static IReadOnlyList<Measurement> All { get; } =
     [
         MessagesRate, Messages, MessagesBad, MessagesLost, Errors, RttMean, Rtt50, Rtt90, Rtt95, Rtt99, RttMax, IdleConnections, IdleMemoryPerConnection,

@@ -12,7 +12,6 @@ internal static class HtmlReport
     private static readonly string[] s_rates = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name];
     private static readonly string[] s_sides = ["baseline", "candidate"];
     private static readonly string[] s_sampleRates = [HttpMeasures.Rps.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name];
-    private static readonly (string Suffix, double X)[] s_percentiles = [("50", 50), ("75", 75), ("90", 90), ("95", 95), ("99", 99), ("99.9", 99.9)];
 
     public static string Compare(Comparison comparison)
     {
@@ -67,14 +66,16 @@ internal static class HtmlReport
 
     private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color, IReadOnlyCollection<int> sampledRuns)
     {
-        var prefix = runs.Any(r => r.Measurements.ContainsKey(HttpMeasures.Latency50.Name)) ? "http/latency/" : runs.Any(r => r.Measurements.ContainsKey(WebSocketMeasures.Rtt50.Name)) ? "ws/rtt/" : null;
-        if (prefix is not null)
+        var set = runs.Any(r => r.Measurements.ContainsKey(HttpMeasures.Latency50.Name)) ? HttpMeasures.Percentiles
+            : runs.Any(r => r.Measurements.ContainsKey(WebSocketMeasures.Rtt50.Name)) ? WebSocketMeasures.RttPercentiles
+            : null;
+        if (set is not null)
         {
-            var percentiles = s_percentiles.Where(p => runs.Any(r => r.Measurements.ContainsKey(prefix + p.Suffix))).ToList();
+            var percentiles = set.Where(p => runs.Any(r => r.Measurements.ContainsKey(p.Measurement.Name))).ToList();
             html.Append("<h2>Latency percentiles</h2>");
-            html.Append(SvgChart.Lines($"{prefix}NN per run", "ms", "percentile", [.. percentiles.Select(p => p.X)],
-                [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. percentiles.Select(p => Get(r, prefix + p.Suffix))], runs.Count <= SvgChart.Palette.Length ? SvgChart.Palette[i % SvgChart.Palette.Length] : color(i)))],
-                xNames: [.. percentiles.Select(p => "p" + p.Suffix)]));
+            html.Append(SvgChart.Lines($"{set[0].Measurement.Name.Replace("/50", "/NN", StringComparison.Ordinal)} per run", "ms", "percentile", [.. percentiles.Select(p => p.Percentile)],
+                [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. percentiles.Select(p => Get(r, p.Measurement.Name))], runs.Count <= SvgChart.Palette.Length ? SvgChart.Palette[i % SvgChart.Palette.Length] : color(i)))],
+                xNames: [.. percentiles.Select(p => "p" + p.Percentile.ToString(System.Globalization.CultureInfo.InvariantCulture))]));
         }
 
         if (runs.Any(r => r.Measurements.ContainsKey(SystemMeasures.CpuUser.Name)))

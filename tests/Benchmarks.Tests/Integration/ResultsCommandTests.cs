@@ -186,6 +186,30 @@ public sealed class ResultsCommandTests
     }
 
     [Fact]
+    public async Task History_follows_one_meaning_of_a_name_and_says_which_runs_it_left_out()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
+        for (var i = 0; i < 8; i++)
+        {
+            // Four schema-1 local runs stored benchmarks/cpu as a window mean (40%); four later ones as the busiest second (50%).
+            var run = SampleRuns.Create(startedAt: start.AddDays(i));
+            run.Schema = i < 4 ? 1 : 2;
+            run.Measurements["benchmarks/cpu"] = i < 4 ? 40 : 50;
+            run.Metadata["benchmarks/cpu"] = MeasurementCatalog.Find("benchmarks/cpu")!.Info;
+            await store.WriteAsync(run, CancellationToken.None);
+        }
+
+        var history = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "-m", "benchmarks/cpu", "--window", "3", "--results", results);
+
+        Assert.True(history.ExitCode == 0, history.ToString());
+        Assert.Contains("4 run(s) left out: they computed benchmarks/cpu otherwise than the latest run (max)", history.Output, StringComparison.Ordinal);
+        Assert.Contains("(4 runs;", history.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("FLAGGED", history.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_run_ending_while_postgresql_is_down_is_kept_locally_and_pushed_later_exactly_once()
     {
         var postgres = await PostgresServer.PrivateAsync(55433);
