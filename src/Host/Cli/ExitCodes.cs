@@ -12,4 +12,7 @@ internal static class ExitCodes
 
     /// <summary>The run happened, its table was printed, but one of its sinks (results folder, --json file, database) could not be written.</summary>
     public const int NotStored = 3;
+
+    /// <summary>compare: too few runs for the test ever to reach significance; not the same as "no change".</summary>
+    public const int Inconclusive = 4;
 }

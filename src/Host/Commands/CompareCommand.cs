@@ -59,6 +59,19 @@ internal static class CompareCommand
                 console.Out.WriteLine($"HTML report: {file.FullName}");
             }
 
+            // One exit code per answer: worse (1), not enough evidence (4), otherwise 0.
+            var worse = comparison.Rows.Where(r => r.Verdict == ComparisonVerdict.Worse).Select(r => r.Name).ToList();
+            if (worse.Count > 0)
+            {
+                return console.Fail(ExitCodes.Failed, $"worse: {string.Join(", ", worse)}");
+            }
+
+            if (comparison.Rows.FirstOrDefault(r => r.Verdict == ComparisonVerdict.Inconclusive) is { } inconclusive)
+            {
+                console.Error.WriteLine(inconclusive.Note);
+                return ExitCodes.Inconclusive;
+            }
+
             return ExitCodes.Success;
         }));
         return command;

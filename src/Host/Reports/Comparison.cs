@@ -1,3 +1,4 @@
+using System.Globalization;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Documents;
 
@@ -68,11 +69,17 @@ internal sealed class Comparison
         var baselineMedian = Median(before);
         var candidateMedian = Median(after);
         var change = baselineMedian == 0 ? (candidateMedian == 0 ? 0 : double.PositiveInfinity * Math.Sign(candidateMedian)) : (candidateMedian - baselineMedian) / Math.Abs(baselineMedian) * 100;
-        var fewest = Math.Min(before.Count, after.Count);
-        if (fewest < settings.MinimumRuns)
+        var (_, low, high) = HodgesLehmann.Estimate(before, after, settings.Alpha);
+        var lowPercent = baselineMedian == 0 ? double.NaN : low / Math.Abs(baselineMedian) * 100;
+        var highPercent = baselineMedian == 0 ? double.NaN : high / Math.Abs(baselineMedian) * 100;
+        if (HodgesLehmann.SmallestPValue(before.Count, after.Count) >= settings.Alpha)
         {
-            var note = fewest == 1 ? "single run: no significance" : $"{fewest} runs: no significance (needs {settings.MinimumRuns} a side)";
-            return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, null, ComparisonVerdict.NotTested, note);
+            var note = $"inconclusive: {Sides(before.Count, after.Count)} cannot reach p < {settings.Alpha.ToString(CultureInfo.InvariantCulture)}; run at least {HodgesLehmann.RunsNeeded(settings.Alpha)} a side";
+            return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, null, ComparisonVerdict.Inconclusive, note)
+            {
+                ChangeLow = lowPercent,
+                ChangeHigh = highPercent,
+            };
         }
 
         var p = MannWhitney.PValue(before, after);
@@ -101,8 +108,14 @@ internal sealed class Comparison
             reason = verdict.ToString().ToLowerInvariant();
         }
 
-        return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, p, verdict, reason);
+        return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, p, verdict, reason)
+        {
+            ChangeLow = lowPercent,
+            ChangeHigh = highPercent,
+        };
     }
+
+    private static string Sides(int before, int after) => before == after ? $"{before} run{(before == 1 ? "" : "s")} a side" : $"{before} and {after} runs";
 
     private static List<double> Values(RunGroup group, string name) =>
         [.. group.Runs.Where(r => r.Measurements.ContainsKey(name)).Select(r => r.Measurements[name]).Where(double.IsFinite)];

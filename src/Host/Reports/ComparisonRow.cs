@@ -12,4 +12,11 @@ internal sealed record ComparisonRow(
     double ChangePercent,
     double? PValue,
     ComparisonVerdict Verdict,
-    string Note);
+    string Note)
+{
+    /// <summary>The Hodges–Lehmann confidence interval of the change, % of the baseline median (NaN when not available).</summary>
+    public double ChangeLow { get; init; } = double.NaN;
+
+    /// <inheritdoc cref="ChangeLow"/>
+    public double ChangeHigh { get; init; } = double.NaN;
+}

@@ -2,8 +2,7 @@ namespace Benchmarks.Host.Reports;
 
 /// <param name="ThresholdPercent">Smallest relative change reported as significant.</param>
 /// <param name="Alpha">Significance level of the Mann–Whitney test.</param>
-/// <param name="MinimumRuns">Runs each side needs before it is tested.</param>
-internal sealed record ComparisonSettings(double ThresholdPercent = 5, double Alpha = 0.05, int MinimumRuns = 3)
+internal sealed record ComparisonSettings(double ThresholdPercent = 5, double Alpha = 0.05)
 {
     /// <summary>Absolute changes below this are noise whatever the test says (per unit).</summary>
     public static double NoiseFloor(string unit) => unit switch

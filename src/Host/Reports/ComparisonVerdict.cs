@@ -14,6 +14,9 @@ internal enum ComparisonVerdict
     /// <summary>Tested; not significant.</summary>
     NoChange,
 
-    /// <summary>Too few runs on a side to test.</summary>
+    /// <summary>Too few runs for the test ever to reach significance: not evidence of "no change".</summary>
+    Inconclusive,
+
+    /// <summary>Not compared: the runs computed the measurement in different ways.</summary>
     NotTested,
 }

@@ -20,11 +20,11 @@ internal static class HtmlReport
         var names = runs.Select(r => $"{r.Side[0]}:{r.Run.Id[^Math.Min(6, r.Run.Id.Length)..]}").ToList();
         var html = Open($"Comparison: {comparison.Candidate.Selector} vs {comparison.Baseline.Selector}");
         html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> {E(comparison.Candidate.Describe())}</p>"));
-        html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; tested with at least {comparison.Settings.MinimumRuns} runs a side.</p>"));
-        html.Append("<table id=\"comparison\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>p</th><th>verdict</th></tr></thead><tbody>");
+        html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));
+        html.Append(Invariant($"<table id=\"comparison\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>{E(ComparisonTextWriter.Interval(comparison))}</th><th>p</th><th>verdict</th></tr></thead><tbody>"));
         foreach (var row in comparison.Rows)
         {
-            html.Append(Invariant($"<tr class=\"{row.Verdict.ToString().ToLowerInvariant()}\"><td><code>{E(row.Name)}</code></td><td>{ComparisonTextWriter.Number(row.BaselineMedian)}</td><td>{ComparisonTextWriter.Number(row.CandidateMedian)}</td><td>{ComparisonTextWriter.Change(row.ChangePercent)}</td><td>{ComparisonTextWriter.P(row.PValue)}</td><td>{E(ComparisonTextWriter.Mark(row))}</td></tr>"));
+            html.Append(Invariant($"<tr class=\"{row.Verdict.ToString().ToLowerInvariant()}\"><td><code>{E(row.Name)}</code></td><td>{ComparisonTextWriter.Number(row.BaselineMedian)}</td><td>{ComparisonTextWriter.Number(row.CandidateMedian)}</td><td>{ComparisonTextWriter.Change(row.ChangePercent)}</td><td>{E(ComparisonTextWriter.Range(row))}</td><td>{ComparisonTextWriter.P(row.PValue)}</td><td>{E(ComparisonTextWriter.Mark(row))}</td></tr>"));
         }
 
         html.Append("</tbody></table>");

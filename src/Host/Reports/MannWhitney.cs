@@ -99,7 +99,7 @@ internal static class MannWhitney
     }
 
     /// <summary>P(Z &gt; z) for a standard normal Z (Abramowitz–Stegun 7.1.26, error below 1.5e-7).</summary>
-    private static double UpperTail(double z)
+    internal static double UpperTail(double z)
     {
         var x = z / Math.Sqrt(2);
         var t = 1 / (1 + (0.3275911 * x));

@@ -99,9 +99,9 @@ public sealed class ResultsCommandTests
         var markdown = await HostRun.StartAsync(results, s_timeout, "compare", "before", "after", "--results", results, "--markdown");
 
         Assert.True(table.ExitCode == 0, table.ToString());
-        Assert.True(Regex.IsMatch(table.Output, @"http/rps/mean\s+100,200\s+120,300\s+\+20\.1%\s+0\.008\s+better"), table.Output);
-        Assert.True(Regex.IsMatch(table.Output, @"http/latency/50\s+2\s+1\.5\s+-25\.0%\s+0\.008\s+better"), table.Output);
-        Assert.Contains("| `http/rps/mean` | 100,200 | 120,300 | +20.1% | 0.008 | better |", markdown.Output, StringComparison.Ordinal);
+        Assert.True(Regex.IsMatch(table.Output, @"http/rps/mean\s+100,200\s+120,300\s+\+20\.1%\s+\[\+1[89]\.\d%, \+2\d\.\d%\]\s+0\.008\s+better"), table.Output);
+        Assert.True(Regex.IsMatch(table.Output, @"http/latency/50\s+2\s+1\.5\s+-25\.0%\s+\[-25\.0%, -25\.0%\]\s+0\.008\s+better"), table.Output);
+        Assert.Matches(@"\| `http/rps/mean` \| 100,200 \| 120,300 \| \+20\.1% \| \[[^\]]+\] \| 0\.008 \| better \|", markdown.Output);
 
         var dom = await Chromium.DumpDomAsync(html);
         Assert.Contains("<h1>Comparison: label=after,scenario=pipelined vs label:before</h1>", dom, StringComparison.Ordinal);
@@ -183,6 +183,30 @@ public sealed class ResultsCommandTests
         Assert.Contains("<h1>History: pipelined on kestrel</h1>", dom, StringComparison.Ordinal);
         Assert.Equal(1, CountOf(dom, "class=\"point flagged\""));
         Assert.Contains("<td>regression</td>", dom, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Compare_exits_4_when_the_runs_cannot_decide_and_1_when_a_significant_change_is_worse()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
+        for (var i = 0; i < 6; i++)
+        {
+            // An 84% drop: 3 against 3 cannot show it at p < 0.05; 6 against 6 can.
+            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + (i * 500), labels: i < 3 ? ["before", "before3"] : ["before"], startedAt: start.AddMinutes(i)), CancellationToken.None);
+            await store.WriteAsync(SampleRuns.Create(rps: 16_000 + (i * 100), labels: i < 3 ? ["after", "after3"] : ["after"], startedAt: start.AddMinutes(10 + i)), CancellationToken.None);
+        }
+
+        var three = await HostRun.StartAsync(results, s_timeout, "compare", "label:before3", "label:after3", "-m", "http/rps/mean", "--results", results);
+        var six = await HostRun.StartAsync(results, s_timeout, "compare", "label:before", "label:after", "-m", "http/rps/mean", "--results", results);
+
+        Assert.True(three.ExitCode == 4, three.ToString());
+        Assert.Contains("inconclusive: 3 runs a side cannot reach p < 0.05; run at least 4 a side", three.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("no significant change", three.Output, StringComparison.Ordinal);
+        Assert.True(six.ExitCode == 1, six.ToString());
+        Assert.Contains("worse: http/rps/mean", six.Error, StringComparison.Ordinal);
+        Assert.Matches(@"http/rps/mean\s+101,250\s+16,250\s+-84\.0%\s+\[-8\d\.\d%, -8\d\.\d%\]\s+0\.002\s+WORSE", six.Output);
     }
 
     [Fact]

@@ -62,12 +62,46 @@ public sealed class StatisticsTests
     }
 
     [Fact]
-    public void A_single_run_or_two_are_compared_without_significance()
+    public void Too_few_runs_for_significance_are_inconclusive_not_no_change()
     {
-        Assert.Equal("single run: no significance", Row(Compare([100], [200]), "http/rps/mean").Note);
-        var two = Row(Compare([100, 100], [200, 200]), "http/rps/mean");
-        Assert.Equal(ComparisonVerdict.NotTested, two.Verdict);
-        Assert.Null(two.PValue);
+        Assert.Equal("inconclusive: 1 run a side cannot reach p < 0.05; run at least 4 a side", Row(Compare([100], [200]), "http/rps/mean").Note);
+
+        // 3 against 3 can never reach p < 0.05 (the most extreme split gives 2/20 = 0.1), however far apart.
+        var three = Row(Compare([100_000, 101_000, 99_000], [16_000, 16_500, 15_800]), "http/rps/mean");
+        Assert.Equal(ComparisonVerdict.Inconclusive, three.Verdict);
+        Assert.Null(three.PValue);
+        Assert.Contains("3 runs a side cannot reach p < 0.05; run at least 4 a side", three.Note, StringComparison.Ordinal);
+
+        // 6 against 6 of the same difference is significant.
+        var six = Row(Compare([100_000, 101_000, 99_000, 100_500, 99_500, 100_200], [16_000, 16_500, 15_800, 16_200, 15_900, 16_100]), "http/rps/mean");
+        Assert.Equal(ComparisonVerdict.Worse, six.Verdict);
+        Assert.True(six.PValue < 0.01);
+
+        Assert.Equal(0.1, HodgesLehmann.SmallestPValue(3, 3), 9);
+        Assert.Equal(4, HodgesLehmann.RunsNeeded(0.05));
+        Assert.Equal(5, HodgesLehmann.RunsNeeded(0.01));
+    }
+
+    [Fact]
+    public void The_hodges_lehmann_shift_and_interval_match_the_tables()
+    {
+        // m = n = 5, 95%: the interval is the 3rd and 23rd of the 25 ordered differences (critical U = 2).
+        var (shift, low, high) = HodgesLehmann.Estimate([1, 2, 3, 4, 5], [11, 12, 13, 14, 15], 0.05);
+        Assert.Equal(10, shift);
+        Assert.Equal(7, low);
+        Assert.Equal(13, high);
+
+        // Too small for 95%: no bounds rather than invented ones.
+        var (_, tinyLow, tinyHigh) = HodgesLehmann.Estimate([1, 2], [3, 4], 0.05);
+        Assert.True(double.IsNaN(tinyLow) && double.IsNaN(tinyHigh));
+
+        // Large samples (normal approximation): a constant shift of 50 lies inside its interval, and the interval is narrow.
+        var baseline = Enumerable.Range(0, 40).Select(i => 1000.0 + (i * 7 % 13)).ToList();
+        var candidate = baseline.Select(v => v + 50).ToList();
+        var (bigShift, bigLow, bigHigh) = HodgesLehmann.Estimate(baseline, candidate, 0.05);
+        Assert.Equal(50, bigShift);
+        Assert.InRange(50, bigLow, bigHigh);
+        Assert.True(bigHigh - bigLow < 10);
     }
 
     [Fact]
