@@ -40,6 +40,12 @@ public sealed class RunDocument
 
     public SortedDictionary<string, MeasurementInfo> Metadata { get; set; } = new(StringComparer.Ordinal);
 
+    /// <summary>Whether the measured window was steady (null when the run measured no per-second rate).</summary>
+    public WindowCheck? Window { get; set; }
+
+    /// <summary>What limited the run, in one line: the stack, the kernel, the wire, the load, or none of them.</summary>
+    public string? Bottleneck { get; set; }
+
     /// <summary>One entry per second of the measured window (warm-up excluded).</summary>
     public List<RunSample> Samples { get; set; } = [];
 }

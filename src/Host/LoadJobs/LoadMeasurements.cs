@@ -1,5 +1,6 @@
 using Benchmarks.Load.Http;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -30,7 +31,7 @@ internal static class LoadMeasurements
         // The load's own CPU split, as the local run measures it from outside: % of the machine over the window.
         if (result.CpuWindowSeconds > 0)
         {
-            var capacity = result.CpuWindowSeconds * Environment.ProcessorCount;
+            var capacity = result.CpuWindowSeconds * MachineCpus.Count;
             measurements[SystemMeasures.LoadUser.Name] = result.CpuUserSeconds / capacity * 100;
             measurements[SystemMeasures.LoadKernel.Name] = result.CpuKernelSeconds / capacity * 100;
         }

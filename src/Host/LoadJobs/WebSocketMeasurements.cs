@@ -1,5 +1,6 @@
 using Benchmarks.Load.WebSockets;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -39,7 +40,7 @@ internal static class WebSocketMeasurements
         };
         if (result.CpuWindowSeconds > 0)
         {
-            var capacity = result.CpuWindowSeconds * Environment.ProcessorCount;
+            var capacity = result.CpuWindowSeconds * MachineCpus.Count;
             m[SystemMeasures.LoadUser.Name] = result.CpuUserSeconds / capacity * 100;
             m[SystemMeasures.LoadKernel.Name] = result.CpuKernelSeconds / capacity * 100;
         }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.Metrics;
 
@@ -25,7 +26,7 @@ internal sealed class IntervalSeries
         _sampler = sampler;
         _process = process;
         _loadProcess = loadProcess;
-        _cores = cores ?? Environment.ProcessorCount;
+        _cores = cores ?? MachineCpus.Count;
         _origin = _previous = Take();
     }
 

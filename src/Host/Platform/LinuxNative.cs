@@ -8,6 +8,8 @@ internal static partial class LinuxNative
 {
     private const int ScClockTicks = 2;
 
+    private const int ScProcessorsOnline = 84;
+
     public const int SigTerm = 15;
 
     public const int SigInt = 2;
@@ -16,6 +18,13 @@ internal static partial class LinuxNative
     {
         var ticks = SysConf(ScClockTicks);
         return ticks > 0 ? ticks : 100;
+    }
+
+    /// <summary>The CPUs online on the machine, whatever this process's affinity.</summary>
+    public static int ProcessorsOnline()
+    {
+        var count = SysConf(ScProcessorsOnline);
+        return count > 0 ? (int)count : Environment.ProcessorCount;
     }
 
     [LibraryImport("libc", EntryPoint = "sysconf")]

@@ -32,6 +32,21 @@ internal static class ResultTableWriter
             writer.WriteLine($"  {name.PadRight(width)}  {text,16}  {info?.Description}");
         }
 
+        if (document.Window is { } window)
+        {
+            writer.WriteLine(window.Verdict switch
+            {
+                "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s (t = {window.TStatistic:0.#}); warm up longer (--warmup) or repeat the run"),
+                "too short" => string.Create(CultureInfo.InvariantCulture, $"window: too short to judge ({window.Seconds} s of {window.Series})"),
+                _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s, t = {window.TStatistic:0.#})"),
+            });
+        }
+
+        if (document.Bottleneck is { } bottleneck)
+        {
+            writer.WriteLine($"bound: {bottleneck}");
+        }
+
         if (document.Error is not null)
         {
             if (document.ErrorOutput is not null)

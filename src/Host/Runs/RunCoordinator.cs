@@ -54,6 +54,7 @@ internal sealed class RunCoordinator
             document.DurationSeconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
         }
 
+        Judge(document);
         return document;
     }
 
@@ -266,6 +267,18 @@ internal sealed class RunCoordinator
         }
 
         return document;
+    }
+
+    /// <summary>Whether the window was steady, and what limited the run.</summary>
+    private static void Judge(RunDocument document)
+    {
+        var rates = document.Samples.Where(s => s.Values.ContainsKey(HttpMeasures.Rps.Name)).Select(s => s.Values[HttpMeasures.Rps.Name]).ToList();
+        if (rates.Count > 0)
+        {
+            document.Window = SteadinessRule.Check(HttpMeasures.Rps.Name, rates);
+        }
+
+        document.Bottleneck = BottleneckRule.Judge(document);
     }
 
     private static void Fail(RunDocument document, string error, string? output = null)

@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Reflection;
 using System.Runtime.InteropServices;
-using Benchmarks.Host.Platform;
 using Benchmarks.Host.Documents;
+using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.Runs;
 
@@ -14,7 +14,7 @@ internal static class RunEnvironmentProbe
         Os = OsPlatform.Name,
         OsVersion = RuntimeInformation.OSDescription,
         Architecture = RuntimeInformation.OSArchitecture.ToString(),
-        Cores = Environment.ProcessorCount,
+        Cores = MachineCpus.Count,
         MachineName = Environment.MachineName,
         Runtime = RuntimeInformation.FrameworkDescription,
         Sdk = FirstLine("dotnet", "--version"),

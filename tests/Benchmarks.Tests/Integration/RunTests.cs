@@ -51,6 +51,14 @@ public sealed class RunTests
         Assert.All(document.Samples, s => Assert.InRange(s.Time, 0, 3));
         Assert.Contains(document.Samples, s => s.Values.GetValueOrDefault("http/rps") > 0);
 
+        // The load is pinned to one CPU of the machine: its share of the machine cannot exceed that CPU's.
+        var loadShare = 100.0 / document.Environment.Cores * (document.Parameters["load-cpus"] == "any" ? document.Environment.Cores : document.Parameters["load-cpus"].Split(',').Length);
+        Assert.InRange(m["load/cpu/user"] + m["load/cpu/kernel"], 0.1, loadShare + 2);
+        Assert.NotNull(document.Window);
+        Assert.Contains(document.Window!.Verdict, new[] { "steady", "not steady", "too short" });
+        Assert.False(string.IsNullOrEmpty(document.Bottleneck));
+        Assert.Contains("bound: ", run.Output, StringComparison.Ordinal);
+
         Assert.Equal(Environment.ProcessorCount, document.Environment.Cores);
         Assert.False(string.IsNullOrEmpty(document.Environment.Runtime));
         Assert.Equal("32", document.Parameters["connections"]);

@@ -1,0 +1,34 @@
+using System.Runtime.InteropServices;
+
+namespace Benchmarks.Host.Platform;
+
+/// <summary>
+/// The machine's CPU count — what "% of the machine" divides by. Not
+/// <see cref="Environment.ProcessorCount"/>: that is the count this process may run on, 1 for a
+/// load generator pinned to one CPU, which would make its CPU share read as a share of one CPU.
+/// </summary>
+internal static partial class MachineCpus
+{
+    private const ushort AllProcessorGroups = 0xFFFF;
+
+    public static int Count { get; } = Read();
+
+    private static int Read()
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            return LinuxNative.ProcessorsOnline();
+        }
+
+        if (OperatingSystem.IsWindows())
+        {
+            var count = (int)GetActiveProcessorCount(AllProcessorGroups);
+            return count > 0 ? count : Environment.ProcessorCount;
+        }
+
+        return Environment.ProcessorCount;
+    }
+
+    [LibraryImport("kernel32.dll")]
+    private static partial uint GetActiveProcessorCount(ushort groupNumber);
+}

@@ -1,0 +1,95 @@
+using System.Globalization;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Platform;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>
+/// What limited a run, from its CPU split and its link, in one line — checked in this order:
+/// the wire (link utilization at least <see cref="WireLimit"/>%), the load generator (its CPUs at
+/// least <see cref="CpuLimit"/>% busy, CPUs apart from the server's), the server's CPUs (at least
+/// <see cref="CpuLimit"/>% busy: the stack when user mode dominates, the kernel otherwise), the
+/// whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%), else none of them. A steal
+/// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
+/// </summary>
+internal static class BottleneckRule
+{
+    public const double WireLimit = 80;
+
+    public const double CpuLimit = 90;
+
+    public const double IdleLimit = 10;
+
+    public const double StealLimit = 5;
+
+    public static string? Judge(RunDocument document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var m = document.Measurements;
+        if (!m.TryGetValue(SystemMeasures.CpuMean.Name, out var server))
+        {
+            return null;
+        }
+
+        var cores = Math.Max(1, document.Environment.Cores);
+        var serverCpus = Cpus(document.Parameters.GetValueOrDefault("server-cpus"), cores);
+        var loadCpus = Cpus(document.Parameters.GetValueOrDefault("load-cpus"), cores);
+        var shared = serverCpus.Intersect(loadCpus).Any();
+        var serverBusy = server / (serverCpus.Count * 100.0 / cores) * 100;
+        var load = m.GetValueOrDefault(SystemMeasures.LoadUser.Name) + m.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
+        var loadBusy = load / (loadCpus.Count * 100.0 / cores) * 100;
+        var c = CultureInfo.InvariantCulture;
+        string verdict;
+        if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
+        {
+            verdict = string.Create(c, $"the wire: the link ran at {wire:0}% of its speed");
+        }
+        else if (!shared && loadBusy >= CpuLimit)
+        {
+            verdict = string.Create(c, $"load-bound: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy, so the figures are the client's limit, not the server's");
+        }
+        else if (serverBusy >= CpuLimit)
+        {
+            var user = m.GetValueOrDefault(SystemMeasures.CpuUser.Name);
+            var kernel = m.GetValueOrDefault(SystemMeasures.CpuKernel.Name);
+            verdict = user >= kernel
+                ? string.Create(c, $"the stack: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in user mode ({user:0.#}% user, {kernel:0.#}% kernel of the machine)")
+                : string.Create(c, $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, {user:0.#}% user of the machine)");
+        }
+        else if (shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) && idle < IdleLimit)
+        {
+            verdict = string.Create(c, $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy; pin them apart (--server-cpus, --load-cpus)");
+        }
+        else
+        {
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its; latency- or concurrency-bound (more connections or pipelining load it harder)");
+        }
+
+        if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)
+        {
+            verdict += string.Create(c, $"; noisy: the hypervisor took {steal:0.#}% of the machine (steal)");
+        }
+
+        return verdict;
+    }
+
+    private static IReadOnlyList<int> Cpus(string? text, int cores)
+    {
+        if (text is null or "any")
+        {
+            return [.. Enumerable.Range(0, cores)];
+        }
+
+        try
+        {
+            return CpuSet.Parse(text);
+        }
+        catch (FormatException)
+        {
+            return [.. Enumerable.Range(0, cores)];
+        }
+    }
+
+    private static string Count(int cpus) => cpus == 1 ? "CPU" : $"{cpus} CPUs";
+}

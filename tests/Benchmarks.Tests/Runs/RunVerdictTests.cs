@@ -1,0 +1,63 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Runs;
+
+namespace Benchmarks.Tests.Runs;
+
+/// <summary>The steadiness rule over a window's per-second rate, and the one-line bottleneck verdict.</summary>
+public sealed class RunVerdictTests
+{
+    [Fact]
+    public void A_window_that_keeps_climbing_is_not_steady_and_a_flat_noisy_one_is()
+    {
+        // The JIT-bound climb seen on Kestrel: 43k to 115k over 15 s.
+        var climbing = Enumerable.Range(0, 15).Select(i => 43_000 + (i * 5_100) + (i % 3 * 2_000.0)).ToList();
+        var check = SteadinessRule.Check("http/rps", climbing);
+        Assert.Equal("not steady", check.Verdict);
+        Assert.True(check.DriftPercent > 50, check.DriftPercent.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+        // ±15% noise around a constant rate: no false alarm.
+        double[] noise = [1.00, 0.85, 1.12, 0.95, 1.15, 0.88, 1.05, 0.9, 1.1, 0.97, 1.13, 0.86, 1.02, 0.92, 1.08];
+        Assert.Equal("steady", SteadinessRule.Check("http/rps", [.. noise.Select(f => 100_000 * f)]).Verdict);
+
+        // A slight but clean trend (3% over the window) is steady enough: under the drift limit.
+        Assert.Equal("steady", SteadinessRule.Check("http/rps", [.. Enumerable.Range(0, 15).Select(i => 100_000 + (i * 200.0))]).Verdict);
+
+        Assert.Equal("too short", SteadinessRule.Check("http/rps", [1, 2, 3]).Verdict);
+    }
+
+    [Theory]
+    [InlineData(48.0, 40.0, 8.0, 10.0, 30.0, "the stack:")]
+    [InlineData(48.0, 15.0, 33.0, 10.0, 30.0, "the kernel:")]
+    [InlineData(20.0, 15.0, 5.0, 48.0, 30.0, "load-bound:")]
+    [InlineData(20.0, 15.0, 5.0, 10.0, 30.0, "nothing saturated:")]
+    public void The_verdict_names_what_limited_the_run(double server, double user, double kernel, double load, double idle, string expected)
+    {
+        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "1";
+        run.Measurements["benchmarks/cpu/mean"] = server;
+        run.Measurements["benchmarks/cpu/user"] = user;
+        run.Measurements["benchmarks/cpu/kernel"] = kernel;
+        run.Measurements["load/cpu/user"] = load / 2;
+        run.Measurements["load/cpu/kernel"] = load / 2;
+        run.Measurements["machine/cpu/idle"] = idle;
+        Assert.StartsWith(expected, BottleneckRule.Judge(run), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_wire_shared_cpus_and_steal_are_named()
+    {
+        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
+        run.Measurements["benchmarks/cpu/mean"] = 30;
+        run.Measurements["net/utilization"] = 92;
+        Assert.StartsWith("the wire:", BottleneckRule.Judge(run), StringComparison.Ordinal);
+
+        // Unpinned, both on every CPU, the machine full: neither alone is the limit.
+        run.Measurements.Remove("net/utilization");
+        run.Measurements["machine/cpu/idle"] = 3;
+        run.Measurements["machine/cpu/steal"] = 12;
+        var verdict = BottleneckRule.Judge(run)!;
+        Assert.StartsWith("the machine:", verdict, StringComparison.Ordinal);
+        Assert.Contains("noisy: the hypervisor took 12% of the machine (steal)", verdict, StringComparison.Ordinal);
+    }
+}
