@@ -13,6 +13,14 @@ namespace Benchmarks.Host.Commands;
 /// <summary><c>benchmarks results list | show | import | push | export</c>.</summary>
 internal static class ResultsCommand
 {
+    /// <summary>The window's verdict for the list: NOT STEADY stands out; "-" when the run has none.</summary>
+    private static string Window(Documents.RunDocument run) => run.Window?.Verdict switch
+    {
+        "not steady" => "NOT STEADY",
+        { } verdict => verdict,
+        null => "-",
+    };
+
     private static readonly string[] s_headline = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name, WebSocketMeasures.IdleConnections.Name];
 
     public static Command Create(CliConsole console) => new("results", "Stored runs: list, show, import crank results, push to PostgreSQL, export.")
@@ -31,12 +39,12 @@ internal static class ResultsCommand
             var store = stores.Open(result);
             var found = await store.QueryAsync(filters.Query(result), cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
-            console.Out.WriteLine($"{"id",-12} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"os",-8} {"status",-9} {"headline",28}  labels");
+            console.Out.WriteLine($"{"id",-12} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"os",-8} {"status",-9} {"headline",28}  {"window",-10}  labels");
             foreach (var run in found.Runs)
             {
                 var headline = s_headline.FirstOrDefault(run.Measurements.ContainsKey) is { } name
                     ? $"{name} {run.Measurements[name].ToString("N0", CultureInfo.InvariantCulture)}" : "";
-                console.Out.WriteLine($"{run.Id[..Math.Min(12, run.Id.Length)],-12} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {string.Join(',', run.Labels)}");
+                console.Out.WriteLine($"{run.Id[..Math.Min(12, run.Id.Length)],-12} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}");
             }
 
             console.Out.WriteLine($"{found.Runs.Count} run(s) in {store.Description}");

@@ -210,6 +210,25 @@ public sealed class ResultsCommandTests
     }
 
     [Fact]
+    public async Task Results_list_marks_a_run_whose_window_was_not_steady()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var climbing = SampleRuns.Create(labels: ["climbing"]);
+        climbing.Window = new WindowCheck { Verdict = "not steady", Series = "http/rps", DriftPercent = 120, TStatistic = 9, Seconds = 15 };
+        var flat = SampleRuns.Create(labels: ["flat"]);
+        flat.Window = new WindowCheck { Verdict = "steady", Series = "http/rps", DriftPercent = 1, TStatistic = 0.4, Seconds = 15 };
+        await store.WriteAsync(climbing, CancellationToken.None);
+        await store.WriteAsync(flat, CancellationToken.None);
+
+        var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--results", results);
+
+        Assert.True(list.ExitCode == 0, list.ToString());
+        Assert.Matches(@"NOT STEADY\s+climbing", list.Output);
+        Assert.Matches(@"steady\s+flat", list.Output);
+    }
+
+    [Fact]
     public async Task History_follows_one_meaning_of_a_name_and_says_which_runs_it_left_out()
     {
         var results = TestPaths.NewTempDirectory();
