@@ -16,6 +16,12 @@ public static class DefaultLoad
     /// <summary>Load before the measured window; none of it is counted.</summary>
     public static TimeSpan Warmup { get; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>The longest adaptive warm-up (<c>run</c> without <c>--warmup</c>): a server still trending after it is measured anyway, and flagged.</summary>
+    public static TimeSpan WarmupMax { get; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>The last seconds of warm-up the steadiness rule reads.</summary>
+    public const int SteadySeconds = 6;
+
     /// <summary>A request unanswered for this long is a timeout error (wrk's default).</summary>
     public static TimeSpan HttpTimeout { get; } = TimeSpan.FromSeconds(2);
 

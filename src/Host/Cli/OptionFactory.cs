@@ -7,7 +7,7 @@ namespace Benchmarks.Host.Cli;
 /// <summary>Options whose values need parsing beyond System.CommandLine's own: durations, URLs, headers.</summary>
 internal static class OptionFactory
 {
-    public static Option<TimeSpan?> Duration(string name, string alias, string description) => new(name, alias)
+    public static Option<TimeSpan?> Duration(string name, string? alias, string description) => new(name, alias is null ? [] : [alias])
     {
         Description = description,
         CustomParser = result =>

@@ -70,6 +70,7 @@ internal static class LoadCommand
                     PipelineDepth = result.GetValue(load.Pipeline) ?? 1,
                     Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
                     Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
+                    WarmupMax = result.GetValue(load.WarmupMax),
                     Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.HttpTimeout,
                     Headers = load.GetHeaders(result),
                     ValidatorFactory = validatorFactory,

@@ -81,6 +81,9 @@ internal static class RunCommand
                         PipelineDepth = result.GetValue(load.Pipeline) ?? chosen.Load.PipelineDepth,
                         Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
                         Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
+
+                        // Without --warmup the warm-up is adaptive: until the server's rate stops trending.
+                        WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
                         Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),
                     },

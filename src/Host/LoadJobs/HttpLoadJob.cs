@@ -25,6 +25,11 @@ internal sealed class HttpLoadJob : ILoadJob
             "--timeout", DurationParser.Format(load.Timeout),
             "--crank-statistics", "--progress", "--parent-pid", Invariant(Environment.ProcessId),
         };
+        if (load.WarmupMax is { } maximum)
+        {
+            arguments.AddRange(["--warmup-max", DurationParser.Format(maximum)]);
+        }
+
         foreach (var (name, value) in load.Headers)
         {
             arguments.AddRange(["--header", $"{name}: {value}"]);

@@ -36,6 +36,12 @@ internal static class LoadMeasurements
             measurements[SystemMeasures.LoadKernel.Name] = result.CpuKernelSeconds / capacity * 100;
         }
 
+        measurements[SystemMeasures.LoadWarmup.Name] = result.WarmupSeconds;
+        if (result.WarmupSteady is { } steady)
+        {
+            measurements[SystemMeasures.LoadWarmupSteady.Name] = steady ? 1 : 0;
+        }
+
         if (result.Requests > 0)
         {
             measurements[SystemMeasures.LoadCpuPerRequest.Name] = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;

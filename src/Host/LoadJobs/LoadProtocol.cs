@@ -15,7 +15,7 @@ internal static class LoadProtocol
     {
         LoadPhase.WindowStarted => Prefix + "window-start",
         LoadPhase.WindowEnded => Prefix + "window-end",
-        LoadPhase.Warmup => string.Create(CultureInfo.InvariantCulture, $"{Prefix}warmup {progress.Second}"),
+        LoadPhase.Warmup => string.Create(CultureInfo.InvariantCulture, $"{Prefix}warmup {progress.Second} {progress.RequestsPerSecond}"),
         _ => string.Create(CultureInfo.InvariantCulture, $"{Prefix}second {progress.Second} {progress.RequestsPerSecond} {progress.Errors}"),
     };
 
@@ -31,7 +31,11 @@ internal static class LoadProtocol
         {
             "window-start" => new LoadProgress(LoadPhase.WindowStarted, 0, 0, 0),
             "window-end" => new LoadProgress(LoadPhase.WindowEnded, 0, 0, 0),
-            "warmup" when parts.Length == 2 => new LoadProgress(LoadPhase.Warmup, int.Parse(parts[1], CultureInfo.InvariantCulture), 0, 0),
+            "warmup" when parts.Length is 2 or 3 => new LoadProgress(
+                LoadPhase.Warmup,
+                int.Parse(parts[1], CultureInfo.InvariantCulture),
+                parts.Length == 3 ? double.Parse(parts[2], CultureInfo.InvariantCulture) : 0,
+                0),
             "second" when parts.Length == 4 => new LoadProgress(
                 LoadPhase.Window,
                 int.Parse(parts[1], CultureInfo.InvariantCulture),

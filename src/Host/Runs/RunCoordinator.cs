@@ -192,7 +192,9 @@ internal sealed class RunCoordinator
 
                 break;
             case LoadPhase.Warmup:
-                _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s"));
+                _console.Out.WriteLine(load.WarmupMax is { } maximum
+                    ? string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} req/s")
+                    : string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} req/s"));
                 break;
         }
     }
@@ -252,7 +254,7 @@ internal sealed class RunCoordinator
         parameters["threads"] = Invariant(load.Threads);
         parameters["pipeline"] = Invariant(load.PipelineDepth);
         parameters["duration"] = DurationParser.Format(load.Duration);
-        parameters["warmup"] = DurationParser.Format(load.Warmup);
+        parameters["warmup"] = load.WarmupMax is { } maximum ? $"until steady ({DurationParser.Format(load.Warmup)} to {DurationParser.Format(maximum)})" : DurationParser.Format(load.Warmup);
         parameters["timeout"] = DurationParser.Format(load.Timeout);
         parameters["server-cpus"] = request.ServerCpus is null ? "any" : CpuSet.Format(request.ServerCpus);
         parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);

@@ -16,6 +16,9 @@ internal struct ConnectionCounters
     public long WriteErrors;
     public long Timeouts;
     public long BytesReceived;
+
+    /// <summary>Responses completed during warm-up (not counted anywhere else): the warm-up's own rate.</summary>
+    public long WarmupCompleted;
     public long LastResponseAt;
 
     public readonly long Errors => ConnectErrors + ReadErrors + WriteErrors + Timeouts;

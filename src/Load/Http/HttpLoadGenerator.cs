@@ -37,7 +37,17 @@ public static class HttpLoadGenerator
         var cpuAtStart = default(Statistics.ProcessCpu);
         try
         {
-            await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
+            var warmup = (Took: options.Warmup, Steady: (bool?)null);
+            if (options.WarmupMax is { } maximum)
+            {
+                var (took, steady) = await clock.WarmUpAsync(options.Warmup, maximum, () => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupCompleted)), cancellationToken);
+                warmup = (took, steady);
+            }
+            else
+            {
+                await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
+            }
+
             cpuAtStart = Statistics.ProcessCpu.Now();
             state.Measuring = true;
             var windowStart = Stopwatch.GetTimestamp();
@@ -57,7 +67,7 @@ public static class HttpLoadGenerator
 
             await allLoops;
             var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
-            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds };
+            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
         }
         finally
         {

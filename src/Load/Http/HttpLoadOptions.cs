@@ -19,6 +19,12 @@ public sealed record HttpLoadOptions
 
     public TimeSpan Warmup { get; init; } = DefaultLoad.Warmup;
 
+    /// <summary>
+    /// When set, warm-up is adaptive: at least <see cref="Warmup"/>, then until the per-second rate
+    /// stops trending (<see cref="Statistics.Trend"/> over the last <see cref="DefaultLoad.SteadySeconds"/> seconds), at most this long.
+    /// </summary>
+    public TimeSpan? WarmupMax { get; init; }
+
     /// <summary>A request unanswered for this long is a timeout error (wrk's default is 2 s).</summary>
     public TimeSpan Timeout { get; init; } = DefaultLoad.HttpTimeout;
 
@@ -46,6 +52,11 @@ public sealed record HttpLoadOptions
         if (Warmup < TimeSpan.Zero)
         {
             throw new ArgumentException("--warmup cannot be negative.");
+        }
+
+        if (WarmupMax is { } maximum && maximum < Warmup)
+        {
+            throw new ArgumentException("--warmup-max cannot be shorter than --warmup (the adaptive warm-up's minimum).");
         }
 
         if (Timeout <= TimeSpan.Zero)

@@ -49,6 +49,39 @@ internal sealed class LoadClock
         }
     }
 
+    /// <summary>
+    /// Warms up for at least <paramref name="minimum"/>, then until the per-second rate read by
+    /// <paramref name="warmupCompleted"/> has stopped trending over the last
+    /// <see cref="DefaultLoad.SteadySeconds"/> seconds, at most <paramref name="maximum"/>.
+    /// Returns how long it took and whether it ended steady.
+    /// </summary>
+    public async Task<(TimeSpan Took, bool Steady)> WarmUpAsync(TimeSpan minimum, TimeSpan maximum, Func<long> warmupCompleted, CancellationToken cancellationToken)
+    {
+        var start = Stopwatch.GetTimestamp();
+        var rates = new List<double>();
+        var last = warmupCompleted();
+        _second = 0;
+        for (var second = 1; second <= (int)Math.Ceiling(maximum.TotalSeconds); second++)
+        {
+            await DelayUntilAsync(start, TimeSpan.FromSeconds(second), cancellationToken);
+            var now = warmupCompleted();
+            rates.Add(now - last);
+            last = now;
+            _second++;
+            _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, rates[^1], 0));
+            if (second >= minimum.TotalSeconds && rates.Count >= DefaultLoad.SteadySeconds)
+            {
+                var (drift, t) = Statistics.Trend.Fit(rates[^DefaultLoad.SteadySeconds..]);
+                if (Statistics.Trend.IsSteady(drift, t))
+                {
+                    return (Stopwatch.GetElapsedTime(start), true);
+                }
+            }
+        }
+
+        return (Stopwatch.GetElapsedTime(start), false);
+    }
+
     /// <summary>Waits out <paramref name="span"/>, reporting at each whole second from its start (no drift).</summary>
     public async Task TickAsync(TimeSpan span, bool measuring, CancellationToken cancellationToken)
     {

@@ -220,6 +220,10 @@ internal sealed class LoadConnection
                     Counters.Bad++;
                 }
             }
+            else
+            {
+                Counters.WarmupCompleted++;
+            }
 
             if (_parser.ConnectionClose)
             {

@@ -63,6 +63,12 @@ public sealed record LoadResult
     /// <summary>The run was stopped before its duration ended (Ctrl+C, SIGTERM, a parent that exited).</summary>
     public bool Interrupted { get; init; }
 
+    /// <summary>How long the warm-up took, s.</summary>
+    public double WarmupSeconds { get; init; }
+
+    /// <summary>For an adaptive warm-up, whether the rate had stopped trending when it ended (false: it reached its maximum); null when fixed.</summary>
+    public bool? WarmupSteady { get; init; }
+
     /// <summary>True when every request was answered well: nothing for a user to distrust.</summary>
     public bool IsClean => !Interrupted && Requests > 0 && Bad == 0 && Errors.Total == 0 && Lost == 0;
 }
