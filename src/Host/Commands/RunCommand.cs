@@ -31,6 +31,7 @@ internal static class RunCommand
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
         var loadKind = new Option<string>("--load") { Description = "Load generator: http (built-in) or wrk.", DefaultValueFactory = _ => "http" };
         loadKind.AcceptOnlyFromAmong("http", "wrk");
+        var iterations = new Option<int>("--iterations", "-i") { Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.", DefaultValueFactory = _ => 1 };
         var noVerify = new Option<bool>("--no-verify") { Description = "Skip the TechEmpower checks before loading." };
         var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
@@ -38,7 +39,7 @@ internal static class RunCommand
         var ws = new WebSocketOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins,
+            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins, iterations,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)))
         {
@@ -72,6 +73,7 @@ internal static class RunCommand
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
                     Verify = !result.GetValue(noVerify) && !webSocket,
+                    Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
                     LoadJob = loadJob,
                     Load = new HttpLoadOptions
                     {

@@ -40,6 +40,12 @@ public sealed class RunDocument
 
     public SortedDictionary<string, MeasurementInfo> Metadata { get; set; } = new(StringComparer.Ordinal);
 
+    /// <summary>Each iteration's measurements, when the run measured several windows (<c>--iterations</c>); the run's values are their means.</summary>
+    public List<SortedDictionary<string, double>>? Iterations { get; set; }
+
+    /// <summary>Per measurement, how it varied over the iterations (empty for a single window).</summary>
+    public SortedDictionary<string, Spread> Spread { get; set; } = new(StringComparer.Ordinal);
+
     /// <summary>Whether the measured window was steady (null when the run measured no per-second rate).</summary>
     public WindowCheck? Window { get; set; }
 

@@ -16,6 +16,13 @@ internal static class ResultTableWriter
         SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name, SystemMeasures.LoadCpuPerRequest.Name,
     ];
 
+    /// <summary>The measurements whose spread over iterations is printed.</summary>
+    private static readonly string[] s_spread =
+    [
+        HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, HttpMeasures.Latency99.Name,
+        SystemMeasures.CpuMean.Name, SystemMeasures.LoadUser.Name,
+    ];
+
     public static void Write(TextWriter writer, RunDocument document)
     {
         ArgumentNullException.ThrowIfNull(writer);
@@ -30,6 +37,17 @@ internal static class ResultTableWriter
             var info = document.Metadata.TryGetValue(name, out var known) ? known : null;
             var text = value.ToString(info?.Format ?? (info?.Unit == "count" ? "n0" : "n2"), CultureInfo.InvariantCulture);
             writer.WriteLine($"  {name.PadRight(width)}  {text,16}  {info?.Description}");
+        }
+
+        if (document.Spread.Count > 0)
+        {
+            writer.WriteLine($"iterations: {document.Iterations?.Count} (each value above is their mean)");
+            foreach (var name in s_spread.Where(document.Spread.ContainsKey))
+            {
+                var s = document.Spread[name];
+                writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  {name}: mean {s.Mean:N2}, median {s.Median:N2}, sd {s.StandardDeviation:N2}, CV {s.CvPercent:0.0}%, 95% CI [{s.CiLow:N2}, {s.CiHigh:N2}]"));
+            }
         }
 
         if (document.Window is { } window)

@@ -69,7 +69,7 @@ internal sealed class RunCoordinator
                 Cpus = request.ServerCpus,
             },
             _control);
-        RunSampling? sampling = null;
+        Iteration? current = null;
         try
         {
             if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
@@ -93,63 +93,96 @@ internal sealed class RunCoordinator
 
             await WarmUpAsync(request, workDirectory, server, cancellationToken);
             var nic = NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
-            var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
-            SortedDictionary<string, double>? statistics = null;
-            var blocks = new StatisticsBlockReader(json => statistics = StatisticsBlock.Parse(json)?.Values() ?? statistics);
-            await using var load = JobProcess.Start(request.LoadJob.Main(request.LoadLaunch, workDirectory), _control, (line, isError) =>
+            var iterations = new List<SortedDictionary<string, double>>();
+            for (var iteration = 1; iteration <= request.Iterations; iteration++)
             {
-                if (isError)
+                // Later iterations load the warm server at once: the warm-up belongs to the first.
+                var launch = iteration == 1 ? request.LoadLaunch : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
+                if (request.Iterations > 1)
                 {
-                    return;
+                    _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {iteration}/{request.Iterations}"));
                 }
 
-                blocks.OnLine(line);
-                if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
+                current = new Iteration(request.Iterations > 1 ? iteration : null, document.Samples.Count > 0 ? document.Samples[^1].Time : 0);
+                var failure = await MeasureAsync(request, launch, workDirectory, server, nic, current, cancellationToken);
+                document.Samples.AddRange(current.Samples);
+                iterations.Add(current.Measurements);
+                current = null;
+                if (server.HasExited)
                 {
-                    OnLoadProgress(samplingReady.Task.Result, progress, request.Load);
+                    Merge(document.Measurements, iterations[^1]);
+                    throw new RunFailedException(JobFailure.Exited("the server exited during the run", server));
                 }
-            });
-            sampling = new RunSampling(new MetricsSampler(_metrics, nic), server.Id, load.Id);
-            samplingReady.SetResult(sampling);
-            if (!request.LoadJob.ReportsProgress)
-            {
-                sampling.StartWindow();
+
+                if (failure is not null)
+                {
+                    Merge(document.Measurements, iterations[^1]);
+                    throw new RunFailedException(failure);
+                }
             }
 
-            await SampleUntilExitAsync(sampling, server, load, request.LoadJob.ReportsProgress, cancellationToken);
-            sampling.EndWindow();
-
-            var (measurements, failure) = request.LoadJob.Collect(load, statistics);
-            if (measurements is not null)
+            if (iterations.Count == 1)
             {
-                Merge(document.Measurements, measurements);
+                Merge(document.Measurements, iterations[0]);
             }
-
-            Merge(document.Measurements, sampling.WindowMeasurements());
-            document.Samples = [.. sampling.Samples];
-            if (server.HasExited)
+            else
             {
-                throw new RunFailedException(JobFailure.Exited("the server exited during the run", server));
-            }
-
-            if (failure is not null)
-            {
-                throw new RunFailedException(failure);
+                IterationStatistics.Combine(document, iterations);
             }
 
             document.Status = RunStatus.Succeeded;
         }
         finally
         {
-            if (sampling is not null && document.Samples.Count == 0)
+            if (current is not null)
             {
-                document.Samples = [.. sampling.Samples];
-                Merge(document.Measurements, sampling.WindowMeasurements());
+                // An iteration cut short keeps what it measured.
+                current.Close();
+                document.Samples.AddRange(current.Samples);
+                Merge(document.Measurements, current.Measurements);
             }
 
             await server.StopAsync(JobProcess.StopGrace);
             Directory.Delete(workDirectory, recursive: true);
         }
+    }
+
+    /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
+    private async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
+    {
+        var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
+        SortedDictionary<string, double>? statistics = null;
+        var blocks = new StatisticsBlockReader(json => statistics = StatisticsBlock.Parse(json)?.Values() ?? statistics);
+        await using var load = JobProcess.Start(request.LoadJob.Main(launch, workDirectory), _control, (line, isError) =>
+        {
+            if (isError)
+            {
+                return;
+            }
+
+            blocks.OnLine(line);
+            if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
+            {
+                OnLoadProgress(samplingReady.Task.Result, progress, launch.Load);
+            }
+        });
+        var sampling = new RunSampling(new MetricsSampler(_metrics, nic), server.Id, load.Id);
+        iteration.Sampling = sampling;
+        samplingReady.SetResult(sampling);
+        if (!request.LoadJob.ReportsProgress)
+        {
+            sampling.StartWindow();
+        }
+
+        await SampleUntilExitAsync(sampling, server, load, request.LoadJob.ReportsProgress, cancellationToken);
+        var (measurements, failure) = request.LoadJob.Collect(load, statistics);
+        if (measurements is not null)
+        {
+            Merge(iteration.Measurements, measurements);
+        }
+
+        iteration.Close();
+        return failure;
     }
 
     private async Task WarmUpAsync(RunRequest request, string workDirectory, JobProcess server, CancellationToken cancellationToken)
@@ -256,6 +289,7 @@ internal sealed class RunCoordinator
         parameters["duration"] = DurationParser.Format(load.Duration);
         parameters["warmup"] = load.WarmupMax is { } maximum ? $"until steady ({DurationParser.Format(load.Warmup)} to {DurationParser.Format(maximum)})" : DurationParser.Format(load.Warmup);
         parameters["timeout"] = DurationParser.Format(load.Timeout);
+        parameters["iterations"] = Invariant(request.Iterations);
         parameters["server-cpus"] = request.ServerCpus is null ? "any" : CpuSet.Format(request.ServerCpus);
         parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);
         foreach (var (name, value) in request.ServerOptions)

@@ -35,6 +35,9 @@ internal sealed record RunRequest
     /// <summary>What the load job is started with.</summary>
     public LoadLaunch LoadLaunch => new(Scenario.Name, Load) { PluginDirectories = PluginDirectories, Cpus = LoadCpus };
 
+    /// <summary>Measured windows on one server process; the first one warms up.</summary>
+    public int Iterations { get; init; } = 1;
+
     /// <summary>Run the TechEmpower checks against the server before loading it.</summary>
     public bool Verify { get; init; } = true;
 }

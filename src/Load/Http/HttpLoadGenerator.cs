@@ -33,14 +33,15 @@ public static class HttpLoadGenerator
         using var monitorStop = new CancellationTokenSource();
         var monitor = MonitorTimeoutsAsync(connections, options.Timeout, monitorStop.Token);
 
-        var clock = new LoadClock(() => Totals(connections), progress);
+        long WarmupCompleted() => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupCompleted));
+        var clock = new LoadClock(() => Totals(connections), progress, WarmupCompleted);
         var cpuAtStart = default(Statistics.ProcessCpu);
         try
         {
             var warmup = (Took: options.Warmup, Steady: (bool?)null);
             if (options.WarmupMax is { } maximum)
             {
-                var (took, steady) = await clock.WarmUpAsync(options.Warmup, maximum, () => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupCompleted)), cancellationToken);
+                var (took, steady) = await clock.WarmUpAsync(options.Warmup, maximum, WarmupCompleted, cancellationToken);
                 warmup = (took, steady);
             }
             else

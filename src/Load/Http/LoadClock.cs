@@ -6,6 +6,8 @@ namespace Benchmarks.Load.Http;
 internal sealed class LoadClock
 {
     private readonly Func<(long Completed, long Errors)> _read;
+    private readonly Func<long>? _warmupRead;
+    private long _lastWarmup;
     private readonly IProgress<LoadProgress>? _progress;
     private readonly List<double> _perSecond = [];
     private long _lastCompleted;
@@ -14,9 +16,11 @@ internal sealed class LoadClock
 
     /// <param name="read">Reads the run's totals so far (completed requests or messages, errors), without locks.</param>
     /// <param name="progress">Where each second is reported.</param>
-    public LoadClock(Func<(long Completed, long Errors)> read, IProgress<LoadProgress>? progress)
+    /// <param name="warmupRead">Reads the responses completed during warm-up, for the warm-up's per-second rate.</param>
+    public LoadClock(Func<(long Completed, long Errors)> read, IProgress<LoadProgress>? progress, Func<long>? warmupRead = null)
     {
         _read = read;
+        _warmupRead = warmupRead;
         _progress = progress;
     }
 
@@ -120,7 +124,9 @@ internal sealed class LoadClock
         }
         else
         {
-            _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, 0, 0));
+            var warm = _warmupRead?.Invoke() ?? 0;
+            _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, warm - _lastWarmup, 0));
+            _lastWarmup = warm;
         }
     }
 }

@@ -71,7 +71,7 @@ public sealed class AgentFaultTests
             }));
             await client.LaunchAsync(id, Wait);
             var state = await client.WaitForStateAsync(id, TimeSpan.FromSeconds(20), null, "Stopped", "Failed");
-            Assert.Equal(ok ? "Stopped" : "Failed", state);
+            Assert.True(state == (ok ? "Stopped" : "Failed"), $"{state}: {(await client.GetAsync(id))["error"]}");
             if (!ok)
             {
                 Assert.Contains("exit code 1", (string?)(await client.GetAsync(id))["error"], StringComparison.Ordinal);

@@ -277,7 +277,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         }
     }
 
-    /// <summary>The pid and its start time, so a restarted agent ends only the process it started; empty when it has already exited (nothing to end).</summary>
+    /// <summary>The pid and its start time, so a restarted agent ends only the process it started; empty when it has already exited (nothing to end: its /proc entry may be gone while its start time is read).</summary>
     private static string ProcessRecord(int processId)
     {
         try
@@ -285,7 +285,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             using var process = Process.GetProcessById(processId);
             return processId.ToString(CultureInfo.InvariantCulture) + " " + process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
         }
-        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception)
         {
             return "";
         }

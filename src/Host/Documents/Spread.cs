@@ -1,0 +1,23 @@
+namespace Benchmarks.Host.Documents;
+
+/// <summary>How one measurement varied over a run's iterations; the run's value is their mean.</summary>
+public sealed class Spread
+{
+    public int Iterations { get; set; }
+
+    public double Mean { get; set; }
+
+    public double Median { get; set; }
+
+    /// <summary>Sample standard deviation (n − 1).</summary>
+    public double StandardDeviation { get; set; }
+
+    /// <summary>Coefficient of variation: standard deviation / mean, %.</summary>
+    public double CvPercent { get; set; }
+
+    /// <summary>The 95% confidence interval of the mean (Student's t with n − 1 degrees of freedom).</summary>
+    public double CiLow { get; set; }
+
+    /// <inheritdoc cref="CiLow"/>
+    public double CiHigh { get; set; }
+}

@@ -1,0 +1,39 @@
+using Benchmarks.Host.Documents;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>One measured window of a run, filled as it is measured, so that a window cut short still keeps what it saw.</summary>
+internal sealed class Iteration(int? number, double timeOffset)
+{
+    public SortedDictionary<string, double> Measurements { get; } = new(StringComparer.Ordinal);
+
+    public List<RunSample> Samples { get; } = [];
+
+    public RunSampling? Sampling { get; set; }
+
+    /// <summary>Ends the window and takes its samples (numbered, on the run's time line) and their aggregates; once.</summary>
+    public void Close()
+    {
+        if (Sampling is not { } sampling)
+        {
+            return;
+        }
+
+        Sampling = null;
+        sampling.EndWindow();
+        foreach (var sample in sampling.Samples)
+        {
+            sample.Time += timeOffset;
+            sample.Iteration = number;
+            Samples.Add(sample);
+        }
+
+        foreach (var (name, value) in sampling.WindowMeasurements())
+        {
+            if (double.IsFinite(value))
+            {
+                Measurements[name] = value;
+            }
+        }
+    }
+}

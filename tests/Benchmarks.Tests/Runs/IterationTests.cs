@@ -1,0 +1,62 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Reports;
+using Benchmarks.Host.Runs;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Runs;
+
+/// <summary><c>run --iterations</c>: several windows on one server, their spread, and compare reading them as samples.</summary>
+public sealed class IterationTests
+{
+    [Fact]
+    public void The_spread_of_iterations_has_the_t_based_interval_of_the_mean()
+    {
+        var spread = IterationStatistics.Of([10, 12, 14]);
+        Assert.Equal(12, spread.Mean, 9);
+        Assert.Equal(12, spread.Median, 9);
+        Assert.Equal(2, spread.StandardDeviation, 9);
+        Assert.Equal(100.0 * 2 / 12, spread.CvPercent, 9);
+        Assert.Equal(12 - (4.303 * 2 / Math.Sqrt(3)), spread.CiLow, 6);
+        Assert.Equal(12 + (4.303 * 2 / Math.Sqrt(3)), spread.CiHigh, 6);
+    }
+
+    [Fact]
+    public void Compare_reads_each_runs_iterations_as_samples()
+    {
+        RunDocument Run(double[] rates)
+        {
+            var run = SampleRuns.Create();
+            IterationStatistics.Combine(run, [.. rates.Select(r => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/rps/mean"] = r })]);
+            return run;
+        }
+
+        // One run a side would be inconclusive; five iterations a side are enough to test.
+        var row = Comparison.Create(
+            new RunGroup("before", [Run([100, 101, 99, 100, 102])]),
+            new RunGroup("after", [Run([120, 121, 119, 122, 120])]),
+            new ComparisonSettings()).Rows.Single(r => r.Name == "http/rps/mean");
+        Assert.Equal(ComparisonVerdict.Better, row.Verdict);
+        Assert.Equal(5, row.Baseline.Count);
+    }
+
+    [Fact]
+    public async Task A_run_with_three_iterations_keeps_each_and_reports_their_mean_and_spread()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "16", "-i", "3", "--results", results);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(3, document.Iterations!.Count);
+        var rates = document.Iterations.Select(i => i["http/rps/mean"]).ToList();
+        Assert.Equal(rates.Average(), document.Measurements["http/rps/mean"], 6);
+        var spread = document.Spread["http/rps/mean"];
+        Assert.Equal(3, spread.Iterations);
+        Assert.InRange(spread.Mean, spread.CiLow, spread.CiHigh);
+        Assert.Equal([1, 2, 3], document.Samples.Select(s => s.Iteration ?? 0).Distinct().Order());
+        Assert.True(document.Samples.Zip(document.Samples.Skip(1)).All(p => p.Second.Time > p.First.Time), "one time line across iterations");
+        Assert.Equal("3", document.Parameters["iterations"]);
+        Assert.Contains("iterations: 3", run.Output, StringComparison.Ordinal);
+        Assert.Contains("http/rps/mean: mean", run.Output, StringComparison.Ordinal);
+    }
+}
