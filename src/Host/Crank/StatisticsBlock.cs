@@ -82,18 +82,5 @@ internal sealed class StatisticsBlock
         return values;
     }
 
-    /// <summary>A property by name, any case (crank writes PascalCase, its agent camelCase).</summary>
-    public static JsonNode? Get(JsonObject node, string name)
-    {
-        ArgumentNullException.ThrowIfNull(node);
-        foreach (var (key, value) in node)
-        {
-            if (key.Equals(name, StringComparison.OrdinalIgnoreCase))
-            {
-                return value;
-            }
-        }
-
-        return null;
-    }
+    private static JsonNode? Get(JsonObject node, string name) => CrankJson.Get(node, name);
 }

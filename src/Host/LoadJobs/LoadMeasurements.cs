@@ -1,6 +1,5 @@
 using Benchmarks.Load.Http;
 using Benchmarks.Host.Measurements;
-using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -28,13 +27,7 @@ internal static class LoadMeasurements
             [HttpMeasures.Throughput.Name] = result.ThroughputMegabytesPerSecond,
             [HttpMeasures.Bytes.Name] = result.BytesReceived,
         };
-        // The load's own CPU split, as the local run measures it from outside: % of the machine over the window.
-        if (result.CpuWindowSeconds > 0)
-        {
-            var capacity = result.CpuWindowSeconds * MachineCpus.Count;
-            measurements[SystemMeasures.LoadUser.Name] = result.CpuUserSeconds / capacity * 100;
-            measurements[SystemMeasures.LoadKernel.Name] = result.CpuKernelSeconds / capacity * 100;
-        }
+        LoadCpuShare.Add(measurements, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
 
         measurements[SystemMeasures.LoadWarmup.Name] = result.WarmupSeconds;
         if (result.WarmupSteady is { } steady)

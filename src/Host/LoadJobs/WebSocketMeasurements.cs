@@ -1,6 +1,5 @@
 using Benchmarks.Load.WebSockets;
 using Benchmarks.Host.Measurements;
-using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -38,12 +37,7 @@ internal static class WebSocketMeasurements
             [WebSocketMeasures.Connects.Name] = result.Connects,
             [WebSocketMeasures.Handshakes.Name] = result.Handshakes,
         };
-        if (result.CpuWindowSeconds > 0)
-        {
-            var capacity = result.CpuWindowSeconds * MachineCpus.Count;
-            m[SystemMeasures.LoadUser.Name] = result.CpuUserSeconds / capacity * 100;
-            m[SystemMeasures.LoadKernel.Name] = result.CpuKernelSeconds / capacity * 100;
-        }
+        LoadCpuShare.Add(m, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
 
         // Echo connections open during warm-up: handshake times exist only when some happened in the window.
         if (result.Connects > 0)

@@ -57,12 +57,8 @@ internal sealed class Comparison
         return new Comparison(baseline, candidate, settings, rows);
     }
 
-    public static double Median(IReadOnlyList<double> values)
-    {
-        var sorted = values.Order().ToArray();
-        var middle = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
+    /// <summary>The median, the statistic each side is summarized by.</summary>
+    public static double Median(IReadOnlyList<double> values) => Operation.Median.Apply(values);
 
     private static ComparisonRow Row(string name, MeasurementInfo info, List<double> before, List<double> after, ComparisonSettings settings)
     {

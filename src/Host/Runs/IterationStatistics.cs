@@ -1,4 +1,5 @@
 using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Runs;
 
@@ -41,12 +42,11 @@ internal static class IterationStatistics
         var deviation = n > 1 ? Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (n - 1)) : 0;
         var t = n > 1 ? (n - 1 <= s_t975.Length ? s_t975[n - 2] : 1.96) : 0;
         var half = n > 1 ? t * deviation / Math.Sqrt(n) : 0;
-        var sorted = values.Order().ToArray();
         return new Spread
         {
             Iterations = n,
             Mean = mean,
-            Median = n % 2 == 1 ? sorted[n / 2] : (sorted[(n / 2) - 1] + sorted[n / 2]) / 2,
+            Median = Operation.Median.Apply(values),
             StandardDeviation = deviation,
             CvPercent = mean == 0 ? 0 : deviation / Math.Abs(mean) * 100,
             CiLow = mean - half,

@@ -27,9 +27,10 @@ public sealed class OneMeaningTests
     [Fact]
     public async Task A_local_run_and_an_agent_job_declare_and_compute_every_shared_name_the_same_way()
     {
-        // The local run.
+        // The local run. A long request timeout on both paths: the suite runs beside other loads, and a
+        // starved second is not what this test is about.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "pipelined", "--server", "sockets", "-d", "3s", "-w", "1s", "-c", "32", "--results", results);
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "pipelined", "--server", "sockets", "-d", "3s", "-w", "1s", "-c", "32", "-T", "10s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var local = StoredRuns.Single(results);
 
@@ -49,7 +50,7 @@ public sealed class OneMeaningTests
         var load = await client.CreateAsync(AgentClient.Job("load", "one-meaning", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;
-            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --scenario pipelined --pipeline 16 -c 32 -d 3s --warmup 1s --crank-statistics";
+            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --scenario pipelined --pipeline 16 -c 32 -d 3s --warmup 1s -T 10s --crank-statistics";
             j["IsConsoleApp"] = true;
             j["WaitForExit"] = true;
             j["Endpoints"] = new JsonArray(agent.Url.ToString());

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Benchmarks.Host.Crank;
 
 namespace Benchmarks.Host.Agent.Protocol;
 
@@ -27,28 +28,7 @@ internal static class JobDocument
     public static string CamelCase(string name) =>
         string.IsNullOrEmpty(name) || char.IsLower(name[0]) ? name : char.ToLowerInvariant(name[0]) + name[1..];
 
-    public static JsonNode? Get(JsonObject? node, string name)
-    {
-        if (node is null)
-        {
-            return null;
-        }
-
-        if (node.TryGetPropertyValue(name, out var exact))
-        {
-            return exact;
-        }
-
-        foreach (var (key, value) in node)
-        {
-            if (string.Equals(key, name, StringComparison.OrdinalIgnoreCase))
-            {
-                return value;
-            }
-        }
-
-        return null;
-    }
+    public static JsonNode? Get(JsonObject? node, string name) => CrankJson.Get(node, name);
 
     public static string? GetString(JsonObject? node, string name) => Get(node, name) switch
     {
