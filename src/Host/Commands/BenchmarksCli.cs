@@ -15,6 +15,7 @@ internal static class BenchmarksCli
         AgentCommand.Create(console),
         ListCommands.Scenarios(console),
         ListCommands.Servers(console),
+        ListCommands.Measurements(console),
         ResultsCommand.Create(console),
         CompareCommand.Create(console),
         HistoryCommand.History(console),

@@ -1,10 +1,11 @@
 using System.CommandLine;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Plugins;
 
 namespace Benchmarks.Host.Commands;
 
-/// <summary><c>benchmarks scenarios</c> and <c>benchmarks servers</c>: what the plugin folders hold.</summary>
+/// <summary><c>benchmarks scenarios</c> and <c>benchmarks servers</c>: what the plugin folders hold; <c>benchmarks measurements</c>: what a run can report.</summary>
 internal static class ListCommands
 {
     public static Command Scenarios(CliConsole console)
@@ -42,6 +43,23 @@ internal static class ListCommands
             }
 
             WriteProblems(console, catalog);
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    public static Command Measurements(CliConsole console)
+    {
+        var command = new Command("measurements", "List every measurement a run can report: its unit, how samples aggregate and machines reduce, which way is better, and what it means.");
+        command.SetAction(result =>
+        {
+            var width = MeasurementCatalog.All.Max(m => m.Name.Length);
+            foreach (var m in MeasurementCatalog.All.OrderBy(m => m.Name, StringComparer.Ordinal))
+            {
+                var better = m.Better switch { Better.Higher => "higher", Better.Lower => "lower", _ => "-" };
+                console.Out.WriteLine($"{m.Name.PadRight(width)}  {m.Unit,-8} {m.Aggregate.Stored(),-6} {m.Reduce.Stored(),-6} {better,-6}  {m.Description}");
+            }
+
             return ExitCodes.Success;
         });
         return command;

@@ -2,6 +2,8 @@ using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Runs;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.Plugins;
@@ -94,6 +96,12 @@ internal static class LoadCommand
                 }
 
                 LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);
+                if (WindowText.Warmup(loadResult.WarmupSeconds, loadResult.WarmupSteady) is { } warmup)
+                {
+                    console.Out.WriteLine(warmup);
+                }
+
+                console.Out.WriteLine(WindowText.Describe(SteadinessRule.Check(HttpMeasures.Rps.Name, loadResult.PerSecond)));
                 return await LoadOutput.FinishAsync(
                     console,
                     new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)),

@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Plugins;
@@ -32,6 +33,9 @@ internal static class RunCommand
         var loadKind = new Option<string>("--load") { Description = "Load generator: http (built-in) or wrk.", DefaultValueFactory = _ => "http" };
         loadKind.AcceptOnlyFromAmong("http", "wrk");
         var iterations = new Option<int>("--iterations", "-i") { Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.", DefaultValueFactory = _ => 1 };
+        var restart = new Option<bool>("--restart") { Description = "With --iterations: a fresh server for each iteration, each warmed up (start-up and JIT variance in the spread)." };
+        var exclude = new Option<int>("--exclude") { Description = "With --iterations: leave the N highest and N lowest iterations out of the means (as crank's --exclude).", DefaultValueFactory = _ => 0 };
+        var excludeOrder = new Option<string?>("--exclude-order") { Description = "The measurement that ranks iterations for --exclude (default http/rps/mean, or the WebSocket rate)." };
         var noVerify = new Option<bool>("--no-verify") { Description = "Skip the TechEmpower checks before loading." };
         var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
@@ -39,7 +43,7 @@ internal static class RunCommand
         var ws = new WebSocketOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins, iterations,
+            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)))
         {
@@ -74,6 +78,11 @@ internal static class RunCommand
                     Labels = result.GetValue(labels) ?? [],
                     Verify = !result.GetValue(noVerify) && !webSocket,
                     Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
+                    Restart = result.GetValue(restart),
+                    Exclude = ExcludeCount(result.GetValue(exclude), count),
+                    ExcludeOrder = result.GetValue(excludeOrder) is { } order
+                        ? MeasurementCatalog.Find(order)?.Name ?? throw new UsageException($"--exclude-order: unknown measurement '{order}' (see 'benchmarks measurements').")
+                        : null,
                     LoadJob = loadJob,
                     Load = new HttpLoadOptions
                     {
@@ -149,6 +158,13 @@ internal static class RunCommand
 
         return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window), result.GetValue(ws.MessageSize), result.GetValue(ws.LocalAddresses) ?? [], broadcast);
     }
+
+    private static int ExcludeCount(int exclude, int iterations) => exclude switch
+    {
+        < 0 => throw new UsageException("--exclude must be 0 or more."),
+        > 0 when iterations - (2 * exclude) < 2 => throw new UsageException($"--exclude {exclude} leaves fewer than 2 of {iterations} iterations; run at least {(2 * exclude) + 2}."),
+        _ => exclude,
+    };
 
     private static ILoadJob ChooseLoadJob(string name)
     {

@@ -40,8 +40,14 @@ public sealed class RunDocument
 
     public SortedDictionary<string, MeasurementInfo> Metadata { get; set; } = new(StringComparer.Ordinal);
 
-    /// <summary>Each iteration's measurements, when the run measured several windows (<c>--iterations</c>); the run's values are their means.</summary>
+    /// <summary>Each iteration's measurements, when the run measured several windows (<c>--iterations</c>); the run's values are the means of those kept.</summary>
     public List<SortedDictionary<string, double>>? Iterations { get; set; }
+
+    /// <summary>The iterations (1-based) left out of the means and spreads by <c>--exclude</c>: the highest and lowest by <see cref="ExcludeOrder"/>.</summary>
+    public List<int> ExcludedIterations { get; set; } = [];
+
+    /// <summary>The measurement that ranked the iterations for <c>--exclude</c>.</summary>
+    public string? ExcludeOrder { get; set; }
 
     /// <summary>Per measurement, how it varied over the iterations (empty for a single window).</summary>
     public SortedDictionary<string, Spread> Spread { get; set; } = new(StringComparer.Ordinal);
@@ -54,4 +60,11 @@ public sealed class RunDocument
 
     /// <summary>One entry per second of the measured window (warm-up excluded).</summary>
     public List<RunSample> Samples { get; set; } = [];
+
+    /// <summary>One entry per second of the warm-up before the window (the first iteration's, or each iteration's with <c>--restart</c>); time is seconds since that warm-up began.</summary>
+    public List<RunSample> WarmupSamples { get; set; } = [];
+
+    /// <summary>The iterations the means and spreads are taken over: all of them but those <c>--exclude</c> left out.</summary>
+    public IReadOnlyList<SortedDictionary<string, double>> KeptIterations() =>
+        Iterations is null ? [] : [.. Iterations.Where((_, index) => !ExcludedIterations.Contains(index + 1))];
 }

@@ -9,11 +9,14 @@ public sealed class WindowCheck
     /// <summary>The per-second series the rule read (<c>http/rps</c>, …).</summary>
     public string Series { get; set; } = "";
 
-    /// <summary>The least-squares trend over the window, % of the series' mean (positive: still speeding up).</summary>
+    /// <summary>The trend over the window (Theil–Sen slope × its length), % of the series' median (positive: still speeding up).</summary>
     public double DriftPercent { get; set; }
 
-    /// <summary>The trend's t statistic (slope over its standard error): how far the trend stands out of the noise.</summary>
-    public double TStatistic { get; set; }
+    /// <summary>The Mann–Kendall z score of the trend: how consistently it stands out of the second-to-second noise.</summary>
+    public double TrendZ { get; set; }
 
     public int Seconds { get; set; }
+
+    /// <summary>The iteration whose window this is, when the run measured several (the first one not steady, else the last).</summary>
+    public int? Iteration { get; set; }
 }

@@ -116,7 +116,7 @@ internal sealed class Comparison
     /// <summary>The samples of one side: each run's iterations when it measured several, else its value.</summary>
     private static List<double> Values(RunGroup group, string name) =>
         [.. group.Runs.Where(r => r.Measurements.ContainsKey(name))
-            .SelectMany(r => r.Iterations is { Count: > 1 } iterations && iterations.All(i => i.ContainsKey(name)) ? iterations.Select(i => i[name]) : [r.Measurements[name]])
+            .SelectMany(r => r.KeptIterations() is { Count: > 1 } iterations && iterations.All(i => i.ContainsKey(name)) ? iterations.Select(i => i[name]) : [r.Measurements[name]])
             .Where(double.IsFinite)];
 
     /// <summary>The runs' own metadata first, then this tool's catalog, then the name's conventions.</summary>

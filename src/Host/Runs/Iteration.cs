@@ -9,11 +9,26 @@ internal sealed class Iteration(int? number, double timeOffset)
 
     public List<RunSample> Samples { get; } = [];
 
+    /// <summary>The warm-up's seconds before the window, when the load warmed up in this iteration.</summary>
+    public List<RunSample> WarmupSamples { get; } = [];
+
     public RunSampling? Sampling { get; set; }
+
+    public RunSampling? WarmupSampling { get; set; }
 
     /// <summary>Ends the window and takes its samples (numbered, on the run's time line) and their aggregates; once.</summary>
     public void Close()
     {
+        if (WarmupSampling is { } warmup)
+        {
+            WarmupSampling = null;
+            foreach (var sample in warmup.Samples)
+            {
+                sample.Iteration = number;
+                WarmupSamples.Add(sample);
+            }
+        }
+
         if (Sampling is not { } sampling)
         {
             return;

@@ -6,7 +6,9 @@ namespace Benchmarks.Host.Runs;
 /// <summary>
 /// Combines a run's iterations: each measurement's value is the mean of the iterations (as crank
 /// averages them), with its median, standard deviation, coefficient of variation and the 95%
-/// confidence interval of the mean (Student's t, n − 1 degrees of freedom).
+/// confidence interval of the mean (Student's t, n − 1 degrees of freedom). <c>--exclude N</c>
+/// first leaves out the N highest and N lowest iterations by one measurement, as crank's
+/// <c>--exclude</c> / <c>--exclude-order</c> do; they stay in the document, marked.
 /// </summary>
 internal static class IterationStatistics
 {
@@ -17,14 +19,23 @@ internal static class IterationStatistics
         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
     ];
 
-    public static void Combine(RunDocument document, IReadOnlyList<SortedDictionary<string, double>> iterations)
+    /// <summary>The measurements that rank iterations for <c>--exclude</c> when none is named: the load's throughput.</summary>
+    public static readonly IReadOnlyList<string> DefaultOrder = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name];
+
+    public static void Combine(RunDocument document, IReadOnlyList<SortedDictionary<string, double>> iterations, int exclude = 0, string? order = null)
     {
         ArgumentNullException.ThrowIfNull(document);
         ArgumentNullException.ThrowIfNull(iterations);
         document.Iterations = [.. iterations];
-        foreach (var name in iterations.SelectMany(i => i.Keys).Distinct(StringComparer.Ordinal))
+        if (exclude > 0)
         {
-            var values = iterations.Where(i => i.ContainsKey(name)).Select(i => i[name]).ToList();
+            Exclude(document, exclude, order);
+        }
+
+        var kept = document.KeptIterations();
+        foreach (var name in kept.SelectMany(i => i.Keys).Distinct(StringComparer.Ordinal))
+        {
+            var values = kept.Where(i => i.ContainsKey(name)).Select(i => i[name]).ToList();
             var spread = Of(values);
             document.Measurements[name] = spread.Mean;
             if (values.Count > 1)
@@ -32,6 +43,22 @@ internal static class IterationStatistics
                 document.Spread[name] = spread;
             }
         }
+    }
+
+    /// <summary>Marks the <paramref name="count"/> highest and lowest iterations by <paramref name="order"/>.</summary>
+    private static void Exclude(RunDocument document, int count, string? order)
+    {
+        var iterations = document.Iterations!;
+        var name = order ?? DefaultOrder.FirstOrDefault(n => iterations.All(i => i.ContainsKey(n)));
+        if (name is null || !iterations.All(i => i.ContainsKey(name)) || iterations.Count - (2 * count) < 1)
+        {
+            // Nothing ranks every iteration, or too few would be left: keep them all, and say so by leaving ExcludeOrder unset.
+            return;
+        }
+
+        var ranked = iterations.Select((values, index) => (Value: values[name], Number: index + 1)).OrderBy(p => p.Value).ThenBy(p => p.Number).ToList();
+        document.ExcludeOrder = name;
+        document.ExcludedIterations = [.. ranked.Take(count).Concat(ranked.TakeLast(count)).Select(p => p.Number).Order()];
     }
 
     public static Spread Of(IReadOnlyList<double> values)

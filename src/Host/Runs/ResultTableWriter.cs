@@ -41,7 +41,9 @@ internal static class ResultTableWriter
 
         if (document.Spread.Count > 0)
         {
-            writer.WriteLine($"iterations: {document.Iterations?.Count} (each value above is their mean)");
+            writer.WriteLine(document.ExcludedIterations.Count > 0
+                ? $"iterations: {document.Iterations?.Count}; {string.Join(" and ", document.ExcludedIterations)} left out by {document.ExcludeOrder} (each value above is the mean of the other {document.KeptIterations().Count})"
+                : $"iterations: {document.Iterations?.Count} (each value above is their mean)");
             foreach (var name in s_spread.Where(document.Spread.ContainsKey))
             {
                 var s = document.Spread[name];
@@ -50,14 +52,15 @@ internal static class ResultTableWriter
             }
         }
 
+        if (document.Measurements.TryGetValue(SystemMeasures.LoadWarmup.Name, out var warmup)
+            && WindowText.Warmup(warmup, document.Measurements.TryGetValue(SystemMeasures.LoadWarmupSteady.Name, out var steady) ? steady > 0 : null) is { } line)
+        {
+            writer.WriteLine(document.Spread.ContainsKey(SystemMeasures.LoadWarmup.Name) ? $"{line} (mean of the iterations)" : line);
+        }
+
         if (document.Window is { } window)
         {
-            writer.WriteLine(window.Verdict switch
-            {
-                "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s (t = {window.TStatistic:0.#}); warm up longer (--warmup) or repeat the run"),
-                "too short" => string.Create(CultureInfo.InvariantCulture, $"window: too short to judge ({window.Seconds} s of {window.Series})"),
-                _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s, t = {window.TStatistic:0.#})"),
-            });
+            writer.WriteLine(WindowText.Describe(window));
         }
 
         if (document.Bottleneck is { } bottleneck)

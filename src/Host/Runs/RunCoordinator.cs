@@ -61,51 +61,34 @@ internal sealed class RunCoordinator
     private async Task ExecuteAsync(RunRequest request, RunDocument document, CancellationToken cancellationToken)
     {
         var workDirectory = RunWorkFolders.Create(_control);
-        await using var server = ServerJob.Start(
-            new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
-            {
-                Options = request.ServerOptions,
-                PluginDirectories = request.PluginDirectories,
-                Cpus = request.ServerCpus,
-            },
-            _control);
+        JobProcess? server = null;
         Iteration? current = null;
+        var iterations = new List<SortedDictionary<string, double>>();
         try
         {
-            if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
+            string? nic = null;
+            for (var number = 1; number <= request.Iterations; number++)
             {
-                throw new RunFailedException(notReady);
-            }
-
-            if (request.Verify)
-            {
-                var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken);
-                if (!report.Passed)
-                {
-                    throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
-                }
-
-                _console.Out.WriteLine($"Verified: {report.Checks.Count} TechEmpower checks passed.");
-            }
-
-            _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); {request.LoadJob.Name} loading {request.Load.Url} with {request.Load.Connections} connections, pipeline {request.Load.PipelineDepth}{Cpus(request.LoadCpus)}."));
-
-            await WarmUpAsync(request, workDirectory, server, cancellationToken);
-            var nic = NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
-            var iterations = new List<SortedDictionary<string, double>>();
-            for (var iteration = 1; iteration <= request.Iterations; iteration++)
-            {
-                // Later iterations load the warm server at once: the warm-up belongs to the first.
-                var launch = iteration == 1 ? request.LoadLaunch : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
+                // A fresh server warms up before its first window; later windows on the same server load it warm at once.
+                var fresh = server is null;
+                server ??= await StartServerAsync(request, workDirectory, verify: number == 1, cancellationToken);
+                nic ??= NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
+                var launch = fresh ? request.LoadLaunch : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
                 if (request.Iterations > 1)
                 {
-                    _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {iteration}/{request.Iterations}"));
+                    _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {number}/{request.Iterations}{(request.Restart ? " (fresh server)" : "")}"));
                 }
 
-                current = new Iteration(request.Iterations > 1 ? iteration : null, document.Samples.Count > 0 ? document.Samples[^1].Time : 0);
+                current = new Iteration(request.Iterations > 1 ? number : null, document.Samples.Count > 0 ? document.Samples[^1].Time : 0);
                 var failure = await MeasureAsync(request, launch, workDirectory, server, nic, current, cancellationToken);
-                document.Samples.AddRange(current.Samples);
+                if (!fresh)
+                {
+                    // No warm-up in this window: its zero would dilute the warm-up's mean over the iterations.
+                    current.Measurements.Remove(SystemMeasures.LoadWarmup.Name);
+                    current.Measurements.Remove(SystemMeasures.LoadWarmupSteady.Name);
+                }
+
+                Keep(document, current);
                 iterations.Add(current.Measurements);
                 current = null;
                 if (server.HasExited)
@@ -119,6 +102,13 @@ internal sealed class RunCoordinator
                     Merge(document.Measurements, iterations[^1]);
                     throw new RunFailedException(failure);
                 }
+
+                if (request.Restart && number < request.Iterations)
+                {
+                    await server.StopAsync(JobProcess.StopGrace);
+                    await server.DisposeAsync();
+                    server = null;
+                }
             }
 
             if (iterations.Count == 1)
@@ -127,7 +117,7 @@ internal sealed class RunCoordinator
             }
             else
             {
-                IterationStatistics.Combine(document, iterations);
+                IterationStatistics.Combine(document, iterations, request.Exclude, request.ExcludeOrder);
             }
 
             document.Status = RunStatus.Succeeded;
@@ -138,13 +128,68 @@ internal sealed class RunCoordinator
             {
                 // An iteration cut short keeps what it measured.
                 current.Close();
-                document.Samples.AddRange(current.Samples);
+                Keep(document, current);
                 Merge(document.Measurements, current.Measurements);
             }
 
-            await server.StopAsync(JobProcess.StopGrace);
+            if (server is not null)
+            {
+                await server.StopAsync(JobProcess.StopGrace);
+                await server.DisposeAsync();
+            }
+
             Directory.Delete(workDirectory, recursive: true);
         }
+    }
+
+    /// <summary>Starts the server, waits until it is ready, checks it (the first time) and warms it up when the load warms up in a job of its own.</summary>
+    private async Task<JobProcess> StartServerAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken)
+    {
+        var server = ServerJob.Start(
+            new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
+            {
+                Options = request.ServerOptions,
+                PluginDirectories = request.PluginDirectories,
+                Cpus = request.ServerCpus,
+            },
+            _control);
+        try
+        {
+            if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
+            {
+                throw new RunFailedException(notReady);
+            }
+
+            if (verify && request.Verify)
+            {
+                var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken);
+                if (!report.Passed)
+                {
+                    throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
+                }
+
+                _console.Out.WriteLine($"Verified: {report.Checks.Count} TechEmpower checks passed.");
+            }
+
+            _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); {request.LoadJob.Name} loading {request.Load.Url} with {request.Load.Connections} connections, pipeline {request.Load.PipelineDepth}{Cpus(request.LoadCpus)}."));
+            await WarmUpAsync(request, workDirectory, server, cancellationToken);
+            return server;
+        }
+        catch
+        {
+            await server.StopAsync(JobProcess.StopGrace);
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    private static void Keep(RunDocument document, Iteration iteration)
+    {
+        document.Samples.AddRange(iteration.Samples);
+        document.WarmupSamples.AddRange(iteration.WarmupSamples);
+        iteration.Samples.Clear();
+        iteration.WarmupSamples.Clear();
     }
 
     /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
@@ -163,11 +208,19 @@ internal sealed class RunCoordinator
             blocks.OnLine(line);
             if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
             {
-                OnLoadProgress(samplingReady.Task.Result, progress, launch.Load);
+                OnLoadProgress(samplingReady.Task.Result, iteration.WarmupSampling, progress, launch.Load);
             }
         });
-        var sampling = new RunSampling(new MetricsSampler(_metrics, nic), server.Id, load.Id);
+        var sampler = new MetricsSampler(_metrics, nic);
+        var sampling = new RunSampling(sampler, server.Id, load.Id);
         iteration.Sampling = sampling;
+        if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
+        {
+            // The warm-up's seconds are sampled too: how the server got to its steady state (its CPU while the JIT works) is part of the answer.
+            iteration.WarmupSampling = new RunSampling(sampler, server.Id, load.Id);
+            iteration.WarmupSampling.StartWindow();
+        }
+
         samplingReady.SetResult(sampling);
         if (!request.LoadJob.ReportsProgress)
         {
@@ -207,11 +260,12 @@ internal sealed class RunCoordinator
         }
     }
 
-    private void OnLoadProgress(RunSampling sampling, LoadProgress progress, HttpLoadOptions load)
+    private void OnLoadProgress(RunSampling sampling, RunSampling? warmup, LoadProgress progress, HttpLoadOptions load)
     {
         switch (progress.Phase)
         {
             case LoadPhase.WindowStarted:
+                warmup?.EndWindow();
                 sampling.StartWindow();
                 break;
             case LoadPhase.WindowEnded:
@@ -225,9 +279,11 @@ internal sealed class RunCoordinator
 
                 break;
             case LoadPhase.Warmup:
+                var cpu = warmup?.Tick(progress.RequestsPerSecond)?.Values.GetValueOrDefault(SystemMeasures.Cpu.Name);
+                var server = cpu is { } percent ? string.Create(CultureInfo.InvariantCulture, $" | server cpu {percent,5:0.0}%") : "";
                 _console.Out.WriteLine(load.WarmupMax is { } maximum
-                    ? string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} req/s")
-                    : string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} req/s"));
+                    ? string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} req/s{server}")
+                    : string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} req/s{server}"));
                 break;
         }
     }
@@ -308,10 +364,15 @@ internal sealed class RunCoordinator
     /// <summary>Whether the window was steady, and what limited the run.</summary>
     private static void Judge(RunDocument document)
     {
-        var rates = document.Samples.Where(s => s.Values.ContainsKey(HttpMeasures.Rps.Name)).Select(s => s.Values[HttpMeasures.Rps.Name]).ToList();
-        if (rates.Count > 0)
+        // Each iteration's window is judged on its own (iterations differ by the machine's noise, not by a trend); the first unsteady one is the run's.
+        foreach (var window in document.Samples.Where(s => s.Values.ContainsKey(HttpMeasures.Rps.Name)).GroupBy(s => s.Iteration))
         {
-            document.Window = SteadinessRule.Check(HttpMeasures.Rps.Name, rates);
+            document.Window = SteadinessRule.Check(HttpMeasures.Rps.Name, [.. window.Select(s => s.Values[HttpMeasures.Rps.Name])]);
+            document.Window.Iteration = window.Key;
+            if (document.Window.Verdict != "steady")
+            {
+                break;
+            }
         }
 
         document.Bottleneck = BottleneckRule.Judge(document);

@@ -38,6 +38,15 @@ internal sealed record RunRequest
     /// <summary>Measured windows on one server process; the first one warms up.</summary>
     public int Iterations { get; init; } = 1;
 
+    /// <summary>A fresh server for each iteration, each warmed up: the spread then includes start-up and JIT variance.</summary>
+    public bool Restart { get; init; }
+
+    /// <summary>How many of the highest and of the lowest iterations to leave out of the means (crank's <c>--exclude</c>).</summary>
+    public int Exclude { get; init; }
+
+    /// <summary>The measurement that ranks iterations for <see cref="Exclude"/>; null for the load's throughput.</summary>
+    public string? ExcludeOrder { get; init; }
+
     /// <summary>Run the TechEmpower checks against the server before loading it.</summary>
     public bool Verify { get; init; } = true;
 }

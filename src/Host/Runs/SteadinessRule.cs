@@ -4,11 +4,11 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Host.Runs;
 
 /// <summary>
-/// The rule that calls a measured window steady: over its per-second rate, the least-squares
-/// trend across the window is under <see cref="Trend.DriftLimitPercent"/> of the mean, or does not
-/// stand out of the second-to-second noise (|t| &lt; <see cref="Trend.TLimit"/>). A window still
-/// climbing (tiered JIT, PGO) or sagging (a leak, thermal) fails both. Needs
-/// <see cref="MinimumSeconds"/> seconds.
+/// The rule that calls a measured window steady: over its per-second rate, the robust trend
+/// across the window (Theil–Sen) is under <see cref="Trend.DriftLimitPercent"/> of the median, or
+/// does not stand out of the second-to-second noise (Mann–Kendall |z| &lt; <see cref="Trend.ZLimit"/>).
+/// A window still climbing (tiered JIT, PGO) or sagging (a leak, thermal) fails both; one bad
+/// second does not hide a trend. Needs <see cref="MinimumSeconds"/> seconds.
 /// </summary>
 internal static class SteadinessRule
 {
@@ -24,8 +24,8 @@ internal static class SteadinessRule
             return check;
         }
 
-        (check.DriftPercent, check.TStatistic) = Trend.Fit(perSecond);
-        check.Verdict = Trend.IsSteady(check.DriftPercent, check.TStatistic) ? "steady" : "not steady";
+        (check.DriftPercent, check.TrendZ) = Trend.Fit(perSecond);
+        check.Verdict = Trend.IsSteady(check.DriftPercent, check.TrendZ) ? "steady" : "not steady";
         return check;
     }
 }

@@ -75,8 +75,8 @@ internal sealed class LoadClock
             _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, rates[^1], 0));
             if (second >= minimum.TotalSeconds && rates.Count >= DefaultLoad.SteadySeconds)
             {
-                var (drift, t) = Statistics.Trend.Fit(rates[^DefaultLoad.SteadySeconds..]);
-                if (Statistics.Trend.IsSteady(drift, t))
+                var (drift, _) = Statistics.Trend.Fit(rates[^DefaultLoad.SteadySeconds..]);
+                if (Statistics.Trend.IsSettled(drift))
                 {
                     return (Stopwatch.GetElapsedTime(start), true);
                 }

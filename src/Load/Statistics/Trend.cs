@@ -1,19 +1,27 @@
 namespace Benchmarks.Load.Statistics;
 
 /// <summary>
-/// The least-squares trend of a per-second series and whether it is steady: the trend across the
-/// series is under <see cref="DriftLimitPercent"/> of its mean, or does not stand out of the
-/// second-to-second noise (|t| &lt; <see cref="TLimit"/>). One rule for the adaptive warm-up and
-/// for the check of the measured window.
+/// The trend of a per-second series, estimated so that one bad second cannot hide it: the
+/// Theil–Sen slope (the median of the slopes between every pair of seconds) as the drift across
+/// the series in % of its median, and the Mann–Kendall statistic (how consistently later seconds
+/// are higher or lower than earlier ones, as a normal z score) for whether it stands out of the
+/// noise. Two questions, two rules:
+/// <list type="bullet">
+/// <item><see cref="IsSettled"/> — may the warm-up stop? Only when the drift is under
+/// <see cref="DriftLimitPercent"/>: evidence of a flat series, not just no proof of a trend.</item>
+/// <item><see cref="IsSteady"/> — was the measured window steady? Unless the drift is at least
+/// <see cref="DriftLimitPercent"/> and stands out of the noise (|z| ≥ <see cref="ZLimit"/>, two-sided p &lt; 0.01).</item>
+/// </list>
 /// </summary>
 public static class Trend
 {
     public const double DriftLimitPercent = 10;
 
-    public const double TLimit = 3;
+    /// <summary>Two-sided 1% critical value of the standard normal distribution.</summary>
+    public const double ZLimit = 2.576;
 
-    /// <summary>The trend across the series as % of its mean, and its t statistic (slope over its standard error).</summary>
-    public static (double DriftPercent, double T) Fit(IReadOnlyList<double> series)
+    /// <summary>The drift across the series as % of its median (Theil–Sen), and the Mann–Kendall z score.</summary>
+    public static (double DriftPercent, double Z) Fit(IReadOnlyList<double> series)
     {
         ArgumentNullException.ThrowIfNull(series);
         var n = series.Count;
@@ -22,28 +30,38 @@ public static class Trend
             return (0, 0);
         }
 
-        var meanX = (n - 1) / 2.0;
-        var meanY = series.Average();
-        double sxx = 0, sxy = 0;
-        for (var i = 0; i < n; i++)
+        var slopes = new double[n * (n - 1) / 2];
+        var k = 0;
+        var s = 0;
+        for (var i = 0; i < n - 1; i++)
         {
-            sxx += (i - meanX) * (i - meanX);
-            sxy += (i - meanX) * (series[i] - meanY);
+            for (var j = i + 1; j < n; j++)
+            {
+                slopes[k++] = (series[j] - series[i]) / (j - i);
+                s += Math.Sign(series[j] - series[i]);
+            }
         }
 
-        var slope = sxy / sxx;
-        var residuals = 0.0;
-        for (var i = 0; i < n; i++)
-        {
-            var fitted = meanY + (slope * (i - meanX));
-            residuals += (series[i] - fitted) * (series[i] - fitted);
-        }
+        var slope = Median(slopes);
+        var level = Median([.. series]);
+        var drift = level == 0 ? 0 : slope * (n - 1) / Math.Abs(level) * 100;
 
-        var standardError = Math.Sqrt(residuals / (n - 2)) / Math.Sqrt(sxx);
-        var drift = meanY == 0 ? 0 : slope * (n - 1) / meanY * 100;
-        var t = standardError == 0 ? (slope == 0 ? 0 : double.PositiveInfinity * Math.Sign(slope)) : slope / standardError;
-        return (drift, t);
+        // Mann–Kendall: S over every pair, its variance under no trend, with a continuity correction.
+        var variance = n * (n - 1) * ((2.0 * n) + 5) / 18;
+        var z = s == 0 ? 0 : (s - Math.Sign(s)) / Math.Sqrt(variance);
+        return (drift, z);
     }
 
-    public static bool IsSteady(double driftPercent, double t) => Math.Abs(driftPercent) < DriftLimitPercent || Math.Abs(t) < TLimit;
+    /// <summary>Whether a warm-up may stop: the drift over its last seconds is under the limit.</summary>
+    public static bool IsSettled(double driftPercent) => Math.Abs(driftPercent) < DriftLimitPercent;
+
+    /// <summary>Whether a measured window was steady: not both a drift at the limit and a trend out of the noise.</summary>
+    public static bool IsSteady(double driftPercent, double z) => Math.Abs(driftPercent) < DriftLimitPercent || Math.Abs(z) < ZLimit;
+
+    private static double Median(double[] values)
+    {
+        Array.Sort(values);
+        var middle = values.Length / 2;
+        return values.Length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    }
 }

@@ -215,9 +215,9 @@ public sealed class ResultsCommandTests
         var results = TestPaths.NewTempDirectory();
         var store = new JsonFileRunStore(results);
         var climbing = SampleRuns.Create(labels: ["climbing"]);
-        climbing.Window = new WindowCheck { Verdict = "not steady", Series = "http/rps", DriftPercent = 120, TStatistic = 9, Seconds = 15 };
+        climbing.Window = new WindowCheck { Verdict = "not steady", Series = "http/rps", DriftPercent = 120, TrendZ = 5, Seconds = 15 };
         var flat = SampleRuns.Create(labels: ["flat"]);
-        flat.Window = new WindowCheck { Verdict = "steady", Series = "http/rps", DriftPercent = 1, TStatistic = 0.4, Seconds = 15 };
+        flat.Window = new WindowCheck { Verdict = "steady", Series = "http/rps", DriftPercent = 1, TrendZ = 0.4, Seconds = 15 };
         await store.WriteAsync(climbing, CancellationToken.None);
         await store.WriteAsync(flat, CancellationToken.None);
 

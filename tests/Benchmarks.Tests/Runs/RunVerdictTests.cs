@@ -25,6 +25,21 @@ public sealed class RunVerdictTests
         Assert.Equal("too short", SteadinessRule.Check("http/rps", [1, 2, 3]).Verdict);
     }
 
+    [Fact]
+    public void One_bad_second_does_not_hide_a_climb_from_the_warm_up()
+    {
+        // Seen warming a server that speeds up: a slow third second inflates the least-squares noise
+        // (t = 2.4 said "no trend"); the median of pairwise slopes still sees +60%.
+        double[] climbing = [488, 1141, 399, 1434, 1592, 1745];
+        var (drift, z) = Benchmarks.Load.Statistics.Trend.Fit(climbing);
+        Assert.False(Benchmarks.Load.Statistics.Trend.IsSettled(drift), $"drift {drift:0.#}%");
+        Assert.InRange(z, 1, Benchmarks.Load.Statistics.Trend.ZLimit);
+
+        // Flat seconds with one bad one: settled.
+        double[] flat = [4015, 3983, 2100, 4017, 3990, 4008];
+        Assert.True(Benchmarks.Load.Statistics.Trend.IsSettled(Benchmarks.Load.Statistics.Trend.Fit(flat).DriftPercent));
+    }
+
     [Theory]
     [InlineData(48.0, 40.0, 8.0, 10.0, 30.0, "the stack:")]
     [InlineData(48.0, 15.0, 33.0, 10.0, 30.0, "the kernel:")]

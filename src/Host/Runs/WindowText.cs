@@ -1,0 +1,28 @@
+using System.Globalization;
+using Benchmarks.Host.Documents;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>The one line that says whether a measured window was steady, with the figures that show it.</summary>
+internal static class WindowText
+{
+    public static string Describe(WindowCheck window)
+    {
+        ArgumentNullException.ThrowIfNull(window);
+        var iteration = window.Iteration is { } number ? string.Create(CultureInfo.InvariantCulture, $" in iteration {number}") : "";
+        return window.Verdict switch
+        {
+            "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s{iteration} (z = {window.TrendZ:0.#}); warm up longer (--warmup) or repeat the run"),
+            "too short" => string.Create(CultureInfo.InvariantCulture, $"window: too short to judge ({window.Seconds} s of {window.Series}{iteration})"),
+            _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s{iteration}, z = {window.TrendZ:0.#})"),
+        };
+    }
+
+    /// <summary>How long the warm-up took and how it ended; null when there was none.</summary>
+    public static string? Warmup(double seconds, bool? steady) => seconds <= 0 ? null : steady switch
+    {
+        true => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s, until steady"),
+        false => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s, still trending at its maximum"),
+        null => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s (fixed)"),
+    };
+}
