@@ -28,10 +28,11 @@ internal static class LoadCommand
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
         var engine = new Option<string>("--engine") { Description = "builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", DefaultValueFactory = _ => "builtin" };
         engine.AcceptOnlyFromAmong("builtin", "wrk");
+        var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
         var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws, the WebSocket generator.")
         {
-            url, scenario, json, crank, progress, plugins, parent, engine,
+            url, scenario, json, crank, progress, plugins, parent, engine, gate,
         };
         foreach (var option in ws.All)
         {
@@ -79,6 +80,11 @@ internal static class LoadCommand
                 };
                 options.Validate();
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+                if (result.GetValue(gate) && options.WarmupMax is not null)
+                {
+                    var input = InputWarmupGate.Start(Console.In, signal.Token);
+                    options = options with { WarmupGate = () => input.IsOpen };
+                }
                 if (result.GetValue(engine) == "wrk")
                 {
                     return await WrkLoad.RunAsync(console, options, result.GetValue(json), result.GetValue(crank), signal);

@@ -20,9 +20,10 @@ internal static class ServeCommand
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
+        var reportRuntime = new Option<bool>("--report-runtime") { Description = "Print once a second what the JIT has compiled so far (#runtime lines), for a warm-up that waits for it." };
         var command = new Command("serve", "Serve a scenario on a server model until Ctrl+C or SIGTERM.")
         {
-            scenario, server, urls, serverOptions, plugins, parent,
+            scenario, server, urls, serverOptions, plugins, parent, reportRuntime,
         };
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -34,7 +35,7 @@ internal static class ServeCommand
                 var listenUrls = ParseUrls(result.GetRequiredValue(urls));
                 var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), console.Error);
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
-                return await ServeAsync(console, chosenServer, context, signal);
+                return await ServeAsync(console, chosenServer, context, signal, result.GetValue(reportRuntime));
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
             {
@@ -44,7 +45,7 @@ internal static class ServeCommand
         return command;
     }
 
-    private static async Task<int> ServeAsync(CliConsole console, IServerModel server, ServerStartContext context, ShutdownSignal signal)
+    private static async Task<int> ServeAsync(CliConsole console, IServerModel server, ServerStartContext context, ShutdownSignal signal, bool reportRuntime)
     {
         IRunningServer running;
         try
@@ -75,6 +76,15 @@ internal static class ServeCommand
             console.Out.WriteLine(ReadyText);
             try
             {
+                if (reportRuntime)
+                {
+                    using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+                    while (await timer.WaitForNextTickAsync(signal.Token))
+                    {
+                        console.Out.WriteLine(RuntimeActivity.Now().Format());
+                    }
+                }
+
                 await Task.Delay(Timeout.Infinite, signal.Token);
             }
             catch (OperationCanceledException)

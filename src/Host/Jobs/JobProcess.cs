@@ -19,6 +19,7 @@ internal sealed class JobProcess : IAsyncDisposable
     /// <summary>How long a stopped job has to end by itself before its tree is killed (a run's and the agent's alike).</summary>
     public static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
     private readonly Lock _lock = new();
+    private readonly Lock _inputLock = new();
 
     private JobProcess(JobStartInfo info, Process process, IProcessControl control)
     {
@@ -188,6 +189,25 @@ internal sealed class JobProcess : IAsyncDisposable
         return HasExited;
     }
 
+    /// <summary>Writes a line to the process's standard input; false once it can no longer read it.</summary>
+    public bool TryWriteLine(string line)
+    {
+        try
+        {
+            lock (_inputLock)
+            {
+                _process.StandardInput.WriteLine(line);
+                _process.StandardInput.Flush();
+            }
+
+            return true;
+        }
+        catch (Exception ex) when (ex is IOException or InvalidOperationException or ObjectDisposedException)
+        {
+            return false;
+        }
+    }
+
     public async ValueTask DisposeAsync()
     {
         await StopAsync(StopGrace);
@@ -212,6 +232,13 @@ internal sealed class JobProcess : IAsyncDisposable
     {
         if (line is null)
         {
+            return;
+        }
+
+        if (!isError && line.StartsWith(RuntimeActivity.Prefix, StringComparison.Ordinal))
+        {
+            // Once-a-second reports are for the listener only: the tail keeps what explains a failure.
+            Line?.Invoke(line, false);
             return;
         }
 

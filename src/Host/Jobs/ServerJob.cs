@@ -12,7 +12,7 @@ internal static class ServerJob
 
     public static Readiness Readiness { get; } = Readiness.OnLine(ReadyText);
 
-    public static JobProcess Start(ServerLaunch launch, IProcessControl control)
+    public static JobProcess Start(ServerLaunch launch, IProcessControl control, Action<string, bool>? onLine = null)
     {
         ArgumentNullException.ThrowIfNull(launch);
         var arguments = new List<string>
@@ -21,6 +21,11 @@ internal static class ServerJob
             "--urls", launch.Url.GetLeftPart(UriPartial.Authority),
             "--parent-pid", Environment.ProcessId.ToString(CultureInfo.InvariantCulture),
         };
+        if (launch.ReportRuntime)
+        {
+            arguments.Add("--report-runtime");
+        }
+
         foreach (var (name, value) in launch.Options)
         {
             arguments.AddRange(["--server-option", $"{name}={value}"]);
@@ -31,7 +36,7 @@ internal static class ServerJob
             arguments.AddRange(["--plugins", Path.GetFullPath(directory)]);
         }
 
-        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus }, control);
+        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus }, control, onLine);
     }
 
     /// <summary>Null once the server is ready; otherwise why it is not, with its last lines.</summary>

@@ -8,4 +8,7 @@ internal sealed record ServerLaunch(string Scenario, string Server, Uri Url)
     public IReadOnlyList<string> PluginDirectories { get; init; } = [];
 
     public IReadOnlyList<int>? Cpus { get; init; }
+
+    /// <summary>Ask the server for its once-a-second <see cref="RuntimeActivity"/> lines.</summary>
+    public bool ReportRuntime { get; init; }
 }

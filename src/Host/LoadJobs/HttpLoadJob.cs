@@ -28,6 +28,10 @@ internal sealed class HttpLoadJob : ILoadJob
         if (load.WarmupMax is { } maximum)
         {
             arguments.AddRange(["--warmup-max", DurationParser.Format(maximum)]);
+            if (request.WarmupGate)
+            {
+                arguments.Add("--warmup-gate");
+            }
         }
 
         foreach (var (name, value) in load.Headers)

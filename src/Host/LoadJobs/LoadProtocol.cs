@@ -5,7 +5,8 @@ namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>
 /// The lines a <c>load --progress</c> child prints for the <c>run</c> that started it:
-/// window boundaries (so the run samples only the measured window) and per-second rates.
+/// window boundaries (so the run samples only the measured window) and per-second rates; and the
+/// one line the run writes back (<see cref="ServerWarm"/>) when the warm-up waits for the server's JIT.
 /// </summary>
 internal static class LoadProtocol
 {
@@ -17,6 +18,17 @@ internal static class LoadProtocol
         LoadPhase.WindowEnded => Prefix + "window-end",
         LoadPhase.Warmup => string.Create(CultureInfo.InvariantCulture, $"{Prefix}warmup {progress.Second} {progress.RequestsPerSecond}"),
         _ => string.Create(CultureInfo.InvariantCulture, $"{Prefix}second {progress.Second} {progress.RequestsPerSecond} {progress.Errors}"),
+    };
+
+    /// <summary>The line the run writes to the load's input while it warms up: whether the server is warm (its JIT quiet).</summary>
+    public static string ServerWarm(bool warm) => warm ? "#server-warm 1" : "#server-warm 0";
+
+    /// <summary>Reads a <see cref="ServerWarm"/> line; null for any other line.</summary>
+    public static bool? ParseServerWarm(string line) => line switch
+    {
+        "#server-warm 1" => true,
+        "#server-warm 0" => false,
+        _ => null,
     };
 
     public static LoadProgress? Parse(string line)

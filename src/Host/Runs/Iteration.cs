@@ -16,6 +16,9 @@ internal sealed class Iteration(int? number, double timeOffset)
 
     public RunSampling? WarmupSampling { get; set; }
 
+    /// <summary>The server's JIT time (ms) at the last sample, for each sample's JIT ms/s.</summary>
+    public double? LastJitMilliseconds { get; set; }
+
     /// <summary>Ends the window and takes its samples (numbered, on the run's time line) and their aggregates; once.</summary>
     public void Close()
     {

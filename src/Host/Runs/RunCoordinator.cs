@@ -24,6 +24,10 @@ internal sealed class RunCoordinator
     private readonly CliConsole _console;
     private readonly ISystemMetrics _metrics;
     private readonly IProcessControl _control;
+    private ServerWarmth _warmth = new();
+
+    /// <summary>The load process while its warm-up waits for the server's JIT, to be told when it is quiet.</summary>
+    private volatile JobProcess? _gatedLoad;
 
     public RunCoordinator(CliConsole console, ISystemMetrics metrics, IProcessControl control)
     {
@@ -73,7 +77,9 @@ internal sealed class RunCoordinator
                 var fresh = server is null;
                 server ??= await StartServerAsync(request, workDirectory, verify: number == 1, cancellationToken);
                 nic ??= NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
-                var launch = fresh ? request.LoadLaunch : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
+                var launch = fresh
+                    ? request.LoadLaunch with { WarmupGate = request.Load.WarmupMax is not null }
+                    : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
                 if (request.Iterations > 1)
                 {
                     _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {number}/{request.Iterations}{(request.Restart ? " (fresh server)" : "")}"));
@@ -145,14 +151,26 @@ internal sealed class RunCoordinator
     /// <summary>Starts the server, waits until it is ready, checks it (the first time) and warms it up when the load warms up in a job of its own.</summary>
     private async Task<JobProcess> StartServerAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken)
     {
+        var warmth = new ServerWarmth();
+        _warmth = warmth;
         var server = ServerJob.Start(
             new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
             {
                 Options = request.ServerOptions,
                 PluginDirectories = request.PluginDirectories,
                 Cpus = request.ServerCpus,
+                ReportRuntime = true,
             },
-            _control);
+            _control,
+            (line, isError) =>
+            {
+                if (!isError && RuntimeActivity.Parse(line) is { } activity)
+                {
+                    var now = Stopwatch.GetTimestamp();
+                    warmth.Report(activity, now);
+                    _gatedLoad?.TryWriteLine(LoadProtocol.ServerWarm(warmth.IsWarm(now)));
+                }
+            });
         try
         {
             if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
@@ -208,9 +226,15 @@ internal sealed class RunCoordinator
             blocks.OnLine(line);
             if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
             {
-                OnLoadProgress(samplingReady.Task.Result, iteration.WarmupSampling, progress, launch.Load);
+                OnLoadProgress(iteration, progress, launch.Load);
             }
         });
+        iteration.LastJitMilliseconds ??= _warmth.Reports ? _warmth.JitMilliseconds : null;
+        if (launch.WarmupGate)
+        {
+            _gatedLoad = load;
+        }
+
         var sampler = new MetricsSampler(_metrics, nic);
         var sampling = new RunSampling(sampler, server.Id, load.Id);
         iteration.Sampling = sampling;
@@ -260,11 +284,18 @@ internal sealed class RunCoordinator
         }
     }
 
-    private void OnLoadProgress(RunSampling sampling, RunSampling? warmup, LoadProgress progress, HttpLoadOptions load)
+    private void OnLoadProgress(Iteration iteration, LoadProgress progress, HttpLoadOptions load)
     {
+        if (iteration.Sampling is not { } sampling)
+        {
+            return;
+        }
+
+        var warmup = iteration.WarmupSampling;
         switch (progress.Phase)
         {
             case LoadPhase.WindowStarted:
+                _gatedLoad = null;
                 warmup?.EndWindow();
                 sampling.StartWindow();
                 break;
@@ -274,18 +305,43 @@ internal sealed class RunCoordinator
             case LoadPhase.Window:
                 if (sampling.Tick(progress.RequestsPerSecond) is { } sample)
                 {
+                    AddJit(iteration, sample);
                     _console.Out.WriteLine(ProgressLine(sample));
                 }
 
                 break;
             case LoadPhase.Warmup:
-                var cpu = warmup?.Tick(progress.RequestsPerSecond)?.Values.GetValueOrDefault(SystemMeasures.Cpu.Name);
-                var server = cpu is { } percent ? string.Create(CultureInfo.InvariantCulture, $" | server cpu {percent,5:0.0}%") : "";
+                var warm = warmup?.Tick(progress.RequestsPerSecond);
+                var server = "";
+                if (warm is not null)
+                {
+                    AddJit(iteration, warm);
+                    server = string.Create(CultureInfo.InvariantCulture, $" | server cpu {warm.Values.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}%");
+                    server += warm.Values.TryGetValue(SystemMeasures.Jit.Name, out var jit) ? string.Create(CultureInfo.InvariantCulture, $", jit {jit:0} ms/s") : "";
+                }
+
                 _console.Out.WriteLine(load.WarmupMax is { } maximum
                     ? string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} req/s{server}")
                     : string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} req/s{server}"));
                 break;
         }
+    }
+
+    /// <summary>The server's JIT time since the iteration's last sample, in the sample (when the server reports it).</summary>
+    private void AddJit(Iteration iteration, RunSample sample)
+    {
+        if (!_warmth.Reports)
+        {
+            return;
+        }
+
+        var now = _warmth.JitMilliseconds;
+        if (iteration.LastJitMilliseconds is { } last)
+        {
+            sample.Values[SystemMeasures.Jit.Name] = Math.Max(0, now - last);
+        }
+
+        iteration.LastJitMilliseconds = now;
     }
 
     /// <summary>

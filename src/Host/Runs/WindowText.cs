@@ -22,7 +22,7 @@ internal static class WindowText
     public static string? Warmup(double seconds, bool? steady) => seconds <= 0 ? null : steady switch
     {
         true => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s, until steady"),
-        false => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s, still trending at its maximum"),
+        false => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s, its maximum, before the rate settled (or the server's JIT went quiet)"),
         null => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s (fixed)"),
     };
 }

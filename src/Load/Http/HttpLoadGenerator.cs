@@ -41,7 +41,7 @@ public static class HttpLoadGenerator
             var warmup = (Took: options.Warmup, Steady: (bool?)null);
             if (options.WarmupMax is { } maximum)
             {
-                var (took, steady) = await clock.WarmUpAsync(options.Warmup, maximum, WarmupCompleted, cancellationToken);
+                var (took, steady) = await clock.WarmUpAsync(options.Warmup, maximum, WarmupCompleted, options.WarmupGate, cancellationToken);
                 warmup = (took, steady);
             }
             else

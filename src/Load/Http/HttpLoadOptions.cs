@@ -25,6 +25,12 @@ public sealed record HttpLoadOptions
     /// </summary>
     public TimeSpan? WarmupMax { get; init; }
 
+    /// <summary>
+    /// With <see cref="WarmupMax"/>: the adaptive warm-up also waits until this says the server is
+    /// warm (its JIT has stopped compiling, as the run that started it sees); null: the rate alone decides.
+    /// </summary>
+    public Func<bool>? WarmupGate { get; init; }
+
     /// <summary>A request unanswered for this long is a timeout error (wrk's default is 2 s).</summary>
     public TimeSpan Timeout { get; init; } = DefaultLoad.HttpTimeout;
 

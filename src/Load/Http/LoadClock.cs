@@ -56,10 +56,11 @@ internal sealed class LoadClock
     /// <summary>
     /// Warms up for at least <paramref name="minimum"/>, then until the per-second rate read by
     /// <paramref name="warmupCompleted"/> has stopped trending over the last
-    /// <see cref="DefaultLoad.SteadySeconds"/> seconds, at most <paramref name="maximum"/>.
+    /// <see cref="DefaultLoad.SteadySeconds"/> seconds and <paramref name="gate"/> (when there is one)
+    /// says the server is warm, at most <paramref name="maximum"/>.
     /// Returns how long it took and whether it ended steady.
     /// </summary>
-    public async Task<(TimeSpan Took, bool Steady)> WarmUpAsync(TimeSpan minimum, TimeSpan maximum, Func<long> warmupCompleted, CancellationToken cancellationToken)
+    public async Task<(TimeSpan Took, bool Steady)> WarmUpAsync(TimeSpan minimum, TimeSpan maximum, Func<long> warmupCompleted, Func<bool>? gate, CancellationToken cancellationToken)
     {
         var start = Stopwatch.GetTimestamp();
         var rates = new List<double>();
@@ -76,7 +77,7 @@ internal sealed class LoadClock
             if (second >= minimum.TotalSeconds && rates.Count >= DefaultLoad.SteadySeconds)
             {
                 var (drift, _) = Statistics.Trend.Fit(rates[^DefaultLoad.SteadySeconds..]);
-                if (Statistics.Trend.IsSettled(drift))
+                if (Statistics.Trend.IsSettled(drift) && (gate is null || gate()))
                 {
                     return (Stopwatch.GetElapsedTime(start), true);
                 }

@@ -56,6 +56,12 @@ public sealed class IterationTests
         Assert.Equal([1, 2, 3], document.Samples.Select(s => s.Iteration ?? 0).Distinct().Order());
         Assert.True(document.Samples.Zip(document.Samples.Skip(1)).All(p => p.Second.Time > p.First.Time), "one time line across iterations");
         Assert.Equal("3", document.Parameters["iterations"]);
+
+        // The first iteration's warm-up seconds are kept, and every second says how much the server's JIT compiled.
+        Assert.NotEmpty(document.WarmupSamples);
+        Assert.All(document.WarmupSamples, s => Assert.Equal(1, s.Iteration));
+        Assert.Contains(document.Samples, s => s.Values.ContainsKey("benchmarks/jit"));
+        Assert.True(document.Measurements.ContainsKey("benchmarks/jit"), string.Join(", ", document.Measurements.Keys));
         Assert.Contains("iterations: 3", run.Output, StringComparison.Ordinal);
         Assert.Contains("http/rps/mean: mean", run.Output, StringComparison.Ordinal);
     }

@@ -49,6 +49,31 @@ public sealed partial class SteadyStateTests
         Assert.Contains("window: steady", flat.Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task The_warm_up_waits_for_the_run_to_say_the_server_is_warm()
+    {
+        var directory = TestPaths.NewTempDirectory();
+        await using var constant = new WarmingHttpServer(startRate: 2_500, endRate: 2_500, TimeSpan.Zero);
+        await using var again = new WarmingHttpServer(startRate: 2_500, endRate: 2_500, TimeSpan.Zero);
+        string[] Load(Uri url) => ["load", "--url", url.ToString(), "-c", "16", "-t", "1", "-d", "2s", "--warmup", "1s", "--warmup-max", "9s", "--warmup-gate"];
+        var noEnvironment = new Dictionary<string, string>();
+        var runs = await Task.WhenAll(
+            // The run never says warm (its input stays open and silent): the warm-up lasts its maximum.
+            HostRun.StartAsync(directory, TimeSpan.FromMinutes(1), noEnvironment, _ => Task.CompletedTask, Load(constant.Url)),
+            // Warm from the start: the rate alone decides, as soon as the rule has its seconds.
+            HostRun.StartAsync(directory, TimeSpan.FromMinutes(1), noEnvironment, input => input.WriteLineAsync("#server-warm 1"), Load(again.Url)));
+
+        Assert.True(runs[0].ExitCode == 0, runs[0].ToString());
+        var (held, heldEnding) = Warmup(runs[0].Output);
+        Assert.InRange(held, 8.9, 9.5);
+        Assert.StartsWith("its maximum", heldEnding, StringComparison.Ordinal);
+
+        Assert.True(runs[1].ExitCode == 0, runs[1].ToString());
+        var (open, openEnding) = Warmup(runs[1].Output);
+        Assert.InRange(open, 5.9, 8.5);
+        Assert.Equal("until steady", openEnding);
+    }
+
     private static (double Seconds, string Ending) Warmup(string output)
     {
         var match = WarmupPattern().Match(output);

@@ -9,13 +9,18 @@ internal sealed record HostRun(int ExitCode, string Output, string Error)
     public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, params string[] arguments) =>
         StartAsync(workingDirectory, timeout, new Dictionary<string, string>(), arguments);
 
-    public static async Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] arguments)
+    public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] arguments) =>
+        StartAsync(workingDirectory, timeout, environment, input: null, arguments);
+
+    /// <param name="input">Writes the process's standard input, which stays open until the process exits; null: no input.</param>
+    public static async Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, Func<StreamWriter, Task>? input, params string[] arguments)
     {
         var info = new ProcessStartInfo(TestPaths.HostExecutable)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
+            RedirectStandardInput = input is not null,
             WorkingDirectory = workingDirectory,
         };
         foreach (var argument in arguments)
@@ -35,6 +40,12 @@ internal sealed record HostRun(int ExitCode, string Output, string Error)
         process.ErrorDataReceived += (_, e) => { if (e.Data is not null) { lock (error) { error.AppendLine(e.Data); } } };
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
+        if (input is not null)
+        {
+            await input(process.StandardInput);
+            await process.StandardInput.FlushAsync();
+        }
+
         using var cts = new CancellationTokenSource(timeout);
         try
         {
