@@ -36,6 +36,19 @@ internal static class HtmlReport
                 [.. s_sides.Select(side => (side, (IReadOnlyList<double>)[.. runs.Select(r => r.Side == side ? Get(r.Run, rate) : 0)], side == "baseline" ? "#4e79a7" : "#f28e2b"))], stacked: true));
         }
 
+        // Every run (or iteration) of each side as a point: what the medians and the test were computed from.
+        var spread = new[] { s_rates.FirstOrDefault(n => runs.Any(r => r.Run.Measurements.ContainsKey(n))), HttpMeasures.Latency99.Name, WebSocketMeasures.Rtt99.Name }
+            .Where(n => n is not null && comparison.Rows.Any(r => r.Name == n)).ToList();
+        if (spread.Count > 0)
+        {
+            html.Append("<h2>Distribution per side</h2>");
+            foreach (var name in spread)
+            {
+                html.Append(SvgChart.Points($"{name}: every sample, median as a line", Comparison.Info(runs.Select(r => r.Run), name!).Unit,
+                    [("baseline", Comparison.Values(comparison.Baseline, name!), "#4e79a7"), ("candidate", Comparison.Values(comparison.Candidate, name!), "#f28e2b")]));
+            }
+        }
+
         // Per-second samples of the first run of each side.
         AppendRunCharts(html, runs.Select(r => r.Run).ToList(), names, Color, [0, comparison.Baseline.Runs.Count]);
         return Close(html);

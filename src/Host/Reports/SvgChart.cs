@@ -49,6 +49,38 @@ internal static class SvgChart
         return Close(svg, series.Select(s => (s.Name, s.Color)).ToList());
     }
 
+    /// <summary>
+    /// Every sample of each group as a point (a strip per group, points spread across it in order),
+    /// with the group's median as a line: the distribution behind a comparison, not just its medians.
+    /// </summary>
+    public static string Points(string title, string unit, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> groups)
+    {
+        var svg = Open(title, unit, groups.SelectMany(g => g.Values).Where(double.IsFinite).DefaultIfEmpty(0).Max(), out var scale);
+        var slot = (Width - Left - Right) / (double)Math.Max(1, groups.Count);
+        for (var g = 0; g < groups.Count; g++)
+        {
+            var (name, values, color) = groups[g];
+            var x0 = Left + (g * slot) + (slot * 0.25);
+            var span = slot * 0.5;
+            for (var i = 0; i < values.Count; i++)
+            {
+                var x = x0 + (values.Count == 1 ? span / 2 : span * i / (values.Count - 1));
+                svg.Append(Invariant($"<circle class=\"sample\" cx=\"{x:0.#}\" cy=\"{Height - Bottom - (Finite(values[i]) * scale):0.#}\" r=\"4\" fill=\"{color}\" fill-opacity=\"0.75\" data-value=\"{values[i]:0.###}\"><title>{Encode(name)} #{i + 1}: {ComparisonTextWriter.Number(values[i])} {Encode(unit)}</title></circle>"));
+            }
+
+            if (values.Count > 0)
+            {
+                var median = Comparison.Median(values);
+                var y = Height - Bottom - (Finite(median) * scale);
+                svg.Append(Invariant($"<line class=\"median\" x1=\"{x0 - 8:0.#}\" x2=\"{x0 + span + 8:0.#}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#222\" stroke-width=\"2\"><title>{Encode(name)} median: {ComparisonTextWriter.Number(median)} {Encode(unit)}</title></line>"));
+            }
+
+            svg.Append(Invariant($"<text x=\"{Left + (g * slot) + (slot / 2):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(Shorten(name))} ({values.Count})</text>"));
+        }
+
+        return Close(svg, [.. groups.Select(g => (g.Name, g.Color))]);
+    }
+
     /// <summary>Lines over numeric x; an optional band (low/high per x) and marked points.</summary>
     public static string Lines(string title, string unit, string xLabel, IReadOnlyList<double> x, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series,
         IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null)

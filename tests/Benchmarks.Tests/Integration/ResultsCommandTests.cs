@@ -106,9 +106,9 @@ public sealed class ResultsCommandTests
         var dom = await Chromium.DumpDomAsync(html);
         Assert.Contains("<h1>Comparison: label=after,scenario=pipelined vs label:before</h1>", dom, StringComparison.Ordinal);
         Assert.Matches(@"<tr class=""better""><td><code>http/rps/mean</code></td><td>100,200</td><td>120,300</td><td>\+20\.1%</td>", dom);
-        // rps, latency, CPU, network, and the per-second samples of each side's first run.
-        Assert.Equal(6, CountOf(dom, "<svg class=\"chart\""));
-        foreach (var title in new[] { "http/rps/mean per run", "http/latency/NN per run", "benchmarks/cpu/user + benchmarks/cpu/kernel", "net/rx and net/tx", "http/rps each second" })
+        // rps, the distributions of rps and p99, latency, CPU, network, and the per-second samples of each side's first run.
+        Assert.Equal(8, CountOf(dom, "<svg class=\"chart\""));
+        foreach (var title in new[] { "http/rps/mean per run", "http/rps/mean: every sample", "http/latency/99: every sample", "http/latency/NN per run", "benchmarks/cpu/user + benchmarks/cpu/kernel", "net/rx and net/tx", "http/rps each second" })
         {
             Assert.Contains(title, dom, StringComparison.Ordinal);
         }
@@ -116,6 +116,11 @@ public sealed class ResultsCommandTests
         Assert.DoesNotContain("http://", dom.Replace("http://www.w3.org/2000/svg", "", StringComparison.Ordinal), StringComparison.Ordinal);
         // Three bar charts of 10 runs x 2 series: rps (baseline, candidate), CPU (user, kernel), network (rx, tx).
         Assert.Equal(60, CountOf(dom, "class=\"bar\""));
+
+        // Each side's distribution: every run a point (5 a side, two measurements), and its median.
+        Assert.Equal(20, CountOf(dom, "class=\"sample\""));
+        Assert.Equal(4, CountOf(dom, "class=\"median\""));
+        Assert.Contains("candidate #5: 122,000 req/s", dom, StringComparison.Ordinal);
     }
 
     [Theory]
