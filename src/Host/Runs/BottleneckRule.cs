@@ -10,7 +10,9 @@ namespace Benchmarks.Host.Runs;
 /// the wire (link utilization at least <see cref="WireLimit"/>%), the load generator (its CPUs at
 /// least <see cref="CpuLimit"/>% busy, CPUs apart from the server's), the server's CPUs (at least
 /// <see cref="CpuLimit"/>% busy: the stack when user mode dominates, the kernel otherwise), the
-/// whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%), else none of them. A steal
+/// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
+/// busy, the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
+/// else none of them. A steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
 /// </summary>
 internal static class BottleneckRule
@@ -36,6 +38,7 @@ internal static class BottleneckRule
         var serverCpus = Cpus(document.Parameters.GetValueOrDefault("server-cpus"), cores);
         var loadCpus = Cpus(document.Parameters.GetValueOrDefault("load-cpus"), cores);
         var shared = serverCpus.Intersect(loadCpus).Any();
+        var union = serverCpus.Union(loadCpus).ToList();
         var serverBusy = server / (serverCpus.Count * 100.0 / cores) * 100;
         var load = m.GetValueOrDefault(SystemMeasures.LoadUser.Name) + m.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
         var loadBusy = load / (loadCpus.Count * 100.0 / cores) * 100;
@@ -56,6 +59,10 @@ internal static class BottleneckRule
             verdict = user >= kernel
                 ? string.Create(c, $"the stack: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in user mode ({user:0.#}% user, {kernel:0.#}% kernel of the machine)")
                 : string.Create(c, $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, {user:0.#}% user of the machine)");
+        }
+        else if (shared && load > 0 && (server + load) / (union.Count * 100.0 / cores) * 100 is var both && both >= CpuLimit)
+        {
+            verdict = string.Create(c, $"load-bound: the load generator shares the server's {Count(union.Count)}, which were {both:0}% busy, and took {load / (server + load) * 100:0}% of that time, so the figures are the client's limit as much as the server's; pin them apart (--server-cpus, --load-cpus)");
         }
         else if (shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) && idle < IdleLimit)
         {

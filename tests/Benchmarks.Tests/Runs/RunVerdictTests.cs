@@ -1,5 +1,6 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
+using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Runs;
 
@@ -60,6 +61,22 @@ public sealed class RunVerdictTests
     }
 
     [Fact]
+    public async Task A_load_pinned_on_the_servers_cpu_is_called_load_bound()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "--server-cpus", "0", "--load-cpus", "0", "-d", "3s", "-w", "1s", "-c", "32", "--results", results);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.StartsWith("load-bound: the load generator shares the server's CPU", document.Bottleneck, StringComparison.Ordinal);
+        Assert.Contains("bound: load-bound", run.Output, StringComparison.Ordinal);
+
+        // The load's own CPU is measured against the one CPU it had, never more than it.
+        var load = document.Measurements["load/cpu/user"] + document.Measurements["load/cpu/kernel"];
+        Assert.InRange(load, 5, 50 + 1);
+    }
+
+    [Fact]
     public void The_wire_shared_cpus_and_steal_are_named()
     {
         var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
@@ -74,5 +91,15 @@ public sealed class RunVerdictTests
         var verdict = BottleneckRule.Judge(run)!;
         Assert.StartsWith("the machine:", verdict, StringComparison.Ordinal);
         Assert.Contains("noisy: the hypervisor took 12% of the machine (steal)", verdict, StringComparison.Ordinal);
+
+        // Pinned together on one CPU and filling it: the load took its share of the server's CPU.
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "0";
+        run.Measurements["benchmarks/cpu/mean"] = 27;
+        run.Measurements["load/cpu/user"] = 15;
+        run.Measurements["load/cpu/kernel"] = 7;
+        run.Measurements["machine/cpu/idle"] = 48;
+        verdict = BottleneckRule.Judge(run)!;
+        Assert.StartsWith("load-bound: the load generator shares the server's CPU, which were 98% busy, and took 45% of that time", verdict, StringComparison.Ordinal);
     }
 }
