@@ -39,7 +39,7 @@ internal sealed class RunCoordinator
     public async Task<RunDocument> RunAsync(RunRequest request, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var document = NewDocument(request);
+        var document = RunDocumentStart.For(request);
         var started = Stopwatch.GetTimestamp();
         try
         {
@@ -58,7 +58,7 @@ internal sealed class RunCoordinator
             document.DurationSeconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
         }
 
-        Judge(document);
+        RunVerdicts.Judge(document);
         return document;
     }
 
@@ -306,23 +306,18 @@ internal sealed class RunCoordinator
                 if (sampling.Tick(progress.RequestsPerSecond) is { } sample)
                 {
                     AddJit(iteration, sample);
-                    _console.Out.WriteLine(ProgressLine(sample));
+                    _console.Out.WriteLine(RunProgressLines.Window(sample));
                 }
 
                 break;
             case LoadPhase.Warmup:
                 var warm = warmup?.Tick(progress.RequestsPerSecond);
-                var server = "";
                 if (warm is not null)
                 {
                     AddJit(iteration, warm);
-                    server = string.Create(CultureInfo.InvariantCulture, $" | server cpu {warm.Values.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}%");
-                    server += warm.Values.TryGetValue(SystemMeasures.Jit.Name, out var jit) ? string.Create(CultureInfo.InvariantCulture, $", jit {jit:0} ms/s") : "";
                 }
 
-                _console.Out.WriteLine(load.WarmupMax is { } maximum
-                    ? string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} req/s{server}")
-                    : string.Create(CultureInfo.InvariantCulture, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} req/s{server}"));
+                _console.Out.WriteLine(RunProgressLines.Warmup(progress, load, warm));
                 break;
         }
     }
@@ -357,7 +352,7 @@ internal sealed class RunCoordinator
             await Task.WhenAny(tick, load.Exited, server.Exited).WaitAsync(cancellationToken);
             if (tick.IsCompletedSuccessfully && !load.HasExited && sampling.Tick(double.NaN) is { } sample)
             {
-                _console.Out.WriteLine(ProgressLine(sample));
+                _console.Out.WriteLine(RunProgressLines.Window(sample));
             }
         }
 
@@ -369,69 +364,6 @@ internal sealed class RunCoordinator
         }
 
         await load.Exited;
-    }
-
-    private static string ProgressLine(RunSample sample)
-    {
-        var v = sample.Values;
-        var rate = v.TryGetValue(HttpMeasures.Rps.Name, out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
-        return string.Create(CultureInfo.InvariantCulture,
-            $"  [{sample.Time,5:0.0}s] {rate,18} | server cpu {v.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}% (user {v.GetValueOrDefault(SystemMeasures.CpuUser.Name):0.0}%, kernel {v.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}%) | machine idle {v.GetValueOrDefault(SystemMeasures.MachineIdle.Name):0.0}% | net rx {v.GetValueOrDefault(SystemMeasures.NetRx.Name):0.0} Mbit/s");
-    }
-
-    private static RunDocument NewDocument(RunRequest request)
-    {
-        var load = request.Load;
-        var document = new RunDocument
-        {
-            Id = Guid.CreateVersion7().ToString("N"),
-            Scenario = request.Scenario.Name,
-            Server = request.ServerName,
-            Load = request.LoadJob.Name,
-            Labels = [.. request.Labels],
-            StartedAt = DateTimeOffset.UtcNow,
-            Status = RunStatus.Failed,
-            Environment = RunEnvironmentProbe.Capture(),
-        };
-        var parameters = document.Parameters;
-        parameters["url"] = load.Url.ToString();
-        parameters["connections"] = Invariant(load.Connections);
-        parameters["threads"] = Invariant(load.Threads);
-        parameters["pipeline"] = Invariant(load.PipelineDepth);
-        parameters["duration"] = DurationParser.Format(load.Duration);
-        parameters["warmup"] = load.WarmupMax is { } maximum ? $"until steady ({DurationParser.Format(load.Warmup)} to {DurationParser.Format(maximum)})" : DurationParser.Format(load.Warmup);
-        parameters["timeout"] = DurationParser.Format(load.Timeout);
-        parameters["iterations"] = Invariant(request.Iterations);
-        parameters["server-cpus"] = request.ServerCpus is null ? "any" : CpuSet.Format(request.ServerCpus);
-        parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);
-        foreach (var (name, value) in request.ServerOptions)
-        {
-            parameters[$"server-option/{name}"] = value;
-        }
-
-        foreach (var measurement in MeasurementCatalog.All)
-        {
-            document.Metadata[measurement.Name] = measurement.Info;
-        }
-
-        return document;
-    }
-
-    /// <summary>Whether the window was steady, and what limited the run.</summary>
-    private static void Judge(RunDocument document)
-    {
-        // Each iteration's window is judged on its own (iterations differ by the machine's noise, not by a trend); the first unsteady one is the run's.
-        foreach (var window in document.Samples.Where(s => s.Values.ContainsKey(HttpMeasures.Rps.Name)).GroupBy(s => s.Iteration))
-        {
-            document.Window = SteadinessRule.Check(HttpMeasures.Rps.Name, [.. window.Select(s => s.Values[HttpMeasures.Rps.Name])]);
-            document.Window.Iteration = window.Key;
-            if (document.Window.Verdict != "steady")
-            {
-                break;
-            }
-        }
-
-        document.Bottleneck = BottleneckRule.Judge(document);
     }
 
     private static void Fail(RunDocument document, string error, string? output = null)
@@ -453,6 +385,4 @@ internal sealed class RunCoordinator
     }
 
     private static string Cpus(IReadOnlyList<int>? cpus) => cpus is null ? "" : $", cpus {CpuSet.Format(cpus)}";
-
-    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

@@ -1,0 +1,51 @@
+using System.Globalization;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Platform;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>A run's document before anything is measured: what was asked, on what machine, and every measurement's metadata; failed until the run succeeds.</summary>
+internal static class RunDocumentStart
+{
+    public static RunDocument For(RunRequest request)
+    {
+        var load = request.Load;
+        var document = new RunDocument
+        {
+            Id = Guid.CreateVersion7().ToString("N"),
+            Scenario = request.Scenario.Name,
+            Server = request.ServerName,
+            Load = request.LoadJob.Name,
+            Labels = [.. request.Labels],
+            StartedAt = DateTimeOffset.UtcNow,
+            Status = RunStatus.Failed,
+            Environment = RunEnvironmentProbe.Capture(),
+        };
+        var parameters = document.Parameters;
+        parameters["url"] = load.Url.ToString();
+        parameters["connections"] = Invariant(load.Connections);
+        parameters["threads"] = Invariant(load.Threads);
+        parameters["pipeline"] = Invariant(load.PipelineDepth);
+        parameters["duration"] = DurationParser.Format(load.Duration);
+        parameters["warmup"] = load.WarmupMax is { } maximum ? $"until steady ({DurationParser.Format(load.Warmup)} to {DurationParser.Format(maximum)})" : DurationParser.Format(load.Warmup);
+        parameters["timeout"] = DurationParser.Format(load.Timeout);
+        parameters["iterations"] = Invariant(request.Iterations);
+        parameters["server-cpus"] = request.ServerCpus is null ? "any" : CpuSet.Format(request.ServerCpus);
+        parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);
+        foreach (var (name, value) in request.ServerOptions)
+        {
+            parameters[$"server-option/{name}"] = value;
+        }
+
+        foreach (var measurement in MeasurementCatalog.All)
+        {
+            document.Metadata[measurement.Name] = measurement.Info;
+        }
+
+        return document;
+    }
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,35 @@
+using System.Globalization;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Load.Http;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>The line a run prints for each second it samples.</summary>
+internal static class RunProgressLines
+{
+    /// <summary>One second of the measured window.</summary>
+    public static string Window(RunSample sample)
+    {
+        var v = sample.Values;
+        var rate = v.TryGetValue(HttpMeasures.Rps.Name, out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
+        return string.Create(CultureInfo.InvariantCulture,
+            $"  [{sample.Time,5:0.0}s] {rate,18} | server cpu {v.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}% (user {v.GetValueOrDefault(SystemMeasures.CpuUser.Name):0.0}%, kernel {v.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}%) | machine idle {v.GetValueOrDefault(SystemMeasures.MachineIdle.Name):0.0}% | net rx {v.GetValueOrDefault(SystemMeasures.NetRx.Name):0.0} Mbit/s");
+    }
+
+    /// <summary>One second of the warm-up: its rate, and the server's CPU and JIT when sampled.</summary>
+    public static string Warmup(LoadProgress progress, HttpLoadOptions load, RunSample? sample)
+    {
+        var c = CultureInfo.InvariantCulture;
+        var server = "";
+        if (sample is not null)
+        {
+            server = string.Create(c, $" | server cpu {sample.Values.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}%");
+            server += sample.Values.TryGetValue(SystemMeasures.Jit.Name, out var jit) ? string.Create(c, $", jit {jit:0} ms/s") : "";
+        }
+
+        return load.WarmupMax is { } maximum
+            ? string.Create(c, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} req/s{server}")
+            : string.Create(c, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} req/s{server}");
+    }
+}

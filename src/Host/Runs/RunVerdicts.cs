@@ -1,0 +1,25 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>The verdicts a finished run carries: whether each window was steady (<see cref="SteadinessRule"/>) and what limited it (<see cref="BottleneckRule"/>).</summary>
+internal static class RunVerdicts
+{
+    /// <summary>Whether the window was steady, and what limited the run.</summary>
+    public static void Judge(RunDocument document)
+    {
+        // Each iteration's window is judged on its own (iterations differ by the machine's noise, not by a trend); the first unsteady one is the run's.
+        foreach (var window in document.Samples.Where(s => s.Values.ContainsKey(HttpMeasures.Rps.Name)).GroupBy(s => s.Iteration))
+        {
+            document.Window = SteadinessRule.Check(HttpMeasures.Rps.Name, [.. window.Select(s => s.Values[HttpMeasures.Rps.Name])]);
+            document.Window.Iteration = window.Key;
+            if (document.Window.Verdict != "steady")
+            {
+                break;
+            }
+        }
+
+        document.Bottleneck = BottleneckRule.Judge(document);
+    }
+}
