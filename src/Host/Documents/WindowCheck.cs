@@ -3,7 +3,7 @@ namespace Benchmarks.Host.Documents;
 /// <summary>Whether the measured window was steady: the trend of its per-second rate, and the rule's verdict.</summary>
 public sealed class WindowCheck
 {
-    /// <summary><c>steady</c>, <c>not steady</c>, or <c>too short</c> (fewer seconds than the rule needs).</summary>
+    /// <summary><c>steady</c>, <c>not steady</c>, <c>noisy</c> (a drift at the limit, not out of the noise), or <c>too short</c> (fewer seconds than the rule needs).</summary>
     public string Verdict { get; set; } = "";
 
     /// <summary>The per-second series the rule read (<c>http/rps</c>, …).</summary>
@@ -16,6 +16,9 @@ public sealed class WindowCheck
     public double TrendZ { get; set; }
 
     public int Seconds { get; set; }
+
+    /// <summary>Coefficient of variation of the per-second values, %: how noisy the seconds were.</summary>
+    public double CvPercent { get; set; }
 
     /// <summary>The iteration whose window this is, when the run measured several (the first one not steady, else the last).</summary>
     public int? Iteration { get; set; }

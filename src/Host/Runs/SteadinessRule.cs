@@ -8,7 +8,9 @@ namespace Benchmarks.Host.Runs;
 /// across the window (Theil–Sen) is under <see cref="Trend.DriftLimitPercent"/> of the median, or
 /// does not stand out of the second-to-second noise (Mann–Kendall |z| &lt; <see cref="Trend.ZLimit"/>).
 /// A window still climbing (tiered JIT, PGO) or sagging (a leak, thermal) fails both; one bad
-/// second does not hide a trend. Needs <see cref="MinimumSeconds"/> seconds.
+/// second does not hide a trend. A drift at the limit that does not stand out of the noise is
+/// <c>noisy</c>: no trend shown, but the seconds varied too much to call the window flat.
+/// Needs <see cref="MinimumSeconds"/> seconds.
 /// </summary>
 internal static class SteadinessRule
 {
@@ -25,7 +27,11 @@ internal static class SteadinessRule
         }
 
         (check.DriftPercent, check.TrendZ) = Trend.Fit(perSecond);
-        check.Verdict = Trend.IsSteady(check.DriftPercent, check.TrendZ) ? "steady" : "not steady";
+        var mean = perSecond.Average();
+        check.CvPercent = mean == 0 ? 0 : Math.Sqrt(perSecond.Sum(v => (v - mean) * (v - mean)) / (perSecond.Count - 1)) / mean * 100;
+        check.Verdict = !Trend.IsSteady(check.DriftPercent, check.TrendZ) ? "not steady"
+            : Math.Abs(check.DriftPercent) >= Trend.DriftLimitPercent ? "noisy"
+            : "steady";
         return check;
     }
 }

@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Reports;
 using Benchmarks.Host.Runs;
@@ -64,5 +65,44 @@ public sealed class IterationTests
         Assert.True(document.Measurements.ContainsKey("benchmarks/jit"), string.Join(", ", document.Measurements.Keys));
         Assert.Contains("iterations: 3", run.Output, StringComparison.Ordinal);
         Assert.Contains("http/rps/mean: mean", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Restart_gives_each_iteration_a_fresh_server_and_exclude_leaves_out_the_highest_and_lowest()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(3), "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "16", "-i", "4", "--restart", "--exclude", "1", "--results", results);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var pids = Regex.Matches(run.Output, @"Server sockets ready \(pid (\d+)").Select(m => m.Groups[1].Value).ToList();
+        Assert.Equal(4, pids.Distinct().Count());
+        Assert.Equal(4, Regex.Count(run.Output, @"iteration \d/4 \(fresh server\)"));
+
+        var document = StoredRuns.Single(results);
+        var rates = document.Iterations!.Select(i => i["http/rps/mean"]).ToList();
+        var lowest = rates.IndexOf(rates.Min()) + 1;
+        var highest = rates.IndexOf(rates.Max()) + 1;
+        Assert.Equal(new[] { lowest, highest }.Order(), document.ExcludedIterations);
+        Assert.Equal("http/rps/mean", document.ExcludeOrder);
+        var kept = rates.Where((_, i) => !document.ExcludedIterations.Contains(i + 1)).ToList();
+        Assert.Equal(kept.Average(), document.Measurements["http/rps/mean"], 6);
+        Assert.Equal(2, document.Spread["http/rps/mean"].Iterations);
+
+        // Each fresh server warmed up: every iteration's warm-up seconds are kept.
+        Assert.Equal([1, 2, 3, 4], document.WarmupSamples.Select(s => s.Iteration ?? 0).Distinct().Order());
+        Assert.Contains("left out by http/rps/mean", run.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("-i", "4", "--exclude", "2", "--exclude 2 leaves fewer than 2 of 4 iterations; run at least 6.")]
+    [InlineData("-i", "3", "--exclude-order", "http/nope", "--exclude-order: unknown measurement 'http/nope'")]
+    public async Task Impossible_exclusions_are_usage_errors(string a, string b, string c, string d, string expected)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), "run", "plaintext", a, b, c, d, "--results", results);
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains(expected, run.Error, StringComparison.Ordinal);
+        Assert.False(Directory.EnumerateFiles(results, "*.json").Any(), "nothing ran, nothing stored");
     }
 }
