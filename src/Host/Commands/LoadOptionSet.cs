@@ -20,7 +20,7 @@ internal sealed class LoadOptionSet
 
     public Option<string[]> Headers { get; } = OptionFactory.Headers();
 
-    public Option<TimeSpan?> WarmupMax { get; } = OptionFactory.Duration("--warmup-max", null, "Warm up adaptively: at least --warmup, then until the per-second rate stops trending, at most this long (run's default without --warmup: 5s to 60s).");
+    public Option<TimeSpan?> WarmupMax { get; } = OptionFactory.Duration("--warmup-max", null, "Warm up adaptively: at least --warmup, then until the per-second rate has settled (run: and the server's JIT is quiet), at most this long (run's default without --warmup: 5s to 60s).");
 
     public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers];
 

@@ -93,7 +93,7 @@ internal static class RunCommand
                         Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
                         Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
 
-                        // Without --warmup the warm-up is adaptive: until the server's rate stops trending.
+                        // Without --warmup the warm-up is adaptive: until the server's rate has settled and its JIT is quiet.
                         WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
                         Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),

@@ -36,7 +36,7 @@ internal static class SystemMeasures
     public static readonly Measurement LoadUser = new("load/cpu/user", "%", Avg, Neither, "Load generator CPU in user mode over the measured window (% of the machine)");
     public static readonly Measurement LoadKernel = new("load/cpu/kernel", "%", Avg, Neither, "Load generator CPU in kernel mode over the measured window (% of the machine)");
     /// <summary>How long the load warmed up before its window, and whether an adaptive warm-up ended steady.</summary>
-    public static readonly Measurement LoadWarmup = new("load/warmup", "s", Max, Neither, "Warm-up before the measured window (s): fixed, or until the rate stopped trending");
+    public static readonly Measurement LoadWarmup = new("load/warmup", "s", Max, Neither, "Warm-up before the measured window (s): fixed, or until the rate settled (and the server's JIT went quiet, in a run)");
     public static readonly Measurement LoadWarmupSteady = new("load/warmup/steady", "count", Min, Higher, "1 when an adaptive warm-up ended with the rate settled (and the server's JIT quiet, in a run), 0 when it reached its maximum first", Min);
     public static readonly Measurement Jit = Sampled("benchmarks/jit", "ms/s", Avg, Neither, "Server JIT compile time, mean of the intervals (ms per second; .NET servers started by run)");
     public static readonly Measurement LoadCpuPerRequest = new("load/cpu-per-request", "us", Avg, Lower, "Load generator CPU time per request (us)");

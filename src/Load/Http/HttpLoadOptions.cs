@@ -21,7 +21,7 @@ public sealed record HttpLoadOptions
 
     /// <summary>
     /// When set, warm-up is adaptive: at least <see cref="Warmup"/>, then until the per-second rate
-    /// stops trending (<see cref="Statistics.Trend"/> over the last <see cref="DefaultLoad.SteadySeconds"/> seconds), at most this long.
+    /// has settled (<see cref="Statistics.Trend.IsSettled"/> over the last <see cref="DefaultLoad.SteadySeconds"/> seconds), at most this long.
     /// </summary>
     public TimeSpan? WarmupMax { get; init; }
 

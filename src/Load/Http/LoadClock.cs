@@ -55,7 +55,7 @@ internal sealed class LoadClock
 
     /// <summary>
     /// Warms up for at least <paramref name="minimum"/>, then until the per-second rate read by
-    /// <paramref name="warmupCompleted"/> has stopped trending over the last
+    /// <paramref name="warmupCompleted"/> has settled over the last
     /// <see cref="DefaultLoad.SteadySeconds"/> seconds and <paramref name="gate"/> (when there is one)
     /// says the server is warm, at most <paramref name="maximum"/>.
     /// Returns how long it took and whether it ended steady.

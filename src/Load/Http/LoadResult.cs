@@ -66,7 +66,7 @@ public sealed record LoadResult
     /// <summary>How long the warm-up took, s.</summary>
     public double WarmupSeconds { get; init; }
 
-    /// <summary>For an adaptive warm-up, whether the rate had stopped trending when it ended (false: it reached its maximum); null when fixed.</summary>
+    /// <summary>For an adaptive warm-up, whether the rate had settled (and the gate, if any, was open) when it ended (false: it reached its maximum); null when fixed.</summary>
     public bool? WarmupSteady { get; init; }
 
     /// <summary>True when every request was answered well: nothing for a user to distrust.</summary>
