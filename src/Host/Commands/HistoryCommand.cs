@@ -62,9 +62,9 @@ internal static class HistoryCommand
             }
 
             var info = Comparison.Info(found.Runs, name0);
-            var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter);
+            var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter, run => RunSamples.Of(run, name0));
             var c = CultureInfo.InvariantCulture;
-            console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the previous {result.GetValue(window)}, flagged after {result.GetValue(consecutive)} in a row outside)");
+            console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the previous {result.GetValue(window)} runs' samples (their iterations when they measured several), flagged after {result.GetValue(consecutive)} in a row outside)");
             foreach (var p in points)
             {
                 var band = p.BandLow is { } low && p.BandHigh is { } high ? $"[{ComparisonTextWriter.Number(low)} – {ComparisonTextWriter.Number(high)}]" : "";

@@ -114,10 +114,7 @@ internal sealed class Comparison
     private static string Sides(int before, int after) => before == after ? $"{before} run{(before == 1 ? "" : "s")} a side" : $"{before} and {after} runs";
 
     /// <summary>The samples of one side: each run's iterations when it measured several, else its value.</summary>
-    public static List<double> Values(RunGroup group, string name) =>
-        [.. group.Runs.Where(r => r.Measurements.ContainsKey(name))
-            .SelectMany(r => r.KeptIterations() is { Count: > 1 } iterations && iterations.All(i => i.ContainsKey(name)) ? iterations.Select(i => i[name]) : [r.Measurements[name]])
-            .Where(double.IsFinite)];
+    public static List<double> Values(RunGroup group, string name) => [.. group.Runs.SelectMany(r => RunSamples.Of(r, name))];
 
     /// <summary>The runs' own metadata first, then this tool's catalog, then the name's conventions.</summary>
     public static MeasurementInfo Info(IEnumerable<RunDocument> runs, string name)

@@ -4,11 +4,12 @@ namespace Benchmarks.Host.Reports;
 /// Flags runs that leave the band of the runs before them, the way the ASP.NET team's regression bot
 /// does: by default two results in a row outside mean ± 2σ of the previous seven. The band is taken
 /// from the runs before the first of the consecutive ones, and is never narrower than ±1% of its mean
-/// (a perfectly flat history would otherwise flag any change at all).
+/// (a perfectly flat history would otherwise flag any change at all). With <c>samples</c>, the band
+/// is taken over every sample of those runs (each run's kept iterations) rather than their means.
 /// </summary>
 internal static class RegressionDetector
 {
-    public static IReadOnlyList<HistoryPoint> Analyze(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int window, double sigmas, int consecutive, bool? higherIsBetter)
+    public static IReadOnlyList<HistoryPoint> Analyze(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int window, double sigmas, int consecutive, bool? higherIsBetter, Func<Documents.RunDocument, IReadOnlyList<double>>? samples = null)
     {
         ArgumentNullException.ThrowIfNull(series);
         if (window < 2 || consecutive < 1 || sigmas <= 0)
@@ -23,13 +24,13 @@ internal static class RegressionDetector
             var first = i - consecutive + 1;
             if (first - window < 0)
             {
-                var (low0, high0) = i >= window ? Band(series, i - window, window, sigmas) : (double.NaN, double.NaN);
+                var (low0, high0) = i >= window ? Band(series, i - window, window, sigmas, samples) : (double.NaN, double.NaN);
                 points.Add(new HistoryPoint(run, value, i >= window ? low0 : null, i >= window ? high0 : null, i >= window && (value < low0 || value > high0), false, null));
                 continue;
             }
 
             // Each of the consecutive points is judged against the band before the first of them.
-            var (low, high) = Band(series, first - window, window, sigmas);
+            var (low, high) = Band(series, first - window, window, sigmas, samples);
             var outside = value < low || value > high;
             var run0 = Enumerable.Range(first, consecutive).Select(j => series[j].Value).ToArray();
             var allAbove = run0.All(v => v > high);
@@ -47,9 +48,11 @@ internal static class RegressionDetector
         return points;
     }
 
-    private static (double Low, double High) Band(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int start, int count, double sigmas)
+    private static (double Low, double High) Band(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int start, int count, double sigmas, Func<Documents.RunDocument, IReadOnlyList<double>>? samples)
     {
-        var values = Enumerable.Range(start, count).Select(j => series[j].Value).ToArray();
+        var values = Enumerable.Range(start, count)
+            .SelectMany(j => samples?.Invoke(series[j].Run) is { Count: > 0 } each ? each : [series[j].Value])
+            .ToArray();
         var mean = values.Average();
         var sd = Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Length - 1));
         var half = Math.Max(sigmas * sd, Math.Abs(mean) * 0.01);

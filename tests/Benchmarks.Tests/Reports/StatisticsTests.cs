@@ -122,6 +122,28 @@ public sealed class StatisticsTests
         Assert.Equal(1, points.Count(p => p.Flagged));
     }
 
+    [Fact]
+    public void History_takes_its_band_over_the_iterations_of_the_runs_before()
+    {
+        // Runs whose means agree to 1% but whose iterations spread ±10%: two results in a row 8% down
+        // leave a band of means, not a band of the samples behind them.
+        double[] values = [100, 101, 99, 100, 100, 99, 101, 92, 92];
+        var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
+        var series = values.Select((v, i) =>
+        {
+            var run = SampleRuns.Create(rps: v, startedAt: start.AddDays(i));
+            run.Iterations = [.. new[] { v * 0.9, v, v * 1.1 }.Select(x => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/rps/mean"] = x })];
+            return (run, v);
+        }).ToList();
+
+        var byMeans = RegressionDetector.Analyze(series, window: 7, sigmas: 2, consecutive: 2, higherIsBetter: true);
+        var bySamples = RegressionDetector.Analyze(series, window: 7, sigmas: 2, consecutive: 2, higherIsBetter: true, run => RunSamples.Of(run, "http/rps/mean"));
+
+        Assert.True(byMeans[8].Flagged);
+        Assert.False(bySamples[8].Flagged);
+        Assert.True(bySamples[8].BandLow < 85, $"{bySamples[8].BandLow}");
+    }
+
     private static IReadOnlyList<ComparisonRow> Compare(double[] before, double[] after)
     {
         var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
