@@ -9,6 +9,7 @@ public sealed class ScenarioRequestDelegate
 {
     private readonly IScenario _scenario;
     private readonly IWebSocketScenario? _webSockets;
+    private readonly IAsyncScenario? _async;
     private readonly string[] _routes;
 
     [ThreadStatic]
@@ -19,6 +20,7 @@ public sealed class ScenarioRequestDelegate
         ArgumentNullException.ThrowIfNull(scenario);
         _scenario = scenario;
         _webSockets = scenario as IWebSocketScenario;
+        _async = scenario as IAsyncScenario;
         _routes = [.. scenario.Routes];
     }
 
@@ -36,6 +38,11 @@ public sealed class ScenarioRequestDelegate
         if (_webSockets is not null && context.WebSockets.IsWebSocketRequest)
         {
             return AcceptWebSocketAsync(context, _webSockets, route);
+        }
+
+        if (_async is not null)
+        {
+            return HandleAsync(context, _async, route);
         }
 
         // The scenario runs synchronously, so a per-thread buffer cannot be shared by two requests.
@@ -57,6 +64,26 @@ public sealed class ScenarioRequestDelegate
         }
 
         return Task.CompletedTask;
+    }
+
+    /// <summary>The waiting path: a buffer of the request's own (the request may resume on another thread), awaited, then copied out.</summary>
+    private static async Task HandleAsync(HttpContext context, IAsyncScenario scenario, int route)
+    {
+        var buffer = new ScenarioResponseBuffer();
+        var query = context.Request.QueryString.HasValue ? context.Request.QueryString.Value![1..] : "";
+        await scenario.HandleAsync(new ScenarioCall(route, query), buffer, context.RequestAborted);
+        var response = context.Response;
+        response.StatusCode = buffer.StatusCode;
+        if (buffer.ContentType is { } contentType)
+        {
+            response.ContentType = contentType.Value;
+        }
+
+        response.ContentLength = buffer.WrittenMemory.Length;
+        if (buffer.WrittenMemory.Length > 0)
+        {
+            await response.BodyWriter.WriteAsync(buffer.WrittenMemory, context.RequestAborted);
+        }
     }
 
     private static async Task AcceptWebSocketAsync(HttpContext context, IWebSocketScenario scenario, int route)

@@ -1,0 +1,12 @@
+namespace Benchmarks.Scenarios;
+
+/// <summary>
+/// A scenario whose answer waits on something outside the process (a database). The server
+/// model awaits <see cref="HandleAsync"/> instead of calling <see cref="IScenario.Handle"/>, and
+/// must not block its I/O loop meanwhile; responses on one connection still go out in request order.
+/// </summary>
+public interface IAsyncScenario : IScenario
+{
+    /// <summary>Writes the response for one request once what it waits for has answered.</summary>
+    ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken);
+}
