@@ -23,7 +23,7 @@ internal sealed class ServeProcess : IAsyncDisposable
     public int Pid => _process.Id;
 
     /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
-    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null)
+    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null)
     {
         var port = Integration.LoadGeneratorTests.ClosedPort();
         var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"http://127.0.0.1:{port}" };
@@ -42,6 +42,11 @@ internal sealed class ServeProcess : IAsyncDisposable
         foreach (var argument in arguments)
         {
             info.ArgumentList.Add(argument);
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            info.Environment[name] = value;
         }
 
         var process = Process.Start(info)!;
