@@ -19,6 +19,8 @@ public sealed class HeaderValue
 
     public static HeaderValue ApplicationJson { get; } = new("application/json");
 
+    public static HeaderValue TextHtmlUtf8 { get; } = new("text/html; charset=utf-8");
+
     public string Value { get; }
 
     public ReadOnlyMemory<byte> Utf8 { get; }

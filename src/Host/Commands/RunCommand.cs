@@ -29,6 +29,8 @@ internal static class RunCommand
         var stores = new StoreOptionSet();
         var serverCpus = new Option<string?>("--server-cpus") { Description = "CPUs for the server, such as 0 or 0-3 (default: the first half)." };
         var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
+        var databaseCpus = new Option<string?>("--db-cpus") { Description = "CPUs for the private PostgreSQL a database scenario starts (default: a third of the CPUs when there are 3 or more, else unpinned)." };
+        var database = new Option<string?>("--database") { Description = "A database scenario uses this existing PostgreSQL (an Npgsql connection string holding TechEmpower's hello_world tables) instead of starting its own." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
         var loadKind = new Option<string>("--load") { Description = "Load generator: http (built-in) or wrk.", DefaultValueFactory = _ => "http" };
         loadKind.AcceptOnlyFromAmong("http", "wrk");
@@ -43,7 +45,7 @@ internal static class RunCommand
         var ws = new WebSocketOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, noPin, noVerify, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
+            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, noPin, noVerify, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)))
         {
@@ -59,7 +61,8 @@ internal static class RunCommand
                 var catalog = PluginCatalog.Load(pluginDirectories);
                 var chosen = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
                 var serverModel = PluginLookup.Server(catalog, result.GetRequiredValue(server));
-                var (serverSet, loadSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), result.GetValue(noPin));
+                var needsDatabase = chosen is Scenarios.IDatabaseScenario && result.GetValue(database) is null;
+                var (serverSet, loadSet, databaseSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), needsDatabase ? result.GetValue(databaseCpus) : null, needsDatabase, result.GetValue(noPin));
                 serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
                 var serverUrl = result.GetValue(urls) ?? new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
                 var webSocket = chosen is Scenarios.IWebSocketScenario;
@@ -74,6 +77,8 @@ internal static class RunCommand
                     PluginDirectories = pluginDirectories,
                     ServerCpus = serverSet,
                     LoadCpus = loadSet,
+                    DatabaseCpus = databaseSet,
+                    Database = result.GetValue(database),
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
                     Verify = !result.GetValue(noVerify) && !webSocket,
@@ -176,24 +181,38 @@ internal static class RunCommand
         return new HttpLoadJob();
     }
 
-    private static (IReadOnlyList<int>? Server, IReadOnlyList<int>? Load) Pinning(string? serverCpus, string? loadCpus, bool noPin)
+    /// <summary>
+    /// Server, load and database CPUs: what was given, else halves for server and load — or, with a
+    /// private database and 3 CPUs or more, thirds (server, database, load), so the database's CPU is its own.
+    /// </summary>
+    private static (IReadOnlyList<int>? Server, IReadOnlyList<int>? Load, IReadOnlyList<int>? Database) Pinning(string? serverCpus, string? loadCpus, string? databaseCpus, bool database, bool noPin)
     {
         if (noPin)
         {
-            return (null, null);
+            return (null, null, null);
         }
 
         var cores = Environment.ProcessorCount;
         var server = serverCpus is null ? null : CpuSet.Parse(serverCpus);
         var load = loadCpus is null ? null : CpuSet.Parse(loadCpus);
+        var db = databaseCpus is null ? null : CpuSet.Parse(databaseCpus);
         if (cores < 2)
         {
-            return (server, load);
+            return (server, load, db);
+        }
+
+        if (database && cores >= 3)
+        {
+            var third = cores / 3;
+            server ??= [.. Enumerable.Range(0, third)];
+            db ??= [.. Enumerable.Range(third, third)];
+            load ??= [.. Enumerable.Range(2 * third, cores - (2 * third))];
+            return (server, load, db);
         }
 
         var half = cores / 2;
         server ??= [.. Enumerable.Range(0, half)];
         load ??= [.. Enumerable.Range(half, cores - half)];
-        return (server, load);
+        return (server, load, db);
     }
 }

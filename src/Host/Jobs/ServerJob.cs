@@ -36,7 +36,7 @@ internal static class ServerJob
             arguments.AddRange(["--plugins", Path.GetFullPath(directory)]);
         }
 
-        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus }, control, onLine);
+        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus, Environment = launch.Environment }, control, onLine);
     }
 
     /// <summary>Null once the server is ready; otherwise why it is not, with its last lines.</summary>

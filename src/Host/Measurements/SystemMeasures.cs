@@ -39,12 +39,16 @@ internal static class SystemMeasures
     public static readonly Measurement LoadWarmup = new("load/warmup", "s", Max, Neither, "Warm-up before the measured window (s): fixed, or until the rate settled (and the server's JIT went quiet, in a run)");
     public static readonly Measurement LoadWarmupSteady = new("load/warmup/steady", "count", Min, Higher, "1 when an adaptive warm-up ended with the rate settled (and the server's JIT quiet, in a run), 0 when it reached its maximum first", Min);
     public static readonly Measurement Jit = Sampled("benchmarks/jit", "ms/s", Avg, Neither, "Server JIT compile time, mean of the intervals (ms per second; .NET servers started by run)");
+    public static readonly Measurement DbCpu = Sampled("db/cpu", "%", Avg, Neither, "Database CPU (PostgreSQL started by run: postmaster and backends), mean of the intervals (% of the machine; user + kernel)");
+    public static readonly Measurement DbUser = Sampled("db/cpu/user", "%", Avg, Neither, "Database CPU in user mode, mean of the intervals (% of the machine)");
+    public static readonly Measurement DbKernel = Sampled("db/cpu/kernel", "%", Avg, Neither, "Database CPU in kernel mode, mean of the intervals (% of the machine)");
     public static readonly Measurement LoadCpuPerRequest = new("load/cpu-per-request", "us", Avg, Lower, "Load generator CPU time per request (us)");
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, MachineUser, MachineKernel, MachineIdle, MachineSteal,
         NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadCpuPerRequest, LoadWarmup, LoadWarmupSteady, Jit,
+        DbCpu, DbUser, DbKernel,
     ];
 
     private static Measurement Sampled(string name, string unit, Operation aggregate, Better better, string description, Operation? reduce = null) =>

@@ -11,6 +11,9 @@ internal interface ISystemMetrics
     /// <summary>Null when the process has exited.</summary>
     ProcessCpuTimes? ReadProcess(int processId);
 
+    /// <summary>A process and its children together (a multi-process server such as PostgreSQL); null when the process has exited.</summary>
+    ProcessCpuTimes? ReadProcessTree(int processId);
+
     /// <summary>Null when the interface's counters cannot be read.</summary>
     NetworkCounters? ReadNetwork(string interfaceName);
 

@@ -15,14 +15,16 @@ internal sealed class IntervalSeries
     private readonly MetricsSampler _sampler;
     private readonly Func<int> _process;
     private readonly int _loadProcess;
+    private readonly int _databaseProcess;
     private readonly int _cores;
     private MetricsSnapshot _origin;
     private MetricsSnapshot _previous;
     private int _previousProcess;
 
     /// <summary>Starts the series at its origin now.</summary>
-    public IntervalSeries(MetricsSampler sampler, Func<int> process, int loadProcess = 0, int? cores = null)
+    public IntervalSeries(MetricsSampler sampler, Func<int> process, int loadProcess = 0, int? cores = null, int databaseProcess = 0)
     {
+        _databaseProcess = databaseProcess;
         _sampler = sampler;
         _process = process;
         _loadProcess = loadProcess;
@@ -58,6 +60,6 @@ internal sealed class IntervalSeries
     private MetricsSnapshot Take()
     {
         _previousProcess = _process();
-        return _sampler.Take(_previousProcess, _loadProcess);
+        return _sampler.Take(_previousProcess, _loadProcess, _databaseProcess);
     }
 }

@@ -25,6 +25,8 @@ internal sealed class LinuxSystemMetrics : ISystemMetrics
         }
     }
 
+    public ProcessCpuTimes? ReadProcessTree(int processId) => ProcessTreeStat.Read(processId, _ticksPerSecond, _pageSize);
+
     public NetworkCounters? ReadNetwork(string interfaceName) => _net.ReadCounters(interfaceName);
 
     public double? ReadLinkSpeed(string interfaceName) => _net.ReadSpeed(interfaceName);

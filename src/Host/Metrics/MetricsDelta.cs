@@ -52,6 +52,16 @@ internal static class MetricsDelta
             Set(values, LoadKernel, Percent(l1.Kernel - l0.Kernel, capacity));
         }
 
+        if (start.Database is { } d0 && end.Database is { } d1)
+        {
+            // The database the run started (postmaster and backends), on every path the same.
+            var user = Percent(d1.User - d0.User, capacity);
+            var kernel = Percent(d1.Kernel - d0.Kernel, capacity);
+            Set(values, DbUser, user);
+            Set(values, DbKernel, kernel);
+            Set(values, DbCpu, user + kernel);
+        }
+
         var machine = end.Machine - start.Machine;
         if (machine.Total > 0)
         {

@@ -34,6 +34,8 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
         }
     }
 
+    public ProcessCpuTimes? ReadProcessTree(int processId) => WindowsProcessTree.Read(processId);
+
     public NetworkCounters? ReadNetwork(string interfaceName)
     {
         var nic = Find(interfaceName);

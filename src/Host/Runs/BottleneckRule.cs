@@ -7,11 +7,13 @@ namespace Benchmarks.Host.Runs;
 
 /// <summary>
 /// What limited a run, from its CPU split and its link, in one line — checked in this order:
-/// the wire (link utilization at least <see cref="WireLimit"/>%), the load generator (its CPUs at
+/// the wire (link utilization at least <see cref="WireLimit"/>%), the database on CPUs of its own
+/// (at least <see cref="CpuLimit"/>% busy), the load generator (its CPUs at
 /// least <see cref="CpuLimit"/>% busy, CPUs apart from the server's), the server's CPUs (at least
 /// <see cref="CpuLimit"/>% busy: the stack when user mode dominates, the kernel otherwise), the
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
-/// busy, the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
+/// busy, the whole machine when the database shares the server's or the load's CPUs (idle under
+/// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// else none of them. A steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
 /// </summary>
@@ -43,10 +45,18 @@ internal static class BottleneckRule
         var load = m.GetValueOrDefault(SystemMeasures.LoadUser.Name) + m.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
         var loadBusy = load / (loadCpus.Count * 100.0 / cores) * 100;
         var c = CultureInfo.InvariantCulture;
+        var hasDb = m.TryGetValue(SystemMeasures.DbCpu.Name, out var db);
+        var dbCpus = Cpus(document.Parameters.GetValueOrDefault("db-cpus"), cores);
+        var dbShared = dbCpus.Intersect(union).Any();
+        var dbBusy = db / (dbCpus.Count * 100.0 / cores) * 100;
         string verdict;
         if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
         {
             verdict = string.Create(c, $"the wire: the link ran at {wire:0}% of its speed");
+        }
+        else if (hasDb && !dbShared && dbBusy >= CpuLimit)
+        {
+            verdict = string.Create(c, $"the database: PostgreSQL kept its {Count(dbCpus.Count)} {dbBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.DbUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.DbKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
         }
         else if (!shared && loadBusy >= CpuLimit)
         {
@@ -64,13 +74,17 @@ internal static class BottleneckRule
         {
             verdict = string.Create(c, $"load-bound: the load generator shares the server's {Count(union.Count)}, which were {both:0}% busy, and took {load / (server + load) * 100:0}% of that time, so the figures are the client's limit as much as the server's; pin them apart (--server-cpus, --load-cpus)");
         }
+        else if (hasDb && dbShared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var busyIdle) && busyIdle < IdleLimit)
+        {
+            verdict = string.Create(c, $"the machine: the database shares the server's and the load's CPUs and the machine was {100 - busyIdle:0}% busy (server {server:0.#}%, database {db:0.#}%, load {load:0.#}% of the machine); give it CPUs of its own (--db-cpus) or another machine (--database)");
+        }
         else if (shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) && idle < IdleLimit)
         {
             verdict = string.Create(c, $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy; pin them apart (--server-cpus, --load-cpus)");
         }
         else
         {
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its; latency- or concurrency-bound (more connections or pipelining load it harder)");
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}; latency- or concurrency-bound (more connections or pipelining load it harder)");
         }
 
         if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)

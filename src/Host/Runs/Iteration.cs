@@ -54,4 +54,13 @@ internal sealed class Iteration(int? number, double timeOffset)
             }
         }
     }
+
+    /// <summary>Moves the samples taken so far into the run's document (an iteration cut short keeps what it measured).</summary>
+    public void MoveSamplesTo(RunDocument document)
+    {
+        document.Samples.AddRange(Samples);
+        document.WarmupSamples.AddRange(WarmupSamples);
+        Samples.Clear();
+        WarmupSamples.Clear();
+    }
 }

@@ -4,6 +4,7 @@ using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
+using Benchmarks.Host.Databases;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
@@ -25,6 +26,7 @@ internal sealed class RunCoordinator
     private readonly ISystemMetrics _metrics;
     private readonly IProcessControl _control;
     private ServerWarmth _warmth = new();
+    private RunDatabase? _database;
 
     /// <summary>The load process while its warm-up waits for the server's JIT, to be told when it is quiet.</summary>
     private volatile JobProcess? _gatedLoad;
@@ -70,6 +72,7 @@ internal sealed class RunCoordinator
         var iterations = new List<SortedDictionary<string, double>>();
         try
         {
+            _database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _control, _console, cancellationToken) : null;
             string? nic = null;
             for (var number = 1; number <= request.Iterations; number++)
             {
@@ -94,9 +97,15 @@ internal sealed class RunCoordinator
                     current.Measurements.Remove(SystemMeasures.LoadWarmupSteady.Name);
                 }
 
-                Keep(document, current);
+                current.MoveSamplesTo(document);
                 iterations.Add(current.Measurements);
                 current = null;
+                if (_database?.Gone(_control) is { } gone)
+                {
+                    Merge(document.Measurements, iterations[^1]);
+                    throw new RunFailedException(gone);
+                }
+
                 if (server.HasExited)
                 {
                     Merge(document.Measurements, iterations[^1]);
@@ -134,7 +143,7 @@ internal sealed class RunCoordinator
             {
                 // An iteration cut short keeps what it measured.
                 current.Close();
-                Keep(document, current);
+                current.MoveSamplesTo(document);
                 Merge(document.Measurements, current.Measurements);
             }
 
@@ -142,6 +151,12 @@ internal sealed class RunCoordinator
             {
                 await server.StopAsync(JobProcess.StopGrace);
                 await server.DisposeAsync();
+            }
+
+            if (_database is not null)
+            {
+                await _database.DisposeAsync();
+                _database = null;
             }
 
             Directory.Delete(workDirectory, recursive: true);
@@ -160,6 +175,7 @@ internal sealed class RunCoordinator
                 PluginDirectories = request.PluginDirectories,
                 Cpus = request.ServerCpus,
                 ReportRuntime = true,
+                Environment = _database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [Scenarios.IDatabaseScenario.ConnectionVariable] = _database.ConnectionString },
             },
             _control,
             (line, isError) =>
@@ -202,14 +218,6 @@ internal sealed class RunCoordinator
         }
     }
 
-    private static void Keep(RunDocument document, Iteration iteration)
-    {
-        document.Samples.AddRange(iteration.Samples);
-        document.WarmupSamples.AddRange(iteration.WarmupSamples);
-        iteration.Samples.Clear();
-        iteration.WarmupSamples.Clear();
-    }
-
     /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
     private async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
     {
@@ -236,12 +244,12 @@ internal sealed class RunCoordinator
         }
 
         var sampler = new MetricsSampler(_metrics, nic);
-        var sampling = new RunSampling(sampler, server.Id, load.Id);
+        var sampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0);
         iteration.Sampling = sampling;
         if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
         {
             // The warm-up's seconds are sampled too: how the server got to its steady state (its CPU while the JIT works) is part of the answer.
-            iteration.WarmupSampling = new RunSampling(sampler, server.Id, load.Id);
+            iteration.WarmupSampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0);
             iteration.WarmupSampling.StartWindow();
         }
 

@@ -28,6 +28,12 @@ internal sealed record RunRequest
 
     public IReadOnlyList<int>? LoadCpus { get; init; }
 
+    /// <summary>CPUs of the private database cluster a database scenario starts; null to leave it unpinned.</summary>
+    public IReadOnlyList<int>? DatabaseCpus { get; init; }
+
+    /// <summary>An existing database's connection string (<c>--database</c>); null starts a private cluster.</summary>
+    public string? Database { get; init; }
+
     public TimeSpan StartTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
     public IReadOnlyList<string> Labels { get; init; } = [];

@@ -15,13 +15,15 @@ internal sealed class RunSampling
     private readonly MetricsSampler _sampler;
     private readonly int _serverProcessId;
     private readonly int _loadProcessId;
+    private readonly int _databaseProcessId;
     private readonly Lock _lock = new();
     private readonly List<RunSample> _samples = [];
     private IntervalSeries? _series;
     private bool _ended;
 
-    public RunSampling(MetricsSampler sampler, int serverProcessId, int loadProcessId)
+    public RunSampling(MetricsSampler sampler, int serverProcessId, int loadProcessId, int databaseProcessId = 0)
     {
+        _databaseProcessId = databaseProcessId;
         _sampler = sampler;
         _serverProcessId = serverProcessId;
         _loadProcessId = loadProcessId;
@@ -40,7 +42,7 @@ internal sealed class RunSampling
 
     public void StartWindow()
     {
-        var series = new IntervalSeries(_sampler, () => _serverProcessId, _loadProcessId);
+        var series = new IntervalSeries(_sampler, () => _serverProcessId, _loadProcessId, databaseProcess: _databaseProcessId);
         lock (_lock)
         {
             _series ??= series;

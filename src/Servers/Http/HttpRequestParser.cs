@@ -133,6 +133,8 @@ public static class HttpRequestParser
         var query = target.IndexOf((byte)'?');
         head.PathStart = targetStart;
         head.PathLength = query >= 0 ? query : target.Length;
+        head.QueryStart = query >= 0 ? targetStart + query + 1 : targetStart + target.Length;
+        head.QueryLength = query >= 0 ? target.Length - query - 1 : 0;
 
         // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3): 1.1 and 1.0 are served, any other well-formed one is 505.
         var version = rest[(secondSpace + 1)..];

@@ -14,10 +14,16 @@ public sealed class HttpRequestProcessor
 {
     private readonly IScenario _scenario;
     private readonly IWebSocketScenario? _webSockets;
+    private readonly IAsyncScenario? _async;
     private readonly RouteTable _routes;
     private readonly byte[] _serverLine;
     private readonly HttpRequestReader _reader;
     private readonly ScenarioResponseBuffer _response = new();
+    private ScenarioCall _pendingCall;
+    private bool _pendingClose;
+    private bool _pendingHeadOnly;
+    private bool _pendingFailed;
+    private static int s_failuresReported;
 
     /// <param name="scenario">What is served.</param>
     /// <param name="routes">The scenario's routes.</param>
@@ -30,6 +36,7 @@ public sealed class HttpRequestProcessor
         ArgumentNullException.ThrowIfNull(routes);
         _scenario = scenario;
         _webSockets = acceptWebSockets ? scenario as IWebSocketScenario : null;
+        _async = scenario as IAsyncScenario;
         _routes = routes;
         _serverLine = Encoding.ASCII.GetBytes($"Server: {serverName}\r\n");
         _reader = reader ?? new HttpRequestReader();
@@ -85,6 +92,15 @@ public sealed class HttpRequestProcessor
                 return new(responses + 1, false, route);
             }
 
+            if (route >= 0 && _async is not null)
+            {
+                _pendingCall = new ScenarioCall(route, head.QueryLength == 0 ? "" : Encoding.ASCII.GetString(head.Query(headBytes)));
+                _pendingClose = close;
+                _pendingHeadOnly = headOnly;
+                buffer = buffer.Slice(consumed);
+                return new(responses, false, Pending: true);
+            }
+
             if (route < 0)
             {
                 HttpResponseWriter.Write(output, 404, null, default, close, _serverLine, headOnly);
@@ -114,6 +130,44 @@ public sealed class HttpRequestProcessor
         }
 
         return new(responses, false);
+    }
+
+    /// <summary>
+    /// Lets the waiting scenario answer the request <see cref="Process"/> left pending. Runs on
+    /// whatever thread the wait resumes on; a failure becomes a 500 (its first few causes are
+    /// written to standard error, so a run can say why).
+    /// </summary>
+    public async ValueTask CompletePendingAsync(CancellationToken cancellationToken)
+    {
+        _response.Reset();
+        _pendingFailed = false;
+        try
+        {
+            await _async!.HandleAsync(_pendingCall, _response, cancellationToken);
+        }
+        catch (Exception ex)
+        {
+            _pendingFailed = true;
+            if (Interlocked.Increment(ref s_failuresReported) <= 3)
+            {
+                await Console.Error.WriteLineAsync($"{_scenario.Name}: request failed: {ex.GetType().Name}: {ex.Message.ReplaceLineEndings(" ")}");
+            }
+        }
+    }
+
+    /// <summary>Writes the answer of the completed pending request; true when the connection must close after it.</summary>
+    public bool WritePending(IBufferWriter<byte> output)
+    {
+        if (_pendingFailed)
+        {
+            HttpResponseWriter.Write(output, 500, null, default, _pendingClose, _serverLine, _pendingHeadOnly);
+        }
+        else
+        {
+            HttpResponseWriter.Write(output, _response.StatusCode, _response.ContentType, _response.WrittenBody, _pendingClose, _serverLine, _pendingHeadOnly);
+        }
+
+        return _pendingClose;
     }
 
     /// <summary>

@@ -11,6 +11,10 @@ public struct RequestHead
     public int PathStart { get; set; }
     public int PathLength { get; set; }
 
+    /// <summary>Where the query (after '?') starts; <see cref="QueryLength"/> is 0 when there is none.</summary>
+    public int QueryStart { get; set; }
+    public int QueryLength { get; set; }
+
     /// <summary>Bytes of the head, request line through the blank line.</summary>
     public int HeadLength { get; set; }
 
@@ -47,4 +51,6 @@ public struct RequestHead
     public readonly ReadOnlySpan<byte> Method(ReadOnlySpan<byte> head) => head.Slice(MethodStart, MethodLength);
 
     public readonly ReadOnlySpan<byte> Path(ReadOnlySpan<byte> head) => head.Slice(PathStart, PathLength);
+
+    public readonly ReadOnlySpan<byte> Query(ReadOnlySpan<byte> head) => head.Slice(QueryStart, QueryLength);
 }

@@ -13,6 +13,9 @@ namespace Benchmarks.Servers.Libuv;
 /// Reading pauses while more than <see cref="MaxQueuedBytes"/> wait to be written (a client that
 /// pipelines without reading). A close the server decides is graceful: no request after it is
 /// answered, the responses go out, the send side is shut, and the input drained for a bounded time.
+/// A request for a scenario that waits (a database) pauses the connection: reading stops, what
+/// follows the request is kept, the wait runs off the loop thread, and its end is posted back to the
+/// loop (<see cref="LibuvLoop.Post"/>), which writes the answer and carries on with what was kept.
 /// </summary>
 internal sealed unsafe class LibuvConnection
 {
@@ -22,11 +25,11 @@ internal sealed unsafe class LibuvConnection
     private readonly IntPtr _handle;
     private readonly HttpRequestProcessor _processor;
     private GCHandle _self;
-    private byte[] _partial = [];
-    private int _partialLength;
+    private readonly KeptInput _kept = new();
     private int _pendingWrites;
     private long _queuedBytes;
     private bool _readStopped;
+    private bool _waiting;
     private bool _finishing;
     private bool _drainWhenWritten;
     private bool _draining;
@@ -87,6 +90,12 @@ internal sealed unsafe class LibuvConnection
                 Close();
             }
 
+            return;
+        }
+
+        if (_waiting)
+        {
+            // The request was read; its answer waits on the scenario, not on the client.
             return;
         }
 
@@ -158,27 +167,37 @@ internal sealed unsafe class LibuvConnection
         }
 
         ReadOnlySequence<byte> buffer;
-        if (_partialLength == 0)
+        if (_kept.Length == 0)
         {
             buffer = new ReadOnlySequence<byte>(_loop.ReadBuffer, 0, count);
         }
         else
         {
-            Append(_loop.ReadBuffer.AsSpan(0, count));
-            buffer = new ReadOnlySequence<byte>(_partial, 0, _partialLength);
+            _kept.Append(_loop.ReadBuffer.AsSpan(0, count));
+            buffer = _kept.Sequence;
         }
 
         var output = _loop.Output;
         output.ResetWrittenCount();
-        var close = _processor.Process(ref buffer, output).Close;
-        KeepRemainder(buffer);
-        Clock.Observe(partialRequest: _partialLength > 0);
+        Serve(buffer, output);
+    }
+
+    /// <summary>Answers what <paramref name="buffer"/> holds after what <paramref name="output"/> already has, writes it all, and keeps the rest.</summary>
+    private void Serve(ReadOnlySequence<byte> buffer, ArrayBufferWriter<byte> output)
+    {
+        var processed = _processor.Process(ref buffer, output);
+        _kept.Keep(buffer);
+        Clock.Observe(partialRequest: _kept.Length > 0 && !processed.Pending);
         if (output.WrittenCount > 0)
         {
             Write(output.WrittenSpan);
         }
 
-        if (close)
+        if (processed.Pending)
+        {
+            Wait();
+        }
+        else if (processed.Close)
         {
             Finish(drain: true);
         }
@@ -186,11 +205,54 @@ internal sealed unsafe class LibuvConnection
         {
             _readStopped = uv_read_stop(_handle) == 0;
         }
+        else
+        {
+            ResumeReading();
+        }
+    }
+
+    private void Wait()
+    {
+        _waiting = true;
+        if (!_readStopped && !_closing)
+        {
+            _readStopped = uv_read_stop(_handle) == 0;
+        }
+
+        _ = PendingAnswer.WaitAsync(_processor, _loop, this);
+    }
+
+    /// <summary>On the loop thread, once the wait is over: the answer goes out, then what was kept behind it is served.</summary>
+    public void Resume()
+    {
+        _waiting = false;
+        if (_closing)
+        {
+            return;
+        }
+
+        if (_finishing)
+        {
+            // Stopped or timed out meanwhile: the answer is dropped; a drain that started reads again.
+            ResumeReading();
+            return;
+        }
+
+        var output = _loop.Output;
+        output.ResetWrittenCount();
+        if (_processor.WritePending(output))
+        {
+            Write(output.WrittenSpan);
+            Finish(drain: true);
+            return;
+        }
+
+        Serve(_kept.Sequence, output);
     }
 
     private void ResumeReading()
     {
-        if (_readStopped && !_closing)
+        if (_readStopped && !_closing && !_waiting)
         {
             _readStopped = false;
             if (uv_read_start(_handle, &OnAlloc, &OnRead) < 0)
@@ -198,33 +260,6 @@ internal sealed unsafe class LibuvConnection
                 Close();
             }
         }
-    }
-
-    private void KeepRemainder(in ReadOnlySequence<byte> remainder)
-    {
-        var length = (int)remainder.Length;
-        if (length == 0)
-        {
-            _partialLength = 0;
-            return;
-        }
-
-        // The remainder is a suffix of either the loop's buffer or _partial: move it to the front of _partial.
-        Span<byte> scratch = length <= 1024 ? stackalloc byte[length] : new byte[length];
-        remainder.CopyTo(scratch);
-        _partialLength = 0;
-        Append(scratch);
-    }
-
-    private void Append(ReadOnlySpan<byte> data)
-    {
-        if (_partialLength + data.Length > _partial.Length)
-        {
-            Array.Resize(ref _partial, Math.Max(_partialLength + data.Length, Math.Max(4096, _partial.Length * 2)));
-        }
-
-        data.CopyTo(_partial.AsSpan(_partialLength));
-        _partialLength += data.Length;
     }
 
     private void Write(ReadOnlySpan<byte> data)

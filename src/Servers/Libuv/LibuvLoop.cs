@@ -29,6 +29,10 @@ internal sealed unsafe class LibuvLoop
     private IntPtr _loop;
     private IntPtr _listener;
     private IntPtr _async;
+    private IntPtr _wakeup;
+    private readonly System.Collections.Concurrent.ConcurrentQueue<LibuvConnection> _resumed = new();
+    private readonly Lock _wakeupLock = new();
+    private bool _wakeupClosed;
     private IntPtr _heartbeat;
     private bool _listenerPaused;
     private bool _stopping;
@@ -73,6 +77,21 @@ internal sealed unsafe class LibuvLoop
 
     public void Forget(LibuvConnection connection) => _connections.Remove(connection);
 
+    /// <summary>From any thread: a connection whose wait is over resumes on this loop's thread (dropped once the loop stops).</summary>
+    public void Post(LibuvConnection connection)
+    {
+        lock (_wakeupLock)
+        {
+            if (_wakeupClosed)
+            {
+                return;
+            }
+
+            _resumed.Enqueue(connection);
+            _ = uv_async_send(_wakeup);
+        }
+    }
+
     private void Run()
     {
         try
@@ -83,6 +102,8 @@ internal sealed unsafe class LibuvLoop
             Check(Listen(), "uv_listen");
             _async = NewHandle(uv_handle_size(HandleTypeAsync));
             Check(uv_async_init(_loop, _async, &OnStop), "uv_async_init");
+            _wakeup = NewHandle(uv_handle_size(HandleTypeAsync));
+            Check(uv_async_init(_loop, _wakeup, &OnWakeup), "uv_async_init");
             _heartbeat = NewHandle(uv_handle_size(HandleTypeTimer));
             Check(uv_timer_init(_loop, _heartbeat), "uv_timer_init");
             Check(uv_timer_start(_heartbeat, &OnHeartbeat, HeartbeatMilliseconds, HeartbeatMilliseconds), "uv_timer_start");
@@ -253,10 +274,32 @@ internal sealed unsafe class LibuvLoop
 
             uv_close(loop._heartbeat, &OnBareClosed);
             uv_close(async, &OnBareClosed);
+            lock (loop._wakeupLock)
+            {
+                loop._wakeupClosed = true;
+                uv_close(loop._wakeup, &OnBareClosed);
+            }
         }
         catch (Exception ex)
         {
             Console.Error.WriteLine($"libuv: stop failed: {ex.Message}");
+        }
+    }
+
+    [UnmanagedCallersOnly(CallConvs = [typeof(CallConvCdecl)])]
+    private static void OnWakeup(IntPtr async)
+    {
+        var loop = FromHandle(async);
+        while (loop._resumed.TryDequeue(out var connection))
+        {
+            try
+            {
+                connection.Resume();
+            }
+            catch (Exception ex)
+            {
+                Console.Error.WriteLine($"libuv: resuming a connection failed: {ex.Message}");
+            }
         }
     }
 

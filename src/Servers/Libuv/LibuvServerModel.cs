@@ -44,11 +44,6 @@ public sealed class LibuvServerModel : IServerModel
     {
         ArgumentNullException.ThrowIfNull(context);
         ValidateOptions(context.Options);
-        if (context.Scenario is Benchmarks.Scenarios.IAsyncScenario)
-        {
-            throw new ArgumentException($"libuv cannot serve '{context.Scenario.Name}' yet: it waits on a database, and the libuv loop has no path that awaits without blocking. Use --server kestrel.");
-        }
-
         if (LibuvNative.LoadError is { } error)
         {
             throw new PlatformNotSupportedException(error);

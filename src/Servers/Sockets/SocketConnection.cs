@@ -133,6 +133,22 @@ internal sealed class SocketConnection : IDisposable
 
             var buffer = result.Buffer;
             var processed = _processor.Process(ref buffer, _output);
+            while (processed.Pending)
+            {
+                // A scenario that waits (a database): this connection's loop awaits it, the thread goes
+                // back to the pool, and the requests behind it in the buffer are answered after it, in order.
+                await _processor.CompletePendingAsync(_stop.Token);
+                var answered = processed.Responses + 1;
+                if (_processor.WritePending(_output))
+                {
+                    processed = new(answered, true);
+                    break;
+                }
+
+                var next = _processor.Process(ref buffer, _output);
+                processed = next with { Responses = answered + next.Responses };
+            }
+
 
             // After an upgrade the bytes that follow belong to the WebSocket: leave them unexamined.
             if (processed.Upgraded)

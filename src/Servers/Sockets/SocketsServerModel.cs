@@ -41,11 +41,6 @@ public sealed class SocketsServerModel : IServerModel
     {
         ArgumentNullException.ThrowIfNull(context);
         ValidateOptions(context.Options);
-        if (context.Scenario is Benchmarks.Scenarios.IAsyncScenario)
-        {
-            throw new ArgumentException($"sockets cannot serve '{context.Scenario.Name}' yet: it waits on a database, and the sockets server's parser answers synchronously. Use --server kestrel.");
-        }
-
         // Run request code on the socket engine's thread instead of hopping to the thread pool per read:
         // the scenarios never block, and the hop costs a wake-up per request. Must precede the process's first socket.
         var inline = !context.Options.TryGetValue("inlineCompletions", out var text) || bool.Parse(text);

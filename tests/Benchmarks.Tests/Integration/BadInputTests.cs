@@ -11,7 +11,7 @@ public sealed class BadInputTests
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
     [Theory]
-    [InlineData("Unknown scenario 'nope'. Available: db, json, pipelined, plaintext, ws-broadcast, ws-connect, ws-echo.", "run", "nope")]
+    [InlineData("Unknown scenario 'nope'. Available: db, fortunes, json, pipelined, plaintext, queries, updates, ws-broadcast, ws-connect, ws-echo.", "run", "nope")]
     [InlineData("Unknown server 'iis'. Available: httpsys, kestrel, libuv, sockets", "run", "plaintext", "--server", "iis")]
     [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
     [InlineData("Invalid URL 'localhost:5000' for --url", "load", "--url", "localhost:5000")]

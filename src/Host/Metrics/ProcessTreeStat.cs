@@ -1,0 +1,73 @@
+using System.Globalization;
+
+namespace Benchmarks.Host.Metrics;
+
+/// <summary>
+/// Linux: the CPU of a process and of its children — the live ones read from their own
+/// <c>/proc/&lt;pid&gt;/stat</c>, the ended ones from the parent's cutime and cstime (what it
+/// reaped). A multi-process server such as PostgreSQL (a postmaster and a backend per
+/// connection) is measured whole this way.
+/// </summary>
+internal static class ProcessTreeStat
+{
+    public static ProcessCpuTimes? Read(int processId, double ticksPerSecond, long pageSize)
+    {
+        string root;
+        try
+        {
+            root = File.ReadAllText(Path.Combine("/proc", processId.ToString(CultureInfo.InvariantCulture), "stat"));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+
+        var self = ProcPidStatParser.Parse(root, ticksPerSecond, pageSize);
+        double user = self.User + (Field(root, 16) / ticksPerSecond);
+        double kernel = self.Kernel + (Field(root, 17) / ticksPerSecond);
+        var memory = self.WorkingSetBytes;
+        foreach (var directory in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(directory), NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || pid == processId)
+            {
+                continue;
+            }
+
+            try
+            {
+                var text = File.ReadAllText(Path.Combine(directory, "stat"));
+                if (Field(text, 4) != processId)
+                {
+                    continue;
+                }
+
+                var child = ProcPidStatParser.Parse(text, ticksPerSecond, pageSize);
+                user += child.User;
+                kernel += child.Kernel;
+                memory += child.WorkingSetBytes;
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException)
+            {
+                // The process ended between the listing and the read: its parent reaps it into cutime.
+            }
+        }
+
+        return new ProcessCpuTimes(user, kernel, memory);
+    }
+
+    /// <summary>Field <paramref name="number"/> (1-based, as proc(5) numbers them; 3 or more) of a stat line.</summary>
+    private static long Field(string stat, int number)
+    {
+        var fields = stat.AsSpan(stat.LastIndexOf(')') + 1).Trim();
+        var index = 3;
+        foreach (var range in fields.Split(' '))
+        {
+            if (index++ == number)
+            {
+                return long.Parse(fields[range], NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            }
+        }
+
+        throw new FormatException($"/proc/<pid>/stat has no field {number}.");
+    }
+}
