@@ -10,7 +10,7 @@ internal static class PluginLookup
 {
     public static IScenario Scenario(PluginCatalog catalog, string name) =>
         catalog.FindScenario(name)
-        ?? throw new UsageException($"Unknown scenario '{name}'. Available: {string.Join(", ", catalog.Scenarios.Select(s => s.Plugin.Name))}.");
+        ?? throw new UsageException($"Unknown scenario '{name}'. Available: {string.Join(", ", catalog.Scenarios.Select(s => s.Plugin.Name).Order(StringComparer.Ordinal))}.");
 
     public static IServerModel Server(PluginCatalog catalog, string name)
     {
