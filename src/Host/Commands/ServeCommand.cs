@@ -32,6 +32,11 @@ internal static class ServeCommand
                 var catalog = PluginCatalog.Load(result.GetValue(plugins) ?? []);
                 var chosenScenario = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
                 var chosenServer = PluginLookup.Server(catalog, result.GetRequiredValue(server));
+                if (chosenScenario is Scenarios.IDatabaseScenario && Environment.GetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable) is null or "")
+                {
+                    throw new UsageException($"'{chosenScenario.Name}' reads a database: set {Scenarios.IDatabaseScenario.ConnectionVariable} to its connection string (TechEmpower's hello_world tables), or use 'benchmarks run {chosenScenario.Name}', which starts one.");
+                }
+
                 var listenUrls = ParseUrls(result.GetRequiredValue(urls));
                 var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), console.Error);
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));

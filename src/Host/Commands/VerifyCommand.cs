@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Databases;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Plugins;
@@ -21,9 +22,10 @@ internal static class VerifyCommand
         var url = OptionFactory.HttpUrl("--url", "Verify a server already listening here instead of starting one (needs one --scenario).");
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
+        var database = new Option<string?>("--database") { Description = "Database scenarios use this existing PostgreSQL (hello_world tables) instead of a private one started for the checks." };
         var command = new Command("verify", "Check a server model against TechEmpower's rules: headers, Date, content type, body, pipelining, split requests.")
         {
-            server, scenarios, url, serverOptions, plugins,
+            server, scenarios, url, serverOptions, plugins, database,
         };
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -54,10 +56,10 @@ internal static class VerifyCommand
                 try
                 {
                     report = result.GetValue(url) is { } running
-                        ? await Verifier.VerifyAsync(scenario, running, cancellationToken)
-                        : await VerifyStartedAsync(scenario, serverName, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), pluginDirectories, cancellationToken);
+                        ? await Verifier.VerifyAsync(scenario, running, cancellationToken, result.GetValue(database))
+                        : await VerifyStartedAsync(scenario, serverName, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), pluginDirectories, result.GetValue(database), cancellationToken);
                 }
-                catch (Exception ex) when (ex is RunFailedException or SocketException or IOException)
+                catch (Exception ex) when (ex is RunFailedException or SocketException or IOException or DatabaseUnavailableException)
                 {
                     console.Out.WriteLine($"  FAIL  server: {ex.Message}");
                     failed++;
@@ -66,7 +68,12 @@ internal static class VerifyCommand
 
                 foreach (var check in report.Checks)
                 {
-                    console.Out.WriteLine(check.Passed ? $"  PASS  {check.Name}" : $"  FAIL  {check.Name}: {check.Detail}");
+                    console.Out.WriteLine(check switch
+                    {
+                        { Passed: false } => $"  FAIL  {check.Name}: {check.Detail}",
+                        { Warning: true } => $"  WARN  {check.Name}: {check.Detail}",
+                        _ => $"  PASS  {check.Name}",
+                    });
                 }
 
                 failed += report.Checks.Count(c => !c.Passed);
@@ -83,16 +90,19 @@ internal static class VerifyCommand
         return command;
     }
 
-    private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, CancellationToken cancellationToken)
+    private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, string? existing, CancellationToken cancellationToken)
     {
         var url = new Uri($"http://127.0.0.1:{FreePort()}");
-        await using var job = ServerJob.Start(new ServerLaunch(scenario.Name, server, url) { Options = options, PluginDirectories = plugins }, OsPlatform.CreateProcessControl());
+        var control = OsPlatform.CreateProcessControl();
+        await using var database = scenario is IDatabaseScenario databaseScenario ? await RunDatabase.OpenAsync(databaseScenario, existing, null, control, cancellationToken) : null;
+        var environment = database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [IDatabaseScenario.ConnectionVariable] = database.ConnectionString };
+        await using var job = ServerJob.Start(new ServerLaunch(scenario.Name, server, url) { Options = options, PluginDirectories = plugins, Environment = environment }, control);
         if (await ServerJob.WaitUntilReadyAsync(job, TimeSpan.FromSeconds(30), cancellationToken) is { } notReady)
         {
             throw new RunFailedException(notReady);
         }
 
-        return await Verifier.VerifyAsync(scenario, url, cancellationToken);
+        return await Verifier.VerifyAsync(scenario, url, cancellationToken, database?.ConnectionString);
     }
 
     internal static int FreePort()

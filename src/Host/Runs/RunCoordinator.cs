@@ -196,13 +196,17 @@ internal sealed class RunCoordinator
 
             if (verify && request.Verify)
             {
-                var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken);
+                var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken, _database?.ConnectionString);
                 if (!report.Passed)
                 {
                     throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
                 }
 
                 _console.Out.WriteLine($"Verified: {report.Checks.Count} TechEmpower checks passed.");
+                foreach (var warning in report.Checks.Where(c => c.Warning))
+                {
+                    _console.Out.WriteLine($"  warning: {warning.Name}: {warning.Detail}");
+                }
             }
 
             _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,

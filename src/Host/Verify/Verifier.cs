@@ -15,7 +15,11 @@ namespace Benchmarks.Host.Verify;
 /// </summary>
 internal static partial class Verifier
 {
-    public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken)
+    /// <param name="scenario">What the server serves.</param>
+    /// <param name="server">Where it listens.</param>
+    /// <param name="cancellationToken">Ends the checks.</param>
+    /// <param name="database">A database scenario's connection string, for the database-side checks; null leaves them out.</param>
+    public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken, string? database = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(server);
@@ -26,8 +30,10 @@ internal static partial class Verifier
         foreach (var route in scenario.Routes)
         {
             var request = Encoding.ASCII.GetBytes($"GET {route} HTTP/1.1\r\nHost: {server.Authority}\r\nConnection: keep-alive\r\n\r\n");
-            var firstAt = System.Diagnostics.Stopwatch.GetTimestamp();
             var first = await Single(endPoint, [request], cancellationToken);
+
+            // Timed from the first answer (a first database request can take seconds: pool, JIT).
+            var firstAt = System.Diagnostics.Stopwatch.GetTimestamp();
             if (first is null)
             {
                 checks.Add(new VerifyCheck($"{route} answers", false, "no complete response within 10 s"));
@@ -61,6 +67,11 @@ internal static partial class Verifier
             checks.Add(Check($"{route} Date changes", later is not null && later.Header("Date") != first.Header("Date"), $"still '{later?.Header("Date")}'"));
         }
 
+        if (scenario is IDatabaseScenario databaseScenario)
+        {
+            checks.AddRange(await DatabaseChecks.RunAsync(databaseScenario, endPoint, server.Authority, database, cancellationToken));
+        }
+
         return new VerifyReport(scenario.Name, checks);
     }
 
@@ -79,6 +90,7 @@ internal static partial class Verifier
         {
             "text/plain" => Check(name, actual is not null && PlaintextType().IsMatch(actual), $"'{actual}' does not match ^text/plain(; ?charset=(UTF|utf)-8)?$"),
             "application/json" => Check(name, actual is not null && JsonType().IsMatch(actual), $"'{actual}' does not match ^application/json(; ?charset=(UTF|utf)-8)?$"),
+            "text/html; charset=utf-8" => Check(name, actual is not null && HtmlType().IsMatch(actual), $"'{actual}' does not match ^text/html; ?charset=(UTF|utf)-8$"),
             null => Check(name, true, ""),
             _ => Check(name, actual?.StartsWith(expected, StringComparison.OrdinalIgnoreCase) == true, $"'{actual}', expected {expected}"),
         };
@@ -123,4 +135,7 @@ internal static partial class Verifier
 
     [GeneratedRegex("^application/json(; ?charset=(UTF|utf)-8)?$")]
     private static partial Regex JsonType();
+
+    [GeneratedRegex("^text/html; ?charset=(UTF|utf)-8$")]
+    private static partial Regex HtmlType();
 }
