@@ -25,6 +25,20 @@ internal static class DatabaseChecks
     public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, CancellationToken cancellationToken)
     {
         var checks = new List<VerifyCheck>();
+        try
+        {
+            await AddChecksAsync(checks, scenario, endPoint, authority, database, cancellationToken);
+        }
+        catch (NpgsqlException ex)
+        {
+            checks.Add(new VerifyCheck("database-side checks", false, $"the database could not be read: {ex.Message.ReplaceLineEndings(" ")}"));
+        }
+
+        return checks;
+    }
+
+    private static async Task AddChecksAsync(List<VerifyCheck> checks, IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, CancellationToken cancellationToken)
+    {
         var route = scenario.Routes[0];
         var multiRow = scenario.Test is DatabaseTest.MultipleQueries or DatabaseTest.Updates;
         if (multiRow)
@@ -37,9 +51,17 @@ internal static class DatabaseChecks
             }
         }
 
+        if (scenario.Test == DatabaseTest.Fortunes)
+        {
+            var page = await GetAsync(endPoint, authority, route, cancellationToken);
+            var stored = database is null ? null : await DatabaseStatements.FortunesAsync(database, cancellationToken);
+            var problem = page is null ? "no response" : FortunesPageCheck.Problem(page.Body, stored);
+            checks.Add(Check($"{route}: every fortune{(database is null ? "" : " in the database")} and the added one, sorted and escaped", problem is null, problem ?? ""));
+        }
+
         if (database is null)
         {
-            return checks;
+            return;
         }
 
         if (scenario.Test != DatabaseTest.Fortunes)
@@ -57,7 +79,6 @@ internal static class DatabaseChecks
         }
 
         checks.AddRange(await CountStatementsAsync(scenario, endPoint, authority, database, cancellationToken));
-        return checks;
     }
 
     private static async Task<IReadOnlyList<VerifyCheck>> CountStatementsAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string database, CancellationToken cancellationToken)

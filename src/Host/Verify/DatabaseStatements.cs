@@ -44,6 +44,22 @@ internal sealed record DatabaseStatements(long WorldSelects, long WorldSelectRow
             Convert.ToInt64(reader.GetValue(4), System.Globalization.CultureInfo.InvariantCulture));
     }
 
+    /// <summary>Every Fortune row.</summary>
+    public static async Task<List<(int Id, string Message)>> FortunesAsync(string connectionString, CancellationToken cancellationToken)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        await using var command = new NpgsqlCommand("SELECT id, message FROM fortune", connection);
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        var rows = new List<(int, string)>();
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            rows.Add((reader.GetInt32(0), reader.GetString(1)));
+        }
+
+        return rows;
+    }
+
     /// <summary>Reads the random numbers of the given World rows as they are now.</summary>
     public static async Task<Dictionary<int, int>> WorldsAsync(string connectionString, IReadOnlyCollection<int> ids, CancellationToken cancellationToken)
     {
