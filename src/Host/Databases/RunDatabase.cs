@@ -34,8 +34,16 @@ internal sealed class RunDatabase : IAsyncDisposable
 
     /// <summary>The cluster's last log lines when it is gone (why the database went away), else null.</summary>
     public string? Gone(IProcessControl control) => _cluster is { } cluster && control.HasEnded(cluster.ProcessId)
-        ? $"the database stopped during the run: {string.Join(" | ", cluster.LastLog(2))}"
+        ? $"the database stopped during the run (its last word: {LastWord(cluster)})"
         : null;
+
+    /// <summary>The cluster's last log line without its time stamp and process id ("FATAL: ...").</summary>
+    private static string LastWord(PostgresCluster cluster)
+    {
+        var line = cluster.LastLog(1).FirstOrDefault() ?? "nothing";
+        var mark = line.IndexOf("] ", StringComparison.Ordinal);
+        return string.Join(' ', (mark >= 0 ? line[(mark + 2)..] : line).Split(' ', StringSplitOptions.RemoveEmptyEntries));
+    }
 
     public static async Task<RunDatabase> OpenAsync(IDatabaseScenario scenario, string? existing, IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken)
     {

@@ -103,7 +103,7 @@ internal sealed class RunCoordinator
                 if (_database?.Gone(_control) is { } gone)
                 {
                     Merge(document.Measurements, iterations[^1]);
-                    throw new RunFailedException(gone);
+                    throw new RunFailedException(new JobFailure(JobFailure.OneLine($"{gone}; the server said: {JobFailure.TellingLine(server.Tail) ?? "nothing"}"), server.Tail.Format(20)));
                 }
 
                 if (server.HasExited)
