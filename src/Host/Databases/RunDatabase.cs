@@ -40,7 +40,8 @@ internal sealed class RunDatabase : IAsyncDisposable
     /// <summary>The cluster's last log line without its time stamp and process id ("FATAL: ...").</summary>
     private static string LastWord(PostgresCluster cluster)
     {
-        var line = cluster.LastLog(1).FirstOrDefault() ?? "nothing";
+        var last = cluster.LastLog(1);
+        var line = last.Count > 0 ? last[0] : "nothing";
         var mark = line.IndexOf("] ", StringComparison.Ordinal);
         return string.Join(' ', (mark >= 0 ? line[(mark + 2)..] : line).Split(' ', StringSplitOptions.RemoveEmptyEntries));
     }
