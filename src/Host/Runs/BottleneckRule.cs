@@ -104,7 +104,7 @@ internal static class BottleneckRule
 
         try
         {
-            return CpuSet.Parse(text);
+            return CpuSet.Parse(text, cores);
         }
         catch (FormatException)
         {

@@ -14,6 +14,7 @@ public sealed class BadInputTests
     [InlineData("Unknown scenario 'nope'. Available: db, fortunes, json, pipelined, plaintext, queries, updates, ws-broadcast, ws-connect, ws-echo.", "run", "nope")]
     [InlineData("Unknown server 'iis'. Available: httpsys, kestrel, libuv, sockets", "run", "plaintext", "--server", "iis")]
     [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
+    [InlineData("'fortunes' reads a database: set BENCHMARKS_DATABASE", "serve", "--scenario", "fortunes", "--urls", "http://127.0.0.1:1")]
     [InlineData("Invalid URL 'localhost:5000' for --url", "load", "--url", "localhost:5000")]
     [InlineData("the scheme must be http", "load", "--url", "https://127.0.0.1:5000/")]
     [InlineData("Invalid duration '15q' for --duration", "run", "plaintext", "-d", "15q")]
