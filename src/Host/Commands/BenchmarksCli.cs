@@ -12,6 +12,7 @@ internal static class BenchmarksCli
         ServeCommand.Create(console),
         LoadCommand.Create(console),
         VerifyCommand.Create(console),
+        DatabaseCommand.Create(console),
         AgentCommand.Create(console),
         ListCommands.Scenarios(console),
         ListCommands.Servers(console),

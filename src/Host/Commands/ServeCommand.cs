@@ -20,10 +20,11 @@ internal static class ServeCommand
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
+        var database = new Option<string?>("--database") { Description = "The connection string of TechEmpower's hello_world database, for the database scenarios (sets BENCHMARKS_DATABASE)." };
         var reportRuntime = new Option<bool>("--report-runtime") { Description = "Print once a second what the JIT has compiled so far (#runtime lines), for a warm-up that waits for it." };
         var command = new Command("serve", "Serve a scenario on a server model until Ctrl+C or SIGTERM.")
         {
-            scenario, server, urls, serverOptions, plugins, parent, reportRuntime,
+            scenario, server, urls, serverOptions, plugins, parent, reportRuntime, database,
         };
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -32,6 +33,11 @@ internal static class ServeCommand
                 var catalog = PluginCatalog.Load(result.GetValue(plugins) ?? []);
                 var chosenScenario = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
                 var chosenServer = PluginLookup.Server(catalog, result.GetRequiredValue(server));
+                if (result.GetValue(database) is { Length: > 0 } connection)
+                {
+                    Environment.SetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable, connection);
+                }
+
                 if (chosenScenario is Scenarios.IDatabaseScenario && Environment.GetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable) is null or "")
                 {
                     throw new UsageException($"'{chosenScenario.Name}' reads a database: set {Scenarios.IDatabaseScenario.ConnectionVariable} to its connection string (TechEmpower's hello_world tables), or use 'benchmarks run {chosenScenario.Name}', which starts one.");

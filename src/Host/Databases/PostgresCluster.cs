@@ -18,6 +18,11 @@ internal sealed class PostgresCluster : IAsyncDisposable
 {
     public const string DatabaseName = "hello_world";
 
+    /// <summary>TechEmpower's database user, for clients on other machines (password authentication); local clients are trusted.</summary>
+    public const string RemoteUser = "benchmarkdbuser";
+
+    public const string RemotePassword = "benchmarkdbpass";
+
     private static readonly TimeSpan s_startTimeout = TimeSpan.FromSeconds(60);
 
     private readonly PostgresInstallation _installation;
@@ -46,7 +51,17 @@ internal sealed class PostgresCluster : IAsyncDisposable
     /// <summary>The server's own log, last lines (why it stopped, when it did).</summary>
     public IReadOnlyList<string> LastLog(int count) => _log.Last(count);
 
-    public static async Task<PostgresCluster> StartAsync(string schemaScript, IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken)
+    /// <summary>The connection string for another machine that reaches this one at <paramref name="host"/>.</summary>
+    public string RemoteConnectionString(string host) =>
+        $"Host={host};Port={Port.ToString(CultureInfo.InvariantCulture)};Username={RemoteUser};Password={RemotePassword};Database={DatabaseName}";
+
+    /// <param name="schemaScript">Creates and fills the tables.</param>
+    /// <param name="cpus">Where the postmaster and its backends run; null for anywhere.</param>
+    /// <param name="control">Pins processes.</param>
+    /// <param name="cancellationToken">Abandons the start.</param>
+    /// <param name="listen">Also listen on this address (<c>0.0.0.0</c> for all), for clients on other machines; null for loopback only.</param>
+    /// <param name="port">The port; 0 for a free one.</param>
+    public static async Task<PostgresCluster> StartAsync(string schemaScript, IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken, string? listen = null, int port = 0)
     {
         ArgumentNullException.ThrowIfNull(control);
         var installation = PostgresInstallation.Find();
@@ -62,10 +77,17 @@ internal sealed class PostgresCluster : IAsyncDisposable
                 throw new DatabaseUnavailableException($"initdb failed (exit {exit}): {line}");
             }
 
-            var port = FreePort();
+            port = port > 0 ? port : FreePort();
+            if (listen is not null)
+            {
+                // Other machines sign in as TechEmpower's user with its password; this one stays trusted (the lines before these).
+                await File.AppendAllTextAsync(Path.Combine(directory, "pg_hba.conf"), "host all all 0.0.0.0/0 scram-sha-256\nhost all all ::/0 scram-sha-256\n", cancellationToken);
+            }
+
+            var addresses = listen switch { null => "127.0.0.1", "0.0.0.0" or "*" => "*", _ => $"127.0.0.1,{listen}" };
             var log = new OutputTail(100);
             var process = Process.Start(OwnerCommand.Create(installation.Postgres, "-D", directory, "-p", port.ToString(CultureInfo.InvariantCulture), "-k", directory,
-                "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=600", "-c", "shared_buffers=256MB", "-c", "fsync=off", "-c", "synchronous_commit=off",
+                "-c", $"listen_addresses={addresses}", "-c", "max_connections=600", "-c", "shared_buffers=256MB", "-c", "fsync=off", "-c", "synchronous_commit=off",
                 "-c", "full_page_writes=off", "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.max=1000"))
                 ?? throw new DatabaseUnavailableException("postgres could not be started.");
             process.ErrorDataReceived += (_, e) => { if (e.Data is { } text) { log.Add(text); } };
@@ -174,7 +196,10 @@ internal sealed class PostgresCluster : IAsyncDisposable
 
         await using var connection = new NpgsqlConnection(ConnectionString + ";Pooling=false");
         await connection.OpenAsync(cancellationToken);
-        await using var schema = new NpgsqlCommand(schemaScript + ";\nCREATE EXTENSION IF NOT EXISTS pg_stat_statements;\nANALYZE;", connection);
+        await using var schema = new NpgsqlCommand(
+            schemaScript + ";\nCREATE EXTENSION IF NOT EXISTS pg_stat_statements;\nANALYZE;\n" +
+            $"CREATE ROLE {RemoteUser} LOGIN PASSWORD '{RemotePassword}';\nGRANT SELECT, UPDATE ON ALL TABLES IN SCHEMA public TO {RemoteUser};\nGRANT pg_read_all_stats TO {RemoteUser};\nGRANT EXECUTE ON FUNCTION pg_stat_statements_reset TO {RemoteUser};",
+            connection);
         await schema.ExecuteNonQueryAsync(cancellationToken);
     }
 

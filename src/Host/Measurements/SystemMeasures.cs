@@ -12,11 +12,11 @@ namespace Benchmarks.Host.Measurements;
 internal static class SystemMeasures
 {
     /// <summary>crank's name and aggregate: the busiest interval.</summary>
-    public static readonly Measurement Cpu = Sampled("benchmarks/cpu", "%", Max, Neither, "Process CPU, busiest interval (% of the machine)", reduce: Max);
-    public static readonly Measurement CpuMean = Sampled("benchmarks/cpu/mean", "%", Avg, Neither, "Process CPU, mean of the intervals (% of the machine; user + kernel)");
-    public static readonly Measurement CpuUser = Sampled("benchmarks/cpu/user", "%", Avg, Neither, "Process CPU in user mode, mean of the intervals (% of the machine)");
-    public static readonly Measurement CpuKernel = Sampled("benchmarks/cpu/kernel", "%", Avg, Neither, "Process CPU in kernel mode, mean of the intervals (% of the machine)");
-    public static readonly Measurement WorkingSet = Sampled("benchmarks/working-set", "MB", Max, Lower, "Process working set, largest interval (MB)", reduce: Max);
+    public static readonly Measurement Cpu = Sampled("benchmarks/cpu", "%", Max, Neither, "Process CPU with its child processes, busiest interval (% of the machine)", reduce: Max);
+    public static readonly Measurement CpuMean = Sampled("benchmarks/cpu/mean", "%", Avg, Neither, "Process CPU with its child processes, mean of the intervals (% of the machine; user + kernel)");
+    public static readonly Measurement CpuUser = Sampled("benchmarks/cpu/user", "%", Avg, Neither, "Process CPU in user mode (with its child processes), mean of the intervals (% of the machine)");
+    public static readonly Measurement CpuKernel = Sampled("benchmarks/cpu/kernel", "%", Avg, Neither, "Process CPU in kernel mode (with its child processes), mean of the intervals (% of the machine)");
+    public static readonly Measurement WorkingSet = Sampled("benchmarks/working-set", "MB", Max, Lower, "Process working set with its child processes, largest interval (MB)", reduce: Max);
     public static readonly Measurement BuildTime = new("benchmarks/build-time", "ms", Max, Lower, "Build time (ms)", Max) { Format = "n0" };
     public static readonly Measurement StartTime = new("benchmarks/start-time", "ms", Max, Lower, "Start time (ms)", Max) { Format = "n0" };
 

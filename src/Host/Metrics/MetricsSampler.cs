@@ -18,11 +18,15 @@ internal sealed class MetricsSampler
 
     public double? LinkSpeedMbps { get; }
 
-    /// <summary>A snapshot; a process id of 0 or less (or null) is not read. The database is read with its children (a backend per connection).</summary>
+    /// <summary>
+    /// A snapshot; a process id of 0 or less (or null) is not read. The measured process and the
+    /// database are read with their descendants (a server that starts helpers, PostgreSQL's backend
+    /// per connection), on every path alike; the load process alone (it reports its own CPU).
+    /// </summary>
     public MetricsSnapshot Take(int? processId, int? loadProcessId = null, int? databaseProcessId = null) => new(
         Stopwatch.GetTimestamp(),
         _metrics.ReadMachineCpu(),
-        processId is > 0 ? _metrics.ReadProcess(processId.Value) : null,
+        processId is > 0 ? _metrics.ReadProcessTree(processId.Value) : null,
         loadProcessId is > 0 ? _metrics.ReadProcess(loadProcessId.Value) : null,
         InterfaceName is null ? null : _metrics.ReadNetwork(InterfaceName),
         databaseProcessId is > 0 ? _metrics.ReadProcessTree(databaseProcessId.Value) : null);

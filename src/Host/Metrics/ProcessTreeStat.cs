@@ -3,8 +3,8 @@ using System.Globalization;
 namespace Benchmarks.Host.Metrics;
 
 /// <summary>
-/// Linux: the CPU of a process and of its children — the live ones read from their own
-/// <c>/proc/&lt;pid&gt;/stat</c>, the ended ones from the parent's cutime and cstime (what it
+/// Linux: the CPU of a process and of its descendants — the live ones read from their own
+/// <c>/proc/&lt;pid&gt;/stat</c>, the ended ones from their parents' cutime and cstime (what each
 /// reaped). A multi-process server such as PostgreSQL (a postmaster and a backend per
 /// connection) is measured whole this way.
 /// </summary>
@@ -26,6 +26,7 @@ internal static class ProcessTreeStat
         double user = self.User + (Field(root, 16) / ticksPerSecond);
         double kernel = self.Kernel + (Field(root, 17) / ticksPerSecond);
         var memory = self.WorkingSetBytes;
+        var children = new Dictionary<int, List<(int Pid, string Stat)>>();
         foreach (var directory in Directory.EnumerateDirectories("/proc"))
         {
             if (!int.TryParse(Path.GetFileName(directory), NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || pid == processId)
@@ -36,19 +37,37 @@ internal static class ProcessTreeStat
             try
             {
                 var text = File.ReadAllText(Path.Combine(directory, "stat"));
-                if (Field(text, 4) != processId)
+                var parent = (int)Field(text, 4);
+                if (!children.TryGetValue(parent, out var list))
                 {
-                    continue;
+                    children[parent] = list = [];
                 }
 
-                var child = ProcPidStatParser.Parse(text, ticksPerSecond, pageSize);
-                user += child.User;
-                kernel += child.Kernel;
-                memory += child.WorkingSetBytes;
+                list.Add((pid, text));
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException)
             {
                 // The process ended between the listing and the read: its parent reaps it into cutime.
+            }
+        }
+
+        // Every descendant (a server started through runuser is a grandchild): live ones by their own
+        // times, with what each reaped of its own ended children.
+        var pending = new Stack<int>([processId]);
+        while (pending.Count > 0)
+        {
+            if (!children.TryGetValue(pending.Pop(), out var list))
+            {
+                continue;
+            }
+
+            foreach (var (pid, text) in list)
+            {
+                var child = ProcPidStatParser.Parse(text, ticksPerSecond, pageSize);
+                user += child.User + (Field(text, 16) / ticksPerSecond);
+                kernel += child.Kernel + (Field(text, 17) / ticksPerSecond);
+                memory += child.WorkingSetBytes;
+                pending.Push(pid);
             }
         }
 

@@ -61,6 +61,37 @@ public sealed class CrankConfigTests
         }
     }
 
+    [Fact]
+    public async Task The_database_scenarios_render_a_database_job_a_server_told_where_it_is_and_a_load()
+    {
+        var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "database.yml"));
+        Assert.Equal(["db", "fortunes", "queries", "updates"], config.Scenarios.Order(StringComparer.Ordinal));
+        foreach (var scenario in config.Scenarios)
+        {
+            foreach (var profile in config.Profiles)
+            {
+                var jobs = config.Render(scenario, profile);
+                Assert.Equal(["application", "db", "load"], jobs.Select(j => j.Name).Order(StringComparer.Ordinal));
+                Assert.All(jobs, j => Assert.DoesNotContain("{{", j.Arguments, StringComparison.Ordinal));
+                var db = jobs.Single(j => j.Name == "db");
+                Assert.Equal("ready to accept connections", db.ReadyStateText);
+                Assert.NotEmpty(db.Endpoints);
+                var address = db.Arguments.Split(' ')[Array.IndexOf(db.Arguments.Split(' '), "--advertise") + 1];
+                var server = jobs.Single(j => j.Name == "application");
+                Assert.Contains($"--database Host={address};Port=5432;Username=benchmarkdbuser;Password=benchmarkdbpass;Database=hello_world", server.Arguments, StringComparison.Ordinal);
+                Assert.Contains($"--scenario {scenario} ", server.Arguments, StringComparison.Ordinal);
+                Assert.Contains($"--scenario {scenario} --crank-statistics", jobs.Single(j => j.Name == "load").Arguments, StringComparison.Ordinal);
+            }
+        }
+
+        // Every rendered command is one the command line accepts.
+        foreach (var job in config.Render("fortunes", "lab"))
+        {
+            var run = await HostRun.StartAsync(TestPaths.RepoRoot, TimeSpan.FromSeconds(60), [.. Support.CommandLine.Split(job.Arguments), "--help"]);
+            Assert.True(run.ExitCode == 0, $"benchmarks {job.Arguments}\n{run}");
+        }
+    }
+
     /// <summary>Every crank command in README.md, docs/ and crank/, with the folder it runs from (a leading 'cd X &&', else the repository root).</summary>
     public static TheoryData<string, string> DocumentedCommands()
     {
