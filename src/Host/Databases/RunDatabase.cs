@@ -13,29 +13,33 @@ internal sealed class RunDatabase : IAsyncDisposable
 {
     private readonly PostgresCluster? _cluster;
 
-    private RunDatabase(string connectionString, PostgresCluster? cluster, IReadOnlyList<int>? cpus)
+    private readonly int _existingProcessId;
+
+    private RunDatabase(string connectionString, PostgresCluster? cluster, IReadOnlyList<int>? cpus, int existingProcessId = 0)
     {
         ConnectionString = connectionString;
         _cluster = cluster;
         Cpus = cpus;
+        _existingProcessId = existingProcessId;
     }
 
     public string ConnectionString { get; }
 
-    /// <summary>The private cluster's postmaster, sampled with its backends; 0 for an existing database (not ours to sample).</summary>
-    public int ProcessId => _cluster?.ProcessId ?? 0;
+    /// <summary>The postmaster, sampled with its backends: the private cluster's, or an existing database's on this machine; else 0.</summary>
+    public int ProcessId => _cluster?.ProcessId ?? _existingProcessId;
 
     public IReadOnlyList<int>? Cpus { get; }
 
     /// <summary>One line for the run's parameters and progress.</summary>
     public string Description => _cluster is { } cluster
         ? $"private PostgreSQL {cluster.Version} (pid {cluster.ProcessId}, port {cluster.Port})"
-        : $"existing PostgreSQL ({new NpgsqlConnectionStringBuilder(ConnectionString).Host})";
+        : $"existing PostgreSQL ({new NpgsqlConnectionStringBuilder(ConnectionString).Host}{(_existingProcessId > 0 ? $", on this machine: pid {_existingProcessId}" : "")})";
 
-    /// <summary>The cluster's last log lines when it is gone (why the database went away), else null.</summary>
-    public string? Gone(IProcessControl control) => _cluster is { } cluster && control.HasEnded(cluster.ProcessId)
-        ? $"the database stopped during the run (its last word: {LastWord(cluster)})"
-        : null;
+    /// <summary>Why the database is gone when its postmaster ended during the run (the private cluster's last log line), else null.</summary>
+    public string? Gone(IProcessControl control) => ProcessId <= 0 || !control.HasEnded(ProcessId)
+        ? null
+        : _cluster is { } cluster ? $"the database stopped during the run (its last word: {LastWord(cluster)})"
+        : $"the database stopped during the run (its postmaster, pid {ProcessId}, ended)";
 
     /// <summary>The cluster's last log line without its time stamp and process id ("FATAL: ...").</summary>
     private static string LastWord(PostgresCluster cluster)
@@ -51,15 +55,16 @@ internal sealed class RunDatabase : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(scenario);
         if (existing is not null)
         {
-            await CheckExistingAsync(existing, cancellationToken);
-            return new RunDatabase(existing, null, null);
+            var postmaster = await CheckExistingAsync(existing, control, cancellationToken);
+            return new RunDatabase(existing, null, null, postmaster);
         }
 
         var cluster = await PostgresCluster.StartAsync(scenario.SchemaScript, cpus, control, cancellationToken);
         return new RunDatabase(cluster.ConnectionString, cluster, cpus);
     }
 
-    private static async Task CheckExistingAsync(string connectionString, CancellationToken cancellationToken)
+    /// <summary>Checks the tables; returns the postmaster's process id when the database runs on this machine (its CPU is then sampled), else 0.</summary>
+    private static async Task<int> CheckExistingAsync(string connectionString, IProcessControl control, CancellationToken cancellationToken)
     {
         try
         {
@@ -73,6 +78,9 @@ internal sealed class RunDatabase : IAsyncDisposable
             {
                 throw new DatabaseUnavailableException($"--database has {worlds} World and {fortunes} Fortune rows; TechEmpower's hello_world schema has 10,000 and 12 (the tool does not fill a database it did not start).");
             }
+
+            await reader.CloseAsync();
+            return await LocalPostmasterAsync(connection, control, cancellationToken);
         }
         catch (PostgresException ex) when (ex.SqlState == PostgresErrorCodes.UndefinedTable)
         {
@@ -81,6 +89,37 @@ internal sealed class RunDatabase : IAsyncDisposable
         catch (Exception ex) when (ex is NpgsqlException or ArgumentException or TimeoutException)
         {
             throw new DatabaseUnavailableException($"--database cannot be used: {ex.Message.ReplaceLineEndings(" ")}", ex);
+        }
+    }
+
+    /// <summary>
+    /// The parent of this connection's backend when the server is on this machine (a loopback host or
+    /// a socket folder) and that parent is a postgres process; else 0 (another machine, a container).
+    /// </summary>
+    private static async Task<int> LocalPostmasterAsync(NpgsqlConnection connection, IProcessControl control, CancellationToken cancellationToken)
+    {
+        var host = new NpgsqlConnectionStringBuilder(connection.ConnectionString).Host ?? "";
+        var local = host.StartsWith('/') || host is "localhost" || (System.Net.IPAddress.TryParse(host, out var address) && System.Net.IPAddress.IsLoopback(address));
+        if (!local)
+        {
+            return 0;
+        }
+
+        await using var command = new NpgsqlCommand("SELECT pg_backend_pid()", connection);
+        var backend = Convert.ToInt32(await command.ExecuteScalarAsync(cancellationToken), System.Globalization.CultureInfo.InvariantCulture);
+        if (control.ParentOf(backend) is not { } parent)
+        {
+            return 0;
+        }
+
+        try
+        {
+            using var process = System.Diagnostics.Process.GetProcessById(parent);
+            return process.ProcessName.StartsWith("postgres", StringComparison.OrdinalIgnoreCase) ? parent : 0;
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
+        {
+            return 0;
         }
     }
 

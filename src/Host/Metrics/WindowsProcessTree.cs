@@ -1,19 +1,17 @@
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
+using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.Metrics;
 
 /// <summary>
-/// Windows: the CPU of a process and of its live children, found through a Toolhelp snapshot.
-/// Children that ended are not counted (Windows keeps no reaped total), so a short-lived child's
+/// Windows: the CPU of a process and of its live descendants, found through a Toolhelp snapshot.
+/// Descendants that ended are not counted (Windows keeps no reaped total), so a short-lived child's
 /// time is missing; PostgreSQL's backends live as long as their pooled connections.
 /// </summary>
 [SupportedOSPlatform("windows")]
-internal static partial class WindowsProcessTree
+internal static class WindowsProcessTree
 {
-    private const uint SnapProcess = 0x2;
-
     public static ProcessCpuTimes? Read(int processId)
     {
         var root = ReadOne(processId);
@@ -23,7 +21,7 @@ internal static partial class WindowsProcessTree
         }
 
         var (user, kernel, memory) = (root.Value.User, root.Value.Kernel, root.Value.WorkingSetBytes);
-        foreach (var child in Children(processId))
+        foreach (var child in WindowsToolhelp.Descendants(processId))
         {
             if (ReadOne(child) is { } times)
             {
@@ -48,62 +46,4 @@ internal static partial class WindowsProcessTree
             return null;
         }
     }
-
-    private static unsafe List<int> Children(int processId)
-    {
-        var children = new List<int>();
-        var snapshot = CreateToolhelp32Snapshot(SnapProcess, 0);
-        if (snapshot == -1)
-        {
-            return children;
-        }
-
-        try
-        {
-            var entry = new ProcessEntry { Size = (uint)sizeof(ProcessEntry) };
-            for (var more = Process32FirstW(snapshot, ref entry); more; more = Process32NextW(snapshot, ref entry))
-            {
-                if (entry.ParentProcessId == (uint)processId && entry.ProcessId != (uint)processId)
-                {
-                    children.Add((int)entry.ProcessId);
-                }
-            }
-        }
-        finally
-        {
-            CloseHandle(snapshot);
-        }
-
-        return children;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    private unsafe struct ProcessEntry
-    {
-        public uint Size;
-        public uint Usage;
-        public uint ProcessId;
-        public nuint DefaultHeapId;
-        public uint ModuleId;
-        public uint Threads;
-        public uint ParentProcessId;
-        public int PriorityBase;
-        public uint Flags;
-        public fixed char ExeFile[260];
-    }
-
-    [LibraryImport("kernel32.dll", SetLastError = true)]
-    private static partial nint CreateToolhelp32Snapshot(uint flags, uint processId);
-
-    [LibraryImport("kernel32.dll", SetLastError = true)]
-    [return: MarshalAs(UnmanagedType.Bool)]
-    private static partial bool Process32FirstW(nint snapshot, ref ProcessEntry entry);
-
-    [LibraryImport("kernel32.dll", SetLastError = true)]
-    [return: MarshalAs(UnmanagedType.Bool)]
-    private static partial bool Process32NextW(nint snapshot, ref ProcessEntry entry);
-
-    [LibraryImport("kernel32.dll", SetLastError = true)]
-    [return: MarshalAs(UnmanagedType.Bool)]
-    private static partial bool CloseHandle(nint handle);
 }

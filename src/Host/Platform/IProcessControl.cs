@@ -14,6 +14,9 @@ internal interface IProcessControl
     /// <summary>The process's children, their children and so on, as they are now.</summary>
     IReadOnlyList<int> Descendants(Process process);
 
+    /// <summary>The parent of a process (any process, not only a child of this one); null when it is gone or unknown.</summary>
+    int? ParentOf(int processId);
+
     /// <summary>Pins the process to the given CPUs.</summary>
     void SetAffinity(Process process, IReadOnlyList<int> cpus);
 

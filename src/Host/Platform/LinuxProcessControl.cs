@@ -55,6 +55,21 @@ internal sealed class LinuxProcessControl : IProcessControl
         return found;
     }
 
+    /// <summary>Field 4 of <c>/proc/PID/stat</c>.</summary>
+    public int? ParentOf(int processId)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{processId.ToString(System.Globalization.CultureInfo.InvariantCulture)}/stat");
+            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+            return fields.Length > 1 && int.TryParse(fields[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var parent) ? parent : null;
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+    }
+
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 
     // PR_SET_PDEATHSIG would have to be set between fork and exec, which Process.Start does not

@@ -14,6 +14,8 @@ internal sealed class WindowsProcessControl : IProcessControl
     // Process.Kill(entireProcessTree: true) finds the tree on Windows while the root lives.
     public IReadOnlyList<int> Descendants(Process process) => [];
 
+    public int? ParentOf(int processId) => WindowsToolhelp.Parents().TryGetValue(processId, out var parent) ? parent : null;
+
     public void SetAffinity(Process process, IReadOnlyList<int> cpus) => process.ProcessorAffinity = CpuSet.ToMask(cpus);
 
     public void Adopt(Process process) => WindowsJobObject.Assign(process);
