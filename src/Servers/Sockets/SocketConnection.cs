@@ -149,7 +149,6 @@ internal sealed class SocketConnection : IDisposable
                 processed = next with { Responses = answered + next.Responses };
             }
 
-
             // After an upgrade the bytes that follow belong to the WebSocket: leave them unexamined.
             if (processed.Upgraded)
             {
