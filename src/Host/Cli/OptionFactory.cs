@@ -59,6 +59,21 @@ internal static class OptionFactory
         return true;
     }
 
+    /// <summary>A raw TCP address, <c>tcp://host:port</c> (a path, if any, is ignored).</summary>
+    public static bool TryParseTcpUrl(string text, out Uri? url, out string error)
+    {
+        url = null;
+        error = "";
+        if (!Uri.TryCreate(text, UriKind.Absolute, out var parsed) || string.IsNullOrEmpty(parsed.Host) || parsed.Scheme != "tcp" || parsed.Port <= 0)
+        {
+            error = "expected a raw TCP address such as tcp://127.0.0.1:5000.";
+            return false;
+        }
+
+        url = parsed;
+        return true;
+    }
+
     public static Option<string[]> Headers() => new("--header", "-H")
     {
         Description = "Add a request header, 'Name: value' (repeatable).",

@@ -43,7 +43,7 @@ internal static class ServeCommand
                     throw new UsageException($"'{chosenScenario.Name}' reads a database: set {Scenarios.IDatabaseScenario.ConnectionVariable} to its connection string (TechEmpower's hello_world tables), or use 'benchmarks run {chosenScenario.Name}', which starts one.");
                 }
 
-                var listenUrls = ParseUrls(result.GetRequiredValue(urls));
+                var listenUrls = ParseUrls(result.GetRequiredValue(urls), chosenScenario is Scenarios.ITcpScenario);
                 var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), console.Error);
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
                 return await ServeAsync(console, chosenServer, context, signal, result.GetValue(reportRuntime));
@@ -110,12 +110,15 @@ internal static class ServeCommand
         return ExitCodes.Success;
     }
 
-    private static Uri[] ParseUrls(string text)
+    /// <summary>The listen addresses: http:// ones, or tcp:// ones for a scenario below HTTP.</summary>
+    private static Uri[] ParseUrls(string text, bool tcp)
     {
         var urls = new List<Uri>();
         foreach (var part in text.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
-            if (!OptionFactory.TryParseHttpUrl(part, out var url, out var error))
+            Uri? url;
+            string error;
+            if (tcp ? !OptionFactory.TryParseTcpUrl(part, out url, out error) : !OptionFactory.TryParseHttpUrl(part, out url, out error))
             {
                 throw new UsageException($"Invalid URL '{part}' for --urls: {error}");
             }

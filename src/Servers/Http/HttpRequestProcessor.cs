@@ -15,6 +15,7 @@ public sealed class HttpRequestProcessor
     private readonly IScenario _scenario;
     private readonly IWebSocketScenario? _webSockets;
     private readonly IAsyncScenario? _async;
+    private readonly ITcpScenario? _tcp;
     private readonly RouteTable _routes;
     private readonly byte[] _serverLine;
     private readonly HttpRequestReader _reader;
@@ -37,6 +38,7 @@ public sealed class HttpRequestProcessor
         _scenario = scenario;
         _webSockets = acceptWebSockets ? scenario as IWebSocketScenario : null;
         _async = scenario as IAsyncScenario;
+        _tcp = scenario as ITcpScenario;
         _routes = routes;
         _serverLine = Encoding.ASCII.GetBytes($"Server: {serverName}\r\n");
         _reader = reader ?? new HttpRequestReader();
@@ -52,6 +54,11 @@ public sealed class HttpRequestProcessor
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public ProcessResult Process(ref ReadOnlySequence<byte> buffer, IBufferWriter<byte> output)
     {
+        if (_tcp is not null)
+        {
+            return Relay(ref buffer, output, _tcp);
+        }
+
         var responses = 0;
         while (!buffer.IsEmpty)
         {
@@ -130,6 +137,19 @@ public sealed class HttpRequestProcessor
         }
 
         return new(responses, false);
+    }
+
+    /// <summary>Raw TCP: every byte read goes to the scenario, in order, and its reply out; nothing is parsed or kept.</summary>
+    private static ProcessResult Relay(ref ReadOnlySequence<byte> buffer, IBufferWriter<byte> output, ITcpScenario scenario)
+    {
+        foreach (var segment in buffer)
+        {
+            scenario.Receive(segment.Span, output);
+        }
+
+        var replied = !buffer.IsEmpty;
+        buffer = buffer.Slice(buffer.End);
+        return new(replied ? 1 : 0, false);
     }
 
     /// <summary>

@@ -34,6 +34,11 @@ public sealed class HttpSysServerModel : IServerModel
     public Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
+        if (context.Scenario is Benchmarks.Scenarios.ITcpScenario)
+        {
+            throw new ArgumentException($"httpsys cannot serve '{context.Scenario.Name}': it serves HTTP only; raw TCP (tcp://) is served by the sockets and libuv servers.");
+        }
+
         if (!OperatingSystem.IsWindows())
         {
             throw new PlatformNotSupportedException(Availability.Reason);

@@ -23,6 +23,11 @@ public sealed class KestrelServerModel : IServerModel
     public async Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
+        if (context.Scenario is Benchmarks.Scenarios.ITcpScenario)
+        {
+            throw new ArgumentException($"kestrel cannot serve '{context.Scenario.Name}': it serves HTTP only; raw TCP (tcp://) is served by the sockets and libuv servers.");
+        }
+
         var settings = KestrelSettings.Parse(context.Options);
 
         var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
