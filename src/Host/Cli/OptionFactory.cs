@@ -23,12 +23,27 @@ internal static class OptionFactory
         },
     };
 
-    public static Option<Uri?> HttpUrl(string name, string description, bool allowWebSocket = false) => new(name)
+    /// <param name="name">The option's name.</param>
+    /// <param name="description">Its help text.</param>
+    /// <param name="allowWebSocket">Also accept ws:// URLs.</param>
+    /// <param name="allowTcp">Also accept tcp://host:port addresses.</param>
+    public static Option<Uri?> HttpUrl(string name, string description, bool allowWebSocket = false, bool allowTcp = false) => new(name)
     {
         Description = description,
         CustomParser = result =>
         {
             var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+            if (allowTcp && text.StartsWith("tcp:", StringComparison.OrdinalIgnoreCase))
+            {
+                if (TryParseTcpUrl(text, out var tcp, out var tcpError))
+                {
+                    return tcp;
+                }
+
+                result.AddError($"Invalid URL '{text}' for {name}: {tcpError}");
+                return null;
+            }
+
             if (TryParseHttpUrl(text, out var url, out var error, allowWebSocket))
             {
                 return url;

@@ -17,7 +17,7 @@ internal static class LoadCommand
 {
     public static Command Create(CliConsole console)
     {
-        var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext or ws://127.0.0.1:5000/plain.", allowWebSocket: true);
+        var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext, ws://127.0.0.1:5000/plain or tcp://127.0.0.1:5000.", allowWebSocket: true, allowTcp: true);
         url.Required = true;
         var load = new LoadOptionSet();
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
@@ -30,11 +30,12 @@ internal static class LoadCommand
         engine.AcceptOnlyFromAmong("builtin", "wrk");
         var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
+        var tcp = new TcpOptionSet();
         var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws, the WebSocket generator.")
         {
             url, scenario, json, crank, progress, plugins, parent, engine, gate,
         };
-        foreach (var option in ws.All)
+        foreach (var option in ws.All.Concat(tcp.All))
         {
             command.Options.Add(option);
         }
@@ -46,6 +47,11 @@ internal static class LoadCommand
 
         command.SetAction(async (result, cancellationToken) =>
         {
+            if (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme == "tcp")
+            {
+                return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, json, crank, progress, parent, cancellationToken);
+            }
+
             if (result.GetValue(ws.Enabled))
             {
                 return await WebSocketLoad.RunAsync(console, result, ws, load, result.GetRequiredValue(url)!, json, crank, progress, parent, cancellationToken);

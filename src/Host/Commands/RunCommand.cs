@@ -161,7 +161,7 @@ internal static class RunCommand
             }
         }
 
-        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window), result.GetValue(ws.MessageSize), result.GetValue(ws.LocalAddresses) ?? [], broadcast);
+        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window) ?? WebSocketOptionSet.DefaultWindow, result.GetValue(ws.MessageSize) ?? WebSocketOptionSet.DefaultMessageSize, result.GetValue(ws.LocalAddresses) ?? [], broadcast);
     }
 
     private static int ExcludeCount(int exclude, int iterations) => exclude switch

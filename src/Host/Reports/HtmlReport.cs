@@ -9,9 +9,9 @@ namespace Benchmarks.Host.Reports;
 /// <summary>Self-contained HTML reports (inline CSS and SVG; nothing fetched): a comparison, or a history.</summary>
 internal static class HtmlReport
 {
-    private static readonly string[] s_rates = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name];
+    private static readonly string[] s_rates = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name, TcpMeasures.ResponsesRate.Name];
     private static readonly string[] s_sides = ["baseline", "candidate"];
-    private static readonly string[] s_sampleRates = [HttpMeasures.Rps.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name];
+    private static readonly string[] s_sampleRates = [HttpMeasures.Rps.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name];
 
     public static string Compare(Comparison comparison)
     {

@@ -1,0 +1,69 @@
+using System.CommandLine;
+using System.Net;
+using System.Text.Json;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.LoadJobs;
+using Benchmarks.Load;
+using Benchmarks.Load.Tcp;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary><c>benchmarks load --tcp</c>.</summary>
+internal static class TcpLoad
+{
+    public static async Task<int> RunAsync(
+        CliConsole console, ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
+        Option<FileInfo?> json, Option<bool> crank, Option<bool> progress, Option<int?> parent, CancellationToken cancellationToken)
+    {
+        TcpLoadOptions options;
+        try
+        {
+            if (url.Scheme != "tcp" || !result.GetValue(tcp.Enabled))
+            {
+                throw new UsageException(url.Scheme != "tcp" ? $"--tcp needs a tcp://host:port URL (got '{url}')." : $"'{url}' is a TCP address: add --tcp.");
+            }
+
+            options = new TcpLoadOptions
+            {
+                Url = url,
+                Mode = result.GetRequiredValue(tcp.Mode) == "churn" ? TcpLoadMode.Churn : TcpLoadMode.Persistent,
+                Connections = result.GetValue(load.Connections) ?? TcpOptionSet.DefaultConnections,
+                Window = result.GetValue(ws.Window) ?? TcpOptionSet.DefaultWindow,
+                MessageSize = result.GetValue(ws.MessageSize) ?? TcpOptionSet.DefaultMessageSize,
+                Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
+                Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
+                Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(5),
+                LingerZero = result.GetValue(tcp.LingerZero),
+                LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
+            };
+            options.Validate();
+            SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
+        }
+        catch (Exception ex) when (UsageErrors.Is(ex))
+        {
+            return UsageErrors.Report(console, ex);
+        }
+
+        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+        TcpLoadResult outcome;
+        try
+        {
+            outcome = await TcpLoadGenerator.RunAsync(options, result.GetValue(progress) ? new ProgressLines(console) : null, signal.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+        }
+
+        TcpSummaryWriter.Write(console.Out, outcome);
+        var failure = outcome.IsClean ? null
+            : outcome.Interrupted ? "the load was stopped before its duration ended."
+            : outcome.Echoed == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no echo came back."
+            : $"{outcome.FailedTotal} echoes failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
+        return await LoadOutput.FinishAsync(
+            console,
+            new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure),
+            result.GetValue(json),
+            result.GetValue(crank));
+    }
+}

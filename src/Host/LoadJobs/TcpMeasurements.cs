@@ -1,0 +1,44 @@
+using Benchmarks.Host.Measurements;
+using Benchmarks.Load.Tcp;
+
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>A TCP load result under the <c>tcp/...</c> names of <see cref="MeasurementCatalog"/>.</summary>
+internal static class TcpMeasurements
+{
+    public static SortedDictionary<string, double> From(TcpLoadResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var m = new SortedDictionary<string, double>(StringComparer.Ordinal)
+        {
+            [TcpMeasures.ResponsesRate.Name] = result.ResponsesPerSecond,
+            [TcpMeasures.RequestsRate.Name] = result.RequestsPerSecond,
+            [TcpMeasures.Responses.Name] = result.Echoed,
+            [TcpMeasures.Requests.Name] = result.Sent,
+            [TcpMeasures.Unfinished.Name] = result.Unfinished,
+            [TcpMeasures.Errors.Name] = result.FailedTotal + result.ConnectFailedTotal,
+            [TcpMeasures.Connects.Name] = result.Connects,
+            [TcpMeasures.ConnectsRate.Name] = result.ConnectsPerSecond,
+            [TcpMeasures.RttMean.Name] = result.RoundTrip.Mean,
+            [TcpMeasures.Rtt50.Name] = result.RoundTrip.P50,
+            [TcpMeasures.Rtt90.Name] = result.RoundTrip.P90,
+            [TcpMeasures.Rtt99.Name] = result.RoundTrip.P99,
+            [TcpMeasures.RttMax.Name] = result.RoundTrip.Max,
+        };
+        foreach (var (cause, measurement) in TcpMeasures.ErrorsByCause)
+        {
+            m[measurement.Name] = result.Failed.GetValueOrDefault(cause) + result.ConnectFailed.GetValueOrDefault(cause);
+        }
+
+        if (result.Connects > 0)
+        {
+            m[TcpMeasures.ConnectMean.Name] = result.Connect.Mean;
+            m[TcpMeasures.Connect50.Name] = result.Connect.P50;
+            m[TcpMeasures.Connect99.Name] = result.Connect.P99;
+            m[TcpMeasures.ConnectMax.Name] = result.Connect.Max;
+        }
+
+        LoadCpuShare.Add(m, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
+        return m;
+    }
+}

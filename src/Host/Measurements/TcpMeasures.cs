@@ -1,0 +1,48 @@
+using static Benchmarks.Host.Measurements.Better;
+using static Benchmarks.Host.Measurements.Operation;
+
+namespace Benchmarks.Host.Measurements;
+
+/// <summary>What the TCP load (persistent echo and churn) reports once, over its measured window.</summary>
+internal static class TcpMeasures
+{
+    public static readonly Measurement ResponsesRate = new("tcp/responses/rate", "resp/s", Max, Higher, "TCP echoes received complete and byte-exact per second (resp/s)", Sum);
+    public static readonly Measurement RequestsRate = new("tcp/requests/rate", "req/s", Max, Higher, "TCP messages sent per second (req/s)");
+    public static readonly Measurement Responses = new("tcp/responses", "count", Max, Higher, "TCP echoes received complete and byte-exact");
+    public static readonly Measurement Requests = new("tcp/requests", "count", Max, Neither, "TCP messages sent in the measured window");
+    public static readonly Measurement Unfinished = new("tcp/unfinished", "count", Max, Neither, "TCP messages still in flight when the run stopped");
+    public static readonly Measurement Errors = new("tcp/errors", "count", Max, Lower, "TCP failures: messages whose echo failed and connects that failed, all causes");
+    public static readonly Measurement ErrorsRefused = new("tcp/errors/refused", "count", Max, Lower, "TCP connects refused");
+    public static readonly Measurement ErrorsReset = new("tcp/errors/reset", "count", Max, Lower, "TCP messages and connects ended by a reset");
+    public static readonly Measurement ErrorsTimeout = new("tcp/errors/timeout", "count", Max, Lower, "TCP messages and connects that outlasted the timeout");
+    public static readonly Measurement ErrorsShortEcho = new("tcp/errors/short-echo", "count", Max, Lower, "TCP messages whose connection closed before the whole echo came back");
+    public static readonly Measurement ErrorsMismatch = new("tcp/errors/mismatch", "count", Max, Lower, "TCP messages echoed with other bytes than were sent");
+    public static readonly Measurement ErrorsPorts = new("tcp/errors/ports", "count", Max, Lower, "TCP connects that found no local port or descriptor (ports in TIME_WAIT)");
+    public static readonly Measurement ErrorsOther = new("tcp/errors/other", "count", Max, Lower, "TCP failures of any other cause");
+    public static readonly Measurement Connects = new("tcp/connects", "count", Max, Neither, "TCP connections established in the measured window");
+    public static readonly Measurement ConnectsRate = new("tcp/connects/rate", "conn/s", Max, Higher, "TCP connections established per second (conn/s)");
+    public static readonly Measurement ConnectMean = new("tcp/connect/mean", "ms", Max, Lower, "TCP connect time, mean (ms)");
+    public static readonly Measurement Connect50 = new("tcp/connect/50", "ms", Max, Lower, "TCP connect time, 50th percentile (ms)");
+    public static readonly Measurement Connect99 = new("tcp/connect/99", "ms", Max, Lower, "TCP connect time, 99th percentile (ms)");
+    public static readonly Measurement ConnectMax = new("tcp/connect/max", "ms", Max, Lower, "TCP connect time, max (ms)");
+    public static readonly Measurement RttMean = new("tcp/rtt/mean", "ms", Max, Lower, "TCP echo round trip from its own send, mean (ms)");
+    public static readonly Measurement Rtt50 = new("tcp/rtt/50", "ms", Max, Lower, "TCP echo round trip, 50th percentile (ms)");
+    public static readonly Measurement Rtt90 = new("tcp/rtt/90", "ms", Max, Lower, "TCP echo round trip, 90th percentile (ms)");
+    public static readonly Measurement Rtt99 = new("tcp/rtt/99", "ms", Max, Lower, "TCP echo round trip, 99th percentile (ms)");
+    public static readonly Measurement RttMax = new("tcp/rtt/max", "ms", Max, Lower, "TCP echo round trip, max (ms)");
+
+    /// <summary>The error count of each failure cause, by the cause's name.</summary>
+    public static IReadOnlyDictionary<string, Measurement> ErrorsByCause { get; } = new Dictionary<string, Measurement>(StringComparer.Ordinal)
+    {
+        ["refused"] = ErrorsRefused, ["reset"] = ErrorsReset, ["timeout"] = ErrorsTimeout, ["short-echo"] = ErrorsShortEcho,
+        ["mismatch"] = ErrorsMismatch, ["ports"] = ErrorsPorts, ["other"] = ErrorsOther,
+    };
+
+    public static IReadOnlyList<(double Percentile, Measurement Measurement)> RttPercentiles { get; } = [(50, Rtt50), (90, Rtt90), (99, Rtt99)];
+
+    public static IReadOnlyList<Measurement> All { get; } =
+    [
+        ResponsesRate, RequestsRate, Responses, Requests, Unfinished, Errors, ErrorsRefused, ErrorsReset, ErrorsTimeout, ErrorsShortEcho, ErrorsMismatch, ErrorsPorts, ErrorsOther,
+        Connects, ConnectsRate, ConnectMean, Connect50, Connect99, ConnectMax, RttMean, Rtt50, Rtt90, Rtt99, RttMax,
+    ];
+}

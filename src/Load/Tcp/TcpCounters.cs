@@ -1,0 +1,24 @@
+namespace Benchmarks.Load.Tcp;
+
+/// <summary>
+/// What one TCP load connection counted in the measured window. Each message sent in the window
+/// ends once: echoed, failed (by cause) or unfinished when the run stopped, so
+/// sent = echoed + failed + unfinished. Connects and connect failures are counted apart.
+/// </summary>
+internal sealed class TcpCounters
+{
+    private static readonly int s_causes = Enum.GetValues<TcpFailure>().Length;
+
+    public long Sent;
+    public long Echoed;
+    public long Unfinished;
+    public long Connects;
+
+    public long[] Failed { get; } = new long[s_causes];
+
+    public long[] ConnectFailed { get; } = new long[s_causes];
+
+    public long FailedTotal => Failed.Sum();
+
+    public long ConnectFailedTotal => ConnectFailed.Sum();
+}

@@ -1,0 +1,323 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Tcp;
+
+/// <summary>
+/// One TCP load connection (persistent) or client (churn). Every message has its own bytes (from
+/// the connection's seed and the message's number), so an echo is checked byte for byte, and a
+/// truncated or reordered echo shows as a mismatch. A message sent in the measured window ends
+/// once: echoed, failed by cause, or unfinished at the stop. A persistent connection that fails
+/// connects again.
+/// </summary>
+internal sealed class TcpLoadConnection : IDisposable
+{
+    private readonly TcpLoadOptions _options;
+    private readonly TcpRunState _state;
+    private readonly EndPoint _endPoint;
+    private readonly IPAddress? _local;
+    private readonly LatencyHistogram _roundTrips;
+    private readonly LatencyHistogram _connectTimes;
+    private readonly int _seed;
+    private readonly byte[] _send;
+    private readonly byte[] _receive;
+    private readonly long[] _sentAt;
+    private readonly bool[] _counted;
+    private Socket? _socket;
+    private long _next;
+    private long _expected;
+    private int _offset;
+    private long _waitingSince;
+    private volatile bool _timedOut;
+
+    public TcpLoadConnection(TcpLoadOptions options, TcpRunState state, EndPoint endPoint, IPAddress? local, LatencyHistogram roundTrips, LatencyHistogram connectTimes, int seed)
+    {
+        _options = options;
+        _state = state;
+        _endPoint = endPoint;
+        _local = local;
+        _roundTrips = roundTrips;
+        _connectTimes = connectTimes;
+        _seed = seed;
+        _send = new byte[options.MessageSize * options.Window];
+        _receive = new byte[Math.Max(4096, Math.Min(_send.Length, 64 * 1024))];
+        _sentAt = new long[options.Window];
+        _counted = new bool[options.Window];
+    }
+
+    public TcpCounters Counters { get; } = new();
+
+    public string? FirstError { get; private set; }
+
+    private int InFlight => (int)(_next - _expected);
+
+    public async Task RunAsync()
+    {
+        while (!_state.Stopping && !_state.Abort.IsCancellationRequested)
+        {
+            if (!await ConnectAsync())
+            {
+                await PauseAsync();
+                continue;
+            }
+
+            var failed = false;
+            try
+            {
+                failed = !await ExchangeAsync();
+            }
+            catch (OperationCanceledException) when (_state.Abort.IsCancellationRequested)
+            {
+                EndInFlight(null);
+                return;
+            }
+            catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException)
+            {
+                EndInFlight(Classify(ex));
+                Note(ex.Message);
+                failed = true;
+            }
+            finally
+            {
+                Close();
+            }
+
+            if (failed && _options.Mode == TcpLoadMode.Persistent)
+            {
+                await PauseAsync();
+            }
+        }
+    }
+
+    /// <summary>Called by the generator's watchdog: a connect or an echo waiting longer than the timeout ends as a timeout.</summary>
+    public void CheckTimeout(long now, long timeoutTicks)
+    {
+        var since = Volatile.Read(ref _waitingSince);
+        if (since != 0 && now - since > timeoutTicks && !_timedOut)
+        {
+            _timedOut = true;
+            _socket?.Dispose();
+        }
+    }
+
+    public void Dispose() => _socket?.Dispose();
+
+    /// <summary>Persistent: messages until the stop, the window kept full. Churn: one message. False when the exchange failed (counted).</summary>
+    private async Task<bool> ExchangeAsync()
+    {
+        _next = _expected = 0;
+        _offset = 0;
+        await SendAsync(_options.Mode == TcpLoadMode.Churn ? 1 : _options.Window);
+        while (InFlight > 0)
+        {
+            var read = await _socket!.ReceiveAsync(_receive, SocketFlags.None, _state.Abort);
+            if (read == 0)
+            {
+                EndInFlight(TcpFailure.ShortEcho);
+                Note("the server closed the connection before the echo was complete");
+                return false;
+            }
+
+            var completed = Consume(_receive.AsSpan(0, read));
+            if (completed < 0)
+            {
+                EndInFlight(TcpFailure.Mismatch);
+                Note("the echo differs from what was sent");
+                return false;
+            }
+
+            if (_options.Mode == TcpLoadMode.Persistent && completed > 0 && !_state.Stopping)
+            {
+                await SendAsync(completed);
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Checks received bytes against the messages in flight; returns how many completed, or -1 on the first wrong byte.</summary>
+    private int Consume(ReadOnlySpan<byte> data)
+    {
+        var completed = 0;
+        var size = _options.MessageSize;
+        foreach (var value in data)
+        {
+            if (InFlight == 0 || value != Pattern(_expected, _offset))
+            {
+                return -1;
+            }
+
+            if (++_offset < size)
+            {
+                continue;
+            }
+
+            var slot = (int)(_expected % _options.Window);
+            if (_counted[slot])
+            {
+                Counters.Echoed++;
+                _roundTrips.Record(Elapsed(_sentAt[slot]));
+            }
+
+            _expected++;
+            _offset = 0;
+            completed++;
+            Volatile.Write(ref _waitingSince, InFlight > 0 ? _sentAt[(int)(_expected % _options.Window)] : 0);
+        }
+
+        return completed;
+    }
+
+    private async Task SendAsync(int count)
+    {
+        var size = _options.MessageSize;
+        var now = Stopwatch.GetTimestamp();
+        var measuring = _state.Measuring;
+        for (var m = 0; m < count; m++)
+        {
+            var number = _next + m;
+            var bytes = _send.AsSpan(m * size, size);
+            for (var i = 0; i < size; i++)
+            {
+                bytes[i] = Pattern(number, i);
+            }
+
+            var slot = (int)(number % _options.Window);
+            _sentAt[slot] = now;
+            _counted[slot] = measuring;
+            if (measuring)
+            {
+                Counters.Sent++;
+            }
+        }
+
+        if (InFlight == 0)
+        {
+            Volatile.Write(ref _waitingSince, now);
+        }
+
+        _next += count;
+        await _socket!.SendAsync(_send.AsMemory(0, count * size), SocketFlags.None, _state.Abort);
+    }
+
+    private async Task<bool> ConnectAsync()
+    {
+        _timedOut = false;
+        var socket = new Socket(_endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        _socket = socket;
+        var measuring = _state.Measuring;
+        var started = Stopwatch.GetTimestamp();
+        Volatile.Write(ref _waitingSince, started);
+        try
+        {
+            if (_local is not null)
+            {
+                socket.Bind(new IPEndPoint(_local, 0));
+            }
+
+            await socket.ConnectAsync(_endPoint, _state.Abort);
+            Volatile.Write(ref _waitingSince, 0);
+            if (measuring)
+            {
+                Counters.Connects++;
+                _connectTimes.Record(Elapsed(started));
+            }
+
+            return true;
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException or OperationCanceledException)
+        {
+            Volatile.Write(ref _waitingSince, 0);
+            socket.Dispose();
+            if (measuring && !_state.Abort.IsCancellationRequested)
+            {
+                Counters.ConnectFailed[(int)Classify(ex)]++;
+                Note($"connect: {ex.Message}");
+            }
+
+            return false;
+        }
+    }
+
+    /// <summary>Ends the messages in flight: failed by <paramref name="cause"/>, or unfinished (null: the run stopped).</summary>
+    private void EndInFlight(TcpFailure? cause)
+    {
+        for (var number = _expected; number < _next; number++)
+        {
+            if (!_counted[(int)(number % _options.Window)])
+            {
+                continue;
+            }
+
+            if (cause is { } failure)
+            {
+                Counters.Failed[(int)failure]++;
+            }
+            else
+            {
+                Counters.Unfinished++;
+            }
+        }
+
+        _expected = _next;
+        Volatile.Write(ref _waitingSince, 0);
+    }
+
+    private void Close()
+    {
+        var socket = _socket;
+        if (socket is null)
+        {
+            return;
+        }
+
+        if (_options.LingerZero)
+        {
+            try
+            {
+                socket.LingerState = new LingerOption(true, 0);
+            }
+            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+            {
+            }
+        }
+
+        socket.Dispose();
+    }
+
+    private TcpFailure Classify(Exception ex)
+    {
+        if (_timedOut)
+        {
+            return TcpFailure.Timeout;
+        }
+
+        return ex is SocketException socket ? socket.SocketErrorCode switch
+        {
+            SocketError.ConnectionRefused => TcpFailure.Refused,
+            SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown => TcpFailure.Reset,
+            SocketError.TimedOut => TcpFailure.Timeout,
+            SocketError.AddressNotAvailable or SocketError.AddressAlreadyInUse or SocketError.TooManyOpenSockets or SocketError.NoBufferSpaceAvailable => TcpFailure.Ports,
+            _ => TcpFailure.Other,
+        } : TcpFailure.Other;
+    }
+
+    private void Note(string message) => FirstError ??= message;
+
+    private async Task PauseAsync()
+    {
+        try
+        {
+            await Task.Delay(10, _state.Abort);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    private byte Pattern(long number, int index) => (byte)(_seed + (number * 131) + (index * 7) + (number >> 8));
+
+    private static long Elapsed(long since) => (long)Stopwatch.GetElapsedTime(since).TotalNanoseconds;
+}

@@ -1,0 +1,69 @@
+using System.Net;
+
+namespace Benchmarks.Load.Tcp;
+
+/// <summary>What the built-in TCP load generator does.</summary>
+public sealed record TcpLoadOptions
+{
+    public required Uri Url { get; init; }
+
+    public TcpLoadMode Mode { get; init; } = TcpLoadMode.Persistent;
+
+    /// <summary>Connections held open (persistent) or concurrent clients (churn).</summary>
+    public int Connections { get; init; } = 2000;
+
+    /// <summary>Bytes in one message (the Go tcp_bencher sends 26).</summary>
+    public int MessageSize { get; init; } = 26;
+
+    /// <summary>Messages in flight per connection (persistent mode).</summary>
+    public int Window { get; init; } = 1;
+
+    public TimeSpan Duration { get; init; } = DefaultLoad.Duration;
+
+    public TimeSpan Warmup { get; init; } = DefaultLoad.Warmup;
+
+    /// <summary>A connect or an echo that takes longer is a timeout error.</summary>
+    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// Close with <c>SO_LINGER 0</c>: the client sends a reset instead of a FIN, so it keeps no
+    /// TIME_WAIT port (what some churn benchers do; the server then sees resets, not closes).
+    /// </summary>
+    public bool LingerZero { get; init; }
+
+    /// <summary>Source addresses to spread connections over (past ~28k ephemeral ports per destination).</summary>
+    public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];
+
+    public void Validate()
+    {
+        if (Url.Scheme != "tcp" || string.IsNullOrEmpty(Url.Host) || Url.Port <= 0)
+        {
+            throw new ArgumentException($"The TCP load needs a tcp://host:port URL (got '{Url}').");
+        }
+
+        if (Connections is < 1 or > 1_000_000)
+        {
+            throw new ArgumentException($"--connections must be between 1 and 1000000 (got {Connections}).");
+        }
+
+        if (MessageSize is < 1 or > 1_048_576)
+        {
+            throw new ArgumentException($"--message-size must be between 1 and 1048576 (got {MessageSize}).");
+        }
+
+        if (Window is < 1 or > 4096)
+        {
+            throw new ArgumentException($"--window must be between 1 and 4096 (got {Window}).");
+        }
+
+        if (Mode == TcpLoadMode.Churn && Window != 1)
+        {
+            throw new ArgumentException("--window applies to --tcp-mode persistent: a churn client sends one message per connection.");
+        }
+
+        if (Duration <= TimeSpan.Zero || Warmup < TimeSpan.Zero || Timeout <= TimeSpan.Zero)
+        {
+            throw new ArgumentException("--duration and --timeout must be positive and --warmup not negative.");
+        }
+    }
+}
