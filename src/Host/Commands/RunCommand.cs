@@ -23,7 +23,7 @@ internal static class RunCommand
         var scenario = new Argument<string>("scenario") { Description = "Scenario to run (see 'benchmarks scenarios')." };
         var server = new Option<string>("--server") { Description = "Server model (see 'benchmarks servers').", DefaultValueFactory = _ => "kestrel" };
         var load = new LoadOptionSet();
-        var urls = OptionFactory.HttpUrl("--urls", "Where the server listens; default http://127.0.0.1 on a free port.");
+        var urls = OptionFactory.HttpUrl("--urls", "Where the server listens; default http://127.0.0.1 (tcp:// for a raw TCP scenario) on a free port.", allowTcp: true);
         var labels = new Option<string[]>("--label") { Description = "A label stored with the run (repeatable).", Arity = ArgumentArity.ZeroOrMore };
         var json = new Option<FileInfo?>("--json") { Description = "Also write the run document to this file." };
         var stores = new StoreOptionSet();
@@ -43,11 +43,12 @@ internal static class RunCommand
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var ws = new WebSocketOptionSet();
+        var tcp = new TcpOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
             scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, noPin, noVerify, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
         };
-        foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)))
+        foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
             command.Options.Add(option);
         }
@@ -64,9 +65,10 @@ internal static class RunCommand
                 var needsDatabase = chosen is Scenarios.IDatabaseScenario && result.GetValue(database) is null;
                 var (serverSet, loadSet, databaseSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), needsDatabase ? result.GetValue(databaseCpus) : null, needsDatabase, result.GetValue(noPin));
                 serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
-                var serverUrl = result.GetValue(urls) ?? new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
+                var rawTcp = chosen is Scenarios.ITcpScenario;
+                var serverUrl = result.GetValue(urls) ?? new Uri($"{(rawTcp ? "tcp" : "http")}://127.0.0.1:{VerifyCommand.FreePort()}");
                 var webSocket = chosen is Scenarios.IWebSocketScenario;
-                var loadJob = webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(result.GetRequiredValue(loadKind));
+                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws) : webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(result.GetRequiredValue(loadKind));
                 var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
                 request = new RunRequest
                 {
@@ -81,7 +83,7 @@ internal static class RunCommand
                     Database = result.GetValue(database),
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
-                    Verify = !result.GetValue(noVerify) && !webSocket,
+                    Verify = !result.GetValue(noVerify) && !webSocket && !rawTcp,
                     Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
                     Restart = result.GetValue(restart),
                     Exclude = ExcludeCount(result.GetValue(exclude), count),
@@ -100,11 +102,18 @@ internal static class RunCommand
 
                         // Without --warmup the warm-up is adaptive: until the server's rate has settled and its JIT is quiet.
                         WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
-                        Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : DefaultLoad.HttpTimeout),
+                        Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? TimeSpan.FromSeconds(5) : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),
                     },
                 };
-                request.Load.Validate();
+                if (loadJob is TcpLoadJob tcpJob)
+                {
+                    tcpJob.Validate(request.Load);
+                }
+                else
+                {
+                    request.Load.Validate();
+                }
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
             {
@@ -142,6 +151,17 @@ internal static class RunCommand
             return sinks.AnyFailed ? ExitCodes.NotStored : document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
         });
         return command;
+    }
+
+    private static TcpLoadJob ChooseTcpJob(ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws)
+    {
+        var local = result.GetValue(ws.LocalAddresses) ?? [];
+        foreach (var address in local)
+        {
+            _ = System.Net.IPAddress.TryParse(address, out _) ? 0 : throw new UsageException($"Invalid --local-address '{address}': expected an IP address.");
+        }
+
+        return new TcpLoadJob(result.GetRequiredValue(tcp.Mode), result.GetValue(ws.Window) ?? TcpOptionSet.DefaultWindow, result.GetValue(ws.MessageSize) ?? TcpOptionSet.DefaultMessageSize, result.GetValue(tcp.LingerZero), local);
     }
 
     private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IScenario scenario)

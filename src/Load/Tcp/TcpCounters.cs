@@ -14,6 +14,9 @@ internal sealed class TcpCounters
     public long Unfinished;
     public long Connects;
 
+    /// <summary>Echoes of messages sent before the window (the warm-up's rate).</summary>
+    public long WarmupEchoed;
+
     public long[] Failed { get; } = new long[s_causes];
 
     public long[] ConnectFailed { get; } = new long[s_causes];

@@ -160,6 +160,10 @@ internal sealed class TcpLoadConnection : IDisposable
                 Counters.Echoed++;
                 _roundTrips.Record(Elapsed(_sentAt[slot]));
             }
+            else
+            {
+                Counters.WarmupEchoed++;
+            }
 
             _expected++;
             _offset = 0;

@@ -30,7 +30,7 @@ public static class TcpLoadGenerator
         var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
         using var watchdogStop = new CancellationTokenSource();
         var watchdog = WatchAsync(connections, options.Timeout, watchdogStop.Token);
-        var clock = new LoadClock(() => Totals(connections), progress);
+        var clock = new LoadClock(() => Totals(connections), progress, () => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupEchoed)));
         try
         {
             await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);

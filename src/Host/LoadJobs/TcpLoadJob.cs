@@ -1,0 +1,63 @@
+using System.Globalization;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Jobs;
+
+namespace Benchmarks.Host.LoadJobs;
+
+/// <summary>The built-in TCP echo generator, run as <c>benchmarks load --tcp</c> in a child process.</summary>
+internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool lingerZero, IReadOnlyList<string> localAddresses) : ILoadJob
+{
+    public string Mode => mode;
+
+    public string Name => "tcp";
+
+    public bool ReportsProgress => true;
+
+    /// <summary>Checks the run's load options as the TCP load will (exit 2 in the run, not a failed load later).</summary>
+    public void Validate(Benchmarks.Load.Http.HttpLoadOptions load)
+    {
+        ArgumentNullException.ThrowIfNull(load);
+        new Benchmarks.Load.Tcp.TcpLoadOptions
+        {
+            Url = new Uri(load.Url.GetLeftPart(UriPartial.Authority)),
+            Mode = mode == "churn" ? Benchmarks.Load.Tcp.TcpLoadMode.Churn : Benchmarks.Load.Tcp.TcpLoadMode.Persistent,
+            Connections = load.Connections,
+            Window = window,
+            MessageSize = messageSize,
+            Duration = load.Duration,
+            Warmup = load.Warmup,
+            Timeout = load.Timeout,
+        }.Validate();
+    }
+
+    public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
+
+    public JobStartInfo Main(LoadLaunch request, string workDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        var load = request.Load;
+        var arguments = new List<string>
+        {
+            "load", "--tcp", "--url", load.Url.GetLeftPart(UriPartial.Authority), "--tcp-mode", mode,
+            "--window", Invariant(window), "--message-size", Invariant(messageSize), "--connections", Invariant(load.Connections),
+            "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
+            "--threads", Invariant(load.Threads), "--crank-statistics", "--progress", "--parent-pid", Invariant(Environment.ProcessId),
+        };
+        if (lingerZero)
+        {
+            arguments.Add("--linger-zero");
+        }
+
+        foreach (var address in localAddresses)
+        {
+            arguments.AddRange(["--local-address", address]);
+        }
+
+        return HostExecutable.Command("load", arguments) with { Cpus = request.Cpus };
+    }
+
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) =>
+        (statistics, LoadJobFailure.From(main));
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}
