@@ -9,6 +9,12 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
 {
     public string Mode => mode;
 
+    public int Window => window;
+
+    public int MessageSize => messageSize;
+
+    public bool LingerZero => lingerZero;
+
     public string Name => "tcp";
 
     public bool ReportsProgress => true;

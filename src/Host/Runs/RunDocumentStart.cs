@@ -34,6 +34,14 @@ internal static class RunDocumentStart
         parameters["iterations"] = Invariant(request.Iterations);
         parameters["server-cpus"] = request.ServerCpus is null ? "any" : CpuSet.Format(request.ServerCpus);
         parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);
+        if (request.LoadJob is LoadJobs.TcpLoadJob tcp)
+        {
+            parameters["tcp-mode"] = tcp.Mode;
+            parameters["message-size"] = Invariant(tcp.MessageSize);
+            parameters["window"] = Invariant(tcp.Window);
+            parameters["linger-zero"] = tcp.LingerZero ? "true" : "false";
+        }
+
         foreach (var (name, value) in request.ServerOptions)
         {
             parameters[$"server-option/{name}"] = value;

@@ -295,7 +295,8 @@ internal sealed class TcpLoadConnection : IDisposable
     {
         if (_timedOut)
         {
-            return TcpFailure.Timeout;
+            // Part of the echo came back and the rest never did: the server cut it short.
+            return _offset > 0 ? TcpFailure.ShortEcho : TcpFailure.Timeout;
         }
 
         return ex is SocketException socket ? socket.SocketErrorCode switch

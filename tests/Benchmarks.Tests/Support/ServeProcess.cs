@@ -23,10 +23,10 @@ internal sealed class ServeProcess : IAsyncDisposable
     public int Pid => _process.Id;
 
     /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
-    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null)
+    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http")
     {
         var port = Integration.LoadGeneratorTests.ClosedPort();
-        var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"http://127.0.0.1:{port}" };
+        var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"{scheme}://127.0.0.1:{port}" };
         foreach (var option in options ?? [])
         {
             arguments.AddRange(["--server-option", option]);
