@@ -83,7 +83,7 @@ internal static class RunCommand
                     Database = result.GetValue(database),
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
-                    Verify = !result.GetValue(noVerify) && !webSocket && !rawTcp,
+                    Verify = !result.GetValue(noVerify) && !webSocket,
                     Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
                     Restart = result.GetValue(restart),
                     Exclude = ExcludeCount(result.GetValue(exclude), count),

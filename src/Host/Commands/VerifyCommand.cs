@@ -19,7 +19,7 @@ internal static class VerifyCommand
     {
         var server = new Option<string>("--server") { Description = "Server model to verify.", DefaultValueFactory = _ => "kestrel" };
         var scenarios = new Option<string[]>("--scenario", "-s") { Description = "Scenario to verify (repeatable; default: all).", Arity = ArgumentArity.ZeroOrMore };
-        var url = OptionFactory.HttpUrl("--url", "Verify a server already listening here instead of starting one (needs one --scenario).");
+        var url = OptionFactory.HttpUrl("--url", "Verify a server already listening here instead of starting one (needs one --scenario).", allowTcp: true);
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var database = new Option<string?>("--database") { Description = "Database scenarios use this existing PostgreSQL (hello_world tables) instead of a private one started for the checks." };
@@ -36,7 +36,11 @@ internal static class VerifyCommand
             {
                 var catalog = PluginCatalog.Load(pluginDirectories);
                 var names = result.GetValue(scenarios) ?? [];
-                chosen = names.Length == 0 ? [.. catalog.Scenarios.Select(s => s.Plugin)] : [.. names.Select(n => PluginLookup.Scenario(catalog, n))];
+                // By default every scenario the server can serve: raw TCP ones only on the raw servers.
+                var rawServer = result.GetRequiredValue(server) is "sockets" or "libuv";
+                chosen = names.Length == 0
+                    ? [.. catalog.Scenarios.Select(s => s.Plugin).Where(s => s is not ITcpScenario || rawServer)]
+                    : [.. names.Select(n => PluginLookup.Scenario(catalog, n))];
                 serverName = result.GetValue(url) is null ? PluginLookup.Server(catalog, result.GetRequiredValue(server)).Name : result.GetRequiredValue(server);
                 if (result.GetValue(url) is not null && chosen.Count != 1)
                 {
@@ -92,7 +96,7 @@ internal static class VerifyCommand
 
     private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, string? existing, CancellationToken cancellationToken)
     {
-        var url = new Uri($"http://127.0.0.1:{FreePort()}");
+        var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : "http")}://127.0.0.1:{FreePort()}");
         var control = OsPlatform.CreateProcessControl();
         await using var database = scenario is IDatabaseScenario databaseScenario ? await RunDatabase.OpenAsync(databaseScenario, existing, null, control, cancellationToken) : null;
         var environment = database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [IDatabaseScenario.ConnectionVariable] = database.ConnectionString };

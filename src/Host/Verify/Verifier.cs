@@ -24,6 +24,11 @@ internal static partial class Verifier
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(server);
         var endPoint = new IPEndPoint(IPAddress.TryParse(server.Host, out var address) ? address : (await Dns.GetHostAddressesAsync(server.Host, cancellationToken))[0], server.Port);
+        if (scenario is ITcpScenario)
+        {
+            return new VerifyReport(scenario.Name, await TcpEchoChecks.RunAsync(endPoint, cancellationToken));
+        }
+
         var checks = new List<VerifyCheck>();
         var expectedType = ExpectedContentType(scenario);
         var validator = scenario.CreateValidator();

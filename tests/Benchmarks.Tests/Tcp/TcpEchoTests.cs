@@ -62,6 +62,22 @@ public sealed class TcpEchoTests
     }
 
     [Fact]
+    public async Task Verify_passes_the_raw_servers_and_fails_a_truncating_one()
+    {
+        foreach (var server in new[] { "sockets", "libuv" })
+        {
+            var good = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--server", server, "--scenario", "tcp-echo");
+            Assert.True(good.ExitCode == 0, good.ToString());
+            Assert.Contains("PASS  the server closes once the client has closed", good.Output, StringComparison.Ordinal);
+        }
+
+        await using var faulty = new FaultyEchoServer(FaultyEchoServer.Fault.TruncateEchoes);
+        var bad = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "tcp-echo", "--url", $"tcp://127.0.0.1:{faulty.Port}");
+        Assert.True(bad.ExitCode == 1, bad.ToString());
+        Assert.Contains("FAIL  a 256 KiB burst comes back whole and in order", bad.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Run_tcp_echo_stores_the_echo_rate_and_the_cpu_split()
     {
         var results = TestPaths.NewTempDirectory();
