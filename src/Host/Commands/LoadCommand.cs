@@ -82,9 +82,15 @@ internal static class LoadCommand
                     WarmupMax = result.GetValue(load.WarmupMax),
                     Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.HttpTimeout,
                     Headers = load.GetHeaders(result),
+                    KeepAlive = result.GetValue(load.KeepAlive) ?? true,
                     ValidatorFactory = validatorFactory,
                 };
                 options.Validate();
+                if (!options.KeepAlive && result.GetValue(engine) == "wrk")
+                {
+                    throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--engine builtin).");
+                }
+
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
                 if (result.GetValue(gate) && options.WarmupMax is not null)
                 {

@@ -22,7 +22,9 @@ internal sealed class LoadOptionSet
 
     public Option<TimeSpan?> WarmupMax { get; } = OptionFactory.Duration("--warmup-max", null, "Warm up adaptively: at least --warmup, then until the per-second rate has settled (run: and the server's JIT is quiet), at most this long (run's default without --warmup: 5s to 60s).");
 
-    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers];
+    public Option<bool?> KeepAlive { get; } = new("--keep-alive") { Description = "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true)." };
+
+    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive];
 
     public IReadOnlyList<KeyValuePair<string, string>> GetHeaders(ParseResult result) =>
         [.. (result.GetValue(Headers) ?? []).Select(h => OptionFactory.TrySplitHeader(h, out var header) ? header : default)];

@@ -31,6 +31,13 @@ internal static class LoadSummaryWriter
             writer.WriteLine(string.Create(c, $"  Requests lost in flight: {result.Lost}"));
         }
 
+        if (!result.KeepAlive && result.Connect is { } connect && result.FirstByte is { } firstByte)
+        {
+            writer.WriteLine(string.Create(c, $"  Without keep-alive: {result.Connects} connections ({result.ConnectsPerSecond:0.00}/s)"));
+            writer.WriteLine(string.Create(c, $"    Connect       avg {Ms(connect.Mean),8}  p50 {Ms(connect.P50),8}  p99 {Ms(connect.P99),8}"));
+            writer.WriteLine(string.Create(c, $"    First byte    avg {Ms(firstByte.Mean),8}  p50 {Ms(firstByte.P50),8}  p99 {Ms(firstByte.P99),8}"));
+        }
+
         writer.WriteLine(string.Create(c, $"Requests/sec: {result.RequestsPerSecond,12:0.00}"));
         writer.WriteLine(string.Create(c, $"Transfer/sec: {result.ThroughputMegabytesPerSecond,10:0.00}MB"));
         if (result.Requests > 0)

@@ -104,6 +104,7 @@ internal static class RunCommand
                         WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
                         Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? TimeSpan.FromSeconds(5) : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),
+                        KeepAlive = result.GetValue(load.KeepAlive) ?? true,
                     },
                 };
                 if (loadJob is TcpLoadJob tcpJob)
@@ -113,6 +114,10 @@ internal static class RunCommand
                 else
                 {
                     request.Load.Validate();
+                    if (!request.Load.KeepAlive && loadJob is WrkLoadJob)
+                    {
+                        throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--load http).");
+                    }
                 }
             }
             catch (Exception ex) when (UsageErrors.Is(ex))

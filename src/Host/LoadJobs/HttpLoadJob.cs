@@ -34,6 +34,11 @@ internal sealed class HttpLoadJob : ILoadJob
             }
         }
 
+        if (!load.KeepAlive)
+        {
+            arguments.AddRange(["--keep-alive", "false"]);
+        }
+
         foreach (var (name, value) in load.Headers)
         {
             arguments.AddRange(["--header", $"{name}: {value}"]);

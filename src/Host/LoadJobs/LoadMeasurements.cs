@@ -28,6 +28,20 @@ internal static class LoadMeasurements
             [HttpMeasures.Bytes.Name] = result.BytesReceived,
         };
         LoadCpuShare.Add(measurements, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
+        if (!result.KeepAlive)
+        {
+            measurements[HttpMeasures.Connects.Name] = result.Connects;
+            measurements[HttpMeasures.ConnectsRate.Name] = result.ConnectsPerSecond;
+            if (result.Connect is { } connect && result.FirstByte is { } firstByte)
+            {
+                measurements[HttpMeasures.ConnectMean.Name] = connect.Mean;
+                measurements[HttpMeasures.Connect50.Name] = connect.P50;
+                measurements[HttpMeasures.Connect99.Name] = connect.P99;
+                measurements[HttpMeasures.FirstByteMean.Name] = firstByte.Mean;
+                measurements[HttpMeasures.FirstByte50.Name] = firstByte.P50;
+                measurements[HttpMeasures.FirstByte99.Name] = firstByte.P99;
+            }
+        }
 
         measurements[SystemMeasures.LoadWarmup.Name] = result.WarmupSeconds;
         if (result.WarmupSteady is { } steady)

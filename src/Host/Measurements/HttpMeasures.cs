@@ -35,9 +35,18 @@ internal static class HttpMeasures
     public static IReadOnlyList<(double Percentile, Measurement Measurement)> Percentiles { get; } =
         [(50, Latency50), (75, Latency75), (90, Latency90), (99, Latency99), (99.9, Latency999)];
 
+    public static readonly Measurement Connects = new("http/connects", "count", Max, Neither, "Connections opened in the measured window without keep-alive (one per request)");
+    public static readonly Measurement ConnectsRate = new("http/connects/rate", "conn/s", Max, Higher, "Connections opened per second without keep-alive (conn/s)");
+    public static readonly Measurement ConnectMean = new("http/connect/mean", "ms", Max, Lower, "Connect time without keep-alive, mean (ms; apart from the request's latency)");
+    public static readonly Measurement Connect50 = new("http/connect/50", "ms", Max, Lower, "Connect time without keep-alive, 50th percentile (ms)");
+    public static readonly Measurement Connect99 = new("http/connect/99", "ms", Max, Lower, "Connect time without keep-alive, 99th percentile (ms)");
+    public static readonly Measurement FirstByteMean = new("http/ttfb/mean", "ms", Max, Lower, "Time from a request's send to its response's first byte without keep-alive, mean (ms)");
+    public static readonly Measurement FirstByte50 = new("http/ttfb/50", "ms", Max, Lower, "Time to first byte without keep-alive, 50th percentile (ms)");
+    public static readonly Measurement FirstByte99 = new("http/ttfb/99", "ms", Max, Lower, "Time to first byte without keep-alive, 99th percentile (ms)");
+
     public static IReadOnlyList<Measurement> All { get; } =
     [
         RpsMean, Requests, BadResponses, Errors, Lost, LatencyMean, LatencyStdev, Latency50, Latency75, Latency90, Latency99, Latency999,
-        LatencyMax, Throughput, Bytes, Rps,
+        LatencyMax, Throughput, Bytes, Rps, Connects, ConnectsRate, ConnectMean, Connect50, Connect99, FirstByteMean, FirstByte50, FirstByte99,
     ];
 }

@@ -17,6 +17,9 @@ internal struct ConnectionCounters
     public long Timeouts;
     public long BytesReceived;
 
+    /// <summary>Connections opened in the window without keep-alive (one per request).</summary>
+    public long Connects;
+
     /// <summary>Responses completed during warm-up (not counted anywhere else): the warm-up's own rate.</summary>
     public long WarmupCompleted;
     public long LastResponseAt;
@@ -35,6 +38,7 @@ internal struct ConnectionCounters
         WriteErrors += other.WriteErrors;
         Timeouts += other.Timeouts;
         BytesReceived += other.BytesReceived;
+        Connects += other.Connects;
         LastResponseAt = Math.Max(LastResponseAt, other.LastResponseAt);
     }
 }

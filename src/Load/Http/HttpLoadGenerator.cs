@@ -15,7 +15,7 @@ public static class HttpLoadGenerator
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var endPoint = await ResolveAsync(options.Url, cancellationToken);
-        var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth);
+        var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive);
         var shards = new LatencyHistogram[options.Threads];
         for (var i = 0; i < shards.Length; i++)
         {
@@ -130,6 +130,10 @@ public static class HttpLoadGenerator
             Errors = new SocketErrors(total.ConnectErrors, total.ReadErrors, total.WriteErrors, total.Timeouts),
             BytesReceived = total.BytesReceived,
             Latency = LatencySummary.From(latency),
+            KeepAlive = options.KeepAlive,
+            Connects = total.Connects,
+            Connect = options.KeepAlive || connections.Length == 0 ? null : LatencySummary.From(connections[0].State.ConnectTimes),
+            FirstByte = options.KeepAlive || connections.Length == 0 ? null : LatencySummary.From(connections[0].State.FirstByteTimes),
             PerSecond = perSecond,
             CpuUserSeconds = cpuUser.TotalSeconds,
             CpuKernelSeconds = cpuKernel.TotalSeconds,

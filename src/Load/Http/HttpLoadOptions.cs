@@ -36,6 +36,13 @@ public sealed record HttpLoadOptions
 
     public IReadOnlyList<KeyValuePair<string, string>> Headers { get; init; } = [];
 
+    /// <summary>
+    /// False: a new connection for every request, sent with <c>Connection: close</c> and closed once
+    /// answered, so each request pays for its connection set-up; connect time and time to first byte
+    /// are then measured apart.
+    /// </summary>
+    public bool KeepAlive { get; init; } = true;
+
     /// <summary>Makes one body validator per connection; null checks status codes only.</summary>
     public Func<IResponseValidator?>? ValidatorFactory { get; init; }
 
@@ -68,6 +75,11 @@ public sealed record HttpLoadOptions
         if (Timeout <= TimeSpan.Zero)
         {
             throw new ArgumentException("--timeout must be greater than zero.");
+        }
+
+        if (!KeepAlive && PipelineDepth > 1)
+        {
+            throw new ArgumentException("--keep-alive false sends one request per connection: --pipeline must be 1.");
         }
     }
 

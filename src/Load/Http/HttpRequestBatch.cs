@@ -13,7 +13,7 @@ internal static class HttpRequestBatch
         var headers = new List<KeyValuePair<string, string>>
         {
             new("Host", url.IsDefaultPort ? url.Host : $"{url.Host}:{url.Port}"),
-            new("Connection", "keep-alive"),
+            new("Connection", options.KeepAlive ? "keep-alive" : "close"),
         };
         foreach (var header in options.Headers)
         {

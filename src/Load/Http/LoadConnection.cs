@@ -25,6 +25,8 @@ internal sealed class LoadConnection
 
     public ConnectionCounters Counters;
 
+    public LoadRunState State => _state;
+
     /// <summary>The first error this connection saw, kept as the cause to report.</summary>
     public string? FirstError { get; private set; }
 
@@ -99,9 +101,16 @@ internal sealed class LoadConnection
             }
 
             writing = false;
+            var firstRead = true;
             while (outstanding > 0)
             {
                 var received = await socket.ReceiveAsync(_receiveBuffer.AsMemory(), SocketFlags.None);
+                if (firstRead && measured && !_state.KeepAlive && received > 0)
+                {
+                    _state.FirstByteTimes.Record((long)((Stopwatch.GetTimestamp() - sentAt) * s_nanosecondsPerTick));
+                }
+
+                firstRead = false;
                 if (received == 0)
                 {
                     FirstError ??= measured ? "read: the server closed the connection with requests outstanding" : null;
@@ -148,6 +157,12 @@ internal sealed class LoadConnection
                         Fail(measured, ref outstanding, ref Counters.ReadErrors);
                         return;
                 }
+            }
+
+            if (!_state.KeepAlive)
+            {
+                // Answered: this client closes, whether or not the server already did.
+                Close();
             }
         }
         catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException)
@@ -246,11 +261,18 @@ internal sealed class LoadConnection
     {
         var socket = new Socket(_state.EndPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         Volatile.Write(ref _socket, socket);
-        Volatile.Write(ref _waitingSince, Stopwatch.GetTimestamp());
+        var started = Stopwatch.GetTimestamp();
+        Volatile.Write(ref _waitingSince, started);
         try
         {
             await socket.ConnectAsync(_state.EndPoint);
             _parser.Reset();
+            if (!_state.KeepAlive && _state.Measuring)
+            {
+                Counters.Connects++;
+                _state.ConnectTimes.Record((long)((Stopwatch.GetTimestamp() - started) * s_nanosecondsPerTick));
+            }
+
             return true;
         }
         catch (Exception ex) when (ex is SocketException or ObjectDisposedException)

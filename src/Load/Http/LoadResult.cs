@@ -45,6 +45,20 @@ public sealed record LoadResult
 
     public required LatencySummary Latency { get; init; }
 
+    /// <summary>False: a new connection per request (Connection: close).</summary>
+    public bool KeepAlive { get; init; } = true;
+
+    /// <summary>Connections opened in the window without keep-alive.</summary>
+    public long Connects { get; init; }
+
+    /// <summary>Without keep-alive: connect time (ms), apart from the request's latency.</summary>
+    public LatencySummary? Connect { get; init; }
+
+    /// <summary>Without keep-alive: time from the send to the response's first byte (ms).</summary>
+    public LatencySummary? FirstByte { get; init; }
+
+    public double ConnectsPerSecond => ElapsedSeconds > 0 ? Connects / ElapsedSeconds : 0;
+
     /// <summary>Responses per second, one entry per whole second of the window.</summary>
     public IReadOnlyList<double> PerSecond { get; init; } = [];
 

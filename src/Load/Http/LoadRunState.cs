@@ -9,12 +9,22 @@ internal sealed class LoadRunState
     private volatile bool _stopping;
     private volatile bool _aborted;
 
-    public LoadRunState(EndPoint endPoint, byte[] batch, int depth)
+    public LoadRunState(EndPoint endPoint, byte[] batch, int depth, bool keepAlive = true)
     {
         EndPoint = endPoint;
         Batch = batch;
         Depth = depth;
+        KeepAlive = keepAlive;
     }
+
+    /// <summary>False: one request per connection, closed once answered (connect and first-byte times recorded).</summary>
+    public bool KeepAlive { get; }
+
+    /// <summary>Connect times (ns) of measured connections, without keep-alive.</summary>
+    public Statistics.LatencyHistogram ConnectTimes { get; } = new();
+
+    /// <summary>Time from a request's send to the first byte of its response (ns), without keep-alive.</summary>
+    public Statistics.LatencyHistogram FirstByteTimes { get; } = new();
 
     public EndPoint EndPoint { get; }
 
