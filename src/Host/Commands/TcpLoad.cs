@@ -59,7 +59,8 @@ internal static class TcpLoad
         var failure = outcome.IsClean ? null
             : outcome.Interrupted ? "the load was stopped before its duration ended."
             : outcome.Echoed == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no echo came back."
-            : $"{outcome.FailedTotal} echoes failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
+            : $"{outcome.FailedTotal} echoes failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
+                + (outcome.ConnectFailed.GetValueOrDefault(TcpLoadGenerator.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
         return await LoadOutput.FinishAsync(
             console,
             new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure),
