@@ -25,6 +25,20 @@ internal static class BenchmarksCli
 
     public static async Task<int> InvokeAsync(string[] args, CliConsole console)
     {
+        ArgumentNullException.ThrowIfNull(args);
+        ArgumentNullException.ThrowIfNull(console);
+
+        // A run with lists in it (--connections 16,64 --server kestrel,sockets) is a sweep: one full run per cell.
+        if (SweepPlan.TryCreate(args) is { } sweep)
+        {
+            return await SweepRunner.RunAsync(sweep, console, cell => InvokeOneAsync([.. cell], console));
+        }
+
+        return await InvokeOneAsync(args, console);
+    }
+
+    private static async Task<int> InvokeOneAsync(string[] args, CliConsole console)
+    {
         var root = Create(console);
         var parseResult = root.Parse(args);
         if (parseResult.Errors.Count > 0)

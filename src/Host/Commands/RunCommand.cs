@@ -31,6 +31,9 @@ internal static class RunCommand
         var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
         var databaseCpus = new Option<string?>("--db-cpus") { Description = "CPUs for the private PostgreSQL a database scenario starts (default: a third of the CPUs when there are 3 or more, else unpinned)." };
         var database = new Option<string?>("--database") { Description = "A database scenario uses this existing PostgreSQL (an Npgsql connection string holding TechEmpower's hello_world tables) instead of starting its own." };
+        var proxy = new Option<string>("--proxy") { Description = "Put a real reverse proxy in front of the server: none, nginx or haproxy (keep-alive to the server; its CPU reported as proxy/cpu/*).", DefaultValueFactory = _ => "none" };
+        proxy.AcceptOnlyFromAmong("none", "nginx", "haproxy");
+        var proxyCpus = new Option<string?>("--proxy-cpus") { Description = "CPUs for the proxy (default: unpinned; its workers as many as its CPUs, 1 when unpinned)." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
         var loadKind = new Option<string>("--load") { Description = "Load generator: http (built-in) or wrk.", DefaultValueFactory = _ => "http" };
         loadKind.AcceptOnlyFromAmong("http", "wrk");
@@ -46,7 +49,7 @@ internal static class RunCommand
         var tcp = new TcpOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, noPin, noVerify, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
+            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -68,6 +71,13 @@ internal static class RunCommand
                 var rawTcp = chosen is Scenarios.ITcpScenario;
                 var serverUrl = result.GetValue(urls) ?? new Uri($"{(rawTcp ? "tcp" : "http")}://127.0.0.1:{VerifyCommand.FreePort()}");
                 var webSocket = chosen is Scenarios.IWebSocketScenario;
+                var proxyKind = result.GetRequiredValue(proxy) switch { "nginx" => Proxies.ProxyKind.Nginx, "haproxy" => Proxies.ProxyKind.Haproxy, _ => (Proxies.ProxyKind?)null };
+                if (proxyKind is not null && (rawTcp || webSocket))
+                {
+                    throw new UsageException($"--proxy serves HTTP requests: '{chosen.Name}' is not an HTTP scenario.");
+                }
+
+                var proxyUrl = proxyKind is null ? null : new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
                 var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws) : webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(result.GetRequiredValue(loadKind));
                 var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
                 request = new RunRequest
@@ -80,6 +90,9 @@ internal static class RunCommand
                     ServerCpus = serverSet,
                     LoadCpus = loadSet,
                     DatabaseCpus = databaseSet,
+                    Proxy = proxyKind,
+                    ProxyUrl = proxyUrl,
+                    ProxyCpus = proxyKind is not null && result.GetValue(proxyCpus) is { } proxySet ? CpuSet.Parse(proxySet) : null,
                     Database = result.GetValue(database),
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
@@ -93,7 +106,7 @@ internal static class RunCommand
                     LoadJob = loadJob,
                     Load = new HttpLoadOptions
                     {
-                        Url = new Uri(serverUrl, loadPath),
+                        Url = new Uri(proxyUrl ?? serverUrl, loadPath),
                         Connections = result.GetValue(load.Connections) ?? chosen.Load.Connections,
                         Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? DefaultLoad.Threads,
                         PipelineDepth = result.GetValue(load.Pipeline) ?? chosen.Load.PipelineDepth,

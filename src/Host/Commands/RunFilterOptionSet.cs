@@ -17,7 +17,9 @@ internal sealed class RunFilterOptionSet
 
     public Option<string?> Where { get; } = new("--where") { Description = "More filters: key=value[,key=value] with keys load, status, since, until (dates such as 2026-11-21)." };
 
-    public IEnumerable<Option> All => [Scenario, Server, Os, Label, Where];
+    public Option<string?> Sweep { get; } = new("--sweep") { Description = "Only the runs of this sweep (the label sweep:ID its cells carry)." };
+
+    public IEnumerable<Option> All => [Scenario, Server, Os, Label, Sweep, Where];
 
     public RunQuery Query(ParseResult result)
     {
@@ -27,7 +29,7 @@ internal sealed class RunFilterOptionSet
             Scenario = result.GetValue(Scenario) ?? query.Scenario,
             Server = result.GetValue(Server) ?? query.Server,
             Os = result.GetValue(Os) ?? query.Os,
-            Label = result.GetValue(Label) ?? query.Label,
+            Label = result.GetValue(Label) ?? (result.GetValue(Sweep) is { } sweep ? SweepRunner.LabelPrefix + sweep : null) ?? query.Label,
         };
     }
 }

@@ -42,13 +42,16 @@ internal static class SystemMeasures
     public static readonly Measurement DbCpu = Sampled("db/cpu", "%", Avg, Neither, "Database CPU (PostgreSQL started by run: postmaster and backends), mean of the intervals (% of the machine; user + kernel)");
     public static readonly Measurement DbUser = Sampled("db/cpu/user", "%", Avg, Neither, "Database CPU in user mode, mean of the intervals (% of the machine)");
     public static readonly Measurement DbKernel = Sampled("db/cpu/kernel", "%", Avg, Neither, "Database CPU in kernel mode, mean of the intervals (% of the machine)");
+    public static readonly Measurement ProxyCpu = Sampled("proxy/cpu", "%", Avg, Neither, "Reverse proxy CPU (nginx or HAProxy started by run, with its workers), mean of the intervals (% of the machine; user + kernel)");
+    public static readonly Measurement ProxyUser = Sampled("proxy/cpu/user", "%", Avg, Neither, "Reverse proxy CPU in user mode, mean of the intervals (% of the machine)");
+    public static readonly Measurement ProxyKernel = Sampled("proxy/cpu/kernel", "%", Avg, Neither, "Reverse proxy CPU in kernel mode, mean of the intervals (% of the machine)");
     public static readonly Measurement LoadCpuPerRequest = new("load/cpu-per-request", "us", Avg, Lower, "Load generator CPU time per request (us)");
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, MachineUser, MachineKernel, MachineIdle, MachineSteal,
         NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadCpuPerRequest, LoadWarmup, LoadWarmupSteady, Jit,
-        DbCpu, DbUser, DbKernel,
+        DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];
 
     private static Measurement Sampled(string name, string unit, Operation aggregate, Better better, string description, Operation? reduce = null) =>

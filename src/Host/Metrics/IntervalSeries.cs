@@ -16,15 +16,17 @@ internal sealed class IntervalSeries
     private readonly Func<int> _process;
     private readonly int _loadProcess;
     private readonly int _databaseProcess;
+    private readonly int _proxyProcess;
     private readonly int _cores;
     private MetricsSnapshot _origin;
     private MetricsSnapshot _previous;
     private int _previousProcess;
 
     /// <summary>Starts the series at its origin now.</summary>
-    public IntervalSeries(MetricsSampler sampler, Func<int> process, int loadProcess = 0, int? cores = null, int databaseProcess = 0)
+    public IntervalSeries(MetricsSampler sampler, Func<int> process, int loadProcess = 0, int? cores = null, int databaseProcess = 0, int proxyProcess = 0)
     {
         _databaseProcess = databaseProcess;
+        _proxyProcess = proxyProcess;
         _sampler = sampler;
         _process = process;
         _loadProcess = loadProcess;
@@ -60,6 +62,6 @@ internal sealed class IntervalSeries
     private MetricsSnapshot Take()
     {
         _previousProcess = _process();
-        return _sampler.Take(_previousProcess, _loadProcess, _databaseProcess);
+        return _sampler.Take(_previousProcess, _loadProcess, _databaseProcess, _proxyProcess);
     }
 }

@@ -62,6 +62,16 @@ internal static class MetricsDelta
             Set(values, DbCpu, user + kernel);
         }
 
+        if (start.Proxy is { } p0 && end.Proxy is { } p1)
+        {
+            // The reverse proxy in front of the server (nginx's master and workers, HAProxy's threads).
+            var user = Percent(p1.User - p0.User, capacity);
+            var kernel = Percent(p1.Kernel - p0.Kernel, capacity);
+            Set(values, ProxyUser, user);
+            Set(values, ProxyKernel, kernel);
+            Set(values, ProxyCpu, user + kernel);
+        }
+
         var machine = end.Machine - start.Machine;
         if (machine.Total > 0)
         {

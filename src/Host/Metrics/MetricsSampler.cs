@@ -23,11 +23,12 @@ internal sealed class MetricsSampler
     /// database are read with their descendants (a server that starts helpers, PostgreSQL's backend
     /// per connection), on every path alike; the load process alone (it reports its own CPU).
     /// </summary>
-    public MetricsSnapshot Take(int? processId, int? loadProcessId = null, int? databaseProcessId = null) => new(
+    public MetricsSnapshot Take(int? processId, int? loadProcessId = null, int? databaseProcessId = null, int? proxyProcessId = null) => new(
         Stopwatch.GetTimestamp(),
         _metrics.ReadMachineCpu(),
         processId is > 0 ? _metrics.ReadProcessTree(processId.Value) : null,
         loadProcessId is > 0 ? _metrics.ReadProcess(loadProcessId.Value) : null,
         InterfaceName is null ? null : _metrics.ReadNetwork(InterfaceName),
-        databaseProcessId is > 0 ? _metrics.ReadProcessTree(databaseProcessId.Value) : null);
+        databaseProcessId is > 0 ? _metrics.ReadProcessTree(databaseProcessId.Value) : null,
+        proxyProcessId is > 0 ? _metrics.ReadProcessTree(proxyProcessId.Value) : null);
 }

@@ -84,7 +84,7 @@ internal static class BottleneckRule
         }
         else
         {
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}; latency- or concurrency-bound (more connections or pipelining load it harder)");
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? $", proxy {proxy:0.#}% of the machine" : "")}; latency- or concurrency-bound (more connections or pipelining load it harder)");
         }
 
         if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)

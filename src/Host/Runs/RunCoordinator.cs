@@ -5,6 +5,7 @@ using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.Databases;
+using Benchmarks.Host.Proxies;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
@@ -27,6 +28,7 @@ internal sealed class RunCoordinator
     private readonly IProcessControl _control;
     private ServerWarmth _warmth = new();
     private RunDatabase? _database;
+    private ReverseProxy? _proxy;
 
     /// <summary>The load process while its warm-up waits for the server's JIT, to be told when it is quiet.</summary>
     private volatile JobProcess? _gatedLoad;
@@ -73,6 +75,7 @@ internal sealed class RunCoordinator
         try
         {
             _database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _control, _console, cancellationToken) : null;
+            _proxy = await RunProxies.OpenAsync(request, document, _control, _console, cancellationToken);
             string? nic = null;
             for (var number = 1; number <= request.Iterations; number++)
             {
@@ -153,11 +156,8 @@ internal sealed class RunCoordinator
                 await server.DisposeAsync();
             }
 
-            if (_database is not null)
-            {
-                await _database.DisposeAsync();
-                _database = null;
-            }
+            await (_proxy?.DisposeAsync() ?? ValueTask.CompletedTask);
+            await (_database?.DisposeAsync() ?? ValueTask.CompletedTask);
 
             Directory.Delete(workDirectory, recursive: true);
         }
@@ -196,7 +196,7 @@ internal sealed class RunCoordinator
 
             if (verify && request.Verify)
             {
-                var report = await Verifier.VerifyAsync(request.Scenario, request.ServerUrl, cancellationToken, _database?.ConnectionString);
+                var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken, _database?.ConnectionString);
                 if (!report.Passed)
                 {
                     throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
@@ -248,12 +248,12 @@ internal sealed class RunCoordinator
         }
 
         var sampler = new MetricsSampler(_metrics, nic);
-        var sampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0);
+        var sampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0, _proxy?.ProcessId ?? 0);
         iteration.Sampling = sampling;
         if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
         {
             // The warm-up's seconds are sampled too: how the server got to its steady state (its CPU while the JIT works) is part of the answer.
-            iteration.WarmupSampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0);
+            iteration.WarmupSampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0, _proxy?.ProcessId ?? 0);
             iteration.WarmupSampling.StartWindow();
         }
 

@@ -31,6 +31,15 @@ internal sealed record RunRequest
     /// <summary>CPUs of the private database cluster a database scenario starts; null to leave it unpinned.</summary>
     public IReadOnlyList<int>? DatabaseCpus { get; init; }
 
+    /// <summary>A reverse proxy started in front of the server; the load and the checks go through it.</summary>
+    public Proxies.ProxyKind? Proxy { get; init; }
+
+    /// <summary>Where the proxy listens (the load's URL is on it).</summary>
+    public Uri? ProxyUrl { get; init; }
+
+    /// <summary>CPUs of the proxy; null to leave it unpinned.</summary>
+    public IReadOnlyList<int>? ProxyCpus { get; init; }
+
     /// <summary>An existing database's connection string (<c>--database</c>); null starts a private cluster.</summary>
     public string? Database { get; init; }
 

@@ -16,13 +16,15 @@ internal sealed class RunSampling
     private readonly int _serverProcessId;
     private readonly int _loadProcessId;
     private readonly int _databaseProcessId;
+    private readonly int _proxyProcessId;
     private readonly Lock _lock = new();
     private readonly List<RunSample> _samples = [];
     private IntervalSeries? _series;
     private bool _ended;
 
-    public RunSampling(MetricsSampler sampler, int serverProcessId, int loadProcessId, int databaseProcessId = 0)
+    public RunSampling(MetricsSampler sampler, int serverProcessId, int loadProcessId, int databaseProcessId = 0, int proxyProcessId = 0)
     {
+        _proxyProcessId = proxyProcessId;
         _databaseProcessId = databaseProcessId;
         _sampler = sampler;
         _serverProcessId = serverProcessId;
@@ -42,7 +44,7 @@ internal sealed class RunSampling
 
     public void StartWindow()
     {
-        var series = new IntervalSeries(_sampler, () => _serverProcessId, _loadProcessId, databaseProcess: _databaseProcessId);
+        var series = new IntervalSeries(_sampler, () => _serverProcessId, _loadProcessId, databaseProcess: _databaseProcessId, proxyProcess: _proxyProcessId);
         lock (_lock)
         {
             _series ??= series;

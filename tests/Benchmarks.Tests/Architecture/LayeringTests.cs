@@ -15,8 +15,8 @@ public sealed partial class LayeringTests
         // Foundations: the OS, the stored document, the measurement catalog, counters, console, plugins.
         "Platform", "Documents", "Measurements", "Metrics", "Cli", "Plugins",
 
-        // Execution: crank's statistics blocks, child processes, databases started for a run, response checks, load engines.
-        "Crank", "Jobs", "Databases", "Verify", "LoadJobs",
+        // Execution: crank's statistics blocks, child processes, databases and proxies started for a run, response checks, load engines.
+        "Crank", "Jobs", "Databases", "Proxies", "Verify", "LoadJobs",
 
         // Services: a local run, the agent, stores, reports.
         "Runs", "Agent", "Store", "Reports",

@@ -1,0 +1,4 @@
+namespace Benchmarks.Host.Commands;
+
+/// <summary>One run of a sweep: its command line and the value it takes on each axis.</summary>
+internal sealed record SweepCell(IReadOnlyList<string> Arguments, IReadOnlyDictionary<string, string> Values);

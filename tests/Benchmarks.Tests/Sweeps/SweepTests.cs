@@ -1,0 +1,64 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Store;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Sweeps;
+
+/// <summary><c>run</c> with lists: a full run per cell, one document each labelled with the sweep, one table at the end.</summary>
+public sealed class SweepTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(4);
+
+    [Fact]
+    public async Task A_two_by_two_sweep_stores_four_runs_and_prints_one_table()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "kestrel,sockets", "-c", "8,32", "-d", "2s", "-w", "1s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        for (var k = 1; k <= 4; k++)
+        {
+            Assert.Contains($"cell {k} of 4:", run.Output, StringComparison.Ordinal);
+        }
+
+        var documents = Directory.GetFiles(results, "*.json").Where(f => !f.EndsWith("index.json", StringComparison.Ordinal))
+            .Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f))).ToList();
+        Assert.Equal(4, documents.Count);
+        var label = Assert.Single(documents.SelectMany(d => d.Labels).Distinct());
+        Assert.StartsWith("sweep:", label, StringComparison.Ordinal);
+        Assert.Equal(["kestrel/32", "kestrel/8", "sockets/32", "sockets/8"], documents.Select(d => $"{d.Server}/{d.Parameters["connections"]}").Order(StringComparer.Ordinal));
+        Assert.All(documents, d => Assert.Equal(RunStatus.Succeeded, d.Status));
+
+        // One table, a row per cell in the order run, with the swept values first.
+        var table = run.Output[run.Output.IndexOf("| server | connections | rate |", StringComparison.Ordinal)..].Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(6, table.Length);
+        Assert.StartsWith("| kestrel | 8 | ", table[2], StringComparison.Ordinal);
+        Assert.StartsWith("| sockets | 32 | ", table[5], StringComparison.Ordinal);
+        Assert.All(table.Skip(2), row => Assert.Contains("req/s", row, StringComparison.Ordinal));
+
+        // The sweep's runs are found by its id.
+        var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--results", results, "--sweep", label["sweep:".Length..]);
+        Assert.Contains("4 run(s)", list.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Failing_cells_are_recorded_and_the_sweep_completes()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "faulty", "--plugins", TestPaths.SamplePluginDirectory,
+            "--server-option", "crashAfterMs=1500", "-c", "4,8", "-d", "3s", "-w", "0s", "--no-verify", "--results", results);
+        Assert.True(run.ExitCode == 1, run.ToString());
+        Assert.Contains("cell 2 of 2:", run.Output, StringComparison.Ordinal);
+        Assert.Contains("2 cells, 2 failed", run.Output, StringComparison.Ordinal);
+        Assert.Equal(2, Directory.GetFiles(results, "*.json").Count(f => !f.EndsWith("index.json", StringComparison.Ordinal)));
+        Assert.Equal(2, run.Output.Split('\n').Count(l => l.StartsWith("| 4 | ", StringComparison.Ordinal) || l.StartsWith("| 8 | ", StringComparison.Ordinal)));
+        Assert.Contains("failed: the server exited during the run", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_sweep_refuses_one_json_file_for_many_runs()
+    {
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "run", "plaintext", "-c", "8,32", "--json", "x.json");
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("a sweep stores a document per cell", run.Error, StringComparison.Ordinal);
+    }
+}
