@@ -37,6 +37,23 @@ internal static class HistoryCommand
 
         command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
         {
+            if (name == "report" && result.GetValue(filters.Sweep) is { } sweep)
+            {
+                // A sweep's matrix: every cell, failed ones included, against the swept axes.
+                var cells = await stores.Open(result).QueryAsync(filters.Query(result), cancellationToken);
+                StoreCommand.ReportUnreadable(console, cells);
+                if (cells.Runs.Count == 0)
+                {
+                    throw new RunLookupException($"no run of sweep {sweep}");
+                }
+
+                var matrixFile = result.GetRequiredValue(html)!;
+                await File.WriteAllTextAsync(matrixFile.FullName, HtmlReport.Matrix($"Sweep {sweep}", [.. cells.Runs.OrderBy(r => r.StartedAt)]), cancellationToken);
+                console.Out.WriteLine($"{cells.Runs.Count} runs of sweep {sweep}");
+                console.Out.WriteLine($"HTML report: {matrixFile.FullName}");
+                return ExitCodes.Success;
+            }
+
             var query = filters.Query(result) with { Status = RunStatus.Succeeded };
             if (query.Scenario is null || query.Server is null)
             {

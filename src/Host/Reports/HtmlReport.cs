@@ -6,7 +6,7 @@ using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Reports;
 
-/// <summary>Self-contained HTML reports (inline CSS and SVG; nothing fetched): a comparison, or a history.</summary>
+/// <summary>Self-contained HTML reports (inline CSS and SVG; nothing fetched): a comparison, a history, or a sweep's matrix.</summary>
 internal static class HtmlReport
 {
     private static readonly string[] s_rates = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name, TcpMeasures.ResponsesRate.Name];
@@ -74,6 +74,54 @@ internal static class HtmlReport
         var runs = points.Select(p => p.Run).ToList();
         // Per-second samples of the latest run.
         AppendRunCharts(html, runs, names, i => SvgChart.Palette[0], [runs.Count - 1]);
+        return Close(html);
+    }
+
+    /// <summary>
+    /// A sweep (or any set of runs that differ along a few axes): a row per run, and per headline
+    /// measurement a chart of it against the numeric axis (connections, else pipeline; else the
+    /// runs in order), one line per combination of the other axes (server / proxy / OS).
+    /// </summary>
+    public static string Matrix(string title, IReadOnlyList<RunDocument> runs)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        var html = Open(title);
+        var axes = MatrixAxis.Varying(runs);
+        var x = axes.LastOrDefault(a => a.Numeric);
+        var grouping = axes.Where(a => a != x).ToList();
+        string Series(RunDocument r) => grouping.Count == 0 ? "runs" : string.Join(" / ", grouping.Select(a => a.Read(r)));
+        html.Append(Invariant($"<p class=\"settings\">{runs.Count} runs; varying: {E(string.Join(", ", axes.Select(a => a.Name)))}.</p>"));
+        html.Append("<table id=\"matrix\"><thead><tr>");
+        foreach (var axis in axes)
+        {
+            html.Append(Invariant($"<th>{E(axis.Name)}</th>"));
+        }
+
+        html.Append("<th>rate</th><th>p99 ms</th><th>server user / kernel %</th><th>proxy %</th><th>machine idle %</th><th>status</th><th>bound</th></tr></thead><tbody>");
+        var rate = s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
+        var p99 = new[] { HttpMeasures.Latency99.Name, WebSocketMeasures.Rtt99.Name, TcpMeasures.Rtt99.Name }.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
+        foreach (var run in runs)
+        {
+            html.Append("<tr>");
+            foreach (var axis in axes)
+            {
+                html.Append(Invariant($"<td>{E(axis.Read(run))}</td>"));
+            }
+
+            html.Append(Invariant($"<td>{(rate is null ? "" : ComparisonTextWriter.Number(Get(run, rate)))}</td><td>{(p99 is null ? "" : ComparisonTextWriter.Number(Get(run, p99)))}</td>"));
+            html.Append(Invariant($"<td>{Get(run, SystemMeasures.CpuUser.Name):0.0} / {Get(run, SystemMeasures.CpuKernel.Name):0.0}</td><td>{(run.Measurements.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? proxy.ToString("0.0", CultureInfo.InvariantCulture) : "")}</td>"));
+            html.Append(Invariant($"<td>{Get(run, SystemMeasures.MachineIdle.Name):0.0}</td><td>{run.Status}</td><td>{E(run.Bottleneck ?? run.Error ?? "")}</td></tr>"));
+        }
+
+        html.Append("</tbody></table>");
+        var xs = x is null ? [.. runs.Select((_, i) => (double)i)] : runs.Select(x.Number).Where(double.IsFinite).Distinct().Order().ToList();
+        var groups = runs.Select((r, i) => (Run: r, Index: i)).GroupBy(p => Series(p.Run)).ToList();
+        foreach (var name in new[] { rate, p99, SystemMeasures.CpuMean.Name }.Where(n => n is not null && runs.Any(r => r.Measurements.ContainsKey(n))))
+        {
+            var series = groups.Select((g, k) => (g.Key, (IReadOnlyList<double>)[.. xs.Select(v => g.FirstOrDefault(p => (x is null ? p.Index : x.Number(p.Run)) == v).Run is { } found && found.Status == RunStatus.Succeeded ? Get(found, name!) : double.NaN)], SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
+            html.Append(SvgChart.Lines($"{name} by {x?.Name ?? "run"}", Comparison.Info(runs, name!).Unit, x?.Name ?? "run", xs, series));
+        }
+
         return Close(html);
     }
 

@@ -34,6 +34,11 @@ internal static class RunDocumentStart
         parameters["iterations"] = Invariant(request.Iterations);
         parameters["server-cpus"] = request.ServerCpus is null ? "any" : CpuSet.Format(request.ServerCpus);
         parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);
+        if (!load.KeepAlive)
+        {
+            parameters["keep-alive"] = "false";
+        }
+
         parameters["proxy"] = request.Proxy is { } proxy ? proxy.ToString().ToLowerInvariant() : "none";
         if (request.LoadJob is LoadJobs.TcpLoadJob tcp)
         {

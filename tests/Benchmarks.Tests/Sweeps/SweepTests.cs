@@ -38,6 +38,23 @@ public sealed class SweepTests
         // The sweep's runs are found by its id.
         var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--results", results, "--sweep", label["sweep:".Length..]);
         Assert.Contains("4 run(s)", list.Output, StringComparison.Ordinal);
+
+        // The matrix report: a row per cell, and each headline against connections, a line per server.
+        var html = Path.Combine(results, "sweep.html");
+        var report = await HostRun.StartAsync(results, s_timeout, "report", "--results", results, "--sweep", label["sweep:".Length..], "--html", html);
+        Assert.True(report.ExitCode == 0, report.ToString());
+        var dom = await Chromium.DumpDomAsync(html);
+        Assert.Contains($"<h1>Sweep {label["sweep:".Length..]}</h1>", dom, StringComparison.Ordinal);
+        Assert.Contains("varying: server, connections.", dom, StringComparison.Ordinal);
+        Assert.Equal(5, dom.Split("<tr>").Length - 1);
+        foreach (var title in new[] { "http/rps/mean by connections", "http/latency/99 by connections", "benchmarks/cpu/mean by connections" })
+        {
+            Assert.Contains(title, dom, StringComparison.Ordinal);
+        }
+
+        Assert.Equal(3, dom.Split("<title>kestrel</title></polyline>").Length - 1);
+        Assert.Equal(3, dom.Split("<title>sockets</title></polyline>").Length - 1);
+        Assert.Equal(12, dom.Split("class=\"point\"").Length - 1);
     }
 
     [Fact]
