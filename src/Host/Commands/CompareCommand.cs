@@ -17,9 +17,10 @@ internal static class CompareCommand
         var measurements = new Option<string[]>("--measurement", "-m") { Description = "Compare only these measurements (repeatable).", Arity = ArgumentArity.ZeroOrMore };
         var markdown = new Option<bool>("--markdown") { Description = "Print Markdown instead of a console table." };
         var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML report with charts." };
+        var byCell = new Option<bool>("--by-cell") { Description = "Compare two sweeps (label:sweep:ID) cell by cell: cells matched on the values the baseline sweep varies, each compared on its rate and p99." };
         var command = new Command("compare", "Compare two runs or groups of runs: per measurement the medians, the change, and whether it is significant.")
         {
-            baseline, candidate, threshold, alpha, measurements, markdown, html, stores.Store, stores.Results,
+            baseline, candidate, threshold, alpha, measurements, markdown, html, byCell, stores.Store, stores.Results,
         };
         command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
         {
@@ -32,6 +33,12 @@ internal static class CompareCommand
             var store = stores.Open(result);
             var before = await RunSelector.ResolveAsync(store, result.GetRequiredValue(baseline), cancellationToken);
             var after = await RunSelector.ResolveAsync(store, result.GetRequiredValue(candidate), cancellationToken);
+            if (result.GetValue(byCell))
+            {
+                var worseCells = CellComparison.Write(console.Out, before, after, settings);
+                return worseCells > 0 ? console.Fail(ExitCodes.Failed, $"{worseCells} measurement(s) worse across the cells") : ExitCodes.Success;
+            }
+
             var scenarios = before.Runs.Concat(after.Runs).Select(r => r.Scenario).Distinct(StringComparer.Ordinal).ToList();
             if (scenarios.Count > 1)
             {

@@ -72,6 +72,28 @@ public sealed class SweepTests
     }
 
     [Fact]
+    public async Task Two_sweeps_compare_cell_by_cell_and_a_cell_that_got_slower_fails_the_comparison()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var start = DateTimeOffset.UtcNow.AddHours(-1);
+        for (var i = 0; i < 5; i++)
+        {
+            foreach (var (server, before, after) in new[] { ("kestrel", 100_000.0, 101_000.0), ("sockets", 200_000.0, 150_000.0) })
+            {
+                await store.WriteAsync(SampleRuns.Create(server: server, rps: before + (i * 100), labels: ["sweep:a"], startedAt: start.AddMinutes(i)), CancellationToken.None);
+                await store.WriteAsync(SampleRuns.Create(server: server, rps: after + (i * 100), labels: ["sweep:b"], startedAt: start.AddMinutes(10 + i)), CancellationToken.None);
+            }
+        }
+
+        var run = await HostRun.StartAsync(results, s_timeout, "compare", "label:sweep:a", "label:sweep:b", "--by-cell", "--results", results);
+        Assert.True(run.ExitCode == 1, run.ToString());
+        Assert.Matches(@"\| kestrel \| 100,200 \| 101,200 \| \+1\.0% \| no significant change", run.Output);
+        Assert.Matches(@"\| sockets \| 200,200 \| 150,200 \| -25\.0% \| WORSE", run.Output);
+        Assert.Contains("worse across the cells", run.Error + run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_sweep_refuses_one_json_file_for_many_runs()
     {
         var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "run", "plaintext", "-c", "8,32", "--json", "x.json");
