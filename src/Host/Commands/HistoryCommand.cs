@@ -18,10 +18,11 @@ internal static class HistoryCommand
         "Show a measurement's series for a scenario and server, and flag results that leave the band of the runs before (exit 1 when any is flagged).", htmlRequired: false);
 
     public static Command Report(CliConsole console) => Create(console, "report",
-        "Write the history of a scenario and server as a self-contained HTML report with charts.", htmlRequired: true);
+        "Write a self-contained HTML report with charts (--html) or a Markdown table (--markdown): of a sweep or a label's runs against the axes they vary in, or the history of a scenario and server.", htmlRequired: false);
 
     private static Command Create(CliConsole console, string name, string description, bool htmlRequired)
     {
+        var markdown = new Option<string?>("--markdown") { Description = "Write the runs' table (and the OS side-by-side table when they come from several) as Markdown to this file, or '-' for the output: of a sweep or a label's runs." };
         var stores = new StoreOptionSet();
         var filters = new RunFilterOptionSet();
         var measurement = new Option<string>("--measurement", "-m") { Description = "The measurement to follow.", DefaultValueFactory = _ => HttpMeasures.RpsMean.Name };
@@ -30,6 +31,11 @@ internal static class HistoryCommand
         var consecutive = new Option<int>("--consecutive") { Description = "Results in a row outside the band before one is flagged.", DefaultValueFactory = _ => 2 };
         var html = new Option<FileInfo?>("--html") { Description = "Write a self-contained HTML report.", Required = htmlRequired };
         var command = new Command(name, description) { measurement, window, sigma, consecutive, html };
+        if (name == "report")
+        {
+            command.Options.Add(markdown);
+        }
+
         foreach (var option in stores.All.Concat(filters.All))
         {
             command.Options.Add(option);
@@ -37,21 +43,42 @@ internal static class HistoryCommand
 
         command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
         {
-            if (name == "report" && result.GetValue(filters.Sweep) is { } sweep)
+            if (name == "report" && result.GetValue(html) is null && result.GetValue(markdown) is null)
             {
-                // A sweep's matrix: every cell, failed ones included, against the swept axes.
+                throw new ArgumentException("report writes --html FILE or --markdown FILE (or '-' for the output).");
+            }
+
+            var sweep = result.GetValue(filters.Sweep);
+            var label = result.GetValue(filters.Label);
+            if (name == "report" && (sweep ?? label) is { } set && (result.GetValue(filters.Scenario) is null || result.GetValue(filters.Server) is null))
+            {
+                // A sweep's (or a label's) matrix: every cell, failed ones included, against the axes the runs vary in.
+                var title = sweep is null ? $"Runs labelled {label}" : $"Sweep {sweep}";
                 var cells = await stores.Open(result).QueryAsync(filters.Query(result), cancellationToken);
                 StoreCommand.ReportUnreadable(console, cells);
                 if (cells.Runs.Count == 0)
                 {
-                    throw new RunLookupException($"no run of sweep {sweep}");
+                    throw new RunLookupException(sweep is null ? $"no run labelled {label}" : $"no run of sweep {sweep}");
                 }
 
-                var matrixFile = result.GetRequiredValue(html)!;
-                await File.WriteAllTextAsync(matrixFile.FullName, HtmlReport.Matrix($"Sweep {sweep}", [.. cells.Runs.OrderBy(r => r.StartedAt)]), cancellationToken);
-                console.Out.WriteLine($"{cells.Runs.Count} runs of sweep {sweep}");
-                console.Out.WriteLine($"HTML report: {matrixFile.FullName}");
+                List<RunDocument> runs = [.. cells.Runs.OrderBy(r => r.StartedAt)];
+                if (result.GetValue(markdown) is { } markdownFile)
+                {
+                    await MatrixMarkdown.WriteAsync(markdownFile, console, title, runs, cancellationToken);
+                }
+
+                if (result.GetValue(html) is { } matrixFile)
+                {
+                    await File.WriteAllTextAsync(matrixFile.FullName, HtmlReport.Matrix(title, runs), cancellationToken);
+                    console.Out.WriteLine($"{runs.Count} runs: HTML report {matrixFile.FullName}");
+                }
+
                 return ExitCodes.Success;
+            }
+
+            if (result.GetValue(markdown) is not null)
+            {
+                throw new ArgumentException("--markdown writes the table of a set of runs: give --sweep ID or --label LABEL.");
             }
 
             var query = filters.Query(result) with { Status = RunStatus.Succeeded };

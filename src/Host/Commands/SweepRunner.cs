@@ -27,6 +27,7 @@ internal static class SweepRunner
         var folder = Path.Combine(Path.GetTempPath(), "benchmarks-sweep-" + id);
         Directory.CreateDirectory(folder);
         var documents = new List<RunDocument?>();
+        var progress = new SweepProgress(console, id, plan.Cells.Count);
         var failed = 0;
         try
         {
@@ -34,7 +35,7 @@ internal static class SweepRunner
             {
                 var cell = plan.Cells[k];
                 var describe = string.Join(", ", plan.Axes.Select(a => $"{a.Name} {cell.Values[a.Name]}"));
-                console.Out.WriteLine($"== sweep {id}: cell {k + 1} of {plan.Cells.Count}: {describe}");
+                progress.Cell(k, describe);
                 var json = Path.Combine(folder, $"cell-{k + 1}.json");
                 var exit = await run([.. cell.Arguments, "--label", LabelPrefix + id, "--json", json]);
                 if (exit == ExitCodes.Usage && k == 0 && plan.Cells.Count > 1 && !plan.Axes.Any(a => a.Name is "server" or "scenario"))
@@ -55,7 +56,8 @@ internal static class SweepRunner
 
         console.Out.WriteLine();
         console.Out.WriteLine($"Sweep {id}: {plan.Cells.Count} cells, {failed} failed (results list --label {LabelPrefix}{id})");
-        SweepTable.Write(console.Out, plan, documents);
+        var axes = plan.Axes.Select(a => a.Name).ToList();
+        progress.Table(axes, [.. plan.Cells.Select((cell, i) => ((IReadOnlyList<string>)[.. axes.Select(a => cell.Values[a])], documents[i]))]);
         return failed == 0 ? ExitCodes.Success : ExitCodes.Failed;
     }
 }

@@ -9,7 +9,7 @@ namespace Benchmarks.Host.Reports;
 /// <summary>Self-contained HTML reports (inline CSS and SVG; nothing fetched): a comparison, a history, or a sweep's matrix.</summary>
 internal static class HtmlReport
 {
-    private static readonly string[] s_rates = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name, TcpMeasures.ResponsesRate.Name];
+    private static readonly string[] s_rates = [.. MatrixTable.Rates.Select(r => r.Name)];
     private static readonly string[] s_sides = ["baseline", "candidate"];
     private static readonly string[] s_sampleRates = [HttpMeasures.Rps.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name];
 
@@ -97,23 +97,43 @@ internal static class HtmlReport
             html.Append(Invariant($"<th>{E(axis.Name)}</th>"));
         }
 
-        html.Append("<th>rate</th><th>p99 ms</th><th>server user / kernel %</th><th>proxy %</th><th>machine idle %</th><th>status</th><th>bound</th></tr></thead><tbody>");
+        foreach (var column in MatrixTable.Columns)
+        {
+            html.Append(Invariant($"<th>{E(column)}</th>"));
+        }
+
+        html.Append("</tr></thead><tbody>");
         var rate = s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
-        var p99 = new[] { HttpMeasures.Latency99.Name, WebSocketMeasures.Rtt99.Name, TcpMeasures.Rtt99.Name }.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
+        var p99 = MatrixTable.P99.Select(p => p.Name).FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
         foreach (var run in runs)
         {
             html.Append("<tr>");
-            foreach (var axis in axes)
+            foreach (var cell in axes.Select(a => a.Read(run)).Concat(MatrixTable.Cells(run)))
             {
-                html.Append(Invariant($"<td>{E(axis.Read(run))}</td>"));
+                html.Append(Invariant($"<td>{E(cell)}</td>"));
             }
 
-            html.Append(Invariant($"<td>{(rate is null ? "" : ComparisonTextWriter.Number(Get(run, rate)))}</td><td>{(p99 is null ? "" : ComparisonTextWriter.Number(Get(run, p99)))}</td>"));
-            html.Append(Invariant($"<td>{Get(run, SystemMeasures.CpuUser.Name):0.0} / {Get(run, SystemMeasures.CpuKernel.Name):0.0}</td><td>{(run.Measurements.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? proxy.ToString("0.0", CultureInfo.InvariantCulture) : "")}</td>"));
-            html.Append(Invariant($"<td>{Get(run, SystemMeasures.MachineIdle.Name):0.0}</td><td>{run.Status}</td><td>{E(run.Bottleneck ?? run.Error ?? "")}</td></tr>"));
+            html.Append("</tr>");
         }
 
         html.Append("</tbody></table>");
+        if (ParityTable.Of(runs) is { } parity)
+        {
+            html.Append("<h2>Operating systems side by side</h2><table id=\"parity\"><thead><tr>");
+            foreach (var column in parity.Header)
+            {
+                html.Append(Invariant($"<th>{E(column)}</th>"));
+            }
+
+            html.Append("</tr></thead><tbody>");
+            foreach (var row in parity.Rows)
+            {
+                html.Append("<tr>").AppendJoin("", row.Select(cell => Invariant($"<td>{E(cell)}</td>"))).Append("</tr>");
+            }
+
+            html.Append("</tbody></table>");
+        }
+
         var xs = x is null ? [.. runs.Select((_, i) => (double)i)] : runs.Select(x.Number).Where(double.IsFinite).Distinct().Order().ToList();
         var groups = runs.Select((r, i) => (Run: r, Index: i)).GroupBy(p => Series(p.Run)).ToList();
         foreach (var name in new[] { rate, p99, SystemMeasures.CpuMean.Name }.Where(n => n is not null && runs.Any(r => r.Measurements.ContainsKey(n))))

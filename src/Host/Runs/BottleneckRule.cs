@@ -12,7 +12,7 @@ namespace Benchmarks.Host.Runs;
 /// least <see cref="CpuLimit"/>% busy, CPUs apart from the server's), the server's CPUs (at least
 /// <see cref="CpuLimit"/>% busy: the stack when user mode dominates, the kernel otherwise), the
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
-/// busy, the whole machine when the database shares the server's or the load's CPUs (idle under
+/// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// else none of them. A steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
@@ -49,6 +49,12 @@ internal static class BottleneckRule
         var dbCpus = Cpus(document.Parameters.GetValueOrDefault("db-cpus"), cores);
         var dbShared = dbCpus.Intersect(union).Any();
         var dbBusy = db / (dbCpus.Count * 100.0 / cores) * 100;
+        var hasProxy = m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy);
+        var proxyName = document.Parameters.GetValueOrDefault("proxy") ?? "proxy";
+        var proxyCpus = Cpus(document.Parameters.GetValueOrDefault("proxy-cpus"), cores);
+        var proxyShared = proxyCpus.Intersect(union).Any();
+        var proxyBusy = proxy / (proxyCpus.Count * 100.0 / cores) * 100;
+        var proxyPart = hasProxy ? string.Create(c, $", {proxyName} {proxy:0.#}%") : "";
         string verdict;
         if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
         {
@@ -57,6 +63,10 @@ internal static class BottleneckRule
         else if (hasDb && !dbShared && dbBusy >= CpuLimit)
         {
             verdict = string.Create(c, $"the database: PostgreSQL kept its {Count(dbCpus.Count)} {dbBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.DbUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.DbKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
+        }
+        else if (hasProxy && !proxyShared && proxyBusy >= CpuLimit)
+        {
+            verdict = string.Create(c, $"the proxy: {proxyName} kept its {Count(proxyCpus.Count)} {proxyBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.ProxyUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.ProxyKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
         }
         else if (!shared && loadBusy >= CpuLimit)
         {
@@ -80,11 +90,13 @@ internal static class BottleneckRule
         }
         else if (shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) && idle < IdleLimit)
         {
-            verdict = string.Create(c, $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy; pin them apart (--server-cpus, --load-cpus)");
+            verdict = hasProxy && proxy >= Math.Max(server, load)
+                ? string.Create(c, $"the machine, mostly the proxy: server, {proxyName} and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); give the proxy CPUs of its own (--proxy-cpus)")
+                : string.Create(c, $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); pin them apart (--server-cpus, --load-cpus)");
         }
         else
         {
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? $", proxy {proxy:0.#}% of the machine" : "")}; latency- or concurrency-bound (more connections or pipelining load it harder)");
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}; latency- or concurrency-bound (more connections or pipelining load it harder)");
         }
 
         if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)

@@ -16,6 +16,8 @@ namespace Benchmarks.Host.Store;
 /// </summary>
 internal static partial class CrankResultImporter
 {
+    private static readonly string[] s_shapeVariables = ["connections", "pipeline", "proxy"];
+
     public static RunDocument Import(string path, IReadOnlyList<string> labels)
     {
         byte[] bytes;
@@ -76,6 +78,16 @@ internal static partial class CrankResultImporter
             foreach (var (key, value) in properties)
             {
                 document.Parameters[$"crank/property/{key}"] = value;
+            }
+
+            // The load's shape under the names a local run stores it by, so a sweep driven by crank
+            // (one crank call per cell, imported with one label) has the same axes as a local sweep.
+            foreach (var name in s_shapeVariables)
+            {
+                if ((properties.GetValueOrDefault(name) ?? jobList.Select(j => Scalar(j.Value, name)).FirstOrDefault(v => v is not null)) is { } shape)
+                {
+                    document.Parameters[name] = shape;
+                }
             }
 
             var owners = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -193,6 +205,17 @@ internal static partial class CrankResultImporter
 
         return name.Contains("rps", StringComparison.OrdinalIgnoreCase) ? "req/s" : name.Contains("latency", StringComparison.OrdinalIgnoreCase) ? "ms" : "";
     }
+
+    /// <summary>A job's crank variable that is a number or text, as text (<c>connections</c> = 256).</summary>
+    private static string? Scalar(JsonElement job, string name) =>
+        Property(job, "variables") is { ValueKind: JsonValueKind.Object } variables && Property(variables, name) is { } value
+            ? value.ValueKind switch
+            {
+                JsonValueKind.Number => value.GetRawText(),
+                JsonValueKind.String when value.GetString() is { Length: > 0 } text => text,
+                _ => null,
+            }
+            : null;
 
     /// <summary>A job's crank variable (<c>scenario</c>, <c>serverModel</c>), as the job ran it.</summary>
     private static string? Variable(JsonElement job, string name) =>

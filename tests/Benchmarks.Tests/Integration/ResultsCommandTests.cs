@@ -59,6 +59,9 @@ public sealed class ResultsCommandTests
         var run = StoredRuns.Single(results);
         Assert.Equal("pipelined", run.Scenario);
         Assert.Equal("kestrel", run.Server);
+        // The load's shape under a local run's names: a sweep of crank calls has the same axes.
+        Assert.Equal("256", run.Parameters["connections"]);
+        Assert.Equal("16", run.Parameters["pipeline"]);
         var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(file))!;
         Assert.Equal((double)crank["jobResults"]!["jobs"]!["load"]!["results"]!["http/rps/mean"]!, run.Measurements["http/rps/mean"]);
 

@@ -13,9 +13,16 @@ internal sealed record HostRun(int ExitCode, string Output, string Error)
         StartAsync(workingDirectory, timeout, environment, input: null, arguments);
 
     /// <param name="input">Writes the process's standard input, which stays open until the process exits; null: no input.</param>
-    public static async Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, Func<StreamWriter, Task>? input, params string[] arguments)
+    public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, Func<StreamWriter, Task>? input, params string[] arguments) =>
+        StartProgramAsync(TestPaths.HostExecutable, workingDirectory, timeout, environment, input, arguments);
+
+    /// <summary>Another program (a wrapper such as <c>script</c> around the host), captured the same way.</summary>
+    public static Task<HostRun> StartProcessAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, string program, params string[] arguments) =>
+        StartProgramAsync(program, workingDirectory, timeout, environment, input: null, arguments);
+
+    private static async Task<HostRun> StartProgramAsync(string program, string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, Func<StreamWriter, Task>? input, string[] arguments)
     {
-        var info = new ProcessStartInfo(TestPaths.HostExecutable)
+        var info = new ProcessStartInfo(program)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -54,7 +61,7 @@ internal sealed record HostRun(int ExitCode, string Output, string Error)
         catch (OperationCanceledException)
         {
             process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"benchmarks {string.Join(' ', arguments)} did not exit within {timeout}. Output:\n{output}\n{error}");
+            throw new TimeoutException($"{Path.GetFileName(program)} {string.Join(' ', arguments)} did not exit within {timeout}. Output:\n{output}\n{error}");
         }
 
         process.WaitForExit();

@@ -1,0 +1,78 @@
+using System.Globalization;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+
+namespace Benchmarks.Host.Reports;
+
+/// <summary>
+/// The table of a sweep (or of any runs that differ along a few axes), one row per run: the
+/// axes' values, the headline rate (with its 95% interval when iterated), p99, errors, the
+/// server's user/kernel split, the proxy's CPU, machine idle, the NIC, the status and the
+/// one-line verdict. The same cells feed the Markdown table, the terminal table and the HTML
+/// report, so every output computes a column the same way.
+/// </summary>
+internal static class MatrixTable
+{
+    /// <summary>The headline rates, the first a run has being its rate.</summary>
+    public static readonly Measurement[] Rates = [HttpMeasures.RpsMean, WebSocketMeasures.MessagesRate, WebSocketMeasures.ConnectsRate, WebSocketMeasures.BroadcastClients, TcpMeasures.ResponsesRate];
+
+    /// <summary>The p99 latencies, the first a run has being its p99.</summary>
+    public static readonly Measurement[] P99 = [HttpMeasures.Latency99, WebSocketMeasures.Rtt99, TcpMeasures.Rtt99];
+
+    private static readonly Measurement[] s_errors = [HttpMeasures.Errors, HttpMeasures.BadResponses, HttpMeasures.Lost, WebSocketMeasures.Errors, WebSocketMeasures.MessagesBad, TcpMeasures.Errors];
+
+    public static IReadOnlyList<string> Columns { get; } = ["rate", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "status", "bound"];
+
+    /// <summary>A run's cells under <see cref="Columns"/>; a cell that ran no document has only its status.</summary>
+    public static IReadOnlyList<string> Cells(RunDocument? run)
+    {
+        if (run is null)
+        {
+            return ["", "", "", "", "", "", "", "no document", ""];
+        }
+
+        var c = CultureInfo.InvariantCulture;
+        var m = run.Measurements;
+        var rate = Rates.FirstOrDefault(r => m.ContainsKey(r.Name));
+        var rateText = rate is null ? ""
+            : string.Create(c, $"{m[rate.Name]:n0} {rate.Unit}") + (run.Spread.TryGetValue(rate.Name, out var spread) ? string.Create(c, $" [{spread.CiLow:n0}, {spread.CiHigh:n0}]") : "");
+        var p99 = P99.FirstOrDefault(p => m.ContainsKey(p.Name));
+        var errors = s_errors.Where(e => m.ContainsKey(e.Name)).Sum(e => m[e.Name]);
+        return
+        [
+            rateText,
+            p99 is null ? "" : m[p99.Name].ToString("0.00", c),
+            errors.ToString("n0", c),
+            m.TryGetValue(SystemMeasures.CpuUser.Name, out var user) ? string.Create(c, $"{user:0.0} / {m.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}") : "",
+            m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? proxy.ToString("0.0", c) : "",
+            m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) ? idle.ToString("0.0", c) : "",
+            m.TryGetValue(SystemMeasures.NetRx.Name, out var rx) ? rx.ToString("0.0", c) : "",
+            run.Status == RunStatus.Succeeded ? "ok" : $"failed: {run.Error}",
+            run.Bottleneck ?? "",
+        ];
+    }
+
+    /// <summary>Runs as a Markdown table over the axes they vary in.</summary>
+    public static void WriteMarkdown(TextWriter writer, IReadOnlyList<RunDocument> runs)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        var axes = MatrixAxis.Varying(runs);
+        WriteMarkdown(writer, [.. axes.Select(a => a.Name)], [.. runs.Select(r => ((IReadOnlyList<string>)[.. axes.Select(a => a.Read(r))], (RunDocument?)r))]);
+    }
+
+    /// <summary>Rows of axis values and their run (null when the cell stored none) as a Markdown table.</summary>
+    public static void WriteMarkdown(TextWriter writer, IReadOnlyList<string> axes, IReadOnlyList<(IReadOnlyList<string> Values, RunDocument? Run)> rows)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        ArgumentNullException.ThrowIfNull(axes);
+        ArgumentNullException.ThrowIfNull(rows);
+        writer.WriteLine($"| {string.Join(" | ", axes.Concat(Columns))} |");
+        writer.WriteLine($"|{string.Concat(Enumerable.Repeat("---|", axes.Count + Columns.Count))}");
+        foreach (var (values, run) in rows)
+        {
+            writer.WriteLine($"| {string.Join(" | ", values.Concat(Cells(run)).Select(Escape))} |");
+        }
+    }
+
+    private static string Escape(string cell) => cell.Replace("|", "\\|", StringComparison.Ordinal).ReplaceLineEndings(" ");
+}
