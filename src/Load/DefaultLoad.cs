@@ -29,6 +29,15 @@ public static class DefaultLoad
 
     public static TimeSpan BroadcastTimeout { get; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// Open model: a request sent later than this after its due time is counted late (the
+    /// schedule's own precision is about a millisecond).
+    /// </summary>
+    public static TimeSpan LateAfter { get; } = TimeSpan.FromMilliseconds(5);
+
+    /// <summary>Open model: an achieved rate below the requested by more than this share marks the run short.</summary>
+    public const double ShortfallLimit = 0.01;
+
     /// <summary>Socket engine threads: one per core.</summary>
     public static int Threads => Environment.ProcessorCount;
 }

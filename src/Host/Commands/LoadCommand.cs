@@ -47,6 +47,11 @@ internal static class LoadCommand
 
         command.SetAction(async (result, cancellationToken) =>
         {
+            if (result.GetValue(load.Rate) is not null && (result.GetValue(tcp.Enabled) || result.GetValue(ws.Enabled) || result.GetValue(url)?.Scheme is "tcp" or "ws"))
+            {
+                return console.Fail(ExitCodes.Usage, "--rate needs the built-in HTTP load: the WebSocket and TCP loads run a closed loop.");
+            }
+
             if (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme == "tcp")
             {
                 return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, json, crank, progress, parent, cancellationToken);
@@ -83,9 +88,15 @@ internal static class LoadCommand
                     Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.HttpTimeout,
                     Headers = load.GetHeaders(result),
                     KeepAlive = result.GetValue(load.KeepAlive) ?? true,
+                    Rate = result.GetValue(load.Rate),
                     ValidatorFactory = validatorFactory,
                 };
                 options.Validate();
+                if (options.Rate is not null && result.GetValue(engine) == "wrk")
+                {
+                    throw new UsageException("wrk runs a closed loop (a constant rate is wrk2's -R, which Debian's wrk lacks): --rate needs the built-in load (--engine builtin).");
+                }
+
                 if (!options.KeepAlive && result.GetValue(engine) == "wrk")
                 {
                     throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--engine builtin).");

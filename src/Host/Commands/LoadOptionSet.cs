@@ -24,7 +24,9 @@ internal sealed class LoadOptionSet
 
     public Option<bool?> KeepAlive { get; } = new("--keep-alive") { Description = "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true)." };
 
-    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive];
+    public Option<double?> Rate { get; } = OptionFactory.Rate("--rate", "Open model: requests per second in all, each due at its slot in a fixed timeline and timed from it (corrected for coordinated omission); --connections is the pool that sends them. 20000, 20k, 1.5M; 0 or unset: closed loop.");
+
+    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, Rate];
 
     public IReadOnlyList<KeyValuePair<string, string>> GetHeaders(ParseResult result) =>
         [.. (result.GetValue(Headers) ?? []).Select(h => OptionFactory.TrySplitHeader(h, out var header) ? header : default)];

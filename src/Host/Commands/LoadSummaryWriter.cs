@@ -1,4 +1,5 @@
 using System.Globalization;
+using Benchmarks.Load;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.Commands;
@@ -38,6 +39,21 @@ internal static class LoadSummaryWriter
             writer.WriteLine(string.Create(c, $"    First byte    avg {Ms(firstByte.Mean),8}  p50 {Ms(firstByte.P50),8}  p99 {Ms(firstByte.P99),8}"));
         }
 
+        if (result.RequestedRate is { } requested)
+        {
+            writer.WriteLine("  Open model: latency above is from each request's due time (corrected for coordinated omission)");
+            if (result.Uncorrected is { } uncorrected)
+            {
+                writer.WriteLine(string.Create(c, $"    From the send (uncorrected)  p50 {Ms(uncorrected.P50),8}  p90 {Ms(uncorrected.P90),8}  p99 {Ms(uncorrected.P99),8}  max {Ms(uncorrected.Max),8}"));
+            }
+
+            writer.WriteLine(string.Create(c, $"    Requested {requested:0.00} req/s, achieved {result.RequestsPerSecond:0.00} ({(result.RequestsPerSecond - requested) / requested * 100:+0.0;-0.0}%); {result.Due} due, {result.Late} sent late (> {DefaultLoad.LateAfter.TotalMilliseconds:0} ms), {result.Backlog} waiting at the end"));
+            if (result.IsShort)
+            {
+                writer.WriteLine(string.Create(c, $"    SHORT of the requested rate by more than {DefaultLoad.ShortfallLimit * 100:0}%: {ShortCause(result)}"));
+            }
+        }
+
         writer.WriteLine(string.Create(c, $"Requests/sec: {result.RequestsPerSecond,12:0.00}"));
         writer.WriteLine(string.Create(c, $"Transfer/sec: {result.ThroughputMegabytesPerSecond,10:0.00}MB"));
         if (result.Requests > 0)
@@ -45,6 +61,15 @@ internal static class LoadSummaryWriter
             var perRequest = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;
             writer.WriteLine(string.Create(c, $"Client CPU:   {result.CpuUserSeconds:0.00}s user, {result.CpuKernelSeconds:0.00}s kernel, {perRequest:0.000}us per request"));
         }
+    }
+
+    /// <summary>Which side could not keep up, from the load's own CPU over the window.</summary>
+    private static string ShortCause(LoadResult result)
+    {
+        var busy = result.CpuWindowSeconds > 0 ? (result.CpuUserSeconds + result.CpuKernelSeconds) / result.CpuWindowSeconds / Math.Max(1, Environment.ProcessorCount) * 100 : 0;
+        return busy >= 90
+            ? string.Create(CultureInfo.InvariantCulture, $"the load generator could not keep up (its process used {busy:0}% of the machine's CPUs)")
+            : string.Create(CultureInfo.InvariantCulture, $"the server could not keep up (the load used only {busy:0}% of the machine's CPUs; {result.Late} requests waited for a free connection)");
     }
 
     private static string Ms(double milliseconds) => milliseconds switch

@@ -118,8 +118,14 @@ internal static class RunCommand
                         Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? TimeSpan.FromSeconds(5) : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),
                         KeepAlive = result.GetValue(load.KeepAlive) ?? true,
+                        Rate = result.GetValue(load.Rate),
                     },
                 };
+                if (request.Load.Rate is not null && loadJob is not HttpLoadJob)
+                {
+                    throw new UsageException($"--rate needs the built-in HTTP load (--load http): the {loadJob.Name} load runs a closed loop.");
+                }
+
                 if (loadJob is TcpLoadJob tcpJob)
                 {
                     tcpJob.Validate(request.Load);

@@ -39,6 +39,11 @@ internal sealed class HttpLoadJob : ILoadJob
             arguments.AddRange(["--keep-alive", "false"]);
         }
 
+        if (load.Rate is { } rate)
+        {
+            arguments.AddRange(["--rate", RateParser.Format(rate)]);
+        }
+
         foreach (var (name, value) in load.Headers)
         {
             arguments.AddRange(["--header", $"{name}: {value}"]);

@@ -43,6 +43,24 @@ internal static class LoadMeasurements
             }
         }
 
+        if (result.RequestedRate is { } requested)
+        {
+            measurements[HttpMeasures.RateRequested.Name] = requested;
+            measurements[HttpMeasures.RateShortfall.Name] = Math.Max(0, (requested - result.RequestsPerSecond) / requested * 100);
+            measurements[HttpMeasures.Due.Name] = result.Due;
+            measurements[HttpMeasures.Late.Name] = result.Late;
+            measurements[HttpMeasures.Backlog.Name] = result.Backlog;
+            if (result.Uncorrected is { } uncorrected)
+            {
+                measurements[HttpMeasures.UncorrectedMean.Name] = uncorrected.Mean;
+                measurements[HttpMeasures.Uncorrected50.Name] = uncorrected.P50;
+                measurements[HttpMeasures.Uncorrected90.Name] = uncorrected.P90;
+                measurements[HttpMeasures.Uncorrected99.Name] = uncorrected.P99;
+                measurements[HttpMeasures.Uncorrected999.Name] = uncorrected.P999;
+                measurements[HttpMeasures.UncorrectedMax.Name] = uncorrected.Max;
+            }
+        }
+
         measurements[SystemMeasures.LoadWarmup.Name] = result.WarmupSeconds;
         if (result.WarmupSteady is { } steady)
         {

@@ -18,7 +18,12 @@ internal static class MeasurementMeaning
             return "window mean (schema 1)";
         }
 
-        return run.Metadata.GetValueOrDefault(name)?.Aggregate is { Length: > 0 } aggregate ? aggregate : "unstated";
+        var meaning = run.Metadata.GetValueOrDefault(name)?.Aggregate is { Length: > 0 } aggregate ? aggregate : "unstated";
+
+        // The open model times a request from its due time, the closed loop from its send: the same name, two meanings.
+        return run.Parameters.ContainsKey("rate") && name.StartsWith("http/latency/", StringComparison.Ordinal) && !name.Contains("/uncorrected/", StringComparison.Ordinal)
+            ? $"{meaning}, from the due time (open model)"
+            : meaning;
     }
 
     /// <summary>A one-line note when the runs computed <paramref name="name"/> in more than one way; null when they agree.</summary>

@@ -107,7 +107,7 @@ internal static class BottleneckRule
         return verdict;
     }
 
-    private static IReadOnlyList<int> Cpus(string? text, int cores)
+    internal static IReadOnlyList<int> Cpus(string? text, int cores)
     {
         if (text is null or "any")
         {

@@ -39,6 +39,11 @@ internal static class RunDocumentStart
             parameters["keep-alive"] = "false";
         }
 
+        if (load.Rate is { } rate)
+        {
+            parameters["rate"] = Cli.RateParser.Format(rate);
+        }
+
         parameters["proxy"] = request.Proxy is { } proxy ? proxy.ToString().ToLowerInvariant() : "none";
         if (request.LoadJob is LoadJobs.TcpLoadJob tcp)
         {

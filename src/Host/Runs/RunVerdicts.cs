@@ -3,7 +3,7 @@ using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Runs;
 
-/// <summary>The verdicts a finished run carries: whether each window was steady (<see cref="SteadinessRule"/>) and what limited it (<see cref="BottleneckRule"/>).</summary>
+/// <summary>The verdicts a finished run carries: whether each window was steady (<see cref="SteadinessRule"/>) and what limited it (<see cref="OpenModelRule"/>, <see cref="BottleneckRule"/>).</summary>
 internal static class RunVerdicts
 {
     /// <summary>Whether the window was steady, and what limited the run.</summary>
@@ -20,6 +20,8 @@ internal static class RunVerdicts
             }
         }
 
-        document.Bottleneck = BottleneckRule.Judge(document);
+        // Open model: a rate not met comes first, with the machine's verdict after it.
+        var limit = BottleneckRule.Judge(document);
+        document.Bottleneck = OpenModelRule.Judge(document) is { } shortfall ? (limit is null ? shortfall : $"{shortfall}; {limit}") : limit;
     }
 }

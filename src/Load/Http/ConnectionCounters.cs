@@ -17,6 +17,9 @@ internal struct ConnectionCounters
     public long Timeouts;
     public long BytesReceived;
 
+    /// <summary>Open model: requests sent later than the tolerance after their due time.</summary>
+    public long Late;
+
     /// <summary>Connections opened in the window without keep-alive (one per request).</summary>
     public long Connects;
 
@@ -39,6 +42,7 @@ internal struct ConnectionCounters
         Timeouts += other.Timeouts;
         BytesReceived += other.BytesReceived;
         Connects += other.Connects;
+        Late += other.Late;
         LastResponseAt = Math.Max(LastResponseAt, other.LastResponseAt);
     }
 }

@@ -5,7 +5,10 @@ using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.Http;
 
-/// <summary>The built-in HTTP/1.1 load generator: persistent connections, optional pipelining.</summary>
+/// <summary>
+/// The built-in HTTP/1.1 load generator: persistent connections, optional pipelining; closed loop,
+/// or open model at a fixed rate (<see cref="HttpLoadOptions.Rate"/>).
+/// </summary>
 public static class HttpLoadGenerator
 {
     private static readonly TimeSpan s_monitorInterval = TimeSpan.FromMilliseconds(50);
@@ -15,19 +18,17 @@ public static class HttpLoadGenerator
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var endPoint = await ResolveAsync(options.Url, cancellationToken);
-        var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive);
-        var shards = new LatencyHistogram[options.Threads];
-        for (var i = 0; i < shards.Length; i++)
-        {
-            shards[i] = new LatencyHistogram();
-        }
-
+        using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate, options.Connections) : null;
+        var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule);
+        var shards = NewShards(options.Threads);
+        var uncorrected = schedule is null ? null : NewShards(options.Threads);
         var connections = new LoadConnection[options.Connections];
         for (var i = 0; i < connections.Length; i++)
         {
-            connections[i] = new LoadConnection(state, shards[i % shards.Length], new HttpResponseParser(options.ValidatorFactory?.Invoke()));
+            connections[i] = new LoadConnection(state, shards[i % shards.Length], new HttpResponseParser(options.ValidatorFactory?.Invoke()), uncorrected?[i % uncorrected.Length]);
         }
 
+        schedule?.Start();
         var loops = connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)).ToArray();
         var allLoops = Task.WhenAll(loops);
         using var monitorStop = new CancellationTokenSource();
@@ -56,6 +57,9 @@ public static class HttpLoadGenerator
             var interrupted = await clock.RunWindowAsync(options.Duration, cancellationToken);
 
             state.Stopping = true;
+            var windowEnd = Stopwatch.GetTimestamp();
+            var open = schedule is null ? null : new OpenModel.OpenModelTally(schedule.DueBetween(windowStart, windowEnd), schedule.Backlog);
+            schedule?.Stop();
             clock.EndWindow();
 
             // Let batches in flight finish (they are part of the window), up to one timeout.
@@ -68,11 +72,19 @@ public static class HttpLoadGenerator
 
             await allLoops;
             var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
-            return Aggregate(options, connections, shards, windowStart, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
+            var result = Aggregate(options, connections, shards, windowStart, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
+            return open is null ? result : result with
+            {
+                RequestedRate = options.Rate,
+                Due = open.Due,
+                Backlog = open.Backlog,
+                Uncorrected = LatencySummary.From(Merge(uncorrected!)),
+            };
         }
         finally
         {
             state.Stopping = true;
+            schedule?.Stop();
             state.Aborted = true;
             foreach (var connection in connections)
             {
@@ -82,6 +94,28 @@ public static class HttpLoadGenerator
             await monitorStop.CancelAsync();
             await Task.WhenAll(allLoops.ContinueWith(static _ => { }, TaskScheduler.Default), monitor);
         }
+    }
+
+    private static LatencyHistogram[] NewShards(int count)
+    {
+        var shards = new LatencyHistogram[count];
+        for (var i = 0; i < shards.Length; i++)
+        {
+            shards[i] = new LatencyHistogram();
+        }
+
+        return shards;
+    }
+
+    private static LatencyHistogram Merge(LatencyHistogram[] shards)
+    {
+        var merged = new LatencyHistogram();
+        foreach (var shard in shards)
+        {
+            merged.Add(shard);
+        }
+
+        return merged;
     }
 
     private static (long Completed, long Errors) Totals(LoadConnection[] connections)
@@ -108,11 +142,7 @@ public static class HttpLoadGenerator
         }
 
         var firstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null);
-        var latency = new LatencyHistogram();
-        foreach (var shard in shards)
-        {
-            latency.Add(shard);
-        }
+        var latency = Merge(shards);
 
         var elapsed = total.LastResponseAt > windowStart ? Stopwatch.GetElapsedTime(windowStart, total.LastResponseAt) : options.Duration;
         return new LoadResult
@@ -132,6 +162,7 @@ public static class HttpLoadGenerator
             Latency = LatencySummary.From(latency),
             KeepAlive = options.KeepAlive,
             Connects = total.Connects,
+            Late = total.Late,
             Connect = options.KeepAlive || connections.Length == 0 ? null : LatencySummary.From(connections[0].State.ConnectTimes),
             FirstByte = options.KeepAlive || connections.Length == 0 ? null : LatencySummary.From(connections[0].State.FirstByteTimes),
             PerSecond = perSecond,

@@ -43,6 +43,13 @@ public sealed record HttpLoadOptions
     /// </summary>
     public bool KeepAlive { get; init; } = true;
 
+    /// <summary>
+    /// Open model: requests per second over all connections, each due at its slot in a fixed
+    /// timeline and timed from that slot (corrected for coordinated omission) as well as from its
+    /// send; null: closed loop (each connection sends when its last answer came).
+    /// </summary>
+    public double? Rate { get; init; }
+
     /// <summary>Makes one body validator per connection; null checks status codes only.</summary>
     public Func<IResponseValidator?>? ValidatorFactory { get; init; }
 
@@ -75,6 +82,16 @@ public sealed record HttpLoadOptions
         if (Timeout <= TimeSpan.Zero)
         {
             throw new ArgumentException("--timeout must be greater than zero.");
+        }
+
+        if (Rate is { } rate && (!double.IsFinite(rate) || rate <= 0))
+        {
+            throw new ArgumentException("--rate must be a positive number of requests per second.");
+        }
+
+        if (Rate is not null && PipelineDepth > 1)
+        {
+            throw new ArgumentException("--rate sends each request at its own time, one at a time per connection: --pipeline must be 1 (a pipelined batch waits for its last answer, which is the closed loop).");
         }
 
         if (!KeepAlive && PipelineDepth > 1)

@@ -7,8 +7,10 @@ namespace Benchmarks.Load.Http;
 
 /// <summary>
 /// One persistent connection: write a batch, read until every response of it is parsed,
-/// repeat. Every request is timed from the batch's send; every failure is counted by kind,
-/// and requests in flight on a failed connection are counted as lost.
+/// repeat. In the closed loop every request is timed from the batch's send; in the open model
+/// the connection first takes the next due request from the schedule, and times it from its due
+/// time (into the main histogram) and from its send (into the uncorrected one). Every failure is
+/// counted by kind, and requests in flight on a failed connection are counted as lost.
 /// </summary>
 internal sealed class LoadConnection
 {
@@ -17,6 +19,7 @@ internal sealed class LoadConnection
 
     private readonly LoadRunState _state;
     private readonly LatencyHistogram _histogram;
+    private readonly LatencyHistogram? _uncorrected;
     private readonly HttpResponseParser _parser;
     private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
     private Socket? _socket;
@@ -30,10 +33,12 @@ internal sealed class LoadConnection
     /// <summary>The first error this connection saw, kept as the cause to report.</summary>
     public string? FirstError { get; private set; }
 
-    public LoadConnection(LoadRunState state, LatencyHistogram histogram, HttpResponseParser parser)
+    /// <param name="uncorrected">Open model: the histogram of latencies from the send; null in the closed loop.</param>
+    public LoadConnection(LoadRunState state, LatencyHistogram histogram, HttpResponseParser parser, LatencyHistogram? uncorrected = null)
     {
         _state = state;
         _histogram = histogram;
+        _uncorrected = uncorrected;
         _parser = parser;
     }
 
@@ -63,14 +68,23 @@ internal sealed class LoadConnection
     {
         try
         {
+            var schedule = _state.Schedule;
             while (!_state.Stopping)
             {
+                // Open model: wait for the next due request first, so that connecting (without
+                // keep-alive) and any wait for a free connection count in its latency.
+                var due = schedule is null ? 0 : await schedule.NextAsync();
+                if (due < 0 || _state.Stopping)
+                {
+                    break;
+                }
+
                 if (_socket is null && !await ConnectAsync())
                 {
                     continue;
                 }
 
-                await RunBatchAsync(_socket!);
+                await RunBatchAsync(_socket!, due);
             }
         }
         finally
@@ -79,7 +93,8 @@ internal sealed class LoadConnection
         }
     }
 
-    private async Task RunBatchAsync(Socket socket)
+    /// <param name="due">Open model: the request's due time (Stopwatch ticks); 0 in the closed loop.</param>
+    private async Task RunBatchAsync(Socket socket, long due)
     {
         var measured = _state.Measuring;
         var outstanding = _state.Depth;
@@ -88,7 +103,13 @@ internal sealed class LoadConnection
         if (measured)
         {
             Counters.Sent += outstanding;
+            if (due != 0 && sentAt - due > _state.LateTicks)
+            {
+                Counters.Late++;
+            }
         }
+
+        var timedFrom = due == 0 ? sentAt : due;
 
         var writing = true;
         try
@@ -124,7 +145,7 @@ internal sealed class LoadConnection
                     Counters.BytesReceived += received;
                 }
 
-                switch (Process(received, sentAt, now, measured, ref outstanding))
+                switch (Process(received, timedFrom, sentAt, now, measured, ref outstanding))
                 {
                     case Outcome.ServerClosing:
                         if (outstanding > 0)
@@ -197,7 +218,7 @@ internal sealed class LoadConnection
     }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private Outcome Process(int received, long sentAt, long now, bool measured, ref int outstanding)
+    private Outcome Process(int received, long timedFrom, long sentAt, long now, bool measured, ref int outstanding)
     {
         var data = new ReadOnlySpan<byte>(_receiveBuffer, 0, received);
         var completed = 0;
@@ -250,7 +271,8 @@ internal sealed class LoadConnection
         if (measured && completed > 0)
         {
             // Responses that arrived in one read share one receive time: one histogram update for all of them.
-            _histogram.Record((long)((now - sentAt) * s_nanosecondsPerTick), completed);
+            _histogram.Record((long)((now - timedFrom) * s_nanosecondsPerTick), completed);
+            _uncorrected?.Record((long)((now - sentAt) * s_nanosecondsPerTick), completed);
             Counters.LastResponseAt = now;
         }
 

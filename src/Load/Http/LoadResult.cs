@@ -83,6 +83,24 @@ public sealed record LoadResult
     /// <summary>For an adaptive warm-up, whether the rate had settled (and the gate, if any, was open) when it ended (false: it reached its maximum); null when fixed.</summary>
     public bool? WarmupSteady { get; init; }
 
+    /// <summary>Open model: the requested rate (req/s); null in the closed loop.</summary>
+    public double? RequestedRate { get; init; }
+
+    /// <summary>Open model: requests whose due time fell in the window.</summary>
+    public long Due { get; init; }
+
+    /// <summary>Open model: requests sent later than <see cref="DefaultLoad.LateAfter"/> after their due time.</summary>
+    public long Late { get; init; }
+
+    /// <summary>Open model: requests due but not sent when the window ended (every connection was busy).</summary>
+    public long Backlog { get; init; }
+
+    /// <summary>Open model: latency from each request's send, not its due time (what a closed-loop tool would report).</summary>
+    public LatencySummary? Uncorrected { get; init; }
+
+    /// <summary>Open model: the achieved rate fell short of the requested by more than <see cref="DefaultLoad.ShortfallLimit"/>.</summary>
+    public bool IsShort => RequestedRate is { } requested && RequestsPerSecond < requested * (1 - DefaultLoad.ShortfallLimit);
+
     /// <summary>True when every request was answered well: nothing for a user to distrust.</summary>
     public bool IsClean => !Interrupted && Requests > 0 && Bad == 0 && Errors.Total == 0 && Lost == 0;
 }

@@ -9,13 +9,20 @@ internal sealed class LoadRunState
     private volatile bool _stopping;
     private volatile bool _aborted;
 
-    public LoadRunState(EndPoint endPoint, byte[] batch, int depth, bool keepAlive = true)
+    public LoadRunState(EndPoint endPoint, byte[] batch, int depth, bool keepAlive = true, OpenModel.ArrivalSchedule? schedule = null)
     {
+        Schedule = schedule;
         EndPoint = endPoint;
         Batch = batch;
         Depth = depth;
         KeepAlive = keepAlive;
     }
+
+    /// <summary>Open model: the timeline requests are taken from; null: closed loop.</summary>
+    public OpenModel.ArrivalSchedule? Schedule { get; }
+
+    /// <summary>Open model: a send later than this after its due time (Stopwatch ticks) is counted late.</summary>
+    public long LateTicks { get; } = (long)(DefaultLoad.LateAfter.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
 
     /// <summary>False: one request per connection, closed once answered (connect and first-byte times recorded).</summary>
     public bool KeepAlive { get; }

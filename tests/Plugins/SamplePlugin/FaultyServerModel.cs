@@ -8,13 +8,15 @@ namespace Benchmarks.Samples.Plugin;
 
 /// <summary>
 /// A deliberately faulty server for fault tests: a minimal HTTP/1.1 responder on raw sockets
-/// that can crash after a delay (<c>crashAfterMs</c>) or never finish starting (<c>neverReady=true</c>).
+/// that can crash after a delay (<c>crashAfterMs</c>), never finish starting (<c>neverReady=true</c>),
+/// stop answering for <c>stallMs</c> every <c>stallEveryMs</c> (answers owed in a stall go out when
+/// it ends), or answer at most <c>maxRate</c> requests per second in all (each answer waits for its slot).
 /// </summary>
 public sealed class FaultyServerModel : IServerModel
 {
     public string Name => "faulty";
 
-    public string Description => "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process, neverReady=true never listens.";
+    public string Description => "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process, neverReady=true never listens, stallMs=N stallEveryMs=M stops answering N ms in every M, maxRate=N answers at most N/s.";
 
     public ServerAvailability Availability => ServerAvailability.Available;
 
@@ -48,11 +50,15 @@ public sealed class FaultyServerModel : IServerModel
         var response = Encoding.ASCII.GetBytes($"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {buffer.WrittenBody.Length}\r\n\r\n")
             .Concat(buffer.WrittenBody.ToArray()).ToArray();
         var stop = new CancellationTokenSource();
-        _ = AcceptAsync(listener, response, stop.Token);
+        var pace = new Pace(
+            context.Options.TryGetValue("stallMs", out var stall) ? int.Parse(stall, CultureInfo.InvariantCulture) : 0,
+            context.Options.TryGetValue("stallEveryMs", out var every) ? int.Parse(every, CultureInfo.InvariantCulture) : 0,
+            context.Options.TryGetValue("maxRate", out var rate) ? double.Parse(rate, CultureInfo.InvariantCulture) : 0);
+        _ = AcceptAsync(listener, response, pace, stop.Token);
         return new Running(listener, stop, url.ToString());
     }
 
-    private static async Task AcceptAsync(TcpListener listener, byte[] response, CancellationToken cancellationToken)
+    private static async Task AcceptAsync(TcpListener listener, byte[] response, Pace pace, CancellationToken cancellationToken)
     {
         while (!cancellationToken.IsCancellationRequested)
         {
@@ -66,11 +72,11 @@ public sealed class FaultyServerModel : IServerModel
                 return;
             }
 
-            _ = ServeAsync(socket, response);
+            _ = ServeAsync(socket, response, pace);
         }
     }
 
-    private static async Task ServeAsync(Socket socket, byte[] response)
+    private static async Task ServeAsync(Socket socket, byte[] response, Pace pace)
     {
         using (socket)
         {
@@ -100,12 +106,49 @@ public sealed class FaultyServerModel : IServerModel
 
                     for (var i = 0; i < answers; i++)
                     {
+                        await pace.WaitAsync();
                         await socket.SendAsync(response);
                     }
                 }
             }
             catch (SocketException)
             {
+            }
+        }
+    }
+
+    /// <summary>When the next answer may go: after the current stall, and in its own slot under the rate cap.</summary>
+    private sealed class Pace(int stallMs, int stallEveryMs, double maxRate)
+    {
+        private readonly System.Diagnostics.Stopwatch _clock = System.Diagnostics.Stopwatch.StartNew();
+        private readonly Lock _gate = new();
+        private double _nextSlotMs;
+
+        public async ValueTask WaitAsync()
+        {
+            if (stallMs > 0 && stallEveryMs > 0)
+            {
+                var phase = _clock.ElapsedMilliseconds % stallEveryMs;
+                if (phase >= stallEveryMs - stallMs)
+                {
+                    await Task.Delay((int)(stallEveryMs - phase));
+                }
+            }
+
+            if (maxRate > 0)
+            {
+                double slot;
+                lock (_gate)
+                {
+                    slot = Math.Max(_clock.Elapsed.TotalMilliseconds, _nextSlotMs);
+                    _nextSlotMs = slot + (1000 / maxRate);
+                }
+
+                var wait = slot - _clock.Elapsed.TotalMilliseconds;
+                if (wait >= 1)
+                {
+                    await Task.Delay(TimeSpan.FromMilliseconds(wait));
+                }
             }
         }
     }
