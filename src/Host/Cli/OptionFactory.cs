@@ -23,7 +23,7 @@ internal static class OptionFactory
         },
     };
 
-    /// <summary>A rate per second (20000, 20k, 1.5M); 0 means none (the closed loop), which parses as null.</summary>
+    /// <summary>A rate per second (20000, 20k, 1.5M); 0 means none (the closed loop).</summary>
     public static Option<double?> Rate(string name, string description) => new(name)
     {
         Description = description,
@@ -32,7 +32,7 @@ internal static class OptionFactory
             var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
             if (RateParser.TryParse(text, out var rate))
             {
-                return rate == 0 ? null : rate;
+                return rate;
             }
 
             result.AddError($"Invalid rate '{text}' for {name}: use requests per second, such as 20000, 20k or 1.5M (0: closed loop).");

@@ -28,6 +28,24 @@ internal static class BenchmarksCli
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(console);
 
+        if (args.Length > 0 && args[0] == "run")
+        {
+            try
+            {
+                args = [.. SweepPlan.ExpandRateSteps(args)];
+            }
+            catch (FormatException ex)
+            {
+                return console.Fail(ExitCodes.Usage, ex.Message);
+            }
+        }
+
+        // A run searching for its highest rate under a target: one full run per step.
+        if (FindMaxRunner.Wants(args))
+        {
+            return await FindMaxRunner.RunAsync(args, console, step => InvokeOneAsync([.. step], console));
+        }
+
         // A run with lists in it (--connections 16,64 --server kestrel,sockets) is a sweep: one full run per cell.
         if (SweepPlan.TryCreate(args) is { } sweep)
         {

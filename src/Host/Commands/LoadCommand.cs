@@ -47,7 +47,7 @@ internal static class LoadCommand
 
         command.SetAction(async (result, cancellationToken) =>
         {
-            if (result.GetValue(load.Rate) is not null && (result.GetValue(tcp.Enabled) || result.GetValue(ws.Enabled) || result.GetValue(url)?.Scheme is "tcp" or "ws"))
+            if (load.GetRate(result) is not null && (result.GetValue(tcp.Enabled) || result.GetValue(ws.Enabled) || result.GetValue(url)?.Scheme is "tcp" or "ws"))
             {
                 return console.Fail(ExitCodes.Usage, "--rate needs the built-in HTTP load: the WebSocket and TCP loads run a closed loop.");
             }
@@ -88,7 +88,7 @@ internal static class LoadCommand
                     Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.HttpTimeout,
                     Headers = load.GetHeaders(result),
                     KeepAlive = result.GetValue(load.KeepAlive) ?? true,
-                    Rate = result.GetValue(load.Rate),
+                    Rate = load.GetRate(result),
                     ValidatorFactory = validatorFactory,
                 };
                 options.Validate();

@@ -28,6 +28,9 @@ internal sealed class LoadOptionSet
 
     public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, Rate];
 
+    /// <summary>The open model's rate, or null for the closed loop (unset or 0).</summary>
+    public double? GetRate(ParseResult result) => result.GetValue(Rate) is > 0 and var rate ? rate : null;
+
     public IReadOnlyList<KeyValuePair<string, string>> GetHeaders(ParseResult result) =>
         [.. (result.GetValue(Headers) ?? []).Select(h => OptionFactory.TrySplitHeader(h, out var header) ? header : default)];
 }

@@ -42,6 +42,9 @@ internal static class RunCommand
         var exclude = new Option<int>("--exclude") { Description = "With --iterations: leave the N highest and N lowest iterations out of the means (as crank's --exclude).", DefaultValueFactory = _ => 0 };
         var excludeOrder = new Option<string?>("--exclude-order") { Description = "The measurement that ranks iterations for --exclude (default http/rps/mean, or the WebSocket rate)." };
         var noVerify = new Option<bool>("--no-verify") { Description = "Skip the TechEmpower checks before loading." };
+        var slo = new Option<string?>("--slo") { Description = "A target the run is checked against, such as 'p99<10ms' or 'p99.9<50ms,errors<0.1%' (with --find-max: the target the search keeps to)." };
+        var rateSteps = new Option<string?>("--rate-steps") { Description = "Open model, stepped: FROM:TO:STEP (such as 10k:50k:10k) runs each rate for its own window, as --rate 10000,20000,… would." };
+        var findMax = new Option<bool>("--find-max") { Description = "Search for the highest --rate (the first step; default 1000) that meets --slo: doubling, then halving the interval, each step a full run stored under findmax:ID." };
         var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
@@ -49,7 +52,7 @@ internal static class RunCommand
         var tcp = new TcpOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
+            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -96,6 +99,7 @@ internal static class RunCommand
                     Database = result.GetValue(database),
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
+                    Slo = result.GetValue(slo) is { } target ? ServiceLevel.Parse(target).Text : null,
                     Verify = !result.GetValue(noVerify) && !webSocket,
                     Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
                     Restart = result.GetValue(restart),
@@ -118,7 +122,7 @@ internal static class RunCommand
                         Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? TimeSpan.FromSeconds(5) : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),
                         KeepAlive = result.GetValue(load.KeepAlive) ?? true,
-                        Rate = result.GetValue(load.Rate),
+                        Rate = load.GetRate(result),
                     },
                 };
                 if (request.Load.Rate is not null && loadJob is not HttpLoadJob)

@@ -16,6 +16,7 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         ["--keep-alive"] = "keep-alive",
         ["--proxy"] = "proxy",
         ["--tcp-mode"] = "tcp-mode",
+        ["--rate"] = "requested rate",
     };
 
     /// <summary>Null when <paramref name="args"/> is not a <c>run</c> with a list in it.</summary>
@@ -62,6 +63,32 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         }
 
         return new SweepPlan([.. axes.Select(a => a.Axis)], cells);
+    }
+
+    /// <summary><c>--rate-steps FROM:TO:STEP</c> (such as 10k:50k:10k) as the list <c>--rate 10000,20000,…</c>.</summary>
+    public static IReadOnlyList<string> ExpandRateSteps(IReadOnlyList<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var at = args.ToList().IndexOf("--rate-steps");
+        if (at < 0)
+        {
+            return args;
+        }
+
+        var parts = at + 1 < args.Count ? args[at + 1].Split(':') : [];
+        if (parts.Length != 3 || !Cli.RateParser.TryParse(parts[0], out var from) || !Cli.RateParser.TryParse(parts[1], out var to)
+            || !Cli.RateParser.TryParse(parts[2], out var step) || from <= 0 || to < from || step <= 0 || (to - from) / step > 100)
+        {
+            throw new FormatException("--rate-steps is FROM:TO:STEP with positive rates, FROM ≤ TO and at most 100 steps, such as 10k:50k:10k.");
+        }
+
+        var rates = new List<string>();
+        for (var rate = from; rate <= to * (1 + 1e-9); rate += step)
+        {
+            rates.Add(Cli.RateParser.Format(rate));
+        }
+
+        return [.. args.Take(at), "--rate", string.Join(',', rates), .. args.Skip(at + 2)];
     }
 
     private static string[] Split(string text) => text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

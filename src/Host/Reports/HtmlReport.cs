@@ -142,7 +142,34 @@ internal static class HtmlReport
             html.Append(SvgChart.Lines($"{name} by {x?.Name ?? "run"}", Comparison.Info(runs, name!).Unit, x?.Name ?? "run", xs, series));
         }
 
+        if (x?.Name == "requested rate" && groups.Count == 1)
+        {
+            html.Append(LatencyByRate(runs, x, xs));
+        }
+
         return Close(html);
+    }
+
+    /// <summary>
+    /// The open model's picture: each latency percentile (from the due time) against the requested
+    /// rate — flat, then the knee where the server stops keeping up — with the target's limits as
+    /// flat lines when the runs were checked against one (<c>--slo</c>, <c>--find-max</c>).
+    /// </summary>
+    private static string LatencyByRate(IReadOnlyList<RunDocument> runs, MatrixAxis rate, IReadOnlyList<double> rates)
+    {
+        var percentiles = HttpMeasures.Percentiles.Where(p => p.Percentile is 50 or 90 or 99 or 99.9).ToList();
+        var series = percentiles.Select((p, k) => ($"p{p.Percentile.ToString(CultureInfo.InvariantCulture)}",
+            (IReadOnlyList<double>)[.. rates.Select(v => runs.LastOrDefault(r => rate.Number(r) == v && r.Status == RunStatus.Succeeded) is { } found ? Get(found, p.Measurement.Name) : double.NaN)],
+            SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
+        if (runs.Select(r => r.Parameters.GetValueOrDefault("slo")).FirstOrDefault(s => s is not null) is { } slo)
+        {
+            foreach (var term in Runs.ServiceLevel.Parse(slo).Terms.Where(t => t.Measurement is not null))
+            {
+                series.Add(($"target {term.Text}", [.. rates.Select(_ => term.Limit)], "#999999"));
+            }
+        }
+
+        return "<h2>Latency against rate</h2>" + SvgChart.Lines("http/latency/NN (from the due time) by requested rate", "ms", "rate", rates, series);
     }
 
     private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color, IReadOnlyCollection<int> sampledRuns)

@@ -16,6 +16,7 @@ internal sealed record MatrixAxis(string Name, Func<RunDocument, string> Read, b
         new("os", r => r.Environment.Os, false),
         new("pipeline", r => r.Parameters.GetValueOrDefault("pipeline") ?? "1", true),
         new("connections", r => r.Parameters.GetValueOrDefault("connections") ?? "", true),
+        new("requested rate", r => r.Parameters.GetValueOrDefault("rate") ?? "closed", true),
     ];
 
     /// <summary>The axes along which <paramref name="runs"/> differ, in a fixed order (categories first, numbers last).</summary>

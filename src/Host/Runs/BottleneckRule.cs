@@ -96,7 +96,7 @@ internal static class BottleneckRule
         }
         else
         {
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}; latency- or concurrency-bound (more connections or pipelining load it harder)");
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}{(document.Parameters.ContainsKey("rate") ? "; the requested rate did not load it fully (a higher --rate loads it harder)" : "; latency- or concurrency-bound (more connections or pipelining load it harder)")}");
         }
 
         if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)

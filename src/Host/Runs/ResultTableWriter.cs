@@ -68,6 +68,12 @@ internal static class ResultTableWriter
             writer.WriteLine($"bound: {bottleneck}");
         }
 
+        if (document.Parameters.TryGetValue("slo", out var slo))
+        {
+            var (met, reason) = ServiceLevel.Parse(slo).Check(document);
+            writer.WriteLine(met ? $"target {slo}: met" : $"target {slo}: NOT met: {reason}");
+        }
+
         if (document.Error is not null)
         {
             if (document.ErrorOutput is not null)

@@ -39,6 +39,11 @@ internal static class RunDocumentStart
             parameters["keep-alive"] = "false";
         }
 
+        if (request.Slo is { } slo)
+        {
+            parameters["slo"] = slo;
+        }
+
         if (load.Rate is { } rate)
         {
             parameters["rate"] = Cli.RateParser.Format(rate);

@@ -47,6 +47,9 @@ internal sealed record RunRequest
 
     public IReadOnlyList<string> Labels { get; init; } = [];
 
+    /// <summary>A latency and error target (<see cref="ServiceLevel"/>) the run is checked against; null: none.</summary>
+    public string? Slo { get; init; }
+
     /// <summary>What the load job is started with.</summary>
     public LoadLaunch LoadLaunch => new(Scenario.Name, Load) { PluginDirectories = PluginDirectories, Cpus = LoadCpus };
 

@@ -1,3 +1,5 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Runs;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.OpenModel;
@@ -56,14 +58,89 @@ public sealed class OpenModelTests
         Assert.Contains("bound: short of the requested rate", run.Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Find_max_searches_for_the_highest_rate_under_the_target_and_reports_the_hockey_stick()
+    {
+        // The server answers at most 2,000 requests a second: above it, requests queue and p99 grows without bound.
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--server-option", "maxRate=2000", "--find-max", "--slo", "p99<50ms", "--rate", "500", "-c", "32", "-d", "3s", "-w", "1s"));
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var steps = run.Output.Split('\n').Where(l => l.StartsWith("step ", StringComparison.Ordinal)).ToList();
+        Assert.InRange(steps.Count, 4, 12);
+        Assert.StartsWith("step 1: 500 req/s requested", steps[0], StringComparison.Ordinal);
+        Assert.StartsWith("step 2: 1,000 req/s requested", steps[1], StringComparison.Ordinal);
+        var answer = System.Text.RegularExpressions.Regex.Match(run.Output, @"the highest rate meeting p99<50ms is ([\d,]+) req/s");
+        Assert.True(answer.Success, run.Output);
+        Assert.InRange(double.Parse(answer.Groups[1].Value.Replace(",", "", StringComparison.Ordinal), System.Globalization.CultureInfo.InvariantCulture), 1400, 2100);
+
+        // Every step is stored under one label, with its rate and the target.
+        var documents = Directory.GetFiles(results, "*.json").Where(f => !f.EndsWith("index.json", StringComparison.Ordinal)).Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f))).ToList();
+        Assert.Equal(steps.Count, documents.Count);
+        var label = Assert.Single(documents.SelectMany(d => d.Labels).Distinct());
+        Assert.StartsWith("findmax:", label, StringComparison.Ordinal);
+        Assert.All(documents, d => Assert.Equal("p99<50ms", d.Parameters["slo"]));
+
+        // The picture: latency percentiles against the requested rate, and the target as a line.
+        var html = Path.Combine(results, "findmax.html");
+        var report = await HostRun.StartAsync(results, s_timeout, "report", "--results", results, "--label", label, "--html", html);
+        Assert.True(report.ExitCode == 0, report.ToString());
+        var dom = await Chromium.DumpDomAsync(html);
+        Assert.Contains("http/latency/NN (from the due time) by requested rate", dom, StringComparison.Ordinal);
+        foreach (var series in new[] { "p50", "p99", "p99.9", "target p99&lt;50ms" })
+        {
+            Assert.Contains($"<title>{series}</title></polyline>", dom, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public async Task Rate_steps_run_each_rate_as_a_cell_of_a_sweep()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--rate-steps", "500:1500:500", "-c", "8", "-d", "2s", "-w", "0s", "--slo", "p99<100ms"));
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("cell 3 of 3", run.Output, StringComparison.Ordinal);
+        Assert.Contains("target p99<100ms: met", run.Output, StringComparison.Ordinal);
+        var rows = run.Output.Split('\n').Where(l => l.StartsWith("| 500 |", StringComparison.Ordinal) || l.StartsWith("| 1000 |", StringComparison.Ordinal) || l.StartsWith("| 1500 |", StringComparison.Ordinal)).ToList();
+        Assert.Equal(3, rows.Count);
+        Assert.Contains("| requested rate | rate |", run.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("p99<10ms", 9.9, 0, true, "met")]
+    [InlineData("p99<10ms", 10.1, 0, false, "p99 was 10.1 ms")]
+    [InlineData("p99.9<1s,errors<1%", 900, 0.5, true, "met")]
+    [InlineData("p99.9<1s,errors<1%", 900, 2, false, "errors was 2%")]
+    public void A_target_holds_when_every_term_does(string text, double p999AndP99, double errorPercent, bool met, string reason)
+    {
+        var run = new RunDocument { Status = RunStatus.Succeeded };
+        run.Measurements["http/latency/99"] = p999AndP99;
+        run.Measurements["http/latency/99.9"] = p999AndP99;
+        run.Measurements["http/requests"] = 1000;
+        run.Measurements["http/requests/badresponses"] = errorPercent * 10;
+        Assert.Equal((met, reason), ServiceLevel.Parse(text).Check(run));
+
+        // A rate the load could not reach is never a rate the server sustained.
+        run.Measurements["http/rate/shortfall"] = 3;
+        Assert.False(ServiceLevel.Parse(text).Check(run).Met);
+    }
+
+    [Theory]
+    [InlineData("p99<10")]
+    [InlineData("p42<1ms")]
+    [InlineData("errors<1ms")]
+    [InlineData("latency fast")]
+    public void A_target_that_cannot_be_read_is_refused(string text) => Assert.Throws<FormatException>(() => ServiceLevel.Parse(text));
+
     [Theory]
     [InlineData("--pipeline", "16", "--pipeline must be 1")]
     [InlineData("--load", "wrk", "--rate needs the built-in HTTP load")]
     [InlineData("--rate", "fast", "Invalid rate 'fast'")]
+    [InlineData("--rate-steps", "5:1", "--rate-steps is FROM:TO:STEP")]
+    [InlineData("--find-max", "--no-verify", "--find-max needs a target")]
     public async Task A_rate_that_cannot_work_is_refused_in_one_line(string option, string value, string message)
     {
         var results = TestPaths.NewTempDirectory();
-        string[] rate = option == "--rate" ? [] : ["--rate", "1000"];
+        string[] rate = option is "--rate" or "--rate-steps" ? [] : ["--rate", "1000"];
         var run = await HostRun.StartAsync(results, s_timeout, ["run", "plaintext", .. rate, option, value, "--results", results]);
         Assert.Equal(2, run.ExitCode);
         Assert.Contains(message, run.Error, StringComparison.Ordinal);

@@ -1,0 +1,95 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>
+/// A latency and error target (<c>p99&lt;10ms</c>, <c>p99.9&lt;50ms,errors&lt;0.1%</c>): every term
+/// must hold, and in the open model the requested rate must have been met (a rate the load could
+/// not reach is not one the server sustained).
+/// </summary>
+internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLevelTerm> Terms)
+{
+    public static ServiceLevel Parse(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var terms = new List<ServiceLevelTerm>();
+        foreach (var part in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            var match = TermPattern().Match(part);
+            if (!match.Success)
+            {
+                throw new FormatException($"'{part}' is not a target: write p99<10ms, p99.9<50ms, mean<2ms or errors<1% (comma-separated).");
+            }
+
+            var value = double.Parse(match.Groups["value"].Value, CultureInfo.InvariantCulture);
+            var name = match.Groups["name"].Value.ToLowerInvariant();
+            var unit = match.Groups["unit"].Value.ToLowerInvariant();
+            if (name == "errors")
+            {
+                if (unit != "%")
+                {
+                    throw new FormatException($"'{part}': an error target is a share, such as errors<1%.");
+                }
+
+                terms.Add(new ServiceLevelTerm(part, null, value));
+                continue;
+            }
+
+            var milliseconds = unit switch
+            {
+                "ms" => value,
+                "s" => value * 1000,
+                "us" or "µs" => value / 1000,
+                _ => throw new FormatException($"'{part}': a latency target needs a unit (ms, s or us)."),
+            };
+            var percentile = name is "mean" or "max" ? name : name[1..];
+            var measurement = MeasurementCatalog.Find("http/latency/" + percentile)
+                ?? throw new FormatException($"'{part}': no latency percentile {percentile} (use p50, p75, p90, p99, p99.9, mean or max).");
+            terms.Add(new ServiceLevelTerm(part, measurement, milliseconds));
+        }
+
+        return terms.Count == 0 ? throw new FormatException("the target is empty: write p99<10ms (comma-separated terms).") : new ServiceLevel(text, terms);
+    }
+
+    /// <summary>Whether a run met the target, and why not (the first term it missed).</summary>
+    public (bool Met, string Reason) Check(RunDocument run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var c = CultureInfo.InvariantCulture;
+        if (run.Status != RunStatus.Succeeded)
+        {
+            return (false, $"the run failed: {run.Error}");
+        }
+
+        var m = run.Measurements;
+        if (m.TryGetValue(HttpMeasures.RateShortfall.Name, out var shortfall) && shortfall > Load.DefaultLoad.ShortfallLimit * 100)
+        {
+            return (false, string.Create(c, $"the rate was not met ({shortfall:0.0}% short)"));
+        }
+
+        foreach (var term in Terms)
+        {
+            var actual = term.Measurement is { } latency ? m.GetValueOrDefault(latency.Name, double.NaN) : ErrorShare(m);
+            if (!(actual < term.Limit))
+            {
+                return (false, string.Create(c, $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(term.Measurement is null ? "%" : " ms")}"));
+            }
+        }
+
+        return (true, "met");
+    }
+
+    /// <summary>Failed requests (errors, bad responses, lost) as a share of those that ended, %.</summary>
+    private static double ErrorShare(IReadOnlyDictionary<string, double> m)
+    {
+        var failed = m.GetValueOrDefault(HttpMeasures.Errors.Name) + m.GetValueOrDefault(HttpMeasures.BadResponses.Name) + m.GetValueOrDefault(HttpMeasures.Lost.Name);
+        var all = m.GetValueOrDefault(HttpMeasures.Requests.Name) + m.GetValueOrDefault(HttpMeasures.Lost.Name) + m.GetValueOrDefault(HttpMeasures.Errors.Name);
+        return all > 0 ? failed / all * 100 : 100;
+    }
+
+    [GeneratedRegex(@"^(?<name>p\d+(\.\d+)?|mean|max|errors)\s*<\s*(?<value>\d+(\.\d+)?)\s*(?<unit>ms|s|us|µs|%)?$", RegexOptions.IgnoreCase)]
+    private static partial Regex TermPattern();
+}
