@@ -47,9 +47,9 @@ internal static class LoadCommand
 
         command.SetAction(async (result, cancellationToken) =>
         {
-            if (load.GetRate(result) is not null && (result.GetValue(tcp.Enabled) || result.GetValue(ws.Enabled) || result.GetValue(url)?.Scheme is "tcp" or "ws"))
+            if (load.GetRate(result) is not null && (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme is "tcp"))
             {
-                return console.Fail(ExitCodes.Usage, "--rate needs the built-in HTTP load: the WebSocket and TCP loads run a closed loop.");
+                return console.Fail(ExitCodes.Usage, "--rate needs the built-in HTTP load or WebSocket echo-sync: the TCP load runs a closed loop.");
             }
 
             if (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme == "tcp")

@@ -125,9 +125,9 @@ internal static class RunCommand
                         Rate = load.GetRate(result),
                     },
                 };
-                if (request.Load.Rate is not null && loadJob is not HttpLoadJob)
+                if (request.Load.Rate is not null && loadJob is not (HttpLoadJob or WebSocketLoadJob { Mode: "echo-sync" }))
                 {
-                    throw new UsageException($"--rate needs the built-in HTTP load (--load http): the {loadJob.Name} load runs a closed loop.");
+                    throw new UsageException($"--rate needs the built-in HTTP load (--load http) or WebSocket echo-sync: the {loadJob.Name} load runs a closed loop.");
                 }
 
                 if (loadJob is TcpLoadJob tcpJob)

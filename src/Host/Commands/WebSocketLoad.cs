@@ -17,6 +17,11 @@ internal static class WebSocketLoad
         CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
         Option<FileInfo?> json, Option<bool> crank, Option<bool> progress, Option<int?> parent, CancellationToken cancellationToken)
     {
+        if (result.GetRequiredValue(ws.Mode) == "broadcast" && load.GetRate(result) is not null)
+        {
+            return console.Fail(ExitCodes.Usage, "--rate sends each message at its own time, one at a time per connection: it needs the echo mode (--ws-mode echo-sync), not broadcast's steps.");
+        }
+
         if (result.GetRequiredValue(ws.Mode) == "broadcast")
         {
             return await RunBroadcastAsync(console, result, ws, load, url, json, crank, cancellationToken);
@@ -43,6 +48,7 @@ internal static class WebSocketLoad
                 Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
                 Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.WebSocketTimeout,
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
+                Rate = load.GetRate(result),
             };
             options.Validate();
             SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);

@@ -64,6 +64,10 @@ internal sealed class WebSocketLoadJob : ILoadJob
         }
 
         arguments.AddRange(BroadcastArguments);
+        if (load.Rate is { } rate)
+        {
+            arguments.AddRange(["--rate", RateParser.Format(rate)]);
+        }
 
         return HostExecutable.Command("load", arguments) with { Cpus = request.Cpus };
     }

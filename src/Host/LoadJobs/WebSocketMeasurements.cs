@@ -73,6 +73,20 @@ internal static class WebSocketMeasurements
         m[WebSocketMeasures.Rtt95.Name] = result.RoundTripP95;
         m[WebSocketMeasures.Rtt99.Name] = result.RoundTrip.P99;
         m[WebSocketMeasures.RttMax.Name] = result.RoundTrip.Max;
+        if (result.RequestedRate is { } requested)
+        {
+            m[WebSocketMeasures.RateRequested.Name] = requested;
+            m[WebSocketMeasures.RateShortfall.Name] = Math.Max(0, (requested - result.MessagesPerSecond) / requested * 100);
+            m[WebSocketMeasures.Late.Name] = result.Late;
+            m[WebSocketMeasures.Backlog.Name] = result.Backlog;
+            if (result.Uncorrected is { } uncorrected)
+            {
+                m[WebSocketMeasures.Uncorrected50.Name] = uncorrected.P50;
+                m[WebSocketMeasures.Uncorrected99.Name] = uncorrected.P99;
+                m[WebSocketMeasures.UncorrectedMax.Name] = uncorrected.Max;
+            }
+        }
+
         return m;
     }
 }

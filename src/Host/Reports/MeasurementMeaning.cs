@@ -21,7 +21,7 @@ internal static class MeasurementMeaning
         var meaning = run.Metadata.GetValueOrDefault(name)?.Aggregate is { Length: > 0 } aggregate ? aggregate : "unstated";
 
         // The open model times a request from its due time, the closed loop from its send: the same name, two meanings.
-        return run.Parameters.ContainsKey("rate") && name.StartsWith("http/latency/", StringComparison.Ordinal) && !name.Contains("/uncorrected/", StringComparison.Ordinal)
+        return run.Parameters.ContainsKey("rate") && (name.StartsWith("http/latency/", StringComparison.Ordinal) || name.StartsWith("ws/rtt/", StringComparison.Ordinal)) && !name.Contains("/uncorrected/", StringComparison.Ordinal)
             ? $"{meaning}, from the due time (open model)"
             : meaning;
     }

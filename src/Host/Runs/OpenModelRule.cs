@@ -18,7 +18,11 @@ internal static class OpenModelRule
     {
         ArgumentNullException.ThrowIfNull(document);
         var m = document.Measurements;
-        if (!m.TryGetValue(HttpMeasures.RateRequested.Name, out var requested) || !m.TryGetValue(HttpMeasures.RpsMean.Name, out var achieved)
+        var ws = m.ContainsKey(WebSocketMeasures.RateRequested.Name);
+        var (requestedName, achievedName, lateName, backlogName, unit) = ws
+            ? (WebSocketMeasures.RateRequested.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.Late.Name, WebSocketMeasures.Backlog.Name, "msg/s")
+            : (HttpMeasures.RateRequested.Name, HttpMeasures.RpsMean.Name, HttpMeasures.Late.Name, HttpMeasures.Backlog.Name, "req/s");
+        if (!m.TryGetValue(requestedName, out var requested) || !m.TryGetValue(achievedName, out var achieved)
             || achieved >= requested * (1 - DefaultLoad.ShortfallLimit))
         {
             return null;
@@ -29,7 +33,7 @@ internal static class OpenModelRule
         var load = m.GetValueOrDefault(SystemMeasures.LoadUser.Name) + m.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
         var loadBusy = load / (loadCpus.Count * 100.0 / cores) * 100;
         var c = CultureInfo.InvariantCulture;
-        var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} req/s ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(HttpMeasures.Late.Name):n0} requests sent late, {m.GetValueOrDefault(HttpMeasures.Backlog.Name):n0} still waiting at the end");
+        var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} {unit} ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(lateName):n0} sent late, {m.GetValueOrDefault(backlogName):n0} still waiting at the end");
         return loadBusy >= BottleneckRule.CpuLimit
             ? string.Create(c, $"{shortBy}: the load generator could not keep up (its CPUs were {loadBusy:0}% busy)")
             : string.Create(c, $"{shortBy}: the server could not keep up (the load used {loadBusy:0}% of its CPUs; requests waited for a free connection)");

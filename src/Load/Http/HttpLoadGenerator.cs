@@ -18,7 +18,7 @@ public static class HttpLoadGenerator
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var endPoint = await ResolveAsync(options.Url, cancellationToken);
-        using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate, options.Connections) : null;
+        using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
         var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule);
         var shards = NewShards(options.Threads);
         var uncorrected = schedule is null ? null : NewShards(options.Threads);

@@ -22,6 +22,7 @@ internal sealed class LoadConnection
     private readonly LatencyHistogram? _uncorrected;
     private readonly HttpResponseParser _parser;
     private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
+    private readonly OpenModel.ScheduleWaiter _waiter = new();
     private Socket? _socket;
     private long _waitingSince;
     private volatile bool _timedOut;
@@ -73,7 +74,7 @@ internal sealed class LoadConnection
             {
                 // Open model: wait for the next due request first, so that connecting (without
                 // keep-alive) and any wait for a free connection count in its latency.
-                var due = schedule is null ? 0 : await schedule.NextAsync();
+                var due = schedule is null ? 0 : await schedule.NextAsync(_waiter);
                 if (due < 0 || _state.Stopping)
                 {
                     break;

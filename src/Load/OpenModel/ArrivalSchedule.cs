@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 
 namespace Benchmarks.Load.OpenModel;
@@ -7,35 +8,34 @@ namespace Benchmarks.Load.OpenModel;
 /// server does. A pacer thread releases each request when it falls due; a free connection takes
 /// the oldest released one and learns its due time, from which its latency is measured
 /// (corrected for coordinated omission). When every connection is busy, released requests wait:
-/// they are neither skipped nor sent early, and the wait is part of their latency. Only two
+/// they are neither skipped nor sent early, and the wait is part of their latency. A connection
+/// that finds a released request takes it at once; one that finds none parks, and the pacer hands
+/// it the next request inline, on its own thread, with no hop through the thread pool. Only two
 /// counters track the queue, so memory stays the same whatever the rate and the backlog.
 /// </summary>
 public sealed class ArrivalSchedule : IDisposable
 {
     private readonly double _ticksPerRequest;
-    private readonly SemaphoreSlim _released = new(0, int.MaxValue);
+    private readonly ConcurrentQueue<ScheduleWaiter> _parked = new();
     private readonly Thread _pacer;
-    private readonly int _wakeOnStop;
     private long _start;
-    private long _releasedCount;
+    private long _released;
     private long _taken;
     private volatile bool _stopped;
 
     /// <param name="rate">Requests per second, over all connections.</param>
-    /// <param name="takers">Connections that may be waiting for a request (all are woken at the stop).</param>
-    public ArrivalSchedule(double rate, int takers)
+    public ArrivalSchedule(double rate)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rate);
         Rate = rate;
         _ticksPerRequest = Stopwatch.Frequency / rate;
-        _wakeOnStop = Math.Max(1, takers);
-        _pacer = new Thread(Pace) { IsBackground = true, Name = "arrival schedule", Priority = ThreadPriority.AboveNormal };
+        _pacer = new Thread(Pace) { IsBackground = true, Name = "arrival schedule" };
     }
 
     public double Rate { get; }
 
     /// <summary>Requests due so far.</summary>
-    public long Released => Volatile.Read(ref _releasedCount);
+    public long Released => Volatile.Read(ref _released);
 
     /// <summary>Requests a connection has taken to send.</summary>
     public long Taken => Volatile.Read(ref _taken);
@@ -56,31 +56,46 @@ public sealed class ArrivalSchedule : IDisposable
     }
 
     /// <summary>
-    /// Waits for the next due request and returns its due time (Stopwatch ticks), or -1 once the
-    /// schedule is stopped.
+    /// The next due request's due time (Stopwatch ticks), at once when one is waiting, else when
+    /// the pacer releases one; -1 once the schedule is stopped. One call at a time per waiter.
     /// </summary>
-    public async ValueTask<long> NextAsync()
+    public ValueTask<long> NextAsync(ScheduleWaiter waiter)
     {
-        await _released.WaitAsync().ConfigureAwait(false);
+        ArgumentNullException.ThrowIfNull(waiter);
         if (_stopped)
         {
-            return -1;
+            return ValueTask.FromResult(-1L);
         }
 
-        var index = Interlocked.Increment(ref _taken) - 1;
-        return DueAt(index);
+        if (TryTake(out var due))
+        {
+            return ValueTask.FromResult(due);
+        }
+
+        var pending = waiter.Park();
+        _parked.Enqueue(waiter);
+
+        // A release (or the stop) may have come between the check and the enqueue: hand it out now.
+        if (_stopped)
+        {
+            Stop();
+        }
+        else
+        {
+            Dispatch();
+        }
+
+        return pending;
     }
 
-    /// <summary>Stops releasing requests and wakes every waiting connection.</summary>
+    /// <summary>Stops releasing requests and wakes every parked connection with -1.</summary>
     public void Stop()
     {
-        if (_stopped)
-        {
-            return;
-        }
-
         _stopped = true;
-        _released.Release(_wakeOnStop);
+        while (_parked.TryDequeue(out var waiter))
+        {
+            waiter.Wake(-1);
+        }
     }
 
     public void Dispose()
@@ -91,41 +106,62 @@ public sealed class ArrivalSchedule : IDisposable
             _pacer.Join();
         }
 
-        _released.Dispose();
+        Stop();
+    }
+
+    private bool TryTake(out long due)
+    {
+        while (true)
+        {
+            var taken = Volatile.Read(ref _taken);
+            if (taken >= Volatile.Read(ref _released))
+            {
+                due = 0;
+                return false;
+            }
+
+            if (Interlocked.CompareExchange(ref _taken, taken + 1, taken) == taken)
+            {
+                due = DueAt(taken);
+                return true;
+            }
+        }
+    }
+
+    /// <summary>Hands released requests to parked connections, oldest parked first, while both remain.</summary>
+    private void Dispatch()
+    {
+        while (Released > Taken && _parked.TryDequeue(out var waiter))
+        {
+            if (TryTake(out var due))
+            {
+                waiter.Wake(due);
+            }
+            else
+            {
+                // Another connection took it first: this one waits for the next.
+                _parked.Enqueue(waiter);
+                break;
+            }
+        }
     }
 
     private long IndexAt(long timestamp) => timestamp < _start ? 0 : (long)((timestamp - _start) / _ticksPerRequest) + 1;
 
     private void Pace()
     {
-        // Release what fell due, then sleep until the next request is due: about a millisecond
-        // at most, so a request is released within ~1 ms of its time (the send's lateness is
-        // measured and counted, never hidden).
+        // Release what fell due and hand it to parked connections, then sleep until the next
+        // request is due: about a millisecond at most, so a request is released within ~1 ms of
+        // its time (the send's lateness is measured and counted, never hidden).
         while (!_stopped)
         {
-            var due = IndexAt(Stopwatch.GetTimestamp());
-            var fresh = due - _releasedCount;
-            if (fresh > 0)
-            {
-                Volatile.Write(ref _releasedCount, due);
-                while (fresh > 0 && !_stopped)
-                {
-                    var chunk = (int)Math.Min(fresh, int.MaxValue / 2);
-                    try
-                    {
-                        _released.Release(chunk);
-                    }
-                    catch (SemaphoreFullException)
-                    {
-                        // More than a billion requests waiting: the backlog is counted, not queued further.
-                    }
+            Volatile.Write(ref _released, IndexAt(Stopwatch.GetTimestamp()));
+            Dispatch();
 
-                    fresh -= chunk;
-                }
-            }
-
-            var untilNext = (DueAt(due) - Stopwatch.GetTimestamp()) * 1000 / Stopwatch.Frequency;
+            var untilNext = (DueAt(Released) - Stopwatch.GetTimestamp()) * 1000 / Stopwatch.Frequency;
             Thread.Sleep((int)Math.Clamp(untilNext, 1, 50));
         }
+
+        Stop();
     }
 }

@@ -17,11 +17,15 @@ internal sealed class WebSocketLoadConnection : IDisposable
     private readonly IPAddress? _localAddress;
     private readonly LatencyHistogram _roundTrips;
     private readonly LatencyHistogram _connects;
+    private readonly LatencyHistogram? _uncorrected;
+    private readonly OpenModel.ScheduleWaiter _waiter = new();
     private readonly int _seed;
     private CancellationTokenSource _replyTimeout = new();
 
-    public WebSocketLoadConnection(WebSocketLoadOptions options, WebSocketRunState state, EndPoint endPoint, IPAddress? localAddress, LatencyHistogram roundTrips, LatencyHistogram connects, int seed)
+    /// <param name="uncorrected">Open model: round trips timed from the send; null in the closed loop.</param>
+    public WebSocketLoadConnection(WebSocketLoadOptions options, WebSocketRunState state, EndPoint endPoint, IPAddress? localAddress, LatencyHistogram roundTrips, LatencyHistogram connects, int seed, LatencyHistogram? uncorrected = null)
     {
+        _uncorrected = uncorrected;
         _options = options;
         _state = state;
         _endPoint = endPoint;
@@ -38,6 +42,9 @@ internal sealed class WebSocketLoadConnection : IDisposable
     public long Unfinished;
     public long Errors;
     public long Connects;
+
+    /// <summary>Open model: messages sent later than the tolerance after their due time.</summary>
+    public long Late;
 
     /// <summary>Every handshake that completed, warm-up included (echo connections open during warm-up).</summary>
     public long Handshakes;
@@ -125,12 +132,23 @@ internal sealed class WebSocketLoadConnection : IDisposable
         var n = _seed;
         while (!_state.Stopping)
         {
+            // Open model: the next due message first; its wait for this connection counts in its round trip.
+            var due = _state.Schedule is { } schedule ? await schedule.NextAsync(_waiter) : 0;
+            if (due < 0 || _state.Stopping)
+            {
+                break;
+            }
+
             var measured = _state.Measuring;
             var length = EchoMessages.Write(_options.Message, n, _options.TextLength, send);
             var sentAt = Stopwatch.GetTimestamp();
             if (measured)
             {
                 Sent++;
+                if (due != 0 && sentAt - due > _state.LateTicks)
+                {
+                    Late++;
+                }
             }
 
             try
@@ -143,7 +161,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
                     if (EchoMessages.IsValidReply(_options.Message, n, send.AsSpan(0, length), receive.AsSpan(0, replyLength), replyType))
                     {
                         Good++;
-                        _roundTrips.Record((long)((now - sentAt) * s_nanosecondsPerTick));
+                        _roundTrips.Record((long)((now - (due == 0 ? sentAt : due)) * s_nanosecondsPerTick));
+                        _uncorrected?.Record((long)((now - sentAt) * s_nanosecondsPerTick));
                     }
                     else
                     {

@@ -12,14 +12,16 @@ public static class WebSocketLoadGenerator
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var endPoint = await HttpLoadGenerator.ResolveAsync(options.Url, cancellationToken);
-        using var state = new WebSocketRunState();
+        using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
+        using var state = new WebSocketRunState { Schedule = schedule };
         var roundTrips = new LatencyHistogram();
+        var uncorrected = schedule is null ? null : new LatencyHistogram();
         var connects = new LatencyHistogram();
         var connections = new WebSocketLoadConnection[options.Connections];
         for (var i = 0; i < connections.Length; i++)
         {
             var local = options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null;
-            connections[i] = new WebSocketLoadConnection(options, state, endPoint, local, roundTrips, connects, seed: (i * 7919) + 1);
+            connections[i] = new WebSocketLoadConnection(options, state, endPoint, local, roundTrips, connects, seed: (i * 7919) + 1, uncorrected);
         }
 
         var (rssBefore, managedBefore) = Memory();
@@ -28,6 +30,7 @@ public static class WebSocketLoadGenerator
             state.Measuring = true;
         }
 
+        schedule?.Start();
         var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
         var clock = new LoadClock(() => Totals(connections, options.Mode), progress);
         try
@@ -46,6 +49,9 @@ public static class WebSocketLoadGenerator
             var interrupted = await clock.RunWindowAsync(options.Duration, cancellationToken);
 
             state.Stopping = true;
+            var windowEnd = Stopwatch.GetTimestamp();
+            var open = schedule is null ? null : new OpenModel.OpenModelTally(schedule.DueBetween(windowStart, windowEnd), schedule.Backlog);
+            schedule?.Stop();
             clock.EndWindow();
             await Task.WhenAny(loops, Task.Delay(options.Timeout, CancellationToken.None));
             state.AbortNow();
@@ -60,11 +66,17 @@ public static class WebSocketLoadGenerator
                 MemoryPerConnection = memory.Rss,
                 ManagedMemoryPerConnection = memory.Managed,
                 OpenConnections = memory.Open,
+                RequestedRate = options.Rate,
+                Due = open?.Due ?? 0,
+                Backlog = open?.Backlog ?? 0,
+                Late = connections.Sum(c => c.Late),
+                Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),
             };
         }
         finally
         {
             state.Stopping = true;
+            schedule?.Stop();
             state.AbortNow();
             await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
             foreach (var connection in connections)

@@ -30,6 +30,13 @@ public sealed record WebSocketLoadOptions
     /// <summary>Source addresses to spread connections over (past ~64k ports per destination).</summary>
     public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];
 
+    /// <summary>
+    /// Open model (echo only, one message at a time per connection): messages per second in all,
+    /// each due at its slot in a fixed timeline and its round trip timed from that slot as well as
+    /// from its send; null: closed loop.
+    /// </summary>
+    public double? Rate { get; init; }
+
     public void Validate()
     {
         if (Url.Scheme is not ("ws" or "http"))
@@ -50,6 +57,16 @@ public sealed record WebSocketLoadOptions
         if (TextLength is < 8 or > 1_000_000)
         {
             throw new ArgumentException($"--message-size must be between 8 and 1000000 (got {TextLength}).");
+        }
+
+        if (Rate is { } rate && (!double.IsFinite(rate) || rate <= 0))
+        {
+            throw new ArgumentException("--rate must be a positive number of messages per second.");
+        }
+
+        if (Rate is not null && Mode != WebSocketLoadMode.EchoSync)
+        {
+            throw new ArgumentException("--rate sends each message at its own time, one at a time per connection: it needs the echo mode (--ws-mode echo-sync), not a window of messages in flight or connects.");
         }
 
         if (Duration <= TimeSpan.Zero || Warmup < TimeSpan.Zero || Timeout <= TimeSpan.Zero)

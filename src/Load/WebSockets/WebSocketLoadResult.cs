@@ -76,5 +76,20 @@ public sealed record WebSocketLoadResult
     public bool Interrupted { get; init; }
 
     /// <summary>Bad replies break the protocol: such a run is never reported as clean.</summary>
+    /// <summary>Open model: the requested rate (messages/s); null in the closed loop.</summary>
+    public double? RequestedRate { get; init; }
+
+    /// <summary>Open model: messages whose due time fell in the window.</summary>
+    public long Due { get; init; }
+
+    /// <summary>Open model: messages sent later than <see cref="DefaultLoad.LateAfter"/> after their due time.</summary>
+    public long Late { get; init; }
+
+    /// <summary>Open model: messages due but not sent when the window ended.</summary>
+    public long Backlog { get; init; }
+
+    /// <summary>Open model: round trips timed from the send, not the due time.</summary>
+    public LatencySummary? Uncorrected { get; init; }
+
     public bool IsClean => !Interrupted && Bad == 0 && Errors == 0 && Lost == 0 && (Good > 0 || Connects > 0 || OpenConnections > 0);
 }

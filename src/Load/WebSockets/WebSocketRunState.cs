@@ -7,6 +7,12 @@ internal sealed class WebSocketRunState : IDisposable
     private volatile bool _measuring;
     private volatile bool _stopping;
 
+    /// <summary>Open model: the timeline messages are taken from; null: closed loop.</summary>
+    public OpenModel.ArrivalSchedule? Schedule { get; init; }
+
+    /// <summary>Open model: a send later than this after its due time (Stopwatch ticks) is counted late.</summary>
+    public long LateTicks { get; } = (long)(DefaultLoad.LateAfter.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
+
     /// <summary>Connections open and idle (idle mode).</summary>
     public int Open;
 

@@ -36,6 +36,32 @@ public sealed class LatencyHistogramTests
     }
 
     [Fact]
+    public void An_hour_of_latency_keeps_three_significant_digits_in_fixed_memory()
+    {
+        // An open-model run whose server stalls can time requests for as long as the run lasts.
+        var histogram = new LatencyHistogram();
+        var hour = (long)TimeSpan.FromHours(1).TotalNanoseconds;
+        Assert.True(LatencyHistogram.HighestTrackableValue >= hour);
+        long[] values = [hour, hour - 123_456_789, (59 * 60_000_000_000L) + 1, 1_234_567_890_123];
+        var reported = new long[values.Length];
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < values.Length; i++)
+        {
+            histogram.Record(values[i], 1_000_000);
+            reported[i] = histogram.ValueAtPercentile(100);
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        for (var i = 0; i < values.Length; i++)
+        {
+            var max = values.Take(i + 1).Max();
+            Assert.InRange(reported[i], max, max + (max / 1024) + 1);
+        }
+
+        Assert.InRange(histogram.ValueAtPercentile(25), 1_234_567_890_123, 1_234_567_890_123 + (1_234_567_890_123 / 1024));
+    }
+
+    [Fact]
     public void Small_values_are_exact()
     {
         var histogram = new LatencyHistogram();
