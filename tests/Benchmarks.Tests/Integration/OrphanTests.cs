@@ -31,6 +31,8 @@ public sealed class OrphanTests
                 await kill.WaitForExitAsync();
             }
 
+            // SIGKILL is delivered asynchronously: the parent becomes a zombie (never reaped by 'sleep') shortly after.
+            await WaitUntilAsync(() => State(parent) == 'Z', TimeSpan.FromSeconds(5));
             Assert.Equal('Z', State(parent));
             await WaitUntilAsync(() => State(child) is null or 'Z', TimeSpan.FromSeconds(10));
             Assert.False(IsListening(port), "the server kept serving after its parent was killed");
