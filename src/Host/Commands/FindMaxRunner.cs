@@ -13,6 +13,8 @@ namespace Benchmarks.Host.Commands;
 /// halves until one meets it), then the interval between the best met and the lowest missed rate
 /// is halved until they are within <see cref="Precision"/> of each other, in at most
 /// <see cref="MaxSteps"/> steps, as Nighthawk's adaptive search and websocket-shootout's stepping do.
+/// A miss is confirmed by a second run at the same rate before the search believes it: on a noisy
+/// machine one unlucky window would otherwise send the bisection below a rate the server sustains.
 /// </summary>
 internal static class FindMaxRunner
 {
@@ -21,7 +23,7 @@ internal static class FindMaxRunner
     /// <summary>The search stops once the lowest missed rate is within this share above the best met one.</summary>
     public const double Precision = 0.05;
 
-    public const int MaxSteps = 12;
+    public const int MaxSteps = 16;
 
     private const double DefaultStart = 1000;
 
@@ -66,6 +68,7 @@ internal static class FindMaxRunner
         Directory.CreateDirectory(folder);
         (double Rate, RunDocument Run)? best = null;
         (double Rate, string Reason)? missed = null;
+        var confirming = new HashSet<double>();
         var c = CultureInfo.InvariantCulture;
         try
         {
@@ -83,6 +86,12 @@ internal static class FindMaxRunner
                 var document = File.Exists(json) ? RunDocumentJson.Deserialize(await File.ReadAllTextAsync(json)) : null;
                 var (met, reason) = document is null ? (false, "no result") : target.Check(document);
                 console.Out.WriteLine(string.Create(c, $"step {step}: {rate:n0} req/s requested, {Get(document, HttpMeasures.RpsMean):n0} achieved, p99 {Get(document, HttpMeasures.Latency99):0.###} ms, p99 from the send {Get(document, HttpMeasures.Uncorrected99):0.###} ms: {(met ? "meets" : "misses")} {target.Text}{(met ? "" : $" ({reason})")}"));
+                if (!met && confirming.Add(rate))
+                {
+                    console.Out.WriteLine("  a miss is confirmed by a second run at the same rate");
+                    continue;
+                }
+
                 if (met)
                 {
                     best = (rate, document!);
