@@ -142,7 +142,7 @@ public sealed class OpenModelTests
         Assert.Equal(2000, m["ws/rate/requested"]);
         Assert.InRange(m["ws/messages/rate"], 1980, 2020);
         Assert.True(m["ws/rtt/99"] >= m["ws/rtt/uncorrected/99"], $"from the due time {m["ws/rtt/99"]} ms, from the send {m["ws/rtt/uncorrected/99"]} ms");
-        Assert.Equal(0, m["ws/rate/shortfall"]);
+        Assert.True(m["ws/rate/shortfall"] < 1, $"shortfall {m["ws/rate/shortfall"]}%");
 
         // A window of messages in flight is the closed loop's: refused with the open model.
         var windowed = await HostRun.StartAsync(results, s_timeout, "load", "--ws", "--ws-mode", "echo-async", "--rate", "100", "--url", "ws://127.0.0.1:1/plain", "-d", "1s");
