@@ -11,4 +11,4 @@ export BENCHMARKS_FUZZ_CASES="${1:-100000}" BENCHMARKS_FUZZ_SERVERS="${2:-socket
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 dotnet build tests/Benchmarks.Tests -c Release -nologo -clp:ErrorsOnly >/dev/null
 dotnet test tests/Benchmarks.Tests -c Release --no-build --filter "FullyQualifiedName~RawServerFuzzTests" \
-  --logger "console;verbosity=detailed" 2>&1 | grep -E "mutated requests|Passed!|Failed|Error Message|did not close|exited|grew" || true
+  --logger "console;verbosity=detailed" 2>&1 | grep -E "mutated requests|Passed!|Failed|Error Message|did not close|exited|grew|Total tests|Test Run" || true

@@ -40,12 +40,6 @@ internal static class BenchmarksCli
             }
         }
 
-        // A run searching for its highest rate under a target: one full run per step.
-        if (FindMaxRunner.Wants(args))
-        {
-            return await FindMaxRunner.RunAsync(args, console, step => InvokeOneAsync([.. step], console));
-        }
-
         // A run with lists in it (--connections 16,64 --server kestrel,sockets) is a sweep: one full run per cell.
         if (SweepPlan.TryCreate(args) is { } sweep)
         {

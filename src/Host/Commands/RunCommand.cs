@@ -125,6 +125,11 @@ internal static class RunCommand
                         Rate = load.GetRate(result),
                     },
                 };
+                if (result.GetValue(findMax))
+                {
+                    request = FindMaxRunner.Prepare(request, result.GetValue(json) is not null);
+                }
+
                 if (request.Load.Rate is not null && loadJob is not (HttpLoadJob or WebSocketLoadJob { Mode: "echo-sync" }))
                 {
                     throw new UsageException($"--rate needs the built-in HTTP load (--load http) or WebSocket echo-sync: the {loadJob.Name} load runs a closed loop.");
@@ -150,33 +155,45 @@ internal static class RunCommand
 
             using var signal = new ShutdownSignal(cancellationToken);
             var coordinator = new RunCoordinator(console, SystemMetrics.Create(), OsPlatform.CreateProcessControl());
+            var jsonFile = result.GetValue(json);
+            if (result.GetValue(findMax))
+            {
+                return await FindMaxRunner.RunAsync(request, console, coordinator, document => StoreAsync(document, null), signal.Token);
+            }
+
             var document = await coordinator.RunAsync(request, signal.Token);
+            var stored = await StoreAsync(document, jsonFile);
+            return stored != ExitCodes.Success ? stored : document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
+
             // The table first, then every sink on its own: one that cannot be written loses nothing the others keep.
-            ResultTableWriter.Write(console.Out, document);
-            var sinks = new RunSinks(console, document);
-            var local = stores.Local(result);
-            var path = await sinks.TryAsync($"could not store the run in {local.Directory}", () => local.WriteAsync(document, CancellationToken.None));
-            if (path is not null)
+            async Task<int> StoreAsync(RunDocument document, FileInfo? file)
             {
-                console.Out.WriteLine($"Stored {path}");
-            }
-
-            if (result.GetValue(json) is { } file)
-            {
-                await sinks.TryAsync($"could not write --json {file.FullName}", async () =>
+                ResultTableWriter.Write(console.Out, document);
+                var sinks = new RunSinks(console, document);
+                var local = stores.Local(result);
+                var path = await sinks.TryAsync($"could not store the run in {local.Directory}", () => local.WriteAsync(document, CancellationToken.None));
+                if (path is not null)
                 {
-                    await File.WriteAllTextAsync(file.FullName, RunDocumentJson.Serialize(document), CancellationToken.None);
-                    return file.FullName;
-                });
-            }
+                    console.Out.WriteLine($"Stored {path}");
+                }
 
-            if (!await RunPublisher.PublishAsync(console, result.GetValue(stores.Store), document, keptLocally: path is not null))
-            {
-                sinks.Failed();
-            }
+                if (file is not null)
+                {
+                    await sinks.TryAsync($"could not write --json {file.FullName}", async () =>
+                    {
+                        await File.WriteAllTextAsync(file.FullName, RunDocumentJson.Serialize(document), CancellationToken.None);
+                        return file.FullName;
+                    });
+                }
 
-            await sinks.RescueAsync();
-            return sinks.AnyFailed ? ExitCodes.NotStored : document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
+                if (!await RunPublisher.PublishAsync(console, result.GetValue(stores.Store), document, keptLocally: path is not null))
+                {
+                    sinks.Failed();
+                }
+
+                await sinks.RescueAsync();
+                return sinks.AnyFailed ? ExitCodes.NotStored : ExitCodes.Success;
+            }
         });
         return command;
     }

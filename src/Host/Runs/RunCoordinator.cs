@@ -30,6 +30,9 @@ internal sealed class RunCoordinator
     private RunDatabase? _database;
     private ReverseProxy? _proxy;
 
+    /// <summary>The server of the run, kept from one step to the next.</summary>
+    private JobProcess? _server;
+
     /// <summary>The load process while its warm-up waits for the server's JIT, to be told when it is quiet.</summary>
     private volatile JobProcess? _gatedLoad;
 
@@ -42,50 +45,106 @@ internal sealed class RunCoordinator
 
     public async Task<RunDocument> RunAsync(RunRequest request, CancellationToken cancellationToken)
     {
+        RunDocument? last = null;
+        await RunStepsAsync(request, (document, _) =>
+        {
+            last = document;
+            return Task.FromResult<RunRequest?>(null);
+        }, cancellationToken);
+        return last!;
+    }
+
+    /// <summary>
+    /// Runs <paramref name="request"/>, then whatever <paramref name="next"/> asks for after each
+    /// step's document is judged, on the same server (started, verified and warmed up once) until
+    /// it answers null or a step fails. A later step warms its own load by its
+    /// <see cref="HttpLoadOptions.Warmup"/> before its window. Every step has a document of its own.
+    /// </summary>
+    public async Task RunStepsAsync(RunRequest request, Func<RunDocument, CancellationToken, Task<RunRequest?>> next, CancellationToken cancellationToken)
+    {
         ArgumentNullException.ThrowIfNull(request);
-        var document = RunDocumentStart.For(request);
-        var started = Stopwatch.GetTimestamp();
+        ArgumentNullException.ThrowIfNull(next);
+        var workDirectory = RunWorkFolders.Create(_control);
         try
         {
-            await ExecuteAsync(request, document, cancellationToken);
-        }
-        catch (RunFailedException ex)
-        {
-            Fail(document, ex.Message, ex.Output);
-        }
-        catch (OperationCanceledException)
-        {
-            Fail(document, "the run was cancelled before it finished");
+            for (RunRequest? step = request; step is not null;)
+            {
+                var document = RunDocumentStart.For(step);
+                var started = Stopwatch.GetTimestamp();
+                try
+                {
+                    await ExecuteAsync(step, document, workDirectory, cancellationToken);
+                }
+                catch (RunFailedException ex)
+                {
+                    Fail(document, ex.Message, ex.Output);
+                }
+                catch (OperationCanceledException)
+                {
+                    Fail(document, "the run was cancelled before it finished");
+                }
+                finally
+                {
+                    document.DurationSeconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
+                }
+
+                RunVerdicts.Judge(document);
+                var failed = document.Status != RunStatus.Succeeded;
+                step = await next(document, cancellationToken);
+                if (failed || _server is null || _server.HasExited || cancellationToken.IsCancellationRequested)
+                {
+                    break;
+                }
+            }
         }
         finally
         {
-            document.DurationSeconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
-        }
+            if (_server is { } server)
+            {
+                _server = null;
+                await server.StopAsync(JobProcess.StopGrace);
+                await server.DisposeAsync();
+            }
 
-        RunVerdicts.Judge(document);
-        return document;
+            await (_proxy?.DisposeAsync() ?? ValueTask.CompletedTask);
+            await (_database?.DisposeAsync() ?? ValueTask.CompletedTask);
+
+            Directory.Delete(workDirectory, recursive: true);
+        }
     }
 
-    private async Task ExecuteAsync(RunRequest request, RunDocument document, CancellationToken cancellationToken)
+    /// <summary>One step: its iterations on the server an earlier step kept (or one it starts), which it leaves in <see cref="_server"/>.</summary>
+    private async Task ExecuteAsync(RunRequest request, RunDocument document, string workDirectory, CancellationToken cancellationToken)
     {
-        var workDirectory = RunWorkFolders.Create(_control);
-        JobProcess? server = null;
+        var server = _server;
+        var kept = server is not null;
         Iteration? current = null;
         var iterations = new List<SortedDictionary<string, double>>();
         try
         {
-            _database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _control, _console, cancellationToken) : null;
-            _proxy = await RunProxies.OpenAsync(request, document, _control, _console, cancellationToken);
+            if (!kept)
+            {
+                _database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _control, _console, cancellationToken) : null;
+                _proxy = await RunProxies.OpenAsync(request, document, _control, _console, cancellationToken);
+            }
+            else
+            {
+                document.Parameters["server-start"] = "kept warm from an earlier step";
+            }
+
             string? nic = null;
             for (var number = 1; number <= request.Iterations; number++)
             {
-                // A fresh server warms up before its first window; later windows on the same server load it warm at once.
+                // A fresh server warms up before its first window; a kept one warms the step's load by its fixed warm-up; later windows load it warm at once.
                 var fresh = server is null;
-                server ??= await StartServerAsync(request, workDirectory, verify: number == 1, cancellationToken);
+                server ??= await StartServerAsync(request, workDirectory, verify: number == 1 && !kept, cancellationToken);
                 nic ??= NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
+                var stepWarmup = kept && number == 1;
                 var launch = fresh
                     ? request.LoadLaunch with { WarmupGate = request.Load.WarmupMax is not null }
-                    : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
+                    : stepWarmup
+                        ? request.LoadLaunch with { Load = request.Load with { WarmupMax = null } }
+                        : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
                 if (request.Iterations > 1)
                 {
                     _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {number}/{request.Iterations}{(request.Restart ? " (fresh server)" : "")}"));
@@ -93,7 +152,7 @@ internal sealed class RunCoordinator
 
                 current = new Iteration(request.Iterations > 1 ? number : null, document.Samples.Count > 0 ? document.Samples[^1].Time : 0);
                 var failure = await MeasureAsync(request, launch, workDirectory, server, nic, current, cancellationToken);
-                if (!fresh)
+                if (!fresh && !stepWarmup)
                 {
                     // No warm-up in this window: its zero would dilute the warm-up's mean over the iterations.
                     current.Measurements.Remove(SystemMeasures.LoadWarmup.Name);
@@ -142,6 +201,7 @@ internal sealed class RunCoordinator
         }
         finally
         {
+            _server = server;
             if (current is not null)
             {
                 // An iteration cut short keeps what it measured.
@@ -149,17 +209,6 @@ internal sealed class RunCoordinator
                 current.MoveSamplesTo(document);
                 Merge(document.Measurements, current.Measurements);
             }
-
-            if (server is not null)
-            {
-                await server.StopAsync(JobProcess.StopGrace);
-                await server.DisposeAsync();
-            }
-
-            await (_proxy?.DisposeAsync() ?? ValueTask.CompletedTask);
-            await (_database?.DisposeAsync() ?? ValueTask.CompletedTask);
-
-            Directory.Delete(workDirectory, recursive: true);
         }
     }
 

@@ -72,7 +72,9 @@ public static class HttpLoadGenerator
 
             await allLoops;
             var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
-            var result = Aggregate(options, connections, shards, windowStart, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
+            // Open model: the achieved rate is what the window's schedule got answered over the window itself; a
+            // stall at its end delays answers past it, which must not stretch the window and read as a shortfall.
+            var result = Aggregate(options, connections, shards, windowStart, open is null ? null : windowEnd, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
             return open is null ? result : result with
             {
                 RequestedRate = options.Rate,
@@ -132,7 +134,7 @@ public static class HttpLoadGenerator
     }
 
     private static LoadResult Aggregate(
-        HttpLoadOptions options, LoadConnection[] connections, LatencyHistogram[] shards, long windowStart,
+        HttpLoadOptions options, LoadConnection[] connections, LatencyHistogram[] shards, long windowStart, long? windowEnd,
         IReadOnlyList<double> perSecond, TimeSpan cpuUser, TimeSpan cpuKernel)
     {
         var total = default(ConnectionCounters);
@@ -144,7 +146,8 @@ public static class HttpLoadGenerator
         var firstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null);
         var latency = Merge(shards);
 
-        var elapsed = total.LastResponseAt > windowStart ? Stopwatch.GetElapsedTime(windowStart, total.LastResponseAt) : options.Duration;
+        var elapsed = windowEnd is { } end ? Stopwatch.GetElapsedTime(windowStart, end)
+            : total.LastResponseAt > windowStart ? Stopwatch.GetElapsedTime(windowStart, total.LastResponseAt) : options.Duration;
         return new LoadResult
         {
             Url = options.Url.ToString(),

@@ -57,7 +57,8 @@ public static class WebSocketLoadGenerator
             state.AbortNow();
             await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
             var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
-            return Aggregate(options, connections, roundTrips, connects, windowStart, clock.PerSecond) with
+            // Open model: the achieved rate is taken over the window itself (as the HTTP load does), not stretched by echoes held past its end.
+            return Aggregate(options, connections, roundTrips, connects, windowStart, open is null ? null : windowEnd, clock.PerSecond) with
             {
                 Interrupted = interrupted,
                 CpuUserSeconds = cpu.User,
@@ -122,7 +123,7 @@ public static class WebSocketLoadGenerator
     }
 
     private static WebSocketLoadResult Aggregate(
-        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, long windowStart, IReadOnlyList<double> perSecond)
+        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, long windowStart, long? windowEnd, IReadOnlyList<double> perSecond)
     {
         long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, handshakes = 0, last = 0;
         foreach (var c in connections)
@@ -138,7 +139,8 @@ public static class WebSocketLoadGenerator
             last = Math.Max(last, c.LastAt);
         }
 
-        var elapsed = last > windowStart ? Stopwatch.GetElapsedTime(windowStart, last) : options.Duration;
+        var elapsed = windowEnd is { } end ? Stopwatch.GetElapsedTime(windowStart, end)
+            : last > windowStart ? Stopwatch.GetElapsedTime(windowStart, last) : options.Duration;
         return new WebSocketLoadResult
         {
             Url = options.Url.ToString(),

@@ -81,6 +81,13 @@ public sealed class OpenModelTests
         Assert.StartsWith("findmax:", label, StringComparison.Ordinal);
         Assert.All(documents, d => Assert.Equal("p99<50ms", d.Parameters["slo"]));
 
+        // One server serves the whole search: started and warmed once, each later step on it warm.
+        Assert.Single(run.Output.Split('\n'), l => l.Contains(" ready (pid ", StringComparison.Ordinal));
+        var ordered = documents.OrderBy(d => d.StartedAt).ToList();
+        Assert.False(ordered[0].Parameters.ContainsKey("server-start"));
+        Assert.All(ordered.Skip(1), d => Assert.Equal("kept warm from an earlier step", d.Parameters["server-start"]));
+        Assert.All(ordered.Skip(1), d => Assert.Equal("1s", d.Parameters["warmup"]));
+
         // The picture: latency percentiles against the requested rate, and the target as a line.
         var html = Path.Combine(results, "findmax.html");
         var report = await HostRun.StartAsync(results, s_timeout, "report", "--results", results, "--label", label, "--html", html);

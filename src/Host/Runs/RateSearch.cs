@@ -1,0 +1,96 @@
+namespace Benchmarks.Host.Runs;
+
+/// <summary>
+/// The search behind <c>run --find-max</c>: the highest open-model rate that meets a target. The
+/// rate doubles from the first step until a step misses (or halves until one meets it), then the
+/// interval between the best met and the lowest missed rate is halved until they are within
+/// <see cref="Precision"/> of each other, in at most <see cref="MaxSteps"/> steps, as Nighthawk's
+/// adaptive search and websocket-shootout's stepping do. A miss is believed only when a second
+/// step at the same rate misses too: on a noisy machine one unlucky window would otherwise send
+/// the bisection below a rate the server sustains.
+/// </summary>
+internal sealed class RateSearch(double start)
+{
+    /// <summary>The search stops once the lowest missed rate is within this share above the best met one.</summary>
+    public const double Precision = 0.05;
+
+    public const int MaxSteps = 16;
+
+    private readonly HashSet<double> _confirming = [];
+
+    /// <summary>The rate the next step runs at.</summary>
+    public double Rate { get; private set; } = start > 0 ? start : throw new ArgumentOutOfRangeException(nameof(start), "a search starts from a positive rate");
+
+    public int Step { get; private set; } = 1;
+
+    /// <summary>The highest rate that met the target so far.</summary>
+    public double? BestRate { get; private set; }
+
+    /// <summary>The lowest rate whose miss was confirmed, and how it missed.</summary>
+    public (double Rate, string Reason)? Missed { get; private set; }
+
+    /// <summary>
+    /// Takes the outcome of the step at <see cref="Rate"/>; true when there is a next step (at the
+    /// new <see cref="Rate"/>), and in <paramref name="confirming"/> whether it repeats a miss.
+    /// </summary>
+    public bool Record(bool met, string reason, out bool confirming)
+    {
+        var rate = Rate;
+        confirming = false;
+        if (Step >= MaxSteps)
+        {
+            Keep(rate, met, reason);
+            return false;
+        }
+
+        Step++;
+        if (!met && _confirming.Add(rate))
+        {
+            confirming = true;
+            return true;
+        }
+
+        Keep(rate, met, reason);
+        if (BestRate is { } best && Missed is { } missed && missed.Rate <= best * (1 + Precision))
+        {
+            return false;
+        }
+
+        var next = (BestRate, Missed) switch
+        {
+            (null, { } low) when low.Rate / 2 >= 1 => low.Rate / 2,
+            (null, _) => 0,
+            ({ } up, null) => up * 2,
+            ({ } up, { } down) => Round((up + down.Rate) / 2),
+        };
+        if (next <= 0 || next == rate)
+        {
+            return false;
+        }
+
+        Rate = next;
+        return true;
+    }
+
+    private void Keep(double rate, bool met, string reason)
+    {
+        if (met)
+        {
+            if (BestRate is not { } best || rate > best)
+            {
+                BestRate = rate;
+            }
+        }
+        else if (Missed is not { } missed || rate < missed.Rate)
+        {
+            Missed = (rate, reason);
+        }
+    }
+
+    /// <summary>Three significant digits: step rates a person can repeat.</summary>
+    private static double Round(double rate)
+    {
+        var scale = Math.Pow(10, Math.Floor(Math.Log10(rate)) - 2);
+        return Math.Round(rate / scale) * scale;
+    }
+}
