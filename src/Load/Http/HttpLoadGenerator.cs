@@ -11,8 +11,6 @@ namespace Benchmarks.Load.Http;
 /// </summary>
 public static class HttpLoadGenerator
 {
-    private static readonly TimeSpan s_monitorInterval = TimeSpan.FromMilliseconds(50);
-
     public static async Task<LoadResult> RunAsync(HttpLoadOptions options, IProgress<LoadProgress>? progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -20,29 +18,18 @@ public static class HttpLoadGenerator
         var endPoint = await ResolveAsync(options.Url, cancellationToken);
         using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
         var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule);
-        var shards = NewShards(options.Threads);
-        var uncorrected = schedule is null ? null : NewShards(options.Threads);
-        var connections = new LoadConnection[options.Connections];
-        for (var i = 0; i < connections.Length; i++)
-        {
-            connections[i] = new LoadConnection(state, shards[i % shards.Length], new HttpResponseParser(options.ValidatorFactory?.Invoke()), uncorrected?[i % uncorrected.Length]);
-        }
-
+        await using IHttpConnectionPool pool = OperatingSystem.IsLinux() && Epoll.EpollConnectionPool.Serves(options)
+            ? new Epoll.EpollConnectionPool(options, state)
+            : new SocketConnectionPool(options, state);
         schedule?.Start();
-        var loops = connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)).ToArray();
-        var allLoops = Task.WhenAll(loops);
-        using var monitorStop = new CancellationTokenSource();
-        var monitor = MonitorTimeoutsAsync(connections, options.Timeout, monitorStop.Token);
-
-        long WarmupCompleted() => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupCompleted));
-        var clock = new LoadClock(() => Totals(connections), progress, WarmupCompleted);
-        var cpuAtStart = default(Statistics.ProcessCpu);
+        pool.Start();
+        var clock = new LoadClock(() => Totals(pool), progress, () => pool.Totals().WarmupCompleted);
         try
         {
             var warmup = (Took: options.Warmup, Steady: (bool?)null);
             if (options.WarmupMax is { } maximum)
             {
-                var (took, steady) = await clock.WarmUpAsync(options.Warmup, maximum, WarmupCompleted, options.WarmupGate, cancellationToken);
+                var (took, steady) = await clock.WarmUpAsync(options.Warmup, maximum, () => pool.Totals().WarmupCompleted, options.WarmupGate, cancellationToken);
                 warmup = (took, steady);
             }
             else
@@ -50,7 +37,7 @@ public static class HttpLoadGenerator
                 await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
             }
 
-            cpuAtStart = Statistics.ProcessCpu.Now();
+            var cpuAtStart = Statistics.ProcessCpu.Now();
             state.Measuring = true;
             var windowStart = Stopwatch.GetTimestamp();
             clock.BeginWindow();
@@ -63,24 +50,22 @@ public static class HttpLoadGenerator
             clock.EndWindow();
 
             // Let batches in flight finish (they are part of the window), up to one timeout.
-            await Task.WhenAny(allLoops, Task.Delay(options.Timeout, CancellationToken.None));
+            await Task.WhenAny(pool.Completion, Task.Delay(options.Timeout, CancellationToken.None));
             state.Aborted = true;
-            foreach (var connection in connections)
-            {
-                connection.Abort();
-            }
-
-            await allLoops;
+            pool.Abort();
+            await pool.Completion;
             var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
+
             // Open model: the achieved rate is what the window's schedule got answered over the window itself; a
             // stall at its end delays answers past it, which must not stretch the window and read as a shortfall.
-            var result = Aggregate(options, connections, shards, windowStart, open is null ? null : windowEnd, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel)) with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
+            var result = Aggregate(options, pool, windowStart, open is null ? null : windowEnd, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel))
+                with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
             return open is null ? result : result with
             {
                 RequestedRate = options.Rate,
                 Due = open.Due,
                 Backlog = open.Backlog,
-                Uncorrected = LatencySummary.From(Merge(uncorrected!)),
+                Uncorrected = pool.Uncorrected() is { } uncorrected ? LatencySummary.From(uncorrected) : null,
             };
         }
         finally
@@ -88,69 +73,27 @@ public static class HttpLoadGenerator
             state.Stopping = true;
             schedule?.Stop();
             state.Aborted = true;
-            foreach (var connection in connections)
-            {
-                connection.Abort();
-            }
-
-            await monitorStop.CancelAsync();
-            await Task.WhenAll(allLoops.ContinueWith(static _ => { }, TaskScheduler.Default), monitor);
         }
     }
 
-    private static LatencyHistogram[] NewShards(int count)
+    private static (long Completed, long Errors) Totals(IHttpConnectionPool pool)
     {
-        var shards = new LatencyHistogram[count];
-        for (var i = 0; i < shards.Length; i++)
-        {
-            shards[i] = new LatencyHistogram();
-        }
-
-        return shards;
-    }
-
-    private static LatencyHistogram Merge(LatencyHistogram[] shards)
-    {
-        var merged = new LatencyHistogram();
-        foreach (var shard in shards)
-        {
-            merged.Add(shard);
-        }
-
-        return merged;
-    }
-
-    private static (long Completed, long Errors) Totals(LoadConnection[] connections)
-    {
-        long completed = 0, errors = 0;
-        foreach (var connection in connections)
-        {
-            completed += Volatile.Read(ref connection.Counters.Good) + Volatile.Read(ref connection.Counters.Bad);
-            errors += Volatile.Read(ref connection.Counters.ConnectErrors) + Volatile.Read(ref connection.Counters.ReadErrors)
-                + Volatile.Read(ref connection.Counters.WriteErrors) + Volatile.Read(ref connection.Counters.Timeouts);
-        }
-
-        return (completed, errors);
+        var total = pool.Totals();
+        return (total.Good + total.Bad, total.Errors);
     }
 
     private static LoadResult Aggregate(
-        HttpLoadOptions options, LoadConnection[] connections, LatencyHistogram[] shards, long windowStart, long? windowEnd,
+        HttpLoadOptions options, IHttpConnectionPool pool, long windowStart, long? windowEnd,
         IReadOnlyList<double> perSecond, TimeSpan cpuUser, TimeSpan cpuKernel)
     {
-        var total = default(ConnectionCounters);
-        foreach (var connection in connections)
-        {
-            total.Add(connection.Counters);
-        }
-
-        var firstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null);
-        var latency = Merge(shards);
-
+        var total = pool.Totals();
+        var connectTimes = (pool as SocketConnectionPool)?.State;
         var elapsed = windowEnd is { } end ? Stopwatch.GetElapsedTime(windowStart, end)
             : total.LastResponseAt > windowStart ? Stopwatch.GetElapsedTime(windowStart, total.LastResponseAt) : options.Duration;
         return new LoadResult
         {
             Url = options.Url.ToString(),
+            Engine = pool.Engine,
             Connections = options.Connections,
             Threads = options.Threads,
             PipelineDepth = options.PipelineDepth,
@@ -162,37 +105,17 @@ public static class HttpLoadGenerator
             Unfinished = total.Unfinished,
             Errors = new SocketErrors(total.ConnectErrors, total.ReadErrors, total.WriteErrors, total.Timeouts),
             BytesReceived = total.BytesReceived,
-            Latency = LatencySummary.From(latency),
+            Latency = LatencySummary.From(pool.Latency()),
             KeepAlive = options.KeepAlive,
             Connects = total.Connects,
             Late = total.Late,
-            Connect = options.KeepAlive || connections.Length == 0 ? null : LatencySummary.From(connections[0].State.ConnectTimes),
-            FirstByte = options.KeepAlive || connections.Length == 0 ? null : LatencySummary.From(connections[0].State.FirstByteTimes),
+            Connect = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.ConnectTimes),
+            FirstByte = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.FirstByteTimes),
             PerSecond = perSecond,
             CpuUserSeconds = cpuUser.TotalSeconds,
             CpuKernelSeconds = cpuKernel.TotalSeconds,
-            FirstError = firstError,
+            FirstError = pool.FirstError,
         };
-    }
-
-    private static async Task MonitorTimeoutsAsync(LoadConnection[] connections, TimeSpan timeout, CancellationToken cancellationToken)
-    {
-        var timeoutTicks = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
-        using var timer = new PeriodicTimer(s_monitorInterval);
-        try
-        {
-            while (await timer.WaitForNextTickAsync(cancellationToken))
-            {
-                var now = Stopwatch.GetTimestamp();
-                foreach (var connection in connections)
-                {
-                    connection.CheckTimeout(now, timeoutTicks);
-                }
-            }
-        }
-        catch (OperationCanceledException)
-        {
-        }
     }
 
     internal static async Task<EndPoint> ResolveAsync(Uri url, CancellationToken cancellationToken)

@@ -50,6 +50,9 @@ public sealed record HttpLoadOptions
     /// </summary>
     public double? Rate { get; init; }
 
+    /// <summary>Which engine drives the connections; <see cref="HttpLoadEngine.Auto"/> takes the epoll engine where it serves.</summary>
+    public HttpLoadEngine Engine { get; init; }
+
     /// <summary>Makes one body validator per connection; null checks status codes only.</summary>
     public Func<IResponseValidator?>? ValidatorFactory { get; init; }
 
@@ -59,6 +62,11 @@ public sealed record HttpLoadOptions
         if (Url.Scheme != Uri.UriSchemeHttp)
         {
             throw new ArgumentException($"Only http:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
+        }
+
+        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || Rate is not null || !KeepAlive))
+        {
+            throw new ArgumentException("The epoll engine runs the closed loop with keep-alive, on Linux.");
         }
 
         Positive(Connections, "--connections");

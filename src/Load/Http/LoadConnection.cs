@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using System.Diagnostics;
 using System.Net.Sockets;
 using Benchmarks.Load.Statistics;
@@ -41,14 +40,6 @@ internal sealed class LoadConnection
         _histogram = histogram;
         _uncorrected = uncorrected;
         _parser = parser;
-    }
-
-    private enum Outcome
-    {
-        Continue,
-        ServerClosing,
-        Invalid,
-        UnexpectedData,
     }
 
     /// <summary>Called by the timeout monitor: drops the connection if it has waited too long.</summary>
@@ -148,7 +139,7 @@ internal sealed class LoadConnection
 
                 switch (Process(received, timedFrom, sentAt, now, measured, ref outstanding))
                 {
-                    case Outcome.ServerClosing:
+                    case ResponseOutcome.ServerClosing:
                         if (outstanding > 0)
                         {
                             Fail(measured, ref outstanding, ref Counters.ReadErrors);
@@ -159,7 +150,7 @@ internal sealed class LoadConnection
                         }
 
                         return;
-                    case Outcome.Invalid:
+                    case ResponseOutcome.Invalid:
                         // One problem, one count: a bad response (the requests behind it are lost), not also a read error.
                         if (measured)
                         {
@@ -170,7 +161,7 @@ internal sealed class LoadConnection
                         outstanding--;
                         Abandon(measured, ref outstanding);
                         return;
-                    case Outcome.UnexpectedData:
+                    case ResponseOutcome.UnexpectedData:
                         if (measured)
                         {
                             FirstError ??= "read: the server sent data after the last response it owed (an extra or oversized response)";
@@ -218,67 +209,8 @@ internal sealed class LoadConnection
         }
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private Outcome Process(int received, long timedFrom, long sentAt, long now, bool measured, ref int outstanding)
-    {
-        var data = new ReadOnlySpan<byte>(_receiveBuffer, 0, received);
-        var completed = 0;
-        var outcome = Outcome.Continue;
-        while (!data.IsEmpty)
-        {
-            if (outstanding == 0)
-            {
-                outcome = Outcome.UnexpectedData;
-                break;
-            }
-
-            var status = _parser.Parse(ref data);
-            if (status == ResponseParseStatus.NeedMoreData)
-            {
-                break;
-            }
-
-            if (status == ResponseParseStatus.Invalid)
-            {
-                outcome = Outcome.Invalid;
-                break;
-            }
-
-            outstanding--;
-            completed++;
-            if (measured)
-            {
-                if (_parser.IsSuccess)
-                {
-                    Counters.Good++;
-                }
-                else
-                {
-                    Counters.Bad++;
-                }
-            }
-            else
-            {
-                Counters.WarmupCompleted++;
-            }
-
-            if (_parser.ConnectionClose)
-            {
-                outcome = Outcome.ServerClosing;
-                break;
-            }
-        }
-
-        if (measured && completed > 0)
-        {
-            // Responses that arrived in one read share one receive time: one histogram update for all of them.
-            _histogram.Record((long)((now - timedFrom) * s_nanosecondsPerTick), completed);
-            _uncorrected?.Record((long)((now - sentAt) * s_nanosecondsPerTick), completed);
-            Counters.LastResponseAt = now;
-        }
-
-        return outcome;
-    }
+    private ResponseOutcome Process(int received, long timedFrom, long sentAt, long now, bool measured, ref int outstanding) =>
+        ResponseTally.Process(_parser, new ReadOnlySpan<byte>(_receiveBuffer, 0, received), ref Counters, _histogram, _uncorrected, new BatchTimes(timedFrom, sentAt, now), measured, ref outstanding);
 
     private async ValueTask<bool> ConnectAsync()
     {

@@ -8,6 +8,9 @@ public sealed record LoadResult
 {
     public required string Url { get; init; }
 
+    /// <summary>The engine that drove the connections: <c>epoll</c> (Linux, closed loop with keep-alive) or <c>sockets</c>.</summary>
+    public string Engine { get; init; } = "sockets";
+
     public int Connections { get; init; }
 
     public int Threads { get; init; }

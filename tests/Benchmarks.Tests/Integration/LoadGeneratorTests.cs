@@ -9,8 +9,9 @@ namespace Benchmarks.Tests.Integration;
 
 public sealed class LoadGeneratorTests
 {
-    private static HttpLoadOptions Options(Uri url, int pipeline = 1, string? expectedBody = null) => new()
+    private static HttpLoadOptions Options(Uri url, int pipeline = 1, string? expectedBody = null, HttpLoadEngine engine = HttpLoadEngine.Sockets) => new()
     {
+        Engine = engine,
         Url = url,
         Connections = 4,
         Threads = 2,
@@ -21,11 +22,13 @@ public sealed class LoadGeneratorTests
         ValidatorFactory = expectedBody is null ? null : () => new Exact(expectedBody),
     };
 
-    [Fact]
-    public async Task A_server_that_answers_500_gets_exactly_its_responses_counted_as_bad()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task A_server_that_answers_500_gets_exactly_its_responses_counted_as_bad(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(500, "oops"));
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 4), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 4, engine: engine), null, CancellationToken.None);
 
         Assert.True(result.Bad > 0);
         Assert.Equal(0, result.Good);
@@ -35,11 +38,13 @@ public sealed class LoadGeneratorTests
         Assert.False(result.IsClean);
     }
 
-    [Fact]
-    public async Task A_malformed_response_is_one_bad_response_with_its_cause_and_not_also_a_read_error()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task A_malformed_response_is_one_bad_response_with_its_cause_and_not_also_a_read_error(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttpServer(_ => Encoding.ASCII.GetBytes("HTTP/1.1 2OO OK\r\nContent-Length: 2\r\n\r\nok"));
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 4), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 4, engine: engine), null, CancellationToken.None);
 
         Assert.True(result.Bad > 0);
         Assert.Equal(0, result.Errors.Total);
@@ -47,12 +52,14 @@ public sealed class LoadGeneratorTests
         Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
     }
 
-    [Fact]
-    public async Task An_answer_nobody_asked_for_is_a_read_error_with_its_cause()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task An_answer_nobody_asked_for_is_a_read_error_with_its_cause(HttpLoadEngine engine)
     {
         var twice = ScriptedHttpServer.Response(200, "ok").Concat(ScriptedHttpServer.Response(200, "ok")).ToArray();
         await using var server = new ScriptedHttpServer(_ => twice);
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine), null, CancellationToken.None);
 
         Assert.True(result.Errors.Read > 0);
         Assert.Equal(0, result.Bad);
@@ -60,13 +67,15 @@ public sealed class LoadGeneratorTests
         Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
     }
 
-    [Fact]
-    public async Task A_server_that_closes_mid_pipeline_gets_read_errors_and_the_counts_add_up()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task A_server_that_closes_mid_pipeline_gets_read_errors_and_the_counts_add_up(HttpLoadEngine engine)
     {
         // Each connection gets five answers out of a batch of sixteen, then the server closes it. Closing with
         // requests unread sends a reset, which may discard answers already on their way: at least 11 are lost.
         await using var server = new ScriptedHttpServer(n => n <= 5 ? ScriptedHttpServer.Response(200, "ok") : null);
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 16), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 16, engine: engine), null, CancellationToken.None);
 
         Assert.True(result.Errors.Read > 0, $"read errors: {result.Errors.Read}");
         var failures = result.Errors.Read + result.Errors.Write;
@@ -77,11 +86,13 @@ public sealed class LoadGeneratorTests
         Assert.NotNull(result.FirstError);
     }
 
-    [Fact]
-    public async Task Connection_refused_is_counted_as_connect_errors_and_never_as_success()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task Connection_refused_is_counted_as_connect_errors_and_never_as_success(HttpLoadEngine engine)
     {
         var url = new Uri($"http://127.0.0.1:{ClosedPort()}/");
-        var result = await HttpLoadGenerator.RunAsync(Options(url), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(url, engine: engine), null, CancellationToken.None);
 
         Assert.True(result.Errors.Connect > 0);
         Assert.Equal(0, result.Requests);
@@ -89,11 +100,13 @@ public sealed class LoadGeneratorTests
         Assert.Contains("refused", result.FirstError, StringComparison.OrdinalIgnoreCase);
     }
 
-    [Fact]
-    public async Task Chunked_responses_are_parsed_and_validated()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task Chunked_responses_are_parsed_and_validated(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "Hello, World!", chunked: true));
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 3, expectedBody: "Hello, World!"), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 3, expectedBody: "Hello, World!", engine: engine), null, CancellationToken.None);
 
         Assert.True(result.Good > 0);
         Assert.Equal(0, result.Bad);
@@ -103,35 +116,41 @@ public sealed class LoadGeneratorTests
         Assert.True(result.Latency.Max >= result.Latency.P99);
     }
 
-    [Fact]
-    public async Task A_body_the_scenario_rejects_is_a_bad_response()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task A_body_the_scenario_rejects_is_a_bad_response(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "Hello, World?"));
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, expectedBody: "Hello, World!"), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, expectedBody: "Hello, World!", engine: engine), null, CancellationToken.None);
 
         Assert.True(result.Bad > 0);
         Assert.Equal(0, result.Good);
     }
 
-    [Fact]
-    public async Task A_server_that_stops_answering_produces_timeouts()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task A_server_that_stops_answering_produces_timeouts(HttpLoadEngine engine)
     {
         // Answers the first request on each connection, then never again.
         await using var server = new ScriptedHttpServer(n => n == 1 ? ScriptedHttpServer.Response(200, "ok") : []);
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url) with { Duration = TimeSpan.FromSeconds(1.5), Timeout = TimeSpan.FromMilliseconds(300) }, null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine) with { Duration = TimeSpan.FromSeconds(1.5), Timeout = TimeSpan.FromMilliseconds(300) }, null, CancellationToken.None);
 
         Assert.True(result.Errors.Timeout > 0);
         Assert.True(result.Lost > 0);
         Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
     }
 
-    [Fact]
-    public async Task Progress_reports_the_window_boundaries_and_each_second()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task Progress_reports_the_window_boundaries_and_each_second(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "ok"));
         var events = new List<LoadProgress>();
         var progress = new Collect(events);
-        await HttpLoadGenerator.RunAsync(Options(server.Url) with { Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(1) }, progress, CancellationToken.None);
+        await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine) with { Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(1) }, progress, CancellationToken.None);
 
         var phases = events.Select(e => e.Phase).ToList();
         Assert.Equal(LoadPhase.Warmup, phases[0]);

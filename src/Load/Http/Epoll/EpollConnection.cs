@@ -1,0 +1,35 @@
+namespace Benchmarks.Load.Http.Epoll;
+
+/// <summary>One connection of an epoll worker: its socket, where its batch is, and its counts. Touched by its worker's thread only (the clock reads the counters).</summary>
+internal sealed class EpollConnection(int index)
+{
+    public int Index { get; } = index;
+
+    /// <summary>The socket's descriptor; -1 while there is none.</summary>
+    public int Fd = -1;
+
+    public EpollPhase Phase;
+
+    /// <summary>The epoll events the socket is registered for.</summary>
+    public uint Interest;
+
+    public int Written;
+
+    public int Outstanding;
+
+    public bool Measured;
+
+    public long SentAt;
+
+    /// <summary>When the connection started waiting on the server (connect or batch), for the timeout; 0 when not waiting.</summary>
+    public long WaitingSince;
+
+    /// <summary>When a connection that failed to connect tries again.</summary>
+    public long RetryAt;
+
+    public ConnectionCounters Counters;
+
+    public string? FirstError;
+
+    public HttpResponseParser Parser { get; init; } = null!;
+}

@@ -1,0 +1,100 @@
+using System.Diagnostics;
+using System.Runtime.Versioning;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http.Epoll;
+
+/// <summary>
+/// The Linux engine of the closed loop with keep-alive (pipelined or not): <c>--threads</c>
+/// threads, each with its own epoll instance, connections and histogram, as wrk's threads are.
+/// The open model and connections without keep-alive use the portable engine.
+/// </summary>
+[SupportedOSPlatform("linux")]
+internal sealed class EpollConnectionPool : IHttpConnectionPool
+{
+    /// <summary>Set to <c>sockets</c> to run the portable engine where this one would serve (to compare them).</summary>
+    public const string EngineVariable = "BENCHMARKS_HTTP_ENGINE";
+
+    private readonly LoadRunState _state;
+    private readonly EpollWorker[] _workers;
+
+    public EpollConnectionPool(HttpLoadOptions options, LoadRunState state)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        _state = state;
+        var address = SocketAddressBytes.For(state.EndPoint);
+        var timeoutTicks = (long)(options.Timeout.TotalSeconds * Stopwatch.Frequency);
+        var threads = Math.Min(options.Threads, options.Connections);
+        _workers = new EpollWorker[threads];
+        for (var t = 0; t < threads; t++)
+        {
+            // Connections dealt round the threads, as wrk deals them.
+            var count = (options.Connections / threads) + (t < options.Connections % threads ? 1 : 0);
+            var connections = new EpollConnection[count];
+            for (var i = 0; i < count; i++)
+            {
+                connections[i] = new EpollConnection(i) { Parser = new HttpResponseParser(options.ValidatorFactory?.Invoke()) };
+            }
+
+            _workers[t] = new EpollWorker(t, state, connections, new LatencyHistogram(), address, timeoutTicks);
+        }
+    }
+
+    public string Engine => "epoll";
+
+    public Task Completion => Task.WhenAll(_workers.Select(w => w.Completion));
+
+    public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
+
+    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, closed loop, keep-alive, not turned off.</summary>
+    public static bool Serves(HttpLoadOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return options.Engine == HttpLoadEngine.Epoll
+            || (options.Engine == HttpLoadEngine.Auto && options.Rate is null && options.KeepAlive && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
+    }
+
+    public void Start()
+    {
+        foreach (var worker in _workers)
+        {
+            worker.Start();
+        }
+    }
+
+    public ConnectionCounters Totals()
+    {
+        var total = default(ConnectionCounters);
+        foreach (var worker in _workers)
+        {
+            foreach (var connection in worker.Connections)
+            {
+                total.Add(connection.Counters);
+                total.WarmupCompleted += Volatile.Read(ref connection.Counters.WarmupCompleted);
+            }
+        }
+
+        return total;
+    }
+
+    public void Abort() => _state.Aborted = true;
+
+    public LatencyHistogram Latency()
+    {
+        var merged = new LatencyHistogram();
+        foreach (var worker in _workers)
+        {
+            merged.Add(worker.Histogram);
+        }
+
+        return merged;
+    }
+
+    public LatencyHistogram? Uncorrected() => null;
+
+    public async ValueTask DisposeAsync()
+    {
+        Abort();
+        await Completion.ContinueWith(static _ => { }, TaskScheduler.Default);
+    }
+}

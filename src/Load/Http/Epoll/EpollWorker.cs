@@ -1,0 +1,417 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http.Epoll;
+
+/// <summary>
+/// One thread of the epoll engine, as one of wrk's: it owns its connections and one epoll
+/// instance, and drives each through connect, write and read with non-blocking system calls
+/// (level-triggered). When a batch's last response is parsed, the next batch is written at once
+/// from the same thread: no continuation, no thread hop, no allocation. Timeouts and connect
+/// retries are checked by the thread itself between waits.
+/// </summary>
+[SupportedOSPlatform("linux")]
+internal sealed unsafe class EpollWorker
+{
+    private const int MaxEvents = 256;
+    private const int WaitMilliseconds = 20;
+    private const int ReceiveBufferSize = 16 * 1024;
+
+    private static readonly long s_retryTicks = Stopwatch.Frequency / 100;
+    private static readonly long s_checkTicks = Stopwatch.Frequency / 20;
+
+    private readonly LoadRunState _state;
+    private readonly EpollConnection[] _connections;
+    private readonly byte[] _address;
+    private readonly int _family;
+    private readonly long _timeoutTicks;
+    private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
+    private readonly Thread _thread;
+    private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _epoll = -1;
+
+    public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, LatencyHistogram histogram, SocketAddressBytes address, long timeoutTicks)
+    {
+        _state = state;
+        _connections = connections;
+        Histogram = histogram;
+        _address = address.Bytes;
+        _family = address.Family;
+        _timeoutTicks = timeoutTicks;
+        _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
+    }
+
+    public LatencyHistogram Histogram { get; }
+
+    public IReadOnlyList<EpollConnection> Connections => _connections;
+
+    /// <summary>Completes when the thread has ended and closed every socket; faults if epoll itself failed.</summary>
+    public Task Completion => _done.Task;
+
+    public void Start() => _thread.Start();
+
+    private void Run()
+    {
+        var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * EpollNative.EventSize));
+        try
+        {
+            _epoll = EpollNative.CreateEpoll();
+            var now = Stopwatch.GetTimestamp();
+            foreach (var connection in _connections)
+            {
+                Connect(connection, now);
+            }
+
+            var nextCheck = now + s_checkTicks;
+            while (!_state.Aborted)
+            {
+                if (_state.Stopping && NothingOwed())
+                {
+                    break;
+                }
+
+                var count = EpollNative.Wait(_epoll, events, MaxEvents, WaitMilliseconds);
+                if (count < 0)
+                {
+                    var errno = Marshal.GetLastPInvokeError();
+                    if (errno == EpollNative.EINTR)
+                    {
+                        continue;
+                    }
+
+                    throw new IOException($"epoll_wait: {EpollNative.Describe(errno)}");
+                }
+
+                now = Stopwatch.GetTimestamp();
+                for (var i = 0; i < count; i++)
+                {
+                    var connection = _connections[(int)EpollNative.DataAt(events, i)];
+                    OnEvents(connection, EpollNative.EventsAt(events, i), now);
+                }
+
+                if (count == 0 || now >= nextCheck)
+                {
+                    now = Stopwatch.GetTimestamp();
+                    CheckTimers(now);
+                    nextCheck = now + s_checkTicks;
+                }
+            }
+
+            _done.TrySetResult();
+        }
+        catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception)
+        {
+            _done.TrySetException(ex);
+        }
+        finally
+        {
+            foreach (var connection in _connections)
+            {
+                if (connection.Outstanding > 0 && connection.Measured)
+                {
+                    connection.Counters.Unfinished += connection.Outstanding;
+                    connection.Outstanding = 0;
+                }
+
+                CloseSocket(connection);
+            }
+
+            if (_epoll >= 0)
+            {
+                EpollNative.Close(_epoll);
+            }
+
+            NativeMemory.Free(events);
+            _done.TrySetResult();
+        }
+    }
+
+    private bool NothingOwed()
+    {
+        foreach (var connection in _connections)
+        {
+            if (connection.Outstanding > 0)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private void OnEvents(EpollConnection connection, uint events, long now)
+    {
+        switch (connection.Phase)
+        {
+            case EpollPhase.Connecting:
+                var error = EpollNative.PendingError(connection.Fd);
+                if (error != 0)
+                {
+                    ConnectFailed(connection, $"connect to {_state.EndPoint}: {EpollNative.Describe(error)}", now);
+                    return;
+                }
+
+                connection.WaitingSince = 0;
+                connection.Parser.Reset();
+                Watch(connection, EpollNative.EPOLLIN);
+                SendBatch(connection, now);
+                return;
+            case EpollPhase.Writing when (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0:
+                ContinueWrite(connection);
+                return;
+            case EpollPhase.Reading:
+            case EpollPhase.Parked:
+                Read(connection, now);
+                return;
+        }
+    }
+
+    private void Connect(EpollConnection connection, long now)
+    {
+        if (_state.Stopping)
+        {
+            return;
+        }
+
+        int fd;
+        try
+        {
+            fd = EpollNative.CreateSocket(_family);
+        }
+        catch (System.ComponentModel.Win32Exception ex)
+        {
+            ConnectFailed(connection, $"connect to {_state.EndPoint}: {ex.Message}", now);
+            return;
+        }
+
+        connection.Fd = fd;
+        connection.Phase = EpollPhase.Connecting;
+        connection.WaitingSince = now;
+        var errno = EpollNative.StartConnect(fd, _address);
+        if (errno != 0)
+        {
+            ConnectFailed(connection, $"connect to {_state.EndPoint}: {EpollNative.Describe(errno)}", now);
+            return;
+        }
+
+        connection.Interest = EpollNative.EPOLLOUT;
+        errno = EpollNative.Control(_epoll, EpollNative.EPOLL_CTL_ADD, fd, connection.Interest, (ulong)connection.Index);
+        if (errno != 0)
+        {
+            ConnectFailed(connection, $"epoll_ctl: {EpollNative.Describe(errno)}", now);
+        }
+    }
+
+    private void SendBatch(EpollConnection connection, long now)
+    {
+        if (_state.Stopping)
+        {
+            connection.Phase = EpollPhase.Parked;
+            return;
+        }
+
+        var measured = _state.Measuring;
+        connection.Measured = measured;
+        connection.Outstanding = _state.Depth;
+        connection.SentAt = now;
+        connection.WaitingSince = now;
+        connection.Written = 0;
+        if (measured)
+        {
+            connection.Counters.Sent += _state.Depth;
+        }
+
+        ContinueWrite(connection);
+    }
+
+    private void ContinueWrite(EpollConnection connection)
+    {
+        var batch = _state.Batch.Span;
+        while (connection.Written < batch.Length)
+        {
+            var written = EpollNative.Write(connection.Fd, batch[connection.Written..]);
+            if (written == -EpollNative.EAGAIN)
+            {
+                connection.Phase = EpollPhase.Writing;
+                Watch(connection, EpollNative.EPOLLIN | EpollNative.EPOLLOUT);
+                return;
+            }
+
+            if (written < 0)
+            {
+                Fail(connection, "write: " + EpollNative.Describe(-written), ref connection.Counters.WriteErrors);
+                return;
+            }
+
+            connection.Written += written;
+        }
+
+        connection.Phase = EpollPhase.Reading;
+        Watch(connection, EpollNative.EPOLLIN);
+    }
+
+    private void Read(EpollConnection connection, long now)
+    {
+        while (true)
+        {
+            var received = EpollNative.Read(connection.Fd, _receiveBuffer);
+            if (received == -EpollNative.EAGAIN)
+            {
+                return;
+            }
+
+            if (received < 0)
+            {
+                Fail(connection, "read: " + EpollNative.Describe(-received), ref connection.Counters.ReadErrors);
+                return;
+            }
+
+            if (received == 0)
+            {
+                if (connection.Outstanding > 0)
+                {
+                    Fail(connection, "read: the server closed the connection with requests outstanding", ref connection.Counters.ReadErrors);
+                }
+                else
+                {
+                    Reopen(connection, now);
+                }
+
+                return;
+            }
+
+            var measured = connection.Measured;
+            if (measured)
+            {
+                connection.Counters.BytesReceived += received;
+            }
+
+            var outcome = ResponseTally.Process(
+                connection.Parser, new ReadOnlySpan<byte>(_receiveBuffer, 0, received), ref connection.Counters, Histogram, null,
+                new BatchTimes(connection.SentAt, connection.SentAt, now), measured, ref connection.Outstanding);
+            switch (outcome)
+            {
+                case ResponseOutcome.ServerClosing:
+                    if (connection.Outstanding > 0)
+                    {
+                        Fail(connection, null, ref connection.Counters.ReadErrors);
+                    }
+                    else
+                    {
+                        Reopen(connection, now);
+                    }
+
+                    return;
+                case ResponseOutcome.Invalid:
+                    // One problem, one count: a bad response (the requests behind it are lost), not also a read error.
+                    if (measured)
+                    {
+                        connection.FirstError ??= "read: malformed HTTP response";
+                        connection.Counters.Bad++;
+                        connection.Counters.Lost += connection.Outstanding - 1;
+                    }
+
+                    connection.Outstanding = 0;
+                    Reopen(connection, now);
+                    return;
+                case ResponseOutcome.UnexpectedData:
+                    Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)", ref connection.Counters.ReadErrors);
+                    return;
+            }
+
+            if (connection.Outstanding == 0)
+            {
+                connection.WaitingSince = 0;
+                SendBatch(connection, now);
+                return;
+            }
+
+            if (received < _receiveBuffer.Length)
+            {
+                // The rest of the batch has not arrived yet: wait for it rather than ask again at once.
+                return;
+            }
+        }
+    }
+
+    private void CheckTimers(long now)
+    {
+        foreach (var connection in _connections)
+        {
+            if (connection.Phase == EpollPhase.Closed)
+            {
+                if (now >= connection.RetryAt)
+                {
+                    Connect(connection, now);
+                }
+            }
+            else if (connection.WaitingSince != 0 && now - connection.WaitingSince > _timeoutTicks)
+            {
+                var connecting = connection.Phase == EpollPhase.Connecting;
+                Fail(connection, connecting ? "connect timed out" : "request timed out", ref connection.Counters.Timeouts);
+            }
+        }
+    }
+
+    /// <summary>Counts the failure (with its cause, the first one) and the requests lost with it; the connection is made again.</summary>
+    private void Fail(EpollConnection connection, string? cause, ref long counter)
+    {
+        if (connection.Measured || (connection.Phase == EpollPhase.Connecting && _state.Measuring))
+        {
+            if (!_state.Aborted && cause is not null)
+            {
+                connection.FirstError ??= cause;
+            }
+
+            counter++;
+            connection.Counters.Lost += connection.Outstanding;
+        }
+
+        connection.Outstanding = 0;
+        Reopen(connection, Stopwatch.GetTimestamp());
+    }
+
+    private void ConnectFailed(EpollConnection connection, string cause, long now)
+    {
+        if (_state.Measuring && !_state.Aborted)
+        {
+            connection.FirstError ??= cause;
+            connection.Counters.ConnectErrors++;
+        }
+
+        CloseSocket(connection);
+
+        // Back off a little so a refusing server is not spun against.
+        connection.RetryAt = now + s_retryTicks;
+    }
+
+    private void Reopen(EpollConnection connection, long now)
+    {
+        CloseSocket(connection);
+        Connect(connection, now);
+    }
+
+    private void Watch(EpollConnection connection, uint events)
+    {
+        if (connection.Interest != events)
+        {
+            connection.Interest = events;
+            _ = EpollNative.Control(_epoll, EpollNative.EPOLL_CTL_MOD, connection.Fd, events, (ulong)connection.Index);
+        }
+    }
+
+    private static void CloseSocket(EpollConnection connection)
+    {
+        if (connection.Fd >= 0)
+        {
+            EpollNative.Close(connection.Fd);
+            connection.Fd = -1;
+        }
+
+        connection.Phase = EpollPhase.Closed;
+        connection.WaitingSince = 0;
+        connection.Interest = 0;
+    }
+}

@@ -1,0 +1,33 @@
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http;
+
+/// <summary>
+/// The connections of one HTTP load and the engine that drives them: the portable one on
+/// System.Net.Sockets (<see cref="SocketConnectionPool"/>), or on Linux the epoll engine
+/// (<see cref="Epoll.EpollConnectionPool"/>). The generator runs the clock, the window and the result over either.
+/// </summary>
+internal interface IHttpConnectionPool : IAsyncDisposable
+{
+    /// <summary>The engine's name, as reported with the result.</summary>
+    string Engine { get; }
+
+    void Start();
+
+    /// <summary>The counts so far, summed over the connections (read while they run).</summary>
+    ConnectionCounters Totals();
+
+    /// <summary>Ends when every connection has stopped (after <see cref="LoadRunState.Stopping"/>, once owed answers are in, or at <see cref="Abort"/>).</summary>
+    Task Completion { get; }
+
+    /// <summary>The hard stop: closes what is still open.</summary>
+    void Abort();
+
+    string? FirstError { get; }
+
+    /// <summary>The measured latencies (from the due time in the open model).</summary>
+    LatencyHistogram Latency();
+
+    /// <summary>Open model: the latencies from the send; null in the closed loop.</summary>
+    LatencyHistogram? Uncorrected();
+}
