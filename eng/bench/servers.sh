@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Server models side by side: kestrel, sockets, libuv and nginx (one worker, the reference) on
-# pipelined plaintext (depth 16) and JSON, under wrk and under the built-in generator, with the
+# pipelined plaintext (depth 16), plaintext one request at a time and JSON, under wrk and under the built-in generator, with the
 # server pinned to one core and the client to another, rounds alternating. Prints req/s, the
 # server's CPU split into user and kernel mode (% of its core), and the ratio to nginx.
 #
@@ -14,7 +14,7 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-256}
 SERVERS=${SERVERS:-"kestrel sockets libuv nginx"}
-SCENARIOS=${SCENARIOS:-"pipelined json"}
+SCENARIOS=${SCENARIOS:-"pipelined plaintext json"}
 LOADERS=${LOADERS:-"wrk builtin"}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
@@ -83,6 +83,7 @@ cpu_ticks() { awk '{print $14 " " $15}' "/proc/$server_pid/stat"; }
 run_load() { # loader scenario -> "rps"
   local path=/plaintext depth=16
   [ "$2" = json ] && path=/json && depth=1
+  [ "$2" = plaintext ] && depth=1
   local url="http://127.0.0.1:$PORT$path"
   if [ "$1" = wrk ]; then
     local args=(-t1 -c "$CONNECTIONS" -d "${DURATION}s" -H 'Connection: keep-alive')
