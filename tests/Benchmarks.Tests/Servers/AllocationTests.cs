@@ -5,6 +5,7 @@ using Benchmarks.Load.Statistics;
 using Benchmarks.Scenarios;
 using Benchmarks.Servers;
 using Benchmarks.Servers.Http;
+using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Servers;
 
@@ -33,23 +34,62 @@ public sealed class AllocationTests
     }
 
     [Fact]
-    public void The_load_response_parser_and_histogram_allocate_nothing_per_response()
+    public void The_load_response_tally_allocates_nothing_per_response()
     {
         var parser = new HttpResponseParser(new Hello().CreateValidator());
         var histogram = new LatencyHistogram();
-        var good = 0;
+        var counters = default(ConnectionCounters);
+        var left = 0;
+        var outcome = ResponseOutcome.Continue;
         void Run()
         {
-            ReadOnlySpan<byte> data = s_responses;
-            while (!data.IsEmpty && parser.Parse(ref data) == ResponseParseStatus.Complete)
-            {
-                histogram.Record(data.Length + 1000);
-                good += parser.IsSuccess ? 1 : 0;
-            }
+            var outstanding = 16;
+            outcome = ResponseTally.Process(parser, s_responses, ref counters, histogram, null, new BatchTimes(1, 1, 1000), measured: true, ref outstanding);
+            left += outstanding;
         }
 
         Assert.Equal(0, AllocatedBy(Run));
-        Assert.Equal(16 * 1100, good);
+        Assert.Equal(ResponseOutcome.Continue, outcome);
+        Assert.Equal(0, left);
+        Assert.Equal(16 * 1100, counters.Good);
+        Assert.Equal(16 * 1100, histogram.TotalCount);
+    }
+
+    [Fact]
+    public async Task The_epoll_load_engine_allocates_nothing_per_request_against_a_real_server()
+    {
+        Assert.True(OperatingSystem.IsLinux(), "the epoll engine is Linux's");
+        await using var server = await ServeProcess.StartAsync("libuv");
+        var options = new HttpLoadOptions
+        {
+            Url = new Uri($"http://127.0.0.1:{server.Port}/plaintext"),
+            Connections = 16,
+            Threads = 1,
+            PipelineDepth = 4,
+            Duration = TimeSpan.FromSeconds(2),
+            Warmup = TimeSpan.FromSeconds(1),
+            Engine = HttpLoadEngine.Epoll,
+            ValidatorFactory = new Hello().CreateValidator,
+        };
+        _ = await HttpLoadGenerator.RunAsync(options with { Duration = TimeSpan.FromSeconds(1) }, null, CancellationToken.None);
+
+        // The whole process's allocations over a short and a long run: what a run allocates once (its
+        // clock, histograms, result) is in both, so the difference per extra request is what a request costs.
+        var (shortBytes, shortRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(1) });
+        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(3) });
+
+        Assert.Equal("epoll", longRun.Engine);
+        Assert.True(longRun.IsClean && shortRun.IsClean, longRun.FirstError ?? shortRun.FirstError);
+        Assert.True(longRun.Good - shortRun.Good > 20_000, $"{shortRun.Good} then {longRun.Good} good responses");
+        var perRequest = (double)(longBytes - shortBytes) / (longRun.Good - shortRun.Good);
+        Assert.True(perRequest < 1, $"{shortBytes:n0} bytes for {shortRun.Good:n0} requests, {longBytes:n0} for {longRun.Good:n0}: {perRequest:0.00} per extra request");
+    }
+
+    private static async Task<(long Bytes, LoadResult Result)> AllocatedDuring(HttpLoadOptions options)
+    {
+        var before = GC.GetTotalAllocatedBytes(precise: true);
+        var result = await HttpLoadGenerator.RunAsync(options, null, CancellationToken.None);
+        return (GC.GetTotalAllocatedBytes(precise: true) - before, result);
     }
 
     private static long AllocatedBy(Action action)
