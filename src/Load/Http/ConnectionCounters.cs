@@ -25,7 +25,6 @@ internal struct ConnectionCounters
 
     /// <summary>Responses completed during warm-up (not counted anywhere else): the warm-up's own rate.</summary>
     public long WarmupCompleted;
-    public long LastResponseAt;
 
     public readonly long Errors => ConnectErrors + ReadErrors + WriteErrors + Timeouts;
 
@@ -43,6 +42,5 @@ internal struct ConnectionCounters
         BytesReceived += other.BytesReceived;
         Connects += other.Connects;
         Late += other.Late;
-        LastResponseAt = Math.Max(LastResponseAt, other.LastResponseAt);
     }
 }

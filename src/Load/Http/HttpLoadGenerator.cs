@@ -56,9 +56,10 @@ public static class HttpLoadGenerator
             await pool.Completion;
             var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
 
-            // Open model: the achieved rate is what the window's schedule got answered over the window itself; a
-            // stall at its end delays answers past it, which must not stretch the window and read as a shortfall.
-            var result = Aggregate(options, pool, windowStart, open is null ? null : windowEnd, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel))
+            // The rate is the answers to the requests sent in the window over the window's own length, in both
+            // models: answers in flight at its start (sent in the warm-up) are left out as those at its end are
+            // taken in, and a stall at its end does not stretch the window (it read as a shortfall of the open model).
+            var result = Aggregate(options, pool, windowStart, windowEnd, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel))
                 with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
             return open is null ? result : result with
             {
@@ -83,13 +84,12 @@ public static class HttpLoadGenerator
     }
 
     private static LoadResult Aggregate(
-        HttpLoadOptions options, IHttpConnectionPool pool, long windowStart, long? windowEnd,
+        HttpLoadOptions options, IHttpConnectionPool pool, long windowStart, long windowEnd,
         IReadOnlyList<double> perSecond, TimeSpan cpuUser, TimeSpan cpuKernel)
     {
         var total = pool.Totals();
         var connectTimes = (pool as SocketConnectionPool)?.State;
-        var elapsed = windowEnd is { } end ? Stopwatch.GetElapsedTime(windowStart, end)
-            : total.LastResponseAt > windowStart ? Stopwatch.GetElapsedTime(windowStart, total.LastResponseAt) : options.Duration;
+        var elapsed = Stopwatch.GetElapsedTime(windowStart, windowEnd);
         return new LoadResult
         {
             Url = options.Url.ToString(),

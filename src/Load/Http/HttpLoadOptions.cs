@@ -64,9 +64,9 @@ public sealed record HttpLoadOptions
             throw new ArgumentException($"Only http:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
         }
 
-        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || Rate is not null || !KeepAlive))
+        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive))
         {
-            throw new ArgumentException("The epoll engine runs the closed loop with keep-alive, on Linux.");
+            throw new ArgumentException("The epoll engine runs connections with keep-alive, on Linux.");
         }
 
         Positive(Connections, "--connections");

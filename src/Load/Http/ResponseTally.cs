@@ -69,7 +69,6 @@ internal static class ResponseTally
         {
             histogram.Record((long)((times.Now - times.TimedFrom) * s_nanosecondsPerTick), completed);
             uncorrected?.Record((long)((times.Now - times.SentAt) * s_nanosecondsPerTick), completed);
-            counters.LastResponseAt = times.Now;
         }
 
         return outcome;

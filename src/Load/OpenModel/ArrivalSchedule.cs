@@ -109,7 +109,8 @@ public sealed class ArrivalSchedule : IDisposable
         Stop();
     }
 
-    private bool TryTake(out long due)
+    /// <summary>Takes the oldest released request, if any: its due time (Stopwatch ticks). For engines that poll rather than park (the epoll workers).</summary>
+    public bool TryTake(out long due)
     {
         while (true)
         {

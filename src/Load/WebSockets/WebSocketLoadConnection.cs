@@ -48,7 +48,6 @@ internal sealed class WebSocketLoadConnection : IDisposable
 
     /// <summary>Every handshake that completed, warm-up included (echo connections open during warm-up).</summary>
     public long Handshakes;
-    public long LastAt;
 
     public string? FirstError { get; private set; }
 
@@ -72,7 +71,6 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 {
                     Connects++;
                     _connects.Record((long)((connected - started) * s_nanosecondsPerTick));
-                    LastAt = connected;
                 }
 
                 if (_options.Mode == WebSocketLoadMode.Connect)
@@ -169,8 +167,6 @@ internal sealed class WebSocketLoadConnection : IDisposable
                         Bad++;
                         FirstError ??= $"reply to message {n} broke the {_options.Message} echo rule";
                     }
-
-                    LastAt = now;
                 }
             }
             catch (Exception) when (measured)
@@ -234,8 +230,6 @@ internal sealed class WebSocketLoadConnection : IDisposable
                         Bad++;
                         FirstError ??= $"reply to message {n} broke the {_options.Message} echo rule";
                     }
-
-                    LastAt = now;
                 }
 
                 Volatile.Write(ref nextToReceive, index + 1);

@@ -57,8 +57,8 @@ public static class WebSocketLoadGenerator
             state.AbortNow();
             await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
             var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
-            // Open model: the achieved rate is taken over the window itself (as the HTTP load does), not stretched by echoes held past its end.
-            return Aggregate(options, connections, roundTrips, connects, windowStart, open is null ? null : windowEnd, clock.PerSecond) with
+            // The rate is taken over the window's own length (as the HTTP load's), not stretched by echoes held past its end.
+            return Aggregate(options, connections, roundTrips, connects, windowStart, windowEnd, clock.PerSecond) with
             {
                 Interrupted = interrupted,
                 CpuUserSeconds = cpu.User,
@@ -123,9 +123,9 @@ public static class WebSocketLoadGenerator
     }
 
     private static WebSocketLoadResult Aggregate(
-        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, long windowStart, long? windowEnd, IReadOnlyList<double> perSecond)
+        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, long windowStart, long windowEnd, IReadOnlyList<double> perSecond)
     {
-        long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, handshakes = 0, last = 0;
+        long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, handshakes = 0;
         foreach (var c in connections)
         {
             sent += c.Sent;
@@ -136,11 +136,9 @@ public static class WebSocketLoadGenerator
             errors += c.Errors;
             sessions += c.Connects;
             handshakes += c.Handshakes;
-            last = Math.Max(last, c.LastAt);
         }
 
-        var elapsed = windowEnd is { } end ? Stopwatch.GetElapsedTime(windowStart, end)
-            : last > windowStart ? Stopwatch.GetElapsedTime(windowStart, last) : options.Duration;
+        var elapsed = Stopwatch.GetElapsedTime(windowStart, windowEnd);
         return new WebSocketLoadResult
         {
             Url = options.Url.ToString(),

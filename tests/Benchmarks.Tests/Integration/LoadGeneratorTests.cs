@@ -160,6 +160,26 @@ public sealed class LoadGeneratorTests
         Assert.True(phases.IndexOf(LoadPhase.WindowStarted) < phases.IndexOf(LoadPhase.Window));
     }
 
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task The_open_model_sends_at_the_requested_rate_and_times_from_the_due_time(HttpLoadEngine engine)
+    {
+        await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "ok"));
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine) with { Rate = 500, Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(0.5) }, null, CancellationToken.None);
+
+        Assert.Equal(engine == HttpLoadEngine.Epoll ? "epoll" : "sockets", result.Engine);
+        Assert.Equal(500, result.RequestedRate);
+        Assert.InRange(result.Due, 990, 1010);
+        Assert.InRange(result.RequestsPerSecond, 490, 510);
+        Assert.True(result.IsClean, result.FirstError);
+        Assert.NotNull(result.Uncorrected);
+        Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
+
+        // Timed from the due time, a latency is never shorter than from the send.
+        Assert.True(result.Latency.P99 >= result.Uncorrected!.P99, $"p99 {result.Latency.P99} from due, {result.Uncorrected.P99} from send");
+    }
+
     [Fact]
     public async Task Invalid_options_are_rejected_before_any_connection()
     {

@@ -19,7 +19,13 @@ internal sealed class EpollConnection(int index)
 
     public bool Measured;
 
+    /// <summary>Open model: on its worker's stack of idle connections.</summary>
+    public bool Idle;
+
     public long SentAt;
+
+    /// <summary>What the batch's latency is timed from: its due time in the open model, else its send.</summary>
+    public long TimedFrom;
 
     /// <summary>When the connection started waiting on the server (connect or batch), for the timeout; 0 when not waiting.</summary>
     public long WaitingSince;

@@ -5,9 +5,9 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Load.Http.Epoll;
 
 /// <summary>
-/// The Linux engine of the closed loop with keep-alive (pipelined or not): <c>--threads</c>
-/// threads, each with its own epoll instance, connections and histogram, as wrk's threads are.
-/// The open model and connections without keep-alive use the portable engine.
+/// The Linux engine of connections with keep-alive (closed loop, pipelined or not, and the open
+/// model): <c>--threads</c> threads, each with its own epoll instance, connections and histograms,
+/// as wrk's threads are. Connections without keep-alive use the portable engine.
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal sealed class EpollConnectionPool : IHttpConnectionPool
@@ -36,7 +36,7 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
                 connections[i] = new EpollConnection(i) { Parser = new HttpResponseParser(options.ValidatorFactory?.Invoke()) };
             }
 
-            _workers[t] = new EpollWorker(t, state, connections, new LatencyHistogram(), address, timeoutTicks);
+            _workers[t] = new EpollWorker(t, state, connections, address, timeoutTicks);
         }
     }
 
@@ -46,12 +46,12 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
 
     public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
 
-    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, closed loop, keep-alive, not turned off.</summary>
+    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, not turned off.</summary>
     public static bool Serves(HttpLoadOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         return options.Engine == HttpLoadEngine.Epoll
-            || (options.Engine == HttpLoadEngine.Auto && options.Rate is null && options.KeepAlive && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
+            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
     }
 
     public void Start()
@@ -90,7 +90,21 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
         return merged;
     }
 
-    public LatencyHistogram? Uncorrected() => null;
+    public LatencyHistogram? Uncorrected()
+    {
+        if (_state.Schedule is null)
+        {
+            return null;
+        }
+
+        var merged = new LatencyHistogram();
+        foreach (var worker in _workers)
+        {
+            merged.Add(worker.Uncorrected!);
+        }
+
+        return merged;
+    }
 
     public async ValueTask DisposeAsync()
     {

@@ -10,7 +10,10 @@ namespace Benchmarks.Load.Http.Epoll;
 /// instance, and drives each through connect, write and read with non-blocking system calls
 /// (level-triggered). When a batch's last response is parsed, the next batch is written at once
 /// from the same thread: no continuation, no thread hop, no allocation. Timeouts and connect
-/// retries are checked by the thread itself between waits.
+/// retries are checked by the thread itself between waits. In the open model the thread takes
+/// due requests from the shared <see cref="OpenModel.ArrivalSchedule"/> for its idle connections
+/// (the pacer releases them; the thread looks at least every millisecond while any of its
+/// connections is idle), and a connection that finishes a batch takes the next due one at once.
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal sealed unsafe class EpollWorker
@@ -29,21 +32,31 @@ internal sealed unsafe class EpollWorker
     private readonly long _timeoutTicks;
     private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
     private readonly Thread _thread;
+    private readonly OpenModel.ArrivalSchedule? _schedule;
+
+    /// <summary>Open model: connected connections with nothing owed, waiting for the next due request.</summary>
+    private readonly Stack<EpollConnection> _idle;
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _epoll = -1;
 
-    public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, LatencyHistogram histogram, SocketAddressBytes address, long timeoutTicks)
+    public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, SocketAddressBytes address, long timeoutTicks)
     {
         _state = state;
         _connections = connections;
-        Histogram = histogram;
+        _schedule = state.Schedule;
+        _idle = new Stack<EpollConnection>(connections.Length);
+        Uncorrected = _schedule is null ? null : new LatencyHistogram();
         _address = address.Bytes;
         _family = address.Family;
         _timeoutTicks = timeoutTicks;
         _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
     }
 
-    public LatencyHistogram Histogram { get; }
+    /// <summary>The measured latencies: from the send in the closed loop, from the due time in the open model.</summary>
+    public LatencyHistogram Histogram { get; } = new();
+
+    /// <summary>Open model: latencies from the send; null in the closed loop.</summary>
+    public LatencyHistogram? Uncorrected { get; }
 
     public IReadOnlyList<EpollConnection> Connections => _connections;
 
@@ -72,7 +85,7 @@ internal sealed unsafe class EpollWorker
                     break;
                 }
 
-                var count = EpollNative.Wait(_epoll, events, MaxEvents, WaitMilliseconds);
+                var count = EpollNative.Wait(_epoll, events, MaxEvents, _schedule is not null && _idle.Count > 0 ? 1 : WaitMilliseconds);
                 if (count < 0)
                 {
                     var errno = Marshal.GetLastPInvokeError();
@@ -89,6 +102,11 @@ internal sealed unsafe class EpollWorker
                 {
                     var connection = _connections[(int)EpollNative.DataAt(events, i)];
                     OnEvents(connection, EpollNative.EventsAt(events, i), now);
+                }
+
+                if (_schedule is not null)
+                {
+                    Dispatch(Stopwatch.GetTimestamp());
                 }
 
                 if (count == 0 || now >= nextCheck)
@@ -156,7 +174,7 @@ internal sealed unsafe class EpollWorker
                 connection.WaitingSince = 0;
                 connection.Parser.Reset();
                 Watch(connection, EpollNative.EPOLLIN);
-                SendBatch(connection, now);
+                Next(connection, now);
                 return;
             case EpollPhase.Writing when (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0:
                 ContinueWrite(connection);
@@ -204,7 +222,8 @@ internal sealed unsafe class EpollWorker
         }
     }
 
-    private void SendBatch(EpollConnection connection, long now)
+    /// <summary>A connection with nothing owed: the next batch at once (closed loop), the next due request, or idle until one falls due (open model).</summary>
+    private void Next(EpollConnection connection, long now)
     {
         if (_state.Stopping)
         {
@@ -212,15 +231,67 @@ internal sealed unsafe class EpollWorker
             return;
         }
 
+        if (_schedule is null)
+        {
+            SendBatch(connection, now, 0);
+        }
+        else if (_schedule.TryTake(out var due))
+        {
+            SendBatch(connection, now, due);
+        }
+        else
+        {
+            connection.Phase = EpollPhase.Parked;
+            if (!connection.Idle)
+            {
+                connection.Idle = true;
+                _idle.Push(connection);
+            }
+        }
+    }
+
+    /// <summary>Open model: due requests to idle connections, as many as both allow.</summary>
+    private void Dispatch(long now)
+    {
+        while (_idle.Count > 0 && !_state.Stopping)
+        {
+            var connection = _idle.Peek();
+            if (connection.Phase != EpollPhase.Parked)
+            {
+                // Failed and reconnecting since it went idle: it comes back through its connect.
+                connection.Idle = false;
+                _idle.Pop();
+                continue;
+            }
+
+            if (!_schedule!.TryTake(out var due))
+            {
+                return;
+            }
+
+            connection.Idle = false;
+            _idle.Pop();
+            SendBatch(connection, now, due);
+        }
+    }
+
+    /// <param name="due">Open model: the request's due time (Stopwatch ticks); 0 in the closed loop.</param>
+    private void SendBatch(EpollConnection connection, long now, long due)
+    {
         var measured = _state.Measuring;
         connection.Measured = measured;
         connection.Outstanding = _state.Depth;
         connection.SentAt = now;
+        connection.TimedFrom = due == 0 ? now : due;
         connection.WaitingSince = now;
         connection.Written = 0;
         if (measured)
         {
             connection.Counters.Sent += _state.Depth;
+            if (due != 0 && now - due > _state.LateTicks)
+            {
+                connection.Counters.Late++;
+            }
         }
 
         ContinueWrite(connection);
@@ -289,8 +360,8 @@ internal sealed unsafe class EpollWorker
             }
 
             var outcome = ResponseTally.Process(
-                connection.Parser, new ReadOnlySpan<byte>(_receiveBuffer, 0, received), ref connection.Counters, Histogram, null,
-                new BatchTimes(connection.SentAt, connection.SentAt, now), measured, ref connection.Outstanding);
+                connection.Parser, new ReadOnlySpan<byte>(_receiveBuffer, 0, received), ref connection.Counters, Histogram, Uncorrected,
+                new BatchTimes(connection.TimedFrom, connection.SentAt, now), measured, ref connection.Outstanding);
             switch (outcome)
             {
                 case ResponseOutcome.ServerClosing:
@@ -324,7 +395,7 @@ internal sealed unsafe class EpollWorker
             if (connection.Outstanding == 0)
             {
                 connection.WaitingSince = 0;
-                SendBatch(connection, now);
+                Next(connection, now);
                 return;
             }
 
