@@ -62,7 +62,9 @@ internal static class FindMaxRunner
             notStored |= await store(document) != ExitCodes.Success;
             var rate = search.Rate;
             var (meets, reason) = target.Check(document);
-            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Get(document, HttpMeasures.RpsMean):n0} achieved, p99 {Get(document, HttpMeasures.Latency99):0.###} ms, p99 from the send {Get(document, HttpMeasures.Uncorrected99):0.###} ms: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}"));
+            var judged = ServiceLevel.Judged(document);
+            var windows = document.KeptIterations().Count > 1 ? string.Create(c, $" (medians of {document.KeptIterations().Count} windows)") : "";
+            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Get(judged, HttpMeasures.RpsMean):n0} achieved, p99 {Get(judged, HttpMeasures.Latency99):0.###} ms, p99 from the send {Get(judged, HttpMeasures.Uncorrected99):0.###} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}"));
             if (meets)
             {
                 met[rate] = document;
@@ -90,10 +92,10 @@ internal static class FindMaxRunner
         }
 
         var next = search.Missed is { } above ? string.Create(c, $"; {above.Rate:n0} req/s missed it ({above.Reason})") : "; no step missed it (the search ran out of steps)";
-        console.Out.WriteLine(string.Create(c, $"find-max {id}: the highest rate meeting {target.Text} is {best:n0} req/s (p99 {Get(met[best], HttpMeasures.Latency99):0.###} ms){next}"));
+        console.Out.WriteLine(string.Create(c, $"find-max {id}: the highest rate meeting {target.Text} is {best:n0} req/s (p99 {Get(ServiceLevel.Judged(met[best]), HttpMeasures.Latency99):0.###} ms){next}"));
         console.Out.WriteLine($"steps: results list --label {label}; picture: report --label {label} --html FILE");
         return notStored ? ExitCodes.NotStored : ExitCodes.Success;
     }
 
-    private static double Get(RunDocument? run, Measurement measurement) => run?.Measurements.GetValueOrDefault(measurement.Name, double.NaN) ?? double.NaN;
+    private static double Get(IReadOnlyDictionary<string, double> values, Measurement measurement) => values.GetValueOrDefault(measurement.Name, double.NaN);
 }

@@ -81,6 +81,9 @@ public sealed class AgentFaultTests
             Assert.Equal("Deleted", await client.StateAsync(id));
             Assert.False(Directory.Exists(Path.Combine(agent.JobsDirectory, id.ToString(System.Globalization.CultureInfo.InvariantCulture))));
         }
+
+        // A job the agent never had is not found, not quietly "deleted".
+        Assert.Equal(System.Net.HttpStatusCode.NotFound, await client.DeleteAsync(4242));
     }
 
     [Fact]

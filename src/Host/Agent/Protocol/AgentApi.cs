@@ -183,7 +183,8 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         var job = jobs.Find(id);
         if (job is null)
         {
-            return Results.NoContent();
+            // As crank's own agent answers: a job it never had (or forgot after a restart) is not found.
+            return Results.NotFound();
         }
 
         job.Touch();
