@@ -21,7 +21,7 @@ public static class HttpLoadGenerator
         await using IHttpConnectionPool pool = OperatingSystem.IsLinux() && Epoll.EpollConnectionPool.Serves(options)
             ? new Epoll.EpollConnectionPool(options, state)
             : new SocketConnectionPool(options, state);
-        schedule?.Start();
+        schedule?.Start(pace: pool.ParksOnSchedule);
         pool.Start();
         var clock = new LoadClock(() => Totals(pool), progress, () => pool.Totals().WarmupCompleted);
         try

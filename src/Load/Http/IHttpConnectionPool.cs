@@ -14,6 +14,9 @@ internal interface IHttpConnectionPool : IAsyncDisposable
 
     void Start();
 
+    /// <summary>Open model: whether connections park on the schedule (and need its pacer thread) rather than poll it on a timer of their own.</summary>
+    bool ParksOnSchedule { get; }
+
     /// <summary>The counts so far, summed over the connections (read while they run).</summary>
     ConnectionCounters Totals();
 

@@ -64,6 +64,8 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
         }
     }
 
+    public bool ParksOnSchedule => true;
+
     public LatencyHistogram Latency() => Merge(_shards);
 
     public LatencyHistogram? Uncorrected() => _uncorrected is null ? null : Merge(_uncorrected);

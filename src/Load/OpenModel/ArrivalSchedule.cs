@@ -5,13 +5,15 @@ namespace Benchmarks.Load.OpenModel;
 
 /// <summary>
 /// The open model's timeline: request <c>i</c> is due at <c>start + i / rate</c>, whatever the
-/// server does. A pacer thread releases each request when it falls due; a free connection takes
-/// the oldest released one and learns its due time, from which its latency is measured
-/// (corrected for coordinated omission). When every connection is busy, released requests wait:
-/// they are neither skipped nor sent early, and the wait is part of their latency. A connection
-/// that finds a released request takes it at once; one that finds none parks, and the pacer hands
-/// it the next request inline, on its own thread, with no hop through the thread pool. Only two
-/// counters track the queue, so memory stays the same whatever the rate and the backlog.
+/// server does. A request is released by the clock itself the moment it falls due (no thread has
+/// to mark it), and a free connection takes the oldest released one and learns its due time, from
+/// which its latency is measured (corrected for coordinated omission). When every connection is
+/// busy, released requests wait: they are neither skipped nor sent early, and the wait is part of
+/// their latency. Engines that poll (the epoll workers) take due requests themselves and sleep on
+/// a timer set to <see cref="NextDue"/>; engines on the thread pool park their connections, and a
+/// pacer thread hands each parked one the next request inline, with no hop through the thread
+/// pool. Only two counters track the queue, so memory stays the same whatever the rate and the
+/// backlog.
 /// </summary>
 public sealed class ArrivalSchedule : IDisposable
 {
@@ -19,7 +21,7 @@ public sealed class ArrivalSchedule : IDisposable
     private readonly ConcurrentQueue<ScheduleWaiter> _parked = new();
     private readonly Thread _pacer;
     private long _start;
-    private long _released;
+    private long _releasedAtStop = -1;
     private long _taken;
     private volatile bool _stopped;
 
@@ -34,8 +36,15 @@ public sealed class ArrivalSchedule : IDisposable
 
     public double Rate { get; }
 
-    /// <summary>Requests due so far.</summary>
-    public long Released => Volatile.Read(ref _released);
+    /// <summary>Requests due so far (frozen once stopped); 0 before the start.</summary>
+    public long Released
+    {
+        get
+        {
+            var stopped = Volatile.Read(ref _releasedAtStop);
+            return stopped >= 0 ? stopped : _start == 0 ? 0 : IndexAt(Stopwatch.GetTimestamp());
+        }
+    }
 
     /// <summary>Requests a connection has taken to send.</summary>
     public long Taken => Volatile.Read(ref _taken);
@@ -43,16 +52,23 @@ public sealed class ArrivalSchedule : IDisposable
     /// <summary>Requests due but not yet taken: every connection was busy.</summary>
     public long Backlog => Math.Max(0, Released - Taken);
 
+    /// <summary>The due time (Stopwatch ticks) of the next request not yet taken.</summary>
+    public long NextDue => DueAt(Taken);
+
     /// <summary>The due time (Stopwatch ticks) of request <paramref name="index"/>.</summary>
     public long DueAt(long index) => _start + (long)(index * _ticksPerRequest);
 
     /// <summary>How many requests fall due from <paramref name="from"/> to <paramref name="to"/> (Stopwatch ticks).</summary>
     public long DueBetween(long from, long to) => Math.Max(0, IndexAt(to) - IndexAt(from));
 
-    public void Start()
+    /// <param name="pace">Whether connections park on <see cref="NextAsync"/> and need the pacer thread to hand them requests; engines that only poll <see cref="TryTake"/> do not.</param>
+    public void Start(bool pace = true)
     {
         _start = Stopwatch.GetTimestamp();
-        _pacer.Start();
+        if (pace)
+        {
+            _pacer.Start();
+        }
     }
 
     /// <summary>
@@ -91,7 +107,12 @@ public sealed class ArrivalSchedule : IDisposable
     /// <summary>Stops releasing requests and wakes every parked connection with -1.</summary>
     public void Stop()
     {
-        _stopped = true;
+        if (!_stopped)
+        {
+            _ = Interlocked.CompareExchange(ref _releasedAtStop, Released, -1);
+            _stopped = true;
+        }
+
         while (_parked.TryDequeue(out var waiter))
         {
             waiter.Wake(-1);
@@ -109,13 +130,14 @@ public sealed class ArrivalSchedule : IDisposable
         Stop();
     }
 
-    /// <summary>Takes the oldest released request, if any: its due time (Stopwatch ticks). For engines that poll rather than park (the epoll workers).</summary>
+    /// <summary>Takes the oldest released request, if any: its due time (Stopwatch ticks), never later than now. For engines that poll rather than park (the epoll workers).</summary>
     public bool TryTake(out long due)
     {
+        var released = Released;
         while (true)
         {
             var taken = Volatile.Read(ref _taken);
-            if (taken >= Volatile.Read(ref _released))
+            if (taken >= released || _stopped)
             {
                 due = 0;
                 return false;
@@ -151,12 +173,11 @@ public sealed class ArrivalSchedule : IDisposable
 
     private void Pace()
     {
-        // Release what fell due and hand it to parked connections, then sleep until the next
-        // request is due: about a millisecond at most, so a request is released within ~1 ms of
-        // its time (the send's lateness is measured and counted, never hidden).
+        // Hand what fell due to parked connections, then sleep until the next request is due:
+        // Thread.Sleep's millisecond at least, so a parked connection gets its request within
+        // ~1 ms of its time (a busy one takes it at once; the lateness is measured, never hidden).
         while (!_stopped)
         {
-            Volatile.Write(ref _released, IndexAt(Stopwatch.GetTimestamp()));
             Dispatch();
 
             var untilNext = (DueAt(Released) - Stopwatch.GetTimestamp()) * 1000 / Stopwatch.Frequency;

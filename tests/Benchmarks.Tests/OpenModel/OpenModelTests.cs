@@ -44,6 +44,25 @@ public sealed class OpenModelTests
     }
 
     [Fact]
+    public async Task A_request_leaves_within_a_fraction_of_a_millisecond_of_its_due_time_and_is_never_timed_from_before_its_send()
+    {
+        // A server with no fault, far below its capacity: nearly every request finds an idle
+        // connection, so its corrected latency is its uncorrected one plus how late it was sent.
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--rate", "2000", "-c", "16", "-d", "3s", "-w", "1s"));
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var m = StoredRuns.Single(results).Measurements;
+        var lateness = m["http/latency/50"] - m["http/latency/uncorrected/50"];
+        Assert.True(lateness is >= 0 and < 0.5, $"median send {lateness} ms after the due time (corrected p50 {m["http/latency/50"]} ms, uncorrected {m["http/latency/uncorrected/50"]} ms)");
+
+        // Each request's corrected time holds its uncorrected one, so every percentile does too.
+        foreach (var percentile in new[] { "50", "90", "99", "99.9", "max" })
+        {
+            Assert.True(m[$"http/latency/{percentile}"] >= m[$"http/latency/uncorrected/{percentile}"], $"p{percentile}: corrected {m[$"http/latency/{percentile}"]} ms < uncorrected {m[$"http/latency/uncorrected/{percentile}"]} ms");
+        }
+    }
+
+    [Fact]
     public async Task A_server_that_serves_half_the_rate_is_marked_short_and_named()
     {
         var results = TestPaths.NewTempDirectory();

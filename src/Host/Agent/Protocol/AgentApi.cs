@@ -183,8 +183,9 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         var job = jobs.Find(id);
         if (job is null)
         {
-            // As crank's own agent answers: a job it never had (or forgot after a restart) is not found.
-            return Results.NotFound();
+            // crank's own agent answers 204 for a job it never had (or forgot after a restart), and the
+            // controller treats any DELETE that is not 2xx as a failed run: deleting nothing succeeds.
+            return Results.NoContent();
         }
 
         job.Touch();

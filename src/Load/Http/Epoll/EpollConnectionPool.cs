@@ -42,6 +42,8 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
 
     public string Engine => "epoll";
 
+    public bool ParksOnSchedule => false;
+
     public Task Completion => Task.WhenAll(_workers.Select(w => w.Completion));
 
     public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);

@@ -34,6 +34,41 @@ internal static unsafe partial class EpollNative
 
     private static readonly int s_dataOffset = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 4 : 8;
 
+    private const int CLOCK_MONOTONIC = 1;
+    private const int TFD_NONBLOCK = 0x800;
+    private const int TFD_CLOEXEC = 0x80000;
+    private const int TFD_TIMER_ABSTIME = 1;
+
+    /// <summary>A non-blocking timer on CLOCK_MONOTONIC, to wake an epoll wait at a time to the microsecond; -1 where it cannot be made.</summary>
+    public static int CreateTimer() => timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+
+    /// <summary>Sets <paramref name="timer"/> to fire once at <paramref name="monotonicNanoseconds"/> (CLOCK_MONOTONIC); 0, or the errno.</summary>
+    public static int ArmTimer(int timer, long monotonicNanoseconds)
+    {
+        // struct itimerspec { timespec it_interval; timespec it_value; }: no interval, one expiry.
+        var spec = stackalloc long[4];
+        spec[0] = 0;
+        spec[1] = 0;
+        spec[2] = monotonicNanoseconds / 1_000_000_000;
+        spec[3] = monotonicNanoseconds % 1_000_000_000;
+        return timerfd_settime(timer, TFD_TIMER_ABSTIME, spec, null) == 0 ? 0 : Marshal.GetLastPInvokeError();
+    }
+
+    /// <summary>Clears a timer that fired (reads its expiry count).</summary>
+    public static void ClearTimer(int timer)
+    {
+        long expirations;
+        _ = read(timer, (byte*)&expirations, sizeof(long));
+    }
+
+    /// <summary>CLOCK_MONOTONIC now, in nanoseconds.</summary>
+    public static long MonotonicNanoseconds()
+    {
+        var spec = stackalloc long[2];
+        _ = clock_gettime(CLOCK_MONOTONIC, spec);
+        return (spec[0] * 1_000_000_000) + spec[1];
+    }
+
     public static int CreateEpoll() => Check(epoll_create1(EPOLL_CLOEXEC), "epoll_create1");
 
     /// <summary>A non-blocking TCP socket of <paramref name="family"/> (the native address family) without Nagle.</summary>
@@ -137,4 +172,13 @@ internal static unsafe partial class EpollNative
 
     [LibraryImport("libc", SetLastError = true)]
     private static partial int close(int fd);
+
+    [LibraryImport("libc", SetLastError = true)]
+    private static partial int timerfd_create(int clockId, int flags);
+
+    [LibraryImport("libc", SetLastError = true)]
+    private static partial int timerfd_settime(int fd, int flags, long* newValue, long* oldValue);
+
+    [LibraryImport("libc", SetLastError = true)]
+    private static partial int clock_gettime(int clockId, long* spec);
 }

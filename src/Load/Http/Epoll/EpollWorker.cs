@@ -11,9 +11,10 @@ namespace Benchmarks.Load.Http.Epoll;
 /// (level-triggered). When a batch's last response is parsed, the next batch is written at once
 /// from the same thread: no continuation, no thread hop, no allocation. Timeouts and connect
 /// retries are checked by the thread itself between waits. In the open model the thread takes
-/// due requests from the shared <see cref="OpenModel.ArrivalSchedule"/> for its idle connections
-/// (the pacer releases them; the thread looks at least every millisecond while any of its
-/// connections is idle), and a connection that finishes a batch takes the next due one at once.
+/// due requests from the shared <see cref="OpenModel.ArrivalSchedule"/> for its idle connections,
+/// sleeping on a timerfd set to the next due time while any of them is idle (so a request leaves
+/// within the kernel's timer slack of its time, tens of microseconds, not a millisecond later),
+/// and a connection that finishes a batch takes the next due one at once.
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal sealed unsafe class EpollWorker
@@ -22,8 +23,19 @@ internal sealed unsafe class EpollWorker
     private const int WaitMilliseconds = 20;
     private const int ReceiveBufferSize = 16 * 1024;
 
+    /// <summary>
+    /// Open model: the timer's grid. A request is sent at most this long after its due time when a
+    /// connection is idle; the thread wakes at most 1 / this times a second for the schedule.
+    /// </summary>
+    public static readonly TimeSpan TimerResolution = TimeSpan.FromMicroseconds(EnvironmentMicroseconds("BENCHMARKS_TIMER_US", 50));
+
+    /// <summary>The epoll data of the open model's timer (connections use their index).</summary>
+    private const ulong TimerData = ulong.MaxValue;
+
     private static readonly long s_retryTicks = Stopwatch.Frequency / 100;
     private static readonly long s_checkTicks = Stopwatch.Frequency / 20;
+    private static readonly double s_nanosecondsPerTick = 1e9 / Stopwatch.Frequency;
+    private static readonly long s_timerResolutionTicks = Math.Max(1, (long)(TimerResolution.TotalSeconds * Stopwatch.Frequency));
 
     private readonly LoadRunState _state;
     private readonly EpollConnection[] _connections;
@@ -38,6 +50,15 @@ internal sealed unsafe class EpollWorker
     private readonly Stack<EpollConnection> _idle;
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _epoll = -1;
+
+    /// <summary>Open model: the timerfd that wakes the thread when the next request falls due; -1 without one.</summary>
+    private int _timer = -1;
+
+    /// <summary>The due time (Stopwatch ticks) the timer is set for; 0 when it is not set.</summary>
+    private long _armedFor;
+
+    /// <summary>CLOCK_MONOTONIC minus the Stopwatch's clock, in nanoseconds (0 where they are the same clock).</summary>
+    private long _clockOffset;
 
     public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, SocketAddressBytes address, long timeoutTicks)
     {
@@ -71,6 +92,11 @@ internal sealed unsafe class EpollWorker
         try
         {
             _epoll = EpollNative.CreateEpoll();
+            if (_schedule is not null)
+            {
+                OpenTimer();
+            }
+
             var now = Stopwatch.GetTimestamp();
             foreach (var connection in _connections)
             {
@@ -85,7 +111,7 @@ internal sealed unsafe class EpollWorker
                     break;
                 }
 
-                var count = EpollNative.Wait(_epoll, events, MaxEvents, _schedule is not null && _idle.Count > 0 ? 1 : WaitMilliseconds);
+                var count = EpollNative.Wait(_epoll, events, MaxEvents, _schedule is not null && _timer < 0 && _idle.Count > 0 ? 1 : WaitMilliseconds);
                 if (count < 0)
                 {
                     var errno = Marshal.GetLastPInvokeError();
@@ -100,13 +126,21 @@ internal sealed unsafe class EpollWorker
                 now = Stopwatch.GetTimestamp();
                 for (var i = 0; i < count; i++)
                 {
-                    var connection = _connections[(int)EpollNative.DataAt(events, i)];
-                    OnEvents(connection, EpollNative.EventsAt(events, i), now);
+                    var data = EpollNative.DataAt(events, i);
+                    if (data == TimerData)
+                    {
+                        EpollNative.ClearTimer(_timer);
+                        _armedFor = 0;
+                        continue;
+                    }
+
+                    OnEvents(_connections[(int)data], EpollNative.EventsAt(events, i), now);
                 }
 
                 if (_schedule is not null)
                 {
                     Dispatch(Stopwatch.GetTimestamp());
+                    ArmTimer();
                 }
 
                 if (count == 0 || now >= nextCheck)
@@ -136,6 +170,11 @@ internal sealed unsafe class EpollWorker
                 CloseSocket(connection);
             }
 
+            if (_timer >= 0)
+            {
+                EpollNative.Close(_timer);
+            }
+
             if (_epoll >= 0)
             {
                 EpollNative.Close(_epoll);
@@ -144,6 +183,43 @@ internal sealed unsafe class EpollWorker
             NativeMemory.Free(events);
             _done.TrySetResult();
         }
+    }
+
+    private static double EnvironmentMicroseconds(string name, double fallback) =>
+        double.TryParse(Environment.GetEnvironmentVariable(name), System.Globalization.CultureInfo.InvariantCulture, out var value) && value > 0 ? value : fallback;
+
+    private void OpenTimer()
+    {
+        _timer = EpollNative.CreateTimer();
+        if (_timer >= 0 && EpollNative.Control(_epoll, EpollNative.EPOLL_CTL_ADD, _timer, EpollNative.EPOLLIN, TimerData) != 0)
+        {
+            EpollNative.Close(_timer);
+            _timer = -1;
+        }
+
+        // Without a timer the thread falls back to waking every millisecond while a connection is idle.
+        _clockOffset = EpollNative.MonotonicNanoseconds() - (long)(Stopwatch.GetTimestamp() * s_nanosecondsPerTick);
+    }
+
+    /// <summary>Open model: while a connection is idle, the timer is set for the next due request (once per due time).</summary>
+    private void ArmTimer()
+    {
+        if (_timer < 0 || _idle.Count == 0 || _state.Stopping)
+        {
+            return;
+        }
+
+        // On a grid of TimerResolution: at most that many wakes a second whatever the rate, each
+        // sending every request that fell due since the last (their lateness is in their latency).
+        var due = _schedule!.NextDue;
+        var wakeAt = ((due + s_timerResolutionTicks - 1) / s_timerResolutionTicks) * s_timerResolutionTicks;
+        if (wakeAt == _armedFor)
+        {
+            return;
+        }
+
+        _armedFor = wakeAt;
+        _ = EpollNative.ArmTimer(_timer, (long)(wakeAt * s_nanosecondsPerTick) + _clockOffset);
     }
 
     private bool NothingOwed()
@@ -237,7 +313,8 @@ internal sealed unsafe class EpollWorker
         }
         else if (_schedule.TryTake(out var due))
         {
-            SendBatch(connection, now, due);
+            // Timed from now, not from when this wake began: the request is sent after it was taken.
+            SendBatch(connection, Stopwatch.GetTimestamp(), due);
         }
         else
         {
@@ -271,7 +348,7 @@ internal sealed unsafe class EpollWorker
 
             connection.Idle = false;
             _idle.Pop();
-            SendBatch(connection, now, due);
+            SendBatch(connection, Stopwatch.GetTimestamp(), due);
         }
     }
 
