@@ -2,10 +2,11 @@
 # The open model measured in one sitting (server on CPU 0, load on CPU 1, 256 connections):
 # per server, the closed-loop maximum of a warmed server, then --rate at 50%, 90% and 110% of it
 # (achieved against requested, corrected against uncorrected p99, the load's CPU per request
-# against the closed loop's); then run --find-max --slo 'p99<10ms' twice per server, to see
-# how well the answer repeats.
+# against the closed loop's); then run --find-max --slo 'p99<10ms' twice per server (each step
+# the median of three 5 s windows), to see how well the answer repeats.
 #
-#   eng/bench/open-model.sh          (OUT=/tmp/benchmarks-open-model SLO='p99<10ms')
+#   eng/bench/open-model.sh          (OUT=/tmp/benchmarks-open-model SLO='p99<10ms' FIND_MAX=1;
+#                                     FIND_MAX=0 skips the searches, about 20 minutes of the run)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 exe=$root/src/Host/bin/Release/net10.0/benchmarks
@@ -49,9 +50,10 @@ for server in ["kestrel", "sockets"]:
         print(f"| {server} | {load} | {req} | {achieved:,.0f} | {ratio} | {r['latency']['p99']:.2f} | {unc.get('p99', r['latency']['p99']):.2f} | {r.get('late', 0):,} | {r.get('backlog', 0):,} | {cpu:.2f} |")
 PYEOF
 
+[ "${FIND_MAX:-1}" = 1 ] || exit 0
 for server in kestrel sockets; do
   for attempt in 1 2; do
-    "$exe" run plaintext --server "$server" --server-cpus 0 --load-cpus 1 -c 256 -d 5s -w 5s --find-max --slo "$slo" --rate 10k \
+    "$exe" run plaintext --server "$server" --server-cpus 0 --load-cpus 1 -c 256 -d 5s -w 5s --warmup-max 60s -i 3 --find-max --slo "$slo" --rate 10k \
       --results "$out/results" > "$out/findmax-$server-$attempt.txt" 2>&1 || true
     echo "== find-max $server #$attempt: $(grep -E '^find-max .*highest|^find-max .*no rate' "$out/findmax-$server-$attempt.txt")"
     grep -E '^step ' "$out/findmax-$server-$attempt.txt" | sed 's/^/   /'
