@@ -7,31 +7,43 @@ using Benchmarks.Servers.Http;
 namespace Benchmarks.Servers.Sockets;
 
 /// <summary>
-/// One client connection: read what arrived, answer every complete request in it, flush the
-/// responses in one write, repeat until the client or the server closes. A close the server
-/// decides (an error answer, <c>Connection: close</c>, a timeout) is graceful: the responses go
-/// out, the send side is shut, and what the client still sends is drained for a bounded time, so
-/// the kernel does not answer it with a reset that destroys the responses in flight.
+/// One client connection on the socket itself: receive into the connection's buffer, answer every
+/// complete request in it into the connection's output buffer, send that in one call, repeat until
+/// the client or the server closes. No stream and no pipe sit between the socket and the parser: a
+/// request costs one receive and one send through <see cref="Socket"/>'s cached awaitables, and
+/// nothing is allocated per request. A close the server decides (an error answer,
+/// <c>Connection: close</c>, a timeout) is graceful: the responses go out, the send side is shut,
+/// and what the client still sends is drained for a bounded time, so the kernel does not answer it
+/// with a reset that destroys the responses in flight. After a WebSocket upgrade the connection
+/// becomes a stream (with the bytes that came behind the upgrade first) and pipes, as the
+/// WebSocket's framing reads and batches its writes.
 /// </summary>
 internal sealed class SocketConnection : IDisposable
 {
+    private const int InitialInputSize = 4096;
+    private const int InitialOutputSize = 1024;
+
     private readonly Socket _socket;
-    private readonly NetworkStream _stream;
-    private readonly PipeReader _input;
-    private readonly PipeWriter _output;
     private readonly HttpRequestProcessor _processor;
     private readonly RawServerLimits _limits;
+    private readonly ArrayBufferWriter<byte> _output = new(InitialOutputSize);
+
+    /// <summary>Ends the scenario's waits and a WebSocket session: the server is stopping.</summary>
     private readonly CancellationTokenSource _stop = new();
+
+    /// <summary>Ends a pending receive: the server is stopping, or the heartbeat timed the connection out.</summary>
+    private readonly CancellationTokenSource _receiveCancel = new();
+    private byte[] _input = new byte[InitialInputSize];
+
+    /// <summary>Bytes at the front of <see cref="_input"/> received but not yet answered (a partial request).</summary>
+    private int _kept;
     private volatile bool _stopping;
     private volatile ConnectionTimeout _timeout;
-    private volatile bool _flushing;
+    private volatile bool _sending;
 
     public SocketConnection(Socket socket, HttpRequestProcessor processor, RawServerLimits limits)
     {
         _socket = socket;
-        _stream = new NetworkStream(socket, ownsSocket: true);
-        _input = PipeReader.Create(_stream, new StreamPipeReaderOptions(bufferSize: 4096, minimumReadSize: 1024, leaveOpen: true));
-        _output = PipeWriter.Create(_stream, new StreamPipeWriterOptions(minimumBufferSize: 4096, leaveOpen: true));
         _processor = processor;
         _limits = limits;
     }
@@ -42,44 +54,31 @@ internal sealed class SocketConnection : IDisposable
     public void RequestStop()
     {
         _stopping = true;
-        _input.CancelPendingRead();
-        _stop.Cancel();
+        Cancel(_receiveCancel);
+        Cancel(_stop);
     }
 
     /// <summary>Ends the connection from the heartbeat: a late request is answered 408, an idle connection just closed.</summary>
     public void TimeOut(ConnectionTimeout timeout)
     {
         _timeout = timeout;
-        if (_flushing)
+        if (_sending)
         {
             // A client that has not read its responses for the whole time: nothing graceful is left to do.
             Abort();
             return;
         }
 
-        _input.CancelPendingRead();
+        Cancel(_receiveCancel);
     }
 
     public void Abort() => _socket.Dispose();
 
     public void Dispose()
     {
-        _stream.Dispose();
+        _socket.Dispose();
         _stop.Dispose();
-    }
-
-    private async Task RunWebSocketAsync(int route)
-    {
-        var stream = new DuplexPipeStream(_input, _output);
-        using var webSocket = WebSocket.CreateFromStream(stream, new WebSocketCreationOptions { IsServer = true, KeepAliveInterval = TimeSpan.Zero });
-        try
-        {
-            await _processor.WebSocketScenario!.RunAsync(webSocket, route, _stop.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            // Server shutdown.
-        }
+        _receiveCancel.Dispose();
     }
 
     public async Task RunAsync()
@@ -96,8 +95,6 @@ internal sealed class SocketConnection : IDisposable
         }
         finally
         {
-            await _input.CompleteAsync();
-            await _output.CompleteAsync();
             try
             {
                 _socket.Shutdown(SocketShutdown.Send);
@@ -110,7 +107,19 @@ internal sealed class SocketConnection : IDisposable
             {
             }
 
-            await _stream.DisposeAsync();
+            _socket.Dispose();
+        }
+    }
+
+    private static void Cancel(CancellationTokenSource source)
+    {
+        try
+        {
+            source.Cancel();
+        }
+        catch (ObjectDisposedException)
+        {
+            // The connection has ended already.
         }
     }
 
@@ -119,19 +128,36 @@ internal sealed class SocketConnection : IDisposable
     {
         while (true)
         {
-            var result = await _input.ReadAsync();
-            if (result.IsCanceled && _timeout != ConnectionTimeout.None)
+            if (_kept == _input.Length)
+            {
+                // A request longer than the buffer: the parser's limits (431, 413) bound how far this grows.
+                Array.Resize(ref _input, _input.Length * 2);
+            }
+
+            int received;
+            try
+            {
+                received = await _socket.ReceiveAsync(_input.AsMemory(_kept), SocketFlags.None, _receiveCancel.Token);
+            }
+            catch (OperationCanceledException)
             {
                 if (_timeout == ConnectionTimeout.Request)
                 {
                     _processor.WriteRequestTimeout(_output);
-                    await _output.FlushAsync();
+                    await SendAsync();
                 }
 
-                return true;
+                // A timeout closes while the client may still send; a stop closes a connection between requests.
+                return _timeout != ConnectionTimeout.None;
             }
 
-            var buffer = result.Buffer;
+            if (received == 0)
+            {
+                return false;
+            }
+
+            var total = _kept + received;
+            var buffer = new ReadOnlySequence<byte>(_input, 0, total);
             var processed = _processor.Process(ref buffer, _output);
             while (processed.Pending)
             {
@@ -149,26 +175,23 @@ internal sealed class SocketConnection : IDisposable
                 processed = next with { Responses = answered + next.Responses };
             }
 
-            // After an upgrade the bytes that follow belong to the WebSocket: leave them unexamined.
-            if (processed.Upgraded)
+            // What was not answered (a partial request, or after an upgrade the WebSocket's first
+            // bytes, left unexamined) moves to the front of the buffer.
+            var remaining = (int)buffer.Length;
+            if (remaining > 0 && remaining < total)
             {
-                _input.AdvanceTo(buffer.Start);
-            }
-            else
-            {
-                _input.AdvanceTo(buffer.Start, buffer.End);
-                Clock.Observe(partialRequest: !buffer.IsEmpty);
+                Buffer.BlockCopy(_input, total - remaining, _input, 0, remaining);
             }
 
-            if (processed.Responses > 0)
+            _kept = remaining;
+            if (!processed.Upgraded)
             {
-                _flushing = true;
-                var flush = await _output.FlushAsync();
-                _flushing = false;
-                if (flush.IsCompleted)
-                {
-                    return false;
-                }
+                Clock.Observe(partialRequest: remaining > 0);
+            }
+
+            if (_output.WrittenCount > 0)
+            {
+                await SendAsync();
             }
 
             if (processed.Upgraded)
@@ -178,15 +201,50 @@ internal sealed class SocketConnection : IDisposable
                 return false;
             }
 
-            if (result.IsCompleted)
-            {
-                return false;
-            }
-
-            if (processed.Close || (_stopping && buffer.IsEmpty))
+            if (processed.Close || (_stopping && remaining == 0))
             {
                 return processed.Close;
             }
+        }
+    }
+
+    /// <summary>Sends what the requests wrote, all of it, then empties the output buffer.</summary>
+    private async ValueTask SendAsync()
+    {
+        _sending = true;
+        try
+        {
+            await _socket.SendAsync(_output.WrittenMemory, SocketFlags.None);
+        }
+        finally
+        {
+            _sending = false;
+            _output.ResetWrittenCount();
+        }
+    }
+
+    private async Task RunWebSocketAsync(int route)
+    {
+        var network = new NetworkStream(_socket, ownsSocket: false);
+        await using var replay = new ReplayStream(_input.AsSpan(0, _kept), network);
+        _kept = 0;
+        var input = PipeReader.Create(replay, new StreamPipeReaderOptions(bufferSize: 4096, minimumReadSize: 1024, leaveOpen: true));
+        var output = PipeWriter.Create(network, new StreamPipeWriterOptions(minimumBufferSize: 4096, leaveOpen: true));
+        try
+        {
+            var stream = new DuplexPipeStream(input, output);
+            using var webSocket = WebSocket.CreateFromStream(stream, new WebSocketCreationOptions { IsServer = true, KeepAliveInterval = TimeSpan.Zero });
+            await _processor.WebSocketScenario!.RunAsync(webSocket, route, _stop.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            // Server shutdown.
+        }
+        finally
+        {
+            await input.CompleteAsync();
+            await output.CompleteAsync();
+            await network.DisposeAsync();
         }
     }
 

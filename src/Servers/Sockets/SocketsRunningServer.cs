@@ -158,6 +158,7 @@ internal sealed class SocketsRunningServer : IRunningServer
         finally
         {
             _connections.TryRemove(connection, out _);
+            connection.Dispose();
             _slots.Release();
         }
     }

@@ -7,12 +7,16 @@ namespace Benchmarks.Tests.Support;
 internal sealed class ServeProcess : IAsyncDisposable
 {
     private readonly Process _process;
+    private volatile string? _lastRuntimeLine;
 
     private ServeProcess(Process process, int port)
     {
         _process = process;
         Port = port;
     }
+
+    /// <summary>With <c>reportRuntime</c>: the last <c>#runtime</c> line the server printed (once a second).</summary>
+    public string? LastRuntimeLine => _lastRuntimeLine;
 
     public int Port { get; }
 
@@ -23,10 +27,15 @@ internal sealed class ServeProcess : IAsyncDisposable
     public int Pid => _process.Id;
 
     /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
-    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http")
+    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http", bool reportRuntime = false)
     {
         var port = Integration.LoadGeneratorTests.ClosedPort();
         var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"{scheme}://127.0.0.1:{port}" };
+        if (reportRuntime)
+        {
+            arguments.Add("--report-runtime");
+        }
+
         foreach (var option in options ?? [])
         {
             arguments.AddRange(["--server-option", option]);
@@ -57,12 +66,24 @@ internal sealed class ServeProcess : IAsyncDisposable
         {
             if (line.Contains("Application started.", StringComparison.Ordinal))
             {
-                _ = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
-                return new ServeProcess(process, port);
+                var serving = new ServeProcess(process, port);
+                _ = serving.ReadOutputAsync();
+                return serving;
             }
         }
 
         throw new InvalidOperationException($"serve --server {server} exited before it was ready (code {process.ExitCode}).");
+    }
+
+    private async Task ReadOutputAsync()
+    {
+        while (await _process.StandardOutput.ReadLineAsync(CancellationToken.None) is { } line)
+        {
+            if (line.StartsWith("#runtime ", StringComparison.Ordinal))
+            {
+                _lastRuntimeLine = line;
+            }
+        }
     }
 
     /// <summary>Resident memory (VmRSS), in bytes.</summary>
