@@ -135,7 +135,10 @@ internal sealed class RunCoordinator
             string? nic = null;
             for (var number = 1; number <= request.Iterations; number++)
             {
-                // A fresh server warms up before its first window; a kept one warms the step's load by its fixed warm-up; later windows load it warm at once.
+                // A fresh server warms up before its first window; a kept one warms the step's load by its fixed warm-up. Later
+                // windows find the server warm, but each has a new load process: its connects, its JIT and, in the open model,
+                // the backlog they leave would fall into the window (1% of requests late at the start is a p99), so it runs a
+                // short warm-up of its own first.
                 var fresh = server is null;
                 server ??= await StartServerAsync(request, workDirectory, verify: number == 1 && !kept, cancellationToken);
                 nic ??= NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
@@ -144,7 +147,7 @@ internal sealed class RunCoordinator
                     ? request.LoadLaunch with { WarmupGate = request.Load.WarmupMax is not null }
                     : stepWarmup
                         ? request.LoadLaunch with { Load = request.Load with { WarmupMax = null } }
-                        : request.LoadLaunch with { Load = request.Load with { Warmup = TimeSpan.Zero, WarmupMax = null } };
+                        : request.LoadLaunch with { Load = request.Load with { Warmup = LaterWindowWarmup(request.Load.Warmup), WarmupMax = null } };
                 if (request.Iterations > 1)
                 {
                     _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {number}/{request.Iterations}{(request.Restart ? " (fresh server)" : "")}"));
@@ -154,9 +157,11 @@ internal sealed class RunCoordinator
                 var failure = await MeasureAsync(request, launch, workDirectory, server, nic, current, cancellationToken);
                 if (!fresh && !stepWarmup)
                 {
-                    // No warm-up in this window: its zero would dilute the warm-up's mean over the iterations.
+                    // Only the load's own short warm-up in this window: it would dilute the warm-up's mean over the iterations,
+                    // and its seconds do not show how the server reached its steady state.
                     current.Measurements.Remove(SystemMeasures.LoadWarmup.Name);
                     current.Measurements.Remove(SystemMeasures.LoadWarmupSteady.Name);
+                    current.WarmupSamples.Clear();
                 }
 
                 current.MoveSamplesTo(document);
@@ -270,6 +275,9 @@ internal sealed class RunCoordinator
             throw;
         }
     }
+
+    /// <summary>The warm-up of a window after the first on a warm server: the load process's own, a second (or the run's warm-up if shorter).</summary>
+    internal static TimeSpan LaterWindowWarmup(TimeSpan warmup) => warmup < TimeSpan.FromSeconds(1) ? warmup : TimeSpan.FromSeconds(1);
 
     /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
     private async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
