@@ -66,10 +66,12 @@ internal static class LoadSummaryWriter
     /// <summary>Which side could not keep up, from the load's own CPU over the window.</summary>
     private static string ShortCause(LoadResult result)
     {
-        var busy = result.CpuWindowSeconds > 0 ? (result.CpuUserSeconds + result.CpuKernelSeconds) / result.CpuWindowSeconds / Math.Max(1, Environment.ProcessorCount) * 100 : 0;
+        // Environment.ProcessorCount is the CPUs this process may run on (its affinity), not the machine's.
+        var cpus = Math.Max(1, Environment.ProcessorCount);
+        var busy = result.CpuWindowSeconds > 0 ? (result.CpuUserSeconds + result.CpuKernelSeconds) / result.CpuWindowSeconds / cpus * 100 : 0;
         return busy >= 90
-            ? string.Create(CultureInfo.InvariantCulture, $"the load generator could not keep up (its process used {busy:0}% of the machine's CPUs)")
-            : string.Create(CultureInfo.InvariantCulture, $"the server could not keep up (the load used only {busy:0}% of the machine's CPUs; {result.Late} requests waited for a free connection)");
+            ? string.Create(CultureInfo.InvariantCulture, $"the load generator could not keep up (its process used {busy:0}% of the {cpus} CPU(s) it may run on)")
+            : string.Create(CultureInfo.InvariantCulture, $"the server could not keep up (the load used only {busy:0}% of the {cpus} CPU(s) it may run on; {result.Late} requests were sent late, waiting for a free connection or for the load's thread)");
     }
 
     private static string Ms(double milliseconds) => milliseconds switch

@@ -95,7 +95,7 @@ public sealed class AllocationTests
     {
         // The server process's own count of allocated bytes (serve --report-runtime, once a second)
         // over a window of load. The runtime allocates some tens of KB a second under load whatever
-        // the rate (the sockets server: about 75 KB/s at 200,000 and at 3,600,000 requests per
+        // the rate (the sockets server: about 75 KB/s at 200,000 and at 3,600,000 requests in
         // 4 s), so a few bytes per request is that; one object per request would be 24 or more.
         await using var serving = await ServeProcess.StartAsync(server, reportRuntime: true);
         var options = new HttpLoadOptions
@@ -104,7 +104,7 @@ public sealed class AllocationTests
             Connections = 32,
             Threads = 1,
             PipelineDepth = depth,
-            Duration = TimeSpan.FromSeconds(3),
+            Duration = TimeSpan.FromSeconds(2),
             Warmup = TimeSpan.FromSeconds(1),
             ValidatorFactory = new Hello().CreateValidator,
         };
@@ -116,7 +116,7 @@ public sealed class AllocationTests
         var idlePerSecond = (AllocatedIn(idleEnd) - AllocatedIn(idleStart)) / (idleEndAt - idleStartAt).TotalSeconds;
 
         var (before, beforeAt) = await NextRuntimeLineAsync(serving);
-        var result = await HttpLoadGenerator.RunAsync(options with { Duration = TimeSpan.FromSeconds(4), Warmup = TimeSpan.Zero }, null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(options with { Duration = TimeSpan.FromSeconds(3), Warmup = TimeSpan.Zero }, null, CancellationToken.None);
         var (after, afterAt) = await NextRuntimeLineAsync(serving);
         Assert.True(result.IsClean, result.FirstError);
         Assert.True(result.Good > 20_000, $"{result.Good} good responses");
