@@ -135,10 +135,8 @@ internal sealed class RunCoordinator
             string? nic = null;
             for (var number = 1; number <= request.Iterations; number++)
             {
-                // A fresh server warms up before its first window; a kept one warms the step's load by its fixed warm-up. Later
-                // windows find the server warm, but each has a new load process: its connects, its JIT and, in the open model,
-                // the backlog they leave would fall into the window (1% of requests late at the start is a p99), so it runs a
-                // short warm-up of its own first.
+                // A fresh server warms up before its first window; a kept one warms the step's load by its fixed warm-up;
+                // later windows find the server warm, and give their new load process a short warm-up (Iteration.LaterWarmup).
                 var fresh = server is null;
                 server ??= await StartServerAsync(request, workDirectory, verify: number == 1 && !kept, cancellationToken);
                 nic ??= NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
@@ -147,7 +145,7 @@ internal sealed class RunCoordinator
                     ? request.LoadLaunch with { WarmupGate = request.Load.WarmupMax is not null }
                     : stepWarmup
                         ? request.LoadLaunch with { Load = request.Load with { WarmupMax = null } }
-                        : request.LoadLaunch with { Load = request.Load with { Warmup = LaterWindowWarmup(request.Load.Warmup), WarmupMax = null } };
+                        : request.LoadLaunch with { Load = request.Load with { Warmup = Iteration.LaterWarmup(request.Load.Warmup), WarmupMax = null } };
                 if (request.Iterations > 1)
                 {
                     _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {number}/{request.Iterations}{(request.Restart ? " (fresh server)" : "")}"));
@@ -276,9 +274,6 @@ internal sealed class RunCoordinator
         }
     }
 
-    /// <summary>The warm-up of a window after the first on a warm server: the load process's own, a second (or the run's warm-up if shorter).</summary>
-    internal static TimeSpan LaterWindowWarmup(TimeSpan warmup) => warmup < TimeSpan.FromSeconds(1) ? warmup : TimeSpan.FromSeconds(1);
-
     /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
     private async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
     {
@@ -295,7 +290,10 @@ internal sealed class RunCoordinator
             blocks.OnLine(line);
             if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
             {
-                OnLoadProgress(iteration, progress, launch.Load);
+                if (iteration.OnProgress(progress, launch.Load, _warmth, _console.Out))
+                {
+                    _gatedLoad = null;
+                }
             }
         });
         iteration.LastJitMilliseconds ??= _warmth.Reports ? _warmth.JitMilliseconds : null;
@@ -351,61 +349,6 @@ internal sealed class RunCoordinator
         {
             throw new RunFailedException(JobFailure.Exited("the warm-up exited", job));
         }
-    }
-
-    private void OnLoadProgress(Iteration iteration, LoadProgress progress, HttpLoadOptions load)
-    {
-        if (iteration.Sampling is not { } sampling)
-        {
-            return;
-        }
-
-        var warmup = iteration.WarmupSampling;
-        switch (progress.Phase)
-        {
-            case LoadPhase.WindowStarted:
-                _gatedLoad = null;
-                warmup?.EndWindow();
-                sampling.StartWindow();
-                break;
-            case LoadPhase.WindowEnded:
-                sampling.EndWindow();
-                break;
-            case LoadPhase.Window:
-                if (sampling.Tick(progress.RequestsPerSecond) is { } sample)
-                {
-                    AddJit(iteration, sample);
-                    _console.Out.WriteLine(RunProgressLines.Window(sample));
-                }
-
-                break;
-            case LoadPhase.Warmup:
-                var warm = warmup?.Tick(progress.RequestsPerSecond);
-                if (warm is not null)
-                {
-                    AddJit(iteration, warm);
-                }
-
-                _console.Out.WriteLine(RunProgressLines.Warmup(progress, load, warm));
-                break;
-        }
-    }
-
-    /// <summary>The server's JIT time since the iteration's last sample, in the sample (when the server reports it).</summary>
-    private void AddJit(Iteration iteration, RunSample sample)
-    {
-        if (!_warmth.Reports)
-        {
-            return;
-        }
-
-        var now = _warmth.JitMilliseconds;
-        if (iteration.LastJitMilliseconds is { } last)
-        {
-            sample.Values[SystemMeasures.Jit.Name] = Math.Max(0, now - last);
-        }
-
-        iteration.LastJitMilliseconds = now;
     }
 
     /// <summary>

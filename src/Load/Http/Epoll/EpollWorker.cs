@@ -23,19 +23,8 @@ internal sealed unsafe class EpollWorker
     private const int WaitMilliseconds = 20;
     private const int ReceiveBufferSize = 16 * 1024;
 
-    /// <summary>
-    /// Open model: the timer's grid (200 µs unless BENCHMARKS_TIMER_US says). A request is sent at most this long after its due time when a
-    /// connection is idle; the thread wakes at most 1 / this times a second for the schedule.
-    /// </summary>
-    public static readonly TimeSpan TimerResolution = TimeSpan.FromMicroseconds(EnvironmentMicroseconds("BENCHMARKS_TIMER_US", 200));
-
-    /// <summary>The epoll data of the open model's timer (connections use their index).</summary>
-    private const ulong TimerData = ulong.MaxValue;
-
     private static readonly long s_retryTicks = Stopwatch.Frequency / 100;
     private static readonly long s_checkTicks = Stopwatch.Frequency / 20;
-    private static readonly double s_nanosecondsPerTick = 1e9 / Stopwatch.Frequency;
-    private static readonly long s_timerResolutionTicks = Math.Max(1, (long)(TimerResolution.TotalSeconds * Stopwatch.Frequency));
 
     private readonly LoadRunState _state;
     private readonly EpollConnection[] _connections;
@@ -51,14 +40,8 @@ internal sealed unsafe class EpollWorker
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _epoll = -1;
 
-    /// <summary>Open model: the timerfd that wakes the thread when the next request falls due; -1 without one.</summary>
-    private int _timer = -1;
-
-    /// <summary>The due time (Stopwatch ticks) the timer is set for; 0 when it is not set.</summary>
-    private long _armedFor;
-
-    /// <summary>CLOCK_MONOTONIC minus the Stopwatch's clock, in nanoseconds (0 where they are the same clock).</summary>
-    private long _clockOffset;
+    /// <summary>Open model: wakes the thread when the next request falls due; null without one.</summary>
+    private ScheduleTimer? _timer;
 
     public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, SocketAddressBytes address, long timeoutTicks)
     {
@@ -94,7 +77,7 @@ internal sealed unsafe class EpollWorker
             _epoll = EpollNative.CreateEpoll();
             if (_schedule is not null)
             {
-                OpenTimer();
+                _timer = ScheduleTimer.Open(_epoll);
             }
 
             var now = Stopwatch.GetTimestamp();
@@ -111,7 +94,7 @@ internal sealed unsafe class EpollWorker
                     break;
                 }
 
-                var count = EpollNative.Wait(_epoll, events, MaxEvents, _schedule is not null && _timer < 0 && _idle.Count > 0 ? 1 : WaitMilliseconds);
+                var count = EpollNative.Wait(_epoll, events, MaxEvents, _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds);
                 if (count < 0)
                 {
                     var errno = Marshal.GetLastPInvokeError();
@@ -127,10 +110,9 @@ internal sealed unsafe class EpollWorker
                 for (var i = 0; i < count; i++)
                 {
                     var data = EpollNative.DataAt(events, i);
-                    if (data == TimerData)
+                    if (data == ScheduleTimer.EpollData)
                     {
-                        EpollNative.ClearTimer(_timer);
-                        _armedFor = 0;
+                        _timer!.Fired();
                         continue;
                     }
 
@@ -140,7 +122,10 @@ internal sealed unsafe class EpollWorker
                 if (_schedule is not null)
                 {
                     Dispatch(Stopwatch.GetTimestamp());
-                    ArmTimer();
+                    if (_idle.Count > 0 && !_state.Stopping)
+                    {
+                        _timer?.Arm(_schedule.NextDue);
+                    }
                 }
 
                 if (count == 0 || now >= nextCheck)
@@ -170,11 +155,7 @@ internal sealed unsafe class EpollWorker
                 CloseSocket(connection);
             }
 
-            if (_timer >= 0)
-            {
-                EpollNative.Close(_timer);
-            }
-
+            _timer?.Dispose();
             if (_epoll >= 0)
             {
                 EpollNative.Close(_epoll);
@@ -183,43 +164,6 @@ internal sealed unsafe class EpollWorker
             NativeMemory.Free(events);
             _done.TrySetResult();
         }
-    }
-
-    private static double EnvironmentMicroseconds(string name, double fallback) =>
-        double.TryParse(Environment.GetEnvironmentVariable(name), System.Globalization.CultureInfo.InvariantCulture, out var value) && value > 0 ? value : fallback;
-
-    private void OpenTimer()
-    {
-        _timer = EpollNative.CreateTimer();
-        if (_timer >= 0 && EpollNative.Control(_epoll, EpollNative.EPOLL_CTL_ADD, _timer, EpollNative.EPOLLIN, TimerData) != 0)
-        {
-            EpollNative.Close(_timer);
-            _timer = -1;
-        }
-
-        // Without a timer the thread falls back to waking every millisecond while a connection is idle.
-        _clockOffset = EpollNative.MonotonicNanoseconds() - (long)(Stopwatch.GetTimestamp() * s_nanosecondsPerTick);
-    }
-
-    /// <summary>Open model: while a connection is idle, the timer is set for the next due request (once per due time).</summary>
-    private void ArmTimer()
-    {
-        if (_timer < 0 || _idle.Count == 0 || _state.Stopping)
-        {
-            return;
-        }
-
-        // On a grid of TimerResolution: at most that many wakes a second whatever the rate, each
-        // sending every request that fell due since the last (their lateness is in their latency).
-        var due = _schedule!.NextDue;
-        var wakeAt = ((due + s_timerResolutionTicks - 1) / s_timerResolutionTicks) * s_timerResolutionTicks;
-        if (wakeAt == _armedFor)
-        {
-            return;
-        }
-
-        _armedFor = wakeAt;
-        _ = EpollNative.ArmTimer(_timer, (long)(wakeAt * s_nanosecondsPerTick) + _clockOffset);
     }
 
     private bool NothingOwed()
