@@ -7,6 +7,10 @@
 #   eng/bench/servers.sh                        # 3 rounds of 10 s, 256 connections
 #   ROUNDS=1 DURATION=5 SERVERS="sockets nginx" eng/bench/servers.sh
 #
+# Server "kestrel-inline" is Kestrel with the scheduling the ASP.NET team's TechEmpower entry uses:
+# socket completions inline on the epoll thread, request code inline on the transport's thread,
+# no wait for data before a read buffer is rented.
+#
 # Targets: sockets >= 1.0x nginx on pipelined plaintext; kestrel >= 0.8x nginx; libuv >= 0.9x sockets.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -71,7 +75,12 @@ start_server() { # server scenario
     for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/plaintext" && return; sleep 0.1; done
   else
     local scenario=$2; [ "$scenario" = pipelined ] && scenario=plaintext
-    taskset -c "$SERVER_CPU" "$bin" serve --scenario "$scenario" --server "$1" --urls "http://127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
+    local model=$1 options=()
+    if [ "$1" = kestrel-inline ]; then
+      model=kestrel
+      options=(--server-option inlineCompletions=true --server-option unsafePreferInlineScheduling=true --server-option waitForDataBeforeAllocatingBuffer=false)
+    fi
+    taskset -c "$SERVER_CPU" "$bin" serve --scenario "$scenario" --server "$model" "${options[@]}" --urls "http://127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 100); do grep -q "Application started." "$work/server.log" && return; sleep 0.1; done
   fi
@@ -126,11 +135,11 @@ rows = [l.split() for l in open(sys.argv[1])]
 data = {}
 for scenario, server, loader, _round, rps, user, kernel in rows:
     data.setdefault((scenario, server, loader), []).append((float(rps), float(user), float(kernel)))
-print(f"{'scenario':<10} {'server':<8} {'load':<8} {'req/s':>12} {'user%':>7} {'kernel%':>8} {'vs nginx':>9} {'vs sockets':>11}")
+print(f"{'scenario':<10} {'server':<14} {'load':<8} {'req/s':>12} {'user%':>7} {'kernel%':>8} {'vs nginx':>9} {'vs sockets':>11}")
 for (scenario, server, loader), values in sorted(data.items()):
     rps = st.median(v[0] for v in values); user = st.median(v[1] for v in values); kernel = st.median(v[2] for v in values)
     def ratio(ref):
         r = data.get((scenario, ref, loader))
         return f"{rps / st.median(v[0] for v in r):.2f}x" if r else "-"
-    print(f"{scenario:<10} {server:<8} {loader:<8} {rps:>12,.0f} {user:>7.1f} {kernel:>8.1f} {ratio('nginx'):>9} {ratio('sockets'):>11}")
+    print(f"{scenario:<10} {server:<14} {loader:<8} {rps:>12,.0f} {user:>7.1f} {kernel:>8.1f} {ratio('nginx'):>9} {ratio('sockets'):>11}")
 PY

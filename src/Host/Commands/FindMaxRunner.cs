@@ -61,16 +61,16 @@ internal static class FindMaxRunner
         {
             notStored |= await store(document) != ExitCodes.Success;
             var rate = search.Rate;
-            var (meets, reason) = target.Check(document);
+            var (meets, reason, loadBound) = target.Check(document);
             var judged = ServiceLevel.Judged(document);
             var windows = document.KeptIterations().Count > 1 ? string.Create(c, $" (medians of {document.KeptIterations().Count} windows)") : "";
-            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Get(judged, HttpMeasures.RpsMean):n0} achieved, p99 {Get(judged, HttpMeasures.Latency99):0.###} ms, p99 from the send {Get(judged, HttpMeasures.Uncorrected99):0.###} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}"));
+            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Get(judged, HttpMeasures.RpsMean):n0} achieved, p99 {Get(judged, HttpMeasures.Latency99):0.###} ms, p99 from the send {Get(judged, HttpMeasures.Uncorrected99):0.###} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}{(loadBound is null ? "" : $"; load-bound: {loadBound}")}"));
             if (meets)
             {
                 met[rate] = document;
             }
 
-            if (document.Status != RunStatus.Succeeded || !search.Record(meets, reason, out var confirming))
+            if (document.Status != RunStatus.Succeeded || !search.Record(meets, reason, loadBound, out var confirming))
             {
                 return null;
             }
@@ -91,7 +91,12 @@ internal static class FindMaxRunner
             return notStored ? ExitCodes.NotStored : ExitCodes.Failed;
         }
 
-        var next = search.Missed is { } above ? string.Create(c, $"; {above.Rate:n0} req/s missed it ({above.Reason})") : "; no step missed it (the search ran out of steps)";
+        var next = search.Missed switch
+        {
+            { LoadBound: { } why } above => string.Create(c, $"; {above.Rate:n0} req/s missed it ({above.Reason}), load-bound: the load generator fell behind there ({why}), so this is the client's limit and the server's is at least this high (give the load more CPUs: --load-cpus, --threads)"),
+            { } above => string.Create(c, $"; {above.Rate:n0} req/s missed it ({above.Reason})"),
+            null => "; no step missed it (the search ran out of steps)",
+        };
         console.Out.WriteLine(string.Create(c, $"find-max {id}: the highest rate meeting {target.Text} is {best:n0} req/s (p99 {Get(ServiceLevel.Judged(met[best]), HttpMeasures.Latency99):0.###} ms){next}"));
         console.Out.WriteLine($"steps: results list --label {label}; picture: report --label {label} --html FILE");
         return notStored ? ExitCodes.NotStored : ExitCodes.Success;

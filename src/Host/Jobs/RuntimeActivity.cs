@@ -5,19 +5,20 @@ namespace Benchmarks.Host.Jobs;
 
 /// <summary>
 /// What a .NET server's runtime has done so far, printed once a second by <c>serve --report-runtime</c>
-/// as <c>#runtime jit-methods=N jit-ms=M allocated=B</c>: methods compiled by the JIT (tier 0,
-/// instrumented tier, tier 1, OSR), the time spent compiling them, and the bytes the process has
-/// allocated on the managed heap. A server whose JIT is still compiling is not yet at its steady
+/// as <c>#runtime jit-methods=N jit-ms=M allocated=B work-items=W</c>: methods compiled by the JIT (tier 0,
+/// instrumented tier, tier 1, OSR), the time spent compiling them, the bytes the process has
+/// allocated on the managed heap, and the work items the thread pool has run (each a hop from
+/// the thread that queued it: per request, they show how often a request changes threads). A server whose JIT is still compiling is not yet at its steady
 /// state, however flat its throughput looks; the allocated bytes over a window divided by the
 /// requests in it are what a request allocates.
 /// </summary>
-internal readonly record struct RuntimeActivity(long JitMethods, double JitMilliseconds, long AllocatedBytes = -1)
+internal readonly record struct RuntimeActivity(long JitMethods, double JitMilliseconds, long AllocatedBytes = -1, long WorkItems = -1)
 {
     public const string Prefix = "#runtime ";
 
-    public static RuntimeActivity Now() => new(JitInfo.GetCompiledMethodCount(currentThread: false), JitInfo.GetCompilationTime(currentThread: false).TotalMilliseconds, GC.GetTotalAllocatedBytes(precise: true));
+    public static RuntimeActivity Now() => new(JitInfo.GetCompiledMethodCount(currentThread: false), JitInfo.GetCompilationTime(currentThread: false).TotalMilliseconds, GC.GetTotalAllocatedBytes(precise: true), ThreadPool.CompletedWorkItemCount);
 
-    public string Format() => string.Create(CultureInfo.InvariantCulture, $"{Prefix}jit-methods={JitMethods} jit-ms={JitMilliseconds:0.0} allocated={AllocatedBytes}");
+    public string Format() => string.Create(CultureInfo.InvariantCulture, $"{Prefix}jit-methods={JitMethods} jit-ms={JitMilliseconds:0.0} allocated={AllocatedBytes} work-items={WorkItems}");
 
     public static RuntimeActivity? Parse(string line)
     {
@@ -30,6 +31,7 @@ internal readonly record struct RuntimeActivity(long JitMethods, double JitMilli
         long? methods = null;
         double? milliseconds = null;
         long allocated = -1;
+        long workItems = -1;
         foreach (var part in line[Prefix.Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries))
         {
             var (name, value) = part.IndexOf('=', StringComparison.Ordinal) is var at and > 0 ? (part[..at], part[(at + 1)..]) : (part, "");
@@ -45,8 +47,12 @@ internal readonly record struct RuntimeActivity(long JitMethods, double JitMilli
             {
                 allocated = bytes;
             }
+            else if (name == "work-items" && long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var items))
+            {
+                workItems = items;
+            }
         }
 
-        return methods is { } count && milliseconds is { } time ? new RuntimeActivity(count, time, allocated) : null;
+        return methods is { } count && milliseconds is { } time ? new RuntimeActivity(count, time, allocated, workItems) : null;
     }
 }

@@ -49,6 +49,7 @@ internal static class LoadMeasurements
             measurements[HttpMeasures.RateShortfall.Name] = Math.Max(0, (requested - result.RequestsPerSecond) / requested * 100);
             measurements[HttpMeasures.Due.Name] = result.Due;
             measurements[HttpMeasures.Late.Name] = result.Late;
+            measurements[HttpMeasures.LateByLoad.Name] = result.LateByLoad;
             measurements[HttpMeasures.Backlog.Name] = result.Backlog;
             if (result.Uncorrected is { } uncorrected)
             {

@@ -78,6 +78,7 @@ internal static class WebSocketMeasurements
             m[WebSocketMeasures.RateRequested.Name] = requested;
             m[WebSocketMeasures.RateShortfall.Name] = Math.Max(0, (requested - result.MessagesPerSecond) / requested * 100);
             m[WebSocketMeasures.Late.Name] = result.Late;
+            m[WebSocketMeasures.LateByLoad.Name] = result.LateByLoad;
             m[WebSocketMeasures.Backlog.Name] = result.Backlog;
             if (result.Uncorrected is { } uncorrected)
             {

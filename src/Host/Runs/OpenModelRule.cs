@@ -7,9 +7,11 @@ namespace Benchmarks.Host.Runs;
 
 /// <summary>
 /// The open model's load-bound verdict: a run whose achieved rate fell short of the requested by
-/// more than <see cref="DefaultLoad.ShortfallLimit"/> says so, and which side could not keep up —
-/// the load generator when its CPUs were at least <see cref="BottleneckRule.CpuLimit"/>% busy,
-/// else the server (requests waited for a free connection).
+/// more than <see cref="DefaultLoad.ShortfallLimit"/> says so, and which side could not keep up.
+/// The load generator fell behind when its CPUs were at least <see cref="BottleneckRule.CpuLimit"/>%
+/// busy, or when most of the requests it sent late had a connection free for them (its thread, not
+/// the pool, held them back: <c>http/requests/late/load</c>); else the server did (requests waited
+/// for a free connection).
 /// </summary>
 internal static class OpenModelRule
 {
@@ -18,24 +20,59 @@ internal static class OpenModelRule
     {
         ArgumentNullException.ThrowIfNull(document);
         var m = document.Measurements;
-        var ws = m.ContainsKey(WebSocketMeasures.RateRequested.Name);
-        var (requestedName, achievedName, lateName, backlogName, unit) = ws
-            ? (WebSocketMeasures.RateRequested.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.Late.Name, WebSocketMeasures.Backlog.Name, "msg/s")
-            : (HttpMeasures.RateRequested.Name, HttpMeasures.RpsMean.Name, HttpMeasures.Late.Name, HttpMeasures.Backlog.Name, "req/s");
-        if (!m.TryGetValue(requestedName, out var requested) || !m.TryGetValue(achievedName, out var achieved)
+        var names = OpenModelNames.Of(m);
+        if (!m.TryGetValue(names.Requested, out var requested) || !m.TryGetValue(names.Achieved, out var achieved)
             || achieved >= requested * (1 - DefaultLoad.ShortfallLimit))
         {
             return null;
         }
 
+        var c = CultureInfo.InvariantCulture;
+        var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} {names.Unit} ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(names.Late):n0} sent late, {m.GetValueOrDefault(names.Backlog):n0} still waiting at the end");
+        return LoadBehind(document, m, null) is { } why
+            ? $"{shortBy}: the load generator could not keep up ({why})"
+            : string.Create(c, $"{shortBy}: the server could not keep up (the load used {LoadBusy(document, m):0}% of its CPUs; requests waited for a free connection)");
+    }
+
+    /// <summary>
+    /// Why the load generator, not the server, limited an open-model run judged on
+    /// <paramref name="values"/> (a run's measurements or their medians), or null when it did not.
+    /// With <paramref name="tailShare"/> (a latency target's share of requests above its
+    /// percentile, 0.01 for p99) the load also fell behind when at least that share of the requests
+    /// left late with a connection free: its own delay alone fills the tail. Without it, when most
+    /// late requests had a connection free.
+    /// </summary>
+    public static string? LoadBehind(RunDocument document, IReadOnlyDictionary<string, double> values, double? tailShare)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        ArgumentNullException.ThrowIfNull(values);
+        var names = OpenModelNames.Of(values);
+        if (!values.ContainsKey(names.Requested))
+        {
+            return null;
+        }
+
+        var c = CultureInfo.InvariantCulture;
+        var busy = LoadBusy(document, values);
+        if (busy >= BottleneckRule.CpuLimit)
+        {
+            return string.Create(c, $"its CPUs were {busy:0}% busy");
+        }
+
+        var late = values.GetValueOrDefault(names.Late);
+        var byLoad = values.GetValueOrDefault(names.LateByLoad);
+        var sent = values.GetValueOrDefault(names.Count);
+        var behind = tailShare is { } tail ? sent > 0 && byLoad / sent >= tail : late > 0 && byLoad * 2 >= late;
+        return behind
+            ? string.Create(c, $"{byLoad:n0} of {sent:n0} requests left over {DefaultLoad.LateAfter.TotalMilliseconds:0} ms late with a connection free for them, {byLoad / Math.Max(1, sent) * 100:0.##}%; its CPUs were {busy:0}% busy")
+            : null;
+    }
+
+    private static double LoadBusy(RunDocument document, IReadOnlyDictionary<string, double> values)
+    {
         var cores = Math.Max(1, document.Environment.Cores);
         var loadCpus = BottleneckRule.Cpus(document.Parameters.GetValueOrDefault("load-cpus"), cores);
-        var load = m.GetValueOrDefault(SystemMeasures.LoadUser.Name) + m.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
-        var loadBusy = load / (loadCpus.Count * 100.0 / cores) * 100;
-        var c = CultureInfo.InvariantCulture;
-        var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} {unit} ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(lateName):n0} sent late, {m.GetValueOrDefault(backlogName):n0} still waiting at the end");
-        return loadBusy >= BottleneckRule.CpuLimit
-            ? string.Create(c, $"{shortBy}: the load generator could not keep up (its CPUs were {loadBusy:0}% busy)")
-            : string.Create(c, $"{shortBy}: the server could not keep up (the load used {loadBusy:0}% of its CPUs; requests waited for a free connection)");
+        var load = values.GetValueOrDefault(SystemMeasures.LoadUser.Name) + values.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
+        return load / (loadCpus.Count * 100.0 / cores) * 100;
     }
 }

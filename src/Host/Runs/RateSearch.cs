@@ -7,7 +7,9 @@ namespace Benchmarks.Host.Runs;
 /// <see cref="Precision"/> of each other, in at most <see cref="MaxSteps"/> steps, as Nighthawk's
 /// adaptive search and websocket-shootout's stepping do. A miss is believed only when a second
 /// step at the same rate misses too: on a noisy machine one unlucky window would otherwise send
-/// the bisection below a rate the server sustains.
+/// the bisection below a rate the server sustains. A miss the load generator caused (load-bound)
+/// bounds the search as any miss does (the load cannot reach the rates above it either), and is
+/// kept as such, so that the answer says it is the client's limit, not the server's.
 /// </summary>
 internal sealed class RateSearch(double start)
 {
@@ -26,20 +28,23 @@ internal sealed class RateSearch(double start)
     /// <summary>The highest rate that met the target so far.</summary>
     public double? BestRate { get; private set; }
 
-    /// <summary>The lowest rate whose miss was confirmed, and how it missed.</summary>
-    public (double Rate, string Reason)? Missed { get; private set; }
+    /// <summary>The lowest rate whose miss was confirmed, how it missed, and why the load generator was to blame if it was.</summary>
+    public (double Rate, string Reason, string? LoadBound)? Missed { get; private set; }
 
     /// <summary>
     /// Takes the outcome of the step at <see cref="Rate"/>; true when there is a next step (at the
     /// new <see cref="Rate"/>), and in <paramref name="confirming"/> whether it repeats a miss.
     /// </summary>
-    public bool Record(bool met, string reason, out bool confirming)
+    public bool Record(bool met, string reason, out bool confirming) => Record(met, reason, null, out confirming);
+
+    /// <summary>As <see cref="Record(bool, string, out bool)"/>, for a miss the load generator caused (<paramref name="loadBound"/> says why).</summary>
+    public bool Record(bool met, string reason, string? loadBound, out bool confirming)
     {
         var rate = Rate;
         confirming = false;
         if (Step >= MaxSteps)
         {
-            Keep(rate, met, reason);
+            Keep(rate, met, reason, loadBound);
             return false;
         }
 
@@ -50,7 +55,7 @@ internal sealed class RateSearch(double start)
             return true;
         }
 
-        Keep(rate, met, reason);
+        Keep(rate, met, reason, loadBound);
         if (BestRate is { } best && Missed is { } missed && missed.Rate <= best * (1 + Precision))
         {
             return false;
@@ -72,7 +77,7 @@ internal sealed class RateSearch(double start)
         return true;
     }
 
-    private void Keep(double rate, bool met, string reason)
+    private void Keep(double rate, bool met, string reason, string? loadBound)
     {
         if (met)
         {
@@ -83,7 +88,7 @@ internal sealed class RateSearch(double start)
         }
         else if (Missed is not { } missed || rate < missed.Rate)
         {
-            Missed = (rate, reason);
+            Missed = (rate, reason, loadBound);
         }
     }
 

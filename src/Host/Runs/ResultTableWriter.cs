@@ -70,8 +70,8 @@ internal static class ResultTableWriter
 
         if (document.Parameters.TryGetValue("slo", out var slo))
         {
-            var (met, reason) = ServiceLevel.Parse(slo).Check(document);
-            writer.WriteLine(met ? $"target {slo}: met" : $"target {slo}: NOT met: {reason}");
+            var (met, reason, loadBound) = ServiceLevel.Parse(slo).Check(document);
+            writer.WriteLine(met ? $"target {slo}: met" : $"target {slo}: NOT met: {reason}{(loadBound is null ? "" : $" (load-bound: {loadBound})")}");
         }
 
         if (document.Error is not null)

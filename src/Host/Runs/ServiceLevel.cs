@@ -55,20 +55,24 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
         return terms.Count == 0 ? throw new FormatException("the target is empty: write p99<10ms (comma-separated terms).") : new ServiceLevel(text, terms);
     }
 
-    /// <summary>Whether a run met the target, and why not (the first term it missed).</summary>
-    public (bool Met, string Reason) Check(RunDocument run)
+    /// <summary>
+    /// Whether a run met the target, why not (the first term it missed), and, for a miss in the
+    /// open model that the load generator caused (<see cref="OpenModelRule.LoadBehind"/>), why the
+    /// load is to blame: such a miss says the client's limit, not the server's.
+    /// </summary>
+    public (bool Met, string Reason, string? LoadBound) Check(RunDocument run)
     {
         ArgumentNullException.ThrowIfNull(run);
         var c = CultureInfo.InvariantCulture;
         if (run.Status != RunStatus.Succeeded)
         {
-            return (false, $"the run failed: {run.Error}");
+            return (false, $"the run failed: {run.Error}", null);
         }
 
         var m = Judged(run);
         if (m.TryGetValue(HttpMeasures.RateShortfall.Name, out var shortfall) && shortfall > Load.DefaultLoad.ShortfallLimit * 100)
         {
-            return (false, string.Create(c, $"the rate was not met ({shortfall:0.0}% short)"));
+            return (false, string.Create(c, $"the rate was not met ({shortfall:0.0}% short)"), OpenModelRule.LoadBehind(run, m, null));
         }
 
         foreach (var term in Terms)
@@ -76,11 +80,12 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
             var actual = term.Measurement is { } latency ? m.GetValueOrDefault(latency.Name, double.NaN) : ErrorShare(m);
             if (!(actual < term.Limit))
             {
-                return (false, string.Create(c, $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(term.Measurement is null ? "%" : " ms")}"));
+                var reason = string.Create(c, $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(term.Measurement is null ? "%" : " ms")}");
+                return (false, reason, term.TailShare is { } tail ? OpenModelRule.LoadBehind(run, m, tail) : null);
             }
         }
 
-        return (true, "met");
+        return (true, "met", null);
     }
 
     /// <summary>The values a target is checked against: the run's, or over several iterations each one's median.</summary>

@@ -20,6 +20,9 @@ internal struct ConnectionCounters
     /// <summary>Open model: requests sent later than the tolerance after their due time.</summary>
     public long Late;
 
+    /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free for them (the load's own thread fell behind, not the pool).</summary>
+    public long LateByLoad;
+
     /// <summary>Connections opened in the window without keep-alive (one per request).</summary>
     public long Connects;
 
@@ -42,5 +45,6 @@ internal struct ConnectionCounters
         BytesReceived += other.BytesReceived;
         Connects += other.Connects;
         Late += other.Late;
+        LateByLoad += other.LateByLoad;
     }
 }

@@ -109,6 +109,7 @@ public static class HttpLoadGenerator
             KeepAlive = options.KeepAlive,
             Connects = total.Connects,
             Late = total.Late,
+            LateByLoad = total.LateByLoad,
             Connect = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.ConnectTimes),
             FirstByte = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.FirstByteTimes),
             PerSecond = perSecond,

@@ -65,7 +65,8 @@ internal sealed class LoadConnection
             {
                 // Open model: wait for the next due request first, so that connecting (without
                 // keep-alive) and any wait for a free connection count in its latency.
-                var due = schedule is null ? 0 : await schedule.NextAsync(_waiter);
+                var freeWaiting = false;
+                var due = schedule is null ? 0 : await schedule.NextAsync(_waiter, out freeWaiting);
                 if (due < 0 || _state.Stopping)
                 {
                     break;
@@ -76,7 +77,7 @@ internal sealed class LoadConnection
                     continue;
                 }
 
-                await RunBatchAsync(_socket!, due);
+                await RunBatchAsync(_socket!, due, freeWaiting);
             }
         }
         finally
@@ -86,7 +87,8 @@ internal sealed class LoadConnection
     }
 
     /// <param name="due">Open model: the request's due time (Stopwatch ticks); 0 in the closed loop.</param>
-    private async Task RunBatchAsync(Socket socket, long due)
+    /// <param name="freeWaiting">Open model: a connection was free for the request, so lateness is the load's.</param>
+    private async Task RunBatchAsync(Socket socket, long due, bool freeWaiting)
     {
         var measured = _state.Measuring;
         var outstanding = _state.Depth;
@@ -98,6 +100,10 @@ internal sealed class LoadConnection
             if (due != 0 && sentAt - due > _state.LateTicks)
             {
                 Counters.Late++;
+                if (freeWaiting)
+                {
+                    Counters.LateByLoad++;
+                }
             }
         }
 

@@ -95,6 +95,9 @@ public sealed record LoadResult
     /// <summary>Open model: requests sent later than <see cref="DefaultLoad.LateAfter"/> after their due time.</summary>
     public long Late { get; init; }
 
+    /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free for them: the load generator fell behind, not the pool.</summary>
+    public long LateByLoad { get; init; }
+
     /// <summary>Open model: requests due but not sent when the window ended (every connection was busy).</summary>
     public long Backlog { get; init; }
 

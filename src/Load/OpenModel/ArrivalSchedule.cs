@@ -75,9 +75,17 @@ public sealed class ArrivalSchedule : IDisposable
     /// The next due request's due time (Stopwatch ticks), at once when one is waiting, else when
     /// the pacer releases one; -1 once the schedule is stopped. One call at a time per waiter.
     /// </summary>
-    public ValueTask<long> NextAsync(ScheduleWaiter waiter)
+    public ValueTask<long> NextAsync(ScheduleWaiter waiter) => NextAsync(waiter, out _);
+
+    /// <summary>
+    /// As <see cref="NextAsync(ScheduleWaiter)"/>; <paramref name="freeWaiting"/> says whether a
+    /// connection was free for the request (this one parks, or another is parked), so that if it
+    /// leaves late the load fell behind, not the pool.
+    /// </summary>
+    public ValueTask<long> NextAsync(ScheduleWaiter waiter, out bool freeWaiting)
     {
         ArgumentNullException.ThrowIfNull(waiter);
+        freeWaiting = false;
         if (_stopped)
         {
             return ValueTask.FromResult(-1L);
@@ -85,9 +93,11 @@ public sealed class ArrivalSchedule : IDisposable
 
         if (TryTake(out var due))
         {
+            freeWaiting = !_parked.IsEmpty;
             return ValueTask.FromResult(due);
         }
 
+        freeWaiting = true;
         var pending = waiter.Park();
         _parked.Enqueue(waiter);
 

@@ -46,6 +46,9 @@ internal sealed class WebSocketLoadConnection : IDisposable
     /// <summary>Open model: messages sent later than the tolerance after their due time.</summary>
     public long Late;
 
+    /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free (the load fell behind).</summary>
+    public long LateByLoad;
+
     /// <summary>Every handshake that completed, warm-up included (echo connections open during warm-up).</summary>
     public long Handshakes;
 
@@ -131,7 +134,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
         while (!_state.Stopping)
         {
             // Open model: the next due message first; its wait for this connection counts in its round trip.
-            var due = _state.Schedule is { } schedule ? await schedule.NextAsync(_waiter) : 0;
+            var freeWaiting = false;
+            var due = _state.Schedule is { } schedule ? await schedule.NextAsync(_waiter, out freeWaiting) : 0;
             if (due < 0 || _state.Stopping)
             {
                 break;
@@ -146,6 +150,10 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 if (due != 0 && sentAt - due > _state.LateTicks)
                 {
                     Late++;
+                    if (freeWaiting)
+                    {
+                        LateByLoad++;
+                    }
                 }
             }
 

@@ -71,6 +71,7 @@ public static class WebSocketLoadGenerator
                 Due = open?.Due ?? 0,
                 Backlog = open?.Backlog ?? 0,
                 Late = connections.Sum(c => c.Late),
+                LateByLoad = connections.Sum(c => c.LateByLoad),
                 Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),
             };
         }

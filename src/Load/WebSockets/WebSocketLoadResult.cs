@@ -85,6 +85,9 @@ public sealed record WebSocketLoadResult
     /// <summary>Open model: messages sent later than <see cref="DefaultLoad.LateAfter"/> after their due time.</summary>
     public long Late { get; init; }
 
+    /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free for them: the load generator fell behind, not the pool.</summary>
+    public long LateByLoad { get; init; }
+
     /// <summary>Open model: messages due but not sent when the window ended.</summary>
     public long Backlog { get; init; }
 

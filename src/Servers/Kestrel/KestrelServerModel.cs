@@ -29,6 +29,7 @@ public sealed class KestrelServerModel : IServerModel
         }
 
         var settings = KestrelSettings.Parse(context.Options);
+        settings.ApplyToProcess();
 
         var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
         builder.Logging.ClearProviders();

@@ -10,11 +10,15 @@ namespace Benchmarks.Servers.Kestrel;
 /// </summary>
 internal sealed class KestrelSettings
 {
+    /// <summary>The variable System.Net.Sockets reads (once, at its socket engine's start) for inline completions on Linux.</summary>
+    public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+
     private static readonly Dictionary<string, string> s_known = new(StringComparer.OrdinalIgnoreCase)
     {
         ["transport"] = "sockets (the only transport for TCP in this ASP.NET Core)",
         ["ioQueueCount"] = "socket transport IO queues (default: min(cores, 16))",
         ["unsafePreferInlineScheduling"] = "run request code on the socket IO thread (true/false)",
+        ["inlineCompletions"] = "complete socket operations on the epoll thread, not the thread pool: DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 (true/false; Linux)",
         ["waitForDataBeforeAllocatingBuffer"] = "true/false",
         ["noDelay"] = "TCP_NODELAY on accepted sockets (true/false)",
         ["backlog"] = "listen backlog",
@@ -50,12 +54,25 @@ internal sealed class KestrelSettings
         _ = settings.Int("ioQueueCount");
         _ = settings.Int("backlog");
         _ = settings.Long("maxConcurrentConnections");
-        foreach (var flag in new[] { "unsafePreferInlineScheduling", "waitForDataBeforeAllocatingBuffer", "noDelay", "allowSynchronousIO", "addServerHeader" })
+        foreach (var flag in new[] { "unsafePreferInlineScheduling", "inlineCompletions", "waitForDataBeforeAllocatingBuffer", "noDelay", "allowSynchronousIO", "addServerHeader" })
         {
             _ = settings.Bool(flag);
         }
 
         return settings;
+    }
+
+    /// <summary>
+    /// Settings the process reads once, before its first socket: the socket engine's inline
+    /// completions (as the ASP.NET team's TechEmpower entry sets them, with
+    /// <c>unsafePreferInlineScheduling</c>). Called before the host is built.
+    /// </summary>
+    public void ApplyToProcess()
+    {
+        if (Bool("inlineCompletions") is { } inline)
+        {
+            Environment.SetEnvironmentVariable(InlineCompletionsVariable, inline ? "1" : "0");
+        }
     }
 
     public void Apply(KestrelServerOptions options)

@@ -31,6 +31,7 @@ public sealed class OpenModelTests
         Assert.InRange(m["http/rps/mean"], 990, 1010);
         Assert.True(m["http/rate/shortfall"] < 1, $"shortfall {m["http/rate/shortfall"]}%");
         Assert.True(m["http/requests/late"] > 0, "requests due in a stall wait for a connection and are late");
+        Assert.True(m["http/requests/late/load"] * 10 < m["http/requests/late"], $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late requests blamed on the load, though they waited for a connection");
         Assert.DoesNotContain("short of the requested rate", run.Bottleneck ?? "", StringComparison.Ordinal);
 
         // The closed loop on the same server: its p99 hides the stall, only its max shows it.
@@ -63,6 +64,64 @@ public sealed class OpenModelTests
     }
 
     [Fact]
+    public async Task Requests_the_load_sends_late_with_a_connection_free_make_a_missed_target_load_bound()
+    {
+        // The load's schedule timer on a 20 ms grid: requests leave up to 20 ms after their due
+        // time although connections sit idle, so the load, not the server, fills the tail.
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["BENCHMARKS_TIMER_US"] = "20000" },
+            Faulty(results, "--rate", "1000", "-c", "64", "-d", "2s", "-w", "1s", "--slo", "p99<10ms"));
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var document = StoredRuns.Single(results);
+        var m = document.Measurements;
+        Assert.True(m["http/requests/late"] > m["http/requests"] * 0.3, $"{m["http/requests/late"]} of {m["http/requests"]} late");
+        Assert.True(m["http/requests/late/load"] >= m["http/requests/late"] * 0.9, $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late with a connection free");
+        Assert.True(m["http/latency/99"] > 10, $"p99 {m["http/latency/99"]} ms");
+        Assert.True(m["http/latency/uncorrected/99"] < 10, $"uncorrected p99 {m["http/latency/uncorrected/99"]} ms");
+        var (met, _, loadBound) = ServiceLevel.Parse("p99<10ms").Check(document);
+        Assert.False(met);
+        Assert.Contains("late with a connection free for them", loadBound, StringComparison.Ordinal);
+        Assert.Contains("target p99<10ms: NOT met: p99 was", run.Output, StringComparison.Ordinal);
+        Assert.Contains("(load-bound: ", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_miss_is_load_bound_when_the_load_was_busy_or_its_own_lateness_fills_the_tail()
+    {
+        static RunDocument Run(double lateByLoad, double loadCpu)
+        {
+            var run = new RunDocument { Status = RunStatus.Succeeded, Environment = new() { Cores = 2 } };
+            run.Parameters["load-cpus"] = "1";
+            run.Measurements["http/rate/requested"] = 10_000;
+            run.Measurements["http/rps/mean"] = 10_000;
+            run.Measurements["http/requests"] = 100_000;
+            run.Measurements["http/latency/99"] = 12;
+            run.Measurements["http/latency/99.9"] = 30;
+            run.Measurements["http/requests/late"] = 2_000;
+            run.Measurements["http/requests/late/load"] = lateByLoad;
+            run.Measurements["load/cpu/user"] = loadCpu / 2;
+            run.Measurements["load/cpu/kernel"] = 0;
+            return run;
+        }
+
+        // 1.5% of requests late with a connection free fills a p99's tail (1%), not a p50's.
+        Assert.Contains("1,500 of 100,000 requests left over 5 ms late", ServiceLevel.Parse("p99<10ms").Check(Run(1_500, 40)).LoadBound, StringComparison.Ordinal);
+        Assert.Null(ServiceLevel.Parse("p99<10ms").Check(Run(500, 40)).LoadBound);
+        Assert.Contains("1,500 of 100,000", ServiceLevel.Parse("p99.9<10ms").Check(Run(1_500, 40)).LoadBound, StringComparison.Ordinal);
+
+        // The load's CPU (here its one CPU of two) 95% busy: load-bound whatever its lateness.
+        Assert.Contains("its CPUs were 95% busy", ServiceLevel.Parse("p99<10ms").Check(Run(0, 95)).LoadBound, StringComparison.Ordinal);
+
+        // The search keeps the reason, and its answer says whose limit it found.
+        var search = new RateSearch(10_000);
+        Assert.True(search.Record(true, "met", null, out _));
+        Assert.True(search.Record(false, "p99 was 12 ms", "its CPUs were 95% busy", out var confirming));
+        Assert.True(confirming);
+        search.Record(false, "p99 was 12 ms", "its CPUs were 95% busy", out _);
+        Assert.Equal((20_000, "p99 was 12 ms", "its CPUs were 95% busy"), search.Missed);
+    }
+
+    [Fact]
     public async Task A_server_that_serves_half_the_rate_is_marked_short_and_named()
     {
         var results = TestPaths.NewTempDirectory();
@@ -74,6 +133,7 @@ public sealed class OpenModelTests
         Assert.True(document.Measurements["http/requests/backlog"] > 0);
         Assert.StartsWith("short of the requested rate:", document.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("the server could not keep up", document.Bottleneck, StringComparison.Ordinal);
+        Assert.True(document.Measurements["http/requests/late/load"] * 10 < document.Measurements["http/requests/late"], "requests that waited for a connection are the server's lateness, not the load's");
         Assert.Contains("bound: short of the requested rate", run.Output, StringComparison.Ordinal);
     }
 
@@ -144,7 +204,7 @@ public sealed class OpenModelTests
         run.Measurements["http/latency/99.9"] = p999AndP99;
         run.Measurements["http/requests"] = 1000;
         run.Measurements["http/requests/badresponses"] = errorPercent * 10;
-        Assert.Equal((met, reason), ServiceLevel.Parse(text).Check(run));
+        Assert.Equal((met, reason, (string?)null), ServiceLevel.Parse(text).Check(run));
 
         // A rate the load could not reach is never a rate the server sustained.
         run.Measurements["http/rate/shortfall"] = 3;
@@ -159,12 +219,12 @@ public sealed class OpenModelTests
         double[] p99 = [4, 5, 90];
         IterationStatistics.Combine(run, [.. p99.Select(v => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/latency/99"] = v, ["http/requests"] = 1000 })]);
         Assert.Equal(33, run.Measurements["http/latency/99"]);
-        Assert.Equal((true, "met"), ServiceLevel.Parse("p99<10ms").Check(run));
+        Assert.Equal((true, "met", (string?)null), ServiceLevel.Parse("p99<10ms").Check(run));
 
         // Two windows of three missing: the median misses too.
         var worse = new RunDocument { Status = RunStatus.Succeeded };
         IterationStatistics.Combine(worse, [.. new double[] { 4, 12, 90 }.Select(v => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/latency/99"] = v, ["http/requests"] = 1000 })]);
-        Assert.Equal((false, "p99 was 12 ms"), ServiceLevel.Parse("p99<10ms").Check(worse));
+        Assert.Equal((false, "p99 was 12 ms", (string?)null), ServiceLevel.Parse("p99<10ms").Check(worse));
     }
 
     [Theory]

@@ -111,41 +111,18 @@ public sealed class AllocationTests
         _ = await HttpLoadGenerator.RunAsync(options, null, CancellationToken.None);
 
         // What the server allocates idle (its heartbeat and timers), per second, is not the requests'.
-        var (idleStart, idleStartAt) = await NextRuntimeLineAsync(serving);
-        var (idleEnd, idleEndAt) = await NextRuntimeLineAsync(serving);
-        var idlePerSecond = (AllocatedIn(idleEnd) - AllocatedIn(idleStart)) / (idleEndAt - idleStartAt).TotalSeconds;
+        var (idleStart, idleStartAt) = await serving.NextRuntimeLineAsync();
+        var (idleEnd, idleEndAt) = await serving.NextRuntimeLineAsync();
+        var idlePerSecond = (ServeProcess.RuntimeValue(idleEnd, "allocated") - ServeProcess.RuntimeValue(idleStart, "allocated")) / (idleEndAt - idleStartAt).TotalSeconds;
 
-        var (before, beforeAt) = await NextRuntimeLineAsync(serving);
+        var (before, beforeAt) = await serving.NextRuntimeLineAsync();
         var result = await HttpLoadGenerator.RunAsync(options with { Duration = TimeSpan.FromSeconds(3), Warmup = TimeSpan.Zero }, null, CancellationToken.None);
-        var (after, afterAt) = await NextRuntimeLineAsync(serving);
+        var (after, afterAt) = await serving.NextRuntimeLineAsync();
         Assert.True(result.IsClean, result.FirstError);
         Assert.True(result.Good > 20_000, $"{result.Good} good responses");
-        var bytes = AllocatedIn(after) - AllocatedIn(before);
+        var bytes = ServeProcess.RuntimeValue(after, "allocated") - ServeProcess.RuntimeValue(before, "allocated");
         var perRequest = (bytes - (idlePerSecond * (afterAt - beforeAt).TotalSeconds)) / result.Good;
         Assert.True(perRequest < 4, $"{server} allocated {bytes:n0} bytes over {result.Good:n0} requests (pipeline {depth}) and {idlePerSecond:n0} a second idle: {perRequest:0.00} per request");
-    }
-
-    private static async Task<(string Line, DateTime At)> NextRuntimeLineAsync(ServeProcess serving)
-    {
-        // A line printed after now: wait for the next one (the server prints once a second).
-        var seen = serving.LastRuntimeLine;
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
-        while (DateTime.UtcNow < deadline)
-        {
-            await Task.Delay(50);
-            if (serving.LastRuntimeLine is { } line && !ReferenceEquals(line, seen))
-            {
-                return (line, DateTime.UtcNow);
-            }
-        }
-
-        throw new TimeoutException("the server printed no #runtime line");
-    }
-
-    private static long AllocatedIn(string line)
-    {
-        var part = line.Split(' ').Single(p => p.StartsWith("allocated=", StringComparison.Ordinal));
-        return long.Parse(part["allocated=".Length..], System.Globalization.CultureInfo.InvariantCulture);
     }
 
     private static async Task<(long Bytes, LoadResult Result)> AllocatedDuring(HttpLoadOptions options)

@@ -20,6 +20,31 @@ internal sealed class ServeProcess : IAsyncDisposable
 
     public int Port { get; }
 
+    /// <summary>The next <c>#runtime</c> line printed after now (the server prints one a second), and when it came.</summary>
+    public async Task<(string Line, DateTime At)> NextRuntimeLineAsync()
+    {
+        var seen = _lastRuntimeLine;
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
+        while (DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(50);
+            if (_lastRuntimeLine is { } line && !ReferenceEquals(line, seen))
+            {
+                return (line, DateTime.UtcNow);
+            }
+        }
+
+        throw new TimeoutException("the server printed no #runtime line");
+    }
+
+    /// <summary>A counter of a <c>#runtime</c> line: <c>allocated</c>, <c>work-items</c>, <c>jit-methods</c>.</summary>
+    public static long RuntimeValue(string line, string name)
+    {
+        ArgumentNullException.ThrowIfNull(line);
+        var part = line.Split(' ').Single(p => p.StartsWith(name + "=", StringComparison.Ordinal));
+        return long.Parse(part[(name.Length + 1)..], System.Globalization.CultureInfo.InvariantCulture);
+    }
+
     public bool HasExited => _process.HasExited;
 
     public int ExitCode => _process.ExitCode;

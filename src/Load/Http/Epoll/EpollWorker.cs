@@ -23,14 +23,11 @@ internal sealed unsafe class EpollWorker
     private const int WaitMilliseconds = 20;
     private const int ReceiveBufferSize = 16 * 1024;
 
-    private static readonly long s_retryTicks = Stopwatch.Frequency / 100;
     private static readonly long s_checkTicks = Stopwatch.Frequency / 20;
 
     private readonly LoadRunState _state;
     private readonly EpollConnection[] _connections;
-    private readonly byte[] _address;
-    private readonly int _family;
-    private readonly long _timeoutTicks;
+    private readonly EpollSockets _sockets;
     private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
     private readonly Thread _thread;
     private readonly OpenModel.ArrivalSchedule? _schedule;
@@ -50,9 +47,7 @@ internal sealed unsafe class EpollWorker
         _schedule = state.Schedule;
         _idle = new Stack<EpollConnection>(connections.Length);
         Uncorrected = _schedule is null ? null : new LatencyHistogram();
-        _address = address.Bytes;
-        _family = address.Family;
-        _timeoutTicks = timeoutTicks;
+        _sockets = new EpollSockets(state, address, timeoutTicks);
         _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
     }
 
@@ -75,6 +70,7 @@ internal sealed unsafe class EpollWorker
         try
         {
             _epoll = EpollNative.CreateEpoll();
+            _sockets.Epoll = _epoll;
             if (_schedule is not null)
             {
                 _timer = ScheduleTimer.Open(_epoll);
@@ -83,7 +79,7 @@ internal sealed unsafe class EpollWorker
             var now = Stopwatch.GetTimestamp();
             foreach (var connection in _connections)
             {
-                Connect(connection, now);
+                _sockets.Connect(connection, now);
             }
 
             var nextCheck = now + s_checkTicks;
@@ -131,7 +127,7 @@ internal sealed unsafe class EpollWorker
                 if (count == 0 || now >= nextCheck)
                 {
                     now = Stopwatch.GetTimestamp();
-                    CheckTimers(now);
+                    _sockets.CheckTimers(_connections, now);
                     nextCheck = now + s_checkTicks;
                 }
             }
@@ -152,7 +148,7 @@ internal sealed unsafe class EpollWorker
                     connection.Outstanding = 0;
                 }
 
-                CloseSocket(connection);
+                EpollSockets.CloseSocket(connection);
             }
 
             _timer?.Dispose();
@@ -187,13 +183,13 @@ internal sealed unsafe class EpollWorker
                 var error = EpollNative.PendingError(connection.Fd);
                 if (error != 0)
                 {
-                    ConnectFailed(connection, $"connect to {_state.EndPoint}: {EpollNative.Describe(error)}", now);
+                    _sockets.ConnectFailed(connection, $"connect to {_state.EndPoint}: {EpollNative.Describe(error)}", now);
                     return;
                 }
 
                 connection.WaitingSince = 0;
                 connection.Parser.Reset();
-                Watch(connection, EpollNative.EPOLLIN);
+                _sockets.Watch(connection, EpollNative.EPOLLIN);
                 Next(connection, now);
                 return;
             case EpollPhase.Writing when (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0:
@@ -203,42 +199,6 @@ internal sealed unsafe class EpollWorker
             case EpollPhase.Parked:
                 Read(connection, now);
                 return;
-        }
-    }
-
-    private void Connect(EpollConnection connection, long now)
-    {
-        if (_state.Stopping)
-        {
-            return;
-        }
-
-        int fd;
-        try
-        {
-            fd = EpollNative.CreateSocket(_family);
-        }
-        catch (System.ComponentModel.Win32Exception ex)
-        {
-            ConnectFailed(connection, $"connect to {_state.EndPoint}: {ex.Message}", now);
-            return;
-        }
-
-        connection.Fd = fd;
-        connection.Phase = EpollPhase.Connecting;
-        connection.WaitingSince = now;
-        var errno = EpollNative.StartConnect(fd, _address);
-        if (errno != 0)
-        {
-            ConnectFailed(connection, $"connect to {_state.EndPoint}: {EpollNative.Describe(errno)}", now);
-            return;
-        }
-
-        connection.Interest = EpollNative.EPOLLOUT;
-        errno = EpollNative.Control(_epoll, EpollNative.EPOLL_CTL_ADD, fd, connection.Interest, (ulong)connection.Index);
-        if (errno != 0)
-        {
-            ConnectFailed(connection, $"epoll_ctl: {EpollNative.Describe(errno)}", now);
         }
     }
 
@@ -258,7 +218,8 @@ internal sealed unsafe class EpollWorker
         else if (_schedule.TryTake(out var due))
         {
             // Timed from now, not from when this wake began: the request is sent after it was taken.
-            SendBatch(connection, Stopwatch.GetTimestamp(), due);
+            // Late with another connection idle: the thread, not the pool, held it back.
+            SendBatch(connection, Stopwatch.GetTimestamp(), due, _idle.Count > 0);
         }
         else
         {
@@ -292,12 +253,13 @@ internal sealed unsafe class EpollWorker
 
             connection.Idle = false;
             _idle.Pop();
-            SendBatch(connection, Stopwatch.GetTimestamp(), due);
+            SendBatch(connection, Stopwatch.GetTimestamp(), due, freeWaiting: true);
         }
     }
 
     /// <param name="due">Open model: the request's due time (Stopwatch ticks); 0 in the closed loop.</param>
-    private void SendBatch(EpollConnection connection, long now, long due)
+    /// <param name="freeWaiting">Open model: a connection was idle when the request was taken, so lateness is the thread's.</param>
+    private void SendBatch(EpollConnection connection, long now, long due, bool freeWaiting = false)
     {
         var measured = _state.Measuring;
         connection.Measured = measured;
@@ -312,6 +274,10 @@ internal sealed unsafe class EpollWorker
             if (due != 0 && now - due > _state.LateTicks)
             {
                 connection.Counters.Late++;
+                if (freeWaiting)
+                {
+                    connection.Counters.LateByLoad++;
+                }
             }
         }
 
@@ -327,13 +293,13 @@ internal sealed unsafe class EpollWorker
             if (written == -EpollNative.EAGAIN)
             {
                 connection.Phase = EpollPhase.Writing;
-                Watch(connection, EpollNative.EPOLLIN | EpollNative.EPOLLOUT);
+                _sockets.Watch(connection, EpollNative.EPOLLIN | EpollNative.EPOLLOUT);
                 return;
             }
 
             if (written < 0)
             {
-                Fail(connection, "write: " + EpollNative.Describe(-written), ref connection.Counters.WriteErrors);
+                _sockets.Fail(connection, "write: " + EpollNative.Describe(-written), ref connection.Counters.WriteErrors);
                 return;
             }
 
@@ -341,7 +307,7 @@ internal sealed unsafe class EpollWorker
         }
 
         connection.Phase = EpollPhase.Reading;
-        Watch(connection, EpollNative.EPOLLIN);
+        _sockets.Watch(connection, EpollNative.EPOLLIN);
     }
 
     private void Read(EpollConnection connection, long now)
@@ -356,7 +322,7 @@ internal sealed unsafe class EpollWorker
 
             if (received < 0)
             {
-                Fail(connection, "read: " + EpollNative.Describe(-received), ref connection.Counters.ReadErrors);
+                _sockets.Fail(connection, "read: " + EpollNative.Describe(-received), ref connection.Counters.ReadErrors);
                 return;
             }
 
@@ -364,11 +330,11 @@ internal sealed unsafe class EpollWorker
             {
                 if (connection.Outstanding > 0)
                 {
-                    Fail(connection, "read: the server closed the connection with requests outstanding", ref connection.Counters.ReadErrors);
+                    _sockets.Fail(connection, "read: the server closed the connection with requests outstanding", ref connection.Counters.ReadErrors);
                 }
                 else
                 {
-                    Reopen(connection, now);
+                    _sockets.Reopen(connection, now);
                 }
 
                 return;
@@ -388,11 +354,11 @@ internal sealed unsafe class EpollWorker
                 case ResponseOutcome.ServerClosing:
                     if (connection.Outstanding > 0)
                     {
-                        Fail(connection, null, ref connection.Counters.ReadErrors);
+                        _sockets.Fail(connection, null, ref connection.Counters.ReadErrors);
                     }
                     else
                     {
-                        Reopen(connection, now);
+                        _sockets.Reopen(connection, now);
                     }
 
                     return;
@@ -406,10 +372,10 @@ internal sealed unsafe class EpollWorker
                     }
 
                     connection.Outstanding = 0;
-                    Reopen(connection, now);
+                    _sockets.Reopen(connection, now);
                     return;
                 case ResponseOutcome.UnexpectedData:
-                    Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)", ref connection.Counters.ReadErrors);
+                    _sockets.Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)", ref connection.Counters.ReadErrors);
                     return;
             }
 
@@ -426,84 +392,5 @@ internal sealed unsafe class EpollWorker
                 return;
             }
         }
-    }
-
-    private void CheckTimers(long now)
-    {
-        foreach (var connection in _connections)
-        {
-            if (connection.Phase == EpollPhase.Closed)
-            {
-                if (now >= connection.RetryAt)
-                {
-                    Connect(connection, now);
-                }
-            }
-            else if (connection.WaitingSince != 0 && now - connection.WaitingSince > _timeoutTicks)
-            {
-                var connecting = connection.Phase == EpollPhase.Connecting;
-                Fail(connection, connecting ? "connect timed out" : "request timed out", ref connection.Counters.Timeouts);
-            }
-        }
-    }
-
-    /// <summary>Counts the failure (with its cause, the first one) and the requests lost with it; the connection is made again.</summary>
-    private void Fail(EpollConnection connection, string? cause, ref long counter)
-    {
-        if (connection.Measured || (connection.Phase == EpollPhase.Connecting && _state.Measuring))
-        {
-            if (!_state.Aborted && cause is not null)
-            {
-                connection.FirstError ??= cause;
-            }
-
-            counter++;
-            connection.Counters.Lost += connection.Outstanding;
-        }
-
-        connection.Outstanding = 0;
-        Reopen(connection, Stopwatch.GetTimestamp());
-    }
-
-    private void ConnectFailed(EpollConnection connection, string cause, long now)
-    {
-        if (_state.Measuring && !_state.Aborted)
-        {
-            connection.FirstError ??= cause;
-            connection.Counters.ConnectErrors++;
-        }
-
-        CloseSocket(connection);
-
-        // Back off a little so a refusing server is not spun against.
-        connection.RetryAt = now + s_retryTicks;
-    }
-
-    private void Reopen(EpollConnection connection, long now)
-    {
-        CloseSocket(connection);
-        Connect(connection, now);
-    }
-
-    private void Watch(EpollConnection connection, uint events)
-    {
-        if (connection.Interest != events)
-        {
-            connection.Interest = events;
-            _ = EpollNative.Control(_epoll, EpollNative.EPOLL_CTL_MOD, connection.Fd, events, (ulong)connection.Index);
-        }
-    }
-
-    private static void CloseSocket(EpollConnection connection)
-    {
-        if (connection.Fd >= 0)
-        {
-            EpollNative.Close(connection.Fd);
-            connection.Fd = -1;
-        }
-
-        connection.Phase = EpollPhase.Closed;
-        connection.WaitingSince = 0;
-        connection.Interest = 0;
     }
 }

@@ -1,0 +1,144 @@
+using System.Diagnostics;
+using System.Runtime.Versioning;
+
+namespace Benchmarks.Load.Http.Epoll;
+
+/// <summary>
+/// The socket lifecycle of an epoll worker's connections: a non-blocking connect registered with
+/// the worker's epoll instance, interest changes, failures counted with their first cause, the
+/// connection made again after a failure or a close, and the timeouts and connect retries the
+/// worker checks between waits. Used by its worker's thread only.
+/// </summary>
+[SupportedOSPlatform("linux")]
+internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes address, long timeoutTicks)
+{
+    private static readonly long s_retryTicks = Stopwatch.Frequency / 100;
+
+    private readonly LoadRunState _state = state;
+    private readonly byte[] _address = address.Bytes;
+    private readonly int _family = address.Family;
+    private readonly long _timeoutTicks = timeoutTicks;
+
+    /// <summary>The worker's epoll instance, set once its thread has made it.</summary>
+    public int Epoll { get; set; } = -1;
+
+    public void Connect(EpollConnection connection, long now)
+    {
+        if (_state.Stopping)
+        {
+            return;
+        }
+
+        int fd;
+        try
+        {
+            fd = EpollNative.CreateSocket(_family);
+        }
+        catch (System.ComponentModel.Win32Exception ex)
+        {
+            ConnectFailed(connection, $"connect to {_state.EndPoint}: {ex.Message}", now);
+            return;
+        }
+
+        connection.Fd = fd;
+        connection.Phase = EpollPhase.Connecting;
+        connection.WaitingSince = now;
+        var errno = EpollNative.StartConnect(fd, _address);
+        if (errno != 0)
+        {
+            ConnectFailed(connection, $"connect to {_state.EndPoint}: {EpollNative.Describe(errno)}", now);
+            return;
+        }
+
+        connection.Interest = EpollNative.EPOLLOUT;
+        errno = EpollNative.Control(Epoll, EpollNative.EPOLL_CTL_ADD, fd, connection.Interest, (ulong)connection.Index);
+        if (errno != 0)
+        {
+            ConnectFailed(connection, $"epoll_ctl: {EpollNative.Describe(errno)}", now);
+        }
+    }
+
+
+    /// <summary>Connects again the connections whose retry is due, and fails those that waited on the server past the timeout.</summary>
+    public void CheckTimers(EpollConnection[] connections, long now)
+    {
+        foreach (var connection in connections)
+        {
+            if (connection.Phase == EpollPhase.Closed)
+            {
+                if (now >= connection.RetryAt)
+                {
+                    Connect(connection, now);
+                }
+            }
+            else if (connection.WaitingSince != 0 && now - connection.WaitingSince > _timeoutTicks)
+            {
+                var connecting = connection.Phase == EpollPhase.Connecting;
+                Fail(connection, connecting ? "connect timed out" : "request timed out", ref connection.Counters.Timeouts);
+            }
+        }
+    }
+
+    /// <summary>Counts the failure (with its cause, the first one) and the requests lost with it; the connection is made again.</summary>
+    public void Fail(EpollConnection connection, string? cause, ref long counter)
+    {
+        if (connection.Measured || (connection.Phase == EpollPhase.Connecting && _state.Measuring))
+        {
+            if (!_state.Aborted && cause is not null)
+            {
+                connection.FirstError ??= cause;
+            }
+
+            counter++;
+            connection.Counters.Lost += connection.Outstanding;
+        }
+
+        connection.Outstanding = 0;
+        Reopen(connection, Stopwatch.GetTimestamp());
+    }
+
+    /// <summary>Counts a failed connect (in the window) and sets the retry a little later, so a refusing server is not spun against.</summary>
+    public void ConnectFailed(EpollConnection connection, string cause, long now)
+    {
+        if (_state.Measuring && !_state.Aborted)
+        {
+            connection.FirstError ??= cause;
+            connection.Counters.ConnectErrors++;
+        }
+
+        CloseSocket(connection);
+
+        // Back off a little so a refusing server is not spun against.
+        connection.RetryAt = now + s_retryTicks;
+    }
+
+    public void Reopen(EpollConnection connection, long now)
+    {
+        CloseSocket(connection);
+        Connect(connection, now);
+    }
+
+    /// <summary>Registers the socket for <paramref name="events"/>, with a system call only when they change.</summary>
+    public void Watch(EpollConnection connection, uint events)
+    {
+        if (connection.Interest != events)
+        {
+            connection.Interest = events;
+            _ = EpollNative.Control(Epoll, EpollNative.EPOLL_CTL_MOD, connection.Fd, events, (ulong)connection.Index);
+        }
+    }
+
+    /// <summary>Closes the socket, if any; the connection is then closed until connected again.</summary>
+    public static void CloseSocket(EpollConnection connection)
+    {
+        if (connection.Fd >= 0)
+        {
+            EpollNative.Close(connection.Fd);
+            connection.Fd = -1;
+        }
+
+        connection.Phase = EpollPhase.Closed;
+        connection.WaitingSince = 0;
+        connection.Interest = 0;
+    }
+}
