@@ -59,7 +59,7 @@ internal static class LoadSummaryWriter
         if (result.Requests > 0)
         {
             var perRequest = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;
-            writer.WriteLine(string.Create(c, $"Client CPU:   {result.CpuUserSeconds:0.00}s user, {result.CpuKernelSeconds:0.00}s kernel, {perRequest:0.000}us per request"));
+            writer.WriteLine(string.Create(c, $"Client CPU:   {result.CpuUserSeconds:0.00}s user, {result.CpuKernelSeconds:0.00}s kernel, {perRequest:0.000}us per request{(result.ThreadsBusyPercent is { } busy ? $"; its threads busy {busy:0}% of the window" : "")}"));
         }
     }
 
@@ -69,8 +69,8 @@ internal static class LoadSummaryWriter
         // Environment.ProcessorCount is the CPUs this process may run on (its affinity), not the machine's.
         var cpus = Math.Max(1, Environment.ProcessorCount);
         var busy = result.CpuWindowSeconds > 0 ? (result.CpuUserSeconds + result.CpuKernelSeconds) / result.CpuWindowSeconds / cpus * 100 : 0;
-        return busy >= 90
-            ? string.Create(CultureInfo.InvariantCulture, $"the load generator could not keep up (its process used {busy:0}% of the {cpus} CPU(s) it may run on)")
+        return busy >= 90 || result.ThreadsBusyPercent >= 90
+            ? string.Create(CultureInfo.InvariantCulture, $"the load generator could not keep up (its process used {busy:0}% of the {cpus} CPU(s) it may run on{(result.ThreadsBusyPercent is { } threads ? $", its threads worked {threads:0}% of the window" : "")})")
             : string.Create(CultureInfo.InvariantCulture, $"the server could not keep up (the load used only {busy:0}% of the {cpus} CPU(s) it may run on; {result.Late} requests were sent late, waiting for a free connection or for the load's thread)");
     }
 

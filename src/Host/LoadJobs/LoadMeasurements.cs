@@ -28,6 +28,10 @@ internal static class LoadMeasurements
             [HttpMeasures.Bytes.Name] = result.BytesReceived,
         };
         LoadCpuShare.Add(measurements, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
+        if (result.ThreadsBusyPercent is { } busy)
+        {
+            measurements[SystemMeasures.LoadThreadsBusy.Name] = busy;
+        }
         if (!result.KeepAlive)
         {
             measurements[HttpMeasures.Connects.Name] = result.Connects;

@@ -45,12 +45,13 @@ internal static class SystemMeasures
     public static readonly Measurement ProxyCpu = Sampled("proxy/cpu", "%", Avg, Neither, "Reverse proxy CPU (nginx or HAProxy started by run, with its workers), mean of the intervals (% of the machine; user + kernel)");
     public static readonly Measurement ProxyUser = Sampled("proxy/cpu/user", "%", Avg, Neither, "Reverse proxy CPU in user mode, mean of the intervals (% of the machine)");
     public static readonly Measurement ProxyKernel = Sampled("proxy/cpu/kernel", "%", Avg, Neither, "Reverse proxy CPU in kernel mode, mean of the intervals (% of the machine)");
+    public static readonly Measurement LoadThreadsBusy = new("load/threads/busy", "%", Avg, Neither, "Share of the window the load generator's threads worked rather than waited for the network or the schedule (epoll engine, over its threads; runnable but not running counts as working): near 100% the load set the pace (%)");
     public static readonly Measurement LoadCpuPerRequest = new("load/cpu-per-request", "us", Avg, Lower, "Load generator CPU time per request (us)");
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, MachineUser, MachineKernel, MachineIdle, MachineSteal,
-        NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadCpuPerRequest, LoadWarmup, LoadWarmupSteady, Jit,
+        NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];
 

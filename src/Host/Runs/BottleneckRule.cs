@@ -8,8 +8,9 @@ namespace Benchmarks.Host.Runs;
 /// <summary>
 /// What limited a run, from its CPU split and its link, in one line — checked in this order:
 /// the wire (link utilization at least <see cref="WireLimit"/>%), the database on CPUs of its own
-/// (at least <see cref="CpuLimit"/>% busy), the load generator (its CPUs at
-/// least <see cref="CpuLimit"/>% busy, CPUs apart from the server's), the server's CPUs (at least
+/// (at least <see cref="CpuLimit"/>% busy), the load generator (its CPUs, or its threads' share of
+/// the window spent working rather than waiting, <c>load/threads/busy</c>, at least
+/// <see cref="CpuLimit"/>%, CPUs apart from the server's), the server's CPUs (at least
 /// <see cref="CpuLimit"/>% busy: the stack when user mode dominates, the kernel otherwise), the
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
 /// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load), the whole machine when the database shares the server's or the load's CPUs (idle under
@@ -71,6 +72,10 @@ internal static class BottleneckRule
         else if (!shared && loadBusy >= CpuLimit)
         {
             verdict = string.Create(c, $"load-bound: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy, so the figures are the client's limit, not the server's");
+        }
+        else if (!shared && m.TryGetValue(SystemMeasures.LoadThreadsBusy.Name, out var threadsBusy) && threadsBusy >= CpuLimit)
+        {
+            verdict = string.Create(c, $"load-bound: the load generator's threads worked {threadsBusy:0}% of the window, rarely waiting for the server (its {Count(loadCpus.Count)} {loadBusy:0}% busy), so the figures are the client's limit, not the server's");
         }
         else if (serverBusy >= CpuLimit)
         {

@@ -9,7 +9,8 @@ namespace Benchmarks.Host.Runs;
 /// The open model's load-bound verdict: a run whose achieved rate fell short of the requested by
 /// more than <see cref="DefaultLoad.ShortfallLimit"/> says so, and which side could not keep up.
 /// The load generator fell behind when its CPUs were at least <see cref="BottleneckRule.CpuLimit"/>%
-/// busy, or when most of the requests it sent late had a connection free for them (its thread, not
+/// busy, when its threads worked that share of the window rather than wait (<c>load/threads/busy</c>,
+/// CPUs apart from the server's), or when most of the requests it sent late had a connection free for them (its thread, not
 /// the pool, held them back: <c>http/requests/late/load</c>); else the server did (requests waited
 /// for a free connection).
 /// </summary>
@@ -59,6 +60,11 @@ internal static class OpenModelRule
             return string.Create(c, $"its CPUs were {busy:0}% busy");
         }
 
+        if (values.TryGetValue(SystemMeasures.LoadThreadsBusy.Name, out var threadsBusy) && threadsBusy >= BottleneckRule.CpuLimit && !SharesServerCpus(document))
+        {
+            return string.Create(c, $"its threads worked {threadsBusy:0}% of the window, rarely waiting for the server; its CPUs were {busy:0}% busy");
+        }
+
         var late = values.GetValueOrDefault(names.Late);
         var byLoad = values.GetValueOrDefault(names.LateByLoad);
         var sent = values.GetValueOrDefault(names.Count);
@@ -66,6 +72,13 @@ internal static class OpenModelRule
         return behind
             ? string.Create(c, $"{byLoad:n0} of {sent:n0} requests left over {DefaultLoad.LateAfter.TotalMilliseconds:0} ms late with a connection free for them, {byLoad / Math.Max(1, sent) * 100:0.##}%; its CPUs were {busy:0}% busy")
             : null;
+    }
+
+    private static bool SharesServerCpus(RunDocument document)
+    {
+        var cores = Math.Max(1, document.Environment.Cores);
+        return BottleneckRule.Cpus(document.Parameters.GetValueOrDefault("server-cpus"), cores)
+            .Intersect(BottleneckRule.Cpus(document.Parameters.GetValueOrDefault("load-cpus"), cores)).Any();
     }
 
     private static double LoadBusy(RunDocument document, IReadOnlyDictionary<string, double> values)

@@ -39,12 +39,14 @@ public static class HttpLoadGenerator
 
             var cpuAtStart = Statistics.ProcessCpu.Now();
             state.Measuring = true;
+            var waitingAtStart = pool.Waiting();
             var windowStart = Stopwatch.GetTimestamp();
             clock.BeginWindow();
             var interrupted = await clock.RunWindowAsync(options.Duration, cancellationToken);
 
             state.Stopping = true;
             var windowEnd = Stopwatch.GetTimestamp();
+            var busy = ThreadsBusy(waitingAtStart, pool.Waiting(), windowEnd - windowStart);
             var open = schedule is null ? null : new OpenModel.OpenModelTally(schedule.DueBetween(windowStart, windowEnd), schedule.Backlog);
             schedule?.Stop();
             clock.EndWindow();
@@ -60,7 +62,7 @@ public static class HttpLoadGenerator
             // models: answers in flight at its start (sent in the warm-up) are left out as those at its end are
             // taken in, and a stall at its end does not stretch the window (it read as a shortfall of the open model).
             var result = Aggregate(options, pool, windowStart, windowEnd, clock.PerSecond, TimeSpan.FromSeconds(cpu.User), TimeSpan.FromSeconds(cpu.Kernel))
-                with { Interrupted = interrupted, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
+                with { Interrupted = interrupted, ThreadsBusyPercent = busy, CpuWindowSeconds = cpu.Seconds, WarmupSeconds = warmup.Took.TotalSeconds, WarmupSteady = warmup.Steady };
             return open is null ? result : result with
             {
                 RequestedRate = options.Rate,
@@ -76,6 +78,12 @@ public static class HttpLoadGenerator
             state.Aborted = true;
         }
     }
+
+    /// <summary>The share of the window (%) the engine's threads were not waiting in epoll_wait, over all its threads; null where it cannot say.</summary>
+    private static double? ThreadsBusy((long Ticks, int Threads)? atStart, (long Ticks, int Threads)? atEnd, long windowTicks) =>
+        atStart is { } start && atEnd is { } end && windowTicks > 0 && end.Threads > 0
+            ? Math.Clamp(100 * (1 - ((double)(end.Ticks - start.Ticks) / (windowTicks * end.Threads))), 0, 100)
+            : null;
 
     private static (long Completed, long Errors) Totals(IHttpConnectionPool pool)
     {

@@ -33,4 +33,11 @@ internal interface IHttpConnectionPool : IAsyncDisposable
 
     /// <summary>Open model: the latencies from the send; null in the closed loop.</summary>
     LatencyHistogram? Uncorrected();
+
+    /// <summary>
+    /// The time (Stopwatch ticks, summed over the engine's threads) its threads have spent blocked
+    /// waiting for the network or the schedule so far, and how many threads; null where the engine
+    /// cannot say (the portable engine's work runs on the thread pool).
+    /// </summary>
+    (long Ticks, int Threads)? Waiting();
 }

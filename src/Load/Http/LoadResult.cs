@@ -74,6 +74,14 @@ public sealed record LoadResult
     /// <summary>The wall-clock time over which the CPU seconds above were counted.</summary>
     public double CpuWindowSeconds { get; init; }
 
+    /// <summary>
+    /// The share of the window (%) the load's threads spent working rather than waiting for the
+    /// network or the schedule (epoll engine; over all its threads; time runnable but not running
+    /// counts as working); null for the portable engine. Near 100 the load, not the server, set
+    /// the pace.
+    /// </summary>
+    public double? ThreadsBusyPercent { get; init; }
+
     /// <summary>The first socket error's message, as a cause to show the user.</summary>
     public string? FirstError { get; init; }
 

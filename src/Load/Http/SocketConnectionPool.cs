@@ -68,6 +68,8 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
 
     public LatencyHistogram Latency() => Merge(_shards);
 
+    public (long Ticks, int Threads)? Waiting() => null;
+
     public LatencyHistogram? Uncorrected() => _uncorrected is null ? null : Merge(_uncorrected);
 
     /// <summary>Without keep-alive: connect times (from the shared state).</summary>

@@ -112,6 +112,16 @@ public sealed class OpenModelTests
         // The load's CPU (here its one CPU of two) 95% busy: load-bound whatever its lateness.
         Assert.Contains("its CPUs were 95% busy", ServiceLevel.Parse("p99<10ms").Check(Run(0, 95)).LoadBound, StringComparison.Ordinal);
 
+        // Its threads working 96% of the window, on CPUs apart from the server's: load-bound too;
+        // on the server's CPUs, a thread that is not waiting may be waiting for the server to run.
+        var busyThreads = Run(0, 80);
+        busyThreads.Measurements["load/threads/busy"] = 96;
+        busyThreads.Parameters["server-cpus"] = "0";
+        Assert.Contains("its threads worked 96% of the window", ServiceLevel.Parse("p99<10ms").Check(busyThreads).LoadBound, StringComparison.Ordinal);
+        Assert.StartsWith("load-bound: the load generator's threads worked 96% of the window", BottleneckRule.Judge(WithServerCpu(busyThreads)), StringComparison.Ordinal);
+        busyThreads.Parameters["server-cpus"] = "1";
+        Assert.Null(ServiceLevel.Parse("p99<10ms").Check(busyThreads).LoadBound);
+
         // The search keeps the reason, and its answer says whose limit it found.
         var search = new RateSearch(10_000);
         Assert.True(search.Record(true, "met", null, out _));
@@ -119,6 +129,12 @@ public sealed class OpenModelTests
         Assert.True(confirming);
         search.Record(false, "p99 was 12 ms", "its CPUs were 95% busy", out _);
         Assert.Equal((20_000, "p99 was 12 ms", "its CPUs were 95% busy"), search.Missed);
+    }
+
+    private static RunDocument WithServerCpu(RunDocument run)
+    {
+        run.Measurements["benchmarks/cpu/mean"] = 30;
+        return run;
     }
 
     [Fact]
@@ -134,6 +150,9 @@ public sealed class OpenModelTests
         Assert.StartsWith("short of the requested rate:", document.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("the server could not keep up", document.Bottleneck, StringComparison.Ordinal);
         Assert.True(document.Measurements["http/requests/late/load"] * 10 < document.Measurements["http/requests/late"], "requests that waited for a connection are the server's lateness, not the load's");
+
+        // The load's thread spent the window waiting for the slow server.
+        Assert.InRange(document.Measurements["load/threads/busy"], 0, 30);
         Assert.Contains("bound: short of the requested rate", run.Output, StringComparison.Ordinal);
     }
 

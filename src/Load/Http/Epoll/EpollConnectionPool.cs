@@ -92,6 +92,8 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
         return merged;
     }
 
+    public (long Ticks, int Threads)? Waiting() => (_workers.Sum(w => w.WaitingTicks), _workers.Length);
+
     public LatencyHistogram? Uncorrected()
     {
         if (_state.Schedule is null)

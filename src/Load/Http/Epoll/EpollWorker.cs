@@ -40,6 +40,9 @@ internal sealed unsafe class EpollWorker
     /// <summary>Open model: wakes the thread when the next request falls due; null without one.</summary>
     private ScheduleTimer? _timer;
 
+    /// <summary>Stopwatch ticks the thread has spent in epoll_wait (written by the thread, read by the generator).</summary>
+    private long _waitingTicks;
+
     public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, SocketAddressBytes address, long timeoutTicks)
     {
         _state = state;
@@ -58,6 +61,9 @@ internal sealed unsafe class EpollWorker
     public LatencyHistogram? Uncorrected { get; }
 
     public IReadOnlyList<EpollConnection> Connections => _connections;
+
+    /// <summary>How long the thread has waited in epoll_wait so far: the rest of its time it worked (or was runnable but not running).</summary>
+    public long WaitingTicks => Volatile.Read(ref _waitingTicks);
 
     /// <summary>Completes when the thread has ended and closed every socket; faults if epoll itself failed.</summary>
     public Task Completion => _done.Task;
@@ -90,6 +96,7 @@ internal sealed unsafe class EpollWorker
                     break;
                 }
 
+                var waitFrom = Stopwatch.GetTimestamp();
                 var count = EpollNative.Wait(_epoll, events, MaxEvents, _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds);
                 if (count < 0)
                 {
@@ -103,6 +110,7 @@ internal sealed unsafe class EpollWorker
                 }
 
                 now = Stopwatch.GetTimestamp();
+                Volatile.Write(ref _waitingTicks, _waitingTicks + (now - waitFrom));
                 for (var i = 0; i < count; i++)
                 {
                     var data = EpollNative.DataAt(events, i);
