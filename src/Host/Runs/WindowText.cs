@@ -12,10 +12,10 @@ internal static class WindowText
         var iteration = window.Iteration is { } number ? string.Create(CultureInfo.InvariantCulture, $" in iteration {number}") : "";
         return window.Verdict switch
         {
-            "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s{iteration} (z = {window.TrendZ:0.#}); warm up longer (--warmup) or repeat the run"),
-            "noisy" => string.Create(CultureInfo.InvariantCulture, $"window: noisy: {window.Series} drifted {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s{iteration} but not out of the noise (z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%); repeat the run (--iterations) before trusting one figure"),
+            "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} (z = {window.TrendZ:0.#}); warm up longer (--warmup) or repeat the run"),
+            "noisy" => string.Create(CultureInfo.InvariantCulture, $"window: noisy: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} but not out of the noise (z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%); repeat the run (--iterations) before trusting one figure"),
             "too short" => string.Create(CultureInfo.InvariantCulture, $"window: too short to judge ({window.Seconds} s of {window.Series}{iteration})"),
-            _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#}% over {window.Seconds} s{iteration}, z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%)"),
+            _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration}, z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%)"),
         };
     }
 

@@ -34,6 +34,18 @@ public sealed class RunVerdictTests
         Assert.Equal("too short", SteadinessRule.Check("http/rps", [1, 2, 3]).Verdict);
     }
 
+    [Theory]
+    [InlineData(-0.02, "drift 0% over")]
+    [InlineData(0.02, "drift 0% over")]
+    [InlineData(-1.26, "drift -1.3% over")]
+    [InlineData(2.5, "drift +2.5% over")]
+    public void A_drift_that_rounds_to_zero_reads_as_zero_not_as_a_signed_zero(double drift, string expected)
+    {
+        var text = WindowText.Describe(new WindowCheck { Verdict = "steady", Series = "http/rps", DriftPercent = drift, Seconds = 10 });
+        Assert.Contains(expected, text, StringComparison.Ordinal);
+        Assert.DoesNotContain("-+", text, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void One_bad_second_does_not_hide_a_climb_from_the_warm_up()
     {
