@@ -47,7 +47,7 @@ internal static class LoadSummaryWriter
                 writer.WriteLine(string.Create(c, $"    From the send (uncorrected)  p50 {Ms(uncorrected.P50),8}  p90 {Ms(uncorrected.P90),8}  p99 {Ms(uncorrected.P99),8}  max {Ms(uncorrected.Max),8}"));
             }
 
-            writer.WriteLine(string.Create(c, $"    Requested {requested:0.00} req/s, achieved {result.RequestsPerSecond:0.00} ({(result.RequestsPerSecond - requested) / requested * 100:+0.0;-0.0;0.0}%); {result.Due} due, {result.Late} sent late (> {DefaultLoad.LateAfter.TotalMilliseconds:0} ms; {result.LateByLoad} of them with a connection free), {result.Backlog} waiting at the end"));
+            writer.WriteLine(string.Create(c, $"    Requested {requested:0.00} req/s, achieved {result.RequestsPerSecond:0.00} ({(result.RequestsPerSecond - requested) / requested * 100:+0.0;-0.0;0.0}%); {result.Due} due, {result.Late} sent late (> {DefaultLoad.LateAfter.TotalMilliseconds:0} ms; {result.LateByLoad} of them with a connection free), {result.BacklogAtStart} waiting when the window opened and {result.Backlog} at its end"));
             if (result.IsShort)
             {
                 writer.WriteLine(string.Create(c, $"    SHORT of the requested rate by more than {DefaultLoad.ShortfallLimit * 100:0}%: {ShortCause(result)}"));

@@ -55,6 +55,7 @@ internal static class LoadMeasurements
             measurements[HttpMeasures.Late.Name] = result.Late;
             measurements[HttpMeasures.LateByLoad.Name] = result.LateByLoad;
             measurements[HttpMeasures.Backlog.Name] = result.Backlog;
+            measurements[HttpMeasures.BacklogAtStart.Name] = result.BacklogAtStart;
             if (result.Uncorrected is { } uncorrected)
             {
                 measurements[HttpMeasures.UncorrectedMean.Name] = uncorrected.Mean;

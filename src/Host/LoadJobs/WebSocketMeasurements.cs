@@ -79,6 +79,7 @@ internal static class WebSocketMeasurements
             m[WebSocketMeasures.RateShortfall.Name] = Math.Max(0, (requested - result.MessagesPerSecond) / requested * 100);
             m[WebSocketMeasures.Late.Name] = result.Late;
             m[WebSocketMeasures.LateByLoad.Name] = result.LateByLoad;
+            m[WebSocketMeasures.BacklogAtStart.Name] = result.BacklogAtStart;
             m[WebSocketMeasures.Backlog.Name] = result.Backlog;
             if (result.Uncorrected is { } uncorrected)
             {

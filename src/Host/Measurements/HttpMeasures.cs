@@ -51,6 +51,7 @@ internal static class HttpMeasures
     public static readonly Measurement Due = new("http/requests/due", "count", Max, Neither, "Open model: requests whose due time fell in the measured window");
     public static readonly Measurement Late = new("http/requests/late", "count", Max, Lower, "Open model: requests sent more than 5 ms after their due time (every connection was busy, or the load fell behind)");
     public static readonly Measurement LateByLoad = new("http/requests/late/load", "count", Max, Lower, "Open model: of http/requests/late, those sent late although a connection was free for them (the load generator fell behind, not the pool)");
+    public static readonly Measurement BacklogAtStart = new("http/requests/backlog/start", "count", Max, Lower, "Open model: requests due but not yet sent when the window opened (the warm-up waits up to its own length again, at most 10 s, for its backlog to drain to 5 ms worth of requests)");
     public static readonly Measurement Backlog = new("http/requests/backlog", "count", Max, Lower, "Open model: requests due but not yet sent when the window ended");
     public static readonly Measurement UncorrectedMean = new("http/latency/uncorrected/mean", "ms", Max, Lower, "Open model: mean latency from each request's send, not its due time (ms)");
     public static readonly Measurement Uncorrected50 = new("http/latency/uncorrected/50", "ms", Max, Lower, "Open model: latency from the send, 50th percentile (ms)");
@@ -63,6 +64,6 @@ internal static class HttpMeasures
     [
         RpsMean, Requests, BadResponses, Errors, Lost, LatencyMean, LatencyStdev, Latency50, Latency75, Latency90, Latency99, Latency999,
         LatencyMax, Throughput, Bytes, Rps, Connects, ConnectsRate, ConnectMean, Connect50, Connect99, FirstByteMean, FirstByte50, FirstByte99,
-        RateRequested, RateShortfall, Due, Late, LateByLoad, Backlog, UncorrectedMean, Uncorrected50, Uncorrected90, Uncorrected99, Uncorrected999, UncorrectedMax,
+        RateRequested, RateShortfall, Due, Late, LateByLoad, BacklogAtStart, Backlog, UncorrectedMean, Uncorrected50, Uncorrected90, Uncorrected99, Uncorrected999, UncorrectedMax,
     ];
 }

@@ -45,6 +45,7 @@ internal static class WebSocketMeasures
     public static readonly Measurement RateShortfall = new("ws/rate/shortfall", "%", Max, Lower, "Open model: how far the achieved message rate fell below the requested (% of the requested; 0 when met)");
     public static readonly Measurement Late = new("ws/messages/late", "count", Max, Lower, "Open model: messages sent more than 5 ms after their due time");
     public static readonly Measurement LateByLoad = new("ws/messages/late/load", "count", Max, Lower, "Open model: of ws/messages/late, those sent late although a connection was free for them (the load generator fell behind, not the pool)");
+    public static readonly Measurement BacklogAtStart = new("ws/messages/backlog/start", "count", Max, Lower, "Open model: messages due but not yet sent when the window opened (the warm-up waits up to its own length again, at most 10 s, for its backlog to drain)");
     public static readonly Measurement Backlog = new("ws/messages/backlog", "count", Max, Lower, "Open model: messages due but not yet sent when the window ended");
     public static readonly Measurement Uncorrected50 = new("ws/rtt/uncorrected/50", "ms", Max, Lower, "Open model: round trip from the send, 50th percentile (ms)");
     public static readonly Measurement Uncorrected99 = new("ws/rtt/uncorrected/99", "ms", Max, Lower, "Open model: round trip from the send, 99th percentile (ms)");
@@ -55,6 +56,6 @@ internal static class WebSocketMeasures
         MessagesRate, Messages, MessagesBad, MessagesLost, Errors, RttMean, Rtt50, Rtt90, Rtt95, Rtt99, RttMax, IdleConnections, IdleMemoryPerConnection,
         BroadcastClients, BroadcastSteps, BroadcastExpected, BroadcastReceived, BroadcastRttLimit, BroadcastRtt50, BroadcastRttMax,
         Connects, Handshakes, ConnectsRate, ConnectMean, ConnectMin, Connect50, Connect90, Connect95, ConnectMax,
-        RateRequested, RateShortfall, Late, LateByLoad, Backlog, Uncorrected50, Uncorrected99, UncorrectedMax,
+        RateRequested, RateShortfall, Late, LateByLoad, BacklogAtStart, Backlog, Uncorrected50, Uncorrected99, UncorrectedMax,
     ];
 }

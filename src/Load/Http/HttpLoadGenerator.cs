@@ -11,6 +11,7 @@ namespace Benchmarks.Load.Http;
 /// </summary>
 public static class HttpLoadGenerator
 {
+
     public static async Task<LoadResult> RunAsync(HttpLoadOptions options, IProgress<LoadProgress>? progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -35,6 +36,14 @@ public static class HttpLoadGenerator
             else
             {
                 await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
+            }
+
+            long? backlogAtStart = null;
+            if (schedule is not null)
+            {
+                var (took, backlog) = await OpenModel.BacklogDrain.WaitAsync(clock, schedule, warmup.Took, cancellationToken);
+                warmup = (warmup.Took + took, warmup.Steady);
+                backlogAtStart = backlog;
             }
 
             var cpuAtStart = Statistics.ProcessCpu.Now();
@@ -66,6 +75,7 @@ public static class HttpLoadGenerator
             return open is null ? result : result with
             {
                 RequestedRate = options.Rate,
+                BacklogAtStart = backlogAtStart ?? 0,
                 Due = open.Due,
                 Backlog = open.Backlog,
                 Uncorrected = pool.Uncorrected() is { } uncorrected ? LatencySummary.From(uncorrected) : null,

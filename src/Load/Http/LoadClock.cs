@@ -87,6 +87,35 @@ internal sealed class LoadClock
         return (Stopwatch.GetElapsedTime(start), false);
     }
 
+    /// <summary>
+    /// Extends the warm-up until <paramref name="drained"/> holds (checked every 20 ms), at most
+    /// <paramref name="maximum"/>, reporting warm-up seconds as they pass; how long it took and
+    /// whether it held.
+    /// </summary>
+    public async Task<(TimeSpan Took, bool Drained)> DrainAsync(Func<bool> drained, TimeSpan maximum, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(drained);
+        var start = Stopwatch.GetTimestamp();
+        var reported = 0;
+        while (!drained())
+        {
+            var elapsed = Stopwatch.GetElapsedTime(start);
+            if (elapsed >= maximum)
+            {
+                return (elapsed, false);
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(20), cancellationToken);
+            if (Stopwatch.GetElapsedTime(start).TotalSeconds >= reported + 1)
+            {
+                reported++;
+                Report(measuring: false);
+            }
+        }
+
+        return (Stopwatch.GetElapsedTime(start), true);
+    }
+
     /// <summary>Waits out <paramref name="span"/>, reporting at each whole second from its start (no drift).</summary>
     public async Task TickAsync(TimeSpan span, bool measuring, CancellationToken cancellationToken)
     {

@@ -106,6 +106,13 @@ public sealed record LoadResult
     /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free for them: the load generator fell behind, not the pool.</summary>
     public long LateByLoad { get; init; }
 
+    /// <summary>
+    /// Open model: requests due but not sent when the window opened. The warm-up waits up to its
+    /// own length again for its backlog to drain to what is due in <see cref="DefaultLoad.LateAfter"/>;
+    /// more than that here means it did not.
+    /// </summary>
+    public long BacklogAtStart { get; init; }
+
     /// <summary>Open model: requests due but not sent when the window ended (every connection was busy).</summary>
     public long Backlog { get; init; }
 

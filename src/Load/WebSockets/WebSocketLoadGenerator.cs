@@ -36,6 +36,7 @@ public static class WebSocketLoadGenerator
         try
         {
             await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
+            var backlogAtStart = schedule is null ? 0 : (await OpenModel.BacklogDrain.WaitAsync(clock, schedule, options.Warmup, cancellationToken)).Backlog;
             state.Measuring = true;
             var cpuAtStart = Statistics.ProcessCpu.Now();
             var windowStart = Stopwatch.GetTimestamp();
@@ -70,6 +71,7 @@ public static class WebSocketLoadGenerator
                 RequestedRate = options.Rate,
                 Due = open?.Due ?? 0,
                 Backlog = open?.Backlog ?? 0,
+                BacklogAtStart = backlogAtStart,
                 Late = connections.Sum(c => c.Late),
                 LateByLoad = connections.Sum(c => c.LateByLoad),
                 Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),

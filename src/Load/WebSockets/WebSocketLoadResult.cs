@@ -88,6 +88,9 @@ public sealed record WebSocketLoadResult
     /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free for them: the load generator fell behind, not the pool.</summary>
     public long LateByLoad { get; init; }
 
+    /// <summary>Open model: messages due but not sent when the window opened (the warm-up waits up to its own length again for them).</summary>
+    public long BacklogAtStart { get; init; }
+
     /// <summary>Open model: messages due but not sent when the window ended.</summary>
     public long Backlog { get; init; }
 

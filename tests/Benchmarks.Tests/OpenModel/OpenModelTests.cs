@@ -1,5 +1,6 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
+using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.OpenModel;
@@ -31,6 +32,7 @@ public sealed class OpenModelTests
         Assert.InRange(m["http/rps/mean"], 990, 1010);
         Assert.True(m["http/rate/shortfall"] < 1, $"shortfall {m["http/rate/shortfall"]}%");
         Assert.True(m["http/requests/late"] > 0, "requests due in a stall wait for a connection and are late");
+        Assert.True(m["http/requests/backlog/start"] < 50, $"the window opened with {m["http/requests/backlog/start"]} requests waiting: a stall's backlog drains in the warm-up's extension");
         Assert.True(m["http/requests/late/load"] * 10 < m["http/requests/late"], $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late requests blamed on the load, though they waited for a connection");
         Assert.DoesNotContain("short of the requested rate", run.Bottleneck ?? "", StringComparison.Ordinal);
 
@@ -83,6 +85,20 @@ public sealed class OpenModelTests
         Assert.Contains("late with a connection free for them", loadBound, StringComparison.Ordinal);
         Assert.Contains("target p99<10ms: NOT met: p99 was", run.Output, StringComparison.Ordinal);
         Assert.Contains("(load-bound: ", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_warm_up_waits_for_a_backlog_to_drain_at_most_as_long_again()
+    {
+        var clock = new LoadClock(() => (0, 0), null);
+        var until = System.Diagnostics.Stopwatch.StartNew();
+        var (took, drained) = await clock.DrainAsync(() => until.ElapsedMilliseconds >= 300, TimeSpan.FromSeconds(5), CancellationToken.None);
+        Assert.True(drained);
+        Assert.InRange(took.TotalMilliseconds, 300, 2_000);
+
+        (took, drained) = await clock.DrainAsync(() => false, TimeSpan.FromMilliseconds(400), CancellationToken.None);
+        Assert.False(drained);
+        Assert.InRange(took.TotalMilliseconds, 400, 2_000);
     }
 
     [Fact]
@@ -147,6 +163,10 @@ public sealed class OpenModelTests
         Assert.InRange(document.Measurements["http/rps/mean"], 400, 560);
         Assert.True(document.Measurements["http/rate/shortfall"] > 40);
         Assert.True(document.Measurements["http/requests/backlog"] > 0);
+
+        // Its warm-up's backlog cannot drain: the window waits for it as long again as the warm-up, then measures it.
+        Assert.True(document.Measurements["http/requests/backlog/start"] > 300, $"{document.Measurements["http/requests/backlog/start"]} waiting when the window opened");
+        Assert.True(document.Measurements["load/warmup"] >= 1.9, $"warm-up {document.Measurements["load/warmup"]} s");
         Assert.StartsWith("short of the requested rate:", document.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("the server could not keep up", document.Bottleneck, StringComparison.Ordinal);
         Assert.True(document.Measurements["http/requests/late/load"] * 10 < document.Measurements["http/requests/late"], "requests that waited for a connection are the server's lateness, not the load's");
