@@ -22,6 +22,16 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     /// <summary>The worker's epoll instance, set once its thread has made it.</summary>
     public int Epoll { get; set; } = -1;
 
+    /// <summary>Closes the epoll instance, if there is one.</summary>
+    public void CloseEpoll()
+    {
+        if (Epoll >= 0)
+        {
+            EpollNative.Close(Epoll);
+            Epoll = -1;
+        }
+    }
+
     public void Connect(EpollConnection connection, long now)
     {
         if (_state.Stopping)

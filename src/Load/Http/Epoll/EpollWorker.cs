@@ -35,7 +35,6 @@ internal sealed unsafe class EpollWorker
     /// <summary>Open model: connected connections with nothing owed, waiting for the next due request.</summary>
     private readonly Stack<EpollConnection> _idle;
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private int _epoll = -1;
 
     /// <summary>Open model: wakes the thread when the next request falls due; null without one.</summary>
     private ScheduleTimer? _timer;
@@ -75,11 +74,10 @@ internal sealed unsafe class EpollWorker
         var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * EpollNative.EventSize));
         try
         {
-            _epoll = EpollNative.CreateEpoll();
-            _sockets.Epoll = _epoll;
+            _sockets.Epoll = EpollNative.CreateEpoll();
             if (_schedule is not null)
             {
-                _timer = ScheduleTimer.Open(_epoll);
+                _timer = ScheduleTimer.Open(_sockets.Epoll);
             }
 
             var now = Stopwatch.GetTimestamp();
@@ -97,7 +95,7 @@ internal sealed unsafe class EpollWorker
                 }
 
                 var waitFrom = Stopwatch.GetTimestamp();
-                var count = EpollNative.Wait(_epoll, events, MaxEvents, _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds);
+                var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds);
                 if (count < 0)
                 {
                     var errno = Marshal.GetLastPInvokeError();
@@ -160,10 +158,7 @@ internal sealed unsafe class EpollWorker
             }
 
             _timer?.Dispose();
-            if (_epoll >= 0)
-            {
-                EpollNative.Close(_epoll);
-            }
+            _sockets.CloseEpoll();
 
             NativeMemory.Free(events);
             _done.TrySetResult();
