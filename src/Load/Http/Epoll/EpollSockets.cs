@@ -32,13 +32,15 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         }
     }
 
-    public void Connect(EpollConnection connection, long now)
+    /// <summary>Starts a non-blocking connect, timed from its own start (not from when a burst of them began).</summary>
+    public void Connect(EpollConnection connection)
     {
         if (_state.Stopping)
         {
             return;
         }
 
+        var now = Stopwatch.GetTimestamp();
         int fd;
         try
         {
@@ -52,6 +54,7 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
 
         connection.Fd = fd;
         connection.Phase = EpollPhase.Connecting;
+        Connecting++;
         connection.WaitingSince = now;
         var errno = EpollNative.StartConnect(fd, _address);
         if (errno != 0)
@@ -69,16 +72,50 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     }
 
 
-    /// <summary>Connects again the connections whose retry is due, and fails those that waited on the server past the timeout.</summary>
+    /// <summary>
+    /// Connects in flight at once, at most: at the start, and after a mass failure (every
+    /// connection timed out), the thread connects in bursts and serves the open connections between
+    /// them, rather than spend seconds in connect calls (each a port search in the kernel, slow when
+    /// a previous run left its ports in TIME_WAIT) while those wait unserved and time out in turn.
+    /// </summary>
+    public const int ConnectBurst = 256;
+
+    /// <summary>Connects started and not yet ended (connected, failed or timed out).</summary>
+    public int Connecting { get; private set; }
+
+    /// <summary>Connects that may start now: a burst in flight at most.</summary>
+    public int ConnectRoom => Math.Max(0, ConnectBurst - Connecting);
+
+    /// <summary>The connect has completed: the connection waits for nothing until its first request.</summary>
+    public void Connected(EpollConnection connection)
+    {
+        Connecting--;
+        connection.WaitingSince = 0;
+        Watch(connection, EpollNative.EPOLLIN);
+    }
+
+    /// <summary>Connections failed and waiting to connect again: the worker checks its timers on its next turn.</summary>
+    public bool RetryDue { get; private set; }
+
+    /// <summary>Connects again the connections whose retry is due (a burst at most), and fails those that waited on the server past the timeout.</summary>
     public void CheckTimers(EpollConnection[] connections, long now)
     {
+        RetryDue = false;
+        var budget = ConnectRoom;
         foreach (var connection in connections)
         {
             if (connection.Phase == EpollPhase.Closed)
             {
                 if (now >= connection.RetryAt)
                 {
-                    Connect(connection, now);
+                    if (budget-- > 0)
+                    {
+                        Connect(connection);
+                    }
+                    else
+                    {
+                        RetryDue = true;
+                    }
                 }
             }
             else if (connection.WaitingSince != 0 && now - connection.WaitingSince > _timeoutTicks)
@@ -89,7 +126,7 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         }
     }
 
-    /// <summary>Counts the failure (with its cause, the first one) and the requests lost with it; the connection is made again.</summary>
+    /// <summary>Counts the failure (with its cause, the first one) and the requests lost with it; the connection connects again on the worker's next check.</summary>
     public void Fail(EpollConnection connection, string? cause, ref long counter)
     {
         if (connection.Measured || (connection.Phase == EpollPhase.Connecting && _state.Measuring))
@@ -104,7 +141,10 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         }
 
         connection.Outstanding = 0;
-        Reopen(connection, Stopwatch.GetTimestamp());
+        EndConnect(connection);
+        CloseSocket(connection);
+        connection.RetryAt = 0;
+        RetryDue = true;
     }
 
     /// <summary>Counts a failed connect (in the window) and sets the retry a little later, so a refusing server is not spun against.</summary>
@@ -116,16 +156,27 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
             connection.Counters.ConnectErrors++;
         }
 
+        EndConnect(connection);
         CloseSocket(connection);
 
         // Back off a little so a refusing server is not spun against.
         connection.RetryAt = now + s_retryTicks;
     }
 
-    public void Reopen(EpollConnection connection, long now)
+    private void EndConnect(EpollConnection connection)
     {
+        if (connection.Phase == EpollPhase.Connecting)
+        {
+            Connecting--;
+        }
+    }
+
+    /// <summary>Closes the socket and connects again at once.</summary>
+    public void Reopen(EpollConnection connection)
+    {
+        EndConnect(connection);
         CloseSocket(connection);
-        Connect(connection, now);
+        Connect(connection);
     }
 
     /// <summary>Registers the socket for <paramref name="events"/>, with a system call only when they change.</summary>

@@ -80,12 +80,9 @@ internal sealed unsafe class EpollWorker
                 _timer = ScheduleTimer.Open(_sockets.Epoll);
             }
 
+            // Every connection starts closed with its connect due: the timer check connects them, a burst at a time.
             var now = Stopwatch.GetTimestamp();
-            foreach (var connection in _connections)
-            {
-                _sockets.Connect(connection, now);
-            }
-
+            _sockets.CheckTimers(_connections, now);
             var nextCheck = now + s_checkTicks;
             while (!_state.Aborted)
             {
@@ -95,7 +92,7 @@ internal sealed unsafe class EpollWorker
                 }
 
                 var waitFrom = Stopwatch.GetTimestamp();
-                var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds);
+                var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, WaitTimeout(connecting: _sockets.RetryDue && _sockets.ConnectRoom > 0));
                 if (count < 0)
                 {
                     var errno = Marshal.GetLastPInvokeError();
@@ -130,7 +127,7 @@ internal sealed unsafe class EpollWorker
                     }
                 }
 
-                if (count == 0 || now >= nextCheck)
+                if (count == 0 || now >= nextCheck || _sockets.RetryDue)
                 {
                     now = Stopwatch.GetTimestamp();
                     _sockets.CheckTimers(_connections, now);
@@ -165,6 +162,13 @@ internal sealed unsafe class EpollWorker
         }
     }
 
+    /// <summary>
+    /// Milliseconds epoll_wait may sleep: not at all while connects wait to start and there is room
+    /// for them (<see cref="EpollSockets.ConnectBurst"/> in flight at most).
+    /// </summary>
+    private int WaitTimeout(bool connecting) =>
+        connecting ? 0 : _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds;
+
     private bool NothingOwed()
     {
         foreach (var connection in _connections)
@@ -190,9 +194,8 @@ internal sealed unsafe class EpollWorker
                     return;
                 }
 
-                connection.WaitingSince = 0;
                 connection.Parser.Reset();
-                _sockets.Watch(connection, EpollNative.EPOLLIN);
+                _sockets.Connected(connection);
                 Next(connection, now);
                 return;
             case EpollPhase.Writing when (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0:
@@ -337,7 +340,7 @@ internal sealed unsafe class EpollWorker
                 }
                 else
                 {
-                    _sockets.Reopen(connection, now);
+                    _sockets.Reopen(connection);
                 }
 
                 return;
@@ -361,7 +364,7 @@ internal sealed unsafe class EpollWorker
                     }
                     else
                     {
-                        _sockets.Reopen(connection, now);
+                        _sockets.Reopen(connection);
                     }
 
                     return;
@@ -375,7 +378,7 @@ internal sealed unsafe class EpollWorker
                     }
 
                     connection.Outstanding = 0;
-                    _sockets.Reopen(connection, now);
+                    _sockets.Reopen(connection);
                     return;
                 case ResponseOutcome.UnexpectedData:
                     _sockets.Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)", ref connection.Counters.ReadErrors);
