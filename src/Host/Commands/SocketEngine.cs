@@ -1,4 +1,5 @@
 using System.Globalization;
+using Benchmarks.Servers;
 
 namespace Benchmarks.Host.Commands;
 
@@ -11,10 +12,7 @@ internal static class SocketEngine
 {
     public static void Configure(int threads)
     {
-        Environment.SetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT", threads.ToString(CultureInfo.InvariantCulture));
-        if (Environment.GetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS") is null)
-        {
-            Environment.SetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1");
-        }
+        Environment.SetEnvironmentVariable(SocketEngineSwitches.ThreadCount, threads.ToString(CultureInfo.InvariantCulture));
+        SocketEngineSwitches.PreferInlineCompletions();
     }
 }

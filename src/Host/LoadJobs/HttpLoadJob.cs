@@ -1,6 +1,7 @@
 using System.Globalization;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Jobs;
+using Benchmarks.Servers;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -59,8 +60,8 @@ internal sealed class HttpLoadJob : ILoadJob
             Cpus = request.Cpus,
             Environment = new Dictionary<string, string>
             {
-                ["DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT"] = Invariant(load.Threads),
-                ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "1",
+                [SocketEngineSwitches.ThreadCount] = Invariant(load.Threads),
+                [SocketEngineSwitches.InlineCompletions] = "1",
 
                 // A load generator wants its steady-state code from the first second: no tiering, no re-JIT under load.
                 ["DOTNET_TieredCompilation"] = "0",

@@ -1,7 +1,6 @@
 using System.Globalization;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
-using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.Runs;
 
@@ -37,24 +36,24 @@ internal static class BottleneckRule
             return null;
         }
 
-        var cores = Math.Max(1, document.Environment.Cores);
-        var serverCpus = Cpus(document.Parameters.GetValueOrDefault("server-cpus"), cores);
-        var loadCpus = Cpus(document.Parameters.GetValueOrDefault("load-cpus"), cores);
-        var shared = serverCpus.Intersect(loadCpus).Any();
+        var placement = CpuPlacement.For(document);
+        var serverCpus = placement.Server;
+        var loadCpus = placement.Load;
+        var shared = placement.Shared;
         var union = serverCpus.Union(loadCpus).ToList();
-        var serverBusy = server / (serverCpus.Count * 100.0 / cores) * 100;
+        var serverBusy = placement.Busy(server, serverCpus);
         var load = m.GetValueOrDefault(SystemMeasures.LoadUser.Name) + m.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
-        var loadBusy = load / (loadCpus.Count * 100.0 / cores) * 100;
+        var loadBusy = placement.LoadBusy(m);
         var c = CultureInfo.InvariantCulture;
         var hasDb = m.TryGetValue(SystemMeasures.DbCpu.Name, out var db);
-        var dbCpus = Cpus(document.Parameters.GetValueOrDefault("db-cpus"), cores);
+        var dbCpus = placement.Of(document, "db-cpus");
         var dbShared = dbCpus.Intersect(union).Any();
-        var dbBusy = db / (dbCpus.Count * 100.0 / cores) * 100;
+        var dbBusy = placement.Busy(db, dbCpus);
         var hasProxy = m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy);
         var proxyName = document.Parameters.GetValueOrDefault("proxy") ?? "proxy";
-        var proxyCpus = Cpus(document.Parameters.GetValueOrDefault("proxy-cpus"), cores);
+        var proxyCpus = placement.Of(document, "proxy-cpus");
         var proxyShared = proxyCpus.Intersect(union).Any();
-        var proxyBusy = proxy / (proxyCpus.Count * 100.0 / cores) * 100;
+        var proxyBusy = placement.Busy(proxy, proxyCpus);
         var proxyPart = hasProxy ? string.Create(c, $", {proxyName} {proxy:0.#}%") : "";
         string verdict;
         if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
@@ -85,7 +84,7 @@ internal static class BottleneckRule
                 ? string.Create(c, $"the stack: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in user mode ({user:0.#}% user, {kernel:0.#}% kernel of the machine)")
                 : string.Create(c, $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, {user:0.#}% user of the machine)");
         }
-        else if (shared && load > 0 && (server + load) / (union.Count * 100.0 / cores) * 100 is var both && both >= CpuLimit)
+        else if (shared && load > 0 && placement.Busy(server + load, union) is var both && both >= CpuLimit)
         {
             verdict = string.Create(c, $"load-bound: the load generator shares the server's {Count(union.Count)}, which were {both:0}% busy, and took {load / (server + load) * 100:0}% of that time, so the figures are the client's limit as much as the server's; pin them apart (--server-cpus, --load-cpus)");
         }
@@ -110,23 +109,6 @@ internal static class BottleneckRule
         }
 
         return verdict;
-    }
-
-    internal static IReadOnlyList<int> Cpus(string? text, int cores)
-    {
-        if (text is null or "any")
-        {
-            return [.. Enumerable.Range(0, cores)];
-        }
-
-        try
-        {
-            return CpuSet.Parse(text, cores);
-        }
-        catch (FormatException)
-        {
-            return [.. Enumerable.Range(0, cores)];
-        }
     }
 
     private static string Count(int cpus) => cpus == 1 ? "CPU" : $"{cpus} CPUs";

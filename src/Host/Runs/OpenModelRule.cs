@@ -32,7 +32,7 @@ internal static class OpenModelRule
         var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} {names.Unit} ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(names.Late):n0} sent late, {m.GetValueOrDefault(names.Backlog):n0} still waiting at the end");
         return LoadBehind(document, m, null) is { } why
             ? $"{shortBy}: the load generator could not keep up ({why})"
-            : string.Create(c, $"{shortBy}: the server could not keep up (the load used {LoadBusy(document, m):0}% of its CPUs; requests waited for a free connection)");
+            : string.Create(c, $"{shortBy}: the server could not keep up (the load used {CpuPlacement.For(document).LoadBusy(m):0}% of its CPUs; requests waited for a free connection)");
     }
 
     /// <summary>
@@ -54,13 +54,14 @@ internal static class OpenModelRule
         }
 
         var c = CultureInfo.InvariantCulture;
-        var busy = LoadBusy(document, values);
+        var placement = CpuPlacement.For(document);
+        var busy = placement.LoadBusy(values);
         if (busy >= BottleneckRule.CpuLimit)
         {
             return string.Create(c, $"its CPUs were {busy:0}% busy");
         }
 
-        if (values.TryGetValue(SystemMeasures.LoadThreadsBusy.Name, out var threadsBusy) && threadsBusy >= BottleneckRule.CpuLimit && !SharesServerCpus(document))
+        if (values.TryGetValue(SystemMeasures.LoadThreadsBusy.Name, out var threadsBusy) && threadsBusy >= BottleneckRule.CpuLimit && !placement.Shared)
         {
             return string.Create(c, $"its threads worked {threadsBusy:0}% of the window, rarely waiting for the server; its CPUs were {busy:0}% busy");
         }
@@ -72,20 +73,5 @@ internal static class OpenModelRule
         return behind
             ? string.Create(c, $"{byLoad:n0} of {sent:n0} requests left over {DefaultLoad.LateAfter.TotalMilliseconds:0} ms late with a connection free for them, {byLoad / Math.Max(1, sent) * 100:0.##}%; its CPUs were {busy:0}% busy")
             : null;
-    }
-
-    private static bool SharesServerCpus(RunDocument document)
-    {
-        var cores = Math.Max(1, document.Environment.Cores);
-        return BottleneckRule.Cpus(document.Parameters.GetValueOrDefault("server-cpus"), cores)
-            .Intersect(BottleneckRule.Cpus(document.Parameters.GetValueOrDefault("load-cpus"), cores)).Any();
-    }
-
-    private static double LoadBusy(RunDocument document, IReadOnlyDictionary<string, double> values)
-    {
-        var cores = Math.Max(1, document.Environment.Cores);
-        var loadCpus = BottleneckRule.Cpus(document.Parameters.GetValueOrDefault("load-cpus"), cores);
-        var load = values.GetValueOrDefault(SystemMeasures.LoadUser.Name) + values.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
-        return load / (loadCpus.Count * 100.0 / cores) * 100;
     }
 }

@@ -11,7 +11,7 @@ namespace Benchmarks.Servers.Kestrel;
 internal sealed class KestrelSettings
 {
     /// <summary>The variable System.Net.Sockets reads (once, at its socket engine's start) for inline completions on Linux.</summary>
-    public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+    public const string InlineCompletionsVariable = SocketEngineSwitches.InlineCompletions;
 
     private static readonly Dictionary<string, string> s_known = new(StringComparer.OrdinalIgnoreCase)
     {

@@ -44,10 +44,11 @@ public sealed class SocketsServerModel : IServerModel
         // Run request code on the socket engine's thread instead of hopping to the thread pool per read:
         // the scenarios never block, and the hop costs a wake-up per request. Must precede the process's first socket.
         var inline = !context.Options.TryGetValue("inlineCompletions", out var text) || bool.Parse(text);
-        if (inline && Environment.GetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS") is null)
+        if (inline)
         {
-            Environment.SetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1");
+            SocketEngineSwitches.PreferInlineCompletions();
         }
+
         var listeners = new List<Socket>();
         try
         {
