@@ -1,0 +1,40 @@
+using Benchmarks.Load.Tcp;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Tcp;
+
+/// <summary>The TCP load's echo loop allocates nothing per message once warm, as the HTTP load's does.</summary>
+public sealed class TcpLoadAllocationTests
+{
+    [Fact]
+    public async Task The_tcp_load_allocates_nothing_per_echo_against_a_real_server()
+    {
+        await using var server = await ServeProcess.StartAsync("libuv", "tcp-echo", scheme: "tcp");
+        var options = new TcpLoadOptions
+        {
+            Url = new Uri($"tcp://127.0.0.1:{server.Port}"),
+            Connections = 16,
+            Window = 4,
+            Duration = TimeSpan.FromSeconds(1),
+            Warmup = TimeSpan.FromSeconds(0.5),
+        };
+        _ = await TcpLoadGenerator.RunAsync(options, null, CancellationToken.None);
+
+        // The whole process's allocations over a short and a long run: what a run allocates once is
+        // in both, so the difference per extra echo is what an echo costs.
+        var (shortBytes, shortRun) = await AllocatedDuring(options);
+        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(3) });
+
+        Assert.True(longRun.Echoed - shortRun.Echoed > 20_000, $"{shortRun.Echoed} then {longRun.Echoed} echoes");
+        Assert.Equal(0, longRun.Failed.Values.Sum());
+        var perEcho = (double)(longBytes - shortBytes) / (longRun.Echoed - shortRun.Echoed);
+        Assert.True(perEcho < 1, $"{shortBytes:n0} bytes for {shortRun.Echoed:n0} echoes, {longBytes:n0} for {longRun.Echoed:n0}: {perEcho:0.00} per extra echo");
+    }
+
+    private static async Task<(long Bytes, TcpLoadResult Result)> AllocatedDuring(TcpLoadOptions options)
+    {
+        var before = GC.GetTotalAllocatedBytes(precise: true);
+        var result = await TcpLoadGenerator.RunAsync(options, null, CancellationToken.None);
+        return (GC.GetTotalAllocatedBytes(precise: true) - before, result);
+    }
+}
