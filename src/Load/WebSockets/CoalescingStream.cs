@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace Benchmarks.Load.WebSockets;
 
 /// <summary>
@@ -36,6 +38,7 @@ internal sealed class CoalescingStream : Stream
         set => throw new NotSupportedException();
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (_receivedStart == _receivedEnd)
@@ -75,12 +78,14 @@ internal sealed class CoalescingStream : Stream
     public void Unreserve(int unused) => _length -= unused;
 
     /// <summary>Ends the hold: everything written since leaves in one socket write.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask SendHeldAsync(CancellationToken cancellationToken)
     {
         _holding = false;
         await SendPendingAsync(cancellationToken);
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         Append(buffer.Span);
@@ -114,6 +119,7 @@ internal sealed class CoalescingStream : Stream
         base.Dispose(disposing);
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SendPendingAsync(CancellationToken cancellationToken)
     {
         if (_length > 0)

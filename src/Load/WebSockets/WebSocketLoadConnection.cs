@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.WebSockets;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.WebSockets;
@@ -203,13 +204,13 @@ internal sealed class WebSocketLoadConnection : IDisposable
         var send = new byte[Math.Max(64, _options.TextLength)];
         var expected = new byte[Math.Max(64, _options.TextLength)];
         var receive = new byte[Math.Max(256, _options.TextLength + 64)];
-        using var slots = new SemaphoreSlim(window, window);
 
         // Free slots go back to the sender in batches (half the window, or all once nothing is in flight), as TCP
         // avoids the silly window syndrome: a sender woken per reply would send, and pay a system call, per message.
         var refill = Math.Max(1, window / 2);
         var freed = 0;
         using var senderStop = CancellationTokenSource.CreateLinkedTokenSource(_state.Abort);
+        using var slots = new SlotGate(window, senderStop.Token);
         long nextToSend = 0, nextToReceive = 0;
         var receiver = Task.Run(async () =>
         {
@@ -255,12 +256,7 @@ internal sealed class WebSocketLoadConnection : IDisposable
             while (!_state.Stopping)
             {
                 // Take every free slot at once: the burst leaves in one socket write.
-                await slots.WaitAsync(senderStop.Token);
-                var burst = 1;
-                while (burst < window && slots.Wait(0))
-                {
-                    burst++;
-                }
+                var burst = await slots.TakeAllAsync();
 
                 if (_state.Stopping)
                 {
@@ -333,7 +329,9 @@ internal sealed class WebSocketLoadConnection : IDisposable
     }
 
     /// <summary>Receives one whole message; a reply later than the timeout is an error, and aborts the socket.</summary>
-    private async Task<(int Length, WebSocketMessageType Type)> ReceiveMessageAsync(WebSocket socket, byte[] buffer)
+    // Pooled builders: a reply that has to be waited for (nearly every one) does not allocate a task.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<(int Length, WebSocketMessageType Type)> ReceiveMessageAsync(WebSocket socket, byte[] buffer)
     {
         if (!_replyTimeout.TryReset())
         {
@@ -353,7 +351,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
         }
     }
 
-    private static async Task<(int Length, WebSocketMessageType Type)> ReceiveWholeAsync(WebSocket socket, byte[] buffer, CancellationToken cancellationToken)
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<(int Length, WebSocketMessageType Type)> ReceiveWholeAsync(WebSocket socket, byte[] buffer, CancellationToken cancellationToken)
     {
         var length = 0;
         while (true)
