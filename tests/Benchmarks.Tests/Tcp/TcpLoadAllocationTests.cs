@@ -15,15 +15,15 @@ public sealed class TcpLoadAllocationTests
             Url = new Uri($"tcp://127.0.0.1:{server.Port}"),
             Connections = 16,
             Window = 4,
-            Duration = TimeSpan.FromSeconds(1),
-            Warmup = TimeSpan.FromSeconds(0.5),
+            Duration = TimeSpan.FromSeconds(0.5),
+            Warmup = TimeSpan.FromSeconds(0.25),
         };
         _ = await TcpLoadGenerator.RunAsync(options, null, CancellationToken.None);
 
         // The whole process's allocations over a short and a long run: what a run allocates once is
         // in both, so the difference per extra echo is what an echo costs.
         var (shortBytes, shortRun) = await AllocatedDuring(options);
-        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(3) });
+        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(2) });
 
         Assert.True(longRun.Echoed - shortRun.Echoed > 20_000, $"{shortRun.Echoed} then {longRun.Echoed} echoes");
         Assert.Equal(0, longRun.Failed.Values.Sum());
