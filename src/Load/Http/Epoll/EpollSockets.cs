@@ -12,6 +12,14 @@ namespace Benchmarks.Load.Http.Epoll;
 [SupportedOSPlatform("linux")]
 internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes address, long timeoutTicks)
 {
+    /// <summary>
+    /// Connects in flight at once, at most: at the start, and after a mass failure (every
+    /// connection timed out), the thread connects in bursts and serves the open connections between
+    /// them, rather than spend seconds in connect calls (each a port search in the kernel, slow when
+    /// a previous run left its ports in TIME_WAIT) while those wait unserved and time out in turn.
+    /// </summary>
+    public const int ConnectBurst = 256;
+
     private static readonly long s_retryTicks = Stopwatch.Frequency / 100;
 
     private readonly LoadRunState _state = state;
@@ -21,6 +29,15 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
 
     /// <summary>The worker's epoll instance, set once its thread has made it.</summary>
     public int Epoll { get; set; } = -1;
+
+    /// <summary>Connects started and not yet ended (connected, failed or timed out).</summary>
+    public int Connecting { get; private set; }
+
+    /// <summary>Connects that may start now: a burst in flight at most.</summary>
+    public int ConnectRoom => Math.Max(0, ConnectBurst - Connecting);
+
+    /// <summary>Connections failed and waiting to connect again: the worker checks its timers on its next turn.</summary>
+    public bool RetryDue { get; private set; }
 
     /// <summary>Closes the epoll instance, if there is one.</summary>
     public void CloseEpoll()
@@ -71,21 +88,6 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         }
     }
 
-
-    /// <summary>
-    /// Connects in flight at once, at most: at the start, and after a mass failure (every
-    /// connection timed out), the thread connects in bursts and serves the open connections between
-    /// them, rather than spend seconds in connect calls (each a port search in the kernel, slow when
-    /// a previous run left its ports in TIME_WAIT) while those wait unserved and time out in turn.
-    /// </summary>
-    public const int ConnectBurst = 256;
-
-    /// <summary>Connects started and not yet ended (connected, failed or timed out).</summary>
-    public int Connecting { get; private set; }
-
-    /// <summary>Connects that may start now: a burst in flight at most.</summary>
-    public int ConnectRoom => Math.Max(0, ConnectBurst - Connecting);
-
     /// <summary>The connect has completed: the connection waits for nothing until its first request.</summary>
     public void Connected(EpollConnection connection)
     {
@@ -93,9 +95,6 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         connection.WaitingSince = 0;
         Watch(connection, EpollNative.EPOLLIN);
     }
-
-    /// <summary>Connections failed and waiting to connect again: the worker checks its timers on its next turn.</summary>
-    public bool RetryDue { get; private set; }
 
     /// <summary>Connects again the connections whose retry is due (a burst at most), and fails those that waited on the server past the timeout.</summary>
     public void CheckTimers(EpollConnection[] connections, long now)
