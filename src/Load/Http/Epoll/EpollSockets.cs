@@ -188,6 +188,21 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         }
     }
 
+    /// <summary>At the end of the run: what is still outstanding in the window is unfinished, and every socket is closed.</summary>
+    public static void CloseAll(EpollConnection[] connections)
+    {
+        foreach (var connection in connections)
+        {
+            if (connection.Outstanding > 0 && connection.Measured)
+            {
+                connection.Counters.Unfinished += connection.Outstanding;
+                connection.Outstanding = 0;
+            }
+
+            CloseSocket(connection);
+        }
+    }
+
     /// <summary>Closes the socket, if any; the connection is then closed until connected again.</summary>
     public static void CloseSocket(EpollConnection connection)
     {

@@ -143,17 +143,7 @@ internal sealed unsafe class EpollWorker
         }
         finally
         {
-            foreach (var connection in _connections)
-            {
-                if (connection.Outstanding > 0 && connection.Measured)
-                {
-                    connection.Counters.Unfinished += connection.Outstanding;
-                    connection.Outstanding = 0;
-                }
-
-                EpollSockets.CloseSocket(connection);
-            }
-
+            EpollSockets.CloseAll(_connections);
             _timer?.Dispose();
             _sockets.CloseEpoll();
 
