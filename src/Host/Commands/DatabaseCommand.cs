@@ -45,6 +45,8 @@ internal static class DatabaseCommand
                 {
                     throw new UsageException("--port must be between 1 and 65535.");
                 }
+
+                CheckListen(result.GetRequiredValue(listen));
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
             {
@@ -83,5 +85,29 @@ internal static class DatabaseCommand
             return ExitCodes.Success;
         });
         return command;
+    }
+
+    /// <summary>An address of this machine (or 0.0.0.0 / * for all); anything else is refused before PostgreSQL starts.</summary>
+    private static void CheckListen(string listen)
+    {
+        if (listen is "0.0.0.0" or "*")
+        {
+            return;
+        }
+
+        if (!System.Net.IPAddress.TryParse(listen, out var address))
+        {
+            throw new UsageException($"--listen '{listen}' is not an IP address (use 0.0.0.0 for all addresses).");
+        }
+
+        using var probe = new System.Net.Sockets.Socket(address.AddressFamily, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+        try
+        {
+            probe.Bind(new System.Net.IPEndPoint(address, 0));
+        }
+        catch (System.Net.Sockets.SocketException ex)
+        {
+            throw new UsageException($"--listen {listen} is not an address of this machine ({ex.Message}).");
+        }
     }
 }

@@ -13,12 +13,15 @@ namespace Benchmarks.Host.Databases;
 /// free loopback port (tuned as a benchmark database: no fsync, asynchronous commit,
 /// pg_stat_statements loaded), pinned with its workers to its own CPUs when given, a
 /// <c>hello_world</c> database filled by the scenario's schema script. Disposing stops it and deletes the folder.
+/// Every connection needs a password generated for the cluster (SCRAM): no local user is trusted. The tool
+/// itself talks to the cluster only through the Unix socket in the cluster's own folder, so it can never
+/// reach another server that holds the port; a port already in use is refused before anything starts.
 /// </summary>
 internal sealed class PostgresCluster : IAsyncDisposable
 {
     public const string DatabaseName = "hello_world";
 
-    /// <summary>TechEmpower's database user, for clients on other machines (password authentication); local clients are trusted.</summary>
+    /// <summary>TechEmpower's database user, created only for <c>benchmarks database</c> (clients on other machines).</summary>
     public const string RemoteUser = "benchmarkdbuser";
 
     public const string RemotePassword = "benchmarkdbpass";
@@ -30,12 +33,15 @@ internal sealed class PostgresCluster : IAsyncDisposable
     private readonly Process _process;
     private readonly OutputTail _log;
 
-    private PostgresCluster(PostgresInstallation installation, string directory, Process process, OutputTail log, int port)
+    private readonly string _password;
+
+    private PostgresCluster(PostgresInstallation installation, string directory, Process process, OutputTail log, int port, string password)
     {
         _installation = installation;
         _directory = directory;
         _process = process;
         _log = log;
+        _password = password;
         Port = port;
     }
 
@@ -46,7 +52,12 @@ internal sealed class PostgresCluster : IAsyncDisposable
 
     public string Version { get; private set; } = "";
 
-    public string ConnectionString => $"Host=127.0.0.1;Port={Port.ToString(CultureInfo.InvariantCulture)};Username=postgres;Database={DatabaseName}";
+    /// <summary>For the server under test: TCP on loopback, as TechEmpower's servers connect, with the cluster's generated password.</summary>
+    public string ConnectionString => $"Host=127.0.0.1;Port={Port.ToString(CultureInfo.InvariantCulture)};Username=postgres;Password={_password};Database={DatabaseName}";
+
+    /// <summary>For the tool itself: the Unix socket in the cluster's own folder, which only this cluster can have made.</summary>
+    private string SocketConnectionString(string database) =>
+        $"Host={_directory};Port={Port.ToString(CultureInfo.InvariantCulture)};Username=postgres;Password={_password};Database={database};Pooling=false";
 
     /// <summary>The server's own log, last lines (why it stopped, when it did).</summary>
     public IReadOnlyList<string> LastLog(int count) => _log.Last(count);
@@ -66,12 +77,29 @@ internal sealed class PostgresCluster : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(control);
         var installation = PostgresInstallation.Find();
         OwnerCommand.EnsureOwner();
+        if (port > 0 && PortInUse(port, listen) is { } holder)
+        {
+            throw new DatabaseUnavailableException($"port {port.ToString(CultureInfo.InvariantCulture)} is in use on {holder} (another PostgreSQL?): choose a free one with --port.");
+        }
+
+        var password = Convert.ToHexString(System.Security.Cryptography.RandomNumberGenerator.GetBytes(18)).ToLowerInvariant();
         var directory = Path.Combine(Path.GetTempPath(), "benchmarks-db-" + Guid.NewGuid().ToString("N")[..12]);
         Directory.CreateDirectory(directory);
         try
         {
+            // The password reaches initdb in a file only the cluster's owner can read, deleted once read.
+            var passwordFile = Path.Combine(directory, "pwfile");
+            await File.WriteAllTextAsync(passwordFile, password + "\n", cancellationToken);
+            if (!OperatingSystem.IsWindows())
+            {
+                File.SetUnixFileMode(directory, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+                File.SetUnixFileMode(passwordFile, UnixFileMode.UserRead | UnixFileMode.UserWrite);
+            }
+
             await OwnerCommand.GiveAsync(directory, cancellationToken);
-            var (exit, line) = await OwnerCommand.RunAsync(OwnerCommand.Create(installation.InitDb, "-D", directory, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"), cancellationToken);
+            var data = Path.Combine(directory, "data");
+            var (exit, line) = await OwnerCommand.RunAsync(OwnerCommand.Create(installation.InitDb, "-D", data, "-U", "postgres", "--auth=scram-sha-256", "--pwfile", passwordFile, "-E", "UTF8", "--locale=C", "--no-sync"), cancellationToken);
+            File.Delete(passwordFile);
             if (exit != 0)
             {
                 throw new DatabaseUnavailableException($"initdb failed (exit {exit}): {line}");
@@ -80,13 +108,13 @@ internal sealed class PostgresCluster : IAsyncDisposable
             port = port > 0 ? port : FreePort();
             if (listen is not null)
             {
-                // Other machines sign in as TechEmpower's user with its password; this one stays trusted (the lines before these).
-                await File.AppendAllTextAsync(Path.Combine(directory, "pg_hba.conf"), "host all all 0.0.0.0/0 scram-sha-256\nhost all all ::/0 scram-sha-256\n", cancellationToken);
+                // Other machines sign in as TechEmpower's user with its password (initdb's lines allow loopback only).
+                await File.AppendAllTextAsync(Path.Combine(data, "pg_hba.conf"), "host all all 0.0.0.0/0 scram-sha-256\nhost all all ::/0 scram-sha-256\n", cancellationToken);
             }
 
             var addresses = listen switch { null => "127.0.0.1", "0.0.0.0" or "*" => "*", _ => $"127.0.0.1,{listen}" };
             var log = new OutputTail(100);
-            var process = Process.Start(OwnerCommand.Create(installation.Postgres, "-D", directory, "-p", port.ToString(CultureInfo.InvariantCulture), "-k", directory,
+            var process = Process.Start(OwnerCommand.Create(installation.Postgres, "-D", data, "-p", port.ToString(CultureInfo.InvariantCulture), "-k", directory,
                 "-c", $"listen_addresses={addresses}", "-c", "max_connections=600", "-c", "shared_buffers=256MB", "-c", "fsync=off", "-c", "synchronous_commit=off",
                 "-c", "full_page_writes=off", "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.max=1000"))
                 ?? throw new DatabaseUnavailableException("postgres could not be started.");
@@ -94,11 +122,11 @@ internal sealed class PostgresCluster : IAsyncDisposable
             process.OutputDataReceived += (_, e) => { if (e.Data is { } text) { log.Add(text); } };
             process.BeginErrorReadLine();
             process.BeginOutputReadLine();
-            var cluster = new PostgresCluster(installation, directory, process, log, port);
+            var cluster = new PostgresCluster(installation, directory, process, log, port, password);
             try
             {
                 await cluster.WaitUntilReadyAsync(cpus, control, cancellationToken);
-                await cluster.CreateDatabaseAsync(schemaScript, cancellationToken);
+                await cluster.CreateDatabaseAsync(schemaScript, remoteUser: listen is not null, cancellationToken);
             }
             catch
             {
@@ -118,7 +146,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
     private async Task WaitUntilReadyAsync(IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken)
     {
         var deadline = Stopwatch.StartNew();
-        var pidFile = Path.Combine(_directory, "postmaster.pid");
+        var pidFile = Path.Combine(_directory, "data", "postmaster.pid");
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -135,7 +163,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
 
             if (ProcessId != 0 && await CanConnectAsync(cancellationToken))
             {
-                Version = File.ReadAllText(Path.Combine(_directory, "PG_VERSION")).Trim();
+                Version = File.ReadAllText(Path.Combine(_directory, "data", "PG_VERSION")).Trim();
                 return;
             }
 
@@ -175,7 +203,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
     {
         try
         {
-            await using var connection = new NpgsqlConnection(ConnectionString.Replace(DatabaseName, "postgres", StringComparison.Ordinal) + ";Pooling=false;Timeout=2");
+            await using var connection = new NpgsqlConnection(SocketConnectionString("postgres") + ";Timeout=2");
             await connection.OpenAsync(cancellationToken);
             return true;
         }
@@ -185,20 +213,20 @@ internal sealed class PostgresCluster : IAsyncDisposable
         }
     }
 
-    private async Task CreateDatabaseAsync(string schemaScript, CancellationToken cancellationToken)
+    private async Task CreateDatabaseAsync(string schemaScript, bool remoteUser, CancellationToken cancellationToken)
     {
-        await using (var admin = new NpgsqlConnection(ConnectionString.Replace(DatabaseName, "postgres", StringComparison.Ordinal) + ";Pooling=false"))
+        await using (var admin = new NpgsqlConnection(SocketConnectionString("postgres")))
         {
             await admin.OpenAsync(cancellationToken);
             await using var create = new NpgsqlCommand($"CREATE DATABASE {DatabaseName} ENCODING 'UTF8' TEMPLATE template0", admin);
             await create.ExecuteNonQueryAsync(cancellationToken);
         }
 
-        await using var connection = new NpgsqlConnection(ConnectionString + ";Pooling=false");
+        await using var connection = new NpgsqlConnection(SocketConnectionString(DatabaseName));
         await connection.OpenAsync(cancellationToken);
         await using var schema = new NpgsqlCommand(
-            schemaScript + ";\nCREATE EXTENSION IF NOT EXISTS pg_stat_statements;\nANALYZE;\n" +
-            $"CREATE ROLE {RemoteUser} LOGIN PASSWORD '{RemotePassword}';\nGRANT SELECT, UPDATE ON ALL TABLES IN SCHEMA public TO {RemoteUser};\nGRANT pg_read_all_stats TO {RemoteUser};\nGRANT EXECUTE ON FUNCTION pg_stat_statements_reset TO {RemoteUser};",
+            schemaScript + ";\nCREATE EXTENSION IF NOT EXISTS pg_stat_statements;\nANALYZE;\n" + (!remoteUser ? "" :
+            $"CREATE ROLE {RemoteUser} LOGIN PASSWORD '{RemotePassword}';\nGRANT SELECT, UPDATE ON ALL TABLES IN SCHEMA public TO {RemoteUser};\nGRANT pg_read_all_stats TO {RemoteUser};\nGRANT EXECUTE ON FUNCTION pg_stat_statements_reset TO {RemoteUser};"),
             connection);
         await schema.ExecuteNonQueryAsync(cancellationToken);
     }
@@ -210,7 +238,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
             try
             {
                 using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(40));
-                await OwnerCommand.RunAsync(OwnerCommand.Create(_installation.PgCtl, "-D", _directory, "stop", "-m", "fast", "-w", "-t", "30"), stop.Token);
+                await OwnerCommand.RunAsync(OwnerCommand.Create(_installation.PgCtl, "-D", Path.Combine(_directory, "data"), "stop", "-m", "fast", "-w", "-t", "30"), stop.Token);
                 await _process.WaitForExitAsync(stop.Token);
             }
             catch (Exception ex) when (ex is OperationCanceledException or DatabaseUnavailableException or System.ComponentModel.Win32Exception)
@@ -245,6 +273,39 @@ internal sealed class PostgresCluster : IAsyncDisposable
         {
             return "";
         }
+    }
+
+    /// <summary>Where <paramref name="port"/> is already bound (an address), or null when it is free on every address the cluster would use.</summary>
+    internal static string? PortInUse(int port, string? listen)
+    {
+        var addresses = new List<IPAddress> { IPAddress.Loopback, IPAddress.IPv6Loopback };
+        if (listen is "0.0.0.0" or "*")
+        {
+            addresses.Add(IPAddress.Any);
+        }
+        else if (listen is not null && IPAddress.TryParse(listen, out var address))
+        {
+            addresses.Add(address);
+        }
+
+        foreach (var address in addresses)
+        {
+            using var probe = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+            try
+            {
+                probe.Bind(new IPEndPoint(address, port));
+            }
+            catch (SocketException ex) when (ex.SocketErrorCode == SocketError.AddressAlreadyInUse)
+            {
+                return address.ToString();
+            }
+            catch (SocketException)
+            {
+                // An address family this machine lacks (no IPv6): nothing can hold the port there.
+            }
+        }
+
+        return null;
     }
 
     private static int FreePort()

@@ -73,7 +73,7 @@ public sealed partial class DatabaseRunTests
                 await Task.Delay(200);
                 foreach (var folder in Directory.GetDirectories(temp, "benchmarks-db-*"))
                 {
-                    var pidFile = Path.Combine(folder, "postmaster.pid");
+                    var pidFile = Path.Combine(folder, "data", "postmaster.pid");
                     if (File.Exists(pidFile) && int.TryParse(File.ReadLines(pidFile).FirstOrDefault(), out var pid) && pid > 0)
                     {
                         // (initdb's bootstrap backend writes a negative pid; the postmaster's is positive.)
