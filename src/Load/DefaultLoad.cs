@@ -10,6 +10,18 @@ public static class DefaultLoad
 
     public const int WebSocketConnections = 64;
 
+    /// <summary>The most connections one load process opens (beyond about 64k to one server it needs several local addresses).</summary>
+    public const int MaxConnections = 100_000;
+
+    /// <summary>The most load threads (socket engine threads, histogram shards).</summary>
+    public const int MaxThreads = 256;
+
+    /// <summary>The highest open-model rate one load process is asked for (requests or messages per second).</summary>
+    public const double MaxRate = 10_000_000;
+
+    /// <summary>The deepest HTTP/1.1 pipeline (requests written at once on a connection).</summary>
+    public const int MaxPipeline = 1024;
+
     /// <summary>Long enough for a JIT-compiled server's rate to be read over several seconds.</summary>
     public static TimeSpan Duration { get; } = TimeSpan.FromSeconds(15);
 

@@ -139,19 +139,26 @@ internal static class OptionFactory
         return true;
     }
 
-    public static Option<int?> PositiveInt(string name, string alias, string description) => new(name, alias)
+    /// <summary>A whole number from 1 to <paramref name="maximum"/>; anything else is a one-line parse error.</summary>
+    public static Option<int?> PositiveInt(string name, string alias, string description, int maximum) => new(name, alias)
     {
         Description = description,
-        Validators =
+        CustomParser = result =>
         {
-            result =>
+            var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+            if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value))
             {
-                var value = result.GetValueOrDefault<int?>();
-                if (value is < 1)
-                {
-                    result.AddError($"{name} must be at least 1 (got {value.Value.ToString(CultureInfo.InvariantCulture)}).");
-                }
-            },
+                result.AddError($"Invalid value '{text}' for {name}: expected a whole number from 1 to {maximum.ToString("n0", CultureInfo.InvariantCulture)}.");
+                return null;
+            }
+
+            if (value < 1 || value > maximum)
+            {
+                result.AddError($"{name} must be between 1 and {maximum.ToString("n0", CultureInfo.InvariantCulture)} (got {text}).");
+                return null;
+            }
+
+            return (int)value;
         },
     };
 

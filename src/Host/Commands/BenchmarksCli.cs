@@ -41,15 +41,27 @@ internal static class BenchmarksCli
         }
 
         // A run with lists in it (--connections 16,64 --server kestrel,sockets) is a sweep: one full run per cell.
-        if (SweepPlan.TryCreate(args) is { } sweep)
+        SweepPlan? sweep;
+        try
         {
-            return await SweepRunner.RunAsync(sweep, console, cell => InvokeOneAsync([.. cell], console));
+            sweep = SweepPlan.TryCreate(args);
+        }
+        catch (FormatException ex)
+        {
+            return console.Fail(ExitCodes.Usage, ex.Message);
         }
 
-        return await InvokeOneAsync(args, console);
+        if (sweep is not null)
+        {
+            // One signal for the whole sweep: Ctrl+C or SIGTERM ends the cell under way and every cell after it.
+            using var signal = new ShutdownSignal(CancellationToken.None);
+            return await SweepRunner.RunAsync(sweep, console, (cell, token) => InvokeOneAsync(cell, console, token), signal.Token);
+        }
+
+        return await InvokeOneAsync(args, console, CancellationToken.None);
     }
 
-    private static async Task<int> InvokeOneAsync(string[] args, CliConsole console)
+    private static async Task<int> InvokeOneAsync(string[] args, CliConsole console, CancellationToken cancellationToken)
     {
         var root = Create(console);
         var parseResult = root.Parse(args);
@@ -66,6 +78,6 @@ internal static class BenchmarksCli
 
         // Signals are handled by the commands themselves, so that a server can drain and a run can store a failed document.
         var configuration = new InvocationConfiguration { Output = console.Out, Error = console.Error, ProcessTerminationTimeout = null };
-        return await parseResult.InvokeAsync(configuration);
+        return await parseResult.InvokeAsync(configuration, cancellationToken);
     }
 }

@@ -55,6 +55,7 @@ internal static class FindMaxRunner
         var search = new RateSearch(request.Load.Rate ?? DefaultStart);
         var met = new Dictionary<double, RunDocument>();
         var notStored = false;
+        string? ended = null;
         var c = CultureInfo.InvariantCulture;
         console.Out.WriteLine(string.Create(c, $"== find-max {id}: step 1: {search.Rate:n0} req/s"));
         await coordinator.RunStepsAsync(request, async (document, _) =>
@@ -64,13 +65,22 @@ internal static class FindMaxRunner
             var (meets, reason, loadBound) = target.Check(document);
             var judged = ServiceLevel.Judged(document);
             var windows = document.KeptIterations().Count > 1 ? string.Create(c, $" (medians of {document.KeptIterations().Count} windows)") : "";
-            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Get(judged, HttpMeasures.RpsMean):n0} achieved, p99 {Get(judged, HttpMeasures.Latency99):0.###} ms, p99 from the send {Get(judged, HttpMeasures.Uncorrected99):0.###} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}{(loadBound is null ? "" : $"; load-bound: {loadBound}")}"));
+            if (document.Status != RunStatus.Succeeded)
+            {
+                // A step that did not finish (interrupted, failed) says nothing about its rate: the search ends without an answer.
+                ended = $"step {search.Step} at {rate.ToString("n0", c)} req/s {(cancellationToken.IsCancellationRequested ? "was interrupted" : "failed")}: {document.Error}";
+                console.Out.WriteLine(ended);
+                return null;
+            }
+
+            var achieved = Get(judged, HttpMeasures.RpsMean);
+            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Show(achieved, "n0")} achieved, p99 {Show(Get(judged, HttpMeasures.Latency99), "0.###")} ms, p99 from the send {Show(Get(judged, HttpMeasures.Uncorrected99), "0.###")} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}{(loadBound is null ? "" : $"; load-bound: {loadBound}")}"));
             if (meets)
             {
                 met[rate] = document;
             }
 
-            if (document.Status != RunStatus.Succeeded || !search.Record(meets, reason, loadBound, out var confirming))
+            if (!search.Record(meets, reason, loadBound, achieved, out var confirming))
             {
                 return null;
             }
@@ -85,6 +95,13 @@ internal static class FindMaxRunner
         }, cancellationToken);
 
         console.Out.WriteLine();
+        if (ended is not null || cancellationToken.IsCancellationRequested)
+        {
+            var sofar = search.BestRate is { } bestSoFar ? string.Create(c, $"; the highest rate met before it was {bestSoFar:n0} req/s, a lower bound only") : "";
+            console.Out.WriteLine($"find-max {id}: no answer, the search did not finish ({ended ?? "interrupted"}){sofar} (results list --label {label})");
+            return notStored ? ExitCodes.NotStored : ExitCodes.Failed;
+        }
+
         if (search.BestRate is not { } best)
         {
             console.Out.WriteLine($"find-max {id}: no rate met {target.Text} (results list --label {label})");
@@ -101,6 +118,9 @@ internal static class FindMaxRunner
         console.Out.WriteLine($"steps: results list --label {label}; picture: report --label {label} --html FILE");
         return notStored ? ExitCodes.NotStored : ExitCodes.Success;
     }
+
+    /// <summary>A figure, or "n/a" when the step did not measure it.</summary>
+    private static string Show(double value, string format) => double.IsFinite(value) ? value.ToString(format, CultureInfo.InvariantCulture) : "n/a";
 
     private static double Get(IReadOnlyDictionary<string, double> values, Measurement measurement) => values.GetValueOrDefault(measurement.Name, double.NaN);
 }

@@ -6,11 +6,11 @@ namespace Benchmarks.Host.Commands;
 /// <summary>The load knobs shared by <c>load</c> and <c>run</c>; unset values fall back to the scenario's defaults.</summary>
 internal sealed class LoadOptionSet
 {
-    public Option<int?> Connections { get; } = OptionFactory.PositiveInt("--connections", "-c", "Concurrent connections.");
+    public Option<int?> Connections { get; } = OptionFactory.PositiveInt("--connections", "-c", "Concurrent connections.", Benchmarks.Load.DefaultLoad.MaxConnections);
 
-    public Option<int?> Threads { get; } = OptionFactory.PositiveInt("--threads", "-t", "Load threads (socket engine threads and histogram shards).");
+    public Option<int?> Threads { get; } = OptionFactory.PositiveInt("--threads", "-t", "Load threads (socket engine threads and histogram shards).", Benchmarks.Load.DefaultLoad.MaxThreads);
 
-    public Option<int?> Pipeline { get; } = OptionFactory.PositiveInt("--pipeline", "-p", "Requests written at once per connection (HTTP/1.1 pipelining depth).");
+    public Option<int?> Pipeline { get; } = OptionFactory.PositiveInt("--pipeline", "-p", "Requests written at once per connection (HTTP/1.1 pipelining depth).", Benchmarks.Load.DefaultLoad.MaxPipeline);
 
     public Option<TimeSpan?> Duration { get; } = OptionFactory.Duration("--duration", "-d", "Measured duration, such as 15s or 1m.");
 

@@ -26,6 +26,10 @@ internal static class RunCommand
         var urls = OptionFactory.HttpUrl("--urls", "Where the server listens; default http://127.0.0.1 (tcp:// for a raw TCP scenario) on a free port.", allowTcp: true);
         var labels = new Option<string[]>("--label") { Description = "A label stored with the run (repeatable).", Arity = ArgumentArity.ZeroOrMore };
         var json = new Option<FileInfo?>("--json") { Description = "Also write the run document to this file." };
+
+        // A sweep checks every cell before the first starts, and reads each cell's document back from a copy that keeps nothing (the cell's own sinks and rescue do).
+        var checkOnly = new Option<bool>(SweepRunner.CheckOnlyOption) { Hidden = true };
+        var sweepDocument = new Option<FileInfo?>(SweepRunner.DocumentOption) { Hidden = true };
         var stores = new StoreOptionSet();
         var serverCpus = new Option<string?>("--server-cpus") { Description = "CPUs for the server, such as 0 or 0-3 (default: the first half)." };
         var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
@@ -52,7 +56,7 @@ internal static class RunCommand
         var tcp = new TcpOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
+            scenario, server, loadKind, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -96,7 +100,9 @@ internal static class RunCommand
                     Proxy = proxyKind,
                     ProxyUrl = proxyUrl,
                     ProxyCpus = proxyKind is not null && result.GetValue(proxyCpus) is { } proxySet ? CpuSet.Parse(proxySet) : null,
-                    Database = result.GetValue(database),
+                    Database = result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given)
+                        ? throw new UsageException("--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.")
+                        : result.GetValue(database),
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
                     Slo = result.GetValue(slo) is { } target ? ServiceLevel.Parse(target).Text : null,
@@ -152,9 +158,18 @@ internal static class RunCommand
             {
                 return UsageErrors.Report(console, ex);
             }
+            catch (SocketException ex)
+            {
+                return console.Fail(ExitCodes.Failed, $"no free port on 127.0.0.1 for the server or the proxy: {ex.Message}");
+            }
+
+            if (result.GetValue(checkOnly))
+            {
+                return ExitCodes.Success;
+            }
 
             using var signal = new ShutdownSignal(cancellationToken);
-            var coordinator = new RunCoordinator(console, SystemMetrics.Create(), OsPlatform.CreateProcessControl());
+            var coordinator = new RunCoordinator(console, SystemMetrics.Create(), OsPlatform.CreateProcessControl()) { CancelReason = () => signal.Reason };
             var jsonFile = result.GetValue(json);
             if (result.GetValue(findMax))
             {
@@ -189,6 +204,18 @@ internal static class RunCommand
                 if (!await RunPublisher.PublishAsync(console, result.GetValue(stores.Store), document, keptLocally: path is not null))
                 {
                     sinks.Failed();
+                }
+
+                if (result.GetValue(sweepDocument) is { } cell)
+                {
+                    // The sweep's working copy, for its table: it keeps nothing, so it neither counts as stored nor stops the rescue.
+                    try
+                    {
+                        await File.WriteAllTextAsync(cell.FullName, RunDocumentJson.Serialize(document), CancellationToken.None);
+                    }
+                    catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+                    {
+                    }
                 }
 
                 await sinks.RescueAsync();

@@ -32,14 +32,14 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         var axes = new List<(int Position, SweepAxis Axis)>();
         if (!args[1].StartsWith('-') && args[1].Contains(',', StringComparison.Ordinal))
         {
-            axes.Add((1, new SweepAxis("scenario", Split(args[1]))));
+            axes.Add((1, new SweepAxis("scenario", Split(args[1], "the scenario"))));
         }
 
         for (var i = 1; i < args.Count - 1; i++)
         {
             if (s_sweepable.TryGetValue(args[i], out var name) && args[i + 1].Contains(',', StringComparison.Ordinal))
             {
-                axes.Add((i + 1, new SweepAxis(name, Split(args[i + 1]))));
+                axes.Add((i + 1, new SweepAxis(name, Split(args[i + 1], args[i]))));
             }
         }
 
@@ -91,7 +91,14 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         return [.. args.Take(at), "--rate", string.Join(',', rates), .. args.Skip(at + 2)];
     }
 
-    private static string[] Split(string text) => text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+    /// <summary>The values of a list; an empty value (<c>16,,64</c>, <c>,</c>) is a usage error, not a cell.</summary>
+    private static string[] Split(string text, string option)
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries);
+        return values.Any(v => v.Length == 0)
+            ? throw new FormatException($"{option} '{text}' holds an empty value: give a comma-separated list such as 16,64.")
+            : values;
+    }
 
     private static IEnumerable<string[]> Product(List<string[]> lists, int index = 0)
     {

@@ -42,6 +42,11 @@ internal static class VerifyCommand
                     ? [.. catalog.Scenarios.Select(s => s.Plugin).Where(s => s is not ITcpScenario || rawServer)]
                     : [.. names.Select(n => PluginLookup.Scenario(catalog, n))];
                 serverName = result.GetValue(url) is null ? PluginLookup.Server(catalog, result.GetRequiredValue(server)).Name : result.GetRequiredValue(server);
+                if (result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given))
+                {
+                    throw new UsageException("--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.");
+                }
+
                 if (result.GetValue(url) is not null && chosen.Count != 1)
                 {
                     throw new UsageException("--url verifies one running server: name its scenario with --scenario.");

@@ -50,11 +50,19 @@ internal sealed class RunDatabase : IAsyncDisposable
         return string.Join(' ', (mark >= 0 ? line[(mark + 2)..] : line).Split(' ', StringSplitOptions.RemoveEmptyEntries));
     }
 
+    /// <summary>The longest the check of an existing database may take to connect, whatever its connection string says.</summary>
+    private static readonly TimeSpan s_checkTimeout = TimeSpan.FromSeconds(30);
+
     public static async Task<RunDatabase> OpenAsync(IDatabaseScenario scenario, string? existing, IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         if (existing is not null)
         {
+            if (string.IsNullOrWhiteSpace(existing))
+            {
+                throw new DatabaseUnavailableException("--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.");
+            }
+
             var postmaster = await CheckExistingAsync(existing, control, cancellationToken);
             return new RunDatabase(existing, null, null, postmaster);
         }
@@ -68,8 +76,11 @@ internal sealed class RunDatabase : IAsyncDisposable
     {
         try
         {
-            await using var connection = new NpgsqlConnection(connectionString);
-            await connection.OpenAsync(cancellationToken);
+            // Npgsql may not give up a connect on cancellation, and Timeout=0 waits forever: Ctrl+C and the check's own
+            // limit end it here. A connection still connecting cannot be closed; it is left to end with the process.
+            var opening = new NpgsqlConnection(connectionString);
+            await opening.OpenAsync(cancellationToken).WaitAsync(s_checkTimeout, cancellationToken);
+            await using var connection = opening;
             await using var check = new NpgsqlCommand("SELECT (SELECT count(*) FROM world), (SELECT count(*) FROM fortune)", connection);
             await using var reader = await check.ExecuteReaderAsync(cancellationToken);
             await reader.ReadAsync(cancellationToken);
@@ -86,7 +97,11 @@ internal sealed class RunDatabase : IAsyncDisposable
         {
             throw new DatabaseUnavailableException($"--database has no World or Fortune table ({ex.MessageText}); load TechEmpower's hello_world schema into it, or leave --database out to let the run start its own.", ex);
         }
-        catch (Exception ex) when (ex is NpgsqlException or ArgumentException or TimeoutException)
+        catch (TimeoutException)
+        {
+            throw new DatabaseUnavailableException($"--database did not answer within {s_checkTimeout.TotalSeconds:0} s (is the host right, and is a firewall dropping the connection?).");
+        }
+        catch (Exception ex) when (ex is NpgsqlException or ArgumentException or InvalidOperationException)
         {
             throw new DatabaseUnavailableException($"--database cannot be used: {ex.Message.ReplaceLineEndings(" ")}", ex);
         }

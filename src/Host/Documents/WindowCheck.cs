@@ -17,6 +17,9 @@ public sealed class WindowCheck
 
     public int Seconds { get; set; }
 
+    /// <summary>Seconds whose value fell below a tenth of the window's upper quartile (a stall: a pause, a freeze, a lost server); any makes the window not steady.</summary>
+    public int StalledSeconds { get; set; }
+
     /// <summary>Coefficient of variation of the per-second values, %: how noisy the seconds were.</summary>
     public double CvPercent { get; set; }
 

@@ -25,7 +25,8 @@ internal sealed class PluginCatalog
     /// <summary>Plugins that could not be loaded, one line each.</summary>
     public IReadOnlyList<string> Problems { get; }
 
-    public static string BuiltInDirectory => Path.Combine(AppContext.BaseDirectory, "plugins");
+    /// <summary>The plugins shipped beside the executable; a host that runs the command line in another process's folder (a test) points it at the executable's.</summary>
+    public static string BuiltInDirectory { get; set; } = Path.Combine(AppContext.BaseDirectory, "plugins");
 
     public static PluginCatalog Load(IEnumerable<string> extraDirectories)
     {

@@ -9,7 +9,10 @@ namespace Benchmarks.Host.Runs;
 /// step at the same rate misses too: on a noisy machine one unlucky window would otherwise send
 /// the bisection below a rate the server sustains. A miss the load generator caused (load-bound)
 /// bounds the search as any miss does (the load cannot reach the rates above it either), and is
-/// kept as such, so that the answer says it is the client's limit, not the server's.
+/// kept as such, so that the answer says it is the client's limit, not the server's. A step that
+/// achieved less than half its rate is a clear miss, believed at once; before any step has met the
+/// target, the next goes down to what that step achieved rather than to half its rate, so that a
+/// search started far too high comes down in a step or two, not one halving per two steps.
 /// </summary>
 internal sealed class RateSearch(double start)
 {
@@ -38,7 +41,10 @@ internal sealed class RateSearch(double start)
     public bool Record(bool met, string reason, out bool confirming) => Record(met, reason, null, out confirming);
 
     /// <summary>As <see cref="Record(bool, string, out bool)"/>, for a miss the load generator caused (<paramref name="loadBound"/> says why).</summary>
-    public bool Record(bool met, string reason, string? loadBound, out bool confirming)
+    public bool Record(bool met, string reason, string? loadBound, out bool confirming) => Record(met, reason, loadBound, double.NaN, out confirming);
+
+    /// <summary>As <see cref="Record(bool, string, string?, out bool)"/>, with the rate the step achieved (NaN when unknown).</summary>
+    public bool Record(bool met, string reason, string? loadBound, double achieved, out bool confirming)
     {
         var rate = Rate;
         confirming = false;
@@ -49,7 +55,8 @@ internal sealed class RateSearch(double start)
         }
 
         Step++;
-        if (!met && _confirming.Add(rate))
+        var clear = !met && double.IsFinite(achieved) && achieved < rate / 2;
+        if (!met && !clear && _confirming.Add(rate))
         {
             confirming = true;
             return true;
@@ -63,6 +70,7 @@ internal sealed class RateSearch(double start)
 
         var next = (BestRate, Missed) switch
         {
+            (null, { } low) when clear && achieved >= 1 && low.Rate == rate => Math.Min(low.Rate / 2, RoundDown(achieved)),
             (null, { } low) when low.Rate / 2 >= 1 => low.Rate / 2,
             (null, _) => 0,
             ({ } up, null) => up * 2,
@@ -90,6 +98,13 @@ internal sealed class RateSearch(double start)
         {
             Missed = (rate, reason, loadBound);
         }
+    }
+
+    /// <summary>Two significant digits, rounded down: the rate a step achieved, as the next to try.</summary>
+    private static double RoundDown(double rate)
+    {
+        var scale = Math.Pow(10, Math.Floor(Math.Log10(rate)) - 1);
+        return Math.Max(1, Math.Floor(rate / scale) * scale);
     }
 
     /// <summary>Three significant digits: step rates a person can repeat.</summary>

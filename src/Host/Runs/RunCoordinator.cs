@@ -43,6 +43,9 @@ internal sealed class RunCoordinator
         _control = control;
     }
 
+    /// <summary>Why the token was cancelled ("interrupted (Ctrl+C)", "terminated (SIGTERM)"), for the document's error; null when unknown.</summary>
+    public Func<string?>? CancelReason { get; init; }
+
     public async Task<RunDocument> RunAsync(RunRequest request, CancellationToken cancellationToken)
     {
         RunDocument? last = null;
@@ -81,7 +84,7 @@ internal sealed class RunCoordinator
                 }
                 catch (OperationCanceledException)
                 {
-                    Fail(document, "the run was cancelled before it finished");
+                    Fail(document, CancelReason?.Invoke() is { } why ? $"the run was {why} before it finished" : "the run was cancelled before it finished");
                 }
                 finally
                 {

@@ -10,11 +10,15 @@ namespace Benchmarks.Host.Runs;
 /// A window still climbing (tiered JIT, PGO) or sagging (a leak, thermal) fails both; one bad
 /// second does not hide a trend. A drift at the limit that does not stand out of the noise is
 /// <c>noisy</c>: no trend shown, but the seconds varied too much to call the window flat.
-/// Needs <see cref="MinimumSeconds"/> seconds.
+/// Needs <see cref="MinimumSeconds"/> seconds. A second below a tenth of the upper quartile is a stall (the
+/// server paused, froze or lost its connections): a window with one is not steady, whatever its trend.
 /// </summary>
 internal static class SteadinessRule
 {
     public const int MinimumSeconds = 5;
+
+    /// <summary>A second below this share of the window's upper quartile is a stall (the quartile, not the median, so that a stall of half the window still shows).</summary>
+    public const double StallShare = 0.1;
 
     public static WindowCheck Check(string series, IReadOnlyList<double> perSecond)
     {
@@ -29,7 +33,10 @@ internal static class SteadinessRule
         (check.DriftPercent, check.TrendZ) = Trend.Fit(perSecond);
         var mean = perSecond.Average();
         check.CvPercent = mean == 0 ? 0 : Math.Sqrt(perSecond.Sum(v => (v - mean) * (v - mean)) / (perSecond.Count - 1)) / mean * 100;
-        check.Verdict = !Trend.IsSteady(check.DriftPercent, check.TrendZ) ? "not steady"
+        var sorted = perSecond.Order().ToList();
+        var upperQuartile = sorted[(int)Math.Floor(0.75 * (sorted.Count - 1))];
+        check.StalledSeconds = upperQuartile > 0 ? perSecond.Count(v => v < upperQuartile * StallShare) : 0;
+        check.Verdict = check.StalledSeconds > 0 || !Trend.IsSteady(check.DriftPercent, check.TrendZ) ? "not steady"
             : Math.Abs(check.DriftPercent) >= Trend.DriftLimitPercent ? "noisy"
             : "steady";
         return check;

@@ -69,9 +69,9 @@ public sealed record HttpLoadOptions
             throw new ArgumentException("The epoll engine runs connections with keep-alive, on Linux.");
         }
 
-        Positive(Connections, "--connections");
-        Positive(Threads, "--threads");
-        Positive(PipelineDepth, "--pipeline");
+        Within(Connections, DefaultLoad.MaxConnections, "--connections");
+        Within(Threads, DefaultLoad.MaxThreads, "--threads");
+        Within(PipelineDepth, DefaultLoad.MaxPipeline, "--pipeline");
         if (Duration <= TimeSpan.Zero)
         {
             throw new ArgumentException("--duration must be greater than zero.");
@@ -92,9 +92,9 @@ public sealed record HttpLoadOptions
             throw new ArgumentException("--timeout must be greater than zero.");
         }
 
-        if (Rate is { } rate && (!double.IsFinite(rate) || rate <= 0))
+        if (Rate is { } rate && (!double.IsFinite(rate) || rate < 1 || rate > DefaultLoad.MaxRate))
         {
-            throw new ArgumentException("--rate must be a positive number of requests per second.");
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--rate must be between 1 and {DefaultLoad.MaxRate:n0} requests per second (got {rate:g6})."));
         }
 
         if (Rate is not null && PipelineDepth > 1)
@@ -108,11 +108,11 @@ public sealed record HttpLoadOptions
         }
     }
 
-    private static void Positive(int value, string name)
+    private static void Within(int value, int maximum, string name)
     {
-        if (value < 1)
+        if (value < 1 || value > maximum)
         {
-            throw new ArgumentException($"{name} must be at least 1 (got {value}).");
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{name} must be between 1 and {maximum:n0} (got {value:n0})."));
         }
     }
 }

@@ -25,7 +25,10 @@ internal sealed class TcpLoadConnection : IDisposable
     private readonly byte[] _receive;
     private readonly long[] _sentAt;
     private readonly bool[] _counted;
+    private const int Unasked = -2;
+
     private Socket? _socket;
+    private Task _sending = Task.CompletedTask;
     private long _next;
     private long _expected;
     private int _offset;
@@ -82,6 +85,7 @@ internal sealed class TcpLoadConnection : IDisposable
             finally
             {
                 Close();
+                await ObserveSendAsync();
             }
 
             if (failed && _options.Mode == TcpLoadMode.Persistent)
@@ -104,14 +108,28 @@ internal sealed class TcpLoadConnection : IDisposable
 
     public void Dispose() => _socket?.Dispose();
 
-    /// <summary>Persistent: messages until the stop, the window kept full. Churn: one message. False when the exchange failed (counted).</summary>
+    /// <summary>
+    /// Persistent: messages until the stop, the window kept full. Churn: one message. False when the
+    /// exchange failed (counted). A send is not awaited before the next read: a window larger than the
+    /// socket buffers would otherwise block both ends, each writing while the other does not read.
+    /// </summary>
     private async Task<bool> ExchangeAsync()
     {
         _next = _expected = 0;
         _offset = 0;
-        await SendAsync(_options.Mode == TcpLoadMode.Churn ? 1 : _options.Window);
-        while (InFlight > 0)
+        _sending = SendAsync(_options.Mode == TcpLoadMode.Churn ? 1 : _options.Window);
+        var owed = 0;
+        while (InFlight > 0 || owed > 0)
         {
+            // Echoed messages are replaced once the last send has gone out; until then the reads go on.
+            if (owed > 0 && (_sending.IsCompleted || InFlight == 0))
+            {
+                await _sending;
+                _sending = _state.Stopping ? Task.CompletedTask : SendAsync(owed);
+                owed = 0;
+                continue;
+            }
+
             var read = await _socket!.ReceiveAsync(_receive, SocketFlags.None, _state.Abort);
             if (read == 0)
             {
@@ -123,28 +141,46 @@ internal sealed class TcpLoadConnection : IDisposable
             var completed = Consume(_receive.AsSpan(0, read));
             if (completed < 0)
             {
-                EndInFlight(TcpFailure.Mismatch);
-                Note("the echo differs from what was sent");
+                Unexpected(unasked: completed == Unasked);
                 return false;
             }
 
             if (_options.Mode == TcpLoadMode.Persistent && completed > 0 && !_state.Stopping)
             {
-                await SendAsync(completed);
+                owed += completed;
             }
         }
 
+        await _sending;
         return true;
     }
 
-    /// <summary>Checks received bytes against the messages in flight; returns how many completed, or -1 on the first wrong byte.</summary>
+    /// <summary>Bytes that are not the echo in flight: a mismatch, or an echo nothing asked for (a server that echoes twice), counted once at least.</summary>
+    private void Unexpected(bool unasked)
+    {
+        var counted = Counters.Failed[(int)TcpFailure.Mismatch];
+        EndInFlight(TcpFailure.Mismatch);
+        if (unasked && Counters.Failed[(int)TcpFailure.Mismatch] == counted && _state.Measuring)
+        {
+            Counters.Failed[(int)TcpFailure.Mismatch]++;
+        }
+
+        Note(unasked ? "the server sent bytes after the last echo that nothing asked for" : "the echo differs from what was sent");
+    }
+
+    /// <summary>Checks received bytes against the messages in flight; returns how many completed, -1 on the first wrong byte, or <see cref="Unasked"/> for a byte when nothing was in flight.</summary>
     private int Consume(ReadOnlySpan<byte> data)
     {
         var completed = 0;
         var size = _options.MessageSize;
         foreach (var value in data)
         {
-            if (InFlight == 0 || value != Pattern(_expected, _offset))
+            if (InFlight == 0)
+            {
+                return Unasked;
+            }
+
+            if (value != Pattern(_expected, _offset))
             {
                 return -1;
             }
@@ -267,6 +303,20 @@ internal sealed class TcpLoadConnection : IDisposable
 
         _expected = _next;
         Volatile.Write(ref _waitingSince, 0);
+    }
+
+    /// <summary>The send still under way when the exchange ended: its socket is closed, so it ends now; its error is the exchange's, already counted.</summary>
+    private async Task ObserveSendAsync()
+    {
+        try
+        {
+            await _sending;
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException or OperationCanceledException)
+        {
+        }
+
+        _sending = Task.CompletedTask;
     }
 
     private void Close()

@@ -34,6 +34,12 @@ public sealed record TcpLoadOptions
     /// <summary>Source addresses to spread connections over (past ~28k ephemeral ports per destination).</summary>
     public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];
 
+    /// <summary>The most bytes in flight on one connection (window × message size): its send buffer is that large.</summary>
+    public const int MaxWindowBytes = 16 * 1024 * 1024;
+
+    /// <summary>The most bytes of send buffers over all connections.</summary>
+    public const long MaxTotalBytes = 2L * 1024 * 1024 * 1024;
+
     public void Validate()
     {
         if (Url.Scheme != "tcp" || string.IsNullOrEmpty(Url.Host) || Url.Port <= 0)
@@ -41,9 +47,9 @@ public sealed record TcpLoadOptions
             throw new ArgumentException($"The TCP load needs a tcp://host:port URL (got '{Url}').");
         }
 
-        if (Connections is < 1 or > 1_000_000)
+        if (Connections < 1 || Connections > DefaultLoad.MaxConnections)
         {
-            throw new ArgumentException($"--connections must be between 1 and 1000000 (got {Connections}).");
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--connections must be between 1 and {DefaultLoad.MaxConnections:n0} (got {Connections:n0})."));
         }
 
         if (MessageSize is < 1 or > 1_048_576)
@@ -54,6 +60,16 @@ public sealed record TcpLoadOptions
         if (Window is < 1 or > 4096)
         {
             throw new ArgumentException($"--window must be between 1 and 4096 (got {Window}).");
+        }
+
+        if ((long)MessageSize * Window > MaxWindowBytes)
+        {
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--window {Window} × --message-size {MessageSize} is {(long)MessageSize * Window:n0} bytes in flight per connection; at most {MaxWindowBytes:n0} (16 MiB)."));
+        }
+
+        if ((long)MessageSize * Window * Connections > MaxTotalBytes)
+        {
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--connections {Connections:n0} × --window {Window} × --message-size {MessageSize} is {(long)MessageSize * Window * Connections:n0} bytes of send buffers; at most {MaxTotalBytes:n0} (2 GiB)."));
         }
 
         if (Mode == TcpLoadMode.Churn && Window != 1)

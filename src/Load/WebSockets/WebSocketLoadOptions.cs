@@ -59,9 +59,9 @@ public sealed record WebSocketLoadOptions
             throw new ArgumentException($"--message-size must be between 8 and 1000000 (got {TextLength}).");
         }
 
-        if (Rate is { } rate && (!double.IsFinite(rate) || rate <= 0))
+        if (Rate is { } rate && (!double.IsFinite(rate) || rate < 1 || rate > DefaultLoad.MaxRate))
         {
-            throw new ArgumentException("--rate must be a positive number of messages per second.");
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--rate must be between 1 and {DefaultLoad.MaxRate:n0} messages per second (got {rate:g6})."));
         }
 
         if (Rate is not null && Mode != WebSocketLoadMode.EchoSync)

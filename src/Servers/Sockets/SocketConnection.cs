@@ -111,11 +111,15 @@ internal sealed class SocketConnection : IDisposable
         }
     }
 
+    /// <summary>
+    /// Cancels without running the token's callbacks on this thread: a callback may block (Npgsql's
+    /// cancel request waits for its own socket), and this thread may be the socket engine's only one.
+    /// </summary>
     private static void Cancel(CancellationTokenSource source)
     {
         try
         {
-            source.Cancel();
+            _ = source.CancelAsync();
         }
         catch (ObjectDisposedException)
         {

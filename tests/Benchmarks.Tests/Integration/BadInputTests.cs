@@ -19,7 +19,7 @@ public sealed class BadInputTests
     [InlineData("the scheme must be http", "load", "--url", "https://127.0.0.1:5000/")]
     [InlineData("Invalid duration '15q' for --duration", "run", "plaintext", "-d", "15q")]
     [InlineData("Invalid header 'NoColon'", "load", "--url", "http://127.0.0.1:1/", "-H", "NoColon")]
-    [InlineData("--connections must be at least 1", "run", "plaintext", "-c", "0")]
+    [InlineData("--connections must be between 1 and 100,000 (got 0)", "run", "plaintext", "-c", "0")]
     [InlineData("Invalid CPU list", "run", "plaintext", "--server-cpus", "99")]
     [InlineData("Unknown Kestrel option 'ioQueues'", "run", "plaintext", "--server-option", "ioQueues=1")]
     [InlineData("Kestrel option 'ioQueueCount' has an invalid value 'many'", "run", "plaintext", "--server-option", "ioQueueCount=many")]

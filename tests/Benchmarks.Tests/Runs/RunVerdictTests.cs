@@ -34,6 +34,21 @@ public sealed class RunVerdictTests
         Assert.Equal("too short", SteadinessRule.Check("http/rps", [1, 2, 3]).Verdict);
     }
 
+    [Fact]
+    public void A_window_with_a_stall_of_whole_seconds_is_not_steady()
+    {
+        // 30 s at 20k req/s with the server stopped (SIGSTOP) for 18 of them: no trend, but not steady.
+        var stalled = Enumerable.Range(0, 30).Select(i => i is >= 6 and < 24 ? 0 : 20_000 + (i % 3 * 500.0)).ToList();
+        var check = SteadinessRule.Check("http/rps", stalled);
+        Assert.Equal("not steady", check.Verdict);
+        Assert.Equal(18, check.StalledSeconds);
+        Assert.Contains("stalled (below a tenth of its upper quartile) for 18 of 30 s", WindowText.Describe(check), StringComparison.Ordinal);
+
+        // One second at 0 in fifteen is a stall too; one second at half the rate is not.
+        Assert.Equal(1, SteadinessRule.Check("http/rps", [.. Enumerable.Range(0, 15).Select(i => i == 7 ? 0 : 10_000.0)]).StalledSeconds);
+        Assert.Equal(0, SteadinessRule.Check("http/rps", [.. Enumerable.Range(0, 15).Select(i => i == 7 ? 5_000 : 10_000.0)]).StalledSeconds);
+    }
+
     [Theory]
     [InlineData(-0.02, "drift 0% over")]
     [InlineData(0.02, "drift 0% over")]

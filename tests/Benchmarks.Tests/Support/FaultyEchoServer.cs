@@ -5,7 +5,8 @@ namespace Benchmarks.Tests.Support;
 
 /// <summary>
 /// Test double for faults the real servers never make: a TCP echo server that echoes only the
-/// first half of every read, or that resets every tenth connection it accepts.
+/// first half of every read, that resets every tenth connection it accepts, or that sends every
+/// echo twice.
 /// </summary>
 internal sealed class FaultyEchoServer : IAsyncDisposable
 {
@@ -24,6 +25,7 @@ internal sealed class FaultyEchoServer : IAsyncDisposable
     {
         TruncateEchoes,
         ResetEveryTenthConnection,
+        EchoTwice,
     }
 
     public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
@@ -60,11 +62,11 @@ internal sealed class FaultyEchoServer : IAsyncDisposable
                 continue;
             }
 
-            _ = EchoAsync(socket, fault == Fault.TruncateEchoes);
+            _ = EchoAsync(socket, fault);
         }
     }
 
-    private async Task EchoAsync(Socket socket, bool truncate)
+    private async Task EchoAsync(Socket socket, Fault fault)
     {
         var buffer = new byte[4096];
         try
@@ -77,8 +79,12 @@ internal sealed class FaultyEchoServer : IAsyncDisposable
                     return;
                 }
 
-                var length = truncate ? Math.Max(1, read / 2) : read;
+                var length = fault == Fault.TruncateEchoes ? Math.Max(1, read / 2) : read;
                 await socket.SendAsync(buffer.AsMemory(0, length), SocketFlags.None, _stop.Token);
+                if (fault == Fault.EchoTwice)
+                {
+                    await socket.SendAsync(buffer.AsMemory(0, length), SocketFlags.None, _stop.Token);
+                }
             }
         }
         catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)

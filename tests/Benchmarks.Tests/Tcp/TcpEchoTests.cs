@@ -62,6 +62,29 @@ public sealed class TcpEchoTests
     }
 
     [Fact]
+    public async Task A_server_that_echoes_twice_is_caught_as_a_mismatch_not_passed()
+    {
+        await using var faulty = new FaultyEchoServer(FaultyEchoServer.Fault.EchoTwice);
+        var result = await LoadAsync(faulty.Port, "--tcp-mode", "persistent", "-c", "4", "--window", "1");
+        Assert.True(result.Run.ExitCode == 1, result.Run.ToString());
+        var json = result.Json.RootElement;
+        Assert.True(json.GetProperty("failed").GetProperty("mismatch").GetInt64() > 0, result.Run.Output);
+        Assert.Contains("echoes failed", result.Run.Error + result.Run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_window_larger_than_the_socket_buffers_is_echoed_without_deadlock()
+    {
+        // 16 messages of 1 MiB in flight: written whole before reading, both ends would block on full buffers.
+        await using var serve = await ServeProcess.StartAsync("sockets", "tcp-echo", scheme: "tcp");
+        var result = await LoadAsync(serve.Port, "--tcp-mode", "persistent", "-c", "1", "--window", "16", "--message-size", "1048576", "--timeout", "5s");
+        Assert.True(result.Run.ExitCode == 0, result.Run.ToString());
+        var json = result.Json.RootElement;
+        Assert.True(json.GetProperty("echoed").GetInt64() >= 16, result.Run.Output);
+        Assert.Equal(0, Failed(json));
+    }
+
+    [Fact]
     public async Task Verify_passes_the_raw_servers_and_fails_a_truncating_one()
     {
         foreach (var server in new[] { "sockets", "libuv" })
