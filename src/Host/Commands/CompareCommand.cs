@@ -25,7 +25,7 @@ internal static class CompareCommand
         command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
         {
             var settings = new ComparisonSettings(result.GetValue(threshold), result.GetValue(alpha));
-            if (settings.ThresholdPercent < 0 || settings.Alpha is <= 0 or >= 1)
+            if (!double.IsFinite(settings.ThresholdPercent) || settings.ThresholdPercent < 0 || !(settings.Alpha is > 0 and < 1))
             {
                 throw new ArgumentException("--threshold must be at least 0 and --alpha between 0 and 1.");
             }

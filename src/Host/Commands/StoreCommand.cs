@@ -28,6 +28,11 @@ internal static class StoreCommand
         {
             return console.Fail(ExitCodes.Failed, ex.Message);
         }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // An output that cannot be written (a missing folder, a full disk, /dev/full): its cause in one line.
+            return console.Fail(ExitCodes.Failed, $"could not write the output: {ex.Message}");
+        }
     }
 
     public static void ReportUnreadable(CliConsole console, RunQueryResult found)

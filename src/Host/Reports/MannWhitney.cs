@@ -38,7 +38,7 @@ internal static class MannWhitney
             i = j + 1;
         }
 
-        var observed = 0;
+        long observed = 0;
         for (var i = 0; i < all.Length; i++)
         {
             observed += all[i].First ? doubled[i] : 0;
@@ -48,7 +48,7 @@ internal static class MannWhitney
         return all.Length <= ExactLimit ? Exact(doubled, n, observed) : Normal(doubled, n, observed);
     }
 
-    private static double Exact(int[] doubledRanks, int n, int observed)
+    private static double Exact(int[] doubledRanks, int n, long observed)
     {
         // ways[k][s]: subsets of k ranks whose doubled sum is s.
         var total = doubledRanks.Sum();
@@ -80,15 +80,15 @@ internal static class MannWhitney
         return Math.Min(1, extreme / all);
     }
 
-    private static double Normal(int[] doubledRanks, int n, int observed)
+    private static double Normal(int[] doubledRanks, int n, long observed)
     {
         var count = doubledRanks.Length;
         var m = count - n;
         var rankSum = observed / 2.0;
-        var u = rankSum - (n * (n + 1) / 2.0);
-        var mean = n * m / 2.0;
+        var u = rankSum - ((double)n * (n + 1) / 2.0);
+        var mean = (double)n * m / 2.0;
         var ties = doubledRanks.GroupBy(r => r).Sum(g => Math.Pow(g.Count(), 3) - g.Count());
-        var variance = n * m / 12.0 * (count + 1 - (ties / (count * (count - 1.0))));
+        var variance = (double)n * m / 12.0 * (count + 1 - (ties / (count * (count - 1.0))));
         if (variance <= 0)
         {
             return 1;

@@ -12,9 +12,9 @@ internal static class RegressionDetector
     public static IReadOnlyList<HistoryPoint> Analyze(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int window, double sigmas, int consecutive, bool? higherIsBetter, Func<Documents.RunDocument, IReadOnlyList<double>>? samples = null)
     {
         ArgumentNullException.ThrowIfNull(series);
-        if (window < 2 || consecutive < 1 || sigmas <= 0)
+        if (window < 2 || consecutive < 1 || !double.IsFinite(sigmas) || sigmas <= 0)
         {
-            throw new ArgumentException("--window must be at least 2, --consecutive at least 1 and --sigma above 0.");
+            throw new ArgumentException("--window must be at least 2, --consecutive at least 1 and --sigma a number above 0.");
         }
 
         var points = new List<HistoryPoint>(series.Count);

@@ -95,7 +95,17 @@ internal sealed class JsonFileRunStore : IRunStore
     }
 
     /// <summary>Reads one document; throws <see cref="JsonException"/>, <see cref="IOException"/> or <see cref="InvalidDataException"/> (parts missing) with the cause.</summary>
-    public static RunDocument Load(string path) => RunDocumentCheck.Valid(RunDocumentJson.Deserialize(File.ReadAllText(path)));
+    public static RunDocument Load(string path)
+    {
+        // A file too large to be a run document (a stray dump, a sparse file) is refused before it is read into memory.
+        var size = new FileInfo(path).Length;
+        if (size > RunDocumentCheck.MaxBytes)
+        {
+            throw new InvalidDataException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"the file is {size / 1048576.0:n0} MB; a run document is at most {RunDocumentCheck.MaxBytes / 1048576} MB"));
+        }
+
+        return RunDocumentCheck.Valid(RunDocumentJson.Deserialize(File.ReadAllText(path)));
+    }
 
     private string PathFor(RunDocument document) =>
         Path.Combine(Directory, $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{document.Id[^Math.Min(8, document.Id.Length)..]}.json");

@@ -1,0 +1,115 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Store;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Hardening;
+
+/// <summary>
+/// Hostile and unlucky stores: a huge file, documents of a schema this version does not read or with
+/// impossible values, settings that are not numbers, outputs that cannot be written — each a warning
+/// or one line with its exit code, never a crash; and the runs beside them still read.
+/// </summary>
+public sealed class StoreHardeningTests
+{
+    [Fact]
+    public async Task A_huge_file_in_the_results_folder_is_skipped_with_a_warning_not_read_into_memory()
+    {
+        var results = await StoreWithRunsAsync(3);
+        using (var sparse = File.Create(Path.Combine(results, "20261125-000000-stray.json")))
+        {
+            sparse.SetLength(1_200_000_000);
+        }
+
+        foreach (var command in new[] { "list", "export" })
+        {
+            var run = await InProcessCli.InvokeAsync("results", command, "--results", results);
+            Assert.True(run.ExitCode == 0, run.ToString());
+            Assert.Contains("warning: skipped unreadable run 20261125-000000-stray.json: the file is 1,144 MB; a run document is at most 128 MB", run.Error, StringComparison.Ordinal);
+        }
+
+        var history = await InProcessCli.InvokeAsync("history", "--scenario", "pipelined", "--server", "kestrel", "--results", results);
+        Assert.True(history.ExitCode == 0, history.ToString());
+    }
+
+    [Theory]
+    [InlineData(0, "the document's schema is 0; this version reads 1 to 2")]
+    [InlineData(-1, "the document's schema is -1; this version reads 1 to 2")]
+    [InlineData(3, "the document's schema is 3; this version reads 1 to 2 (it was written by a newer version)")]
+    [InlineData(99, "the document's schema is 99")]
+    public async Task A_document_of_a_schema_this_version_does_not_read_is_skipped_with_its_cause(int schema, string warning)
+    {
+        var results = await StoreWithRunsAsync(2);
+        var odd = SampleRuns.Create();
+        odd.Schema = schema;
+        await File.WriteAllTextAsync(Path.Combine(results, "odd.json"), RunDocumentJson.Serialize(odd));
+        var run = await InProcessCli.InvokeAsync("results", "list", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains($"odd.json: {warning}", run.Error, StringComparison.Ordinal);
+        Assert.Contains("2 run(s)", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task An_impossible_stored_value_is_skipped_and_leaves_the_history_band_finite()
+    {
+        var results = await StoreWithRunsAsync(10);
+        var forged = SampleRuns.Create(rps: 1.79e308, startedAt: DateTimeOffset.UtcNow.AddHours(-30));
+        await File.WriteAllTextAsync(Path.Combine(results, "forged.json"), RunDocumentJson.Serialize(forged));
+        var run = await InProcessCli.InvokeAsync("history", "--scenario", "pipelined", "--server", "kestrel", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("forged.json: the document's http/rps/mean is 1.79E+308, beyond any measured value", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("∞", run.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("compare", "--alpha", "NaN")]
+    [InlineData("compare", "--threshold", "NaN")]
+    [InlineData("history", "--sigma", "NaN")]
+    public async Task Settings_that_are_not_numbers_exit_2(string command, string option, string value)
+    {
+        var results = await StoreWithRunsAsync(6);
+        string[] arguments = command == "compare"
+            ? ["compare", "label:a", "label:b", option, value, "--results", results]
+            : ["history", "--scenario", "pipelined", "--server", "kestrel", option, value, "--results", results];
+        var run = await InProcessCli.InvokeAsync(arguments);
+        Assert.True(run.ExitCode == 2, run.ToString());
+        Assert.StartsWith("error: ", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("/dev/full")]
+    [InlineData("/nonexistent-folder/report.html")]
+    public async Task An_output_that_cannot_be_written_is_one_line_and_exit_1(string output)
+    {
+        var results = await StoreWithRunsAsync(6);
+        string[][] commands =
+        [
+            ["compare", "label:a", "label:b", "--html", output, "--results", results],
+            ["history", "--scenario", "pipelined", "--server", "kestrel", "--html", output, "--results", results],
+            ["report", "--label", "a", "--html", output, "--results", results],
+            ["report", "--label", "a", "--markdown", output, "--results", results],
+            ["results", "export", "-o", output, "--results", results],
+        ];
+        foreach (var arguments in commands)
+        {
+            var run = await InProcessCli.InvokeAsync(arguments);
+            Assert.True(run.ExitCode == 1, $"{string.Join(' ', arguments)}: {run}");
+            Assert.StartsWith("error: could not write the output: ", run.Error, StringComparison.Ordinal);
+            Assert.Single(run.Error.Trim().Split('\n'));
+        }
+    }
+
+    /// <summary>A results folder with <paramref name="count"/> runs, the first half labelled a and the rest b.</summary>
+    private static async Task<string> StoreWithRunsAsync(int count)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var start = DateTimeOffset.UtcNow.AddHours(-2);
+        for (var i = 0; i < count; i++)
+        {
+            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + (i * 100), labels: [i < count / 2 ? "a" : "b"], startedAt: start.AddMinutes(i)), CancellationToken.None);
+        }
+
+        return results;
+    }
+}
