@@ -45,8 +45,7 @@ internal static class SweepRunner
         }
 
         var id = DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..4];
-        var folder = Path.Combine(Path.GetTempPath(), "benchmarks-sweep-" + id);
-        Directory.CreateDirectory(folder);
+        var folder = Platform.ScratchFolders.Create(Runs.RunWorkFolders.SweepPrefix);
         var documents = new List<RunDocument?>();
         var progress = new SweepProgress(console, id, plan.Cells.Count);
         var failed = 0;

@@ -26,7 +26,24 @@ internal sealed class PostgresCluster : IAsyncDisposable
 
     public const string RemotePassword = "benchmarkdbpass";
 
+    private const string FolderPrefix = "benchmarks-db-";
+
     private static readonly TimeSpan s_startTimeout = TimeSpan.FromSeconds(60);
+
+    /// <summary>Stops the clusters of tools that were killed before they could (their postmaster and its backends) and removes their folders.</summary>
+    public static void RemoveLeftovers(IProcessControl control)
+    {
+        foreach (var folder in ScratchFolders.Abandoned(FolderPrefix, control))
+        {
+            var pidFile = Path.Combine(folder, "data", "postmaster.pid");
+            if (int.TryParse(ReadFirstLine(pidFile), NumberStyles.None, CultureInfo.InvariantCulture, out var postmaster) && postmaster > 0)
+            {
+                ScratchFolders.EndLeftover(postmaster, "postgres");
+            }
+
+            ScratchFolders.TryDelete(folder);
+        }
+    }
 
     private readonly PostgresInstallation _installation;
     private readonly string _directory;
@@ -83,8 +100,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
         }
 
         var password = Convert.ToHexString(System.Security.Cryptography.RandomNumberGenerator.GetBytes(18)).ToLowerInvariant();
-        var directory = Path.Combine(Path.GetTempPath(), "benchmarks-db-" + Guid.NewGuid().ToString("N")[..12]);
-        Directory.CreateDirectory(directory);
+        var directory = ScratchFolders.Create(FolderPrefix);
         try
         {
             // The password reaches initdb in a file only the cluster's owner can read, deleted once read.

@@ -9,7 +9,13 @@ namespace Benchmarks.Host.Proxies;
 /// </summary>
 internal static class ProxyConfig
 {
-    public static string Nginx(string folder, int listenPort, Uri upstream, int workers) => string.Create(CultureInfo.InvariantCulture, $$"""
+    /// <param name="folder">Where it writes.</param>
+    /// <param name="listenPort">Its port on loopback.</param>
+    /// <param name="upstream">The server under test.</param>
+    /// <param name="workers">Worker processes.</param>
+    /// <param name="markerPath">A path it answers itself with <paramref name="token"/>, to prove the port is its.</param>
+    /// <param name="token">This start's token.</param>
+    public static string Nginx(string folder, int listenPort, Uri upstream, int workers, string markerPath, string token) => string.Create(CultureInfo.InvariantCulture, $$"""
         worker_processes {{workers}};
         pid {{folder}}/nginx.pid;
         error_log {{folder}}/error.log warn;
@@ -29,6 +35,7 @@ internal static class ProxyConfig
           }
           server {
             listen 127.0.0.1:{{listenPort}} backlog=4096;
+            location = {{markerPath}} { return 200 "{{token}}"; }
             location / {
               proxy_pass http://app;
               proxy_http_version 1.1;
@@ -39,7 +46,7 @@ internal static class ProxyConfig
         }
         """);
 
-    public static string Haproxy(int listenPort, Uri upstream, int threads) => string.Create(CultureInfo.InvariantCulture, $$"""
+    public static string Haproxy(int listenPort, Uri upstream, int threads, string markerPath, string token) => string.Create(CultureInfo.InvariantCulture, $$"""
         global
           nbthread {{threads}}
         defaults
@@ -51,6 +58,7 @@ internal static class ProxyConfig
           timeout http-keep-alive 60s
         frontend benchmarks
           bind 127.0.0.1:{{listenPort}}
+          http-request return status 200 content-type text/plain string "{{token}}" if { path {{markerPath}} }
           default_backend app
         backend app
           http-reuse always

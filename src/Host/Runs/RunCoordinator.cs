@@ -180,6 +180,12 @@ internal sealed class RunCoordinator
                     throw new RunFailedException(JobFailure.Exited("the server exited during the run", server));
                 }
 
+                if (_proxy?.Gone() is { } proxyGone)
+                {
+                    Merge(document.Measurements, iterations[^1]);
+                    throw new RunFailedException(proxyGone);
+                }
+
                 if (failure is not null)
                 {
                     Merge(document.Measurements, iterations[^1]);
@@ -361,19 +367,20 @@ internal sealed class RunCoordinator
     private async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, bool loadReportsProgress, CancellationToken cancellationToken)
     {
         using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
-        while (!load.HasExited && !server.HasExited)
+        var proxyExited = _proxy?.Exited ?? Task.Delay(Timeout.Infinite, cancellationToken);
+        while (!load.HasExited && !server.HasExited && _proxy is not { HasExited: true })
         {
             var tick = loadReportsProgress ? Task.Delay(Timeout.Infinite, cancellationToken) : timer.WaitForNextTickAsync(cancellationToken).AsTask();
-            await Task.WhenAny(tick, load.Exited, server.Exited).WaitAsync(cancellationToken);
+            await Task.WhenAny(tick, load.Exited, server.Exited, proxyExited).WaitAsync(cancellationToken);
             if (tick.IsCompletedSuccessfully && !load.HasExited && sampling.Tick(double.NaN) is { } sample)
             {
                 _console.Out.WriteLine(RunProgressLines.Window(sample));
             }
         }
 
-        if (server.HasExited && !load.HasExited)
+        if ((server.HasExited || _proxy is { HasExited: true }) && !load.HasExited)
         {
-            // The server died under load: stop the load now (it reports what it measured), keep the window so far.
+            // The server (or the proxy before it) died under load: stop the load now (it reports what it measured), keep the window so far.
             sampling.EndWindow();
             await load.StopAsync(JobProcess.StopGrace);
         }

@@ -1,53 +1,36 @@
-using System.Globalization;
+using Benchmarks.Host.Databases;
 using Benchmarks.Host.Platform;
+using Benchmarks.Host.Proxies;
 
 namespace Benchmarks.Host.Runs;
 
 /// <summary>
 /// A run's scratch folder in the temporary folder, named after the process that owns it
-/// (<c>benchmarks-run-PID-random</c>): a run killed before it could clean up leaves one behind,
-/// and the next run removes every such folder whose owner has ended.
+/// (<c>benchmarks-run-PID-random</c>). Creating one first cleans up after runs that were killed
+/// before they could: their scratch and sweep folders are removed, and the private PostgreSQL
+/// clusters and proxies they started are stopped (see <see cref="ScratchFolders"/>).
 /// </summary>
 internal static class RunWorkFolders
 {
     private const string Prefix = "benchmarks-run-";
 
+    /// <summary>A sweep's folder of cell documents.</summary>
+    public const string SweepPrefix = "benchmarks-sweep-";
+
     public static string Create(IProcessControl control)
     {
         ArgumentNullException.ThrowIfNull(control);
         RemoveLeftovers(control);
-        return Directory.CreateTempSubdirectory($"{Prefix}{Environment.ProcessId.ToString(CultureInfo.InvariantCulture)}-").FullName;
+        return ScratchFolders.Create(Prefix);
     }
 
-    private static void RemoveLeftovers(IProcessControl control)
+    public static void RemoveLeftovers(IProcessControl control)
     {
-        IEnumerable<string> folders;
-        try
+        PostgresCluster.RemoveLeftovers(control);
+        ReverseProxy.RemoveLeftovers(control);
+        foreach (var folder in ScratchFolders.Abandoned(Prefix, control).Concat(ScratchFolders.Abandoned(SweepPrefix, control)))
         {
-            folders = Directory.EnumerateDirectories(Path.GetTempPath(), Prefix + "*").ToList();
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            return;
-        }
-
-        foreach (var folder in folders)
-        {
-            var name = Path.GetFileName(folder)[Prefix.Length..];
-            var dash = name.IndexOf('-', StringComparison.Ordinal);
-            if (dash <= 0 || !int.TryParse(name.AsSpan(0, dash), NumberStyles.None, CultureInfo.InvariantCulture, out var owner)
-                || owner == Environment.ProcessId || !control.HasEnded(owner))
-            {
-                continue;
-            }
-
-            try
-            {
-                Directory.Delete(folder, recursive: true);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-            }
+            ScratchFolders.TryDelete(folder);
         }
     }
 }

@@ -49,6 +49,19 @@ public sealed class AgentSecurityTests
         Assert.Equal("[\"app/extra.json\"]", (await client.GetRawAsync($"/jobs/{id}/list?path=app/*.json")).Body);
         Assert.Equal("[]", (await client.GetRawAsync($"/jobs/{id}/list?path=nowhere/*.json")).Body);
 
+        // A file's name lists that file alone, or nothing when there is none.
+        Assert.Equal("[\"app/extra.json\"]", (await client.GetRawAsync($"/jobs/{id}/list?path=app/extra.json")).Body);
+        Assert.Equal("[]", (await client.GetRawAsync($"/jobs/{id}/list?path=app/missing.dll")).Body);
+
+        // A measurement JSON cannot hold is refused, and the job still answers.
+        foreach (var value in new[] { "NaN", "1e999", "-Infinity" })
+        {
+            Assert.Equal(HttpStatusCode.BadRequest, await client.PostAsync($"/jobs/{id}/measurement?name=x&value={value}"));
+        }
+
+        Assert.Equal(HttpStatusCode.OK, await client.PostAsync($"/jobs/{id}/measurement?name=x&value=1.5"));
+        Assert.Equal(HttpStatusCode.OK, (await client.GetRawAsync($"/jobs/{id}")).Status);
+
         foreach (var path in new[] { "/download?path=../../etc/passwd", "/download?path=/etc/passwd", "/download?path=app/../../../../etc/passwd", "/download?path=~/../../etc/passwd", "/list?path=../..", "/list?path=/etc", "/list?path=../*", "/list?path=~/../../*" })
         {
             var (status, body) = await client.GetRawAsync($"/jobs/{id}{path}");
@@ -63,6 +76,8 @@ public sealed class AgentSecurityTests
         Assert.Equal(HttpStatusCode.RequestEntityTooLarge, status413);
         Assert.False(File.Exists(Path.Combine(jobFolder, "src", "big.bin")));
         await client.DeleteAsync(id);
+        await client.WaitForStateAsync(id, Wait, null, "Deleted");
+        Assert.Equal(HttpStatusCode.Conflict, await client.PostAsync($"/jobs/{id}/resetstats"));
     }
 
     [Fact]

@@ -48,6 +48,11 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapDelete("/jobs/{id:int}", DeleteAsync);
         app.MapPost("/jobs/{id:int}/resetstats", (int id) => WithJob(id, job =>
         {
+            if (job.State is AgentJobState.Deleting or AgentJobState.Deleted)
+            {
+                return Results.Conflict($"job {id} is {job.State.ToString().ToLowerInvariant()}: it has no statistics to reset");
+            }
+
             job.ResetStatistics();
             AgentLog.StatisticsReset(logger, job.Id, job.Service);
             return Results.Ok();
@@ -336,7 +341,14 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         }
 
         var text = query["value"].ToString();
-        JsonNode? value = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) ? number : text;
+        var numeric = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var number);
+        if (numeric && !double.IsFinite(number))
+        {
+            // JSON has no NaN or infinity: stored, it would make every later answer about the job fail.
+            return Results.BadRequest($"value '{text}' is not a finite number");
+        }
+
+        JsonNode? value = numeric ? number : text;
         var timestamp = DateTime.TryParse(query["timestamp"], CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var parsed) ? parsed : DateTime.UtcNow;
         job.AddMeasurement(name, value, timestamp);
         return Results.Ok();

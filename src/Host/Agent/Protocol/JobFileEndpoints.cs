@@ -25,8 +25,9 @@ internal static class JobFileEndpoints
         }
         else
         {
+            // A file name lists that file (or nothing), a wildcard what it matches, as crank's agent does.
             folder = Path.GetDirectoryName(full) ?? root;
-            pattern = JobFiles.HasWildcard(Path.GetFileName(full)) ? Path.GetFileName(full) : "*";
+            pattern = Path.GetFileName(full) is { Length: > 0 } name ? name : "*";
         }
 
         JobPaths.Confine(root, Path.GetRelativePath(root, folder));
