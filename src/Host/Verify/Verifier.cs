@@ -31,7 +31,9 @@ internal static partial class Verifier
 
         var checks = new List<VerifyCheck>();
         var expectedType = ExpectedContentType(scenario);
-        var validator = scenario.CreateValidator();
+        var validator = scenario is IDatabaseScenario { Test: DatabaseTest.Fortunes } && database is not null
+            ? new StoredFortunesValidator(await DatabaseStatements.FortunesAsync(database, cancellationToken))
+            : scenario.CreateValidator();
         foreach (var route in scenario.Routes)
         {
             var request = Encoding.ASCII.GetBytes($"GET {route} HTTP/1.1\r\nHost: {server.Authority}\r\nConnection: keep-alive\r\n\r\n");

@@ -55,7 +55,7 @@ public sealed partial class DatabaseScenarioTests
         var rows = await HelloWorldDatabase.WorldsAsync(database);
         await using var serve = await ServeAsync(server, "queries", database);
         using var client = new HttpClient();
-        foreach (var (query, count) in new[] { ("7", 7), ("0", 1), ("foo", 1), ("501", 500), ("", 1) })
+        foreach (var (query, count) in new[] { ("7", 7), ("0", 1), ("foo", 1), ("501", 500), ("", 1), ("2147483648", 500), ("-99999999999", 1), ("1-2", 1) })
         {
             var worlds = await client.GetFromJsonAsync<WorldRow[]>(new Uri($"http://127.0.0.1:{serve.Port}/queries?queries={query}"));
             Assert.NotNull(worlds);
