@@ -2,8 +2,26 @@
 # The test command: on a fresh Debian/Ubuntu machine with the .NET SDK, installs what the
 # tests need, builds the solution for Linux and for win-x64 (platform analyzer CA1416 is an
 # error), and runs every test. Prints "N passed, N failed" last.
+#
+#   bash eng/test.sh          both tiers: what CI runs
+#   bash eng/test.sh --fast   the fast tier alone (pure logic, parsers, statistics, the CLI in
+#                             process over fixture documents; no process, socket, PostgreSQL or
+#                             browser), in parallel: the inner loop, about a minute with its build
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--fast" ]; then
+  export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+  dotnet build tests/Benchmarks.Tests -c Release -nologo -clp:ErrorsOnly
+  results="$(pwd)/artifacts/test-results-fast"
+  rm -rf "$results"
+  status=0
+  dotnet test tests/Benchmarks.Tests -c Release --no-build --filter "Tier=Fast" --results-directory "$results" \
+    --logger "trx;LogFileName=fast.trx" -- xUnit.ParallelizeTestCollections=true || status=$?
+  counters=$(grep -o '<Counters [^>]*>' "$results/fast.trx" | head -n 1 || true)
+  echo "$(sed -n 's/.* passed="\([0-9]*\)".*/\1/p' <<<"$counters") passed, $(sed -n 's/.* failed="\([0-9]*\)".*/\1/p' <<<"$counters") failed (fast tier)"
+  exit $status
+fi
 
 if ! command -v dotnet >/dev/null 2>&1; then
   echo "error: the .NET SDK is not installed (see global.json for the version)." >&2

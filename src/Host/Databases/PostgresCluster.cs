@@ -38,7 +38,13 @@ internal sealed class PostgresCluster : IAsyncDisposable
             var pidFile = Path.Combine(folder, "data", "postmaster.pid");
             if (int.TryParse(ReadFirstLine(pidFile), NumberStyles.None, CultureInfo.InvariantCulture, out var postmaster) && postmaster > 0)
             {
+                // As root the postmaster runs under runuser, which an orphaned group may leave stopped: it goes too.
+                var parent = control.ParentOf(postmaster);
                 ScratchFolders.EndLeftover(postmaster, "postgres");
+                if (parent is { } runuser and > 1)
+                {
+                    ScratchFolders.EndLeftover(runuser, "runuser");
+                }
             }
 
             ScratchFolders.TryDelete(folder);

@@ -107,6 +107,13 @@ public sealed class AgentFaultTests
         Assert.Contains("the upload did not arrive whole", answer, StringComparison.Ordinal);
         var folder = Path.Combine(agent.JobsDirectory, id.ToString(System.Globalization.CultureInfo.InvariantCulture));
         Assert.Empty(Directory.Exists(folder) ? Directory.GetFiles(folder, "*", SearchOption.AllDirectories) : []);
+
+        // The log line may reach the agent's output a moment after the answer reached the client.
+        for (var wait = 0; wait < 100 && !agent.Output.Contains("the upload did not arrive whole", StringComparison.Ordinal); wait++)
+        {
+            await Task.Delay(50);
+        }
+
         Assert.Contains("the upload did not arrive whole", agent.Output, StringComparison.Ordinal);
     }
 

@@ -11,6 +11,7 @@ namespace Benchmarks.Tests.Agent;
 /// <summary>The agent's small parts: argument splitting, path confinement, statistics blocks, SDK checks, allow-lists, job documents.</summary>
 public sealed class AgentPartsTests
 {
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("serve --scenario plaintext", new[] { "serve", "--scenario", "plaintext" })]
     [InlineData("  -c   \"echo up; sleep 1\"  ", new[] { "-c", "echo up; sleep 1" })]
@@ -20,6 +21,7 @@ public sealed class AgentPartsTests
     public void Arguments_split_like_a_command_line(string line, string[] expected) =>
         Assert.Equal(expected, CommandLineSplitter.Split(line));
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("../x")]
     [InlineData("a/../../x")]
@@ -31,6 +33,7 @@ public sealed class AgentPartsTests
         Assert.Throws<JobPathException>(() => JobPaths.Confine(root, path));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Paths_inside_the_job_folder_resolve_under_it()
     {
@@ -40,6 +43,7 @@ public sealed class AgentPartsTests
         Assert.Throws<JobPathException>(() => JobPaths.Confine(root, "../job-root-sibling/x"));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Statistics_blocks_are_found_anywhere_in_a_line_and_repeat()
     {
@@ -54,6 +58,7 @@ public sealed class AgentPartsTests
         Assert.Equal(1, (int)JsonNode.Parse(blocks[0])!["a"]!);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(null, null, null, null, true)]
     [InlineData("Latest", "current", "", "net10.0", true)]
@@ -74,6 +79,7 @@ public sealed class AgentPartsTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_allow_list_admits_loopback_and_listed_networks_only()
     {
@@ -90,6 +96,7 @@ public sealed class AgentPartsTests
         Assert.Throws<FormatException>(() => NetworkAllowList.Parse("10.0.0.0/33"));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_job_document_is_echoed_whole_in_camel_case_without_the_obsolete_source()
     {
@@ -120,6 +127,7 @@ public sealed class AgentPartsTests
         Assert.Equal("Test CPU, 2 cores", (string?)echoed["hardwareVersion"]);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Reset_statistics_clears_measurements_and_drops_a_sample_taken_before_it()
     {
@@ -137,6 +145,7 @@ public sealed class AgentPartsTests
         Assert.Equal(40, (int)job.Measurements().Single()["value"]!);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("model name\t: AMD EPYC 7763 64-Core Processor\nflags : fpu\n", "AMD EPYC 7763 64-Core Processor")]
     [InlineData("processor : 0\nBogoMIPS : 50.00\nModel : Raspberry Pi 4 Model B Rev 1.4\n", "Raspberry Pi 4 Model B Rev 1.4")]

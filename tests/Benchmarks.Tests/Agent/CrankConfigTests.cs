@@ -109,12 +109,14 @@ public sealed class CrankConfigTests
         return data;
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_docs_name_crank_commands()
     {
         Assert.True(DocumentedCommands().Count >= 8, "README.md, docs/agents.md and crank/*.yml show how to run crank");
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [MemberData(nameof(DocumentedCommands))]
     public void Every_documented_crank_command_loads_its_configuration_from_where_it_runs(string file, string command)
@@ -131,6 +133,7 @@ public sealed class CrankConfigTests
         Assert.All(jobs, j => Assert.Equal(Path.TrimEndingDirectorySeparator(Path.GetFullPath(TestPaths.RepoRoot)), j.LocalFolder));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_configuration_whose_imports_are_not_beside_the_current_directory_fails_as_crank_does()
     {

@@ -26,7 +26,7 @@ public sealed class ReplayAgent : IAsyncLifetime
 }
 
 /// <summary>
-/// The real crank controller's recorded traffic (../shared/crank-transcripts, crank e5f71f49)
+/// The real crank controller's recorded traffic (tests/Fixtures/crank-transcripts, crank e5f71f49)
 /// replayed against a real agent, call by call, each answer checked against what crank does
 /// with it. A replay fails on any answer crank would treat as an error or misread.
 /// </summary>

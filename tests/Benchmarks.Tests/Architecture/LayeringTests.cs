@@ -27,6 +27,7 @@ public sealed partial class LayeringTests
 
     public static TheoryData<string> Folders() => [.. HostFolders()];
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Every_folder_of_the_host_has_a_place_in_the_stack()
     {
@@ -34,6 +35,7 @@ public sealed partial class LayeringTests
         Assert.Empty(Layers.Except(HostFolders()));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [MemberData(nameof(Folders))]
     public void A_folder_uses_only_itself_and_the_folders_below_it(string folder)

@@ -9,6 +9,7 @@ namespace Benchmarks.Tests.Cli;
 
 public sealed class CliParsingTests
 {
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("15s", 15_000)]
     [InlineData("500ms", 500)]
@@ -23,6 +24,7 @@ public sealed class CliParsingTests
         Assert.Equal(milliseconds, duration.TotalMilliseconds, 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("")]
     [InlineData("s")]
@@ -37,6 +39,7 @@ public sealed class CliParsingTests
         Assert.Contains("15s", error.Message, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Durations_format_back_to_what_parses()
     {
@@ -47,6 +50,7 @@ public sealed class CliParsingTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Cpu_lists_parse_ranges_and_singles()
     {
@@ -62,6 +66,7 @@ public sealed class CliParsingTests
         Assert.Equal((nint)0b101, CpuSet.ToMask([0, 2]));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Load_progress_lines_round_trip()
     {
@@ -79,6 +84,7 @@ public sealed class CliParsingTests
         Assert.Null(LoadProtocol.Parse("Requests/sec: 12"));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_crank_statistics_block_carries_metadata_and_measurements_as_json()
     {

@@ -8,6 +8,7 @@ public sealed class WrkReportParserTests
     private static WrkReport Parse(string fixture) =>
         WrkReportParser.Parse(File.ReadAllLines(Path.Combine(AppContext.BaseDirectory, "Fixtures", fixture)))!;
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_clean_report_maps_to_the_built_in_generators_measurement_names()
     {
@@ -26,6 +27,7 @@ public sealed class WrkReportParserTests
         Assert.Equal(6.19 * 1024 * 1024 / 1_000_000, m["http/throughput"], 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Microseconds_and_non_2xx_responses_are_read()
     {
@@ -45,6 +47,7 @@ public sealed class WrkReportParserTests
         Assert.Equal(1.54 * 1024 / 1_000_000, report.ThroughputMegabytesPerSecond, 9);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_percentile_below_a_lower_one_is_left_out_not_stored_as_zero()
     {
@@ -57,12 +60,14 @@ public sealed class WrkReportParserTests
         Assert.Equal(1.68, m["http/latency/90"], 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Output_without_a_report_is_null()
     {
         Assert.Null(WrkReportParser.Parse(["unable to connect to 127.0.0.1:1 Connection refused"]));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("850.00us", 0.85)]
     [InlineData("1.23ms", 1.23)]

@@ -7,6 +7,7 @@ namespace Benchmarks.Tests.Database;
 /// <summary>The database in the one-line verdict, and the fortunes page read as TechEmpower's verifier reads it.</summary>
 public sealed class DatabaseVerdictTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_database_on_cpus_of_its_own_that_are_busy_is_the_limit()
     {
@@ -20,6 +21,7 @@ public sealed class DatabaseVerdictTests
         Assert.Contains("database 30% of its 2 CPUs", BottleneckRule.Judge(run), StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_database_sharing_a_full_machine_is_named_with_its_share()
     {
@@ -30,6 +32,7 @@ public sealed class DatabaseVerdictTests
         Assert.StartsWith("the machine: the database shares the server's and the load's CPUs and the machine was 96% busy (server 40%, database 35%, load 10% of the machine)", verdict, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_fortunes_page_must_hold_the_rows_sorted_escaped_and_the_added_one()
     {

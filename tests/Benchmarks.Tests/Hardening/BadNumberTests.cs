@@ -5,6 +5,7 @@ namespace Benchmarks.Tests.Hardening;
 /// <summary>Numbers that cannot work are one line and exit 2 before anything starts: not a stack trace, not a run out of memory.</summary>
 public sealed class BadNumberTests
 {
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("Invalid value '1e3' for --connections: expected a whole number from 1 to 100,000", "run", "plaintext", "-c", "1e3")]
     [InlineData("Invalid value 'x' for --pipeline", "run", "plaintext", "-p", "x")]

@@ -89,12 +89,14 @@ public sealed class LeftoverTests
             await database.WaitForExitAsync(TimeSpan.FromSeconds(10));
         }
 
-        var postmaster = int.Parse(File.ReadLines(Path.Combine(Directory.GetDirectories(temp, "benchmarks-db-*").Single(), "data", "postmaster.pid")).First(), CultureInfo.InvariantCulture);
+        var data = Path.Combine(Directory.GetDirectories(temp, "benchmarks-db-*").Single(), "data");
+        var postmaster = int.Parse(File.ReadLines(Path.Combine(data, "postmaster.pid")).First(), CultureInfo.InvariantCulture);
         Assert.True(Alive(postmaster), "SIGKILL leaves the database running until the next run");
 
         var next = await HostRun.StartAsync(results, s_timeout, environment, "run", "plaintext", "--server", "sockets", "-d", "1s", "-w", "0s", "--no-verify", "--results", results);
         Assert.True(next.ExitCode == 0, next.ToString());
         Assert.False(Alive(postmaster), "the postmaster is still running");
+        Assert.DoesNotContain(ProcessTable.WithArgument(data), Alive);
         Assert.Empty(Directory.GetDirectories(temp, "benchmarks-db-*"));
     }
 

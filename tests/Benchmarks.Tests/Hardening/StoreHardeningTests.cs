@@ -11,6 +11,7 @@ namespace Benchmarks.Tests.Hardening;
 /// </summary>
 public sealed class StoreHardeningTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_huge_file_in_the_results_folder_is_skipped_with_a_warning_not_read_into_memory()
     {
@@ -31,6 +32,7 @@ public sealed class StoreHardeningTests
         Assert.True(history.ExitCode == 0, history.ToString());
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(0, "the document's schema is 0; this version reads 1 to 2")]
     [InlineData(-1, "the document's schema is -1; this version reads 1 to 2")]
@@ -48,6 +50,7 @@ public sealed class StoreHardeningTests
         Assert.Contains("2 run(s)", run.Output, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task An_impossible_stored_value_is_skipped_and_leaves_the_history_band_finite()
     {
@@ -60,6 +63,7 @@ public sealed class StoreHardeningTests
         Assert.DoesNotContain("∞", run.Output, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("compare", "--alpha", "NaN")]
     [InlineData("compare", "--threshold", "NaN")]
@@ -76,6 +80,7 @@ public sealed class StoreHardeningTests
         Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("/dev/full")]
     [InlineData("/nonexistent-folder/report.html")]

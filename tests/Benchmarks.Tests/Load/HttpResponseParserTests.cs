@@ -10,6 +10,7 @@ public sealed class HttpResponseParserTests
 
     private const string Chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n5;ext=1\r\nHello\r\n8\r\n, World!\r\n0\r\nX-Trailer: yes\r\n\r\n";
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_single_response_parses_whatever_the_split_point()
     {
@@ -21,6 +22,7 @@ public sealed class HttpResponseParserTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_pipelined_batch_yields_every_response_in_order_across_any_two_reads()
     {
@@ -32,6 +34,7 @@ public sealed class HttpResponseParserTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Chunked_bodies_with_extensions_and_trailers_are_reassembled_across_reads()
     {
@@ -43,6 +46,7 @@ public sealed class HttpResponseParserTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_chunked_response_fed_one_byte_at_a_time_parses()
     {
@@ -51,6 +55,7 @@ public sealed class HttpResponseParserTests
         Assert.Equal([(200, true)], results);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_body_the_validator_rejects_is_not_a_success()
     {
@@ -58,6 +63,7 @@ public sealed class HttpResponseParserTests
         Assert.Equal([(200, false)], Feed(new HttpResponseParser(new Exact("Hello, World!")), bytes));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_body_longer_than_the_validator_allows_is_rejected_without_overrunning()
     {
@@ -66,6 +72,7 @@ public sealed class HttpResponseParserTests
         Assert.Equal([(200, false)], Feed(new HttpResponseParser(new Exact("Hello, World!")), bytes));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Without_a_validator_only_the_status_counts()
     {
@@ -73,6 +80,7 @@ public sealed class HttpResponseParserTests
         Assert.Equal([(200, true), (404, false), (302, true)], Feed(new HttpResponseParser(), bytes));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Responses_without_a_body_complete_at_the_blank_line()
     {
@@ -80,6 +88,7 @@ public sealed class HttpResponseParserTests
         Assert.Equal([(204, true), (304, true), (200, true)], Feed(new HttpResponseParser(), bytes));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Connection_close_is_reported_with_the_response()
     {
@@ -90,6 +99,7 @@ public sealed class HttpResponseParserTests
         Assert.True(data.IsEmpty);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("HTTP/1.1 2x0 OK\r\n\r\n")]
     [InlineData("SMTP/1.1 200 OK\r\n\r\n")]
@@ -107,6 +117,7 @@ public sealed class HttpResponseParserTests
         Assert.Equal(ResponseParseStatus.Invalid, status);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_header_line_past_the_limit_is_invalid_rather_than_buffered_forever()
     {

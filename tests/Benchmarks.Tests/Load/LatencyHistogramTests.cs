@@ -4,6 +4,7 @@ namespace Benchmarks.Tests.Load;
 
 public sealed class LatencyHistogramTests
 {
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(1)]
     [InlineData(7)]
@@ -35,6 +36,7 @@ public sealed class LatencyHistogramTests
         Assert.Equal(values.Length, histogram.TotalCount);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void An_hour_of_latency_keeps_three_significant_digits_in_fixed_memory()
     {
@@ -61,6 +63,7 @@ public sealed class LatencyHistogramTests
         Assert.InRange(histogram.ValueAtPercentile(25), 1_234_567_890_123, 1_234_567_890_123 + (1_234_567_890_123 / 1024));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Small_values_are_exact()
     {
@@ -74,6 +77,7 @@ public sealed class LatencyHistogramTests
         Assert.Equal(2047, histogram.ValueAtPercentile(100));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Every_bucket_bound_round_trips()
     {
@@ -87,6 +91,7 @@ public sealed class LatencyHistogramTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Merged_histograms_equal_one_histogram_of_all_values()
     {
@@ -116,6 +121,7 @@ public sealed class LatencyHistogramTests
         Assert.Equal(all.Mean, merged.Mean, 9);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Concurrent_recording_loses_no_count()
     {
@@ -132,6 +138,7 @@ public sealed class LatencyHistogramTests
         Assert.Equal(1007, histogram.Max);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void An_empty_histogram_reports_zeros()
     {

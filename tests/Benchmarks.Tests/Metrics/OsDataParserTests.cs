@@ -18,6 +18,7 @@ public sealed class OsDataParserTests
         softirq 99341 1 27440 2 3418 0 0 93 27383 0 41004
         """;
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Proc_stat_splits_user_kernel_idle_and_steal()
     {
@@ -28,12 +29,14 @@ public sealed class OsDataParserTests
         Assert.Equal(9 / 100.0, cpu.Steal, 9);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Proc_stat_without_a_cpu_line_is_an_error()
     {
         Assert.Throws<FormatException>(() => ProcStatParser.Parse("intr 1 2 3\n", 100));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Proc_pid_stat_reads_user_system_and_rss_even_when_the_name_has_spaces_and_parentheses()
     {
@@ -44,12 +47,14 @@ public sealed class OsDataParserTests
         Assert.Equal(25465L * 4096, process.WorkingSetBytes);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Proc_pid_stat_that_is_cut_short_is_an_error()
     {
         Assert.Throws<FormatException>(() => ProcPidStatParser.Parse("1 (init) S 0 1", 100, 4096));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Sys_class_net_reads_counters_and_treats_unknown_speed_as_absent()
     {
@@ -71,6 +76,7 @@ public sealed class OsDataParserTests
         Assert.Null(net.ReadCounters("wlan9"));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Deltas_split_process_cpu_into_user_and_kernel_that_add_up_to_the_total()
     {
@@ -92,6 +98,7 @@ public sealed class OsDataParserTests
         Assert.Equal(120, values["benchmarks/working-set"], 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Steal_is_reported_so_that_the_machine_parts_make_up_the_whole()
     {
@@ -103,6 +110,7 @@ public sealed class OsDataParserTests
         Assert.Equal(100, values["machine/cpu/user"] + values["machine/cpu/kernel"] + values["machine/cpu/idle"] + values["machine/cpu/steal"], 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Without_a_link_speed_there_is_no_utilization()
     {
@@ -114,6 +122,7 @@ public sealed class OsDataParserTests
         Assert.False(values.ContainsKey("net/link-speed"));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_platform_metrics_read_this_machine()
     {

@@ -101,6 +101,7 @@ public sealed class OpenModelTests
         Assert.InRange(took.TotalMilliseconds, 400, 2_000);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_miss_is_load_bound_when_the_load_was_busy_or_its_own_lateness_fills_the_tail()
     {
@@ -231,6 +232,7 @@ public sealed class OpenModelTests
         Assert.Contains("| requested rate | rate |", run.Output, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("p99<10ms", 9.9, 0, true, "met")]
     [InlineData("p99<10ms", 10.1, 0, false, "p99 was 10.1 ms")]
@@ -250,6 +252,7 @@ public sealed class OpenModelTests
         Assert.False(ServiceLevel.Parse(text).Check(run).Met);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_run_of_several_windows_is_judged_on_their_medians_so_one_unlucky_window_does_not_decide()
     {

@@ -10,6 +10,7 @@ namespace Benchmarks.Tests.Platform;
 /// </summary>
 public sealed class WindowsJobObjectLayoutTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_limit_structures_have_the_sizes_and_offsets_of_the_windows_headers()
     {

@@ -7,6 +7,7 @@ namespace Benchmarks.Tests.Reports;
 /// <summary>compare never sets two meanings of one name side by side.</summary>
 public sealed class MeasurementMeaningTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_name_the_runs_computed_differently_is_not_compared_and_says_why()
     {

@@ -7,6 +7,7 @@ namespace Benchmarks.Tests.Reports;
 /// <summary>The comparison statistics on constructed samples with known answers.</summary>
 public sealed class StatisticsTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Mann_whitney_matches_known_exact_and_approximate_p_values()
     {
@@ -27,6 +28,7 @@ public sealed class StatisticsTests
         Assert.True(MannWhitney.PValue(left, [.. left.Select(v => v + 1000)]) < 1e-10);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Identical_groups_show_no_change()
     {
@@ -35,6 +37,7 @@ public sealed class StatisticsTests
         Assert.Equal(0, Row(rows, "http/rps/mean").ChangePercent, 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_ten_percent_shift_is_better_for_throughput_and_worse_for_latency()
     {
@@ -51,6 +54,7 @@ public sealed class StatisticsTests
         Assert.Equal(ComparisonVerdict.NoChange, Row(rows, "benchmarks/cpu/user").Verdict);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_noisy_shift_is_not_significant_and_a_small_significant_one_is_under_the_threshold()
     {
@@ -61,6 +65,7 @@ public sealed class StatisticsTests
         Assert.Contains("threshold", small.Note, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Too_few_runs_for_significance_are_inconclusive_not_no_change()
     {
@@ -82,6 +87,7 @@ public sealed class StatisticsTests
         Assert.Equal(5, HodgesLehmann.RunsNeeded(0.01));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Each_order_statistic_of_the_differences_is_selected_exactly_without_materializing_them()
     {
@@ -109,6 +115,7 @@ public sealed class StatisticsTests
         Assert.True(low <= shift && shift <= high);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_hodges_lehmann_shift_and_interval_match_the_tables()
     {
@@ -131,6 +138,7 @@ public sealed class StatisticsTests
         Assert.True(bigHigh - bigLow < 10);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void History_flags_two_results_in_a_row_outside_the_band_and_not_a_single_blip()
     {
@@ -149,6 +157,7 @@ public sealed class StatisticsTests
         Assert.Equal(1, points.Count(p => p.Flagged));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void History_takes_its_band_over_the_iterations_of_the_runs_before()
     {

@@ -9,6 +9,7 @@ namespace Benchmarks.Tests.Runs;
 /// <summary><c>run --iterations</c>: several windows on one server, their spread, and compare reading them as samples.</summary>
 public sealed class IterationTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_spread_of_iterations_has_the_t_based_interval_of_the_mean()
     {
@@ -21,6 +22,7 @@ public sealed class IterationTests
         Assert.Equal(12 + (4.303 * 2 / Math.Sqrt(3)), spread.CiHigh, 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Compare_reads_each_runs_iterations_as_samples()
     {

@@ -7,6 +7,7 @@ namespace Benchmarks.Tests.Runs;
 /// <summary>The steadiness rule over a window's per-second rate, and the one-line bottleneck verdict.</summary>
 public sealed class RunVerdictTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_window_that_keeps_climbing_is_not_steady_and_a_flat_noisy_one_is()
     {
@@ -34,6 +35,7 @@ public sealed class RunVerdictTests
         Assert.Equal("too short", SteadinessRule.Check("http/rps", [1, 2, 3]).Verdict);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_window_with_a_stall_of_whole_seconds_is_not_steady()
     {
@@ -49,6 +51,7 @@ public sealed class RunVerdictTests
         Assert.Equal(0, SteadinessRule.Check("http/rps", [.. Enumerable.Range(0, 15).Select(i => i == 7 ? 5_000 : 10_000.0)]).StalledSeconds);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(-0.02, "drift 0% over")]
     [InlineData(0.02, "drift 0% over")]
@@ -61,6 +64,7 @@ public sealed class RunVerdictTests
         Assert.DoesNotContain("-+", text, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void One_bad_second_does_not_hide_a_climb_from_the_warm_up()
     {
@@ -76,6 +80,7 @@ public sealed class RunVerdictTests
         Assert.True(Benchmarks.Load.Statistics.Trend.IsSettled(Benchmarks.Load.Statistics.Trend.Fit(flat).DriftPercent));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(48.0, 40.0, 8.0, 10.0, 30.0, "the stack:")]
     [InlineData(48.0, 15.0, 33.0, 10.0, 30.0, "the kernel:")]
@@ -111,6 +116,7 @@ public sealed class RunVerdictTests
         Assert.InRange(load, 5, 50 + 1);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_wire_shared_cpus_and_steal_are_named()
     {

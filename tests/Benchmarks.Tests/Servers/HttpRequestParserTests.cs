@@ -6,6 +6,7 @@ namespace Benchmarks.Tests.Servers;
 
 public sealed class HttpRequestParserTests
 {
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_plain_get_parses_with_method_path_and_keep_alive()
     {
@@ -18,6 +19,7 @@ public sealed class HttpRequestParserTests
         Assert.Equal(-1, head.ContentLength);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("GET /plaintext\r\nHost: a\r\n\r\n")]                          // no version
     [InlineData("GET  /plaintext HTTP/1.1\r\nHost: a\r\n\r\n")]                // double space
@@ -44,6 +46,7 @@ public sealed class HttpRequestParserTests
         Assert.Equal(RequestParseStatus.BadRequest, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(text), 8192, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("chunked")]
     [InlineData("gzip, chunked")]
@@ -55,6 +58,7 @@ public sealed class HttpRequestParserTests
         Assert.True(head.Chunked);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_head_past_the_limit_is_too_large_even_before_it_ends()
     {
@@ -63,6 +67,7 @@ public sealed class HttpRequestParserTests
         Assert.Equal(RequestParseStatus.HeadersTooLarge, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(big + "\r\n\r\n"), 8192, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Http10_closes_unless_asked_to_keep_alive_and_connection_close_is_honoured()
     {
@@ -74,6 +79,7 @@ public sealed class HttpRequestParserTests
         Assert.True(closed.Close);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Bodies_by_content_length_and_chunked_are_read_across_segments()
     {
@@ -98,6 +104,7 @@ public sealed class HttpRequestParserTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_body_that_has_not_all_arrived_is_incomplete()
     {
@@ -106,6 +113,7 @@ public sealed class HttpRequestParserTests
         Assert.Equal(RequestParseStatus.Incomplete, reader.TryRead(Segments.Split(bytes), out _, out _, out _, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_body_past_the_limit_is_rejected()
     {

@@ -15,6 +15,7 @@ public sealed class RandomizedParserTests
     private const int Cases = 40_000;
     private static readonly string[] s_methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Generated_valid_truncated_and_mutated_requests_never_throw_hang_or_misparse()
     {

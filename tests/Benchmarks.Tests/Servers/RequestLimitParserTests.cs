@@ -7,6 +7,7 @@ namespace Benchmarks.Tests.Servers;
 /// <summary>The parser's answers that are not 400: versions it does not serve, request lines past the limit, Host, chunked bodies in many reads.</summary>
 public sealed class RequestLimitParserTests
 {
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("HTTP/1.2")]
     [InlineData("HTTP/2.0")]
@@ -18,6 +19,7 @@ public sealed class RequestLimitParserTests
         Assert.Equal(RequestParseStatus.VersionNotSupported, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(text), 8192, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_request_line_past_the_limit_is_uri_too_long_whether_or_not_it_has_ended()
     {
@@ -26,6 +28,7 @@ public sealed class RequestLimitParserTests
         Assert.Equal(RequestParseStatus.UriTooLong, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(line + " HTTP/1.1\r\nHost: a\r\n\r\n"), 8192, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("")]
     [InlineData("example.com")]
@@ -40,6 +43,7 @@ public sealed class RequestLimitParserTests
         Assert.Equal(RequestParseStatus.Complete, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(text), 8192, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("a b")]
     [InlineData("a/b")]
@@ -64,6 +68,7 @@ public sealed class RequestLimitParserTests
         Assert.True(head.WebSocketKeyRepeated);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_chunked_body_of_one_byte_chunks_arriving_in_small_reads_is_decoded_once_and_completely()
     {
@@ -98,6 +103,7 @@ public sealed class RequestLimitParserTests
         Assert.True(calls > 100, "the body arrived in many reads");
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Endless_trailers_are_refused_past_the_head_limit()
     {
@@ -108,6 +114,7 @@ public sealed class RequestLimitParserTests
         Assert.Equal(RequestParseStatus.Incomplete, new HttpRequestReader().TryRead(Segments.Split(Encoding.ASCII.GetBytes(small)), out _, out _, out _, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Framing_alone_past_the_encoded_limit_is_too_large()
     {

@@ -3,7 +3,7 @@ using System.Text.Json.Nodes;
 namespace Benchmarks.Tests.Support;
 
 /// <summary>
-/// One recording of the real crank controller talking to an agent (../shared/crank-transcripts):
+/// One recording of the real crank controller talking to an agent (tests/Fixtures/crank-transcripts):
 /// a header line, then one JSON line per HTTP exchange, in the order crank sent them.
 /// </summary>
 internal sealed class CrankTranscript
@@ -29,7 +29,7 @@ internal sealed class CrankTranscript
         var path = System.IO.Path.Combine(TestPaths.CrankTranscripts, name + ".jsonl");
         if (!File.Exists(path))
         {
-            throw new FileNotFoundException($"the crank transcript {path} is missing: the tests need ../shared/crank-transcripts beside the repository", path);
+            throw new FileNotFoundException($"the crank transcript {path} is missing: restore tests/Fixtures/crank-transcripts (eng/refresh-transcripts.sh)", path);
         }
 
         var lines = File.ReadAllLines(path).Where(l => l.Length > 0).Select(l => JsonNode.Parse(l)!.AsObject()).ToList();

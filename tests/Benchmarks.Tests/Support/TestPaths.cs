@@ -10,8 +10,8 @@ internal static class TestPaths
 
     public static string SamplePluginDirectory => Metadata("SamplePluginDirectory");
 
-    /// <summary>The real crank controller's recorded traffic with the agent (../shared/crank-transcripts beside the repository).</summary>
-    public static string CrankTranscripts => Path.GetFullPath(Path.Combine(RepoRoot, "..", "shared", "crank-transcripts"));
+    /// <summary>The real crank controller's recorded traffic with the agent, kept in the repository (refreshed by eng/refresh-transcripts.sh).</summary>
+    public static string CrankTranscripts => Path.Combine(RepoRoot, "tests", "Fixtures", "crank-transcripts");
 
     public static string HostExecutable => Path.Combine(HostDirectory, OperatingSystem.IsWindows() ? "benchmarks.exe" : "benchmarks");
 

@@ -126,6 +126,7 @@ public sealed class MatrixReportTests
         Assert.Contains("give --sweep ID or --label LABEL", series.Error, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_proxy_that_fills_its_own_cpus_or_most_of_a_shared_machine_is_named()
     {
