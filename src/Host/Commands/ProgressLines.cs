@@ -1,5 +1,6 @@
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.Commands;

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.LoadJobs;

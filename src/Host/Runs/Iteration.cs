@@ -1,5 +1,6 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.Runs;

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.Runs;

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.Http;

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Statistics;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Statistics;
 

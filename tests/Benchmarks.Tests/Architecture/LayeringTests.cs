@@ -1,13 +1,14 @@
-using System.Text.RegularExpressions;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Architecture;
 
 /// <summary>
 /// The Host's folders form a one-way stack: a folder may use the folders below it, never one
-/// above. Adding a folder means placing it here.
+/// above; the load's folders reference each other only along the allowed edges, which hold no
+/// cycle. Both are read from the compiled assemblies (<see cref="CompiledReferences"/>), not the
+/// source text. Adding a folder means placing it here.
 /// </summary>
-public sealed partial class LayeringTests
+public sealed class LayeringTests
 {
     /// <summary>Bottom to top.</summary>
     private static readonly string[] Layers =
@@ -25,8 +26,6 @@ public sealed partial class LayeringTests
         "Commands",
     ];
 
-    public static TheoryData<string> Folders() => [.. HostFolders()];
-
     [Trait("Tier", "Fast")]
     [Fact]
     public void Every_folder_of_the_host_has_a_place_in_the_stack()
@@ -36,27 +35,69 @@ public sealed partial class LayeringTests
     }
 
     [Trait("Tier", "Fast")]
-    [Theory]
-    [MemberData(nameof(Folders))]
-    public void A_folder_uses_only_itself_and_the_folders_below_it(string folder)
+    [Fact]
+    public void A_host_folder_references_only_itself_and_the_folders_below_it_in_the_compiled_assembly()
     {
-        var rank = Array.IndexOf(Layers, folder);
-        var violations = new List<string>();
-        foreach (var file in Directory.EnumerateFiles(Path.Combine(HostRoot, folder), "*.cs", SearchOption.AllDirectories))
+        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Cli.CliConsole).Assembly, "Benchmarks.Host");
+        Assert.NotEmpty(edges);
+        var upward = edges.Where(e => Array.IndexOf(Layers, e.Key.To) > Array.IndexOf(Layers, e.Key.From) || Array.IndexOf(Layers, e.Key.From) < 0 || Array.IndexOf(Layers, e.Key.To) < 0)
+            .Select(e => $"{e.Key.From} -> {e.Key.To} ({e.Value})").ToList();
+        Assert.True(upward.Count == 0, string.Join(Environment.NewLine, upward));
+    }
+
+    /// <summary>The load's folders and the edges allowed between them (a folder may always use itself and the root namespace).</summary>
+    private static readonly Dictionary<string, string[]> LoadEdges = new(StringComparer.Ordinal)
+    {
+        ["Statistics"] = [],
+        ["Core"] = ["Statistics"],
+        ["OpenModel"] = ["Core", "Statistics"],
+        ["Http"] = ["Core", "OpenModel", "Statistics"],
+
+        // TCP and WebSocket still borrow the HTTP engine's shared parts (latency summary, address resolution).
+        ["Tcp"] = ["Core", "Http", "Statistics"],
+        ["WebSockets"] = ["Core", "Http", "OpenModel", "Statistics"],
+    };
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_load_folder_references_only_the_folders_allowed_to_it_and_the_load_has_no_cycle()
+    {
+        var edges = CompiledReferences.Edges(typeof(Benchmarks.Load.DefaultLoad).Assembly, "Benchmarks.Load");
+        Assert.NotEmpty(edges);
+        var folders = Directory.GetDirectories(Path.Combine(TestPaths.RepoRoot, "src", "Load")).Select(d => Path.GetFileName(d)!).Where(n => n is not ("bin" or "obj"));
+        Assert.Equal(LoadEdges.Keys.Order(StringComparer.Ordinal), folders.Order(StringComparer.Ordinal));
+        var forbidden = edges.Where(e => !LoadEdges.TryGetValue(e.Key.From, out var allowed) || !allowed.Contains(e.Key.To))
+            .Select(e => $"{e.Key.From} -> {e.Key.To} ({e.Value})").ToList();
+        Assert.True(forbidden.Count == 0, string.Join(Environment.NewLine, forbidden));
+
+        // The allowed edges themselves are one-way: a depth-first walk finds no folder reaching itself.
+        foreach (var start in LoadEdges.Keys)
         {
-            var text = File.ReadAllText(file);
-            foreach (Match match in HostNamespace().Matches(text))
+            var seen = new HashSet<string>(StringComparer.Ordinal);
+            var stack = new Stack<string>(LoadEdges[start]);
+            while (stack.TryPop(out var next))
             {
-                var used = match.Groups[1].Value;
-                var usedRank = Array.IndexOf(Layers, used);
-                if (usedRank > rank)
+                Assert.NotEqual(start, next);
+                if (seen.Add(next))
                 {
-                    violations.Add($"{Path.GetRelativePath(HostRoot, file)} uses {used}");
+                    foreach (var further in LoadEdges[next])
+                    {
+                        stack.Push(further);
+                    }
                 }
             }
         }
+    }
 
-        Assert.True(violations.Count == 0, string.Join(Environment.NewLine, violations.Distinct()));
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_partly_qualified_upward_reference_is_seen_in_the_compiled_assembly()
+    {
+        // Runs below Commands: a reference written as Commands.X inside Benchmarks.Host (no using) is still an edge Runs -> Commands.
+        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Cli.CliConsole).Assembly, "Benchmarks.Host");
+        Assert.Contains(edges.Keys, e => e.From == "Commands" && e.To == "Runs");
+        Assert.Equal("Runs", CompiledReferences.Folder(typeof(Benchmarks.Host.Runs.RunRequest), "Benchmarks.Host"));
+        Assert.Null(CompiledReferences.Folder(typeof(string), "Benchmarks.Host"));
     }
 
     [Fact]
@@ -70,7 +111,4 @@ public sealed partial class LayeringTests
 
     private static IEnumerable<string> HostFolders() =>
         Directory.GetDirectories(HostRoot).Select(d => Path.GetFileName(d)!).Where(n => n is not ("bin" or "obj" or "Properties"));
-
-    [GeneratedRegex(@"\bBenchmarks\.Host\.([A-Za-z]+)\b")]
-    private static partial Regex HostNamespace();
 }

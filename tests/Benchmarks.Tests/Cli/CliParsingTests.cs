@@ -3,6 +3,7 @@ using Benchmarks.Host.Crank;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Runs;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Tests.Cli;

@@ -1,5 +1,6 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 

@@ -1,4 +1,4 @@
-namespace Benchmarks.Load.Http;
+namespace Benchmarks.Load.Core;
 
 public enum LoadPhase
 {

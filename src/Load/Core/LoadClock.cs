@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Benchmarks.Load.Http;
+namespace Benchmarks.Load.Core;
 
 /// <summary>Ticks once a second through warm-up and window, reporting progress and keeping per-second rates.</summary>
 internal sealed class LoadClock

@@ -1,4 +1,4 @@
-namespace Benchmarks.Load.Http;
+namespace Benchmarks.Load.Core;
 
 /// <summary>One event of a load run as it goes: a second of warm-up or window, or a window boundary.</summary>
 /// <param name="Phase">Where the run is.</param>
