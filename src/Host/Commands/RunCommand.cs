@@ -101,7 +101,7 @@ internal static class RunCommand
                     ProxyUrl = proxyUrl,
                     ProxyCpus = proxyKind is not null && result.GetValue(proxyCpus) is { } proxySet ? CpuSet.Parse(proxySet) : null,
                     Database = result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given)
-                        ? throw new UsageException("--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.")
+                        ? throw new UsageException(Databases.RunDatabase.EmptyConnectionString)
                         : result.GetValue(database),
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],

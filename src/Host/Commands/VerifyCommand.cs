@@ -44,7 +44,7 @@ internal static class VerifyCommand
                 serverName = result.GetValue(url) is null ? PluginLookup.Server(catalog, result.GetRequiredValue(server)).Name : result.GetRequiredValue(server);
                 if (result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given))
                 {
-                    throw new UsageException("--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.");
+                    throw new UsageException(Databases.RunDatabase.EmptyConnectionString);
                 }
 
                 if (result.GetValue(url) is not null && chosen.Count != 1)

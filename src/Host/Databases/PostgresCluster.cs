@@ -160,7 +160,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
         }
         catch (Exception)
         {
-            TryDelete(directory);
+            ScratchFolders.TryDelete(directory);
             throw;
         }
     }
@@ -270,18 +270,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
         }
 
         _process.Dispose();
-        TryDelete(_directory);
-    }
-
-    private static void TryDelete(string directory)
-    {
-        try
-        {
-            Directory.Delete(directory, recursive: true);
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-        }
+        ScratchFolders.TryDelete(_directory);
     }
 
     private static string ReadFirstLine(string path)

@@ -50,6 +50,9 @@ internal sealed class RunDatabase : IAsyncDisposable
         return string.Join(' ', (mark >= 0 ? line[(mark + 2)..] : line).Split(' ', StringSplitOptions.RemoveEmptyEntries));
     }
 
+    /// <summary>The one line for an empty <c>--database</c>, on every command that takes it.</summary>
+    public const string EmptyConnectionString = "--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.";
+
     /// <summary>The longest the check of an existing database may take to connect, whatever its connection string says.</summary>
     private static readonly TimeSpan s_checkTimeout = TimeSpan.FromSeconds(30);
 
@@ -60,7 +63,7 @@ internal sealed class RunDatabase : IAsyncDisposable
         {
             if (string.IsNullOrWhiteSpace(existing))
             {
-                throw new DatabaseUnavailableException("--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.");
+                throw new DatabaseUnavailableException(EmptyConnectionString);
             }
 
             var postmaster = await CheckExistingAsync(existing, control, cancellationToken);

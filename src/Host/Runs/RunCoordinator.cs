@@ -80,11 +80,11 @@ internal sealed class RunCoordinator
                 }
                 catch (RunFailedException ex)
                 {
-                    Fail(document, ex.Message, ex.Output);
+                    RunOutcome.Fail(document, ex.Message, ex.Output);
                 }
                 catch (OperationCanceledException)
                 {
-                    Fail(document, CancelReason?.Invoke() is { } why ? $"the run was {why} before it finished" : "the run was cancelled before it finished");
+                    RunOutcome.Fail(document, CancelReason?.Invoke() is { } why ? $"the run was {why} before it finished" : "the run was cancelled before it finished");
                 }
                 finally
                 {
@@ -170,25 +170,25 @@ internal sealed class RunCoordinator
                 current = null;
                 if (_database?.Gone(_control) is { } gone)
                 {
-                    Merge(document.Measurements, iterations[^1]);
+                    RunOutcome.Merge(document.Measurements, iterations[^1]);
                     throw new RunFailedException(new JobFailure(JobFailure.OneLine($"{gone}; the server said: {JobFailure.TellingLine(server.Tail) ?? "nothing"}"), server.Tail.Format(20)));
                 }
 
                 if (server.HasExited)
                 {
-                    Merge(document.Measurements, iterations[^1]);
+                    RunOutcome.Merge(document.Measurements, iterations[^1]);
                     throw new RunFailedException(JobFailure.Exited("the server exited during the run", server));
                 }
 
                 if (_proxy?.Gone() is { } proxyGone)
                 {
-                    Merge(document.Measurements, iterations[^1]);
+                    RunOutcome.Merge(document.Measurements, iterations[^1]);
                     throw new RunFailedException(proxyGone);
                 }
 
                 if (failure is not null)
                 {
-                    Merge(document.Measurements, iterations[^1]);
+                    RunOutcome.Merge(document.Measurements, iterations[^1]);
                     throw new RunFailedException(failure);
                 }
 
@@ -202,7 +202,7 @@ internal sealed class RunCoordinator
 
             if (iterations.Count == 1)
             {
-                Merge(document.Measurements, iterations[0]);
+                RunOutcome.Merge(document.Measurements, iterations[0]);
             }
             else
             {
@@ -219,7 +219,7 @@ internal sealed class RunCoordinator
                 // An iteration cut short keeps what it measured.
                 current.Close();
                 current.MoveSamplesTo(document);
-                Merge(document.Measurements, current.Measurements);
+                RunOutcome.Merge(document.Measurements, current.Measurements);
             }
         }
     }
@@ -331,7 +331,7 @@ internal sealed class RunCoordinator
         var (measurements, failure) = request.LoadJob.Collect(load, statistics);
         if (measurements is not null)
         {
-            Merge(iteration.Measurements, measurements);
+            RunOutcome.Merge(iteration.Measurements, measurements);
         }
 
         iteration.Close();
@@ -386,24 +386,6 @@ internal sealed class RunCoordinator
         }
 
         await load.Exited;
-    }
-
-    private static void Fail(RunDocument document, string error, string? output = null)
-    {
-        document.Status = RunStatus.Failed;
-        document.Error = JobFailure.OneLine(error);
-        document.ErrorOutput = output;
-    }
-
-    private static void Merge(SortedDictionary<string, double> target, IReadOnlyDictionary<string, double> source)
-    {
-        foreach (var (name, value) in source)
-        {
-            if (double.IsFinite(value))
-            {
-                target[name] = value;
-            }
-        }
     }
 
     private static string Cpus(IReadOnlyList<int>? cpus) => cpus is null ? "" : $", cpus {CpuSet.Format(cpus)}";

@@ -23,7 +23,7 @@ public sealed class LeftoverTests
     public async Task A_port_another_program_answers_on_is_never_taken_for_the_proxy(string tool)
     {
         var kind = tool == "nginx" ? ProxyKind.Nginx : ProxyKind.Haproxy;
-        await InstallAsync(tool);
+        await Tools.InstallAsync(tool);
 
         // An intruder that answers every request 200, on the port the proxy is given.
         using var intruder = new TcpListener(IPAddress.Loopback, 0);
@@ -42,7 +42,7 @@ public sealed class LeftoverTests
     [Fact]
     public async Task A_proxy_master_killed_mid_run_fails_the_run_and_its_workers_are_stopped()
     {
-        await InstallAsync("nginx");
+        await Tools.InstallAsync("nginx");
         var temp = TestPaths.NewTempDirectory();
         var results = TestPaths.NewTempDirectory();
         using var run = LiveHostRun.Start(results, new Dictionary<string, string> { ["TMPDIR"] = temp },
@@ -64,7 +64,7 @@ public sealed class LeftoverTests
     [Fact]
     public async Task After_a_run_killed_outright_the_next_run_stops_its_database_and_proxy()
     {
-        await InstallAsync("nginx");
+        await Tools.InstallAsync("nginx");
         var temp = TestPaths.NewTempDirectory();
         var environment = new Dictionary<string, string> { ["TMPDIR"] = temp };
         var results = TestPaths.NewTempDirectory();
@@ -123,12 +123,5 @@ public sealed class LeftoverTests
         catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
         {
         }
-    }
-
-    private static async Task InstallAsync(string tool)
-    {
-        using var install = System.Diagnostics.Process.Start("bash", [Path.Combine(TestPaths.RepoRoot, "eng", "install-tools.sh"), tool]);
-        await install.WaitForExitAsync();
-        Assert.Equal(0, install.ExitCode);
     }
 }

@@ -14,7 +14,7 @@ public sealed class ProxyTests
     [InlineData("haproxy")]
     public async Task The_plaintext_checks_and_the_load_go_through_the_proxy_and_its_cpu_is_reported(string proxy)
     {
-        await InstallAsync(proxy);
+        await Tools.InstallAsync(proxy);
         var results = TestPaths.NewTempDirectory();
         var temp = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["TMPDIR"] = temp },
@@ -39,12 +39,5 @@ public sealed class ProxyTests
         Assert.True(run.ExitCode == 1, run.ToString());
         Assert.Contains("error: haproxy is not installed: install the 'haproxy' package (apt-get install haproxy).", run.Output, StringComparison.Ordinal);
         Assert.Equal(RunStatus.Failed, StoredRuns.Single(results).Status);
-    }
-
-    private static async Task InstallAsync(string tool)
-    {
-        using var install = Process.Start("bash", [Path.Combine(TestPaths.RepoRoot, "eng", "install-tools.sh"), tool]);
-        await install.WaitForExitAsync();
-        Assert.Equal(0, install.ExitCode);
     }
 }

@@ -68,7 +68,7 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapGet("/jobs/{id:int}/buildlog/{start:long}", (int id, long start) => WithJob(id, job => Json(new JsonArray([.. job.BuildLog.From(start).Select(l => (JsonNode?)l)]))));
         app.MapPost("/jobs/{id:int}/statistics", (int id, HttpRequest request) => WithJobAsync(id, job => StatisticsAsync(job, request)));
         app.MapPost("/jobs/{id:int}/metadata", (int id, HttpRequest request) => WithJob(id, job => Metadata(job, request.Query)));
-        app.MapPost("/jobs/{id:int}/measurement", (int id, HttpRequest request) => WithJob(id, job => Measurement(job, request.Query)));
+        app.MapPost("/jobs/{id:int}/measurement", (int id, HttpRequest request) => WithJob(id, job => JobMeasurementEndpoint.Post(job, request.Query)));
         app.MapGet("/jobs/{id:int}/list", (int id, string? path) => WithJob(id, job => JobFileEndpoints.List(job, path)));
         app.MapGet("/jobs/{id:int}/download", (int id, string? path) => WithJob(id, job => JobFileEndpoints.Download(job, path)));
         app.MapGet("/jobs/{id:int}/fetch", (int id) => WithJob(id, JobFileEndpoints.Fetch));
@@ -329,28 +329,6 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         }
 
         job.AddMetadata(metadata);
-        return Results.Ok();
-    }
-
-    private static IResult Measurement(AgentJob job, IQueryCollection query)
-    {
-        var name = query["name"].ToString();
-        if (string.IsNullOrEmpty(name))
-        {
-            return Results.BadRequest("name is required");
-        }
-
-        var text = query["value"].ToString();
-        var numeric = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var number);
-        if (numeric && !double.IsFinite(number))
-        {
-            // JSON has no NaN or infinity: stored, it would make every later answer about the job fail.
-            return Results.BadRequest($"value '{text}' is not a finite number");
-        }
-
-        JsonNode? value = numeric ? number : text;
-        var timestamp = DateTime.TryParse(query["timestamp"], CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var parsed) ? parsed : DateTime.UtcNow;
-        job.AddMeasurement(name, value, timestamp);
         return Results.Ok();
     }
 
