@@ -71,7 +71,7 @@ public sealed class LeftoverTests
 
         using (var proxied = LiveHostRun.Start(results, environment, "run", "plaintext", "--server", "sockets", "--proxy", "nginx", "-d", "30s", "-w", "0s", "--no-verify", "--results", results))
         {
-            await proxied.WaitForOutputAsync("[  1.0s]", TimeSpan.FromSeconds(60));
+            await proxied.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
             await proxied.SignalAsync("KILL");
             await proxied.WaitForExitAsync(TimeSpan.FromSeconds(10));
         }
@@ -82,7 +82,7 @@ public sealed class LeftoverTests
         // The next run, a database one, stops that proxy as it starts; killed in turn, it leaves its cluster to the run after it.
         using (var database = LiveHostRun.Start(results, environment, "run", "db", "--server", "sockets", "-d", "30s", "-w", "0s", "--no-verify", "--results", results))
         {
-            await database.WaitForOutputAsync("[  1.0s]", TimeSpan.FromSeconds(90));
+            await database.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(90));
             Assert.All(proxyPids, id => Assert.False(Alive(id), $"nginx process {id} is still running"));
             Assert.Empty(Directory.GetDirectories(temp, "benchmarks-proxy-*"));
             await database.SignalAsync("KILL");
