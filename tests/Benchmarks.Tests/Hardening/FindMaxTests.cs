@@ -27,7 +27,7 @@ public sealed class FindMaxTests
     {
         var results = TestPaths.NewTempDirectory();
         using var run = LiveHostRun.Start(results, null, "run", "plaintext", "--server", "sockets", "--no-verify", "--find-max", "--slo", "p99<100ms", "--rate", "1000", "-c", "8", "-d", "10s", "-w", "1s", "--results", results);
-        await run.WaitForOutputAsync("[  1.0s]", TimeSpan.FromSeconds(60));
+        await run.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
         await run.SignalAsync("INT");
         var exit = await run.WaitForExitAsync(TimeSpan.FromSeconds(30));
         Assert.True(exit == 1, $"exit {exit}\n{run}");

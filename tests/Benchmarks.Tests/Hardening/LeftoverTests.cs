@@ -47,7 +47,7 @@ public sealed class LeftoverTests
         var results = TestPaths.NewTempDirectory();
         using var run = LiveHostRun.Start(results, new Dictionary<string, string> { ["TMPDIR"] = temp },
             "run", "plaintext", "--server", "sockets", "--proxy", "nginx", "--proxy-cpus", "0-1", "-c", "16", "-d", "20s", "-w", "0s", "--no-verify", "--results", results);
-        await run.WaitForOutputAsync("[  2.0s]", TimeSpan.FromSeconds(60));
+        await run.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
         var pids = ScratchFolders.ReadIds(Path.Combine(Directory.GetDirectories(temp, "benchmarks-proxy-*").Single(), "pids"));
         Assert.True(pids.Count >= 2, "the master and its workers are written down");
         Kill(pids[0]);

@@ -49,7 +49,7 @@ public sealed class SweepHardeningTests
     {
         var results = TestPaths.NewTempDirectory();
         using var run = LiveHostRun.Start(results, null, "run", "plaintext", "--server", "sockets", "-c", "1,2,3,4,5,6,7,8", "-d", "20s", "-w", "0s", "--no-verify", "--results", results);
-        await run.WaitForOutputAsync("[  1.0s]", TimeSpan.FromSeconds(60));
+        await run.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
         await run.SignalAsync(signal);
         var exit = await run.WaitForExitAsync(TimeSpan.FromSeconds(30));
         Assert.True(exit == 1, $"exit {exit}\n{run}");
