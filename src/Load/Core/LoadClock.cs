@@ -1,10 +1,13 @@
-using System.Diagnostics;
-
 namespace Benchmarks.Load.Core;
 
-/// <summary>Ticks once a second through warm-up and window, reporting progress and keeping per-second rates.</summary>
+/// <summary>
+/// Ticks once a second through warm-up and window, reporting progress and keeping per-second
+/// rates. Time comes from a <see cref="TimeProvider"/> (the system's unless one is given), so its
+/// rules (when warm-up ends, how the window is cut into seconds) run on a fake clock in tests.
+/// </summary>
 internal sealed class LoadClock
 {
+    private readonly TimeProvider _time;
     private readonly Func<(long Completed, long Errors)> _read;
     private readonly Func<long>? _warmupRead;
     private long _lastWarmup;
@@ -17,8 +20,10 @@ internal sealed class LoadClock
     /// <param name="read">Reads the run's totals so far (completed requests or messages, errors), without locks.</param>
     /// <param name="progress">Where each second is reported.</param>
     /// <param name="warmupRead">Reads the responses completed during warm-up, for the warm-up's per-second rate.</param>
-    public LoadClock(Func<(long Completed, long Errors)> read, IProgress<LoadProgress>? progress, Func<long>? warmupRead = null)
+    /// <param name="time">The clock; the system's when none is given.</param>
+    public LoadClock(Func<(long Completed, long Errors)> read, IProgress<LoadProgress>? progress, Func<long>? warmupRead = null, TimeProvider? time = null)
     {
+        _time = time ?? TimeProvider.System;
         _read = read;
         _warmupRead = warmupRead;
         _progress = progress;
@@ -62,7 +67,7 @@ internal sealed class LoadClock
     /// </summary>
     public async Task<(TimeSpan Took, bool Steady)> WarmUpAsync(TimeSpan minimum, TimeSpan maximum, Func<long> warmupCompleted, Func<bool>? gate, CancellationToken cancellationToken)
     {
-        var start = Stopwatch.GetTimestamp();
+        var start = _time.GetTimestamp();
         var rates = new List<double>();
         var last = warmupCompleted();
         _second = 0;
@@ -79,12 +84,12 @@ internal sealed class LoadClock
                 var (drift, _) = Statistics.Trend.Fit(rates[^DefaultLoad.SteadySeconds..]);
                 if (Statistics.Trend.IsSettled(drift) && (gate is null || gate()))
                 {
-                    return (Stopwatch.GetElapsedTime(start), true);
+                    return (_time.GetElapsedTime(start), true);
                 }
             }
         }
 
-        return (Stopwatch.GetElapsedTime(start), false);
+        return (_time.GetElapsedTime(start), false);
     }
 
     /// <summary>
@@ -95,31 +100,31 @@ internal sealed class LoadClock
     public async Task<(TimeSpan Took, bool Drained)> DrainAsync(Func<bool> drained, TimeSpan maximum, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(drained);
-        var start = Stopwatch.GetTimestamp();
+        var start = _time.GetTimestamp();
         var reported = 0;
         while (!drained())
         {
-            var elapsed = Stopwatch.GetElapsedTime(start);
+            var elapsed = _time.GetElapsedTime(start);
             if (elapsed >= maximum)
             {
                 return (elapsed, false);
             }
 
-            await Task.Delay(TimeSpan.FromMilliseconds(20), cancellationToken);
-            if (Stopwatch.GetElapsedTime(start).TotalSeconds >= reported + 1)
+            await Task.Delay(TimeSpan.FromMilliseconds(20), _time, cancellationToken);
+            if (_time.GetElapsedTime(start).TotalSeconds >= reported + 1)
             {
                 reported++;
                 Report(measuring: false);
             }
         }
 
-        return (Stopwatch.GetElapsedTime(start), true);
+        return (_time.GetElapsedTime(start), true);
     }
 
     /// <summary>Waits out <paramref name="span"/>, reporting at each whole second from its start (no drift).</summary>
     public async Task TickAsync(TimeSpan span, bool measuring, CancellationToken cancellationToken)
     {
-        var start = Stopwatch.GetTimestamp();
+        var start = _time.GetTimestamp();
         _second = 0;
         var wholeSeconds = (int)Math.Floor(span.TotalSeconds);
         for (var second = 1; second <= wholeSeconds; second++)
@@ -131,12 +136,12 @@ internal sealed class LoadClock
         await DelayUntilAsync(start, span, cancellationToken);
     }
 
-    private static async Task DelayUntilAsync(long start, TimeSpan offset, CancellationToken cancellationToken)
+    private async Task DelayUntilAsync(long start, TimeSpan offset, CancellationToken cancellationToken)
     {
-        var left = offset - Stopwatch.GetElapsedTime(start);
+        var left = offset - _time.GetElapsedTime(start);
         if (left > TimeSpan.Zero)
         {
-            await Task.Delay(left, cancellationToken);
+            await Task.Delay(left, _time, cancellationToken);
         }
     }
 

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
 
 namespace Benchmarks.Load.OpenModel;
 
@@ -17,6 +16,7 @@ namespace Benchmarks.Load.OpenModel;
 /// </summary>
 public sealed class ArrivalSchedule : IDisposable
 {
+    private readonly TimeProvider _time;
     private readonly double _ticksPerRequest;
     private readonly ConcurrentQueue<ScheduleWaiter> _parked = new();
     private readonly Thread _pacer;
@@ -26,11 +26,15 @@ public sealed class ArrivalSchedule : IDisposable
     private volatile bool _stopped;
 
     /// <param name="rate">Requests per second, over all connections.</param>
-    public ArrivalSchedule(double rate)
+    /// <param name="time">The clock whose timestamps the due times are in: the system's (the
+    /// <see cref="System.Diagnostics.Stopwatch"/> timestamps the engines compare them with) unless
+    /// a test gives its own.</param>
+    public ArrivalSchedule(double rate, TimeProvider? time = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rate);
         Rate = rate;
-        _ticksPerRequest = Stopwatch.Frequency / rate;
+        _time = time ?? TimeProvider.System;
+        _ticksPerRequest = _time.TimestampFrequency / rate;
         _pacer = new Thread(Pace) { IsBackground = true, Name = "arrival schedule" };
     }
 
@@ -42,7 +46,7 @@ public sealed class ArrivalSchedule : IDisposable
         get
         {
             var stopped = Volatile.Read(ref _releasedAtStop);
-            return stopped >= 0 ? stopped : _start == 0 ? 0 : IndexAt(Stopwatch.GetTimestamp());
+            return stopped >= 0 ? stopped : _start == 0 ? 0 : IndexAt(_time.GetTimestamp());
         }
     }
 
@@ -64,7 +68,7 @@ public sealed class ArrivalSchedule : IDisposable
     /// <param name="pace">Whether connections park on <see cref="NextAsync"/> and need the pacer thread to hand them requests; engines that only poll <see cref="TryTake"/> do not.</param>
     public void Start(bool pace = true)
     {
-        _start = Stopwatch.GetTimestamp();
+        _start = _time.GetTimestamp();
         if (pace)
         {
             _pacer.Start();
@@ -190,7 +194,7 @@ public sealed class ArrivalSchedule : IDisposable
         {
             Dispatch();
 
-            var untilNext = (DueAt(Released) - Stopwatch.GetTimestamp()) * 1000 / Stopwatch.Frequency;
+            var untilNext = (DueAt(Released) - _time.GetTimestamp()) * 1000 / _time.TimestampFrequency;
             Thread.Sleep((int)Math.Clamp(untilNext, 1, 50));
         }
 

@@ -102,13 +102,14 @@ public sealed class AgentSecurityTests
         Assert.Empty(System.Text.Json.Nodes.JsonNode.Parse((await local.GetRawAsync("/jobs")).Body)!.AsArray());
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Listening_beyond_loopback_without_an_allow_list_is_a_usage_error()
     {
-        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", "http://0.0.0.0:5999");
+        var result = await InProcessCli.InvokeAsync("agent", "--url", "http://0.0.0.0:5999");
         Assert.Equal(2, result.ExitCode);
         Assert.Contains("needs --allow", result.Error, StringComparison.Ordinal);
-        var bad = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--allow", "not-a-network", "--url", "http://0.0.0.0:5999");
+        var bad = await InProcessCli.InvokeAsync("agent", "--allow", "not-a-network", "--url", "http://0.0.0.0:5999");
         Assert.Equal(2, bad.ExitCode);
         Assert.Contains("not-a-network", bad.Error, StringComparison.Ordinal);
     }

@@ -27,10 +27,11 @@ public sealed class AgentServiceTests
         Assert.True(verify.ExitCode == 0 && !errors.Contains(path, StringComparison.Ordinal), errors);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Asking_for_a_windows_service_on_linux_is_a_usage_error()
     {
-        var run = await HostRun.StartAsync(TestPaths.RepoRoot, TimeSpan.FromSeconds(30), "agent", "--windows-service");
+        var run = await InProcessCli.InvokeAsync("agent", "--windows-service");
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("only on Windows", run.Error, StringComparison.Ordinal);
     }

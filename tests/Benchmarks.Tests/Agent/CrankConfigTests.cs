@@ -7,6 +7,7 @@ public sealed class CrankConfigTests
 {
     public static TheoryData<string> Files => ["plaintext.yml", "json.yml", "websocket.yml", "tcp.yml"];
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [MemberData(nameof(Files))]
     public async Task Every_scenario_renders_for_every_profile_into_known_scenarios_and_valid_arguments(string file)
@@ -14,7 +15,7 @@ public sealed class CrankConfigTests
         var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", file));
         Assert.NotEmpty(config.Scenarios);
         Assert.Equal(["lab", "lab-linux", "lab-windows", "local"], config.Profiles.Order(StringComparer.Ordinal));
-        var known = (await HostRun.StartAsync(TestPaths.RepoRoot, TimeSpan.FromSeconds(60), "scenarios")).Output;
+        var known = (await InProcessCli.InvokeAsync("scenarios")).Output;
 
         foreach (var scenario in config.Scenarios)
         {
@@ -61,6 +62,7 @@ public sealed class CrankConfigTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task The_database_scenarios_render_a_database_job_a_server_told_where_it_is_and_a_load()
     {
@@ -87,7 +89,7 @@ public sealed class CrankConfigTests
         // Every rendered command is one the command line accepts.
         foreach (var job in config.Render("fortunes", "lab"))
         {
-            var run = await HostRun.StartAsync(TestPaths.RepoRoot, TimeSpan.FromSeconds(60), [.. Support.CommandLine.Split(job.Arguments), "--help"]);
+            var run = await InProcessCli.InvokeAsync([.. Support.CommandLine.Split(job.Arguments), "--help"]);
             Assert.True(run.ExitCode == 0, $"benchmarks {job.Arguments}\n{run}");
         }
     }
@@ -141,6 +143,7 @@ public sealed class CrankConfigTests
         Assert.Contains("benchmarks.yml' could not be loaded", error.Message, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_crank_load_jobs_default_to_the_loads_own_defaults()
     {

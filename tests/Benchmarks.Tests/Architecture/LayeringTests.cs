@@ -100,6 +100,7 @@ public sealed class LayeringTests
         Assert.Null(CompiledReferences.Folder(typeof(string), "Benchmarks.Host"));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_plugin_contract_holds_only_what_plugins_use()
     {

@@ -38,6 +38,7 @@ public sealed class WrkReportParserTests
         Assert.Equal(0.96, report.Percentiles["99"], 6);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Socket_errors_are_summed()
     {

@@ -4,6 +4,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Hardening;
 
 /// <summary>find-max gives an answer only when its search finished, and comes down from a start far too high in a step.</summary>
+[Collection(Measuring.Name)]
 public sealed class FindMaxTests
 {
     [Trait("Tier", "Fast")]

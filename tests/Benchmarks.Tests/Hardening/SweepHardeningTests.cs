@@ -25,6 +25,7 @@ public sealed class SweepHardeningTests
         Assert.Empty(Directory.GetDirectories(temp, "benchmarks-sweep-*"));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("-c", "4,0", "--connections must be between 1 and")]
     [InlineData("--server", "sockets,nosuch", "Unknown server 'nosuch'")]
@@ -35,7 +36,7 @@ public sealed class SweepHardeningTests
     {
         var results = TestPaths.NewTempDirectory();
         string[] server = option == "--server" ? [] : ["--server", "sockets"];
-        var run = await HostRun.StartAsync(results, s_timeout, ["run", "plaintext", .. server, option, values, "-d", "1s", "-w", "0s", "--no-verify", "--results", results]);
+        var run = await InProcessCli.InvokeAsync(["run", "plaintext", .. server, option, values, "-d", "1s", "-w", "0s", "--no-verify", "--results", results]);
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.Contains(error, run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("cell 1 of", run.Output, StringComparison.Ordinal);

@@ -10,6 +10,7 @@ public sealed class BadInputTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("Unknown scenario 'nope'. Available: db, fortunes, json, pipelined, plaintext, queries, tcp-echo, updates, ws-broadcast, ws-connect, ws-echo.", "run", "nope")]
     [InlineData("Unknown server 'iis'. Available: httpsys, kestrel, libuv, sockets", "run", "plaintext", "--server", "iis")]
@@ -28,8 +29,9 @@ public sealed class BadInputTests
     [InlineData("Argument 'nope' not recognized. Must be one of", "run", "plaintext", "--load", "nope")]
     public async Task Bad_arguments_exit_2_with_one_clear_line(string expected, params string[] arguments)
     {
+        // Decided before anything starts: in this process, with a results folder a run would store into.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, arguments);
+        var run = await InProcessCli.InvokeAsync(arguments[0] == "run" ? [.. arguments, "--results", results] : arguments);
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.Contains(expected, run.Error, StringComparison.Ordinal);
         Assert.StartsWith("error: ", run.Error, StringComparison.Ordinal);

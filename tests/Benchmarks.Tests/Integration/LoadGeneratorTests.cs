@@ -181,6 +181,7 @@ public sealed class LoadGeneratorTests
         Assert.True(result.Latency.P99 >= result.Uncorrected!.P99, $"p99 {result.Latency.P99} from due, {result.Uncorrected.P99} from send");
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Invalid_options_are_rejected_before_any_connection()
     {

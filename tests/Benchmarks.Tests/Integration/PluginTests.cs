@@ -8,10 +8,11 @@ public sealed class PluginTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Built_in_plugins_are_listed_with_descriptions()
     {
-        var scenarios = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "scenarios");
+        var scenarios = await InProcessCli.InvokeAsync("scenarios");
         Assert.Equal(0, scenarios.ExitCode);
         Assert.Contains("plaintext", scenarios.Output, StringComparison.Ordinal);
         Assert.Contains("pipelined", scenarios.Output, StringComparison.Ordinal);
@@ -19,7 +20,7 @@ public sealed class PluginTests
         Assert.Contains("TechEmpower", scenarios.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("greeting", scenarios.Output, StringComparison.Ordinal);
 
-        var servers = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "servers");
+        var servers = await InProcessCli.InvokeAsync("servers");
         Assert.Equal(0, servers.ExitCode);
         Assert.Contains("kestrel", servers.Output, StringComparison.Ordinal);
         Assert.Contains("[available]", servers.Output, StringComparison.Ordinal);
@@ -60,10 +61,11 @@ public sealed class PluginTests
         Assert.Matches(@"libuv\s.*\[available\]", present.Output);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_missing_plugin_folder_is_reported()
     {
-        var list = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "scenarios", "--plugins", "/nonexistent/plugins");
+        var list = await InProcessCli.InvokeAsync("scenarios", "--plugins", "/nonexistent/plugins");
         Assert.Equal(0, list.ExitCode);
         Assert.Contains("/nonexistent/plugins does not exist", list.Error, StringComparison.Ordinal);
     }

@@ -11,14 +11,15 @@ public sealed class ResultsCommandTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_crank_json_file_is_imported_exactly_once_with_every_result()
     {
         var results = TestPaths.NewTempDirectory();
         var fixture = Path.Combine(AppContext.BaseDirectory, "Fixtures", "crank", "pipelined.json");
 
-        var first = await HostRun.StartAsync(results, s_timeout, "results", "import", fixture, "--label", "lab", "--results", results);
-        var second = await HostRun.StartAsync(results, s_timeout, "results", "import", fixture, "--results", results);
+        var first = await InProcessCli.InvokeAsync("results", "import", fixture, "--label", "lab", "--results", results);
+        var second = await InProcessCli.InvokeAsync("results", "import", fixture, "--results", results);
 
         Assert.True(first.ExitCode == 0, first.ToString());
         Assert.Contains("imported as run", first.Output, StringComparison.Ordinal);
@@ -47,13 +48,14 @@ public sealed class ResultsCommandTests
         Assert.Equal(1234567.5, run.Samples[1].Values["http/rps/mean"]);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_real_crank_file_is_stored_under_the_scenario_and_server_model_its_jobs_ran()
     {
         // crank e5f71f49's --json output of 'crank --config plaintext.yml --scenario pipelined --profile local'.
         var results = TestPaths.NewTempDirectory();
         var file = Path.Combine(TestPaths.CrankTranscripts, "pipelined.results.json");
-        var import = await HostRun.StartAsync(results, s_timeout, "results", "import", file, "--results", results);
+        var import = await InProcessCli.InvokeAsync("results", "import", file, "--results", results);
         Assert.True(import.ExitCode == 0, import.ToString());
 
         var run = StoredRuns.Single(results);
@@ -72,13 +74,14 @@ public sealed class ResultsCommandTests
         Assert.DoesNotContain(run.Metadata.Values, m => m.Aggregate.StartsWith('n'));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_file_that_is_not_crank_output_is_refused_with_its_name()
     {
         var results = TestPaths.NewTempDirectory();
         var bad = Path.Combine(results, "not-crank.json");
         await File.WriteAllTextAsync(bad, "{\"hello\": 1}");
-        var run = await HostRun.StartAsync(results, s_timeout, "results", "import", bad, "--results", Path.Combine(results, "store"));
+        var run = await InProcessCli.InvokeAsync("results", "import", bad, "--results", Path.Combine(results, "store"));
         Assert.Equal(1, run.ExitCode);
         Assert.Contains("not-crank.json: not a crank --json file", run.Error, StringComparison.Ordinal);
     }
@@ -217,6 +220,7 @@ public sealed class ResultsCommandTests
         Assert.Matches(@"http/rps/mean\s+101,250\s+16,250\s+-84\.0%\s+\[-8\d\.\d%, -8\d\.\d%\]\s+0\.002\s+WORSE", six.Output);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Results_list_marks_a_run_whose_window_was_not_steady()
     {
@@ -229,7 +233,7 @@ public sealed class ResultsCommandTests
         await store.WriteAsync(climbing, CancellationToken.None);
         await store.WriteAsync(flat, CancellationToken.None);
 
-        var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--results", results);
+        var list = await InProcessCli.InvokeAsync("results", "list", "--results", results);
 
         Assert.True(list.ExitCode == 0, list.ToString());
         Assert.Matches(@"NOT STEADY\s+climbing", list.Output);

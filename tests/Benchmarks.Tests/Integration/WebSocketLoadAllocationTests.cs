@@ -4,6 +4,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Integration;
 
 /// <summary>The WebSocket load's echo loop allocates nothing per message once warm, as the HTTP and TCP loads' do.</summary>
+[Collection(Measuring.Name)]
 public sealed class WebSocketLoadAllocationTests
 {
     [Theory]

@@ -145,13 +145,14 @@ public sealed class WebSocketLoadTests
         }
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("unknown", "Argument 'unknown' not recognized", "--ws-mode", "unknown")]
     [InlineData("address", "Invalid --local-address 'x'", "--local-address", "x")]
     [InlineData("window", "--window must be at least 1", "--window", "0")]
     public async Task Bad_websocket_arguments_exit_2(string _, string expected, params string[] arguments)
     {
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, ["load", "--ws", "--url", "ws://127.0.0.1:1/plain", "-d", "1s", .. arguments]);
+        var run = await InProcessCli.InvokeAsync(["load", "--ws", "--url", "ws://127.0.0.1:1/plain", "-d", "1s", .. arguments]);
         Assert.Equal(2, run.ExitCode);
         Assert.Contains(expected, run.Error, StringComparison.Ordinal);
     }

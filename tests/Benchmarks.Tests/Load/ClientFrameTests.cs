@@ -4,6 +4,7 @@ using Benchmarks.Load.WebSockets;
 namespace Benchmarks.Tests.Load;
 
 /// <summary>The load generator's own masked frames, read back by .NET's server-side WebSocket.</summary>
+[Trait("Tier", "Fast")]
 public sealed class ClientFrameTests
 {
     [Theory]

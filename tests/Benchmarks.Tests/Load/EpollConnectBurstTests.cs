@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Http.Epoll;
+using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Load;
 
@@ -11,6 +12,7 @@ namespace Benchmarks.Tests.Load;
 /// started as earlier ones end; so thousands of connections (each connect a port search in the
 /// kernel) neither stall the thread nor time out while they wait to be started.
 /// </summary>
+[Collection(Measuring.Name)]
 public sealed class EpollConnectBurstTests
 {
     [Fact]

@@ -12,6 +12,7 @@ namespace Benchmarks.Tests.Measurements;
 /// agent (a server job and a load job, as crank starts them) on one machine, compared name by
 /// name — the metadata each path declares, and the way each value comes from its samples.
 /// </summary>
+[Collection(Measuring.Name)]
 public sealed class OneMeaningTests
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);

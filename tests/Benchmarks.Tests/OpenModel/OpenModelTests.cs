@@ -1,6 +1,5 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
-using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 
@@ -10,6 +9,7 @@ namespace Benchmarks.Tests.OpenModel;
 /// The open model (--rate) against test servers on real sockets: one that stalls, one that can
 /// only serve so much. Latency is timed from each request's due time, and a rate not met is said.
 /// </summary>
+[Collection(Measuring.Name)]
 public sealed class OpenModelTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);
@@ -86,20 +86,6 @@ public sealed class OpenModelTests
         Assert.Contains("late with a connection free for them", loadBound, StringComparison.Ordinal);
         Assert.Contains("target p99<10ms: NOT met: p99 was", run.Output, StringComparison.Ordinal);
         Assert.Contains("(load-bound: ", run.Output, StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public async Task The_warm_up_waits_for_a_backlog_to_drain_at_most_as_long_again()
-    {
-        var clock = new LoadClock(() => (0, 0), null);
-        var until = System.Diagnostics.Stopwatch.StartNew();
-        var (took, drained) = await clock.DrainAsync(() => until.ElapsedMilliseconds >= 300, TimeSpan.FromSeconds(5), CancellationToken.None);
-        Assert.True(drained);
-        Assert.InRange(took.TotalMilliseconds, 300, 2_000);
-
-        (took, drained) = await clock.DrainAsync(() => false, TimeSpan.FromMilliseconds(400), CancellationToken.None);
-        Assert.False(drained);
-        Assert.InRange(took.TotalMilliseconds, 400, 2_000);
     }
 
     [Trait("Tier", "Fast")]
@@ -270,6 +256,7 @@ public sealed class OpenModelTests
         Assert.Equal((false, "p99 was 12 ms", (string?)null), ServiceLevel.Parse("p99<10ms").Check(worse));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("p99<10")]
     [InlineData("p42<1ms")]
@@ -295,6 +282,7 @@ public sealed class OpenModelTests
         Assert.Contains("it needs the echo mode (--ws-mode echo-sync)", windowed.Error, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("--pipeline", "16", "--pipeline must be 1")]
     [InlineData("--load", "wrk", "--rate needs the built-in HTTP load")]
@@ -305,7 +293,7 @@ public sealed class OpenModelTests
     {
         var results = TestPaths.NewTempDirectory();
         string[] rate = option is "--rate" or "--rate-steps" ? [] : ["--rate", "1000"];
-        var run = await HostRun.StartAsync(results, s_timeout, ["run", "plaintext", .. rate, option, value, "--results", results]);
+        var run = await InProcessCli.InvokeAsync(["run", "plaintext", .. rate, option, value, "--results", results]);
         Assert.Equal(2, run.ExitCode);
         Assert.Contains(message, run.Error, StringComparison.Ordinal);
     }

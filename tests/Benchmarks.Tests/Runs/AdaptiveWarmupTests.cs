@@ -5,6 +5,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Runs;
 
 /// <summary>The adaptive warm-up: at least its minimum, then until the per-second rate stops trending, at most its maximum.</summary>
+[Collection(Measuring.Name)]
 public sealed class AdaptiveWarmupTests
 {
     [Fact]

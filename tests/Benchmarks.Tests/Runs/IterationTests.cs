@@ -95,13 +95,14 @@ public sealed class IterationTests
         Assert.Contains("left out by http/rps/mean", run.Output, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("-i", "4", "--exclude", "2", "--exclude 2 leaves fewer than 2 of 4 iterations; run at least 6.")]
     [InlineData("-i", "3", "--exclude-order", "http/nope", "--exclude-order: unknown measurement 'http/nope'")]
     public async Task Impossible_exclusions_are_usage_errors(string a, string b, string c, string d, string expected)
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), "run", "plaintext", a, b, c, d, "--results", results);
+        var run = await InProcessCli.InvokeAsync("run", "plaintext", a, b, c, d, "--results", results);
 
         Assert.Equal(2, run.ExitCode);
         Assert.Contains(expected, run.Error, StringComparison.Ordinal);

@@ -5,6 +5,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Runs;
 
 /// <summary>The steadiness rule over a window's per-second rate, and the one-line bottleneck verdict.</summary>
+[Collection(Measuring.Name)]
 public sealed class RunVerdictTests
 {
     [Trait("Tier", "Fast")]

@@ -9,6 +9,7 @@ namespace Benchmarks.Tests.Runs;
 /// JIT-compiled server does, and one that serves at one speed. The real <c>benchmarks load</c>
 /// process loads them; its warm-up and window verdicts are read from what it prints.
 /// </summary>
+[Collection(Measuring.Name)]
 public sealed partial class SteadyStateTests
 {
     [Fact]

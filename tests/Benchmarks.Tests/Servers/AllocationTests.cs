@@ -10,6 +10,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Servers;
 
 /// <summary>The hot paths allocate nothing per request once warm (the micro-benchmarks show the same with MemoryDiagnoser).</summary>
+[Collection(Measuring.Name)]
 public sealed class AllocationTests
 {
     private static readonly byte[] s_requests = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Repeat("GET /plaintext HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n", 16)));

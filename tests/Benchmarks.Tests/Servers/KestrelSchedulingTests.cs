@@ -9,6 +9,7 @@ namespace Benchmarks.Tests.Servers;
 /// the thread pool off a request's path. The server's own count of thread-pool work items
 /// (<c>serve --report-runtime</c>) shows it.
 /// </summary>
+[Collection(Measuring.Name)]
 public sealed class KestrelSchedulingTests
 {
     [Fact]

@@ -59,6 +59,7 @@ public sealed class RequestLimitParserTests
         Assert.Equal(RequestParseStatus.BadRequest, HttpRequestParser.ParseHead(Encoding.ASCII.GetBytes(text), 8192, out _));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public void Two_websocket_keys_are_flagged()
     {

@@ -15,6 +15,7 @@ public sealed class MatrixReportTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Runs_from_two_operating_systems_get_a_parity_table_with_the_cpu_mode_in_words()
     {
@@ -31,7 +32,7 @@ public sealed class MatrixReportTests
             await store.WriteAsync(run, CancellationToken.None);
         }
 
-        var report = await HostRun.StartAsync(results, s_timeout, "report", "--results", results, "--label", "parity", "--markdown", "-");
+        var report = await InProcessCli.InvokeAsync("report", "--results", results, "--label", "parity", "--markdown", "-");
         Assert.True(report.ExitCode == 0, report.ToString());
         var lines = report.Output.Split('\n');
         Assert.Contains("| server | os | rate | p99 ms | errors | server user / kernel % | proxy % | machine idle % | net rx Mbit/s | status | bound |", lines);
@@ -114,14 +115,15 @@ public sealed class MatrixReportTests
         Assert.Contains(lines, l => l.StartsWith("| 256 | ", StringComparison.Ordinal));
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Markdown_needs_a_set_of_runs_and_report_needs_an_output()
     {
         var results = TestPaths.NewTempDirectory();
-        var none = await HostRun.StartAsync(results, s_timeout, "report", "--results", results, "--sweep", "x");
+        var none = await InProcessCli.InvokeAsync("report", "--results", results, "--sweep", "x");
         Assert.Equal(2, none.ExitCode);
         Assert.Contains("report writes --html FILE or --markdown FILE", none.Error, StringComparison.Ordinal);
-        var series = await HostRun.StartAsync(results, s_timeout, "report", "--results", results, "--scenario", "plaintext", "--server", "kestrel", "--markdown", "-");
+        var series = await InProcessCli.InvokeAsync("report", "--results", results, "--scenario", "plaintext", "--server", "kestrel", "--markdown", "-");
         Assert.Equal(2, series.ExitCode);
         Assert.Contains("give --sweep ID or --label LABEL", series.Error, StringComparison.Ordinal);
     }

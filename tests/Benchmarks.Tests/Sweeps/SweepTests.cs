@@ -71,6 +71,7 @@ public sealed class SweepTests
         Assert.Contains("failed: the server exited during the run", run.Output, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Two_sweeps_compare_cell_by_cell_and_a_cell_that_got_slower_fails_the_comparison()
     {
@@ -86,17 +87,18 @@ public sealed class SweepTests
             }
         }
 
-        var run = await HostRun.StartAsync(results, s_timeout, "compare", "label:sweep:a", "label:sweep:b", "--by-cell", "--results", results);
+        var run = await InProcessCli.InvokeAsync("compare", "label:sweep:a", "label:sweep:b", "--by-cell", "--results", results);
         Assert.True(run.ExitCode == 1, run.ToString());
         Assert.Matches(@"\| kestrel \| 100,200 \| 101,200 \| \+1\.0% \| no significant change", run.Output);
         Assert.Matches(@"\| sockets \| 200,200 \| 150,200 \| -25\.0% \| WORSE", run.Output);
         Assert.Contains("worse across the cells", run.Error + run.Output, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_sweep_refuses_one_json_file_for_many_runs()
     {
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "run", "plaintext", "-c", "8,32", "--json", "x.json");
+        var run = await InProcessCli.InvokeAsync("run", "plaintext", "-c", "8,32", "--json", "x.json");
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("a sweep stores a document per cell", run.Error, StringComparison.Ordinal);
     }

@@ -4,6 +4,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Tcp;
 
 /// <summary>HTTP without keep-alive: a connection per request, its set-up measured apart from the answer.</summary>
+[Collection(Measuring.Name)]
 public sealed class HttpChurnTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
@@ -33,13 +34,14 @@ public sealed class HttpChurnTests
         Assert.Equal(0, json.GetProperty("bad").GetInt64());
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("--keep-alive false sends one request per connection: --pipeline must be 1", "load", "--url", "http://127.0.0.1:1/", "--keep-alive", "false", "-p", "4")]
     [InlineData("--keep-alive false needs the built-in load", "load", "--url", "http://127.0.0.1:1/", "--keep-alive", "false", "--engine", "wrk")]
     [InlineData("--keep-alive false needs the built-in load", "run", "plaintext", "--keep-alive", "false", "--load", "wrk")]
     public async Task Bad_keep_alive_arguments_exit_2(string expected, params string[] arguments)
     {
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, arguments);
+        var run = await InProcessCli.InvokeAsync(arguments);
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.Contains(expected, run.Error, StringComparison.Ordinal);
     }

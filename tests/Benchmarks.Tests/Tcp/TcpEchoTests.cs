@@ -117,6 +117,7 @@ public sealed class TcpEchoTests
         Assert.Equal("26", document.Parameters["message-size"]);
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("--tcp needs a tcp://host:port URL", "load", "--tcp", "--url", "http://127.0.0.1:1/")]
     [InlineData("is a TCP address: add --tcp", "load", "--url", "tcp://127.0.0.1:1")]
@@ -128,7 +129,7 @@ public sealed class TcpEchoTests
     [InlineData("--window applies to --tcp-mode persistent", "run", "tcp-echo", "--server", "sockets", "--tcp-mode", "churn", "--window", "3")]
     public async Task Bad_tcp_arguments_exit_2_with_one_clear_line(string expected, params string[] arguments)
     {
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, arguments);
+        var run = await InProcessCli.InvokeAsync(arguments);
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.StartsWith("error: ", run.Error, StringComparison.Ordinal);
         Assert.Contains(expected, run.Error, StringComparison.Ordinal);

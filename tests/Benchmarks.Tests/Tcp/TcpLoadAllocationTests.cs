@@ -4,6 +4,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Tcp;
 
 /// <summary>The TCP load's echo loop allocates nothing per message once warm, as the HTTP load's does.</summary>
+[Collection(Measuring.Name)]
 public sealed class TcpLoadAllocationTests
 {
     [Fact]

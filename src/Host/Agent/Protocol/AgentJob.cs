@@ -22,19 +22,23 @@ internal sealed class AgentJob
     private readonly Lock _lock = new();
     private readonly TaskCompletionSource _waitingSeen = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly AgentMachine _machine;
+    private readonly TimeProvider _time;
     private AgentJobState _state = AgentJobState.New;
-    private long _lastContact = Stopwatch.GetTimestamp();
+    private long _lastContact;
     private int _statisticsGeneration;
 
-    public AgentJob(int id, JsonObject document, string directory, AgentMachine machine)
+    /// <param name="time">The agent's clock (the system's unless a test gives its own): when the job was made, when its controller last called.</param>
+    public AgentJob(int id, JsonObject document, string directory, AgentMachine machine, TimeProvider? time = null)
     {
         Id = id;
         _machine = machine;
+        _time = time ?? TimeProvider.System;
+        _lastContact = _time.GetTimestamp();
         _document = JobDocument.Normalize(document);
         RunId = JobDocument.GetString(_document, "runId") ?? Guid.NewGuid().ToString("n");
         Service = JobDocument.GetString(_document, "service") ?? $"job{id}";
         Directory = directory;
-        CreatedUtc = DateTime.UtcNow;
+        CreatedUtc = _time.GetUtcNow().UtcDateTime;
     }
 
     public int Id { get; }
@@ -101,7 +105,7 @@ internal sealed class AgentJob
     /// <summary>The process whose CPU and memory are the job's: the child it named, else its own.</summary>
     public int TrackedProcessId => ChildProcessId > 0 ? ChildProcessId : ProcessId;
 
-    public TimeSpan SinceLastContact => Stopwatch.GetElapsedTime(Interlocked.Read(ref _lastContact));
+    public TimeSpan SinceLastContact => _time.GetElapsedTime(Interlocked.Read(ref _lastContact));
 
     /// <summary>The document's value for <paramref name="name"/>, whatever its case.</summary>
     public JsonNode? Get(string name)
@@ -130,7 +134,7 @@ internal sealed class AgentJob
         }
     }
 
-    public void Touch() => Interlocked.Exchange(ref _lastContact, Stopwatch.GetTimestamp());
+    public void Touch() => Interlocked.Exchange(ref _lastContact, _time.GetTimestamp());
 
     /// <summary>The state as a controller reads it; records that a started job has been seen waiting.</summary>
     public AgentJobState ObserveState()
@@ -229,7 +233,7 @@ internal sealed class AgentJob
     {
         var measurement = new JsonObject
         {
-            ["timestamp"] = (timestamp ?? DateTime.UtcNow).ToUniversalTime(),
+            ["timestamp"] = (timestamp ?? _time.GetUtcNow().UtcDateTime).ToUniversalTime(),
             ["name"] = name,
             ["value"] = value,
         };
@@ -319,7 +323,7 @@ internal sealed class AgentJob
             JobDocument.Set(job, "exitCode", ExitCode);
             JobDocument.Set(job, "processId", ProcessId);
             JobDocument.Set(job, "childProcessId", ChildProcessId);
-            JobDocument.Set(job, "lastDriverCommunicationUtc", (DateTime.UtcNow - SinceLastContact).ToString("O", System.Globalization.CultureInfo.InvariantCulture));
+            JobDocument.Set(job, "lastDriverCommunicationUtc", (_time.GetUtcNow().UtcDateTime - SinceLastContact).ToString("O", System.Globalization.CultureInfo.InvariantCulture));
             JobDocument.Set(job, "activeProcessId", TrackedProcessId);
             JobDocument.Set(job, "allProcessIds", new JsonArray([.. new[] { ProcessId, ChildProcessId }.Where(p => p > 0).Distinct().Select(p => (JsonNode?)p)]));
             if (BuildTime is { } buildTime)

@@ -10,17 +10,19 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// <summary>
 /// Decides what runs: the oldest new job's run (all jobs sharing its RunId, together) while
 /// other runs wait; stops and deletes the jobs of a controller that went silent; enforces the
-/// job time limit; starts, stops and deletes jobs; prunes old deleted ones.
+/// job time limit; starts, stops and deletes jobs; prunes old deleted ones. Those rules read the
+/// agent's clock (the system's unless a test gives its own), once per <see cref="Tick"/>.
 /// </summary>
-internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, AgentOptions options, ILogger logger)
+internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, AgentOptions options, ILogger logger, TimeProvider? time = null)
 {
+    private readonly TimeProvider _time = time ?? TimeProvider.System;
     private static readonly AgentJobState[] Live = [.. Enum.GetValues<AgentJobState>().Where(s => s is not (AgentJobState.Deleting or AgentJobState.Deleted))];
     private readonly Lock _lock = new();
     private string? _activeRunId;
 
     public async Task RunAsync(CancellationToken cancellationToken)
     {
-        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(200));
+        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(200), _time);
         try
         {
             while (await timer.WaitForNextTickAsync(cancellationToken))
@@ -132,7 +134,7 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
         var state = job.State;
         if (state is AgentJobState.Deleted or AgentJobState.Deleting)
         {
-            if (state == AgentJobState.Deleted && DateTime.UtcNow - job.CreatedUtc > options.DeletedRetention)
+            if (state == AgentJobState.Deleted && _time.GetUtcNow().UtcDateTime - job.CreatedUtc > options.DeletedRetention)
             {
                 jobs.Remove(job.Id);
             }
@@ -147,7 +149,7 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
             return;
         }
 
-        if (state == AgentJobState.Running && DateTime.UtcNow - job.CreatedUtc > options.JobTimeLimit)
+        if (state == AgentJobState.Running && _time.GetUtcNow().UtcDateTime - job.CreatedUtc > options.JobTimeLimit)
         {
             AgentLog.TimeLimit(logger, job.Id, job.Service, options.JobTimeLimit);
             job.Fail($"the job ran past this agent's time limit ({options.JobTimeLimit})");

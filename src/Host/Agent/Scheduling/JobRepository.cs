@@ -4,8 +4,8 @@ using Benchmarks.Host.Agent.Protocol;
 
 namespace Benchmarks.Host.Agent.Scheduling;
 
-/// <summary>The agent's jobs by id. Deleted jobs stay queryable until they are pruned.</summary>
-internal sealed class JobRepository(string root, AgentMachine machine)
+/// <summary>The agent's jobs by id, made on the agent's clock. Deleted jobs stay queryable until they are pruned.</summary>
+internal sealed class JobRepository(string root, AgentMachine machine, TimeProvider? time = null)
 {
     private readonly ConcurrentDictionary<int, AgentJob> _jobs = new();
     private int _lastId;
@@ -15,7 +15,7 @@ internal sealed class JobRepository(string root, AgentMachine machine)
     public AgentJob Add(JsonObject document)
     {
         var id = Interlocked.Increment(ref _lastId);
-        var job = new AgentJob(id, document, Path.Combine(Root, id.ToString(System.Globalization.CultureInfo.InvariantCulture)), machine);
+        var job = new AgentJob(id, document, Path.Combine(Root, id.ToString(System.Globalization.CultureInfo.InvariantCulture)), machine, time);
         _jobs[id] = job;
         return job;
     }

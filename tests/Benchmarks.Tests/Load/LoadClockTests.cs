@@ -1,0 +1,117 @@
+using Benchmarks.Load;
+using Benchmarks.Load.Core;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Load;
+
+/// <summary>
+/// The load clock's rules on a fake clock: when warm-up ends (settled rate, minimum, maximum,
+/// the server's own "warm" gate), how the window is cut into whole seconds, what an interruption
+/// keeps, and the backlog drain's limit. The simulated servers' counts are functions of the fake
+/// time, so every second reads exactly what the rule is meant to see.
+/// </summary>
+[Trait("Tier", "Fast")]
+public sealed class LoadClockTests
+{
+    [Fact]
+    public async Task A_constant_server_is_warm_once_the_rule_has_seen_its_seconds()
+    {
+        var run = new ClockRun(seconds => 1000 * seconds);
+        var (took, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(30));
+
+        Assert.True(steady);
+        Assert.Equal(DefaultLoad.SteadySeconds, reported);
+        Assert.True(took >= TimeSpan.FromSeconds(DefaultLoad.SteadySeconds), took.ToString());
+        Assert.All(run.Reports, r => Assert.Equal(1000, r.RequestsPerSecond));
+    }
+
+    [Fact]
+    public async Task A_minimum_longer_than_the_rule_is_kept()
+    {
+        var run = new ClockRun(seconds => 1000 * seconds);
+        var (_, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(9), TimeSpan.FromSeconds(30));
+
+        Assert.True(steady);
+        Assert.Equal(9, reported);
+    }
+
+    [Fact]
+    public async Task A_speeding_up_server_is_warm_only_after_it_stops_speeding_up()
+    {
+        // 30% more each second for 12 seconds (a JIT-compiling server), then constant.
+        static double Rate(int second) => 100 * Math.Pow(1.3, Math.Min(second, 12));
+        var run = new ClockRun(seconds => Enumerable.Range(1, (int)seconds).Sum(Rate));
+        var (_, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(60));
+
+        Assert.True(steady);
+        Assert.InRange(reported, 13, 12 + DefaultLoad.SteadySeconds);
+    }
+
+    [Fact]
+    public async Task A_server_that_never_settles_ends_at_the_maximum_marked_unsteady()
+    {
+        var run = new ClockRun(seconds => 100 * Math.Pow(1.5, seconds));
+        var (took, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(10.5));
+
+        Assert.False(steady);
+        Assert.Equal(11, reported);
+        Assert.True(took >= TimeSpan.FromSeconds(11), took.ToString());
+    }
+
+    [Fact]
+    public async Task The_servers_gate_holds_the_warm_up_until_it_says_warm()
+    {
+        var run = new ClockRun(seconds => 1000 * seconds);
+        var (_, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(30), gate: () => run.Elapsed >= TimeSpan.FromSeconds(14));
+
+        Assert.True(steady);
+        Assert.Equal(14, reported);
+    }
+
+    [Fact]
+    public async Task The_window_keeps_one_rate_per_whole_second_and_ends_at_its_duration()
+    {
+        var run = new ClockRun(seconds => seconds < 2 ? 500 * seconds : 1000 + (800 * (seconds - 2)));
+        var window = run.Clock.RunWindowAsync(TimeSpan.FromSeconds(3.5), CancellationToken.None);
+        await run.Time.RunAsync(window);
+
+        Assert.False(await window);
+        Assert.Equal([500.0, 500.0, 800.0], run.Clock.PerSecond);
+        Assert.Equal(TimeSpan.FromSeconds(3.5), run.Elapsed);
+        Assert.Equal([1, 2, 3], run.Reports.Where(r => r.Phase == LoadPhase.Window).Select(r => r.Second));
+    }
+
+    [Fact]
+    public async Task A_window_cut_short_from_outside_keeps_what_was_measured_and_says_so()
+    {
+        var run = new ClockRun(seconds => 700 * seconds);
+        using var stop = new CancellationTokenSource();
+        var window = run.Clock.RunWindowAsync(TimeSpan.FromSeconds(10), stop.Token);
+        await run.Time.RunAsync(window, until: () => run.Clock.PerSecond.Count == 4);
+        await stop.CancelAsync();
+
+        Assert.True(await window);
+        Assert.Equal([700.0, 700.0, 700.0, 700.0], run.Clock.PerSecond);
+        Assert.Equal(TimeSpan.FromSeconds(4), run.Elapsed);
+    }
+
+    [Fact]
+    public async Task The_backlog_drain_reports_its_seconds_and_gives_up_at_its_limit()
+    {
+        var run = new ClockRun(_ => 0);
+        var drain = run.Clock.DrainAsync(() => run.Elapsed >= TimeSpan.FromSeconds(2.5), TimeSpan.FromSeconds(10), CancellationToken.None);
+        await run.Time.RunAsync(drain);
+        var (took, held) = await drain;
+
+        Assert.True(held);
+        Assert.Equal(TimeSpan.FromSeconds(2.5), took);
+        Assert.Equal(2, run.Reports.Count(r => r.Phase == LoadPhase.Warmup));
+
+        var never = new ClockRun(_ => 0);
+        var stuck = never.Clock.DrainAsync(() => false, TimeSpan.FromSeconds(3), CancellationToken.None);
+        await never.Time.RunAsync(stuck);
+        var (tookNever, heldNever) = await stuck;
+        Assert.False(heldNever);
+        Assert.Equal(TimeSpan.FromSeconds(3), tookNever);
+    }
+}
