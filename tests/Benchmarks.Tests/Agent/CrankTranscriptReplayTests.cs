@@ -7,63 +7,13 @@ using Xunit.Abstractions;
 
 namespace Benchmarks.Tests.Agent;
 
-/// <summary>One agent for every replay, so that the builds of this repository are published once per kind (self-contained, framework-dependent) and reused, as on a lab machine.</summary>
-public sealed class ReplayAgent : IAsyncLifetime
-{
-    private AgentProcess? _agent;
-
-    internal AgentProcess Agent => _agent ?? throw new InvalidOperationException("the agent is not started");
-
-    public async Task InitializeAsync() => _agent = await AgentProcess.StartAsync(options: ["--hardware", "Cloud"]);
-
-    public async Task DisposeAsync()
-    {
-        if (_agent is not null)
-        {
-            await _agent.DisposeAsync();
-        }
-    }
-}
-
 /// <summary>
 /// The real crank controller's recorded traffic (tests/Fixtures/crank-transcripts, crank e5f71f49)
 /// replayed against a real agent, call by call, each answer checked against what crank does
 /// with it. A replay fails on any answer crank would treat as an error or misread.
 /// </summary>
-public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputHelper output) : IClassFixture<ReplayAgent>
+public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
-    [Fact]
-    public async Task The_default_self_contained_job_document_builds_and_runs_the_pipelined_scenario()
-    {
-        var transcript = CrankTranscript.Load("pipelined-default");
-        var sent = transcript.Exchanges.First(e => CrankTranscript.Path(e) == "/jobs" && CrankTranscript.Method(e) == "POST");
-        Assert.True((bool)sent["requestBody"]!["SelfContained"]!, "the recording is crank's default, self-contained");
-
-        // As recorded: the application, built self-contained, now runs (it failed with no plugins).
-        using (var recorded = await ReplayAsync("pipelined-default"))
-        {
-            Assert.Equal("Running", recorded.StartOutcome[1]);
-            Assert.NotEqual("Running", recorded.FirstStateAfterStart[1]);
-        }
-
-        // The recording stopped after the application failed; crank would then have run the load
-        // exactly as in the framework-dependent run, with SelfContained true: replayed from there.
-        using var replay = await ReplayAsync("pipelined", job =>
-        {
-            job["SelfContained"] = true;
-            return job;
-        });
-
-        Assert.Equal("Running", replay.StartOutcome[1]);
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
-        var load = FinalJob(replay, 2);
-        Assert.Null((string?)load["error"]);
-        Assert.True(Last(load, "http/rps/mean") > 1000, $"http/rps/mean = {Last(load, "http/rps/mean")}");
-
-        // Published with --self-contained (once, then reused) and started as its own executable, not through dotnet.
-        Assert.Matches(@"dotnet publish \S+Benchmarks\.Host\.csproj .*--self-contained", fixture.Agent.Output);
-        Assert.Matches($@"Job {replay.IdOf(1)} \(application\): started process [0-9]+: \S+/benchmarks serve --scenario pipelined", fixture.Agent.Output);
-    }
 
     [Fact]
     public async Task The_reference_run_answers_every_call_as_crank_expects_and_reports_the_load_as_crank_reduces_it()
@@ -113,7 +63,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         // inside the application's iteration: the application's bytes for an iteration are the
         // load's plus the agent's own HTTP traffic, not the total of the iterations so far.
         var loads = new[] { 2, 3, 4 }.Select(id => Last(FinalJob(replay, id), "net/rx/bytes")).ToList();
-        output.WriteLine($"net/rx/bytes per iteration, application: {string.Join(", ", bytes.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}; load: {string.Join(", ", loads.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
+        Output.WriteLine($"net/rx/bytes per iteration, application: {string.Join(", ", bytes.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}; load: {string.Join(", ", loads.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
         // The application's sampler records once a second, so its last second may be missing when
         // crank reads it right after the load ends: the low bound is loose; an accumulation (two or
         // three iterations' traffic) would break the high one.
@@ -182,28 +132,6 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
     }
 
     [Fact]
-    public async Task Build_files_sent_gzip_chunked_and_output_files_sent_as_a_zip_reach_the_job()
-    {
-        var transcript = CrankTranscript.Load("pipelined-files");
-        var applicationStop = CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Path(e) == "/jobs/1/stop"));
-        (HttpStatusCode Status, string Body) outputFile = default, buildFile = default;
-        using var replay = await ReplayAsync("pipelined-files", beforeCall: async (running, seq) =>
-        {
-            if (seq == applicationStop)
-            {
-                // While the application still runs: the output file sits beside the published program,
-                // the build file in the sources (the project is src/Host, two folders down).
-                outputFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=crank-outputfile.txt");
-                buildFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=" + Uri.EscapeDataString("~/../../crank-buildfile.txt"));
-            }
-        });
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
-        Assert.Null((string?)FinalJob(replay, 1)["error"]);
-        Assert.Equal((HttpStatusCode.OK, "an output file uploaded by crank (replay)\n"), outputFile);
-        Assert.Equal((HttpStatusCode.OK, "a build file uploaded by crank (recording)\n"), buildFile);
-    }
-
-    [Fact]
     public async Task The_websocket_echo_run_reports_its_open_connections()
     {
         using var replay = await ReplayAsync("ws-echo");
@@ -259,12 +187,12 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         var applicationStop = SeqOf(first, "POST", "/jobs/1/stop");
         TranscriptReplay? other = null;
         Task? otherRun = null;
-        using var replay = new TranscriptReplay(fixture.Agent.Url, output.WriteLine);
+        using var replay = new TranscriptReplay(Agent.Url, Output.WriteLine);
         await replay.RunAsync(first, beforeCall: async (running, seq) =>
         {
             if (seq == loadCreated)
             {
-                other = new TranscriptReplay(fixture.Agent.Url, output.WriteLine, running.ServerPort);
+                other = new TranscriptReplay(Agent.Url, Output.WriteLine, running.ServerPort);
                 otherRun = other.RunAsync(second);
             }
             else if (seq == applicationStop)
@@ -282,7 +210,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
             // crank: each job's measurements aggregated by its metadata, then the jobs reduced.
             var loads = new[] { FinalJob(replay, 2), FinalJob(other, 1) };
             var rps = loads.Select(l => CrankResult(l, "http/rps/mean")).ToList();
-            output.WriteLine($"http/rps/mean per load agent: {string.Join(", ", rps.Select(r => r.Value.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
+            Output.WriteLine($"http/rps/mean per load agent: {string.Join(", ", rps.Select(r => r.Value.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
             Assert.All(rps, r => Assert.True(r.Value > 1000));
             Assert.Equal("Sum", rps[0].Reduce);
             Assert.Equal(rps.Sum(r => r.Value), Reduce(rps), 6);
@@ -330,7 +258,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
     {
         var transcript = CrankTranscript.Load("controller-killed");
         var lastByCrank = transcript.Exchanges.Where(e => e["observer"] is null).Max(CrankTranscript.Seq);
-        using var replay = new TranscriptReplay(fixture.Agent.Url, output.WriteLine);
+        using var replay = new TranscriptReplay(Agent.Url, Output.WriteLine);
         await replay.RunAsync(transcript, lastByCrank);
         Assert.Empty(replay.Problems);
 
@@ -347,7 +275,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         while (ids.Any(id => list.Contains($"\"id\":{id},", StringComparison.Ordinal)) && DateTime.UtcNow - killed < TimeSpan.FromSeconds(30));
 
         var gone = DateTime.UtcNow - killed;
-        output.WriteLine($"jobs left the list {gone.TotalSeconds:0.0} s after the controller's last call");
+        Output.WriteLine($"jobs left the list {gone.TotalSeconds:0.0} s after the controller's last call");
         Assert.DoesNotContain(ids, id => list.Contains($"\"id\":{id},", StringComparison.Ordinal));
         Assert.InRange(gone.TotalSeconds, 8, 16);
         foreach (var id in ids)
@@ -362,30 +290,5 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
 
             Assert.Equal("Deleted", state);
         }
-    }
-
-    private async Task<TranscriptReplay> ReplayAsync(string name, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null)
-    {
-        var transcript = CrankTranscript.Load(name);
-        output.WriteLine($"replaying {name}: {transcript.Command}");
-        var replay = new TranscriptReplay(fixture.Agent.Url, output.WriteLine);
-        await replay.RunAsync(transcript, editJob: editJob, beforeCall: beforeCall);
-        output.WriteLine($"{replay.Checked.Count} exchanges answered as crank expects, {replay.Problems.Count} not");
-        Assert.True(replay.Problems.Count == 0, string.Join(Environment.NewLine, replay.Problems));
-        return replay;
-    }
-
-    private static JsonObject FinalJob(TranscriptReplay replay, int recordedId) =>
-        replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(recordedId)).OrderBy(j => j.Key).Last().Value;
-
-    private static double Last(JsonObject job, string name) =>
-        job["measurements"]!.AsArray().Where(m => (string?)m!["name"] == name).Select(m => (double)m!["value"]!).LastOrDefault(double.NaN);
-
-    private async Task<string> GetAsync(string path) => (await RawAsync(path)).Body;
-
-    private async Task<(HttpStatusCode Status, string Body)> RawAsync(string path)
-    {
-        using var client = new AgentClient(fixture.Agent.Url);
-        return await client.GetRawAsync(path);
     }
 }

@@ -85,27 +85,17 @@ public sealed partial class DatabaseRunTests
     {
         var temp = TestPaths.NewTempDirectory();
         var results = TestPaths.NewTempDirectory();
-        var killed = 0;
-        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["TMPDIR"] = temp }, async _ =>
-        {
-            // Once the cluster's postmaster is up, let the run reach its window, then kill the database outright.
-            var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-            while (killed == 0 && DateTime.UtcNow < deadline)
-            {
-                await Task.Delay(200);
-                foreach (var folder in Directory.GetDirectories(temp, "benchmarks-db-*"))
-                {
-                    var pidFile = Path.Combine(folder, "data", "postmaster.pid");
-                    if (File.Exists(pidFile) && int.TryParse(File.ReadLines(pidFile).FirstOrDefault(), out var pid) && pid > 0)
-                    {
-                        // (initdb's bootstrap backend writes a negative pid; the postmaster's is positive.)
-                        await Task.Delay(TimeSpan.FromSeconds(6));
-                        System.Diagnostics.Process.GetProcessById(pid).Kill();
-                        killed = pid;
-                    }
-                }
-            }
-        }, "run", "db", "--server", "sockets", "--duration", "8s", "--warmup", "1s", "--no-verify", "-c", "16", "--results", results);
+        using var live = LiveHostRun.Start(results, new Dictionary<string, string> { ["TMPDIR"] = temp },
+            "run", "db", "--server", "sockets", "--duration", "8s", "--warmup", "1s", "--no-verify", "-c", "16", "--results", results);
+
+        // Two seconds into the window (however long the cluster took to start), kill the database outright.
+        await live.WaitForLineAsync(WindowSecond(), TimeSpan.FromSeconds(90));
+        var pidFile = Assert.Single(Directory.GetDirectories(temp, "benchmarks-db-*"), d => File.Exists(Path.Combine(d, "data", "postmaster.pid")));
+        var killed = int.Parse(File.ReadLines(Path.Combine(pidFile, "data", "postmaster.pid")).First(), System.Globalization.CultureInfo.InvariantCulture);
+        System.Diagnostics.Process.GetProcessById(killed).Kill();
+        var exit = await live.WaitForExitAsync(s_timeout);
+        var run = new HostRun(exit, live.Output, live.Error);
+
         Assert.True(killed > 0, "the postmaster was found and killed");
         Assert.True(run.ExitCode == 1, run.ToString());
         Assert.Contains("error: the database stopped during the run", run.Output, StringComparison.Ordinal);
@@ -142,6 +132,9 @@ public sealed partial class DatabaseRunTests
         await using var tables = new Npgsql.NpgsqlCommand("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'", connection);
         Assert.Equal(0L, await tables.ExecuteScalarAsync());
     }
+
+    [GeneratedRegex(@"^\s+\[\s*2\.\ds\]")]
+    private static partial Regex WindowSecond();
 
     [GeneratedRegex("pid (\\d+)")]
     private static partial Regex Pid();

@@ -58,6 +58,22 @@ internal sealed class LiveHostRun : IDisposable
         }
     }
 
+    /// <summary>Waits until a line of the output matches <paramref name="pattern"/>; throws with what was printed when none does in time or the process ended.</summary>
+    public async Task WaitForLineAsync(System.Text.RegularExpressions.Regex pattern, TimeSpan timeout)
+    {
+        ArgumentNullException.ThrowIfNull(pattern);
+        var deadline = Stopwatch.StartNew();
+        while (!Output.Split('\n').Any(pattern.IsMatch))
+        {
+            if (deadline.Elapsed > timeout || _process.HasExited)
+            {
+                throw new TimeoutException($"no line matched '{pattern}' (exited: {_process.HasExited}).\n{this}");
+            }
+
+            await Task.Delay(50);
+        }
+    }
+
     /// <summary>Sends a signal by name (INT, TERM, KILL) to the process alone.</summary>
     public async Task SignalAsync(string signal)
     {

@@ -1,0 +1,37 @@
+using System.IO.Compression;
+using System.Net;
+using System.Text;
+using System.Text.Json.Nodes;
+using Benchmarks.Tests.Support;
+using Xunit.Abstractions;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>
+/// A recording whose job carries build files and output files, replayed against an agent of its
+/// own: build files change the sources, so its publish is never the other replays' cached one.
+/// </summary>
+public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
+{
+    [Fact]
+    public async Task Build_files_sent_gzip_chunked_and_output_files_sent_as_a_zip_reach_the_job()
+    {
+        var transcript = CrankTranscript.Load("pipelined-files");
+        var applicationStop = CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Path(e) == "/jobs/1/stop"));
+        (HttpStatusCode Status, string Body) outputFile = default, buildFile = default;
+        using var replay = await ReplayAsync("pipelined-files", beforeCall: async (running, seq) =>
+        {
+            if (seq == applicationStop)
+            {
+                // While the application still runs: the output file sits beside the published program,
+                // the build file in the sources (the project is src/Host, two folders down).
+                outputFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=crank-outputfile.txt");
+                buildFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=" + Uri.EscapeDataString("~/../../crank-buildfile.txt"));
+            }
+        });
+        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        Assert.Null((string?)FinalJob(replay, 1)["error"]);
+        Assert.Equal((HttpStatusCode.OK, "an output file uploaded by crank (replay)\n"), outputFile);
+        Assert.Equal((HttpStatusCode.OK, "a build file uploaded by crank (recording)\n"), buildFile);
+    }
+}

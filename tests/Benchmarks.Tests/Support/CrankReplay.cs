@@ -1,0 +1,43 @@
+using System.Net;
+using System.Text.Json.Nodes;
+using Xunit.Abstractions;
+
+namespace Benchmarks.Tests.Support;
+
+/// <summary>
+/// What every replay of crank's recordings does: replays one against the class's agent, checks
+/// every answer as crank reads it, and reads the jobs' final documents. Each replay class has an
+/// agent of its own (its builds published once, then reused as on a lab machine), so that classes
+/// whose builds differ (framework-dependent, self-contained, with build files) run in parallel.
+/// </summary>
+public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output) : IClassFixture<ReplayAgent>
+{
+    private protected AgentProcess Agent => fixture.Agent;
+
+    private protected ITestOutputHelper Output => output;
+
+    private protected async Task<TranscriptReplay> ReplayAsync(string name, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null)
+    {
+        var transcript = CrankTranscript.Load(name);
+        output.WriteLine($"replaying {name}: {transcript.Command}");
+        var replay = new TranscriptReplay(Agent.Url, output.WriteLine);
+        await replay.RunAsync(transcript, editJob: editJob, beforeCall: beforeCall);
+        output.WriteLine($"{replay.Checked.Count} exchanges answered as crank expects, {replay.Problems.Count} not");
+        Assert.True(replay.Problems.Count == 0, string.Join(Environment.NewLine, replay.Problems));
+        return replay;
+    }
+
+    private protected static JsonObject FinalJob(TranscriptReplay replay, int recordedId) =>
+        replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(recordedId)).OrderBy(j => j.Key).Last().Value;
+
+    private protected static double Last(JsonObject job, string name) =>
+        job["measurements"]!.AsArray().Where(m => (string?)m!["name"] == name).Select(m => (double)m!["value"]!).LastOrDefault(double.NaN);
+
+    private protected async Task<string> GetAsync(string path) => (await RawAsync(path)).Body;
+
+    private protected async Task<(HttpStatusCode Status, string Body)> RawAsync(string path)
+    {
+        using var client = new AgentClient(Agent.Url);
+        return await client.GetRawAsync(path);
+    }
+}

@@ -1,0 +1,19 @@
+namespace Benchmarks.Tests.Support;
+
+/// <summary>The agent of one replay class: the builds its replays ask for are published once and reused, as on a lab machine.</summary>
+public sealed class ReplayAgent : IAsyncLifetime
+{
+    private AgentProcess? _agent;
+
+    internal AgentProcess Agent => _agent ?? throw new InvalidOperationException("the agent is not started");
+
+    public async Task InitializeAsync() => _agent = await AgentProcess.StartAsync(options: ["--hardware", "Cloud"]);
+
+    public async Task DisposeAsync()
+    {
+        if (_agent is not null)
+        {
+            await _agent.DisposeAsync();
+        }
+    }
+}
