@@ -44,7 +44,7 @@ public sealed class AgentBuildCacheTests
 
         var failed = await RunAsync("cache-1", "");
         Assert.Equal("Failed", failed.State);
-        Assert.Contains("dropped from the build cache", agent.Output, StringComparison.Ordinal);
+        Assert.True(await agent.WaitForOutputAsync("dropped from the build cache", Wait), agent.Output);
 
         // The same sources and options: published again, not reused; once it ran, it is reused.
         var rebuilt = await RunAsync("cache-2", "run");

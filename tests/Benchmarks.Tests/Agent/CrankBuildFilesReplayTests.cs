@@ -11,6 +11,7 @@ namespace Benchmarks.Tests.Agent;
 /// A recording whose job carries build files and output files, replayed against an agent of its
 /// own: build files change the sources, so its publish is never the other replays' cached one.
 /// </summary>
+[LongRunning]
 public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
     [Fact]

@@ -11,6 +11,7 @@ namespace Benchmarks.Tests.Agent;
 /// crank's default job document (self-contained) replayed against an agent of its own: its
 /// self-contained publish runs beside the framework-dependent one of the other replays.
 /// </summary>
+[LongRunning]
 public sealed class CrankSelfContainedReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
     [Fact]

@@ -97,6 +97,23 @@ internal sealed class AgentProcess : IAsyncDisposable
     }
 
     /// <summary>Ends the agent the way a crash would: SIGKILL, no cleanup.</summary>
+    /// <summary>Waits until the agent's output holds <paramref name="text"/> (its console logger writes from a queue, after the fact it logs).</summary>
+    public async Task<bool> WaitForOutputAsync(string text, TimeSpan timeout)
+    {
+        var waited = Stopwatch.StartNew();
+        while (!Output.Contains(text, StringComparison.Ordinal))
+        {
+            if (waited.Elapsed > timeout || HasExited)
+            {
+                return false;
+            }
+
+            await Task.Delay(50);
+        }
+
+        return true;
+    }
+
     public async Task KillAsync()
     {
         _process.Kill(entireProcessTree: false);
