@@ -11,16 +11,16 @@ namespace Benchmarks.Tests.Agent;
 /// repository's sources by <c>dotnet publish</c> on the agent, then two agents in separate
 /// network namespaces joined by veth links, the load's NIC bytes checked against what it read.
 /// </summary>
-[LongRunning]
-public sealed class AgentEndToEndTests(ITestOutputHelper output)
+[Collection(Publishing.Name)]
+public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper output)
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
 
     [Fact]
     public async Task Crank_pipelined_scenario_builds_server_and_load_from_uploaded_sources_and_reports_rps_and_the_cpu_split()
     {
-        await using var agent = await AgentProcess.StartAsync();
-        using var client = new AgentClient(agent.Url);
+        // The collection's agent: its framework-dependent build of these sources is published once for this test and the replays.
+        using var client = new AgentClient(fixture.Agent.Url);
         var port = LoadGeneratorTests.ClosedPort();
 
         // Exactly what 'crank --config crank/plaintext.yml --scenario pipelined --profile local' sends,
@@ -38,7 +38,7 @@ public sealed class AgentEndToEndTests(ITestOutputHelper output)
         Assert.Equal(["http://127.0.0.1:5010"], application.Endpoints);
         Assert.Equal(("0", "1"), (application.CpuSet, loadSpec.CpuSet));
         Assert.Equal("0", loadSpec.EnvironmentVariables["DOTNET_TieredCompilation"]);
-        var sources = AgentClient.ZipRepository(application.LocalFolder!);
+        var sources = TranscriptRequests.Sources.Value;
 
         JsonObject Send(CrankJob spec) => AgentClient.Job(spec.Name, "pipelined", j =>
         {

@@ -8,10 +8,10 @@ using Xunit.Abstractions;
 namespace Benchmarks.Tests.Agent;
 
 /// <summary>
-/// A recording whose job carries build files and output files, replayed against an agent of its
-/// own: build files change the sources, so its publish is never the other replays' cached one.
+/// A recording whose job carries build files and output files, replayed: build files change the
+/// sources, so its publish is never the other replays' cached one.
 /// </summary>
-[LongRunning]
+[Collection(Publishing.Name)]
 public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
     [Fact]

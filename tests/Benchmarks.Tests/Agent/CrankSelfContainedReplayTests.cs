@@ -8,10 +8,10 @@ using Xunit.Abstractions;
 namespace Benchmarks.Tests.Agent;
 
 /// <summary>
-/// crank's default job document (self-contained) replayed against an agent of its own: its
-/// self-contained publish runs beside the framework-dependent one of the other replays.
+/// crank's default job document (self-contained) replayed: a self-contained publish of its own,
+/// reused by the second replay.
 /// </summary>
-[LongRunning]
+[Collection(Publishing.Name)]
 public sealed class CrankSelfContainedReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
     [Fact]

@@ -12,7 +12,7 @@ namespace Benchmarks.Tests.Agent;
 /// replayed against a real agent, call by call, each answer checked against what crank does
 /// with it. A replay fails on any answer crank would treat as an error or misread.
 /// </summary>
-[LongRunning]
+[Collection(Publishing.Name)]
 public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
 

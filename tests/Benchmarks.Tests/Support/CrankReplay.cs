@@ -6,11 +6,10 @@ namespace Benchmarks.Tests.Support;
 
 /// <summary>
 /// What every replay of crank's recordings does: replays one against the class's agent, checks
-/// every answer as crank reads it, and reads the jobs' final documents. Each replay class has an
-/// agent of its own (its builds published once, then reused as on a lab machine), so that classes
-/// whose builds differ (framework-dependent, self-contained, with build files) run in parallel.
+/// every answer as crank reads it, and reads the jobs' final documents. The replays share the
+/// <see cref="Publishing"/> collection's agent.
 /// </summary>
-public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output) : IClassFixture<ReplayAgent>
+public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output)
 {
     private protected AgentProcess Agent => fixture.Agent;
 
