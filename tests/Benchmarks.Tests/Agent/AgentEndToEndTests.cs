@@ -40,10 +40,11 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.Equal("0", loadSpec.EnvironmentVariables["DOTNET_TieredCompilation"]);
         var sources = TranscriptRequests.Sources.Value;
 
+        // Named 'default', as crank names a job's sources.
         JsonObject Send(CrankJob spec) => AgentClient.Job(spec.Name, "pipelined", j =>
         {
             j["Project"] = spec.Project;
-            j["Sources"] = new JsonObject { ["benchmarks"] = new JsonObject { ["LocalFolder"] = spec.LocalFolder, ["DestinationFolder"] = "" } };
+            j["Sources"] = new JsonObject { ["default"] = new JsonObject { ["LocalFolder"] = spec.LocalFolder, ["DestinationFolder"] = "" } };
             j["Arguments"] = spec.Arguments;
             j["ReadyStateText"] = spec.ReadyStateText;
             j["IsConsoleApp"] = spec.IsConsoleApp;
@@ -55,13 +56,13 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
 
         var server = await client.CreateAsync(Send(application));
         await client.WaitForStateAsync(server, Wait, null, "Initializing");
-        Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(server, "benchmarks", sources));
+        Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(server, "default", sources));
         await client.StartAsync(server);
         Assert.Equal("Running", await client.WaitForStateAsync(server, TimeSpan.FromMinutes(8), null, "Running", "Failed"));
 
         var load = await client.CreateAsync(Send(loadSpec));
         await client.WaitForStateAsync(load, Wait, [server], "Initializing");
-        Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(load, "benchmarks", sources));
+        Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(load, "default", sources));
         await client.StartAsync(load);
         Assert.Equal("Stopped", await client.WaitForStateAsync(load, TimeSpan.FromMinutes(8), [server], "Stopped", "Failed"));
 

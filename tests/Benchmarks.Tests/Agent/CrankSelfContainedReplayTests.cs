@@ -11,7 +11,7 @@ namespace Benchmarks.Tests.Agent;
 /// crank's default job document (self-contained) replayed: a self-contained publish of its own,
 /// reused by the second replay.
 /// </summary>
-[Collection(Publishing.Name)]
+[Collection(PublishingApart.Name)]
 public sealed class CrankSelfContainedReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
     [Fact]

@@ -7,7 +7,7 @@ namespace Benchmarks.Tests.Support;
 /// <summary>
 /// What every replay of crank's recordings does: replays one against the class's agent, checks
 /// every answer as crank reads it, and reads the jobs' final documents. The replays share the
-/// <see cref="Publishing"/> collection's agent.
+/// agent of their collection.
 /// </summary>
 public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output)
 {
