@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# A private PostgreSQL cluster for tests and local comparisons, on its own port and folder.
+# A private PostgreSQL cluster for tests and local comparisons, on its own port and folder. The
+# default port, 25432, is below Linux's ephemeral range (32768-60999), so a test's outgoing
+# connections never hold it when the cluster starts.
 #
 #   eng/postgres.sh start [PORT [DIR]]   starts it (initdb on first use), prints the connection string
 #   eng/postgres.sh stop  [PORT [DIR]]   stops it
@@ -8,7 +10,7 @@
 # cluster runs as the 'postgres' user. Connection string: Host=127.0.0.1;Port=PORT;Username=postgres;Database=postgres
 set -euo pipefail
 action=${1:-start}
-port=${2:-55432}
+port=${2:-25432}
 dir=${3:-/tmp/benchmarks-postgres-$port}
 
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)

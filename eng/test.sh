@@ -68,8 +68,8 @@ if [ $linux_status != 0 ] || [ $parity_status != 0 ]; then
   exit 1
 fi
 
-echo "== PostgreSQL for the store tests (port 55432)"
-bash eng/postgres.sh start 55432 >/dev/null
+echo "== PostgreSQL for the store tests (port 25432)"
+bash eng/postgres.sh start 25432 >/dev/null
 
 echo "== test"
 results="$(pwd)/artifacts/test-results"

@@ -267,7 +267,7 @@ public sealed class ResultsCommandTests
     [Fact]
     public async Task A_run_ending_while_postgresql_is_down_is_kept_locally_and_pushed_later_exactly_once()
     {
-        var postgres = await PostgresServer.PrivateAsync(55433);
+        var postgres = await PostgresServer.PrivateAsync(25433);
         try
         {
             var database = await postgres.CreateDatabaseAsync();

@@ -5,7 +5,7 @@ using Npgsql;
 
 namespace Benchmarks.Tests.Store;
 
-/// <summary>The PostgreSQL store against a real server (eng/postgres.sh, test port 55432).</summary>
+/// <summary>The PostgreSQL store against a real server (eng/postgres.sh, test port 25432).</summary>
 public sealed class PostgresRunStoreTests
 {
     [Fact]

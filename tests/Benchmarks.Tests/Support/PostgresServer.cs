@@ -22,13 +22,13 @@ internal sealed class PostgresServer
 
     public string ConnectionString { get; }
 
-    /// <summary>The cluster the tests share (port 55432), started once.</summary>
+    /// <summary>The cluster the tests share (port 25432), started once.</summary>
     public static async Task<PostgresServer> SharedAsync()
     {
         await s_gate.WaitAsync();
         try
         {
-            return s_shared ??= await StartAsync(55432, "/tmp/benchmarks-postgres-55432");
+            return s_shared ??= await StartAsync(25432, "/tmp/benchmarks-postgres-25432");
         }
         finally
         {
