@@ -1,7 +1,4 @@
-using System.IO.Compression;
 using System.Net;
-using System.Text;
-using System.Text.Json.Nodes;
 using Benchmarks.Tests.Support;
 using Xunit.Abstractions;
 

@@ -1,6 +1,3 @@
-using System.IO.Compression;
-using System.Net;
-using System.Text;
 using System.Text.Json.Nodes;
 using Benchmarks.Tests.Support;
 using Xunit.Abstractions;
