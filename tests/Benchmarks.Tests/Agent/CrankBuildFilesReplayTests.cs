@@ -8,7 +8,7 @@ namespace Benchmarks.Tests.Agent;
 /// A recording whose job carries build files and output files, replayed: build files change the
 /// sources, so its publish is never the other replays' cached one.
 /// </summary>
-[Collection(PublishingApart.Name)]
+[Collection(PublishingBuildFiles.Name)]
 public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
     [Fact]

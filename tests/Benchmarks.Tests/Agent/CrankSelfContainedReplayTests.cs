@@ -8,7 +8,7 @@ namespace Benchmarks.Tests.Agent;
 /// crank's default job document (self-contained) replayed: a self-contained publish of its own,
 /// reused by the second replay.
 /// </summary>
-[Collection(PublishingApart.Name)]
+[Collection(PublishingSelfContained.Name)]
 public sealed class CrankSelfContainedReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
 {
     [Fact]
