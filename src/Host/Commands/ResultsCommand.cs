@@ -21,7 +21,7 @@ internal static class ResultsCommand
         null => "-",
     };
 
-    private static readonly string[] s_headline = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, WebSocketMeasures.BroadcastClients.Name, WebSocketMeasures.IdleConnections.Name, TcpMeasures.ResponsesRate.Name];
+    private static readonly string[] s_headline = [.. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name)];
 
     public static Command Create(CliConsole console) => new("results", "Stored runs: list, show, import crank results, push to PostgreSQL, export.")
     {

@@ -9,17 +9,17 @@ namespace Benchmarks.Host.Measurements;
 /// </summary>
 internal static class HttpMeasures
 {
-    public static readonly Measurement RpsMean = new("http/rps/mean", "req/s", Max, Higher, "Requests/sec (responses completed over the measured window)");
+    public static readonly Measurement RpsMean = new("http/rps/mean", "req/s", Max, Higher, "Requests/sec (responses completed over the measured window)") { Role = MeasurementRole.Headline };
     public static readonly Measurement Requests = new("http/requests", "count", Max, Higher, "Requests completed (good + bad responses)");
-    public static readonly Measurement BadResponses = new("http/requests/badresponses", "count", Max, Lower, "Bad responses (non-2xx/3xx, invalid body, malformed)");
-    public static readonly Measurement Errors = new("http/requests/errors", "count", Max, Lower, "Socket errors (connect, read, write, timeout)");
-    public static readonly Measurement Lost = new("http/requests/lost", "count", Max, Lower, "Requests in flight on a connection that failed");
+    public static readonly Measurement BadResponses = new("http/requests/badresponses", "count", Max, Lower, "Bad responses (non-2xx/3xx, invalid body, malformed)") { Role = MeasurementRole.Failures };
+    public static readonly Measurement Errors = new("http/requests/errors", "count", Max, Lower, "Socket errors (connect, read, write, timeout)") { Role = MeasurementRole.Failures };
+    public static readonly Measurement Lost = new("http/requests/lost", "count", Max, Lower, "Requests in flight on a connection that failed") { Role = MeasurementRole.Failures };
     public static readonly Measurement LatencyMean = new("http/latency/mean", "ms", Max, Lower, "Mean latency (ms)");
     public static readonly Measurement LatencyStdev = new("http/latency/stdev", "ms", Max, Lower, "Latency standard deviation (ms)");
     public static readonly Measurement Latency50 = new("http/latency/50", "ms", Max, Lower, "Latency 50th percentile (ms)");
     public static readonly Measurement Latency75 = new("http/latency/75", "ms", Max, Lower, "Latency 75th percentile (ms)");
     public static readonly Measurement Latency90 = new("http/latency/90", "ms", Max, Lower, "Latency 90th percentile (ms)");
-    public static readonly Measurement Latency99 = new("http/latency/99", "ms", Max, Lower, "Latency 99th percentile (ms)");
+    public static readonly Measurement Latency99 = new("http/latency/99", "ms", Max, Lower, "Latency 99th percentile (ms)") { Role = MeasurementRole.TailLatency };
     public static readonly Measurement Latency999 = new("http/latency/99.9", "ms", Max, Lower, "Latency 99.9th percentile (ms)");
     public static readonly Measurement LatencyMax = new("http/latency/max", "ms", Max, Lower, "Max latency (ms)");
     public static readonly Measurement Throughput = new("http/throughput", "MB/s", Max, Higher, "Throughput received (MB/s)");

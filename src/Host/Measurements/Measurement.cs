@@ -45,6 +45,9 @@ internal sealed class Measurement
     /// <summary>crank's display format (.NET numeric format): <c>n0</c> for counts, <c>n2</c> otherwise.</summary>
     public string Format { get; init; }
 
+    /// <summary>What it is to a run's headline; most measurements are none of it.</summary>
+    public MeasurementRole Role { get; init; }
+
     /// <summary>True when it is sampled every interval while a job runs (rather than reported once by a load).</summary>
     public bool Sampled { get; init; }
 

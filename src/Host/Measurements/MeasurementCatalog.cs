@@ -14,6 +14,12 @@ internal static class MeasurementCatalog
 
     private static readonly FrozenDictionary<string, Measurement> s_byName = All.ToFrozenDictionary(m => m.Name, StringComparer.Ordinal);
 
+    private static readonly FrozenDictionary<MeasurementRole, Measurement[]> s_byRole = Enum.GetValues<MeasurementRole>()
+        .ToFrozenDictionary(r => r, r => All.Where(m => m.Role == r).ToArray());
+
+    /// <summary>The measurements of one role, in catalog order (HTTP, WebSocket, TCP): the first a run has is its own.</summary>
+    public static IReadOnlyList<Measurement> WithRole(MeasurementRole role) => s_byRole[role];
+
     public static Measurement? Find(string name) => s_byName.GetValueOrDefault(name);
 
     /// <summary>The catalog's metadata, or — for a name it does not hold (a plugin's, crank's) — the name's conventions and no stated aggregate.</summary>

@@ -6,12 +6,12 @@ namespace Benchmarks.Host.Measurements;
 /// <summary>What the TCP load (persistent echo and churn) reports once, over its measured window.</summary>
 internal static class TcpMeasures
 {
-    public static readonly Measurement ResponsesRate = new("tcp/responses/rate", "resp/s", Max, Higher, "TCP echoes received complete and byte-exact per second (resp/s)", Sum);
+    public static readonly Measurement ResponsesRate = new("tcp/responses/rate", "resp/s", Max, Higher, "TCP echoes received complete and byte-exact per second (resp/s)", Sum) { Role = MeasurementRole.Headline };
     public static readonly Measurement RequestsRate = new("tcp/requests/rate", "req/s", Max, Higher, "TCP messages sent per second (req/s)");
     public static readonly Measurement Responses = new("tcp/responses", "count", Max, Higher, "TCP echoes received complete and byte-exact");
     public static readonly Measurement Requests = new("tcp/requests", "count", Max, Neither, "TCP messages sent in the measured window");
     public static readonly Measurement Unfinished = new("tcp/unfinished", "count", Max, Neither, "TCP messages still in flight when the run stopped");
-    public static readonly Measurement Errors = new("tcp/errors", "count", Max, Lower, "TCP failures: messages whose echo failed and connects that failed, all causes");
+    public static readonly Measurement Errors = new("tcp/errors", "count", Max, Lower, "TCP failures: messages whose echo failed and connects that failed, all causes") { Role = MeasurementRole.Failures };
     public static readonly Measurement ErrorsRefused = new("tcp/errors/refused", "count", Max, Lower, "TCP connects refused");
     public static readonly Measurement ErrorsReset = new("tcp/errors/reset", "count", Max, Lower, "TCP messages and connects ended by a reset");
     public static readonly Measurement ErrorsTimeout = new("tcp/errors/timeout", "count", Max, Lower, "TCP messages and connects that outlasted the timeout");
@@ -28,7 +28,7 @@ internal static class TcpMeasures
     public static readonly Measurement RttMean = new("tcp/rtt/mean", "ms", Max, Lower, "TCP echo round trip from its own send, mean (ms)");
     public static readonly Measurement Rtt50 = new("tcp/rtt/50", "ms", Max, Lower, "TCP echo round trip, 50th percentile (ms)");
     public static readonly Measurement Rtt90 = new("tcp/rtt/90", "ms", Max, Lower, "TCP echo round trip, 90th percentile (ms)");
-    public static readonly Measurement Rtt99 = new("tcp/rtt/99", "ms", Max, Lower, "TCP echo round trip, 99th percentile (ms)");
+    public static readonly Measurement Rtt99 = new("tcp/rtt/99", "ms", Max, Lower, "TCP echo round trip, 99th percentile (ms)") { Role = MeasurementRole.TailLatency };
     public static readonly Measurement RttMax = new("tcp/rtt/max", "ms", Max, Lower, "TCP echo round trip, max (ms)");
 
     /// <summary>The error count of each failure cause, by the cause's name.</summary>

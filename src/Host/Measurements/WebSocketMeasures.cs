@@ -6,20 +6,20 @@ namespace Benchmarks.Host.Measurements;
 /// <summary>What the WebSocket loads (echo, connect, idle, broadcast) report once, over their measured window.</summary>
 internal static class WebSocketMeasures
 {
-    public static readonly Measurement MessagesRate = new("ws/messages/rate", "msg/s", Max, Higher, "WebSocket echo replies per second that followed the rule (msg/s)");
+    public static readonly Measurement MessagesRate = new("ws/messages/rate", "msg/s", Max, Higher, "WebSocket echo replies per second that followed the rule (msg/s)") { Role = MeasurementRole.Headline };
     public static readonly Measurement Messages = new("ws/messages", "count", Max, Higher, "WebSocket echo replies that followed the rule");
-    public static readonly Measurement MessagesBad = new("ws/messages/bad", "count", Max, Lower, "WebSocket replies that broke the echo rule");
-    public static readonly Measurement MessagesLost = new("ws/messages/lost", "count", Max, Lower, "WebSocket messages in flight on a connection that failed");
-    public static readonly Measurement Errors = new("ws/errors", "count", Max, Lower, "WebSocket connection errors (refused, reset, handshake, abnormal close, timeout)");
+    public static readonly Measurement MessagesBad = new("ws/messages/bad", "count", Max, Lower, "WebSocket replies that broke the echo rule") { Role = MeasurementRole.Failures };
+    public static readonly Measurement MessagesLost = new("ws/messages/lost", "count", Max, Lower, "WebSocket messages in flight on a connection that failed") { Role = MeasurementRole.Failures };
+    public static readonly Measurement Errors = new("ws/errors", "count", Max, Lower, "WebSocket connection errors (refused, reset, handshake, abnormal close, timeout)") { Role = MeasurementRole.Failures };
     public static readonly Measurement RttMean = new("ws/rtt/mean", "ms", Max, Lower, "WebSocket round trip, mean (ms)");
     public static readonly Measurement Rtt50 = new("ws/rtt/50", "ms", Max, Lower, "WebSocket round trip, 50th percentile (ms)");
     public static readonly Measurement Rtt90 = new("ws/rtt/90", "ms", Max, Lower, "WebSocket round trip, 90th percentile (ms)");
     public static readonly Measurement Rtt95 = new("ws/rtt/95", "ms", Max, Lower, "WebSocket round trip, 95th percentile (ms)");
-    public static readonly Measurement Rtt99 = new("ws/rtt/99", "ms", Max, Lower, "WebSocket round trip, 99th percentile (ms)");
+    public static readonly Measurement Rtt99 = new("ws/rtt/99", "ms", Max, Lower, "WebSocket round trip, 99th percentile (ms)") { Role = MeasurementRole.TailLatency };
     public static readonly Measurement RttMax = new("ws/rtt/max", "ms", Max, Lower, "WebSocket round trip, max (ms)");
-    public static readonly Measurement IdleConnections = new("ws/idle/connections", "count", Max, Neither, "Idle WebSocket connections held open");
+    public static readonly Measurement IdleConnections = new("ws/idle/connections", "count", Max, Neither, "Idle WebSocket connections held open") { Role = MeasurementRole.Headline };
     public static readonly Measurement IdleMemoryPerConnection = new("ws/idle/memory-per-connection", "KB", Max, Lower, "Load generator resident memory per idle WebSocket connection (KB)");
-    public static readonly Measurement BroadcastClients = new("ws/broadcast/clients", "count", Max, Higher, "Largest client count whose broadcast RTT stayed under the limit");
+    public static readonly Measurement BroadcastClients = new("ws/broadcast/clients", "count", Max, Higher, "Largest client count whose broadcast RTT stayed under the limit") { Role = MeasurementRole.Headline };
     public static readonly Measurement BroadcastSteps = new("ws/broadcast/steps", "count", Max, Neither, "Broadcast steps run", Max);
     public static readonly Measurement BroadcastExpected = new("ws/broadcast/expected", "count", Max, Neither, "Broadcasts expected: sum of clients x sample size over the steps");
     public static readonly Measurement BroadcastReceived = new("ws/broadcast/received", "count", Max, Neither, "Broadcasts received by all clients");
@@ -28,7 +28,7 @@ internal static class WebSocketMeasures
     public static readonly Measurement BroadcastRttMax = new("ws/broadcast/rtt/max", "ms", Max, Lower, "Broadcast RTT max, last step (ms)");
     public static readonly Measurement Connects = new("ws/connects", "count", Max, Higher, "WebSocket handshakes completed in the measured window");
     public static readonly Measurement Handshakes = new("ws/handshakes", "count", Max, Neither, "WebSocket handshakes completed in the whole run, warm-up included");
-    public static readonly Measurement ConnectsRate = new("ws/connects/rate", "conn/s", Max, Higher, "WebSocket handshakes per second (sessions/s)");
+    public static readonly Measurement ConnectsRate = new("ws/connects/rate", "conn/s", Max, Higher, "WebSocket handshakes per second (sessions/s)") { Role = MeasurementRole.Headline };
     public static readonly Measurement ConnectMean = new("ws/connect/mean", "ms", Max, Lower, "WebSocket connect + handshake time, mean (ms)");
     public static readonly Measurement ConnectMin = new("ws/connect/min", "ms", Max, Lower, "WebSocket connect + handshake time, min (ms)");
     public static readonly Measurement Connect50 = new("ws/connect/50", "ms", Max, Lower, "WebSocket connect + handshake time, median (ms)");

@@ -10,9 +10,9 @@ namespace Benchmarks.Host.Reports;
 /// </summary>
 internal static class CellComparison
 {
-    private static readonly string[] s_rates = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name];
+    private static readonly string[] s_rates = [.. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name)];
 
-    private static readonly string[] s_p99 = [HttpMeasures.Latency99.Name, WebSocketMeasures.Rtt99.Name, TcpMeasures.Rtt99.Name];
+    private static readonly string[] s_p99 = [.. MeasurementCatalog.WithRole(MeasurementRole.TailLatency).Select(m => m.Name)];
 
     /// <summary>Writes a Markdown table, a row per cell of the baseline; cells the candidate lacks say so. Returns how many cells got worse significantly.</summary>
     public static int Write(TextWriter writer, RunGroup baseline, RunGroup candidate, ComparisonSettings settings)

@@ -37,7 +37,7 @@ internal static class HtmlReport
         }
 
         // Every run (or iteration) of each side as a point: what the medians and the test were computed from.
-        var spread = new[] { s_rates.FirstOrDefault(n => runs.Any(r => r.Run.Measurements.ContainsKey(n))), HttpMeasures.Latency99.Name, WebSocketMeasures.Rtt99.Name }
+        var spread = new[] { s_rates.FirstOrDefault(n => runs.Any(r => r.Run.Measurements.ContainsKey(n))) }.Concat(MatrixTable.P99.Select(m => m.Name))
             .Where(n => n is not null && comparison.Rows.Any(r => r.Name == n)).ToList();
         if (spread.Count > 0)
         {

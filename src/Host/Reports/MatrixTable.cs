@@ -14,12 +14,12 @@ namespace Benchmarks.Host.Reports;
 internal static class MatrixTable
 {
     /// <summary>The headline rates, the first a run has being its rate.</summary>
-    public static readonly Measurement[] Rates = [HttpMeasures.RpsMean, WebSocketMeasures.MessagesRate, WebSocketMeasures.ConnectsRate, WebSocketMeasures.BroadcastClients, TcpMeasures.ResponsesRate];
+    public static IReadOnlyList<Measurement> Rates { get; } = MeasurementCatalog.WithRole(MeasurementRole.Headline);
 
     /// <summary>The p99 latencies, the first a run has being its p99.</summary>
-    public static readonly Measurement[] P99 = [HttpMeasures.Latency99, WebSocketMeasures.Rtt99, TcpMeasures.Rtt99];
+    public static IReadOnlyList<Measurement> P99 { get; } = MeasurementCatalog.WithRole(MeasurementRole.TailLatency);
 
-    private static readonly Measurement[] s_errors = [HttpMeasures.Errors, HttpMeasures.BadResponses, HttpMeasures.Lost, WebSocketMeasures.Errors, WebSocketMeasures.MessagesBad, TcpMeasures.Errors];
+    private static readonly IReadOnlyList<Measurement> s_errors = MeasurementCatalog.WithRole(MeasurementRole.Failures);
 
     public static IReadOnlyList<string> Columns { get; } = ["rate", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "status", "bound"];
 

@@ -20,7 +20,7 @@ internal static class IterationStatistics
     ];
 
     /// <summary>The measurements that rank iterations for <c>--exclude</c> when none is named: the load's throughput.</summary>
-    public static readonly IReadOnlyList<string> DefaultOrder = [HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name];
+    public static readonly IReadOnlyList<string> DefaultOrder = [.. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name)];
 
     public static void Combine(RunDocument document, IReadOnlyList<SortedDictionary<string, double>> iterations, int exclude = 0, string? order = null)
     {

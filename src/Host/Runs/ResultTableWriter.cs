@@ -19,7 +19,7 @@ internal static class ResultTableWriter
     /// <summary>The measurements whose spread over iterations is printed.</summary>
     private static readonly string[] s_spread =
     [
-        HttpMeasures.RpsMean.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name, HttpMeasures.Latency99.Name,
+        .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.TailLatency).Select(m => m.Name),
         SystemMeasures.CpuMean.Name, SystemMeasures.LoadUser.Name,
     ];
 

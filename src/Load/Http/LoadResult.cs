@@ -1,3 +1,5 @@
+using Benchmarks.Load.Statistics;
+
 namespace Benchmarks.Load.Http;
 
 /// <summary>

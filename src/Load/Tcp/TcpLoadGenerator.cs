@@ -1,7 +1,5 @@
 using System.Diagnostics;
-using System.Net;
 using Benchmarks.Load.Core;
-using Benchmarks.Load.Http;
 using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.Tcp;
@@ -17,7 +15,7 @@ public static class TcpLoadGenerator
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
-        var endPoint = await HttpLoadGenerator.ResolveAsync(new Uri($"http://{options.Url.Authority}/"), cancellationToken);
+        var endPoint = await LoadTarget.ResolveAsync(new Uri($"http://{options.Url.Authority}/"), cancellationToken);
         using var state = new TcpRunState();
         var roundTrips = new LatencyHistogram();
         var connects = new LatencyHistogram();
@@ -31,38 +29,14 @@ public static class TcpLoadGenerator
         var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
         using var watchdogStop = new CancellationTokenSource();
         var watchdog = WatchAsync(connections, options.Timeout, watchdogStop.Token);
-        var clock = new LoadClock(() => Totals(connections), progress, () => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupEchoed)));
         try
         {
-            await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
-            state.Measuring = true;
-            var cpuAtStart = ProcessCpu.Now();
-            var windowStart = Stopwatch.GetTimestamp();
-            clock.BeginWindow();
-            var interrupted = await clock.RunWindowAsync(options.Duration, cancellationToken);
-            state.Measuring = false;
-            var elapsed = Stopwatch.GetElapsedTime(windowStart);
-            state.Stopping = true;
-            clock.EndWindow();
-            var cpu = ProcessCpu.Now().Since(cpuAtStart);
-
-            // What is in flight may finish (its echo counts) for up to the timeout; then it is unfinished.
-            await Task.WhenAny(loops, Task.Delay(options.Timeout, CancellationToken.None));
-            state.AbortNow();
-            await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
-            return Aggregate(options, connections, roundTrips, connects, elapsed, clock.PerSecond) with
-            {
-                Interrupted = interrupted,
-                CpuUserSeconds = cpu.User,
-                CpuKernelSeconds = cpu.Kernel,
-                CpuWindowSeconds = cpu.Seconds,
-            };
+            var driver = new TcpLoadDriver(connections, state, loops);
+            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule: null, progress, cancellationToken);
+            return Aggregate(options, connections, roundTrips, connects, window);
         }
         finally
         {
-            state.Stopping = true;
-            state.AbortNow();
-            await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
             await watchdogStop.CancelAsync();
             await watchdog;
             foreach (var connection in connections)
@@ -92,19 +66,7 @@ public static class TcpLoadGenerator
         }
     }
 
-    private static (long Completed, long Errors) Totals(TcpLoadConnection[] connections)
-    {
-        long completed = 0, errors = 0;
-        foreach (var connection in connections)
-        {
-            completed += Volatile.Read(ref connection.Counters.Echoed);
-            errors += connection.Counters.FailedTotal + connection.Counters.ConnectFailedTotal;
-        }
-
-        return (completed, errors);
-    }
-
-    private static TcpLoadResult Aggregate(TcpLoadOptions options, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, TimeSpan elapsed, IReadOnlyList<double> perSecond)
+    private static TcpLoadResult Aggregate(TcpLoadOptions options, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, LoadWindow window)
     {
         var causes = Enum.GetValues<TcpFailure>();
         var failed = causes.ToDictionary(c => Name(c), c => connections.Sum(x => x.Counters.Failed[(int)c]));
@@ -117,7 +79,7 @@ public static class TcpLoadGenerator
             MessageSize = options.MessageSize,
             Window = options.Window,
             LingerZero = options.LingerZero,
-            ElapsedSeconds = elapsed.TotalSeconds,
+            ElapsedSeconds = window.ElapsedSeconds,
             Sent = connections.Sum(c => c.Counters.Sent),
             Echoed = connections.Sum(c => c.Counters.Echoed),
             Unfinished = connections.Sum(c => c.Counters.Unfinished),
@@ -126,7 +88,11 @@ public static class TcpLoadGenerator
             ConnectFailed = connectFailed,
             RoundTrip = LatencySummary.From(roundTrips),
             Connect = LatencySummary.From(connects),
-            PerSecond = perSecond,
+            PerSecond = window.PerSecond,
+            Interrupted = window.Interrupted,
+            CpuUserSeconds = window.CpuUserSeconds,
+            CpuKernelSeconds = window.CpuKernelSeconds,
+            CpuWindowSeconds = window.CpuWindowSeconds,
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };
     }

@@ -1,4 +1,4 @@
-using Benchmarks.Load.Http;
+using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.Tcp;
 

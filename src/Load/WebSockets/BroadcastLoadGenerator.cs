@@ -14,7 +14,7 @@ public static class BroadcastLoadGenerator
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
-        var endPoint = await HttpLoadGenerator.ResolveAsync(options.Url, cancellationToken);
+        var endPoint = await Core.LoadTarget.ResolveAsync(options.Url, cancellationToken);
         var clients = new List<BroadcastClient>();
         var steps = new List<BroadcastStep>();
         long expected = 0;

@@ -1,6 +1,4 @@
-using System.Diagnostics;
 using Benchmarks.Load.Core;
-using Benchmarks.Load.Http;
 using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.WebSockets;
@@ -12,7 +10,7 @@ public static class WebSocketLoadGenerator
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
-        var endPoint = await HttpLoadGenerator.ResolveAsync(options.Url, cancellationToken);
+        var endPoint = await LoadTarget.ResolveAsync(options.Url, cancellationToken);
         using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
         using var state = new WebSocketRunState { Schedule = schedule };
         var roundTrips = new LatencyHistogram();
@@ -25,7 +23,7 @@ public static class WebSocketLoadGenerator
             connections[i] = new WebSocketLoadConnection(options, state, endPoint, local, roundTrips, connects, seed: (i * 7919) + 1, uncorrected);
         }
 
-        var (rssBefore, managedBefore) = Memory();
+        var memoryBefore = WebSocketLoadDriver.Now();
         if (options.Mode == WebSocketLoadMode.Idle)
         {
             state.Measuring = true;
@@ -33,46 +31,21 @@ public static class WebSocketLoadGenerator
 
         schedule?.Start();
         var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
-        var clock = new LoadClock(() => Totals(connections, options.Mode), progress);
         try
         {
-            await clock.TickAsync(options.Warmup, measuring: false, cancellationToken);
-            var backlogAtStart = schedule is null ? 0 : (await OpenModel.BacklogDrain.WaitAsync(clock, schedule, options.Warmup, cancellationToken)).Backlog;
-            state.Measuring = true;
-            var cpuAtStart = Statistics.ProcessCpu.Now();
-            var windowStart = Stopwatch.GetTimestamp();
-            clock.BeginWindow();
-            var memory = (Rss: 0.0, Managed: 0.0, Open: 0);
-            if (options.Mode == WebSocketLoadMode.Idle)
-            {
-                memory = await MeasureIdleAsync(state, options, rssBefore, managedBefore, cancellationToken);
-            }
+            var driver = new WebSocketLoadDriver(options, connections, state, loops, memoryBefore);
+            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress, cancellationToken);
 
-            var interrupted = await clock.RunWindowAsync(options.Duration, cancellationToken);
-
-            state.Stopping = true;
-            var windowEnd = Stopwatch.GetTimestamp();
-            var open = schedule is null ? null : new OpenModel.OpenModelTally(schedule.DueBetween(windowStart, windowEnd), schedule.Backlog);
-            schedule?.Stop();
-            clock.EndWindow();
-            await Task.WhenAny(loops, Task.Delay(options.Timeout, CancellationToken.None));
-            state.AbortNow();
-            await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
-            var cpu = Statistics.ProcessCpu.Now().Since(cpuAtStart);
             // The rate is taken over the window's own length (as the HTTP load's), not stretched by echoes held past its end.
-            return Aggregate(options, connections, roundTrips, connects, windowStart, windowEnd, clock.PerSecond) with
+            return Aggregate(options, connections, roundTrips, connects, window) with
             {
-                Interrupted = interrupted,
-                CpuUserSeconds = cpu.User,
-                CpuKernelSeconds = cpu.Kernel,
-                CpuWindowSeconds = cpu.Seconds,
-                MemoryPerConnection = memory.Rss,
-                ManagedMemoryPerConnection = memory.Managed,
-                OpenConnections = memory.Open,
+                MemoryPerConnection = driver.Memory.Rss,
+                ManagedMemoryPerConnection = driver.Memory.Managed,
+                OpenConnections = driver.Memory.Open,
                 RequestedRate = options.Rate,
-                Due = open?.Due ?? 0,
-                Backlog = open?.Backlog ?? 0,
-                BacklogAtStart = backlogAtStart,
+                Due = window.Open?.Due ?? 0,
+                Backlog = window.Open?.Backlog ?? 0,
+                BacklogAtStart = window.BacklogAtStart,
                 Late = connections.Sum(c => c.Late),
                 LateByLoad = connections.Sum(c => c.LateByLoad),
                 Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),
@@ -80,10 +53,6 @@ public static class WebSocketLoadGenerator
         }
         finally
         {
-            state.Stopping = true;
-            schedule?.Stop();
-            state.AbortNow();
-            await loops.ContinueWith(static _ => { }, TaskScheduler.Default);
             foreach (var connection in connections)
             {
                 connection.Dispose();
@@ -91,43 +60,8 @@ public static class WebSocketLoadGenerator
         }
     }
 
-    /// <summary>Waits until every connection is open (or the timeout), then divides the memory gained by the open count.</summary>
-    private static async Task<(double Rss, double Managed, int Open)> MeasureIdleAsync(WebSocketRunState state, WebSocketLoadOptions options, long rssBefore, long managedBefore, CancellationToken cancellationToken)
-    {
-        var deadline = Stopwatch.GetTimestamp() + (long)(Math.Max(options.Timeout.TotalSeconds, 30) * Stopwatch.Frequency);
-        while (Volatile.Read(ref state.Open) < options.Connections && Stopwatch.GetTimestamp() < deadline)
-        {
-            await Task.Delay(100, cancellationToken);
-        }
-
-        var open = Volatile.Read(ref state.Open);
-        var (rss, managed) = Memory();
-        return open == 0 ? (0, 0, 0) : ((rss - rssBefore) / (double)open, (managed - managedBefore) / (double)open, open);
-    }
-
-    private static (long Rss, long Managed) Memory()
-    {
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
-        GC.Collect();
-        using var self = Process.GetCurrentProcess();
-        return (self.WorkingSet64, GC.GetTotalMemory(forceFullCollection: true));
-    }
-
-    private static (long Completed, long Errors) Totals(WebSocketLoadConnection[] connections, WebSocketLoadMode mode)
-    {
-        long completed = 0, errors = 0;
-        foreach (var connection in connections)
-        {
-            completed += mode == WebSocketLoadMode.Connect ? Volatile.Read(ref connection.Connects) : Volatile.Read(ref connection.Good);
-            errors += Volatile.Read(ref connection.Errors) + Volatile.Read(ref connection.Bad);
-        }
-
-        return (completed, errors);
-    }
-
     private static WebSocketLoadResult Aggregate(
-        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, long windowStart, long windowEnd, IReadOnlyList<double> perSecond)
+        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, LoadWindow window)
     {
         long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, handshakes = 0;
         foreach (var c in connections)
@@ -142,14 +76,13 @@ public static class WebSocketLoadGenerator
             handshakes += c.Handshakes;
         }
 
-        var elapsed = Stopwatch.GetElapsedTime(windowStart, windowEnd);
         return new WebSocketLoadResult
         {
             Url = options.Url.ToString(),
             Mode = options.Mode,
             Message = options.Message,
             Connections = options.Connections,
-            ElapsedSeconds = elapsed.TotalSeconds,
+            ElapsedSeconds = window.ElapsedSeconds,
             Sent = sent,
             Good = good,
             Bad = bad,
@@ -162,7 +95,11 @@ public static class WebSocketLoadGenerator
             Connect = LatencySummary.From(connects),
             ConnectP95 = connects.ValueAtPercentile(95) / 1_000_000.0,
             RoundTripP95 = roundTrips.ValueAtPercentile(95) / 1_000_000.0,
-            PerSecond = perSecond,
+            PerSecond = window.PerSecond,
+            Interrupted = window.Interrupted,
+            CpuUserSeconds = window.CpuUserSeconds,
+            CpuKernelSeconds = window.CpuKernelSeconds,
+            CpuWindowSeconds = window.CpuWindowSeconds,
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };
     }

@@ -49,13 +49,13 @@ public sealed class LayeringTests
     private static readonly Dictionary<string, string[]> LoadEdges = new(StringComparer.Ordinal)
     {
         ["Statistics"] = [],
-        ["Core"] = ["Statistics"],
-        ["OpenModel"] = ["Core", "Statistics"],
-        ["Http"] = ["Core", "OpenModel", "Statistics"],
+        ["OpenModel"] = ["Statistics"],
+        ["Core"] = ["OpenModel", "Statistics"],
 
-        // TCP and WebSocket still borrow the HTTP engine's shared parts (latency summary, address resolution).
-        ["Tcp"] = ["Core", "Http", "Statistics"],
-        ["WebSockets"] = ["Core", "Http", "OpenModel", "Statistics"],
+        // The protocols: each on the core, none on another.
+        ["Http"] = ["Core", "OpenModel", "Statistics"],
+        ["Tcp"] = ["Core", "Statistics"],
+        ["WebSockets"] = ["Core", "OpenModel", "Statistics"],
     };
 
     [Trait("Tier", "Fast")]

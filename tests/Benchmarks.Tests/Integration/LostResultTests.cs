@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using Benchmarks.Host.Documents;
+using Benchmarks.Host.Store;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Integration;
@@ -76,6 +77,7 @@ public sealed class LostResultTests
         Assert.False(File.Exists(Path.Combine(readOnly.Path, "index.json")));
     }
 
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("environment")]
     [InlineData("id")]
@@ -84,10 +86,7 @@ public sealed class LostResultTests
     [InlineData("metadata")]
     public async Task A_document_with_a_null_part_is_skipped_by_name_and_the_others_are_still_listed_compared_and_exported(string part)
     {
-        var results = TestPaths.NewTempDirectory();
-        var made = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "-d", "1s", "-w", "0s", "-c", "8", "--no-verify", "--results", results, "--label", "a");
-        Assert.True(made.ExitCode == 0, made.ToString());
-        var good = Directory.GetFiles(results, "*.json").First(f => !f.EndsWith("index.json", StringComparison.Ordinal));
+        var (results, good) = await StoreOneRunAsync("a");
         var second = JsonNode.Parse(await File.ReadAllTextAsync(good))!.AsObject();
         second["id"] = "0123456789abcdef0123456789abcdef";
         second["labels"] = new JsonArray("b");
@@ -98,32 +97,38 @@ public sealed class LostResultTests
         broken["id"] = part == "id" ? null : "feedfacefeedfacefeedfacefeedface";
         await File.WriteAllTextAsync(Path.Combine(results, "20990101-000000-broken.json"), broken.ToJsonString());
 
-        var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--results", results);
+        var list = await InProcessCli.InvokeAsync("results", "list", "--results", results);
         Assert.True(list.ExitCode == 0, list.ToString());
         Assert.Contains("20990101-000000-broken.json", list.Error, StringComparison.Ordinal);
         Assert.Contains($"no {part}", list.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("Exception", list.Error, StringComparison.Ordinal);
         Assert.Equal(2, list.Output.Split('\n').Count(l => l.Contains("plaintext", StringComparison.Ordinal)));
 
-        var export = await HostRun.StartAsync(results, s_timeout, "results", "export", "--results", results);
+        var export = await InProcessCli.InvokeAsync("results", "export", "--results", results);
         Assert.True(export.ExitCode == 0, export.ToString());
-        var compare = await HostRun.StartAsync(results, s_timeout, "compare", "label:a", "label:b", "--results", results);
+        var compare = await InProcessCli.InvokeAsync("compare", "label:a", "label:b", "--results", results);
         Assert.DoesNotContain("Exception", compare.Error, StringComparison.Ordinal);
         Assert.True(compare.ExitCode is 0 or 1 or 4, compare.ToString());
     }
 
+    [Trait("Tier", "Fast")]
     [Fact]
     public async Task The_same_run_in_two_files_is_reported_instead_of_making_its_id_ambiguous()
     {
-        var results = TestPaths.NewTempDirectory();
-        var made = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "-d", "1s", "-w", "0s", "-c", "8", "--no-verify", "--results", results);
-        Assert.True(made.ExitCode == 0, made.ToString());
-        var file = Directory.GetFiles(results, "*.json").First(f => !f.EndsWith("index.json", StringComparison.Ordinal));
+        var (results, file) = await StoreOneRunAsync("a");
         File.Copy(file, Path.Combine(results, "copy-" + Path.GetFileName(file)));
 
-        var list = await HostRun.StartAsync(results, s_timeout, "results", "list", "--results", results);
+        var list = await InProcessCli.InvokeAsync("results", "list", "--results", results);
         Assert.True(list.ExitCode == 0, list.ToString());
         Assert.Contains("the same run id", list.Error, StringComparison.Ordinal);
         Assert.Contains("remove all but one", list.Error, StringComparison.Ordinal);
+    }
+
+    /// <summary>A results folder holding one stored plaintext run (every part set), and its file.</summary>
+    private static async Task<(string Results, string File)> StoreOneRunAsync(string label)
+    {
+        var results = TestPaths.NewTempDirectory();
+        await new JsonFileRunStore(results).WriteAsync(SampleRuns.Create(scenario: "plaintext", labels: [label]), CancellationToken.None);
+        return (results, Directory.GetFiles(results, "*.json").Single(f => !f.EndsWith("index.json", StringComparison.Ordinal)));
     }
 }

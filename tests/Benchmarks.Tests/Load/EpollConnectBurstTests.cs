@@ -28,7 +28,7 @@ public sealed class EpollConnectBurstTests
         listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         listener.Listen(4096);
         var endPoint = (IPEndPoint)listener.LocalEndPoint!;
-        var state = new LoadRunState(endPoint, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"u8.ToArray(), depth: 1);
+        using var state = new LoadRunState(endPoint, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"u8.ToArray(), depth: 1);
         var connections = Enumerable.Range(0, (EpollSockets.ConnectBurst * 2) + 10).Select(i => new EpollConnection(i)).ToArray();
         var sockets = new EpollSockets(state, SocketAddressBytes.For(endPoint), timeoutTicks: Stopwatch.Frequency * 10);
         sockets.Epoll = EpollNative.CreateEpoll();

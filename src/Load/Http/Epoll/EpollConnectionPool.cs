@@ -79,7 +79,7 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
         return total;
     }
 
-    public void Abort() => _state.Aborted = true;
+    public void Abort() => _state.AbortNow();
 
     public LatencyHistogram Latency()
     {

@@ -1,4 +1,6 @@
-namespace Benchmarks.Load.OpenModel;
+using Benchmarks.Load.OpenModel;
+
+namespace Benchmarks.Load.Core;
 
 /// <summary>
 /// The open model's gate between warm-up and window: the window opens once requests leave on
@@ -14,7 +16,7 @@ internal static class BacklogDrain
     public const double LimitSeconds = 10;
 
     /// <summary>How long the warm-up was extended, and the requests still waiting when the window opens.</summary>
-    public static async Task<(TimeSpan Took, long Backlog)> WaitAsync(Core.LoadClock clock, ArrivalSchedule schedule, TimeSpan warmup, CancellationToken cancellationToken)
+    public static async Task<(TimeSpan Took, long Backlog)> WaitAsync(LoadClock clock, ArrivalSchedule schedule, TimeSpan warmup, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(clock);
         ArgumentNullException.ThrowIfNull(schedule);

@@ -1,6 +1,4 @@
-using Benchmarks.Load.Statistics;
-
-namespace Benchmarks.Load.Http;
+namespace Benchmarks.Load.Statistics;
 
 /// <summary>Latency percentiles in milliseconds.</summary>
 public sealed record LatencySummary(double Mean, double StandardDeviation, double Min, double P50, double P75, double P90, double P99, double P999, double Max)

@@ -1,0 +1,85 @@
+using System.Text.RegularExpressions;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Measurements;
+
+/// <summary>
+/// The README's measurement table against the catalog: every name it shows is declared, and every
+/// measurement a table, compare or report takes by role (a load's headline, tail latency and
+/// failures) is shown — for each protocol.
+/// </summary>
+public sealed partial class ReadmeMeasurementTests
+{
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Every_name_in_the_readme_table_is_declared_and_every_headline_failure_and_tail_latency_is_shown()
+    {
+        var names = TableNames(File.ReadAllText(Path.Combine(TestPaths.RepoRoot, "README.md")));
+        Assert.True(names.Count > 40, $"the table lists {names.Count} names");
+
+        var undeclared = names.Where(n => MeasurementCatalog.Find(n) is null).ToList();
+        Assert.True(undeclared.Count == 0, "in the README, not in the catalog: " + string.Join(", ", undeclared));
+
+        var roles = new[] { MeasurementRole.Headline, MeasurementRole.TailLatency, MeasurementRole.Failures };
+        var unshown = roles.SelectMany(MeasurementCatalog.WithRole).Select(m => m.Name).Where(n => !names.Contains(n)).ToList();
+        Assert.True(unshown.Count == 0, "a headline, tail latency or failure count the README does not show: " + string.Join(", ", unshown));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Each_load_has_its_headline_tail_latency_and_failures_declared()
+    {
+        foreach (var prefix in new[] { "http/", "ws/", "tcp/" })
+        {
+            foreach (var role in new[] { MeasurementRole.Headline, MeasurementRole.TailLatency, MeasurementRole.Failures })
+            {
+                Assert.Contains(MeasurementCatalog.WithRole(role), m => m.Name.StartsWith(prefix, StringComparison.Ordinal));
+            }
+        }
+
+        // A headline is higher-better and a failure count or tail latency lower-better, so compare reads every role one way.
+        Assert.All(MeasurementCatalog.WithRole(MeasurementRole.Headline), m => Assert.NotEqual(Better.Lower, m.Better));
+        Assert.All(MeasurementCatalog.WithRole(MeasurementRole.TailLatency), m => Assert.Equal(Better.Lower, m.Better));
+        Assert.All(MeasurementCatalog.WithRole(MeasurementRole.Failures), m => Assert.Equal(Better.Lower, m.Better));
+    }
+
+    /// <summary>
+    /// The names in the first column of the "Measurements" table. A name starting with <c>/</c> is
+    /// the previous full name's sibling (<c>http/latency/mean</c>, <c>/50</c>); one with an ellipsis stands for several and is left out.
+    /// </summary>
+    private static HashSet<string> TableNames(string readme)
+    {
+        var section = readme[readme.IndexOf("## Measurements", StringComparison.Ordinal)..];
+        section = section[..section.IndexOf("\n## ", 3, StringComparison.Ordinal)];
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var row in section.Split('\n').Where(l => l.StartsWith("| `", StringComparison.Ordinal)))
+        {
+            var parent = "";
+            foreach (Match token in NamePattern().Matches(row.Split('|')[1]))
+            {
+                var name = token.Groups[1].Value;
+                if (name.Contains('…', StringComparison.Ordinal))
+                {
+                    continue;
+                }
+
+                if (name.StartsWith('/'))
+                {
+                    name = parent + name;
+                }
+                else
+                {
+                    parent = name[..name.LastIndexOf('/')];
+                }
+
+                names.Add(name);
+            }
+        }
+
+        return names;
+    }
+
+    [GeneratedRegex("`([^`]+)`")]
+    private static partial Regex NamePattern();
+}
