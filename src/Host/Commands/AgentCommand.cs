@@ -15,6 +15,7 @@ internal static class AgentCommand
         var url = new Option<string>("--url") { Description = "Address to listen on. Anything but loopback requires --allow.", DefaultValueFactory = _ => "http://127.0.0.1:5010" };
         var allow = new Option<string[]>("--allow") { Description = "A client network allowed to send jobs (10.0.0.0/8, or one address); repeatable. Loopback is always allowed.", AllowMultipleArgumentsPerToken = true };
         var jobsDirectory = new Option<string?>("--jobs-dir") { Description = "Folder for job sources and builds; emptied when the agent starts. Default: <temp>/benchmarks-agent." };
+        var buildCache = new Option<string?>("--build-cache") { Description = "Folder of published builds shared by the agents of this machine (an application and a load agent) and kept across restarts; outside the jobs folder. Default: in the jobs folder, emptied with it." };
         var maxUpload = new Option<int>("--max-upload-mb") { Description = "Largest upload (source zip, build file) and largest extracted archive, in MB.", DefaultValueFactory = _ => 512 };
         var jobTimeLimit = new Option<string>("--job-time-limit") { Description = "Longest a job may run before it is stopped (e.g. 30m, 2h).", DefaultValueFactory = _ => "2h" };
         var driverTimeout = new Option<string>("--driver-timeout") { Description = "A job whose controller has been silent this long is stopped and deleted.", DefaultValueFactory = _ => "10s" };
@@ -25,7 +26,7 @@ internal static class AgentCommand
         var windowsService = new Option<bool>("--windows-service") { Description = "Run under the Windows service control manager (set in the service's command line)." };
         var command = new Command("agent", "Run a crank-compatible agent: the crank controller sends it jobs (server, load) that it builds offline and runs, reporting CPU user/kernel, memory and NIC measurements.")
         {
-            url, allow, jobsDirectory, maxUpload, jobTimeLimit, driverTimeout, networkInterface, hardware, hardwareVersion, windowsService,
+            url, allow, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, hardware, hardwareVersion, windowsService,
         };
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -38,6 +39,7 @@ internal static class AgentCommand
                     Hardware = result.GetRequiredValue(hardware),
                     HardwareVersion = string.IsNullOrWhiteSpace(result.GetValue(hardwareVersion)) ? null : result.GetValue(hardwareVersion)!.Trim(),
                 };
+                options = options with { BuildCacheRoot = BuildCacheRoot(result.GetValue(buildCache), options.JobsRoot) };
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
             {
@@ -108,6 +110,30 @@ internal static class AgentCommand
             DriverTimeout = Duration(driverTimeout, "--driver-timeout"),
             InterfaceName = networkInterface,
         };
+    }
+
+    /// <summary>The shared build folder, null for the default; never the jobs folder or inside it (it is emptied at every start).</summary>
+    internal static string? BuildCacheRoot(string? folder, string jobsRoot)
+    {
+        if (folder is null)
+        {
+            return null;
+        }
+
+        if (string.IsNullOrWhiteSpace(folder))
+        {
+            throw new UsageException("--build-cache needs a folder");
+        }
+
+        var full = Path.GetFullPath(folder);
+        var jobs = Path.TrimEndingDirectorySeparator(jobsRoot) + Path.DirectorySeparatorChar;
+        if (string.Equals(Path.TrimEndingDirectorySeparator(full), Path.TrimEndingDirectorySeparator(jobsRoot), StringComparison.Ordinal)
+            || full.StartsWith(jobs, StringComparison.Ordinal) || jobs.StartsWith(Path.TrimEndingDirectorySeparator(full) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
+        {
+            throw new UsageException($"--build-cache {full} cannot be the jobs folder {jobsRoot}, inside it or around it: the jobs folder is emptied when the agent starts");
+        }
+
+        return full;
     }
 
     private static TimeSpan Duration(string text, string option) =>

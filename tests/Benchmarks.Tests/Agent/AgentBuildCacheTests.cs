@@ -4,16 +4,20 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Agent;
 
-/// <summary>The agent's build cache: a build its job could not start from is never offered again.</summary>
+/// <summary>
+/// The agent's build cache: a build its job could not start from is never offered again, and two
+/// agents sharing one (<c>--build-cache</c>) publish a build once between them.
+/// </summary>
 public sealed class AgentBuildCacheTests
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
 
     [Fact]
-    public async Task A_cached_build_that_its_job_cannot_start_from_is_dropped_and_the_next_job_publishes_again()
+    public async Task A_cached_build_that_its_job_cannot_start_from_is_dropped_and_the_next_job_publishes_again_and_another_agent_reuses_it()
     {
-        await using var agent = await AgentProcess.StartAsync();
-        using var client = new AgentClient(agent.Url);
+        var shared = TestPaths.NewTempDirectory();
+        await using var agent = await AgentProcess.StartAsync(options: ["--build-cache", shared]);
+        await using var other = await AgentProcess.StartAsync(options: ["--build-cache", shared]);
 
         // One program, one set of sources: it exits at once with code 2 unless told it may run.
         var zip = AgentClient.Zip(
@@ -24,8 +28,9 @@ public sealed class AgentBuildCacheTests
                 System.Threading.Thread.Sleep(System.Threading.Timeout.Infinite);
                 return 0;
                 """));
-        async Task<(int Id, string State, string BuildLog)> RunAsync(string runId, string arguments)
+        async Task<(int Id, string State, string BuildLog)> RunAsync(string runId, string arguments, AgentProcess? on = null)
         {
+            using var client = new AgentClient((on ?? agent).Url);
             var id = await client.CreateAsync(AgentClient.Job("application", runId, j =>
             {
                 j["Project"] = "app/Tiny.csproj";
@@ -54,5 +59,12 @@ public sealed class AgentBuildCacheTests
         var reused = await RunAsync("cache-3", "run");
         Assert.Equal("Running", reused.State);
         Assert.Contains("Reusing the build", reused.BuildLog, StringComparison.Ordinal);
+
+        // The other agent on this machine: the same sources and options are its first job, and not published again.
+        var elsewhere = await RunAsync("cache-4", "run", other);
+        Assert.Equal("Running", elsewhere.State);
+        Assert.Contains("Reusing the build", elsewhere.BuildLog, StringComparison.Ordinal);
+        Assert.DoesNotContain("> dotnet publish", elsewhere.BuildLog, StringComparison.Ordinal);
+        Assert.Single(Directory.GetFiles(shared, "*.complete"));
     }
 }

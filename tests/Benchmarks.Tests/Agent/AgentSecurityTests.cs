@@ -114,6 +114,21 @@ public sealed class AgentSecurityTests
         Assert.Contains("not-a-network", bad.Error, StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("jobs/builds")]
+    [InlineData("jobs")]
+    [InlineData(".")]
+    [InlineData(" ")]
+    public async Task A_build_cache_the_agent_would_empty_at_its_start_is_a_usage_error(string cache)
+    {
+        var home = TestPaths.NewTempDirectory();
+        var result = await InProcessCli.InvokeAsync("agent", "--jobs-dir", Path.Combine(home, "jobs"), "--build-cache", string.IsNullOrWhiteSpace(cache) ? cache : Path.Combine(home, cache));
+        Assert.True(result.ExitCode == 2, result.ToString());
+        Assert.StartsWith("error: --build-cache", result.Error, StringComparison.Ordinal);
+        Assert.Single(result.Error.Trim().Split('\n'));
+    }
+
     [Fact]
     public async Task A_port_in_use_is_a_one_line_error_with_exit_code_1()
     {

@@ -1,21 +1,29 @@
 using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using System.Text;
+using Benchmarks.Host.Agent.Scheduling;
 
 namespace Benchmarks.Host.Agent.Building;
 
 /// <summary>
 /// Published programs by build key (the uploaded sources' hashes, the project and the build
 /// options): the server and load jobs of one run, sent from the same folder, are built once.
-/// Jobs that run a cached build only read it. The cache lives under the jobs folder and is
-/// emptied with it when the agent starts.
+/// Jobs that run a cached build only read it. By default the cache lives in the jobs folder and is
+/// emptied with it when the agent starts; a folder of its own (<c>agent --build-cache</c>) is shared
+/// by the agents of one machine and kept across restarts: a build is published by one agent at a
+/// time (an exclusive lock file per key, released if its agent dies) and is complete once its
+/// marker is written, so another agent reuses it or waits for it.
 /// </summary>
 internal sealed class BuildCache(string root, int capacity = 4)
 {
-    private readonly ConcurrentDictionary<string, Lazy<Task<string>>> _builds = new(StringComparer.Ordinal);
+    /// <summary>The longest a job waits for another agent's publish of the same build before it fails.</summary>
+    public static readonly TimeSpan PublishWait = TimeSpan.FromMinutes(30);
+
+    private readonly ConcurrentDictionary<string, Lazy<Task<(string Folder, bool Published)>>> _builds = new(StringComparer.Ordinal);
     private readonly ConcurrentQueue<string> _order = new();
 
-    public string Root { get; } = Path.Combine(root, "builds");
+    /// <summary>The folder the builds are in, one folder per key.</summary>
+    public string Root { get; } = root;
 
     public static string Key(IEnumerable<string> parts)
     {
@@ -27,32 +35,81 @@ internal sealed class BuildCache(string root, int capacity = 4)
     public async Task<(string Folder, bool Reused)> GetOrBuildAsync(string key, Func<string, Task> publish)
     {
         ArgumentNullException.ThrowIfNull(publish);
-        var folder = Path.Combine(Root, key);
         var created = false;
         var lazy = _builds.GetOrAdd(key, _ =>
         {
             created = true;
-            return new Lazy<Task<string>>(async () =>
-            {
-                await publish(folder);
-                return folder;
-            });
+            return new Lazy<Task<(string, bool)>>(() => BuildOnceAsync(key, publish));
         });
         try
         {
-            var result = await lazy.Value;
-            if (created)
+            var (folder, published) = await lazy.Value;
+            if (created && published)
             {
                 _order.Enqueue(key);
                 Evict();
             }
 
-            return (result, !created);
+            return (folder, !(created && published));
         }
         catch
         {
-            _builds.TryRemove(new KeyValuePair<string, Lazy<Task<string>>>(key, lazy));
+            _builds.TryRemove(new KeyValuePair<string, Lazy<Task<(string Folder, bool Published)>>>(key, lazy));
             throw;
+        }
+    }
+
+    /// <summary>
+    /// The build's folder: already complete (another agent published it), or published here under
+    /// the key's lock, after removing what a publish that did not finish left.
+    /// </summary>
+    private async Task<(string Folder, bool Published)> BuildOnceAsync(string key, Func<string, Task> publish)
+    {
+        Directory.CreateDirectory(Root);
+        var folder = Path.Combine(Root, key);
+        var complete = Path.Combine(Root, key + ".complete");
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (true)
+        {
+            if (File.Exists(complete) && Directory.Exists(folder))
+            {
+                return (folder, false);
+            }
+
+            FileStream? held;
+            try
+            {
+                held = new FileStream(Path.Combine(Root, key + ".lock"), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+            }
+            catch (IOException)
+            {
+                // Another agent is publishing the same build: wait for its marker.
+                if (waited.Elapsed >= PublishWait)
+                {
+                    throw new JobFailedException($"another agent sharing the build cache has been publishing this build ({key}) for over {PublishWait.TotalMinutes:0} minutes");
+                }
+
+                await Task.Delay(TimeSpan.FromMilliseconds(250));
+                continue;
+            }
+
+            await using (held)
+            {
+                if (File.Exists(complete) && Directory.Exists(folder))
+                {
+                    return (folder, false);
+                }
+
+                File.Delete(complete);
+                if (Directory.Exists(folder))
+                {
+                    Directory.Delete(folder, recursive: true);
+                }
+
+                await publish(folder);
+                await File.WriteAllTextAsync(complete, DateTimeOffset.UtcNow.ToString("O", System.Globalization.CultureInfo.InvariantCulture));
+                return (folder, true);
+            }
         }
     }
 
@@ -68,14 +125,7 @@ internal sealed class BuildCache(string root, int capacity = 4)
             return false;
         }
 
-        try
-        {
-            Directory.Delete(Path.Combine(Root, key), recursive: true);
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-        }
-
+        Remove(key);
         return true;
     }
 
@@ -85,14 +135,21 @@ internal sealed class BuildCache(string root, int capacity = 4)
         {
             if (_builds.TryRemove(old, out _))
             {
-                try
-                {
-                    Directory.Delete(Path.Combine(Root, old), recursive: true);
-                }
-                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-                {
-                }
+                Remove(old);
             }
+        }
+    }
+
+    /// <summary>The marker first, so no agent takes the folder for complete while it goes.</summary>
+    private void Remove(string key)
+    {
+        try
+        {
+            File.Delete(Path.Combine(Root, key + ".complete"));
+            Directory.Delete(Path.Combine(Root, key), recursive: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
         }
     }
 }

@@ -57,7 +57,7 @@ internal static class AgentHost
         var dotnet = await DotnetInstallation.ReadAsync(cancellationToken);
         var machine = AgentMachine.From(options, metrics);
         var jobs = new JobRepository(options.JobsRoot, machine);
-        var cache = new BuildCache(options.JobsRoot);
+        var cache = new BuildCache(options.BuildCacheRoot ?? Path.Combine(options.JobsRoot, "builds"));
         var runner = new JobRunner(new JobBuilder(dotnet, cache, control, logger), cache, control, metrics, options, logger);
         var scheduler = new AgentScheduler(jobs, runner, options, logger);
         scheduler.CleanUpPreviousRun();

@@ -12,6 +12,13 @@ internal sealed record AgentOptions
 
     public required string JobsRoot { get; init; }
 
+    /// <summary>
+    /// The folder of published builds: by default inside <see cref="JobsRoot"/> and emptied with it;
+    /// given (<c>--build-cache</c>), a folder of its own that the agents of one machine share and
+    /// that outlives a restart.
+    /// </summary>
+    public string? BuildCacheRoot { get; init; }
+
     /// <summary>Largest upload (a source zip, a build file) and largest extracted archive.</summary>
     public long MaxUploadBytes { get; init; } = 512L * 1024 * 1024;
 
