@@ -27,11 +27,12 @@ internal static class LoadMeasurements
             [HttpMeasures.Throughput.Name] = result.ThroughputMegabytesPerSecond,
             [HttpMeasures.Bytes.Name] = result.BytesReceived,
         };
-        LoadCpuShare.Add(measurements, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
+        WindowMeasurements.Add(measurements, result, result.RequestsPerSecond, OpenModelMeasures.Http);
         if (result.ThreadsBusyPercent is { } busy)
         {
             measurements[SystemMeasures.LoadThreadsBusy.Name] = busy;
         }
+
         if (!result.KeepAlive)
         {
             measurements[HttpMeasures.Connects.Name] = result.Connects;
@@ -45,32 +46,6 @@ internal static class LoadMeasurements
                 measurements[HttpMeasures.FirstByte50.Name] = firstByte.P50;
                 measurements[HttpMeasures.FirstByte99.Name] = firstByte.P99;
             }
-        }
-
-        if (result.RequestedRate is { } requested)
-        {
-            measurements[HttpMeasures.RateRequested.Name] = requested;
-            measurements[HttpMeasures.RateShortfall.Name] = Math.Max(0, (requested - result.RequestsPerSecond) / requested * 100);
-            measurements[HttpMeasures.Due.Name] = result.Due;
-            measurements[HttpMeasures.Late.Name] = result.Late;
-            measurements[HttpMeasures.LateByLoad.Name] = result.LateByLoad;
-            measurements[HttpMeasures.Backlog.Name] = result.Backlog;
-            measurements[HttpMeasures.BacklogAtStart.Name] = result.BacklogAtStart;
-            if (result.Uncorrected is { } uncorrected)
-            {
-                measurements[HttpMeasures.UncorrectedMean.Name] = uncorrected.Mean;
-                measurements[HttpMeasures.Uncorrected50.Name] = uncorrected.P50;
-                measurements[HttpMeasures.Uncorrected90.Name] = uncorrected.P90;
-                measurements[HttpMeasures.Uncorrected99.Name] = uncorrected.P99;
-                measurements[HttpMeasures.Uncorrected999.Name] = uncorrected.P999;
-                measurements[HttpMeasures.UncorrectedMax.Name] = uncorrected.Max;
-            }
-        }
-
-        measurements[SystemMeasures.LoadWarmup.Name] = result.WarmupSeconds;
-        if (result.WarmupSteady is { } steady)
-        {
-            measurements[SystemMeasures.LoadWarmupSteady.Name] = steady ? 1 : 0;
         }
 
         if (result.Requests > 0)

@@ -38,7 +38,7 @@ internal static class TcpMeasurements
             m[TcpMeasures.ConnectMax.Name] = result.Connect.Max;
         }
 
-        LoadCpuShare.Add(m, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
+        WindowMeasurements.Add(m, result, result.ResponsesPerSecond, open: null);
         return m;
     }
 }

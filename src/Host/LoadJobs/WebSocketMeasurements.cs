@@ -37,7 +37,7 @@ internal static class WebSocketMeasurements
             [WebSocketMeasures.Connects.Name] = result.Connects,
             [WebSocketMeasures.Handshakes.Name] = result.Handshakes,
         };
-        LoadCpuShare.Add(m, result.CpuUserSeconds, result.CpuKernelSeconds, result.CpuWindowSeconds);
+        WindowMeasurements.Add(m, result, result.MessagesPerSecond, OpenModelMeasures.WebSocket);
 
         // Echo connections open during warm-up: handshake times exist only when some happened in the window.
         if (result.Connects > 0)
@@ -73,22 +73,6 @@ internal static class WebSocketMeasurements
         m[WebSocketMeasures.Rtt95.Name] = result.RoundTripP95;
         m[WebSocketMeasures.Rtt99.Name] = result.RoundTrip.P99;
         m[WebSocketMeasures.RttMax.Name] = result.RoundTrip.Max;
-        if (result.RequestedRate is { } requested)
-        {
-            m[WebSocketMeasures.RateRequested.Name] = requested;
-            m[WebSocketMeasures.RateShortfall.Name] = Math.Max(0, (requested - result.MessagesPerSecond) / requested * 100);
-            m[WebSocketMeasures.Late.Name] = result.Late;
-            m[WebSocketMeasures.LateByLoad.Name] = result.LateByLoad;
-            m[WebSocketMeasures.BacklogAtStart.Name] = result.BacklogAtStart;
-            m[WebSocketMeasures.Backlog.Name] = result.Backlog;
-            if (result.Uncorrected is { } uncorrected)
-            {
-                m[WebSocketMeasures.Uncorrected50.Name] = uncorrected.P50;
-                m[WebSocketMeasures.Uncorrected99.Name] = uncorrected.P99;
-                m[WebSocketMeasures.UncorrectedMax.Name] = uncorrected.Max;
-            }
-        }
-
         return m;
     }
 }

@@ -45,25 +45,12 @@ internal static class HttpMeasures
     public static readonly Measurement FirstByte99 = new("http/ttfb/99", "ms", Max, Lower, "Time to first byte without keep-alive, 99th percentile (ms)");
 
     // The open model (--rate): the latencies above are then timed from each request's due time
-    // (corrected for coordinated omission); these are the rest of its report.
-    public static readonly Measurement RateRequested = new("http/rate/requested", "req/s", Max, Neither, "Open model: the requested rate (req/s); http/rps/mean is the achieved one");
-    public static readonly Measurement RateShortfall = new("http/rate/shortfall", "%", Max, Lower, "Open model: how far the achieved rate fell below the requested (% of the requested; 0 when met)");
-    public static readonly Measurement Due = new("http/requests/due", "count", Max, Neither, "Open model: requests whose due time fell in the measured window");
-    public static readonly Measurement Late = new("http/requests/late", "count", Max, Lower, "Open model: requests sent more than 5 ms after their due time (every connection was busy, or the load fell behind)");
-    public static readonly Measurement LateByLoad = new("http/requests/late/load", "count", Max, Lower, "Open model: of http/requests/late, those sent late although a connection was free for them (the load generator fell behind, not the pool)");
-    public static readonly Measurement BacklogAtStart = new("http/requests/backlog/start", "count", Max, Lower, "Open model: requests due but not yet sent when the window opened (the warm-up waits up to its own length again, at most 10 s, for its backlog to drain to 5 ms worth of requests)");
-    public static readonly Measurement Backlog = new("http/requests/backlog", "count", Max, Lower, "Open model: requests due but not yet sent when the window ended");
-    public static readonly Measurement UncorrectedMean = new("http/latency/uncorrected/mean", "ms", Max, Lower, "Open model: mean latency from each request's send, not its due time (ms)");
-    public static readonly Measurement Uncorrected50 = new("http/latency/uncorrected/50", "ms", Max, Lower, "Open model: latency from the send, 50th percentile (ms)");
-    public static readonly Measurement Uncorrected90 = new("http/latency/uncorrected/90", "ms", Max, Lower, "Open model: latency from the send, 90th percentile (ms)");
-    public static readonly Measurement Uncorrected99 = new("http/latency/uncorrected/99", "ms", Max, Lower, "Open model: latency from the send, 99th percentile (ms)");
-    public static readonly Measurement Uncorrected999 = new("http/latency/uncorrected/99.9", "ms", Max, Lower, "Open model: latency from the send, 99.9th percentile (ms)");
-    public static readonly Measurement UncorrectedMax = new("http/latency/uncorrected/max", "ms", Max, Lower, "Open model: max latency from the send (ms)");
+    // (corrected for coordinated omission); the rest of its report is OpenModelMeasures.Http.
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
         RpsMean, Requests, BadResponses, Errors, Lost, LatencyMean, LatencyStdev, Latency50, Latency75, Latency90, Latency99, Latency999,
         LatencyMax, Throughput, Bytes, Rps, Connects, ConnectsRate, ConnectMean, Connect50, Connect99, FirstByteMean, FirstByte50, FirstByte99,
-        RateRequested, RateShortfall, Due, Late, LateByLoad, BacklogAtStart, Backlog, UncorrectedMean, Uncorrected50, Uncorrected90, Uncorrected99, Uncorrected999, UncorrectedMax,
+        .. OpenModelMeasures.Http.All,
     ];
 }

@@ -40,22 +40,11 @@ internal static class WebSocketMeasures
     public static IReadOnlyList<(double Percentile, Measurement Measurement)> RttPercentiles { get; } =
         [(50, Rtt50), (90, Rtt90), (95, Rtt95), (99, Rtt99)];
 
-    // The open model (--rate, echo-sync): the round trips above are then timed from each message's due time.
-    public static readonly Measurement RateRequested = new("ws/rate/requested", "msg/s", Max, Neither, "Open model: the requested message rate (msg/s); ws/messages/rate is the achieved one");
-    public static readonly Measurement RateShortfall = new("ws/rate/shortfall", "%", Max, Lower, "Open model: how far the achieved message rate fell below the requested (% of the requested; 0 when met)");
-    public static readonly Measurement Late = new("ws/messages/late", "count", Max, Lower, "Open model: messages sent more than 5 ms after their due time");
-    public static readonly Measurement LateByLoad = new("ws/messages/late/load", "count", Max, Lower, "Open model: of ws/messages/late, those sent late although a connection was free for them (the load generator fell behind, not the pool)");
-    public static readonly Measurement BacklogAtStart = new("ws/messages/backlog/start", "count", Max, Lower, "Open model: messages due but not yet sent when the window opened (the warm-up waits up to its own length again, at most 10 s, for its backlog to drain)");
-    public static readonly Measurement Backlog = new("ws/messages/backlog", "count", Max, Lower, "Open model: messages due but not yet sent when the window ended");
-    public static readonly Measurement Uncorrected50 = new("ws/rtt/uncorrected/50", "ms", Max, Lower, "Open model: round trip from the send, 50th percentile (ms)");
-    public static readonly Measurement Uncorrected99 = new("ws/rtt/uncorrected/99", "ms", Max, Lower, "Open model: round trip from the send, 99th percentile (ms)");
-    public static readonly Measurement UncorrectedMax = new("ws/rtt/uncorrected/max", "ms", Max, Lower, "Open model: max round trip from the send (ms)");
-
     public static IReadOnlyList<Measurement> All { get; } =
     [
         MessagesRate, Messages, MessagesBad, MessagesLost, Errors, RttMean, Rtt50, Rtt90, Rtt95, Rtt99, RttMax, IdleConnections, IdleMemoryPerConnection,
         BroadcastClients, BroadcastSteps, BroadcastExpected, BroadcastReceived, BroadcastRttLimit, BroadcastRtt50, BroadcastRttMax,
         Connects, Handshakes, ConnectsRate, ConnectMean, ConnectMin, Connect50, Connect90, Connect95, ConnectMax,
-        RateRequested, RateShortfall, Late, LateByLoad, BacklogAtStart, Backlog, Uncorrected50, Uncorrected99, UncorrectedMax,
+        .. OpenModelMeasures.WebSocket.All,
     ];
 }

@@ -21,15 +21,15 @@ internal static class OpenModelRule
     {
         ArgumentNullException.ThrowIfNull(document);
         var m = document.Measurements;
-        var names = OpenModelNames.Of(m);
-        if (!m.TryGetValue(names.Requested, out var requested) || !m.TryGetValue(names.Achieved, out var achieved)
+        var names = OpenModelMeasures.Of(m);
+        if (!m.TryGetValue(names.RateRequested.Name, out var requested) || !m.TryGetValue(names.Achieved, out var achieved)
             || achieved >= requested * (1 - DefaultLoad.ShortfallLimit))
         {
             return null;
         }
 
         var c = CultureInfo.InvariantCulture;
-        var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} {names.Unit} ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(names.Late):n0} sent late, {m.GetValueOrDefault(names.Backlog):n0} still waiting at the end");
+        var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} {names.Unit} ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(names.Late.Name):n0} sent late, {m.GetValueOrDefault(names.Backlog.Name):n0} still waiting at the end");
         return LoadBehind(document, m, null) is { } why
             ? $"{shortBy}: the load generator could not keep up ({why})"
             : string.Create(c, $"{shortBy}: the server could not keep up (the load used {CpuPlacement.For(document).LoadBusy(m):0}% of its CPUs; requests waited for a free connection)");
@@ -47,8 +47,8 @@ internal static class OpenModelRule
     {
         ArgumentNullException.ThrowIfNull(document);
         ArgumentNullException.ThrowIfNull(values);
-        var names = OpenModelNames.Of(values);
-        if (!values.ContainsKey(names.Requested))
+        var names = OpenModelMeasures.Of(values);
+        if (!values.ContainsKey(names.RateRequested.Name))
         {
             return null;
         }
@@ -66,9 +66,9 @@ internal static class OpenModelRule
             return string.Create(c, $"its threads worked {threadsBusy:0}% of the window, rarely waiting for the server; its CPUs were {busy:0}% busy");
         }
 
-        var late = values.GetValueOrDefault(names.Late);
-        var byLoad = values.GetValueOrDefault(names.LateByLoad);
-        var sent = values.GetValueOrDefault(names.Count);
+        var late = values.GetValueOrDefault(names.Late.Name);
+        var byLoad = values.GetValueOrDefault(names.LateByLoad.Name);
+        var sent = values.GetValueOrDefault(names.Completed);
         var behind = tailShare is { } tail ? sent > 0 && byLoad / sent >= tail : late > 0 && byLoad * 2 >= late;
         return behind
             ? string.Create(c, $"{byLoad:n0} of {sent:n0} requests left over {DefaultLoad.LateAfter.TotalMilliseconds:0} ms late with a connection free for them, {byLoad / Math.Max(1, sent) * 100:0.##}%; its CPUs were {busy:0}% busy")

@@ -70,7 +70,7 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
         }
 
         var m = Judged(run);
-        if (m.TryGetValue(HttpMeasures.RateShortfall.Name, out var shortfall) && shortfall > Load.DefaultLoad.ShortfallLimit * 100)
+        if (m.TryGetValue(OpenModelMeasures.Of(m).RateShortfall.Name, out var shortfall) && shortfall > Load.DefaultLoad.ShortfallLimit * 100)
         {
             return (false, string.Create(c, $"the rate was not met ({shortfall:0.0}% short)"), OpenModelRule.LoadBehind(run, m, null));
         }

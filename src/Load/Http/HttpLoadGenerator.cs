@@ -28,18 +28,14 @@ public static class HttpLoadGenerator
         // The rate is the answers to the requests sent in the window over the window's own length, in both
         // models: answers in flight at its start (sent in the warm-up) are left out as those at its end are
         // taken in, and a stall at its end does not stretch the window (it read as a shortfall of the open model).
-        var result = Aggregate(options, pool, window) with { ThreadsBusyPercent = driver.ThreadsBusyPercent };
-        return window.Open is not { } open ? result : result with
+        return LoadWindowResult.WithWindow(Aggregate(options, pool), window, options.Rate) with
         {
-            RequestedRate = options.Rate,
-            BacklogAtStart = window.BacklogAtStart,
-            Due = open.Due,
-            Backlog = open.Backlog,
+            ThreadsBusyPercent = driver.ThreadsBusyPercent,
             Uncorrected = pool.Uncorrected() is { } uncorrected ? LatencySummary.From(uncorrected) : null,
         };
     }
 
-    private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool, LoadWindow window)
+    private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool)
     {
         var total = pool.Totals();
         var connectTimes = (pool as SocketConnectionPool)?.State;
@@ -50,7 +46,6 @@ public static class HttpLoadGenerator
             Connections = options.Connections,
             Threads = options.Threads,
             PipelineDepth = options.PipelineDepth,
-            ElapsedSeconds = window.ElapsedSeconds,
             Sent = total.Sent,
             Good = total.Good,
             Bad = total.Bad,
@@ -65,13 +60,6 @@ public static class HttpLoadGenerator
             LateByLoad = total.LateByLoad,
             Connect = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.ConnectTimes),
             FirstByte = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.FirstByteTimes),
-            PerSecond = window.PerSecond,
-            CpuUserSeconds = window.CpuUserSeconds,
-            CpuKernelSeconds = window.CpuKernelSeconds,
-            CpuWindowSeconds = window.CpuWindowSeconds,
-            Interrupted = window.Interrupted,
-            WarmupSeconds = window.WarmupTook.TotalSeconds,
-            WarmupSteady = window.WarmupSteady,
             FirstError = pool.FirstError,
         };
     }

@@ -33,7 +33,7 @@ public static class TcpLoadGenerator
         {
             var driver = new TcpLoadDriver(connections, state, loops);
             var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule: null, progress, cancellationToken);
-            return Aggregate(options, connections, roundTrips, connects, window);
+            return LoadWindowResult.WithWindow(Aggregate(options, connections, roundTrips, connects), window, requestedRate: null);
         }
         finally
         {
@@ -66,7 +66,7 @@ public static class TcpLoadGenerator
         }
     }
 
-    private static TcpLoadResult Aggregate(TcpLoadOptions options, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, LoadWindow window)
+    private static TcpLoadResult Aggregate(TcpLoadOptions options, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects)
     {
         var causes = Enum.GetValues<TcpFailure>();
         var failed = causes.ToDictionary(c => Name(c), c => connections.Sum(x => x.Counters.Failed[(int)c]));
@@ -79,7 +79,6 @@ public static class TcpLoadGenerator
             MessageSize = options.MessageSize,
             Window = options.Window,
             LingerZero = options.LingerZero,
-            ElapsedSeconds = window.ElapsedSeconds,
             Sent = connections.Sum(c => c.Counters.Sent),
             Echoed = connections.Sum(c => c.Counters.Echoed),
             Unfinished = connections.Sum(c => c.Counters.Unfinished),
@@ -88,11 +87,6 @@ public static class TcpLoadGenerator
             ConnectFailed = connectFailed,
             RoundTrip = LatencySummary.From(roundTrips),
             Connect = LatencySummary.From(connects),
-            PerSecond = window.PerSecond,
-            Interrupted = window.Interrupted,
-            CpuUserSeconds = window.CpuUserSeconds,
-            CpuKernelSeconds = window.CpuKernelSeconds,
-            CpuWindowSeconds = window.CpuWindowSeconds,
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };
     }

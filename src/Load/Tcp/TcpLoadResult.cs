@@ -3,13 +3,9 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Load.Tcp;
 
 /// <summary>What a TCP load run measured over its window: sent = echoed + failed (by cause) + unfinished.</summary>
-public sealed record TcpLoadResult
+public sealed record TcpLoadResult : Core.LoadWindowResult
 {
-    public required string Url { get; init; }
-
     public TcpLoadMode Mode { get; init; }
-
-    public int Connections { get; init; }
 
     public int MessageSize { get; init; }
 
@@ -17,37 +13,18 @@ public sealed record TcpLoadResult
 
     public bool LingerZero { get; init; }
 
-    public double ElapsedSeconds { get; init; }
-
-    /// <summary>Messages sent in the window (the Go bencher's "Requests").</summary>
-    public long Sent { get; init; }
-
     /// <summary>Messages whose echo came back complete and byte-exact (its "Responses").</summary>
     public long Echoed { get; init; }
-
-    /// <summary>Messages sent in the window still in flight when the run stopped.</summary>
-    public long Unfinished { get; init; }
 
     /// <summary>Messages that failed, by cause (<see cref="TcpFailure"/> names).</summary>
     public required IReadOnlyDictionary<string, long> Failed { get; init; }
 
-    /// <summary>Connections established in the window.</summary>
-    public long Connects { get; init; }
-
     /// <summary>Connection attempts that failed, by cause.</summary>
     public required IReadOnlyDictionary<string, long> ConnectFailed { get; init; }
-
-    public double CpuUserSeconds { get; init; }
-
-    public double CpuKernelSeconds { get; init; }
-
-    public double CpuWindowSeconds { get; init; }
 
     public double RequestsPerSecond => ElapsedSeconds > 0 ? Sent / ElapsedSeconds : 0;
 
     public double ResponsesPerSecond => ElapsedSeconds > 0 ? Echoed / ElapsedSeconds : 0;
-
-    public double ConnectsPerSecond => ElapsedSeconds > 0 ? Connects / ElapsedSeconds : 0;
 
     public long FailedTotal => Failed.Values.Sum();
 
@@ -58,12 +35,6 @@ public sealed record TcpLoadResult
 
     /// <summary>Connect time (ms).</summary>
     public required LatencySummary Connect { get; init; }
-
-    public IReadOnlyList<double> PerSecond { get; init; } = [];
-
-    public string? FirstError { get; init; }
-
-    public bool Interrupted { get; init; }
 
     /// <summary>A failed echo or connect is never a clean result.</summary>
     public bool IsClean => !Interrupted && FailedTotal == 0 && ConnectFailedTotal == 0 && Echoed > 0;

@@ -37,15 +37,11 @@ public static class WebSocketLoadGenerator
             var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress, cancellationToken);
 
             // The rate is taken over the window's own length (as the HTTP load's), not stretched by echoes held past its end.
-            return Aggregate(options, connections, roundTrips, connects, window) with
+            return LoadWindowResult.WithWindow(Aggregate(options, connections, roundTrips, connects), window, options.Rate) with
             {
                 MemoryPerConnection = driver.Memory.Rss,
                 ManagedMemoryPerConnection = driver.Memory.Managed,
                 OpenConnections = driver.Memory.Open,
-                RequestedRate = options.Rate,
-                Due = window.Open?.Due ?? 0,
-                Backlog = window.Open?.Backlog ?? 0,
-                BacklogAtStart = window.BacklogAtStart,
                 Late = connections.Sum(c => c.Late),
                 LateByLoad = connections.Sum(c => c.LateByLoad),
                 Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),
@@ -61,7 +57,7 @@ public static class WebSocketLoadGenerator
     }
 
     private static WebSocketLoadResult Aggregate(
-        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects, LoadWindow window)
+        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects)
     {
         long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, handshakes = 0;
         foreach (var c in connections)
@@ -82,7 +78,6 @@ public static class WebSocketLoadGenerator
             Mode = options.Mode,
             Message = options.Message,
             Connections = options.Connections,
-            ElapsedSeconds = window.ElapsedSeconds,
             Sent = sent,
             Good = good,
             Bad = bad,
@@ -95,11 +90,6 @@ public static class WebSocketLoadGenerator
             Connect = LatencySummary.From(connects),
             ConnectP95 = connects.ValueAtPercentile(95) / 1_000_000.0,
             RoundTripP95 = roundTrips.ValueAtPercentile(95) / 1_000_000.0,
-            PerSecond = window.PerSecond,
-            Interrupted = window.Interrupted,
-            CpuUserSeconds = window.CpuUserSeconds,
-            CpuKernelSeconds = window.CpuKernelSeconds,
-            CpuWindowSeconds = window.CpuWindowSeconds,
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };
     }

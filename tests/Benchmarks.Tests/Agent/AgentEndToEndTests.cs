@@ -11,7 +11,7 @@ namespace Benchmarks.Tests.Agent;
 /// repository's sources by <c>dotnet publish</c> on the agent, then two agents in separate
 /// network namespaces joined by veth links, the load's NIC bytes checked against what it read.
 /// </summary>
-[Collection(PublishingEndToEnd.Name)]
+[Collection(PublishingSecondAgent.Name)]
 public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper output)
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);

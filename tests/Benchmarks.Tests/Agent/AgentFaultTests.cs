@@ -26,13 +26,21 @@ public sealed class AgentFaultTests
         var load = await client.CreateAsync(AgentClient.Job("load", "crash", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;
-            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --connections 8 --duration 4s --warmup 0s --crank-statistics";
+            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --connections 8 --duration 10s --warmup 0s --crank-statistics --progress";
             j["IsConsoleApp"] = true;
             j["WaitForExit"] = true;
         }));
         await client.LaunchAsync(load, Wait, [server]);
         await client.WaitForStateAsync(load, Wait, [server], "Running");
-        await Task.Delay(1000);
+
+        // Once the load has counted responses in its window (on a busy machine its start takes a while).
+        var deadline = DateTime.UtcNow + Wait;
+        while (!System.Text.RegularExpressions.Regex.IsMatch((await client.GetRawAsync($"/jobs/{load}/output")).Body, @"#load second \d+ [1-9]"))
+        {
+            Assert.True(DateTime.UtcNow < deadline, "the load counted no response in a minute");
+            await client.TouchAsync(server);
+            await Task.Delay(200);
+        }
 
         // The crash: SIGKILL, no chance to drain.
         using (var victim = Process.GetProcessById((int)(await client.GetAsync(server))["processId"]!))

@@ -44,6 +44,28 @@ public sealed partial class ReadmeMeasurementTests
         Assert.All(MeasurementCatalog.WithRole(MeasurementRole.Failures), m => Assert.Equal(Better.Lower, m.Better));
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void The_open_model_family_is_declared_once_per_protocol_against_its_own_rate_and_count()
+    {
+        Assert.Equal((HttpMeasures.RpsMean.Name, HttpMeasures.Requests.Name), (OpenModelMeasures.Http.Achieved, OpenModelMeasures.Http.Completed));
+        Assert.Equal((WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.Messages.Name), (OpenModelMeasures.WebSocket.Achieved, OpenModelMeasures.WebSocket.Completed));
+        foreach (var family in new[] { OpenModelMeasures.Http, OpenModelMeasures.WebSocket })
+        {
+            Assert.All(family.All, m => Assert.Same(m, MeasurementCatalog.Find(m.Name)));
+            Assert.NotNull(MeasurementCatalog.Find(family.Achieved));
+            Assert.NotNull(MeasurementCatalog.Find(family.Completed));
+        }
+
+        // The names runs stored before the family existed.
+        Assert.Equal(
+            ["http/rate/requested", "http/rate/shortfall", "http/requests/due", "http/requests/late", "http/requests/late/load", "http/requests/backlog/start", "http/requests/backlog",
+             "http/latency/uncorrected/mean", "http/latency/uncorrected/50", "http/latency/uncorrected/90", "http/latency/uncorrected/99", "http/latency/uncorrected/99.9", "http/latency/uncorrected/max"],
+            OpenModelMeasures.Http.All.Select(m => m.Name));
+        Assert.Contains(OpenModelMeasures.WebSocket.All, m => m.Name == "ws/messages/late/load");
+        Assert.Contains(OpenModelMeasures.WebSocket.All, m => m.Name == "ws/rtt/uncorrected/99");
+    }
+
     /// <summary>
     /// The names in the first column of the "Measurements" table. A name starting with <c>/</c> is
     /// the previous full name's sibling (<c>http/latency/mean</c>, <c>/50</c>); one with an ellipsis stands for several and is left out.

@@ -5,7 +5,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Runs;
 
 /// <summary>
-/// Steady state against servers whose speed is known: one that speeds up over 20 s as a
+/// Steady state against servers whose speed is known: one that speeds up over 12 s as a
 /// JIT-compiled server does, and one that serves at one speed. The real <c>benchmarks load</c>
 /// process loads them; its warm-up and window verdicts are read from what it prints.
 /// </summary>
@@ -16,8 +16,8 @@ public sealed partial class SteadyStateTests
     public async Task Warm_up_lasts_until_a_speeding_up_server_is_steady_a_short_fixed_one_is_flagged_and_a_constant_server_raises_no_alarm()
     {
         var directory = TestPaths.NewTempDirectory();
-        await using var warming = new WarmingHttpServer(startRate: 1_000, endRate: 4_000, TimeSpan.FromSeconds(20));
-        await using var warmingAgain = new WarmingHttpServer(startRate: 1_000, endRate: 4_000, TimeSpan.FromSeconds(20));
+        await using var warming = new WarmingHttpServer(startRate: 1_000, endRate: 4_000, TimeSpan.FromSeconds(12));
+        await using var warmingAgain = new WarmingHttpServer(startRate: 1_000, endRate: 4_000, TimeSpan.FromSeconds(12));
         await using var constant = new WarmingHttpServer(startRate: 2_500, endRate: 2_500, TimeSpan.Zero);
         string[] Load(Uri url, params string[] options) => ["load", "--url", url.ToString(), "-c", "32", "-t", "1", "--timeout", "10s", .. options];
 
@@ -28,10 +28,10 @@ public sealed partial class SteadyStateTests
             HostRun.StartAsync(directory, TimeSpan.FromMinutes(3), Load(constant.Url, "-d", "6s", "--warmup", "5s", "--warmup-max", "60s")));
         var (adaptive, fixedShort, flat) = (runs[0], runs[1], runs[2]);
 
-        // Speeding up for 20 s: the warm-up outlasts the ramp, ends steady, and the window after it is steady.
+        // Speeding up for 12 s: the warm-up outlasts the ramp, ends steady, and the window after it is steady.
         Assert.True(adaptive.ExitCode == 0, adaptive.ToString());
         var (seconds, ending) = Warmup(adaptive.Output);
-        Assert.True(seconds is >= 20 and < 60, adaptive.Output);
+        Assert.True(seconds is >= 12 and < 60, adaptive.Output);
         Assert.Equal("until steady", ending);
         Assert.Contains("window: steady", adaptive.Output, StringComparison.Ordinal);
 

@@ -1,6 +1,6 @@
 namespace Benchmarks.Tests.Support;
 
-/// <summary>The agent of a publishing collection (<see cref="Publishing"/>, <see cref="PublishingEndToEnd"/>, <see cref="PublishingSelfContained"/>, <see cref="PublishingBuildFiles"/>): the builds its tests ask for are published once and reused, as on a lab machine.</summary>
+/// <summary>The agent of a publishing collection (<see cref="Publishing"/>, <see cref="PublishingSecondAgent"/>, <see cref="PublishingSelfContained"/>, <see cref="PublishingBuildFiles"/>): the builds its tests ask for are published once and reused, as on a lab machine.</summary>
 public sealed class ReplayAgent : IAsyncLifetime
 {
     private AgentProcess? _agent;
