@@ -169,7 +169,7 @@ public sealed class OpenModelTests
     {
         // The server answers at most 2,000 requests a second: above it, requests queue and p99 grows without bound.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--server-option", "maxRate=2000", "--find-max", "--slo", "p99<50ms", "--rate", "500", "-c", "32", "-d", "2s", "-w", "1s"));
+        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--server-option", "maxRate=2000", "--find-max", "--slo", "p99<50ms", "--rate", "500", "-c", "32", "-d", "1s", "-w", "1s"));
         Assert.True(run.ExitCode == 0, run.ToString());
         var steps = run.Output.Split('\n').Where(l => l.StartsWith("step ", StringComparison.Ordinal)).ToList();
         Assert.InRange(steps.Count, 4, 16);
