@@ -135,7 +135,7 @@ public sealed class WebSocketLoadTests
         foreach (var scenario in new[] { "ws-echo", "ws-connect" })
         {
             var results = TestPaths.NewTempDirectory();
-            var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--server", server, "-c", "8", "-d", "1s", "-w", "0s", "--results", results);
+            var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--server", server, "-c", "8", "-d", "1s", "-w", "1s", "--results", results);
             Assert.True(run.ExitCode == 0, run.ToString());
             var document = StoredRuns.Single(results);
             Assert.Equal("ws", document.Load);
