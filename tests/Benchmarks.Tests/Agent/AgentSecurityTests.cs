@@ -210,11 +210,20 @@ public sealed class AgentSecurityTests
     {
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        async Task<HttpStatusCode> PostAsync(byte[] body)
+        async Task<HttpStatusCode?> PostAsync(byte[] body)
         {
             using var content = new ByteArrayContent(body);
             content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/json");
-            return await client.PostAsync("/jobs", content);
+            try
+            {
+                return await client.PostAsync("/jobs", content);
+            }
+            catch (HttpRequestException ex) when (ex.InnerException is IOException)
+            {
+                // The agent answered 413 and closed the connection before the whole body was sent: the
+                // client's write fails first. Refused either way; the job list below says nothing was created.
+                return null;
+            }
         }
 
         var duplicate = System.Text.Encoding.UTF8.GetBytes("""{"DriverVersion": 2, "State": "New", "RunId": "a", "RunId": "b"}""");
@@ -222,7 +231,7 @@ public sealed class AgentSecurityTests
         byte[] invalidUtf8 = [.. System.Text.Encoding.UTF8.GetBytes("""{"DriverVersion": 2, "Service": " """), 0xC3, 0x28, .. System.Text.Encoding.UTF8.GetBytes("\"}")];
         Assert.Equal(HttpStatusCode.BadRequest, await PostAsync(invalidUtf8));
         var huge = AgentClient.Job("application", "huge", j => j["Padding"] = new string('x', 2 * 1024 * 1024));
-        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, await PostAsync(System.Text.Encoding.UTF8.GetBytes(huge.ToJsonString())));
+        Assert.Contains(await PostAsync(System.Text.Encoding.UTF8.GetBytes(huge.ToJsonString())), new HttpStatusCode?[] { HttpStatusCode.RequestEntityTooLarge, null });
         Assert.Equal("[]", (await client.GetRawAsync("/jobs")).Body);
     }
 
