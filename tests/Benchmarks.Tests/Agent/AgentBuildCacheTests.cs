@@ -1,4 +1,5 @@
 using System.Net;
+using System.Text.RegularExpressions;
 using System.Text.Json.Nodes;
 using Benchmarks.Tests.Support;
 
@@ -6,7 +7,8 @@ namespace Benchmarks.Tests.Agent;
 
 /// <summary>
 /// The agent's build cache: a build its job could not start from is never offered again, and two
-/// agents sharing one (<c>--build-cache</c>) publish a build once between them.
+/// agents sharing one (<c>--build-cache</c>) publish a build once between them; a build's compiler
+/// server does not outlive it.
 /// </summary>
 public sealed class AgentBuildCacheTests
 {
@@ -56,6 +58,12 @@ public sealed class AgentBuildCacheTests
         Assert.Equal("Running", rebuilt.State);
         Assert.DoesNotContain("Reusing the build", rebuilt.BuildLog, StringComparison.Ordinal);
         Assert.Contains("> dotnet publish", rebuilt.BuildLog, StringComparison.Ordinal);
+
+        // The build had a compiler server of its own, and it is gone once the build is.
+        var pipe = Regex.Match(rebuilt.BuildLog, @"-p:SharedCompilationId=(\S+)").Groups[1].Value;
+        Assert.StartsWith("benchmarks-build-", pipe, StringComparison.Ordinal);
+        Assert.Contains($"Stopped the build's compiler server ({pipe}).", rebuilt.BuildLog, StringComparison.Ordinal);
+        Assert.DoesNotContain(ProcessCommandLines(), c => c.Contains("-pipename:" + pipe, StringComparison.Ordinal));
         var reused = await RunAsync("cache-3", "run");
         Assert.Equal("Running", reused.State);
         Assert.Contains("Reusing the build", reused.BuildLog, StringComparison.Ordinal);
@@ -66,5 +74,22 @@ public sealed class AgentBuildCacheTests
         Assert.Contains("Reusing the build", elsewhere.BuildLog, StringComparison.Ordinal);
         Assert.DoesNotContain("> dotnet publish", elsewhere.BuildLog, StringComparison.Ordinal);
         Assert.Single(Directory.GetFiles(shared, "*.complete"));
+    }
+
+    private static List<string> ProcessCommandLines()
+    {
+        var lines = new List<string>();
+        foreach (var folder in Directory.GetDirectories("/proc"))
+        {
+            try
+            {
+                lines.Add(File.ReadAllText(Path.Combine(folder, "cmdline")).Replace('\0', ' '));
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+
+        return lines;
     }
 }

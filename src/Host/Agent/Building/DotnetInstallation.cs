@@ -10,8 +10,11 @@ internal sealed class DotnetInstallation
 {
     private static readonly string[] FloatingVersions = ["", "current", "latest", "edge", "lts", "sts"];
 
-    private DotnetInstallation(IReadOnlyList<string> sdks, IReadOnlyList<string> runtimes, IReadOnlyList<string> aspNetCore)
+    private readonly IReadOnlyDictionary<string, string> _sdkFolders;
+
+    private DotnetInstallation(IReadOnlyList<string> sdks, IReadOnlyDictionary<string, string> sdkFolders, IReadOnlyList<string> runtimes, IReadOnlyList<string> aspNetCore)
     {
+        _sdkFolders = sdkFolders;
         Sdks = sdks;
         Runtimes = runtimes;
         AspNetCoreRuntimes = aspNetCore;
@@ -41,13 +44,27 @@ internal sealed class DotnetInstallation
 
     public static async Task<DotnetInstallation> ReadAsync(CancellationToken cancellationToken)
     {
-        var sdks = (await ListAsync("--list-sdks", cancellationToken)).Select(l => l.Split(' ', 2)[0]).ToList();
+        // "10.0.401 [/usr/share/dotnet/sdk]": the version, then the folder that holds it.
+        var sdks = new List<string>();
+        var folders = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var line in await ListAsync("--list-sdks", cancellationToken))
+        {
+            var parts = line.Split(' ', 2);
+            sdks.Add(parts[0]);
+            folders.TryAdd(parts[0], parts.Length == 2 ? Path.Combine(parts[1].Trim().Trim('[', ']'), parts[0]) : "");
+        }
+
         var runtimes = await ListAsync("--list-runtimes", cancellationToken);
         return new DotnetInstallation(
             sdks,
+            folders,
             Versions(runtimes, "Microsoft.NETCore.App"),
             Versions(runtimes, "Microsoft.AspNetCore.App"));
     }
+
+    /// <summary>The folder of an installed SDK version (<c>…/sdk/10.0.401</c>), or null.</summary>
+    public string? SdkFolder(string version) =>
+        _sdkFolders.TryGetValue(version.Trim(), out var folder) && folder.Length > 0 ? folder : null;
 
     /// <summary>Null when the job can build and run here; otherwise why not, naming what is installed.</summary>
     public string? Check(string? sdkVersion, string? runtimeVersion, string? aspNetCoreVersion, string? framework)

@@ -179,10 +179,19 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
 
     private async Task PublishToAsync(AgentJob job, List<string> arguments, string output, string workingDirectory, CancellationToken cancellationToken)
     {
-        List<string> publish = [.. arguments, "-o", output];
+        // The compiler server's arguments come before the job's own, which may override them.
+        var server = new BuildCompilerServer(dotnet, $"benchmarks-build-{Environment.ProcessId}-{job.Id}");
+        List<string> publish = [.. arguments.Take(2), .. server.Arguments, .. arguments.Skip(2), "-o", output];
         AgentLog.Publishing(logger, job.Id, job.Service, string.Join(' ', publish));
         job.BuildLog.Add("> dotnet " + string.Join(' ', publish));
-        await RunToolAsync(job, DotnetInstallation.DotnetPath, publish, workingDirectory, "the build failed", cancellationToken);
+        try
+        {
+            await RunToolAsync(job, DotnetInstallation.DotnetPath, publish, workingDirectory, "the build failed", cancellationToken);
+        }
+        finally
+        {
+            job.BuildLog.Add(await server.ShutdownAsync(workingDirectory));
+        }
     }
 
     private async Task RunToolAsync(AgentJob job, string fileName, IReadOnlyList<string> arguments, string workingDirectory, string failure, CancellationToken cancellationToken)
@@ -193,6 +202,10 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
             ["DOTNET_NOLOGO"] = "1",
             ["DOTNET_SKIP_FIRST_TIME_EXPERIENCE"] = "1",
             ["GIT_TERMINAL_PROMPT"] = "0",
+
+            // No MSBuild node or server outlives the build (the compiler's is stopped after it).
+            ["MSBUILDDISABLENODEREUSE"] = "1",
+            ["DOTNET_CLI_USE_MSBUILD_SERVER"] = "0",
         };
         JobProcess process;
         try
