@@ -74,7 +74,7 @@ internal static class FindMaxRunner
             }
 
             var achieved = Get(judged, HttpMeasures.RpsMean);
-            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Show(achieved, "n0")} achieved, p99 {Show(Get(judged, HttpMeasures.Latency99), "0.###")} ms, p99 from the send {Show(Get(judged, OpenModelMeasures.Http.Uncorrected99), "0.###")} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}{(loadBound is null ? "" : $"; load-bound: {loadBound}")}"));
+            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Show(achieved, "n0")} achieved, p99 {Show(Get(judged, HttpMeasures.Latency99), "0.###")} ms, p99 from the send {Show(Get(judged, OpenModelMeasures.Http.Uncorrected.P99), "0.###")} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}{(loadBound is null ? "" : $"; load-bound: {loadBound}")}"));
             if (meets)
             {
                 met[rate] = document;

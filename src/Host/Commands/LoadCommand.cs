@@ -130,7 +130,7 @@ internal static class LoadCommand
                     console.Out.WriteLine(warmup);
                 }
 
-                console.Out.WriteLine(WindowText.Describe(SteadinessRule.Check(HttpMeasures.Rps.Name, loadResult.PerSecond)));
+                console.Out.WriteLine(WindowText.Describe(SteadinessRule.Check(SystemMeasures.LoadRate.Name, loadResult.PerSecond)));
                 return await LoadOutput.FinishAsync(
                     console,
                     new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)),

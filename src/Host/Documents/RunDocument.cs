@@ -3,7 +3,8 @@ namespace Benchmarks.Host.Documents;
 /// <summary>The result of one run, stored as one JSON document (<see cref="RunDocumentJson"/>).</summary>
 public sealed class RunDocument
 {
-    public const int CurrentSchema = 2;
+    /// <summary>3: the per-second rate series is <c>load/rate</c> for every load (<c>http/rps</c> before, read as the new name).</summary>
+    public const int CurrentSchema = 3;
 
     public int Schema { get; set; } = CurrentSchema;
 

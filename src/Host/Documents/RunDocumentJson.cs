@@ -14,6 +14,31 @@ public sealed partial class RunDocumentJson : JsonSerializerContext
 {
     public static string Serialize(RunDocument document) => JsonSerializer.Serialize(document, Default.RunDocument);
 
-    public static RunDocument Deserialize(string json) =>
-        JsonSerializer.Deserialize(json, Default.RunDocument) ?? throw new JsonException("The run document is empty.");
+    /// <summary>The per-second rate series of every load (<c>SystemMeasures.LoadRate</c>), and its name before schema 3.</summary>
+    public const string RateSeries = "load/rate";
+
+    private const string RateSeriesBefore3 = "http/rps";
+
+    /// <summary>Reads a document of any schema as the current one: what was renamed is read under its new name.</summary>
+    public static RunDocument Deserialize(string json)
+    {
+        var document = JsonSerializer.Deserialize(json, Default.RunDocument) ?? throw new JsonException("The run document is empty.");
+        if (document.Schema < 3)
+        {
+            foreach (var sample in document.Samples)
+            {
+                if (sample.Values.Remove(RateSeriesBefore3, out var rate))
+                {
+                    sample.Values[RateSeries] = rate;
+                }
+            }
+
+            if (document.Window is { Series: RateSeriesBefore3 } window)
+            {
+                window.Series = RateSeries;
+            }
+        }
+
+        return document;
+    }
 }

@@ -6,7 +6,7 @@ public sealed class WindowCheck
     /// <summary><c>steady</c>, <c>not steady</c>, <c>noisy</c> (a drift at the limit, not out of the noise), or <c>too short</c> (fewer seconds than the rule needs).</summary>
     public string Verdict { get; set; } = "";
 
-    /// <summary>The per-second series the rule read (<c>http/rps</c>, …).</summary>
+    /// <summary>The per-second series the rule read (<c>load/rate</c>).</summary>
     public string Series { get; set; } = "";
 
     /// <summary>The trend over the window (Theil–Sen slope × its length), % of the series' median (positive: still speeding up).</summary>

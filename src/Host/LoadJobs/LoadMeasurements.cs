@@ -16,17 +16,10 @@ internal static class LoadMeasurements
             [HttpMeasures.BadResponses.Name] = result.Bad,
             [HttpMeasures.Errors.Name] = result.Errors.Total,
             [HttpMeasures.Lost.Name] = result.Lost,
-            [HttpMeasures.LatencyMean.Name] = result.Latency.Mean,
-            [HttpMeasures.LatencyStdev.Name] = result.Latency.StandardDeviation,
-            [HttpMeasures.Latency50.Name] = result.Latency.P50,
-            [HttpMeasures.Latency75.Name] = result.Latency.P75,
-            [HttpMeasures.Latency90.Name] = result.Latency.P90,
-            [HttpMeasures.Latency99.Name] = result.Latency.P99,
-            [HttpMeasures.Latency999.Name] = result.Latency.P999,
-            [HttpMeasures.LatencyMax.Name] = result.Latency.Max,
             [HttpMeasures.Throughput.Name] = result.ThroughputMegabytesPerSecond,
             [HttpMeasures.Bytes.Name] = result.BytesReceived,
         };
+        LatencyMeasures.Http.Add(measurements, result.Latency);
         WindowMeasurements.Add(measurements, result, result.RequestsPerSecond, OpenModelMeasures.Http);
         if (result.ThreadsBusyPercent is { } busy)
         {

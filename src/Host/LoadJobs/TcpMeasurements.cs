@@ -19,12 +19,8 @@ internal static class TcpMeasurements
             [TcpMeasures.Errors.Name] = result.FailedTotal + result.ConnectFailedTotal,
             [TcpMeasures.Connects.Name] = result.Connects,
             [TcpMeasures.ConnectsRate.Name] = result.ConnectsPerSecond,
-            [TcpMeasures.RttMean.Name] = result.RoundTrip.Mean,
-            [TcpMeasures.Rtt50.Name] = result.RoundTrip.P50,
-            [TcpMeasures.Rtt90.Name] = result.RoundTrip.P90,
-            [TcpMeasures.Rtt99.Name] = result.RoundTrip.P99,
-            [TcpMeasures.RttMax.Name] = result.RoundTrip.Max,
         };
+        LatencyMeasures.Tcp.Add(m, result.RoundTrip);
         foreach (var (cause, measurement) in TcpMeasures.ErrorsByCause)
         {
             m[measurement.Name] = result.Failed.GetValueOrDefault(cause) + result.ConnectFailed.GetValueOrDefault(cause);

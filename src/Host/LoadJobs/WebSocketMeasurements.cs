@@ -67,12 +67,8 @@ internal static class WebSocketMeasurements
         m[WebSocketMeasures.Messages.Name] = result.Good;
         m[WebSocketMeasures.MessagesBad.Name] = result.Bad;
         m[WebSocketMeasures.MessagesLost.Name] = result.Lost;
-        m[WebSocketMeasures.RttMean.Name] = result.RoundTrip.Mean;
-        m[WebSocketMeasures.Rtt50.Name] = result.RoundTrip.P50;
-        m[WebSocketMeasures.Rtt90.Name] = result.RoundTrip.P90;
+        LatencyMeasures.WebSocket.Add(m, result.RoundTrip);
         m[WebSocketMeasures.Rtt95.Name] = result.RoundTripP95;
-        m[WebSocketMeasures.Rtt99.Name] = result.RoundTrip.P99;
-        m[WebSocketMeasures.RttMax.Name] = result.RoundTrip.Max;
         return m;
     }
 }

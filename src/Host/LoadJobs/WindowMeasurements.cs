@@ -38,12 +38,7 @@ internal static class WindowMeasurements
         measurements[open.Backlog.Name] = result.Backlog;
         if (result.Uncorrected is { } uncorrected)
         {
-            measurements[open.UncorrectedMean.Name] = uncorrected.Mean;
-            measurements[open.Uncorrected50.Name] = uncorrected.P50;
-            measurements[open.Uncorrected90.Name] = uncorrected.P90;
-            measurements[open.Uncorrected99.Name] = uncorrected.P99;
-            measurements[open.Uncorrected999.Name] = uncorrected.P999;
-            measurements[open.UncorrectedMax.Name] = uncorrected.Max;
+            open.Uncorrected.Add(measurements, uncorrected);
         }
     }
 }

@@ -68,7 +68,7 @@ internal sealed record WrkReport
         {
             if (!Inconsistent.Contains(percentile))
             {
-                if (HttpMeasures.LatencyPercentile(percentile) is { } named)
+                if (LatencyMeasures.Http.Find(percentile) is { } named)
                 {
                     measurements[named.Name] = value;
                 }

@@ -10,30 +10,21 @@ namespace Benchmarks.Host.Measurements;
 internal static class HttpMeasures
 {
     public static readonly Measurement RpsMean = new("http/rps/mean", "req/s", Max, Higher, "Requests/sec (responses completed over the measured window)") { Role = MeasurementRole.Headline };
-    public static readonly Measurement Requests = new("http/requests", "count", Max, Higher, "Requests completed (good + bad responses)");
-    public static readonly Measurement BadResponses = new("http/requests/badresponses", "count", Max, Lower, "Bad responses (non-2xx/3xx, invalid body, malformed)") { Role = MeasurementRole.Failures };
+    public static readonly Measurement Requests = new("http/requests", "count", Max, Higher, "Requests completed (good + bad responses)") { Role = MeasurementRole.Completed };
+    public static readonly Measurement BadResponses = new("http/requests/badresponses", "count", Max, Lower, "Bad responses (non-2xx/3xx, invalid body, malformed)") { Role = MeasurementRole.Failures, AmongCompleted = true };
     public static readonly Measurement Errors = new("http/requests/errors", "count", Max, Lower, "Socket errors (connect, read, write, timeout)") { Role = MeasurementRole.Failures };
     public static readonly Measurement Lost = new("http/requests/lost", "count", Max, Lower, "Requests in flight on a connection that failed") { Role = MeasurementRole.Failures };
-    public static readonly Measurement LatencyMean = new("http/latency/mean", "ms", Max, Lower, "Mean latency (ms)");
-    public static readonly Measurement LatencyStdev = new("http/latency/stdev", "ms", Max, Lower, "Latency standard deviation (ms)");
-    public static readonly Measurement Latency50 = new("http/latency/50", "ms", Max, Lower, "Latency 50th percentile (ms)");
-    public static readonly Measurement Latency75 = new("http/latency/75", "ms", Max, Lower, "Latency 75th percentile (ms)");
-    public static readonly Measurement Latency90 = new("http/latency/90", "ms", Max, Lower, "Latency 90th percentile (ms)");
-    public static readonly Measurement Latency99 = new("http/latency/99", "ms", Max, Lower, "Latency 99th percentile (ms)") { Role = MeasurementRole.TailLatency };
-    public static readonly Measurement Latency999 = new("http/latency/99.9", "ms", Max, Lower, "Latency 99.9th percentile (ms)");
-    public static readonly Measurement LatencyMax = new("http/latency/max", "ms", Max, Lower, "Max latency (ms)");
+    public static readonly Measurement LatencyMean = LatencyMeasures.Http.Mean;
+    public static readonly Measurement LatencyStdev = LatencyMeasures.Http.StandardDeviation;
+    public static readonly Measurement Latency50 = LatencyMeasures.Http.P50;
+    public static readonly Measurement Latency75 = LatencyMeasures.Http.P75;
+    public static readonly Measurement Latency90 = LatencyMeasures.Http.P90;
+    public static readonly Measurement Latency99 = LatencyMeasures.Http.P99;
+    public static readonly Measurement Latency999 = LatencyMeasures.Http.P999;
+    public static readonly Measurement LatencyMax = LatencyMeasures.Http.Maximum;
     public static readonly Measurement Throughput = new("http/throughput", "MB/s", Max, Higher, "Throughput received (MB/s)");
     public static readonly Measurement Bytes = new("http/bytes", "bytes", Max, Neither, "Bytes received in responses over the measured window (headers and bodies)");
 
-    /// <summary>Responses completed in one second of the window: a per-second sample; its aggregate is the mean of the seconds.</summary>
-    public static readonly Measurement Rps = new("http/rps", "req/s", Avg, Higher, "Requests/sec in one second (the per-second series only)");
-
-    /// <summary>The latency percentile named as wrk and crank name it (<c>50</c>, <c>99.9</c>), or null when the catalog has none.</summary>
-    public static Measurement? LatencyPercentile(string percentile) => MeasurementCatalog.Find("http/latency/" + percentile);
-
-    /// <summary>The latency percentiles, with the percentile each one is.</summary>
-    public static IReadOnlyList<(double Percentile, Measurement Measurement)> Percentiles { get; } =
-        [(50, Latency50), (75, Latency75), (90, Latency90), (99, Latency99), (99.9, Latency999)];
 
     public static readonly Measurement Connects = new("http/connects", "count", Max, Neither, "Connections opened in the measured window without keep-alive (one per request)");
     public static readonly Measurement ConnectsRate = new("http/connects/rate", "conn/s", Max, Higher, "Connections opened per second without keep-alive (conn/s)");
@@ -49,8 +40,7 @@ internal static class HttpMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        RpsMean, Requests, BadResponses, Errors, Lost, LatencyMean, LatencyStdev, Latency50, Latency75, Latency90, Latency99, Latency999,
-        LatencyMax, Throughput, Bytes, Rps, Connects, ConnectsRate, ConnectMean, Connect50, Connect99, FirstByteMean, FirstByte50, FirstByte99,
+        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, Throughput, Bytes, Connects, ConnectsRate, ConnectMean, Connect50, Connect99, FirstByteMean, FirstByte50, FirstByte99,
         .. OpenModelMeasures.Http.All,
     ];
 }

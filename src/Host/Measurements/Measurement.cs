@@ -48,6 +48,9 @@ internal sealed class Measurement
     /// <summary>What it is to a run's headline; most measurements are none of it.</summary>
     public MeasurementRole Role { get; init; }
 
+    /// <summary>For a failure count: true when what it counts is also among the completed (HTTP's bad responses are responses).</summary>
+    public bool AmongCompleted { get; init; }
+
     /// <summary>True when it is sampled every interval while a job runs (rather than reported once by a load).</summary>
     public bool Sampled { get; init; }
 

@@ -17,4 +17,7 @@ internal enum MeasurementRole
 
     /// <summary>A count of failures (errors, bad answers, lost): a run's failures are their sum. Not its parts by cause.</summary>
     Failures,
+
+    /// <summary>The count of what completed in the window (requests answered, echoes returned): the failures' share is of it and them.</summary>
+    Completed,
 }

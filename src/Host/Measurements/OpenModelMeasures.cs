@@ -32,13 +32,8 @@ internal sealed class OpenModelMeasures
         LateByLoad = new($"{prefix}/{items}/late/load", "count", Max, Lower, $"Open model: of {prefix}/{items}/late, those sent late although a connection was free for them (the load generator fell behind, not the pool)");
         BacklogAtStart = new($"{prefix}/{items}/backlog/start", "count", Max, Lower, $"Open model: {items} due but not yet sent when the window opened (the warm-up waits up to its own length again, at most 10 s, for its backlog to drain to 5 ms worth of {items})");
         Backlog = new($"{prefix}/{items}/backlog", "count", Max, Lower, $"Open model: {items} due but not yet sent when the window ended");
-        UncorrectedMean = new($"{from}/mean", "ms", Max, Lower, $"Open model: mean {latencyWords} from each {item}'s send, not its due time (ms)");
-        Uncorrected50 = new($"{from}/50", "ms", Max, Lower, $"Open model: {latencyWords} from the send, 50th percentile (ms)");
-        Uncorrected90 = new($"{from}/90", "ms", Max, Lower, $"Open model: {latencyWords} from the send, 90th percentile (ms)");
-        Uncorrected99 = new($"{from}/99", "ms", Max, Lower, $"Open model: {latencyWords} from the send, 99th percentile (ms)");
-        Uncorrected999 = new($"{from}/99.9", "ms", Max, Lower, $"Open model: {latencyWords} from the send, 99.9th percentile (ms)");
-        UncorrectedMax = new($"{from}/max", "ms", Max, Lower, $"Open model: max {latencyWords} from the send (ms)");
-        All = [RateRequested, RateShortfall, Due, Late, LateByLoad, BacklogAtStart, Backlog, UncorrectedMean, Uncorrected50, Uncorrected90, Uncorrected99, Uncorrected999, UncorrectedMax];
+        Uncorrected = new(from, $"Open model: {latencyWords} from the send, not the due time", MeasurementRole.None);
+        All = [RateRequested, RateShortfall, Due, Late, LateByLoad, BacklogAtStart, Backlog, .. Uncorrected.All];
     }
 
     /// <summary>The name of the achieved rate the requested one is held against (<c>http/rps/mean</c>, <c>ws/messages/rate</c>).</summary>
@@ -63,17 +58,8 @@ internal sealed class OpenModelMeasures
 
     public Measurement Backlog { get; }
 
-    public Measurement UncorrectedMean { get; }
-
-    public Measurement Uncorrected50 { get; }
-
-    public Measurement Uncorrected90 { get; }
-
-    public Measurement Uncorrected99 { get; }
-
-    public Measurement Uncorrected999 { get; }
-
-    public Measurement UncorrectedMax { get; }
+    /// <summary>The latencies from each send rather than its due time (what a closed loop would have reported).</summary>
+    public LatencyMeasures Uncorrected { get; }
 
     public IReadOnlyList<Measurement> All { get; }
 

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Documents;
 using static Benchmarks.Host.Measurements.Better;
 using static Benchmarks.Host.Measurements.Operation;
 
@@ -35,6 +36,9 @@ internal static class SystemMeasures
     /// <summary>The load's own CPU over its measured window, as the load reports it (once).</summary>
     public static readonly Measurement LoadUser = new("load/cpu/user", "%", Avg, Neither, "Load generator CPU in user mode over the measured window (% of the machine)");
     public static readonly Measurement LoadKernel = new("load/cpu/kernel", "%", Avg, Neither, "Load generator CPU in kernel mode over the measured window (% of the machine)");
+    /// <summary>The load's per-second series: what its headline rate counts, in one second of the window (a sample; its aggregate is the mean of the seconds).</summary>
+    public static readonly Measurement LoadRate = new(RunDocumentJson.RateSeries, "/s", Avg, Higher, "The load's rate in one second: responses, echo replies or echoes completed, in its headline's unit (the per-second series only; http/rps before schema 3)", Sum);
+
     /// <summary>How long the load warmed up before its window, and whether an adaptive warm-up ended steady.</summary>
     public static readonly Measurement LoadWarmup = new("load/warmup", "s", Max, Neither, "Warm-up before the measured window (s): fixed, or until the rate settled (and the server's JIT went quiet, in a run)");
     public static readonly Measurement LoadWarmupSteady = new("load/warmup/steady", "count", Min, Higher, "1 when an adaptive warm-up ended with the rate settled (and the server's JIT quiet, in a run), 0 when it reached its maximum first", Min);
@@ -51,7 +55,7 @@ internal static class SystemMeasures
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, MachineUser, MachineKernel, MachineIdle, MachineSteal,
-        NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadWarmup, LoadWarmupSteady, Jit,
+        NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];
 

@@ -8,7 +8,7 @@ internal static class TcpMeasures
 {
     public static readonly Measurement ResponsesRate = new("tcp/responses/rate", "resp/s", Max, Higher, "TCP echoes received complete and byte-exact per second (resp/s)", Sum) { Role = MeasurementRole.Headline };
     public static readonly Measurement RequestsRate = new("tcp/requests/rate", "req/s", Max, Higher, "TCP messages sent per second (req/s)");
-    public static readonly Measurement Responses = new("tcp/responses", "count", Max, Higher, "TCP echoes received complete and byte-exact");
+    public static readonly Measurement Responses = new("tcp/responses", "count", Max, Higher, "TCP echoes received complete and byte-exact") { Role = MeasurementRole.Completed };
     public static readonly Measurement Requests = new("tcp/requests", "count", Max, Neither, "TCP messages sent in the measured window");
     public static readonly Measurement Unfinished = new("tcp/unfinished", "count", Max, Neither, "TCP messages still in flight when the run stopped");
     public static readonly Measurement Errors = new("tcp/errors", "count", Max, Lower, "TCP failures: messages whose echo failed and connects that failed, all causes") { Role = MeasurementRole.Failures };
@@ -25,11 +25,11 @@ internal static class TcpMeasures
     public static readonly Measurement Connect50 = new("tcp/connect/50", "ms", Max, Lower, "TCP connect time, 50th percentile (ms)");
     public static readonly Measurement Connect99 = new("tcp/connect/99", "ms", Max, Lower, "TCP connect time, 99th percentile (ms)");
     public static readonly Measurement ConnectMax = new("tcp/connect/max", "ms", Max, Lower, "TCP connect time, max (ms)");
-    public static readonly Measurement RttMean = new("tcp/rtt/mean", "ms", Max, Lower, "TCP echo round trip from its own send, mean (ms)");
-    public static readonly Measurement Rtt50 = new("tcp/rtt/50", "ms", Max, Lower, "TCP echo round trip, 50th percentile (ms)");
-    public static readonly Measurement Rtt90 = new("tcp/rtt/90", "ms", Max, Lower, "TCP echo round trip, 90th percentile (ms)");
-    public static readonly Measurement Rtt99 = new("tcp/rtt/99", "ms", Max, Lower, "TCP echo round trip, 99th percentile (ms)") { Role = MeasurementRole.TailLatency };
-    public static readonly Measurement RttMax = new("tcp/rtt/max", "ms", Max, Lower, "TCP echo round trip, max (ms)");
+    public static readonly Measurement RttMean = LatencyMeasures.Tcp.Mean;
+    public static readonly Measurement Rtt50 = LatencyMeasures.Tcp.P50;
+    public static readonly Measurement Rtt90 = LatencyMeasures.Tcp.P90;
+    public static readonly Measurement Rtt99 = LatencyMeasures.Tcp.P99;
+    public static readonly Measurement RttMax = LatencyMeasures.Tcp.Maximum;
 
     /// <summary>The error count of each failure cause, by the cause's name.</summary>
     public static IReadOnlyDictionary<string, Measurement> ErrorsByCause { get; } = new Dictionary<string, Measurement>(StringComparer.Ordinal)
@@ -38,11 +38,10 @@ internal static class TcpMeasures
         ["mismatch"] = ErrorsMismatch, ["ports"] = ErrorsPorts, ["other"] = ErrorsOther,
     };
 
-    public static IReadOnlyList<(double Percentile, Measurement Measurement)> RttPercentiles { get; } = [(50, Rtt50), (90, Rtt90), (99, Rtt99)];
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
         ResponsesRate, RequestsRate, Responses, Requests, Unfinished, Errors, ErrorsRefused, ErrorsReset, ErrorsTimeout, ErrorsShortEcho, ErrorsMismatch, ErrorsPorts, ErrorsOther,
-        Connects, ConnectsRate, ConnectMean, Connect50, Connect99, ConnectMax, RttMean, Rtt50, Rtt90, Rtt99, RttMax,
+        Connects, ConnectsRate, ConnectMean, Connect50, Connect99, ConnectMax, .. LatencyMeasures.Tcp.All,
     ];
 }

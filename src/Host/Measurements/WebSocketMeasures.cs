@@ -7,16 +7,16 @@ namespace Benchmarks.Host.Measurements;
 internal static class WebSocketMeasures
 {
     public static readonly Measurement MessagesRate = new("ws/messages/rate", "msg/s", Max, Higher, "WebSocket echo replies per second that followed the rule (msg/s)") { Role = MeasurementRole.Headline };
-    public static readonly Measurement Messages = new("ws/messages", "count", Max, Higher, "WebSocket echo replies that followed the rule");
+    public static readonly Measurement Messages = new("ws/messages", "count", Max, Higher, "WebSocket echo replies that followed the rule") { Role = MeasurementRole.Completed };
     public static readonly Measurement MessagesBad = new("ws/messages/bad", "count", Max, Lower, "WebSocket replies that broke the echo rule") { Role = MeasurementRole.Failures };
     public static readonly Measurement MessagesLost = new("ws/messages/lost", "count", Max, Lower, "WebSocket messages in flight on a connection that failed") { Role = MeasurementRole.Failures };
     public static readonly Measurement Errors = new("ws/errors", "count", Max, Lower, "WebSocket connection errors (refused, reset, handshake, abnormal close, timeout)") { Role = MeasurementRole.Failures };
-    public static readonly Measurement RttMean = new("ws/rtt/mean", "ms", Max, Lower, "WebSocket round trip, mean (ms)");
-    public static readonly Measurement Rtt50 = new("ws/rtt/50", "ms", Max, Lower, "WebSocket round trip, 50th percentile (ms)");
-    public static readonly Measurement Rtt90 = new("ws/rtt/90", "ms", Max, Lower, "WebSocket round trip, 90th percentile (ms)");
+    public static readonly Measurement RttMean = LatencyMeasures.WebSocket.Mean;
+    public static readonly Measurement Rtt50 = LatencyMeasures.WebSocket.P50;
+    public static readonly Measurement Rtt90 = LatencyMeasures.WebSocket.P90;
     public static readonly Measurement Rtt95 = new("ws/rtt/95", "ms", Max, Lower, "WebSocket round trip, 95th percentile (ms)");
-    public static readonly Measurement Rtt99 = new("ws/rtt/99", "ms", Max, Lower, "WebSocket round trip, 99th percentile (ms)") { Role = MeasurementRole.TailLatency };
-    public static readonly Measurement RttMax = new("ws/rtt/max", "ms", Max, Lower, "WebSocket round trip, max (ms)");
+    public static readonly Measurement Rtt99 = LatencyMeasures.WebSocket.P99;
+    public static readonly Measurement RttMax = LatencyMeasures.WebSocket.Maximum;
     public static readonly Measurement IdleConnections = new("ws/idle/connections", "count", Max, Neither, "Idle WebSocket connections held open") { Role = MeasurementRole.Headline };
     public static readonly Measurement IdleMemoryPerConnection = new("ws/idle/memory-per-connection", "KB", Max, Lower, "Load generator resident memory per idle WebSocket connection (KB)");
     public static readonly Measurement BroadcastClients = new("ws/broadcast/clients", "count", Max, Higher, "Largest client count whose broadcast RTT stayed under the limit") { Role = MeasurementRole.Headline };
@@ -36,13 +36,10 @@ internal static class WebSocketMeasures
     public static readonly Measurement Connect95 = new("ws/connect/95", "ms", Max, Lower, "WebSocket connect + handshake time, 95th percentile (ms)");
     public static readonly Measurement ConnectMax = new("ws/connect/max", "ms", Max, Lower, "WebSocket connect + handshake time, max (ms)");
 
-    /// <summary>The round-trip percentiles, with the percentile each one is.</summary>
-    public static IReadOnlyList<(double Percentile, Measurement Measurement)> RttPercentiles { get; } =
-        [(50, Rtt50), (90, Rtt90), (95, Rtt95), (99, Rtt99)];
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        MessagesRate, Messages, MessagesBad, MessagesLost, Errors, RttMean, Rtt50, Rtt90, Rtt95, Rtt99, RttMax, IdleConnections, IdleMemoryPerConnection,
+        MessagesRate, Messages, MessagesBad, MessagesLost, Errors, .. LatencyMeasures.WebSocket.All, Rtt95, IdleConnections, IdleMemoryPerConnection,
         BroadcastClients, BroadcastSteps, BroadcastExpected, BroadcastReceived, BroadcastRttLimit, BroadcastRtt50, BroadcastRttMax,
         Connects, Handshakes, ConnectsRate, ConnectMean, ConnectMin, Connect50, Connect90, Connect95, ConnectMax,
         .. OpenModelMeasures.WebSocket.All,

@@ -11,7 +11,7 @@ internal static class HtmlReport
 {
     private static readonly string[] s_rates = [.. MatrixTable.Rates.Select(r => r.Name)];
     private static readonly string[] s_sides = ["baseline", "candidate"];
-    private static readonly string[] s_sampleRates = [HttpMeasures.Rps.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name];
+    private static readonly string[] s_sampleRates = [SystemMeasures.LoadRate.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name];
 
     public static string Compare(Comparison comparison)
     {
@@ -157,31 +157,30 @@ internal static class HtmlReport
     /// </summary>
     private static string LatencyByRate(IReadOnlyList<RunDocument> runs, MatrixAxis rate, IReadOnlyList<double> rates)
     {
-        var percentiles = HttpMeasures.Percentiles.Where(p => p.Percentile is 50 or 90 or 99 or 99.9).ToList();
+        var family = runs.Select(r => LatencyMeasures.Of(r.Measurements)).FirstOrDefault(f => f is not null) ?? LatencyMeasures.Http;
+        var percentiles = family.Percentiles.Where(p => p.Percentile is 50 or 90 or 99 or 99.9).ToList();
         var series = percentiles.Select((p, k) => ($"p{p.Percentile.ToString(CultureInfo.InvariantCulture)}",
             (IReadOnlyList<double>)[.. rates.Select(v => runs.LastOrDefault(r => rate.Number(r) == v && r.Status == RunStatus.Succeeded) is { } found ? Get(found, p.Measurement.Name) : double.NaN)],
             SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
         if (runs.Select(r => r.Parameters.GetValueOrDefault("slo")).FirstOrDefault(s => s is not null) is { } slo)
         {
-            foreach (var term in Runs.ServiceLevel.Parse(slo).Terms.Where(t => t.Measurement is not null))
+            foreach (var term in Runs.ServiceLevel.Parse(slo).Terms.Where(t => t.Latency is not null))
             {
                 series.Add(($"target {term.Text}", [.. rates.Select(_ => term.Limit)], "#999999"));
             }
         }
 
-        return "<h2>Latency against rate</h2>" + SvgChart.Lines("http/latency/NN (from the due time) by requested rate", "ms", "rate", rates, series);
+        return "<h2>Latency against rate</h2>" + SvgChart.Lines($"{family.Prefix}/NN (from the due time) by requested rate", "ms", "rate", rates, series);
     }
 
     private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color, IReadOnlyCollection<int> sampledRuns)
     {
-        var set = runs.Any(r => r.Measurements.ContainsKey(HttpMeasures.Latency50.Name)) ? HttpMeasures.Percentiles
-            : runs.Any(r => r.Measurements.ContainsKey(WebSocketMeasures.Rtt50.Name)) ? WebSocketMeasures.RttPercentiles
-            : null;
-        if (set is not null)
+        if (runs.Select(r => LatencyMeasures.Of(r.Measurements)).FirstOrDefault(f => f is not null) is { } family)
         {
+            var set = family.Percentiles;
             var percentiles = set.Where(p => runs.Any(r => r.Measurements.ContainsKey(p.Measurement.Name))).ToList();
             html.Append("<h2>Latency percentiles</h2>");
-            html.Append(SvgChart.Lines($"{set[0].Measurement.Name.Replace("/50", "/NN", StringComparison.Ordinal)} per run", "ms", "percentile", [.. percentiles.Select(p => p.Percentile)],
+            html.Append(SvgChart.Lines($"{family.Prefix}/NN per run", "ms", "percentile", [.. percentiles.Select(p => p.Percentile)],
                 [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. percentiles.Select(p => Get(r, p.Measurement.Name))], runs.Count <= SvgChart.Palette.Length ? SvgChart.Palette[i % SvgChart.Palette.Length] : color(i)))],
                 xNames: [.. percentiles.Select(p => "p" + p.Percentile.ToString(System.Globalization.CultureInfo.InvariantCulture))]));
         }

@@ -10,6 +10,9 @@ namespace Benchmarks.Host.Reports;
 /// </summary>
 internal static class MeasurementMeaning
 {
+    /// <summary>The latency families of the loads that take a rate: timed from the due time then.</summary>
+    private static readonly LatencyMeasures[] s_timedFromDue = [LatencyMeasures.Http, LatencyMeasures.WebSocket];
+
     public static string Of(RunDocument run, string name)
     {
         ArgumentNullException.ThrowIfNull(run);
@@ -21,7 +24,7 @@ internal static class MeasurementMeaning
         var meaning = run.Metadata.GetValueOrDefault(name)?.Aggregate is { Length: > 0 } aggregate ? aggregate : "unstated";
 
         // The open model times a request from its due time, the closed loop from its send: the same name, two meanings.
-        return run.Parameters.ContainsKey("rate") && (name.StartsWith("http/latency/", StringComparison.Ordinal) || name.StartsWith("ws/rtt/", StringComparison.Ordinal)) && !name.Contains("/uncorrected/", StringComparison.Ordinal)
+        return run.Parameters.ContainsKey("rate") && s_timedFromDue.Any(f => name.StartsWith(f.Prefix + "/", StringComparison.Ordinal)) && !name.Contains("/uncorrected/", StringComparison.Ordinal)
             ? $"{meaning}, from the due time (open model)"
             : meaning;
     }

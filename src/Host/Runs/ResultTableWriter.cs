@@ -9,8 +9,10 @@ internal static class ResultTableWriter
 {
     private static readonly string[] s_order =
     [
-        HttpMeasures.RpsMean.Name, HttpMeasures.Requests.Name, HttpMeasures.BadResponses.Name, HttpMeasures.Errors.Name, HttpMeasures.Lost.Name,
-        HttpMeasures.LatencyMean.Name, HttpMeasures.Latency50.Name, HttpMeasures.Latency75.Name, HttpMeasures.Latency90.Name, HttpMeasures.Latency99.Name, HttpMeasures.Latency999.Name, HttpMeasures.LatencyMax.Name,
+        // The load's headline, what completed and what failed, then its latency family together (a run has one protocol's).
+        .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.Completed).Select(m => m.Name),
+        .. MeasurementCatalog.WithRole(MeasurementRole.Failures).Select(m => m.Name),
+        .. new[] { LatencyMeasures.Http, LatencyMeasures.WebSocket, LatencyMeasures.Tcp }.SelectMany(f => f.All).Select(m => m.Name),
         HttpMeasures.Throughput.Name, SystemMeasures.Cpu.Name, SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.WorkingSet.Name,
         SystemMeasures.MachineUser.Name, SystemMeasures.MachineKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.MachineSteal.Name, SystemMeasures.NetRx.Name, SystemMeasures.NetTx.Name, SystemMeasures.LinkSpeed.Name, SystemMeasures.Utilization.Name,
         SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name, SystemMeasures.LoadCpuPerRequest.Name,

@@ -13,7 +13,7 @@ internal static class RunProgressLines
     public static string Window(RunSample sample)
     {
         var v = sample.Values;
-        var rate = v.TryGetValue(HttpMeasures.Rps.Name, out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
+        var rate = v.TryGetValue(SystemMeasures.LoadRate.Name, out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
         return string.Create(CultureInfo.InvariantCulture,
             $"  [{sample.Time,5:0.0}s] {rate,18} | server cpu {v.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}% (user {v.GetValueOrDefault(SystemMeasures.CpuUser.Name):0.0}%, kernel {v.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}%) | machine idle {v.GetValueOrDefault(SystemMeasures.MachineIdle.Name):0.0}% | net rx {v.GetValueOrDefault(SystemMeasures.NetRx.Name):0.0} Mbit/s");
     }

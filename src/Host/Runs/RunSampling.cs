@@ -120,7 +120,7 @@ internal sealed class RunSampling
         var sample = new RunSample { Time = _series!.SecondsSinceOrigin, Values = values };
         if (!double.IsNaN(requestsPerSecond))
         {
-            sample.Values[HttpMeasures.Rps.Name] = requestsPerSecond;
+            sample.Values[SystemMeasures.LoadRate.Name] = requestsPerSecond;
         }
 
         _samples.Add(sample);

@@ -10,9 +10,9 @@ internal static class RunVerdicts
     public static void Judge(RunDocument document)
     {
         // Each iteration's window is judged on its own (iterations differ by the machine's noise, not by a trend); the first unsteady one is the run's.
-        foreach (var window in document.Samples.Where(s => s.Values.ContainsKey(HttpMeasures.Rps.Name)).GroupBy(s => s.Iteration))
+        foreach (var window in document.Samples.Where(s => s.Values.ContainsKey(SystemMeasures.LoadRate.Name)).GroupBy(s => s.Iteration))
         {
-            document.Window = SteadinessRule.Check(HttpMeasures.Rps.Name, [.. window.Select(s => s.Values[HttpMeasures.Rps.Name])]);
+            document.Window = SteadinessRule.Check(SystemMeasures.LoadRate.Name, [.. window.Select(s => s.Values[SystemMeasures.LoadRate.Name])]);
             document.Window.Iteration = window.Key;
             if (document.Window.Verdict != "steady")
             {

@@ -47,9 +47,12 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
                 _ => throw new FormatException($"'{part}': a latency target needs a unit (ms, s or us)."),
             };
             var percentile = name is "mean" or "max" ? name : name[1..];
-            var measurement = MeasurementCatalog.Find("http/latency/" + percentile)
-                ?? throw new FormatException($"'{part}': no latency percentile {percentile} (use p50, p75, p90, p99, p99.9, mean or max).");
-            terms.Add(new ServiceLevelTerm(part, measurement, milliseconds));
+            if (LatencyMeasures.Http.Find(percentile) is null)
+            {
+                throw new FormatException($"'{part}': no latency percentile {percentile} (use p50, p75, p90, p99, p99.9, mean or max).");
+            }
+
+            terms.Add(new ServiceLevelTerm(part, percentile, milliseconds));
         }
 
         return terms.Count == 0 ? throw new FormatException("the target is empty: write p99<10ms (comma-separated terms).") : new ServiceLevel(text, terms);
@@ -77,10 +80,16 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
 
         foreach (var term in Terms)
         {
-            var actual = term.Measurement is { } latency ? m.GetValueOrDefault(latency.Name, double.NaN) : ErrorShare(m);
+            var measurement = term.In(m);
+            if (term.Latency is not null && measurement is null)
+            {
+                return (false, $"{term.Text}: the run reports no latency to hold it against", null);
+            }
+
+            var actual = measurement is not null ? m.GetValueOrDefault(measurement.Name, double.NaN) : FailureShare(m);
             if (!(actual < term.Limit))
             {
-                var reason = string.Create(c, $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(term.Measurement is null ? "%" : " ms")}");
+                var reason = string.Create(c, $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(measurement is null ? "%" : " ms")}");
                 return (false, reason, term.TailShare is { } tail ? OpenModelRule.LoadBehind(run, m, tail) : null);
             }
         }
@@ -106,11 +115,17 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
         return values;
     }
 
-    /// <summary>Failed requests (errors, bad responses, lost) as a share of those that ended, %.</summary>
-    private static double ErrorShare(IReadOnlyDictionary<string, double> m)
+    /// <summary>
+    /// Failures as a share of what ended, %: every failure count the run reports (its protocol's,
+    /// by role: errors, bad answers, lost) over those and what completed, where a failure already
+    /// counted among the completed (HTTP's bad responses are responses) is counted once.
+    /// </summary>
+    private static double FailureShare(IReadOnlyDictionary<string, double> m)
     {
-        var failed = m.GetValueOrDefault(HttpMeasures.Errors.Name) + m.GetValueOrDefault(HttpMeasures.BadResponses.Name) + m.GetValueOrDefault(HttpMeasures.Lost.Name);
-        var all = m.GetValueOrDefault(HttpMeasures.Requests.Name) + m.GetValueOrDefault(HttpMeasures.Lost.Name) + m.GetValueOrDefault(HttpMeasures.Errors.Name);
+        var failures = MeasurementCatalog.WithRole(MeasurementRole.Failures).Where(f => m.ContainsKey(f.Name)).ToList();
+        var failed = failures.Sum(f => m[f.Name]);
+        var completed = MeasurementCatalog.WithRole(MeasurementRole.Completed).Where(f => m.ContainsKey(f.Name)).Sum(f => m[f.Name]);
+        var all = completed + failures.Where(f => !f.AmongCompleted).Sum(f => m[f.Name]);
         return all > 0 ? failed / all * 100 : 100;
     }
 

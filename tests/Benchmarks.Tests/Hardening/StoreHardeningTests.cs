@@ -34,9 +34,9 @@ public sealed class StoreHardeningTests
 
     [Trait("Tier", "Fast")]
     [Theory]
-    [InlineData(0, "the document's schema is 0; this version reads 1 to 2")]
-    [InlineData(-1, "the document's schema is -1; this version reads 1 to 2")]
-    [InlineData(3, "the document's schema is 3; this version reads 1 to 2 (it was written by a newer version)")]
+    [InlineData(0, "the document's schema is 0; this version reads 1 to 3")]
+    [InlineData(-1, "the document's schema is -1; this version reads 1 to 3")]
+    [InlineData(4, "the document's schema is 4; this version reads 1 to 3 (it was written by a newer version)")]
     [InlineData(99, "the document's schema is 99")]
     public async Task A_document_of_a_schema_this_version_does_not_read_is_skipped_with_its_cause(int schema, string warning)
     {

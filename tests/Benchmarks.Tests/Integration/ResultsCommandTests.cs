@@ -114,7 +114,7 @@ public sealed class ResultsCommandTests
         Assert.Matches(@"<tr class=""better""><td><code>http/rps/mean</code></td><td>100,200</td><td>120,300</td><td>\+20\.1%</td>", dom);
         // rps, the distributions of rps and p99, latency, CPU, network, and the per-second samples of each side's first run.
         Assert.Equal(8, CountOf(dom, "<svg class=\"chart\""));
-        foreach (var title in new[] { "http/rps/mean per run", "http/rps/mean: every sample", "http/latency/99: every sample", "http/latency/NN per run", "benchmarks/cpu/user + benchmarks/cpu/kernel", "net/rx and net/tx", "http/rps each second" })
+        foreach (var title in new[] { "http/rps/mean per run", "http/rps/mean: every sample", "http/latency/99: every sample", "http/latency/NN per run", "benchmarks/cpu/user + benchmarks/cpu/kernel", "net/rx and net/tx", "load/rate each second" })
         {
             Assert.Contains(title, dom, StringComparison.Ordinal);
         }
@@ -227,9 +227,9 @@ public sealed class ResultsCommandTests
         var results = TestPaths.NewTempDirectory();
         var store = new JsonFileRunStore(results);
         var climbing = SampleRuns.Create(labels: ["climbing"]);
-        climbing.Window = new WindowCheck { Verdict = "not steady", Series = "http/rps", DriftPercent = 120, TrendZ = 5, Seconds = 15 };
+        climbing.Window = new WindowCheck { Verdict = "not steady", Series = "load/rate", DriftPercent = 120, TrendZ = 5, Seconds = 15 };
         var flat = SampleRuns.Create(labels: ["flat"]);
-        flat.Window = new WindowCheck { Verdict = "steady", Series = "http/rps", DriftPercent = 1, TrendZ = 0.4, Seconds = 15 };
+        flat.Window = new WindowCheck { Verdict = "steady", Series = "load/rate", DriftPercent = 1, TrendZ = 0.4, Seconds = 15 };
         await store.WriteAsync(climbing, CancellationToken.None);
         await store.WriteAsync(flat, CancellationToken.None);
 

@@ -49,7 +49,7 @@ public sealed class RunTests
         // Warm-up excluded: samples cover only the 2 s window.
         Assert.InRange(document.Samples.Count, 1, 4);
         Assert.All(document.Samples, s => Assert.InRange(s.Time, 0, 3));
-        Assert.Contains(document.Samples, s => s.Values.GetValueOrDefault("http/rps") > 0);
+        Assert.Contains(document.Samples, s => s.Values.GetValueOrDefault("load/rate") > 0);
 
         // The load is pinned to one CPU of the machine: its share of the machine cannot exceed that CPU's.
         var loadShare = 100.0 / document.Environment.Cores * (document.Parameters["load-cpus"] == "any" ? document.Environment.Cores : document.Parameters["load-cpus"].Split(',').Length);

@@ -57,13 +57,36 @@ public sealed partial class ReadmeMeasurementTests
             Assert.NotNull(MeasurementCatalog.Find(family.Completed));
         }
 
-        // The names runs stored before the family existed.
-        Assert.Equal(
-            ["http/rate/requested", "http/rate/shortfall", "http/requests/due", "http/requests/late", "http/requests/late/load", "http/requests/backlog/start", "http/requests/backlog",
-             "http/latency/uncorrected/mean", "http/latency/uncorrected/50", "http/latency/uncorrected/90", "http/latency/uncorrected/99", "http/latency/uncorrected/99.9", "http/latency/uncorrected/max"],
-            OpenModelMeasures.Http.All.Select(m => m.Name));
+        // The names runs stored before the family existed keep their meaning; the latencies from the send are a latency family.
+        Assert.Subset(
+            OpenModelMeasures.Http.All.Select(m => m.Name).ToHashSet(),
+            new HashSet<string> { "http/rate/requested", "http/rate/shortfall", "http/requests/due", "http/requests/late", "http/requests/late/load", "http/requests/backlog/start", "http/requests/backlog",
+             "http/latency/uncorrected/mean", "http/latency/uncorrected/50", "http/latency/uncorrected/90", "http/latency/uncorrected/99", "http/latency/uncorrected/99.9", "http/latency/uncorrected/max" });
+        Assert.Equal(OpenModelMeasures.Http.Uncorrected.All, OpenModelMeasures.Http.All.TakeLast(8));
         Assert.Contains(OpenModelMeasures.WebSocket.All, m => m.Name == "ws/messages/late/load");
         Assert.Contains(OpenModelMeasures.WebSocket.All, m => m.Name == "ws/rtt/uncorrected/99");
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Every_load_reports_one_latency_family_whose_tail_is_its_tail_latency()
+    {
+        var families = new[] { (LatencyMeasures.Http, "http/latency"), (LatencyMeasures.WebSocket, "ws/rtt"), (LatencyMeasures.Tcp, "tcp/rtt") };
+        foreach (var (family, prefix) in families)
+        {
+            Assert.Equal(
+                ["mean", "stdev", "50", "75", "90", "99", "99.9", "max"],
+                family.All.Select(m => m.Name[(prefix.Length + 1)..]));
+            Assert.All(family.All, m => Assert.Same(m, MeasurementCatalog.Find(m.Name)));
+            Assert.Contains(family.P99, MeasurementCatalog.WithRole(MeasurementRole.TailLatency));
+            Assert.Same(family.P999, family.Find("99.9"));
+            Assert.Same(family, LatencyMeasures.Of(new Dictionary<string, double> { [family.P99.Name] = 1 }));
+        }
+
+        // The open model's latencies from the send are a family too, but no run's tail latency.
+        Assert.DoesNotContain(OpenModelMeasures.WebSocket.Uncorrected.P99, MeasurementCatalog.WithRole(MeasurementRole.TailLatency));
+        Assert.Equal("ws/rtt/uncorrected/75", OpenModelMeasures.WebSocket.Uncorrected.P75.Name);
+        Assert.Null(LatencyMeasures.Of(new Dictionary<string, double> { ["ws/broadcast/clients"] = 10 }));
     }
 
     /// <summary>

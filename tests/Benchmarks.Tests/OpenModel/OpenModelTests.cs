@@ -240,6 +240,27 @@ public sealed class OpenModelTests
     }
 
     [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("ws/rtt", "ws/messages", "ws/messages/lost")]
+    [InlineData("tcp/rtt", "tcp/responses", "tcp/errors")]
+    public void A_target_reads_the_latency_and_failures_of_the_runs_own_protocol(string latency, string completed, string failed)
+    {
+        var run = new RunDocument { Status = RunStatus.Succeeded };
+        run.Measurements[latency + "/99"] = 12;
+        run.Measurements[latency + "/max"] = 30;
+        run.Measurements[completed] = 990;
+        run.Measurements[failed] = 10;
+        Assert.Equal((true, "met", (string?)null), ServiceLevel.Parse("p99<50ms,max<1s,errors<2%").Check(run));
+        Assert.Equal((false, "p99 was 12 ms", (string?)null), ServiceLevel.Parse("p99<10ms").Check(run));
+        Assert.Equal((false, "errors was 1%", (string?)null), ServiceLevel.Parse("errors<0.5%").Check(run));
+
+        // A run with no latency of its own (a broadcast search) cannot meet a latency term.
+        var broadcast = new RunDocument { Status = RunStatus.Succeeded };
+        broadcast.Measurements["ws/broadcast/clients"] = 1000;
+        Assert.Equal((false, "p99<10ms: the run reports no latency to hold it against", (string?)null), ServiceLevel.Parse("p99<10ms").Check(broadcast));
+    }
+
+    [Trait("Tier", "Fast")]
     [Fact]
     public void A_run_of_several_windows_is_judged_on_their_medians_so_one_unlucky_window_does_not_decide()
     {

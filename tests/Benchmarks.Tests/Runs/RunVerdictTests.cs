@@ -14,26 +14,26 @@ public sealed class RunVerdictTests
     {
         // The JIT-bound climb seen on Kestrel: 43k to 115k over 15 s.
         var climbing = Enumerable.Range(0, 15).Select(i => 43_000 + (i * 5_100) + (i % 3 * 2_000.0)).ToList();
-        var check = SteadinessRule.Check("http/rps", climbing);
+        var check = SteadinessRule.Check("load/rate", climbing);
         Assert.Equal("not steady", check.Verdict);
         Assert.True(check.DriftPercent > 50, check.DriftPercent.ToString(System.Globalization.CultureInfo.InvariantCulture));
 
         // ±15% noise around a constant rate: no false alarm.
         double[] noise = [1.00, 0.85, 1.12, 0.95, 1.15, 0.88, 1.05, 0.9, 1.1, 0.97, 1.13, 0.86, 1.02, 0.92, 1.08];
-        var flat = SteadinessRule.Check("http/rps", [.. noise.Select(f => 100_000 * f)]);
+        var flat = SteadinessRule.Check("load/rate", [.. noise.Select(f => 100_000 * f)]);
         Assert.Equal("steady", flat.Verdict);
         Assert.InRange(flat.CvPercent, 9, 11);
 
         // Seen on sockets with the hypervisor stealing 14%: +23% between the ends, but no consistent trend: noisy, not steady.
         double[] jumpy = [780, 700, 805, 690, 810, 720, 830, 700, 640, 860, 900, 820, 690, 910, 870];
-        var noisy = SteadinessRule.Check("http/rps", jumpy);
+        var noisy = SteadinessRule.Check("load/rate", jumpy);
         Assert.Equal("noisy", noisy.Verdict);
         Assert.True(noisy.DriftPercent >= 10 && Math.Abs(noisy.TrendZ) < 2.576, $"{noisy.DriftPercent} {noisy.TrendZ}");
 
         // A slight but clean trend (3% over the window) is steady enough: under the drift limit.
-        Assert.Equal("steady", SteadinessRule.Check("http/rps", [.. Enumerable.Range(0, 15).Select(i => 100_000 + (i * 200.0))]).Verdict);
+        Assert.Equal("steady", SteadinessRule.Check("load/rate", [.. Enumerable.Range(0, 15).Select(i => 100_000 + (i * 200.0))]).Verdict);
 
-        Assert.Equal("too short", SteadinessRule.Check("http/rps", [1, 2, 3]).Verdict);
+        Assert.Equal("too short", SteadinessRule.Check("load/rate", [1, 2, 3]).Verdict);
     }
 
     [Trait("Tier", "Fast")]
@@ -42,14 +42,14 @@ public sealed class RunVerdictTests
     {
         // 30 s at 20k req/s with the server stopped (SIGSTOP) for 18 of them: no trend, but not steady.
         var stalled = Enumerable.Range(0, 30).Select(i => i is >= 6 and < 24 ? 0 : 20_000 + (i % 3 * 500.0)).ToList();
-        var check = SteadinessRule.Check("http/rps", stalled);
+        var check = SteadinessRule.Check("load/rate", stalled);
         Assert.Equal("not steady", check.Verdict);
         Assert.Equal(18, check.StalledSeconds);
         Assert.Contains("stalled (below a tenth of its upper quartile) for 18 of 30 s", WindowText.Describe(check), StringComparison.Ordinal);
 
         // One second at 0 in fifteen is a stall too; one second at half the rate is not.
-        Assert.Equal(1, SteadinessRule.Check("http/rps", [.. Enumerable.Range(0, 15).Select(i => i == 7 ? 0 : 10_000.0)]).StalledSeconds);
-        Assert.Equal(0, SteadinessRule.Check("http/rps", [.. Enumerable.Range(0, 15).Select(i => i == 7 ? 5_000 : 10_000.0)]).StalledSeconds);
+        Assert.Equal(1, SteadinessRule.Check("load/rate", [.. Enumerable.Range(0, 15).Select(i => i == 7 ? 0 : 10_000.0)]).StalledSeconds);
+        Assert.Equal(0, SteadinessRule.Check("load/rate", [.. Enumerable.Range(0, 15).Select(i => i == 7 ? 5_000 : 10_000.0)]).StalledSeconds);
     }
 
     [Trait("Tier", "Fast")]
@@ -60,7 +60,7 @@ public sealed class RunVerdictTests
     [InlineData(2.5, "drift +2.5% over")]
     public void A_drift_that_rounds_to_zero_reads_as_zero_not_as_a_signed_zero(double drift, string expected)
     {
-        var text = WindowText.Describe(new WindowCheck { Verdict = "steady", Series = "http/rps", DriftPercent = drift, Seconds = 10 });
+        var text = WindowText.Describe(new WindowCheck { Verdict = "steady", Series = "load/rate", DriftPercent = drift, Seconds = 10 });
         Assert.Contains(expected, text, StringComparison.Ordinal);
         Assert.DoesNotContain("-+", text, StringComparison.Ordinal);
     }

@@ -85,6 +85,6 @@ public sealed partial class SteadyStateTests
     [GeneratedRegex(@"^warm-up: (?<seconds>[0-9.]+) s,? (?<ending>.+)$", RegexOptions.Multiline)]
     private static partial Regex WarmupPattern();
 
-    [GeneratedRegex(@"^window: NOT STEADY: http/rps drifted \+(?<drift>[0-9.]+)%", RegexOptions.Multiline)]
+    [GeneratedRegex(@"^window: NOT STEADY: load/rate drifted \+(?<drift>[0-9.]+)%", RegexOptions.Multiline)]
     private static partial Regex DriftPattern();
 }

@@ -41,7 +41,7 @@ internal static class SampleRuns
         for (var second = 0; second < 3; second++)
         {
             var sample = new RunSample { Time = second };
-            sample.Values["http/rps"] = rps + second;
+            sample.Values["load/rate"] = rps + second;
             sample.Values["benchmarks/cpu/user"] = 30 + second;
             run.Samples.Add(sample);
         }
