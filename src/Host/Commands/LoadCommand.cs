@@ -21,11 +21,8 @@ internal static class LoadCommand
         url.Required = true;
         var load = new LoadOptionSet();
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
-        var json = new Option<FileInfo?>("--json") { Description = "Write the measurements to this JSON file." };
-        var crank = new Option<bool>("--crank-statistics") { Description = "Print the measurements as a crank statistics block." };
-        var progress = new Option<bool>("--progress") { Description = "Print machine-readable progress lines ('#load ...') every second." };
+        var output = new LoadOutputOptionSet();
         var plugins = OptionFactory.Plugins();
-        var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
         var engine = new Option<string>("--engine") { Description = "builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", DefaultValueFactory = _ => "builtin" };
         engine.AcceptOnlyFromAmong("builtin", "wrk");
         var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
@@ -33,9 +30,9 @@ internal static class LoadCommand
         var tcp = new TcpOptionSet();
         var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws, the WebSocket generator.")
         {
-            url, scenario, json, crank, progress, plugins, parent, engine, gate,
+            url, scenario, plugins, engine, gate,
         };
-        foreach (var option in ws.All.Concat(tcp.All))
+        foreach (var option in output.All.Concat(ws.All).Concat(tcp.All))
         {
             command.Options.Add(option);
         }
@@ -54,12 +51,12 @@ internal static class LoadCommand
 
             if (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme == "tcp")
             {
-                return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, json, crank, progress, parent, cancellationToken);
+                return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, output, cancellationToken);
             }
 
             if (result.GetValue(ws.Enabled))
             {
-                return await WebSocketLoad.RunAsync(console, result, ws, load, result.GetRequiredValue(url)!, json, crank, progress, parent, cancellationToken);
+                return await WebSocketLoad.RunAsync(console, result, ws, load, result.GetRequiredValue(url)!, output, cancellationToken);
             }
 
             try
@@ -102,7 +99,12 @@ internal static class LoadCommand
                     throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--engine builtin).");
                 }
 
-                using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+                if (result.GetValue(output.Distribution) is not null && result.GetValue(engine) == "wrk")
+                {
+                    throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--engine builtin).");
+                }
+
+                using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
                 if (result.GetValue(gate) && options.WarmupMax is not null)
                 {
                     var input = InputWarmupGate.Start(Console.In, signal.Token);
@@ -110,14 +112,14 @@ internal static class LoadCommand
                 }
                 if (result.GetValue(engine) == "wrk")
                 {
-                    return await WrkLoad.RunAsync(console, options, result.GetValue(json), result.GetValue(crank), signal);
+                    return await WrkLoad.RunAsync(console, options, result, output, signal);
                 }
 
                 SocketEngine.Configure(options.Threads);
                 LoadResult loadResult;
                 try
                 {
-                    loadResult = await HttpLoadGenerator.RunAsync(options, result.GetValue(progress) ? new ProgressLines(console) : null, signal.Token);
+                    loadResult = await HttpLoadGenerator.RunAsync(options, result.GetValue(output.Progress) ? new ProgressLines(console) : null, signal.Token);
                 }
                 catch (OperationCanceledException)
                 {
@@ -133,9 +135,9 @@ internal static class LoadCommand
                 console.Out.WriteLine(WindowText.Describe(SteadinessRule.Check(SystemMeasures.LoadRate.Name, loadResult.PerSecond)));
                 return await LoadOutput.FinishAsync(
                     console,
-                    new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)),
-                    result.GetValue(json),
-                    result.GetValue(crank));
+                    new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)) { Latency = loadResult.Latency.Histogram },
+                    result,
+                    output);
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
             {

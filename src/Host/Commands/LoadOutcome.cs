@@ -1,4 +1,10 @@
+using Benchmarks.Load.Statistics;
+
 namespace Benchmarks.Host.Commands;
 
 /// <summary>What a load engine ended with: its measurements, its own result as JSON, and the one-line cause when it was not clean.</summary>
-internal sealed record LoadOutcome(IReadOnlyDictionary<string, double> Measurements, Func<string> Json, string? Failure);
+internal sealed record LoadOutcome(IReadOnlyDictionary<string, double> Measurements, Func<string> Json, string? Failure)
+{
+    /// <summary>The window's latency histogram (the request's, or the round trip's), when the engine has one.</summary>
+    public LatencyHistogram? Latency { get; init; }
+}

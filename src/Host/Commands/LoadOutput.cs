@@ -1,25 +1,41 @@
+using System.CommandLine;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Crank;
+using Benchmarks.Host.LoadJobs;
 
 namespace Benchmarks.Host.Commands;
 
 /// <summary>
 /// The end of every <c>load</c> engine, in one place: the engine's own result to <c>--json</c>,
-/// its measurements as a crank statistics block (what <c>run</c> and the agent read), then the
+/// its latency distribution to <c>--latency-distribution</c>, its measurements as a crank statistics block (what <c>run</c> and the agent read), then the
 /// exit code — 0 when clean, else 1 with the one-line cause.
 /// </summary>
 internal static class LoadOutput
 {
-    public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, FileInfo? json, bool crankStatistics)
+    public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output)
     {
         ArgumentNullException.ThrowIfNull(console);
         ArgumentNullException.ThrowIfNull(outcome);
-        if (json is not null)
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(output);
+        if (result.GetValue(output.Json) is { } json)
         {
             await File.WriteAllTextAsync(json.FullName, outcome.Json(), CancellationToken.None);
         }
 
-        if (crankStatistics)
+        if (result.GetValue(output.Distribution) is { } distribution)
+        {
+            if (outcome.Latency is { } histogram)
+            {
+                await LatencyDistribution.WriteAsync(distribution.FullName, histogram);
+            }
+            else
+            {
+                console.Error.WriteLine($"warning: this load times no request or round trip: no latency distribution written to {distribution.FullName}.");
+            }
+        }
+
+        if (result.GetValue(output.Crank))
         {
             console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow));
         }

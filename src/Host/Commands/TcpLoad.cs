@@ -13,7 +13,7 @@ internal static class TcpLoad
 {
     public static async Task<int> RunAsync(
         CliConsole console, ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
-        Option<FileInfo?> json, Option<bool> crank, Option<bool> progress, Option<int?> parent, CancellationToken cancellationToken)
+        LoadOutputOptionSet output, CancellationToken cancellationToken)
     {
         TcpLoadOptions options;
         try
@@ -44,11 +44,11 @@ internal static class TcpLoad
             return UsageErrors.Report(console, ex);
         }
 
-        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
         TcpLoadResult outcome;
         try
         {
-            outcome = await TcpLoadGenerator.RunAsync(options, result.GetValue(progress) ? new ProgressLines(console) : null, signal.Token);
+            outcome = await TcpLoadGenerator.RunAsync(options, result.GetValue(output.Progress) ? new ProgressLines(console) : null, signal.Token);
         }
         catch (OperationCanceledException)
         {
@@ -63,8 +63,8 @@ internal static class TcpLoad
                 + (outcome.ConnectFailed.GetValueOrDefault(TcpLoadGenerator.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
         return await LoadOutput.FinishAsync(
             console,
-            new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure),
-            result.GetValue(json),
-            result.GetValue(crank));
+            new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure) { Latency = outcome.RoundTrip.Histogram },
+            result,
+            output);
     }
 }

@@ -15,7 +15,7 @@ internal static class WebSocketLoad
 {
     public static async Task<int> RunAsync(
         CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
-        Option<FileInfo?> json, Option<bool> crank, Option<bool> progress, Option<int?> parent, CancellationToken cancellationToken)
+        LoadOutputOptionSet output, CancellationToken cancellationToken)
     {
         if (result.GetRequiredValue(ws.Mode) == "broadcast" && load.GetRate(result) is not null)
         {
@@ -24,7 +24,7 @@ internal static class WebSocketLoad
 
         if (result.GetRequiredValue(ws.Mode) == "broadcast")
         {
-            return await RunBroadcastAsync(console, result, ws, load, url, json, crank, cancellationToken);
+            return await RunBroadcastAsync(console, result, ws, load, url, output, cancellationToken);
         }
 
         WebSocketLoadOptions options;
@@ -58,11 +58,11 @@ internal static class WebSocketLoad
             return UsageErrors.Report(console, ex);
         }
 
-        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
         WebSocketLoadResult outcome;
         try
         {
-            outcome = await WebSocketLoadGenerator.RunAsync(options, result.GetValue(progress) ? new ProgressLines(console) : null, signal.Token);
+            outcome = await WebSocketLoadGenerator.RunAsync(options, result.GetValue(output.Progress) ? new ProgressLines(console) : null, signal.Token);
         }
         catch (OperationCanceledException)
         {
@@ -76,13 +76,16 @@ internal static class WebSocketLoad
             : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
         return await LoadOutput.FinishAsync(
             console,
-            new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure),
-            result.GetValue(json),
-            result.GetValue(crank));
+            new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure)
+            {
+                Latency = outcome.Mode is WebSocketLoadMode.Connect or WebSocketLoadMode.Idle ? null : outcome.RoundTrip.Histogram,
+            },
+            result,
+            output);
     }
 
     private static async Task<int> RunBroadcastAsync(
-        CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url, Option<FileInfo?> json, Option<bool> crank, CancellationToken cancellationToken)
+        CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url, LoadOutputOptionSet output, CancellationToken cancellationToken)
     {
         var b = ws.Broadcast;
         BroadcastOptions options;
@@ -120,8 +123,8 @@ internal static class WebSocketLoad
         return await LoadOutput.FinishAsync(
             console,
             new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, BroadcastResultJson.Default.BroadcastResult), failure),
-            result.GetValue(json),
-            result.GetValue(crank));
+            result,
+            output);
     }
 
     private static EchoMessageKind MessageKind(string? text, Uri url) => text switch

@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Crank;
@@ -15,7 +16,7 @@ namespace Benchmarks.Host.Commands;
 /// </summary>
 internal static class WrkLoad
 {
-    public static async Task<int> RunAsync(CliConsole console, HttpLoadOptions options, FileInfo? json, bool crank, ShutdownSignal signal)
+    public static async Task<int> RunAsync(CliConsole console, HttpLoadOptions options, ParseResult result, LoadOutputOptionSet output, ShutdownSignal signal)
     {
         if (WrkLoadJob.Locate() is null)
         {
@@ -29,7 +30,7 @@ internal static class WrkLoad
             if (options.Warmup > TimeSpan.Zero)
             {
                 await using var warmup = JobProcess.Start(WrkLoadJob.Command(options, null, directory, options.Warmup, "wrk-warmup"), control);
-                AnnounceChild(console, crank, warmup.Id);
+                AnnounceChild(console, result.GetValue(output.Crank), warmup.Id);
                 if (!await WaitAsync(warmup, signal))
                 {
                     return console.Fail(ExitCodes.Failed, $"load stopped during the wrk warm-up: {signal.Reason ?? "cancelled"}");
@@ -47,7 +48,7 @@ internal static class WrkLoad
                     console.Error.WriteLine(line);
                 }
             });
-            AnnounceChild(console, crank, main.Id);
+            AnnounceChild(console, result.GetValue(output.Crank), main.Id);
             if (!await WaitAsync(main, signal))
             {
                 return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
@@ -64,7 +65,7 @@ internal static class WrkLoad
                 return console.Fail(ExitCodes.Failed, failure?.Cause ?? "wrk printed no report");
             }
 
-            return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), json, crank);
+            return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), result, output);
         }
         finally
         {

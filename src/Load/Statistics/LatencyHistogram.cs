@@ -140,6 +140,23 @@ public sealed class LatencyHistogram
         return Math.Sqrt(sumOfSquares / total);
     }
 
+    /// <summary>
+    /// Every bucket that holds a count: the lowest value it stands for and its count, lowest
+    /// first. The layout is HdrHistogram's with a lowest discernible value of 1 and 3 significant
+    /// digits (2,048 sub-buckets), so a value recorded there lands in the same bucket.
+    /// </summary>
+    public IEnumerable<(long Value, long Count)> Buckets()
+    {
+        for (var i = 0; i < _counts.Length; i++)
+        {
+            var count = Volatile.Read(ref _counts[i]);
+            if (count != 0)
+            {
+                yield return (LowestEquivalentValue(i), count);
+            }
+        }
+    }
+
     internal static int IndexOf(long value)
     {
         if (value < SubBucketCount)

@@ -1,8 +1,14 @@
+using System.Text.Json.Serialization;
+
 namespace Benchmarks.Load.Statistics;
 
 /// <summary>Latency percentiles in milliseconds.</summary>
 public sealed record LatencySummary(double Mean, double StandardDeviation, double Min, double P50, double P75, double P90, double P99, double P999, double Max)
 {
+    /// <summary>The histogram (ns) the summary was read from, for a full distribution; not part of the JSON.</summary>
+    [JsonIgnore]
+    public LatencyHistogram? Histogram { get; init; }
+
     public static LatencySummary From(LatencyHistogram histogram)
     {
         ArgumentNullException.ThrowIfNull(histogram);
@@ -16,6 +22,9 @@ public sealed record LatencySummary(double Mean, double StandardDeviation, doubl
             histogram.ValueAtPercentile(90) / NsPerMs,
             histogram.ValueAtPercentile(99) / NsPerMs,
             histogram.ValueAtPercentile(99.9) / NsPerMs,
-            histogram.Max / NsPerMs);
+            histogram.Max / NsPerMs)
+        {
+            Histogram = histogram,
+        };
     }
 }

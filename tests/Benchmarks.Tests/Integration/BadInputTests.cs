@@ -130,8 +130,9 @@ public sealed class BadInputTests
             }
 
             var json = Path.Combine(results, "load.json");
+            var hgrm = Path.Combine(results, "latency.hgrm");
             var run = await HostRun.StartAsync(results, s_timeout, "load", "--url", $"http://127.0.0.1:{port}/plaintext", "--scenario", "plaintext",
-                "-d", "1s", "-c", "8", "-p", "4", "--json", json, "--crank-statistics", "-H", "X-Test: yes");
+                "-d", "1s", "-c", "8", "-p", "4", "--json", json, "--crank-statistics", "-H", "X-Test: yes", "--latency-distribution", hgrm);
 
             Assert.True(run.ExitCode == 0, run.ToString());
             Assert.Contains("Requests/sec:", run.Output, StringComparison.Ordinal);
@@ -141,6 +142,16 @@ public sealed class BadInputTests
             Assert.True(document.RootElement.GetProperty("good").GetInt64() > 0);
             Assert.Equal(0, document.RootElement.GetProperty("bad").GetInt64());
             Assert.Equal(4, document.RootElement.GetProperty("pipelineDepth").GetInt32());
+
+            // The distribution holds every request the window timed, and its max is the summary's (to the bucket, 0.1%).
+            var distribution = File.ReadAllText(hgrm);
+            Assert.StartsWith("       Value     Percentile TotalCount 1/(1-Percentile)", distribution.TrimStart('\n', '\r'), StringComparison.Ordinal);
+            var footer = System.Text.RegularExpressions.Regex.Match(distribution, @"#\[Max +=  +([0-9.]+), Total count +=  +([0-9]+)\]");
+            Assert.True(footer.Success, distribution);
+            var requests = document.RootElement.GetProperty("good").GetInt64() + document.RootElement.GetProperty("bad").GetInt64();
+            Assert.Equal(requests, long.Parse(footer.Groups[2].Value, System.Globalization.CultureInfo.InvariantCulture));
+            var max = document.RootElement.GetProperty("latency").GetProperty("max").GetDouble();
+            Assert.InRange(double.Parse(footer.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), max * 0.999 - 0.001, max * 1.001 + 0.001);
         }
         finally
         {

@@ -80,7 +80,10 @@ public sealed class OpenModelTests
         Assert.True(m["http/requests/late"] > m["http/requests"] * 0.3, $"{m["http/requests/late"]} of {m["http/requests"]} late");
         Assert.True(m["http/requests/late/load"] >= m["http/requests/late"] * 0.9, $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late with a connection free");
         Assert.True(m["http/latency/99"] > 10, $"p99 {m["http/latency/99"]} ms");
-        Assert.True(m["http/latency/uncorrected/99"] < 10, $"uncorrected p99 {m["http/latency/uncorrected/99"]} ms");
+
+        // From the send the tail is the server's: well under the corrected one (the grid's 20 ms is not in it), whatever
+        // a busy machine adds to both.
+        Assert.True(m["http/latency/uncorrected/99"] < m["http/latency/99"] / 1.5, $"uncorrected p99 {m["http/latency/uncorrected/99"]} ms, corrected {m["http/latency/99"]} ms");
         var (met, _, loadBound) = ServiceLevel.Parse("p99<10ms").Check(document);
         Assert.False(met);
         Assert.Contains("late with a connection free for them", loadBound, StringComparison.Ordinal);

@@ -1,0 +1,26 @@
+using System.CommandLine;
+
+namespace Benchmarks.Host.Commands;
+
+/// <summary>
+/// What <c>load</c> writes besides its summary, for every engine: its own result as JSON, the crank
+/// statistics block that <c>run</c> and the agent read, progress lines, the latency distribution;
+/// and the parent whose exit stops it.
+/// </summary>
+internal sealed class LoadOutputOptionSet
+{
+    public Option<FileInfo?> Json { get; } = new("--json") { Description = "Write the measurements to this JSON file." };
+
+    public Option<bool> Crank { get; } = new("--crank-statistics") { Description = "Print the measurements as a crank statistics block." };
+
+    public Option<bool> Progress { get; } = new("--progress") { Description = "Print machine-readable progress lines ('#load ...') every second." };
+
+    public Option<FileInfo?> Distribution { get; } = new("--latency-distribution")
+    {
+        Description = "Write the window's latency distribution (round trips for WebSocket and TCP; from the due time under --rate) to this file in HdrHistogram's percentile-distribution text (.hgrm), as wrk2 prints it and HdrHistogram's plotter reads it.",
+    };
+
+    public Option<int?> Parent { get; } = new("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
+
+    public IEnumerable<Option> All => [Json, Crank, Progress, Distribution, Parent];
+}
