@@ -116,14 +116,10 @@ internal static class LoadCommand
                 }
 
                 SocketEngine.Configure(options.Threads);
-                LoadResult loadResult;
-                try
+                var (loadResult, stopped) = await LoadOutput.RunEngineAsync(console, signal, result.GetValue(output.Progress), (progress, token) => HttpLoadGenerator.RunAsync(options, progress, token));
+                if (loadResult is null)
                 {
-                    loadResult = await HttpLoadGenerator.RunAsync(options, result.GetValue(output.Progress) ? new ProgressLines(console) : null, signal.Token);
-                }
-                catch (OperationCanceledException)
-                {
-                    return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+                    return stopped;
                 }
 
                 LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);

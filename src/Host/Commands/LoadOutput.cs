@@ -12,6 +12,27 @@ namespace Benchmarks.Host.Commands;
 /// </summary>
 internal static class LoadOutput
 {
+    /// <summary>
+    /// Runs one engine to its end, with progress lines when asked; a stop before the end (Ctrl+C,
+    /// the parent gone) is exit 1 with its reason, and no result.
+    /// </summary>
+    public static async Task<(T? Result, int ExitCode)> RunEngineAsync<T>(
+        CliConsole console, ShutdownSignal signal, bool progress, Func<IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> engine)
+        where T : class
+    {
+        ArgumentNullException.ThrowIfNull(console);
+        ArgumentNullException.ThrowIfNull(signal);
+        ArgumentNullException.ThrowIfNull(engine);
+        try
+        {
+            return (await engine(progress ? new ProgressLines(console) : null, signal.Token), ExitCodes.Success);
+        }
+        catch (OperationCanceledException)
+        {
+            return (null, console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}"));
+        }
+    }
+
     public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output)
     {
         ArgumentNullException.ThrowIfNull(console);

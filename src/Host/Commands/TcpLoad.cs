@@ -45,14 +45,10 @@ internal static class TcpLoad
         }
 
         using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
-        TcpLoadResult outcome;
-        try
+        var (outcome, stopped) = await LoadOutput.RunEngineAsync(console, signal, result.GetValue(output.Progress), (progress, token) => TcpLoadGenerator.RunAsync(options, progress, token));
+        if (outcome is null)
         {
-            outcome = await TcpLoadGenerator.RunAsync(options, result.GetValue(output.Progress) ? new ProgressLines(console) : null, signal.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+            return stopped;
         }
 
         TcpSummaryWriter.Write(console.Out, outcome);

@@ -59,14 +59,10 @@ internal static class WebSocketLoad
         }
 
         using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
-        WebSocketLoadResult outcome;
-        try
+        var (outcome, stopped) = await LoadOutput.RunEngineAsync(console, signal, result.GetValue(output.Progress), (progress, token) => WebSocketLoadGenerator.RunAsync(options, progress, token));
+        if (outcome is null)
         {
-            outcome = await WebSocketLoadGenerator.RunAsync(options, result.GetValue(output.Progress) ? new ProgressLines(console) : null, signal.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+            return stopped;
         }
 
         WebSocketSummaryWriter.Write(console.Out, outcome);
