@@ -10,6 +10,19 @@ public static class DefaultLoad
 
     public const int WebSocketConnections = 64;
 
+    /// <summary>WebSocket echo-async: messages in flight per connection.</summary>
+    public const int WebSocketWindow = 100;
+
+    /// <summary>WebSocket echo: bytes of one text message.</summary>
+    public const int WebSocketMessageSize = 32;
+
+    /// <summary>TCP echo: the Go tcp_bencher's shape, 2,000 connections of one 26-byte message in flight each.</summary>
+    public const int TcpConnections = 2000;
+
+    public const int TcpWindow = 1;
+
+    public const int TcpMessageSize = 26;
+
     /// <summary>The most connections one load process opens (beyond about 64k to one server it needs several local addresses).</summary>
     public const int MaxConnections = 100_000;
 
@@ -38,6 +51,9 @@ public static class DefaultLoad
     public static TimeSpan HttpTimeout { get; } = TimeSpan.FromSeconds(2);
 
     public static TimeSpan WebSocketTimeout { get; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>A TCP connect or echo that takes longer is a timeout error.</summary>
+    public static TimeSpan TcpTimeout { get; } = TimeSpan.FromSeconds(5);
 
     public static TimeSpan BroadcastTimeout { get; } = TimeSpan.FromSeconds(10);
 

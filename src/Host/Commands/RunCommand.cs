@@ -125,7 +125,7 @@ internal static class RunCommand
 
                         // Without --warmup the warm-up is adaptive: until the server's rate has settled and its JIT is quiet.
                         WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
-                        Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? TimeSpan.FromSeconds(5) : DefaultLoad.HttpTimeout),
+                        Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout),
                         Headers = load.GetHeaders(result),
                         KeepAlive = result.GetValue(load.KeepAlive) ?? true,
                         Rate = load.GetRate(result),
@@ -233,7 +233,7 @@ internal static class RunCommand
             _ = System.Net.IPAddress.TryParse(address, out _) ? 0 : throw new UsageException($"Invalid --local-address '{address}': expected an IP address.");
         }
 
-        return new TcpLoadJob(result.GetRequiredValue(tcp.Mode), result.GetValue(ws.Window) ?? TcpOptionSet.DefaultWindow, result.GetValue(ws.MessageSize) ?? TcpOptionSet.DefaultMessageSize, result.GetValue(tcp.LingerZero), local);
+        return new TcpLoadJob(result.GetRequiredValue(tcp.Mode), result.GetValue(ws.Window) ?? DefaultLoad.TcpWindow, result.GetValue(ws.MessageSize) ?? DefaultLoad.TcpMessageSize, result.GetValue(tcp.LingerZero), local);
     }
 
     private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IScenario scenario)
@@ -253,7 +253,7 @@ internal static class RunCommand
             }
         }
 
-        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window) ?? WebSocketOptionSet.DefaultWindow, result.GetValue(ws.MessageSize) ?? WebSocketOptionSet.DefaultMessageSize, result.GetValue(ws.LocalAddresses) ?? [], broadcast);
+        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window) ?? DefaultLoad.WebSocketWindow, result.GetValue(ws.MessageSize) ?? DefaultLoad.WebSocketMessageSize, result.GetValue(ws.LocalAddresses) ?? [], broadcast);
     }
 
     private static int ExcludeCount(int exclude, int iterations) => exclude switch

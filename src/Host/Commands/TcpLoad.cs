@@ -27,12 +27,12 @@ internal static class TcpLoad
             {
                 Url = url,
                 Mode = result.GetRequiredValue(tcp.Mode) == "churn" ? TcpLoadMode.Churn : TcpLoadMode.Persistent,
-                Connections = result.GetValue(load.Connections) ?? TcpOptionSet.DefaultConnections,
-                Window = result.GetValue(ws.Window) ?? TcpOptionSet.DefaultWindow,
-                MessageSize = result.GetValue(ws.MessageSize) ?? TcpOptionSet.DefaultMessageSize,
+                Connections = result.GetValue(load.Connections) ?? DefaultLoad.TcpConnections,
+                Window = result.GetValue(ws.Window) ?? DefaultLoad.TcpWindow,
+                MessageSize = result.GetValue(ws.MessageSize) ?? DefaultLoad.TcpMessageSize,
                 Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
                 Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
-                Timeout = result.GetValue(load.Timeout) ?? TimeSpan.FromSeconds(5),
+                Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.TcpTimeout,
                 LingerZero = result.GetValue(tcp.LingerZero),
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             };

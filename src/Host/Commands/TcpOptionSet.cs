@@ -16,11 +16,5 @@ internal sealed class TcpOptionSet
 
     public Option<bool> LingerZero { get; } = new("--linger-zero") { Description = "Close TCP connections with SO_LINGER 0 (a reset, no TIME_WAIT port on the client), as some churn clients do." };
 
-    public const int DefaultWindow = 1;
-
-    public const int DefaultMessageSize = 26;
-
-    public const int DefaultConnections = 2000;
-
     public IEnumerable<Option> All => [Enabled, Mode, LingerZero];
 }

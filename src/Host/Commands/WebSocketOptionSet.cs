@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Net;
+using Benchmarks.Load;
 
 namespace Benchmarks.Host.Commands;
 
@@ -28,15 +29,11 @@ internal sealed class WebSocketOptionSet
 
     public Option<string?> Message { get; } = new("--message") { Description = "Echo message kind: text, json or binary (default: from the URL's route)." };
 
-    public Option<int?> Window { get; } = new("--window") { Description = "Messages in flight per connection: WebSocket echo-async (default 100), TCP persistent (default 1)." };
+    public Option<int?> Window { get; } = new("--window") { Description = $"Messages in flight per connection: WebSocket echo-async (default {DefaultLoad.WebSocketWindow}), TCP persistent (default {DefaultLoad.TcpWindow})." };
 
-    public Option<int?> MessageSize { get; } = new("--message-size") { Description = "Bytes per message: WebSocket text (default 32), TCP (default 26)." };
+    public Option<int?> MessageSize { get; } = new("--message-size") { Description = $"Bytes per message: WebSocket text (default {DefaultLoad.WebSocketMessageSize}), TCP (default {DefaultLoad.TcpMessageSize})." };
 
     public Option<string[]> LocalAddresses { get; } = new("--local-address") { Description = "Source address for connections (repeatable), past the ephemeral ports of one address (~28k per destination on Linux).", Arity = ArgumentArity.ZeroOrMore };
-
-    public const int DefaultWindow = 100;
-
-    public const int DefaultMessageSize = 32;
 
     public BroadcastOptionSet Broadcast { get; } = new();
 

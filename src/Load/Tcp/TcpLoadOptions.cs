@@ -10,20 +10,20 @@ public sealed record TcpLoadOptions
     public TcpLoadMode Mode { get; init; } = TcpLoadMode.Persistent;
 
     /// <summary>Connections held open (persistent) or concurrent clients (churn).</summary>
-    public int Connections { get; init; } = 2000;
+    public int Connections { get; init; } = DefaultLoad.TcpConnections;
 
     /// <summary>Bytes in one message (the Go tcp_bencher sends 26).</summary>
-    public int MessageSize { get; init; } = 26;
+    public int MessageSize { get; init; } = DefaultLoad.TcpMessageSize;
 
     /// <summary>Messages in flight per connection (persistent mode).</summary>
-    public int Window { get; init; } = 1;
+    public int Window { get; init; } = DefaultLoad.TcpWindow;
 
     public TimeSpan Duration { get; init; } = DefaultLoad.Duration;
 
     public TimeSpan Warmup { get; init; } = DefaultLoad.Warmup;
 
     /// <summary>A connect or an echo that takes longer is a timeout error.</summary>
-    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(5);
+    public TimeSpan Timeout { get; init; } = DefaultLoad.TcpTimeout;
 
     /// <summary>
     /// Close with <c>SO_LINGER 0</c>: the client sends a reset instead of a FIN, so it keeps no

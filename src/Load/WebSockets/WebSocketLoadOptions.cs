@@ -15,10 +15,10 @@ public sealed record WebSocketLoadOptions
     public int Connections { get; init; } = DefaultLoad.WebSocketConnections;
 
     /// <summary>Messages in flight per connection in async echo.</summary>
-    public int Window { get; init; } = 100;
+    public int Window { get; init; } = DefaultLoad.WebSocketWindow;
 
     /// <summary>Length of a text message in bytes.</summary>
-    public int TextLength { get; init; } = 32;
+    public int TextLength { get; init; } = DefaultLoad.WebSocketMessageSize;
 
     public TimeSpan Duration { get; init; } = DefaultLoad.Duration;
 

@@ -158,5 +158,10 @@ public sealed class CrankConfigTests
             Assert.Equal(Benchmarks.Load.DefaultLoad.Warmup, seconds(variables["warmup"]));
             Assert.Equal(connections.ToString(System.Globalization.CultureInfo.InvariantCulture), (string)variables["connections"]);
         }
+
+        // The TCP load's shape, as `load --tcp` defaults to it.
+        var tcp = (Dictionary<object, object>)((Dictionary<object, object>)jobs["tcpload"])["variables"];
+        Assert.Equal(Benchmarks.Load.DefaultLoad.TcpConnections.ToString(System.Globalization.CultureInfo.InvariantCulture), (string)tcp["connections"]);
+        Assert.Equal(Benchmarks.Load.DefaultLoad.TcpMessageSize.ToString(System.Globalization.CultureInfo.InvariantCulture), (string)tcp["messageSize"]);
     }
 }
