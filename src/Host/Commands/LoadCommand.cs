@@ -44,6 +44,18 @@ internal static class LoadCommand
 
         command.SetAction(async (result, cancellationToken) =>
         {
+            try
+            {
+                if (result.GetValue(output.Distribution) is { } distribution)
+                {
+                    LatencyDistribution.Prepare(distribution.FullName);
+                }
+            }
+            catch (ArgumentException ex)
+            {
+                return UsageErrors.Report(console, ex);
+            }
+
             if (load.GetRate(result) is not null && (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme is "tcp"))
             {
                 return console.Fail(ExitCodes.Usage, "--rate needs the built-in HTTP load or WebSocket echo-sync: the TCP load runs a closed loop.");

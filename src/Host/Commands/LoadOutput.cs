@@ -44,21 +44,29 @@ internal static class LoadOutput
             await File.WriteAllTextAsync(json.FullName, outcome.Json(), CancellationToken.None);
         }
 
-        if (result.GetValue(output.Distribution) is { } distribution)
-        {
-            if (outcome.Latency is { } histogram)
-            {
-                await LatencyDistribution.WriteAsync(distribution.FullName, histogram);
-            }
-            else
-            {
-                console.Error.WriteLine($"warning: this load times no request or round trip: no latency distribution written to {distribution.FullName}.");
-            }
-        }
-
         if (result.GetValue(output.Crank))
         {
             console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow));
+        }
+
+        // After the measurements are out: a file that cannot be written loses nothing else.
+        if (result.GetValue(output.Distribution) is { } distribution)
+        {
+            if (outcome.Latency is not { } histogram)
+            {
+                console.Error.WriteLine($"warning: this load times no request or round trip: no latency distribution written to {distribution.FullName}.");
+            }
+            else
+            {
+                try
+                {
+                    await LatencyDistribution.WriteAsync(distribution.FullName, histogram);
+                }
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+                {
+                    console.Error.WriteLine($"warning: the latency distribution could not be written to {distribution.FullName}: {ex.Message}");
+                }
+            }
         }
 
         return outcome.Failure is null ? ExitCodes.Success : console.Fail(ExitCodes.Failed, outcome.Failure);

@@ -15,12 +15,15 @@ internal sealed class LoadOutputOptionSet
 
     public Option<bool> Progress { get; } = new("--progress") { Description = "Print machine-readable progress lines ('#load ...') every second." };
 
-    public Option<FileInfo?> Distribution { get; } = new("--latency-distribution")
-    {
-        Description = "Write the window's latency distribution (round trips for WebSocket and TCP; from the due time under --rate) to this file in HdrHistogram's percentile-distribution text (.hgrm), as wrk2 prints it and HdrHistogram's plotter reads it.",
-    };
+    public Option<FileInfo?> Distribution { get; } = DistributionOption();
 
     public Option<int?> Parent { get; } = new("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
 
     public IEnumerable<Option> All => [Json, Crank, Progress, Distribution, Parent];
+
+    /// <summary><c>--latency-distribution FILE</c>, as <c>load</c> and <c>run</c> take it.</summary>
+    public static Option<FileInfo?> DistributionOption() => new("--latency-distribution")
+    {
+        Description = "Write the window's latency distribution (round trips for WebSocket and TCP; from the due time under --rate) to this file in HdrHistogram's percentile-distribution text (.hgrm), as wrk2 prints it and HdrHistogram's plotter reads it.",
+    };
 }

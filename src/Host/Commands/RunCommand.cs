@@ -52,11 +52,12 @@ internal static class RunCommand
         var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
+        var distribution = LoadOutputOptionSet.DistributionOption();
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder,
+            scenario, server, loadKind, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -106,6 +107,7 @@ internal static class RunCommand
                     StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
                     Labels = result.GetValue(labels) ?? [],
                     Slo = result.GetValue(slo) is { } target ? ServiceLevel.Parse(target).Text : null,
+                    LatencyDistribution = result.GetValue(distribution) is { } file ? LatencyDistributionFile(file, loadJob, result.GetValue(iterations), result.GetValue(findMax) || result.GetValue(checkOnly) || result.GetValue(sweepDocument) is not null) : null,
                     Verify = !result.GetValue(noVerify) && !webSocket,
                     Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
                     Restart = result.GetValue(restart),
@@ -262,6 +264,19 @@ internal static class RunCommand
         > 0 when iterations - (2 * exclude) < 2 => throw new UsageException($"--exclude {exclude} leaves fewer than 2 of {iterations} iterations; run at least {(2 * exclude) + 2}."),
         _ => exclude,
     };
+
+    /// <summary>The full path a run's one window writes its latency distribution to; a usage error where there is no one window or no histogram.</summary>
+    private static string LatencyDistributionFile(FileInfo file, ILoadJob loadJob, int iterations, bool several)
+    {
+        if (loadJob is WrkLoadJob)
+        {
+            throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--load http).");
+        }
+
+        return iterations > 1 || several
+            ? throw new UsageException("--latency-distribution writes one window's distribution: not with --iterations, a sweep, --rate-steps or --find-max.")
+            : LatencyDistribution.Prepare(file.FullName);
+    }
 
     private static ILoadJob ChooseLoadJob(string name)
     {

@@ -18,14 +18,14 @@ internal sealed class HttpLoadJob : ILoadJob
     {
         ArgumentNullException.ThrowIfNull(request);
         var load = request.Load;
-        var arguments = new List<string>
-        {
+        List<string> arguments =
+        [
             "load", "--url", load.Url.ToString(), "--scenario", request.Scenario,
             "--connections", Invariant(load.Connections), "--threads", Invariant(load.Threads), "--pipeline", Invariant(load.PipelineDepth),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup),
             "--timeout", DurationParser.Format(load.Timeout),
-            "--crank-statistics", "--progress", "--parent-pid", Invariant(Environment.ProcessId),
-        };
+            .. request.OutputArguments(),
+        ];
         if (load.WarmupMax is { } maximum)
         {
             arguments.AddRange(["--warmup-max", DurationParser.Format(maximum)]);

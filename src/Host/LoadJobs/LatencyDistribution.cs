@@ -28,6 +28,30 @@ internal static class LatencyDistribution
         hdr.OutputPercentileDistribution(writer, percentileTicksPerHalfDistance: 5, outputValueUnitScalingRatio: NanosecondsPerMillisecond);
     }
 
+    /// <summary>
+    /// The full path of a distribution file asked for, its folder created: checked before any load
+    /// starts, so a path that cannot be written is a usage error, not a lost run.
+    /// </summary>
+    public static string Prepare(string path)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        try
+        {
+            var full = Path.GetFullPath(path);
+            Directory.CreateDirectory(Path.GetDirectoryName(full)!);
+            using (File.Open(full + ".tmp", FileMode.Create, FileAccess.Write))
+            {
+            }
+
+            File.Delete(full + ".tmp");
+            return full;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
+        {
+            throw new ArgumentException($"--latency-distribution: cannot write '{path}': {ex.Message}", ex);
+        }
+    }
+
     /// <summary>Writes the distribution to a file (replaced whole: a temporary file, then a rename).</summary>
     public static async Task WriteAsync(string path, LatencyHistogram histogram)
     {

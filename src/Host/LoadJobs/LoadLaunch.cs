@@ -1,3 +1,4 @@
+using System.Globalization;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.LoadJobs;
@@ -11,4 +12,18 @@ internal sealed record LoadLaunch(string Scenario, HttpLoadOptions Load)
 
     /// <summary>The adaptive warm-up also waits for the run's <see cref="LoadProtocol.ServerWarm"/> lines on its input.</summary>
     public bool WarmupGate { get; init; }
+
+    /// <summary>Where the load writes its window's latency distribution (<c>--latency-distribution</c>); null: nowhere.</summary>
+    public string? LatencyDistribution { get; init; }
+
+    /// <summary>
+    /// What every built-in load process is told about its output, whatever its protocol: the crank
+    /// statistics block and the progress lines the run reads, the parent whose exit stops it, and
+    /// the latency distribution when one was asked for.
+    /// </summary>
+    public IReadOnlyList<string> OutputArguments() =>
+    [
+        "--crank-statistics", "--progress", "--parent-pid", Environment.ProcessId.ToString(CultureInfo.InvariantCulture),
+        .. LatencyDistribution is { } file ? new[] { "--latency-distribution", file } : [],
+    ];
 }

@@ -42,13 +42,13 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
     {
         ArgumentNullException.ThrowIfNull(request);
         var load = request.Load;
-        var arguments = new List<string>
-        {
+        List<string> arguments =
+        [
             "load", "--tcp", "--url", load.Url.GetLeftPart(UriPartial.Authority), "--tcp-mode", mode,
             "--window", Invariant(window), "--message-size", Invariant(messageSize), "--connections", Invariant(load.Connections),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
-            "--threads", Invariant(load.Threads), "--crank-statistics", "--progress", "--parent-pid", Invariant(Environment.ProcessId),
-        };
+            "--threads", Invariant(load.Threads), .. request.OutputArguments(),
+        ];
         if (lingerZero)
         {
             arguments.Add("--linger-zero");

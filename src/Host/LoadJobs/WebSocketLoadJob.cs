@@ -51,13 +51,13 @@ internal sealed class WebSocketLoadJob : ILoadJob
         ArgumentNullException.ThrowIfNull(request);
         var load = request.Load;
         var url = new UriBuilder(load.Url) { Scheme = "ws" }.Uri;
-        var arguments = new List<string>
-        {
+        List<string> arguments =
+        [
             "load", "--ws", "--url", url.ToString(), "--ws-mode", Mode, "--message", Message,
             "--window", Invariant(Window), "--message-size", Invariant(MessageSize), "--connections", Invariant(load.Connections),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
-            "--crank-statistics", "--progress", "--parent-pid", Invariant(Environment.ProcessId),
-        };
+            .. request.OutputArguments(),
+        ];
         foreach (var address in LocalAddresses)
         {
             arguments.AddRange(["--local-address", address]);

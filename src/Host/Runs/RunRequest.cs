@@ -51,7 +51,10 @@ internal sealed record RunRequest
     public string? Slo { get; init; }
 
     /// <summary>What the load job is started with.</summary>
-    public LoadLaunch LoadLaunch => new(Scenario.Name, Load) { PluginDirectories = PluginDirectories, Cpus = LoadCpus };
+    public LoadLaunch LoadLaunch => new(Scenario.Name, Load) { PluginDirectories = PluginDirectories, Cpus = LoadCpus, LatencyDistribution = LatencyDistribution };
+
+    /// <summary>Where the load writes its window's latency distribution (<c>--latency-distribution</c>, a full path); null: nowhere.</summary>
+    public string? LatencyDistribution { get; init; }
 
     /// <summary>Measured windows on one server process; the first one warms up.</summary>
     public int Iterations { get; init; } = 1;

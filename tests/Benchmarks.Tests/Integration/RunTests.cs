@@ -15,7 +15,8 @@ public sealed class RunTests
     public async Task A_short_run_measures_serves_and_stores_a_complete_document(string scenario)
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "-d", "2s", "-w", "1s", "-c", "32", "--results", results, "--label", "test");
+        var distribution = Path.Combine(results, "latency.hgrm");
+        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "-d", "2s", "-w", "1s", "-c", "32", "--results", results, "--label", "test", "--latency-distribution", distribution);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
@@ -32,6 +33,11 @@ public sealed class RunTests
         Assert.Equal(0, m["http/requests/errors"]);
         Assert.Equal(0, m["http/requests/badresponses"]);
         Assert.InRange(m["http/latency/50"], 0.001, m["http/latency/max"]);
+
+        // The window's latency distribution, written by the load process: every request the window timed.
+        var total = System.Text.RegularExpressions.Regex.Match(File.ReadAllText(distribution), @"Total count +=  +([0-9]+)\]");
+        Assert.True(total.Success, File.ReadAllText(distribution));
+        Assert.Equal(m["http/requests"], double.Parse(total.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture));
 
         // The split by mode adds up to the process's mean, and neither exceeds the machine;
         // benchmarks/cpu (crank's) is the busiest second, so never below the mean.
