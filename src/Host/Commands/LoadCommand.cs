@@ -50,6 +50,11 @@ internal static class LoadCommand
                 {
                     LatencyDistribution.Prepare(distribution.FullName);
                 }
+
+                if (result.GetValue(output.Json) is { } json)
+                {
+                    LatencyDistribution.Prepare(json.FullName, "--json");
+                }
             }
             catch (ArgumentException ex)
             {

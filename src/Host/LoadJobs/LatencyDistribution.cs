@@ -29,10 +29,11 @@ internal static class LatencyDistribution
     }
 
     /// <summary>
-    /// The full path of a distribution file asked for, its folder created: checked before any load
-    /// starts, so a path that cannot be written is a usage error, not a lost run.
+    /// The full path of an output file asked for (the distribution, a load's <c>--json</c>), its
+    /// folder created: checked before any load starts, so a path that cannot be written is a usage
+    /// error, not a lost run.
     /// </summary>
-    public static string Prepare(string path)
+    public static string Prepare(string path, string option = "--latency-distribution")
     {
         ArgumentNullException.ThrowIfNull(path);
         try
@@ -48,7 +49,7 @@ internal static class LatencyDistribution
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
         {
-            throw new ArgumentException($"--latency-distribution: cannot write '{path}': {ex.Message}", ex);
+            throw new ArgumentException($"{option}: cannot write '{path}': {ex.Message}", ex);
         }
     }
 
