@@ -48,12 +48,12 @@ internal static class LoadCommand
             {
                 if (result.GetValue(output.Distribution) is { } distribution)
                 {
-                    LatencyDistribution.Prepare(distribution.FullName);
+                    OutputFile.Prepare(distribution.FullName, "--latency-distribution");
                 }
 
                 if (result.GetValue(output.Json) is { } json)
                 {
-                    LatencyDistribution.Prepare(json.FullName, "--json");
+                    OutputFile.Prepare(json.FullName, "--json");
                 }
             }
             catch (ArgumentException ex)

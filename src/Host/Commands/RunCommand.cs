@@ -275,7 +275,7 @@ internal static class RunCommand
 
         return iterations > 1 || several
             ? throw new UsageException("--latency-distribution writes one window's distribution: not with --iterations, a sweep, --rate-steps or --find-max.")
-            : LatencyDistribution.Prepare(file.FullName);
+            : OutputFile.Prepare(file.FullName, "--latency-distribution");
     }
 
     private static ILoadJob ChooseLoadJob(string name)

@@ -28,31 +28,6 @@ internal static class LatencyDistribution
         hdr.OutputPercentileDistribution(writer, percentileTicksPerHalfDistance: 5, outputValueUnitScalingRatio: NanosecondsPerMillisecond);
     }
 
-    /// <summary>
-    /// The full path of an output file asked for (the distribution, a load's <c>--json</c>), its
-    /// folder created: checked before any load starts, so a path that cannot be written is a usage
-    /// error, not a lost run.
-    /// </summary>
-    public static string Prepare(string path, string option = "--latency-distribution")
-    {
-        ArgumentNullException.ThrowIfNull(path);
-        try
-        {
-            var full = Path.GetFullPath(path);
-            Directory.CreateDirectory(Path.GetDirectoryName(full)!);
-            using (File.Open(full + ".tmp", FileMode.Create, FileAccess.Write))
-            {
-            }
-
-            File.Delete(full + ".tmp");
-            return full;
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
-        {
-            throw new ArgumentException($"{option}: cannot write '{path}': {ex.Message}", ex);
-        }
-    }
-
     /// <summary>Writes the distribution to a file (replaced whole: a temporary file, then a rename).</summary>
     public static async Task WriteAsync(string path, LatencyHistogram histogram)
     {

@@ -4,7 +4,7 @@ namespace Benchmarks.Host.Agent.Building;
 
 /// <summary>
 /// A C# compiler server of one build's own. The build's projects share one warm compiler
-/// instead of starting one each (a publish of the host and its fourteen plugin projects takes
+/// instead of starting one each (a publish of the host and the projects it references takes
 /// about a third less CPU), and the server is shut down when the build ends: the SDK's default
 /// server would stay up for ten minutes, into the measurement, and machines that disable it
 /// (<c>UseSharedCompilation=false</c>) do so for that reason. A job's own build arguments come
