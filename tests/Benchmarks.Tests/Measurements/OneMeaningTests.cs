@@ -48,6 +48,10 @@ public sealed class OneMeaningTests
             j["Endpoints"] = new JsonArray(agent.Url.ToString());
         }));
         await client.LaunchAsync(server, Wait);
+
+        // As crank's controller does: the load starts once the server is running, or a slow start on a
+        // busy machine outlasts the load's warm-up and its first connects in the window are refused.
+        Assert.Equal("Running", await client.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
         var load = await client.CreateAsync(AgentClient.Job("load", "one-meaning", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;
