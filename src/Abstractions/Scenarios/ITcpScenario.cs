@@ -11,4 +11,11 @@ public interface ITcpScenario : IScenario
 {
     /// <summary>Answers bytes just received by writing into <paramref name="reply"/>. Called once per read, possibly from many threads at once (one connection at a time); must not block.</summary>
     void Receive(ReadOnlySpan<byte> received, IBufferWriter<byte> reply);
+
+    /// <summary>
+    /// The TCP load's client for this scenario's protocol, one per connection (<paramref name="connection"/>
+    /// numbers them from 0); null: the built-in echo client, whose messages of <c>--message-size</c>
+    /// bytes come back byte for byte.
+    /// </summary>
+    ITcpExchange? CreateLoadClient(int connection) => null;
 }

@@ -68,7 +68,7 @@ internal static class LoadCommand
 
             if (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme == "tcp")
             {
-                return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, output, cancellationToken);
+                return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, output, () => TcpScenario(result.GetValue(scenario), result.GetValue(plugins)), cancellationToken);
             }
 
             if (result.GetValue(ws.Enabled))
@@ -159,6 +159,11 @@ internal static class LoadCommand
         });
         return command;
     }
+
+    /// <summary>The scenario whose protocol a TCP load speaks (null: the echo); one that is not served over TCP is a usage error.</summary>
+    private static Scenarios.ITcpScenario? TcpScenario(string? name, string[]? plugins) => name is null ? null
+        : PluginLookup.Scenario(PluginCatalog.Load(plugins ?? []), name) as Scenarios.ITcpScenario
+            ?? throw new UsageException($"'{name}' is an HTTP scenario: a TCP load (tcp:// URL) speaks the protocol of a TCP scenario, such as tcp-echo.");
 
     /// <summary>The one-line cause when the load was not clean; null when it was.</summary>
     private static string? Failure(LoadResult result)

@@ -86,7 +86,7 @@ internal static class RunCommand
                 }
 
                 var proxyUrl = proxyKind is null ? null : new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
-                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws) : webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(result.GetRequiredValue(loadKind));
+                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(result.GetRequiredValue(loadKind));
                 var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
                 request = new RunRequest
                 {
@@ -227,7 +227,7 @@ internal static class RunCommand
         return command;
     }
 
-    private static TcpLoadJob ChooseTcpJob(ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws)
+    private static TcpLoadJob ChooseTcpJob(ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws, Scenarios.ITcpScenario scenario)
     {
         var local = result.GetValue(ws.LocalAddresses) ?? [];
         foreach (var address in local)
@@ -235,7 +235,10 @@ internal static class RunCommand
             _ = System.Net.IPAddress.TryParse(address, out _) ? 0 : throw new UsageException($"Invalid --local-address '{address}': expected an IP address.");
         }
 
-        return new TcpLoadJob(result.GetRequiredValue(tcp.Mode), result.GetValue(ws.Window) ?? DefaultLoad.TcpWindow, result.GetValue(ws.MessageSize) ?? DefaultLoad.TcpMessageSize, result.GetValue(tcp.LingerZero), local);
+        return new TcpLoadJob(result.GetRequiredValue(tcp.Mode), result.GetValue(ws.Window) ?? DefaultLoad.TcpWindow, result.GetValue(ws.MessageSize) ?? DefaultLoad.TcpMessageSize, result.GetValue(tcp.LingerZero), local)
+        {
+            Scenario = scenario,
+        };
     }
 
     private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IScenario scenario)

@@ -8,12 +8,12 @@ using Benchmarks.Load.Tcp;
 
 namespace Benchmarks.Host.Commands;
 
-/// <summary><c>benchmarks load --tcp</c>.</summary>
+/// <summary><c>benchmarks load --tcp</c>: the built-in echo, or the protocol of the TCP scenario named by <c>--scenario</c>.</summary>
 internal static class TcpLoad
 {
     public static async Task<int> RunAsync(
         CliConsole console, ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
-        LoadOutputOptionSet output, CancellationToken cancellationToken)
+        LoadOutputOptionSet output, Func<Scenarios.ITcpScenario?> scenario, CancellationToken cancellationToken)
     {
         TcpLoadOptions options;
         try
@@ -26,6 +26,7 @@ internal static class TcpLoad
             options = new TcpLoadOptions
             {
                 Url = url,
+                Scenario = scenario(),
                 Mode = result.GetRequiredValue(tcp.Mode) == "churn" ? TcpLoadMode.Churn : TcpLoadMode.Persistent,
                 Connections = result.GetValue(load.Connections) ?? DefaultLoad.TcpConnections,
                 Window = result.GetValue(ws.Window) ?? DefaultLoad.TcpWindow,
@@ -54,8 +55,8 @@ internal static class TcpLoad
         TcpSummaryWriter.Write(console.Out, outcome);
         var failure = outcome.IsClean ? null
             : outcome.Interrupted ? "the load was stopped before its duration ended."
-            : outcome.Echoed == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no echo came back."
-            : $"{outcome.FailedTotal} echoes failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
+            : outcome.Answered == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no answer came back."
+            : $"{outcome.FailedTotal} requests failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
                 + (outcome.ConnectFailed.GetValueOrDefault(TcpLoadGenerator.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
         return await LoadOutput.FinishAsync(
             console,

@@ -20,7 +20,7 @@ internal sealed class HttpLoadJob : ILoadJob
         var load = request.Load;
         List<string> arguments =
         [
-            "load", "--url", load.Url.ToString(), "--scenario", request.Scenario,
+            "load", "--url", load.Url.ToString(), .. request.ScenarioArguments(),
             "--connections", Invariant(load.Connections), "--threads", Invariant(load.Threads), "--pipeline", Invariant(load.PipelineDepth),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup),
             "--timeout", DurationParser.Format(load.Timeout),
@@ -48,11 +48,6 @@ internal sealed class HttpLoadJob : ILoadJob
         foreach (var (name, value) in load.Headers)
         {
             arguments.AddRange(["--header", $"{name}: {value}"]);
-        }
-
-        foreach (var directory in request.PluginDirectories)
-        {
-            arguments.AddRange(["--plugins", Path.GetFullPath(directory)]);
         }
 
         return HostExecutable.Command("load", arguments) with

@@ -16,6 +16,10 @@ internal sealed record LoadLaunch(string Scenario, HttpLoadOptions Load)
     /// <summary>Where the load writes its window's latency distribution (<c>--latency-distribution</c>); null: nowhere.</summary>
     public string? LatencyDistribution { get; init; }
 
+    /// <summary>The scenario the load checks its answers by (and, over TCP, speaks the protocol of), and the plugin folders to find it in.</summary>
+    public IReadOnlyList<string> ScenarioArguments() =>
+        ["--scenario", Scenario, .. PluginDirectories.SelectMany(directory => new[] { "--plugins", Path.GetFullPath(directory) })];
+
     /// <summary>
     /// What every built-in load process is told about its output, whatever its protocol: the crank
     /// statistics block and the progress lines the run reads, the parent whose exit stops it, and

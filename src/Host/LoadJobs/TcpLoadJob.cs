@@ -4,7 +4,7 @@ using Benchmarks.Host.Jobs;
 
 namespace Benchmarks.Host.LoadJobs;
 
-/// <summary>The built-in TCP echo generator, run as <c>benchmarks load --tcp</c> in a child process.</summary>
+/// <summary>The built-in TCP load (the echo, or the scenario's own protocol), run as <c>benchmarks load --tcp</c> in a child process.</summary>
 internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool lingerZero, IReadOnlyList<string> localAddresses) : ILoadJob
 {
     public string Mode => mode;
@@ -14,6 +14,12 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
     public int MessageSize => messageSize;
 
     public bool LingerZero => lingerZero;
+
+    /// <summary>The TCP scenario served: its client speaks to the server (null, or a scenario without one: the echo).</summary>
+    public Scenarios.ITcpScenario? Scenario { get; init; }
+
+    /// <summary>Whose requests and answers: the echo's, or the scenario's own protocol (named after it).</summary>
+    public string Protocol => Scenario?.CreateLoadClient(0) is null ? Benchmarks.Load.Tcp.TcpLoadResult.Echo : Scenario.Name;
 
     public string Name => "tcp";
 
@@ -33,6 +39,7 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
             Duration = load.Duration,
             Warmup = load.Warmup,
             Timeout = load.Timeout,
+            Scenario = Scenario,
         }.Validate();
     }
 
@@ -47,7 +54,7 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
             "load", "--tcp", "--url", load.Url.GetLeftPart(UriPartial.Authority), "--tcp-mode", mode,
             "--window", Invariant(window), "--message-size", Invariant(messageSize), "--connections", Invariant(load.Connections),
             "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
-            "--threads", Invariant(load.Threads), .. request.OutputArguments(),
+            "--threads", Invariant(load.Threads), .. request.ScenarioArguments(), .. request.OutputArguments(),
         ];
         if (lingerZero)
         {

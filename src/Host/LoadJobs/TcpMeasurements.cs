@@ -13,7 +13,7 @@ internal static class TcpMeasurements
         {
             [TcpMeasures.ResponsesRate.Name] = result.ResponsesPerSecond,
             [TcpMeasures.RequestsRate.Name] = result.RequestsPerSecond,
-            [TcpMeasures.Responses.Name] = result.Echoed,
+            [TcpMeasures.Responses.Name] = result.Answered,
             [TcpMeasures.Requests.Name] = result.Sent,
             [TcpMeasures.Unfinished.Name] = result.Unfinished,
             [TcpMeasures.Errors.Name] = result.FailedTotal + result.ConnectFailedTotal,

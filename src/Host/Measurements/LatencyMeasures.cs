@@ -19,7 +19,7 @@ internal sealed class LatencyMeasures
 
     public static readonly LatencyMeasures WebSocket = new("ws/rtt", "WebSocket round trip", MeasurementRole.TailLatency);
 
-    public static readonly LatencyMeasures Tcp = new("tcp/rtt", "TCP echo round trip", MeasurementRole.TailLatency);
+    public static readonly LatencyMeasures Tcp = new("tcp/rtt", "TCP round trip", MeasurementRole.TailLatency);
 
     /// <summary>The families a load's own latency is reported in, in catalog order.</summary>
     private static readonly LatencyMeasures[] s_loads = [Http, WebSocket, Tcp];

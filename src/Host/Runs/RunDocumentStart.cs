@@ -53,7 +53,12 @@ internal static class RunDocumentStart
         if (request.LoadJob is LoadJobs.TcpLoadJob tcp)
         {
             parameters["tcp-mode"] = tcp.Mode;
-            parameters["message-size"] = Invariant(tcp.MessageSize);
+            parameters["tcp-protocol"] = tcp.Protocol;
+            if (tcp.Protocol == Benchmarks.Load.Tcp.TcpLoadResult.Echo)
+            {
+                parameters["message-size"] = Invariant(tcp.MessageSize);
+            }
+
             parameters["window"] = Invariant(tcp.Window);
             parameters["linger-zero"] = tcp.LingerZero ? "true" : "false";
         }

@@ -27,9 +27,9 @@ internal static partial class Verifier
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(server);
         var endPoint = new IPEndPoint(IPAddress.TryParse(server.Host, out var address) ? address : (await Dns.GetHostAddressesAsync(server.Host, cancellationToken))[0], server.Port);
-        if (scenario is ITcpScenario)
+        if (scenario is ITcpScenario tcp)
         {
-            return new VerifyReport(scenario.Name, await TcpEchoChecks.RunAsync(endPoint, cancellationToken));
+            return new VerifyReport(scenario.Name, await TcpChecks.RunAsync(endPoint, tcp, cancellationToken));
         }
 
         var checks = new List<VerifyCheck>();

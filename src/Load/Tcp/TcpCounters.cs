@@ -2,20 +2,20 @@ namespace Benchmarks.Load.Tcp;
 
 /// <summary>
 /// What one TCP load connection counted in the measured window. Each message sent in the window
-/// ends once: echoed, failed (by cause) or unfinished when the run stopped, so
-/// sent = echoed + failed + unfinished. Connects and connect failures are counted apart.
+/// ends once: answered, failed (by cause) or unfinished when the run stopped, so
+/// sent = answered + failed + unfinished. Connects and connect failures are counted apart.
 /// </summary>
 internal sealed class TcpCounters
 {
     private static readonly int s_causes = Enum.GetValues<TcpFailure>().Length;
 
     public long Sent;
-    public long Echoed;
+    public long Answered;
     public long Unfinished;
     public long Connects;
 
-    /// <summary>Echoes of messages sent before the window (the warm-up's rate).</summary>
-    public long WarmupEchoed;
+    /// <summary>Answers to requests sent before the window (the warm-up's rate).</summary>
+    public long WarmupAnswered;
 
     public long[] Failed { get; } = new long[s_causes];
 

@@ -2,15 +2,15 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Load.Statistics;
+using Benchmarks.Scenarios;
 
 namespace Benchmarks.Load.Tcp;
 
 /// <summary>
-/// One TCP load connection (persistent) or client (churn). Every message has its own bytes (from
-/// the connection's seed and the message's number), so an echo is checked byte for byte, and a
-/// truncated or reordered echo shows as a mismatch. A message sent in the measured window ends
-/// once: echoed, failed by cause, or unfinished at the stop. A persistent connection that fails
-/// connects again.
+/// One TCP load connection (persistent) or client (churn). Its <see cref="ITcpExchange"/> writes
+/// the requests and reads the answers: the built-in echo, whose every message has its own bytes,
+/// or a scenario's protocol. A request sent in the measured window ends once: answered, failed
+/// by cause, or unfinished at the stop. A persistent connection that fails connects again.
 /// </summary>
 internal sealed class TcpLoadConnection : IDisposable
 {
@@ -20,7 +20,7 @@ internal sealed class TcpLoadConnection : IDisposable
     private readonly IPAddress? _local;
     private readonly LatencyHistogram _roundTrips;
     private readonly LatencyHistogram _connectTimes;
-    private readonly int _seed;
+    private readonly ITcpExchange _exchange;
     private readonly byte[] _send;
     private readonly byte[] _receive;
     private readonly long[] _sentAt;
@@ -31,11 +31,11 @@ internal sealed class TcpLoadConnection : IDisposable
     private Task _sending = Task.CompletedTask;
     private long _next;
     private long _expected;
-    private int _offset;
+    private int _partial;
     private long _waitingSince;
     private volatile bool _timedOut;
 
-    public TcpLoadConnection(TcpLoadOptions options, TcpRunState state, EndPoint endPoint, IPAddress? local, LatencyHistogram roundTrips, LatencyHistogram connectTimes, int seed)
+    public TcpLoadConnection(TcpLoadOptions options, TcpRunState state, EndPoint endPoint, IPAddress? local, LatencyHistogram roundTrips, LatencyHistogram connectTimes, ITcpExchange exchange)
     {
         _options = options;
         _state = state;
@@ -43,8 +43,8 @@ internal sealed class TcpLoadConnection : IDisposable
         _local = local;
         _roundTrips = roundTrips;
         _connectTimes = connectTimes;
-        _seed = seed;
-        _send = new byte[options.MessageSize * options.Window];
+        _exchange = exchange;
+        _send = new byte[exchange.MaxRequestSize * options.Window];
         _receive = new byte[Math.Max(4096, Math.Min(_send.Length, 64 * 1024))];
         _sentAt = new long[options.Window];
         _counted = new bool[options.Window];
@@ -95,7 +95,7 @@ internal sealed class TcpLoadConnection : IDisposable
         }
     }
 
-    /// <summary>Called by the generator's watchdog: a connect or an echo waiting longer than the timeout ends as a timeout.</summary>
+    /// <summary>Called by the generator's watchdog: a connect or an answer waiting longer than the timeout ends as a timeout.</summary>
     public void CheckTimeout(long now, long timeoutTicks)
     {
         var since = Volatile.Read(ref _waitingSince);
@@ -116,12 +116,13 @@ internal sealed class TcpLoadConnection : IDisposable
     private async Task<bool> ExchangeAsync()
     {
         _next = _expected = 0;
-        _offset = 0;
+        _partial = 0;
+        _exchange.Reset();
         _sending = SendAsync(_options.Mode == TcpLoadMode.Churn ? 1 : _options.Window);
         var owed = 0;
         while (InFlight > 0 || owed > 0)
         {
-            // Echoed messages are replaced once the last send has gone out; until then the reads go on.
+            // Answered messages are replaced once the last send has gone out; until then the reads go on.
             if (owed > 0 && (_sending.IsCompleted || InFlight == 0))
             {
                 await _sending;
@@ -134,7 +135,7 @@ internal sealed class TcpLoadConnection : IDisposable
             if (read == 0)
             {
                 EndInFlight(TcpFailure.ShortEcho);
-                Note("the server closed the connection before the echo was complete");
+                Note("the server closed the connection before the answer was complete");
                 return false;
             }
 
@@ -155,7 +156,7 @@ internal sealed class TcpLoadConnection : IDisposable
         return true;
     }
 
-    /// <summary>Bytes that are not the echo in flight: a mismatch, or an echo nothing asked for (a server that echoes twice), counted once at least.</summary>
+    /// <summary>Bytes that are not the answer in flight: a mismatch, or an answer nothing asked for (a server that echoes twice), counted once at least.</summary>
     private void Unexpected(bool unasked)
     {
         var counted = Counters.Failed[(int)TcpFailure.Mismatch];
@@ -165,44 +166,46 @@ internal sealed class TcpLoadConnection : IDisposable
             Counters.Failed[(int)TcpFailure.Mismatch]++;
         }
 
-        Note(unasked ? "the server sent bytes after the last echo that nothing asked for" : "the echo differs from what was sent");
+        Note(unasked ? "the server sent bytes after the last answer that nothing asked for" : "the answer is not the one expected (an echo: other bytes than were sent)");
     }
 
-    /// <summary>Checks received bytes against the messages in flight; returns how many completed, -1 on the first wrong byte, or <see cref="Unasked"/> for a byte when nothing was in flight.</summary>
+    /// <summary>Reads received bytes as the answers in flight; returns how many completed, -1 on a wrong answer, or <see cref="Unasked"/> for a byte when nothing was in flight.</summary>
     private int Consume(ReadOnlySpan<byte> data)
     {
         var completed = 0;
-        var size = _options.MessageSize;
-        foreach (var value in data)
+        while (data.Length > 0)
         {
             if (InFlight == 0)
             {
                 return Unasked;
             }
 
-            if (value != Pattern(_expected, _offset))
+            var answer = _exchange.Read(_expected, data, out var consumed);
+            if (answer == TcpAnswer.Invalid || (uint)consumed > (uint)data.Length)
             {
                 return -1;
             }
 
-            if (++_offset < size)
+            if (answer == TcpAnswer.Incomplete)
             {
-                continue;
+                _partial += consumed;
+                return consumed == data.Length ? completed : -1;
             }
 
+            data = data[consumed..];
             var slot = (int)(_expected % _options.Window);
             if (_counted[slot])
             {
-                Counters.Echoed++;
+                Counters.Answered++;
                 _roundTrips.Record(Elapsed(_sentAt[slot]));
             }
             else
             {
-                Counters.WarmupEchoed++;
+                Counters.WarmupAnswered++;
             }
 
             _expected++;
-            _offset = 0;
+            _partial = 0;
             completed++;
             Volatile.Write(ref _waitingSince, InFlight > 0 ? _sentAt[(int)(_expected % _options.Window)] : 0);
         }
@@ -212,18 +215,16 @@ internal sealed class TcpLoadConnection : IDisposable
 
     private async Task SendAsync(int count)
     {
-        var size = _options.MessageSize;
+        var size = _exchange.MaxRequestSize;
         var now = Stopwatch.GetTimestamp();
         var measuring = _state.Measuring;
+        var length = 0;
         for (var m = 0; m < count; m++)
         {
             var number = _next + m;
-            var bytes = _send.AsSpan(m * size, size);
-            for (var i = 0; i < size; i++)
-            {
-                bytes[i] = Pattern(number, i);
-            }
-
+            var written = _exchange.WriteRequest(number, _send.AsSpan(length, size));
+            length += written is > 0 && written <= size ? written
+                : throw new InvalidOperationException($"The TCP client wrote a request of {written} bytes; 1 to its MaxRequestSize of {size} are allowed.");
             var slot = (int)(number % _options.Window);
             _sentAt[slot] = now;
             _counted[slot] = measuring;
@@ -239,7 +240,7 @@ internal sealed class TcpLoadConnection : IDisposable
         }
 
         _next += count;
-        await _socket!.SendAsync(_send.AsMemory(0, count * size), SocketFlags.None, _state.Abort);
+        await _socket!.SendAsync(_send.AsMemory(0, length), SocketFlags.None, _state.Abort);
     }
 
     private async Task<bool> ConnectAsync()
@@ -345,8 +346,8 @@ internal sealed class TcpLoadConnection : IDisposable
     {
         if (_timedOut)
         {
-            // Part of the echo came back and the rest never did: the server cut it short.
-            return _offset > 0 ? TcpFailure.ShortEcho : TcpFailure.Timeout;
+            // Part of the answer came back and the rest never did: the server cut it short.
+            return _partial > 0 ? TcpFailure.ShortEcho : TcpFailure.Timeout;
         }
 
         return ex is SocketException socket ? socket.SocketErrorCode switch
@@ -371,8 +372,6 @@ internal sealed class TcpLoadConnection : IDisposable
         {
         }
     }
-
-    private byte Pattern(long number, int index) => (byte)(_seed + (number * 131) + (index * 7) + (number >> 8));
 
     private static long Elapsed(long since) => (long)Stopwatch.GetElapsedTime(since).TotalNanoseconds;
 }

@@ -14,14 +14,14 @@ internal sealed class TcpLoadDriver(TcpLoadConnection[] connections, TcpRunState
         long completed = 0, errors = 0;
         foreach (var connection in connections)
         {
-            completed += Volatile.Read(ref connection.Counters.Echoed);
+            completed += Volatile.Read(ref connection.Counters.Answered);
             errors += connection.Counters.FailedTotal + connection.Counters.ConnectFailedTotal;
         }
 
         return (completed, errors);
     }
 
-    public long WarmupCompleted() => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupEchoed));
+    public long WarmupCompleted() => connections.Sum(c => Volatile.Read(ref c.Counters.WarmupAnswered));
 
     /// <summary>Nothing beyond the switches' hard stop: the connections' reads and writes are cancelled by it.</summary>
     public void Abort()

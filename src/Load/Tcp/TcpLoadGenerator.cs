@@ -1,13 +1,15 @@
 using System.Diagnostics;
 using Benchmarks.Load.Core;
 using Benchmarks.Load.Statistics;
+using Benchmarks.Scenarios;
 
 namespace Benchmarks.Load.Tcp;
 
 /// <summary>
-/// The built-in TCP load generator: persistent connections echoing fixed-size messages, or churn
-/// (a connection per message), every echo checked byte for byte, failures counted by cause. A
-/// watchdog ends connects and echoes that outlast the timeout.
+/// The built-in TCP load generator: persistent connections keeping a window of requests in flight,
+/// or churn (a connection per request); the requests and their answers are the built-in echo's
+/// (fixed-size messages checked byte for byte) or a scenario's protocol. Failures are counted by
+/// cause; a watchdog ends connects and answers that outlast the timeout.
 /// </summary>
 public static class TcpLoadGenerator
 {
@@ -19,11 +21,12 @@ public static class TcpLoadGenerator
         using var state = new TcpRunState();
         var roundTrips = new LatencyHistogram();
         var connects = new LatencyHistogram();
+        var clients = Clients(options);
         var connections = new TcpLoadConnection[options.Connections];
         for (var i = 0; i < connections.Length; i++)
         {
             var local = options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null;
-            connections[i] = new TcpLoadConnection(options, state, endPoint, local, roundTrips, connects, seed: (i * 7919) + 1);
+            connections[i] = new TcpLoadConnection(options, state, endPoint, local, roundTrips, connects, clients[i]);
         }
 
         var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
@@ -33,7 +36,7 @@ public static class TcpLoadGenerator
         {
             var driver = new TcpLoadDriver(connections, state, loops);
             var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule: null, progress, cancellationToken);
-            return LoadWindowResult.WithWindow(Aggregate(options, connections, roundTrips, connects), window, requestedRate: null);
+            return LoadWindowResult.WithWindow(Aggregate(options, clients[0], connections, roundTrips, connects), window, requestedRate: null);
         }
         finally
         {
@@ -66,7 +69,25 @@ public static class TcpLoadGenerator
         }
     }
 
-    private static TcpLoadResult Aggregate(TcpLoadOptions options, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects)
+    /// <summary>One client per connection: the scenario's (its largest request checked like an echo message's size), else the echo.</summary>
+    private static ITcpExchange[] Clients(TcpLoadOptions options)
+    {
+        var clients = new ITcpExchange[options.Connections];
+        for (var i = 0; i < clients.Length; i++)
+        {
+            var client = options.Scenario?.CreateLoadClient(i);
+            if (client is not null)
+            {
+                options.ValidateRequestSize(client.MaxRequestSize, $"{options.Scenario!.Name}'s request size");
+            }
+
+            clients[i] = client ?? new EchoExchange(options.MessageSize, seed: (i * 7919) + 1);
+        }
+
+        return clients;
+    }
+
+    private static TcpLoadResult Aggregate(TcpLoadOptions options, ITcpExchange client, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects)
     {
         var causes = Enum.GetValues<TcpFailure>();
         var failed = causes.ToDictionary(c => Name(c), c => connections.Sum(x => x.Counters.Failed[(int)c]));
@@ -74,13 +95,14 @@ public static class TcpLoadGenerator
         return new TcpLoadResult
         {
             Url = options.Url.ToString(),
+            Protocol = client is EchoExchange ? TcpLoadResult.Echo : options.Scenario!.Name,
             Mode = options.Mode,
             Connections = options.Connections,
-            MessageSize = options.MessageSize,
+            MessageSize = client.MaxRequestSize,
             Window = options.Window,
             LingerZero = options.LingerZero,
             Sent = connections.Sum(c => c.Counters.Sent),
-            Echoed = connections.Sum(c => c.Counters.Echoed),
+            Answered = connections.Sum(c => c.Counters.Answered),
             Unfinished = connections.Sum(c => c.Counters.Unfinished),
             Connects = connections.Sum(c => c.Counters.Connects),
             Failed = failed,

@@ -1,4 +1,5 @@
 using System.Net;
+using Benchmarks.Scenarios;
 
 namespace Benchmarks.Load.Tcp;
 
@@ -12,7 +13,13 @@ public sealed record TcpLoadOptions
     /// <summary>Connections held open (persistent) or concurrent clients (churn).</summary>
     public int Connections { get; init; } = DefaultLoad.TcpConnections;
 
-    /// <summary>Bytes in one message (the Go tcp_bencher sends 26).</summary>
+    /// <summary>
+    /// The scenario whose protocol the load speaks (<see cref="ITcpScenario.CreateLoadClient"/>); null,
+    /// or a scenario without a client of its own: the built-in echo.
+    /// </summary>
+    public ITcpScenario? Scenario { get; init; }
+
+    /// <summary>Bytes in one echo message (the Go tcp_bencher sends 26); a scenario's client sizes its own requests.</summary>
     public int MessageSize { get; init; } = DefaultLoad.TcpMessageSize;
 
     /// <summary>Messages in flight per connection (persistent mode).</summary>
@@ -52,24 +59,15 @@ public sealed record TcpLoadOptions
             throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--connections must be between 1 and {DefaultLoad.MaxConnections:n0} (got {Connections:n0})."));
         }
 
-        if (MessageSize is < 1 or > 1_048_576)
-        {
-            throw new ArgumentException($"--message-size must be between 1 and 1048576 (got {MessageSize}).");
-        }
-
         if (Window is < 1 or > 4096)
         {
             throw new ArgumentException($"--window must be between 1 and 4096 (got {Window}).");
         }
 
-        if ((long)MessageSize * Window > MaxWindowBytes)
+        ValidateRequestSize(MessageSize, "--message-size");
+        if (Scenario?.CreateLoadClient(0) is { } client)
         {
-            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--window {Window} × --message-size {MessageSize} is {(long)MessageSize * Window:n0} bytes in flight per connection; at most {MaxWindowBytes:n0} (16 MiB)."));
-        }
-
-        if ((long)MessageSize * Window * Connections > MaxTotalBytes)
-        {
-            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--connections {Connections:n0} × --window {Window} × --message-size {MessageSize} is {(long)MessageSize * Window * Connections:n0} bytes of send buffers; at most {MaxTotalBytes:n0} (2 GiB)."));
+            ValidateRequestSize(client.MaxRequestSize, $"{Scenario.Name}'s request size");
         }
 
         if (Mode == TcpLoadMode.Churn && Window != 1)
@@ -80,6 +78,29 @@ public sealed record TcpLoadOptions
         if (Duration <= TimeSpan.Zero || Warmup < TimeSpan.Zero || Timeout <= TimeSpan.Zero)
         {
             throw new ArgumentException("--duration and --timeout must be positive and --warmup not negative.");
+        }
+    }
+
+    /// <summary>
+    /// Checks the size of one request, the echo's <c>--message-size</c> or a scenario client's
+    /// largest: 1 byte to 1 MiB, and the window's send buffers within the limits.
+    /// </summary>
+    public void ValidateRequestSize(int size, string what)
+    {
+        var c = System.Globalization.CultureInfo.InvariantCulture;
+        if (size is < 1 or > 1_048_576)
+        {
+            throw new ArgumentException($"{what} must be between 1 and 1048576 (got {size}).");
+        }
+
+        if ((long)size * Window > MaxWindowBytes)
+        {
+            throw new ArgumentException(string.Create(c, $"--window {Window} × {what} {size} is {(long)size * Window:n0} bytes in flight per connection; at most {MaxWindowBytes:n0} (16 MiB)."));
+        }
+
+        if ((long)size * Window * Connections > MaxTotalBytes)
+        {
+            throw new ArgumentException(string.Create(c, $"--connections {Connections:n0} × --window {Window} × {what} {size} is {(long)size * Window * Connections:n0} bytes of send buffers; at most {MaxTotalBytes:n0} (2 GiB)."));
         }
     }
 }

@@ -56,8 +56,11 @@ public sealed class OpenModelTests
         var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--rate", "2000", "-c", "16", "-d", "3s", "-w", "1s"));
         Assert.True(run.ExitCode == 0, run.ToString());
         var m = StoredRuns.Single(results).Measurements;
+        // Unless the hypervisor took the CPUs away (steal time): then the load's thread waits for them like any other.
         var lateness = m["http/latency/50"] - m["http/latency/uncorrected/50"];
-        Assert.True(lateness is >= 0 and < 0.5, $"median send {lateness} ms after the due time (corrected p50 {m["http/latency/50"]} ms, uncorrected {m["http/latency/uncorrected/50"]} ms)");
+        var steal = m["machine/cpu/steal"];
+        var limit = steal < 1 ? 0.5 : 5;
+        Assert.True(lateness >= 0 && lateness < limit, $"median send {lateness} ms after the due time (corrected p50 {m["http/latency/50"]} ms, uncorrected {m["http/latency/uncorrected/50"]} ms; steal {steal}% of the machine)");
 
         // Each request's corrected time holds its uncorrected one, so every percentile does too.
         foreach (var percentile in new[] { "50", "90", "99", "99.9", "max" })

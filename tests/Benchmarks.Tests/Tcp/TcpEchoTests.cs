@@ -21,12 +21,12 @@ public sealed class TcpEchoTests
         var result = await LoadAsync(serve.Port, ["--tcp-mode", mode, "-c", "50", "--message-size", "26", .. shape]);
         Assert.True(result.Run.ExitCode == 0, result.Run.ToString());
         var json = result.Json.RootElement;
-        Assert.True(json.GetProperty("echoed").GetInt64() > 100, result.Run.Output);
-        Assert.Equal(json.GetProperty("sent").GetInt64(), json.GetProperty("echoed").GetInt64() + Failed(json) + json.GetProperty("unfinished").GetInt64());
+        Assert.True(json.GetProperty("answered").GetInt64() > 100, result.Run.Output);
+        Assert.Equal(json.GetProperty("sent").GetInt64(), json.GetProperty("answered").GetInt64() + Failed(json) + json.GetProperty("unfinished").GetInt64());
         Assert.Equal(0, Failed(json));
         Assert.Equal(0, json.GetProperty("connectFailed").EnumerateObject().Sum(p => p.Value.GetInt64()));
         Assert.Contains($"Requests: {json.GetProperty("sent").GetInt64()}", result.Run.Output, StringComparison.Ordinal);
-        Assert.Contains($"Responses: {json.GetProperty("echoed").GetInt64()}", result.Run.Output, StringComparison.Ordinal);
+        Assert.Contains($"Responses: {json.GetProperty("answered").GetInt64()}", result.Run.Output, StringComparison.Ordinal);
         if (mode == "churn")
         {
             // A connection per message: as many connects as messages, give or take those across the window's edges.
@@ -43,9 +43,9 @@ public sealed class TcpEchoTests
         var json = result.Json.RootElement;
         // Half of each 26-byte echo comes back and the rest never does: a short echo, found at the timeout.
         Assert.True(json.GetProperty("failed").GetProperty("short-echo").GetInt64() > 0, result.Run.Output);
-        Assert.Equal(0, json.GetProperty("echoed").GetInt64());
-        Assert.Equal(json.GetProperty("sent").GetInt64(), json.GetProperty("echoed").GetInt64() + Failed(json) + json.GetProperty("unfinished").GetInt64());
-        Assert.Contains("echoes failed", result.Run.Error + result.Run.Output, StringComparison.Ordinal);
+        Assert.Equal(0, json.GetProperty("answered").GetInt64());
+        Assert.Equal(json.GetProperty("sent").GetInt64(), json.GetProperty("answered").GetInt64() + Failed(json) + json.GetProperty("unfinished").GetInt64());
+        Assert.Contains("requests failed", result.Run.Error + result.Run.Output, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -58,7 +58,7 @@ public sealed class TcpEchoTests
         var resets = json.GetProperty("failed").GetProperty("reset").GetInt64() + json.GetProperty("connectFailed").GetProperty("reset").GetInt64();
         var attempts = json.GetProperty("sent").GetInt64() + json.GetProperty("connectFailed").EnumerateObject().Sum(p => p.Value.GetInt64());
         Assert.InRange(resets, attempts / 20, attempts / 5);
-        Assert.Equal(json.GetProperty("sent").GetInt64(), json.GetProperty("echoed").GetInt64() + Failed(json) + json.GetProperty("unfinished").GetInt64());
+        Assert.Equal(json.GetProperty("sent").GetInt64(), json.GetProperty("answered").GetInt64() + Failed(json) + json.GetProperty("unfinished").GetInt64());
     }
 
     [Fact]
@@ -69,7 +69,7 @@ public sealed class TcpEchoTests
         Assert.True(result.Run.ExitCode == 1, result.Run.ToString());
         var json = result.Json.RootElement;
         Assert.True(json.GetProperty("failed").GetProperty("mismatch").GetInt64() > 0, result.Run.Output);
-        Assert.Contains("echoes failed", result.Run.Error + result.Run.Output, StringComparison.Ordinal);
+        Assert.Contains("requests failed", result.Run.Error + result.Run.Output, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -80,7 +80,7 @@ public sealed class TcpEchoTests
         var result = await LoadAsync(serve.Port, "--tcp-mode", "persistent", "-c", "1", "--window", "16", "--message-size", "1048576", "--timeout", "5s");
         Assert.True(result.Run.ExitCode == 0, result.Run.ToString());
         var json = result.Json.RootElement;
-        Assert.True(json.GetProperty("echoed").GetInt64() >= 16, result.Run.Output);
+        Assert.True(json.GetProperty("answered").GetInt64() >= 16, result.Run.Output);
         Assert.Equal(0, Failed(json));
     }
 
@@ -123,6 +123,7 @@ public sealed class TcpEchoTests
     [InlineData("is a TCP address: add --tcp", "load", "--url", "tcp://127.0.0.1:1")]
     [InlineData("--window applies to --tcp-mode persistent", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--tcp-mode", "churn", "--window", "2")]
     [InlineData("--message-size must be between 1 and 1048576", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--message-size", "0")]
+    [InlineData("'plaintext' is an HTTP scenario", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--scenario", "plaintext")]
     [InlineData("Argument 'bulk' not recognized", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--tcp-mode", "bulk")]
     [InlineData("kestrel cannot serve 'tcp-echo': it serves HTTP only", "serve", "--scenario", "tcp-echo", "--server", "kestrel", "--urls", "tcp://127.0.0.1:1")]
     [InlineData("expected a raw TCP address such as tcp://127.0.0.1:5000", "serve", "--scenario", "tcp-echo", "--server", "sockets", "--urls", "http://127.0.0.1:1")]

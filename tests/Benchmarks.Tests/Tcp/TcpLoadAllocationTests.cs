@@ -26,10 +26,10 @@ public sealed class TcpLoadAllocationTests
         var (shortBytes, shortRun) = await AllocatedDuring(options);
         var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(2) });
 
-        Assert.True(longRun.Echoed - shortRun.Echoed > 20_000, $"{shortRun.Echoed} then {longRun.Echoed} echoes");
+        Assert.True(longRun.Answered - shortRun.Answered > 20_000, $"{shortRun.Answered} then {longRun.Answered} echoes");
         Assert.Equal(0, longRun.Failed.Values.Sum());
-        var perEcho = (double)(longBytes - shortBytes) / (longRun.Echoed - shortRun.Echoed);
-        Assert.True(perEcho < 1, $"{shortBytes:n0} bytes for {shortRun.Echoed:n0} echoes, {longBytes:n0} for {longRun.Echoed:n0}: {perEcho:0.00} per extra echo");
+        var perEcho = (double)(longBytes - shortBytes) / (longRun.Answered - shortRun.Answered);
+        Assert.True(perEcho < 1, $"{shortBytes:n0} bytes for {shortRun.Answered:n0} echoes, {longBytes:n0} for {longRun.Answered:n0}: {perEcho:0.00} per extra echo");
     }
 
     private static async Task<(long Bytes, TcpLoadResult Result)> AllocatedDuring(TcpLoadOptions options)
