@@ -61,11 +61,6 @@ internal static class LoadCommand
                 return UsageErrors.Report(console, ex);
             }
 
-            if (load.GetRate(result) is not null && (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme is "tcp"))
-            {
-                return console.Fail(ExitCodes.Usage, "--rate needs the built-in HTTP load or WebSocket echo-sync: the TCP load runs a closed loop.");
-            }
-
             if (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme == "tcp")
             {
                 return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, output, () => TcpScenario(result.GetValue(scenario), result.GetValue(plugins)), cancellationToken);

@@ -138,9 +138,9 @@ internal static class RunCommand
                     request = FindMaxRunner.Prepare(request, result.GetValue(json) is not null);
                 }
 
-                if (request.Load.Rate is not null && loadJob is not (HttpLoadJob or WebSocketLoadJob { Mode: "echo-sync" }))
+                if (request.Load.Rate is not null && loadJob is not (HttpLoadJob or WebSocketLoadJob { Mode: "echo-sync" } or TcpLoadJob))
                 {
-                    throw new UsageException($"--rate needs the built-in HTTP load (--load http) or WebSocket echo-sync: the {loadJob.Name} load runs a closed loop.");
+                    throw new UsageException($"--rate needs the built-in HTTP load (--load http), WebSocket echo-sync or the TCP load: the {loadJob.Name} load runs a closed loop.");
                 }
 
                 if (loadJob is TcpLoadJob tcpJob)

@@ -35,6 +35,7 @@ internal static class TcpLoad
                 Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
                 Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.TcpTimeout,
                 LingerZero = result.GetValue(tcp.LingerZero),
+                Rate = load.GetRate(result),
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             };
             options.Validate();
@@ -57,7 +58,7 @@ internal static class TcpLoad
             : outcome.Interrupted ? "the load was stopped before its duration ended."
             : outcome.Answered == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no answer came back."
             : $"{outcome.FailedTotal} requests failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
-                + (outcome.ConnectFailed.GetValueOrDefault(TcpLoadGenerator.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
+                + (outcome.ConnectFailed.GetValueOrDefault(TcpFailureCauses.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
         return await LoadOutput.FinishAsync(
             console,
             new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure) { Latency = outcome.RoundTrip.Histogram },

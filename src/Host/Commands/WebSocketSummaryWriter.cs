@@ -18,14 +18,7 @@ internal static class WebSocketSummaryWriter
         {
             writer.WriteLine(string.Create(c, $"  ws_msgs_received.....: {r.Good} ({r.MessagesPerSecond:0.00}/s), sent {r.Sent}, bad {r.Bad}, lost {r.Lost}"));
             writer.WriteLine(string.Create(c, $"  round trip...........: avg={r.RoundTrip.Mean:0.000}ms p50={r.RoundTrip.P50:0.000}ms p90={r.RoundTrip.P90:0.000}ms p95={r.RoundTripP95:0.000}ms p99={r.RoundTrip.P99:0.000}ms max={r.RoundTrip.Max:0.000}ms"));
-            if (r.RequestedRate is { } requested)
-            {
-                writer.WriteLine(string.Create(c, $"  open model...........: round trips above from each message's due time; requested {requested:0.00}/s, achieved {r.MessagesPerSecond:0.00}/s ({(r.MessagesPerSecond - requested) / requested * 100:+0.0;-0.0;0.0}%), {r.Due} due, {r.Late} sent late, {r.Backlog} waiting at the end"));
-                if (r.Uncorrected is { } uncorrected)
-                {
-                    writer.WriteLine(string.Create(c, $"  from the send........: p50={uncorrected.P50:0.000}ms p99={uncorrected.P99:0.000}ms max={uncorrected.Max:0.000}ms (uncorrected)"));
-                }
-            }
+            OpenModelSummaryWriter.Write(writer, r, r.MessagesPerSecond, "message");
         }
 
         writer.WriteLine(string.Create(c, $"  ws_sessions..........: {r.Connects} in the window ({r.ConnectsPerSecond:0.00}/s), {r.Handshakes} in all"));

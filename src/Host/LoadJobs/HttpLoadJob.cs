@@ -20,11 +20,8 @@ internal sealed class HttpLoadJob : ILoadJob
         var load = request.Load;
         List<string> arguments =
         [
-            "load", "--url", load.Url.ToString(), .. request.ScenarioArguments(),
-            "--connections", Invariant(load.Connections), "--threads", Invariant(load.Threads), "--pipeline", Invariant(load.PipelineDepth),
-            "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup),
-            "--timeout", DurationParser.Format(load.Timeout),
-            .. request.OutputArguments(),
+            "load", "--url", load.Url.ToString(), "--pipeline", Invariant(load.PipelineDepth),
+            .. request.LoadArguments(), .. request.ScenarioArguments(), .. request.OutputArguments(),
         ];
         if (load.WarmupMax is { } maximum)
         {
@@ -38,11 +35,6 @@ internal sealed class HttpLoadJob : ILoadJob
         if (!load.KeepAlive)
         {
             arguments.AddRange(["--keep-alive", "false"]);
-        }
-
-        if (load.Rate is { } rate)
-        {
-            arguments.AddRange(["--rate", RateParser.Format(rate)]);
         }
 
         foreach (var (name, value) in load.Headers)

@@ -16,6 +16,14 @@ internal sealed record LoadLaunch(string Scenario, HttpLoadOptions Load)
     /// <summary>Where the load writes its window's latency distribution (<c>--latency-distribution</c>); null: nowhere.</summary>
     public string? LatencyDistribution { get; init; }
 
+    /// <summary>The settings every built-in load takes the same way: connections, threads, the window's phases, the timeout, and the open model's rate when there is one.</summary>
+    public IReadOnlyList<string> LoadArguments() =>
+    [
+        "--connections", Load.Connections.ToString(CultureInfo.InvariantCulture), "--threads", Load.Threads.ToString(CultureInfo.InvariantCulture),
+        "--duration", Cli.DurationParser.Format(Load.Duration), "--warmup", Cli.DurationParser.Format(Load.Warmup), "--timeout", Cli.DurationParser.Format(Load.Timeout),
+        .. Load.Rate is { } rate ? new[] { "--rate", Cli.RateParser.Format(rate) } : [],
+    ];
+
     /// <summary>The scenario the load checks its answers by (and, over TCP, speaks the protocol of), and the plugin folders to find it in.</summary>
     public IReadOnlyList<string> ScenarioArguments() =>
         ["--scenario", Scenario, .. PluginDirectories.SelectMany(directory => new[] { "--plugins", Path.GetFullPath(directory) })];

@@ -40,6 +40,7 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
             Warmup = load.Warmup,
             Timeout = load.Timeout,
             Scenario = Scenario,
+            Rate = load.Rate,
         }.Validate();
     }
 
@@ -52,9 +53,8 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
         List<string> arguments =
         [
             "load", "--tcp", "--url", load.Url.GetLeftPart(UriPartial.Authority), "--tcp-mode", mode,
-            "--window", Invariant(window), "--message-size", Invariant(messageSize), "--connections", Invariant(load.Connections),
-            "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
-            "--threads", Invariant(load.Threads), .. request.ScenarioArguments(), .. request.OutputArguments(),
+            "--window", Invariant(window), "--message-size", Invariant(messageSize),
+            .. request.LoadArguments(), .. request.ScenarioArguments(), .. request.OutputArguments(),
         ];
         if (lingerZero)
         {

@@ -34,7 +34,7 @@ internal static class TcpMeasurements
             m[TcpMeasures.ConnectMax.Name] = result.Connect.Max;
         }
 
-        WindowMeasurements.Add(m, result, result.ResponsesPerSecond, open: null);
+        WindowMeasurements.Add(m, result, result.ResponsesPerSecond, OpenModelMeasures.Tcp);
         return m;
     }
 }

@@ -54,9 +54,8 @@ internal sealed class WebSocketLoadJob : ILoadJob
         List<string> arguments =
         [
             "load", "--ws", "--url", url.ToString(), "--ws-mode", Mode, "--message", Message,
-            "--window", Invariant(Window), "--message-size", Invariant(MessageSize), "--connections", Invariant(load.Connections),
-            "--duration", DurationParser.Format(load.Duration), "--warmup", DurationParser.Format(load.Warmup), "--timeout", DurationParser.Format(load.Timeout),
-            .. request.OutputArguments(),
+            "--window", Invariant(Window), "--message-size", Invariant(MessageSize),
+            .. request.LoadArguments(), .. request.OutputArguments(),
         ];
         foreach (var address in LocalAddresses)
         {
@@ -64,10 +63,6 @@ internal sealed class WebSocketLoadJob : ILoadJob
         }
 
         arguments.AddRange(BroadcastArguments);
-        if (load.Rate is { } rate)
-        {
-            arguments.AddRange(["--rate", RateParser.Format(rate)]);
-        }
 
         return HostExecutable.Command("load", arguments) with { Cpus = request.Cpus };
     }

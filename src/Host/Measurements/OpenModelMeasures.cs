@@ -9,7 +9,8 @@ namespace Benchmarks.Host.Measurements;
 /// and why, the backlog at the window's edges, and the latencies from the send rather than the due
 /// time. HTTP names them after requests and latency (<c>http/requests/late</c>,
 /// <c>http/latency/uncorrected/99</c>), WebSocket after messages and round trips
-/// (<c>ws/messages/late</c>, <c>ws/rtt/uncorrected/99</c>); the next protocol is one more instance.
+/// (<c>ws/messages/late</c>, <c>ws/rtt/uncorrected/99</c>), TCP after requests and round trips
+/// (<c>tcp/requests/late</c>, <c>tcp/rtt/uncorrected/99</c>); the next protocol is one more instance.
 /// </summary>
 internal sealed class OpenModelMeasures
 {
@@ -18,6 +19,10 @@ internal sealed class OpenModelMeasures
     public static readonly OpenModelMeasures Http = new("http", "requests", "request", "req/s", "latency", "latency", "http/rps/mean", "http/requests");
 
     public static readonly OpenModelMeasures WebSocket = new("ws", "messages", "message", "msg/s", "rtt", "round trip", "ws/messages/rate", "ws/messages");
+
+    public static readonly OpenModelMeasures Tcp = new("tcp", "requests", "request", "req/s", "rtt", "round trip", "tcp/responses/rate", "tcp/responses");
+
+    private static readonly OpenModelMeasures[] s_families = [Http, WebSocket, Tcp];
 
     private OpenModelMeasures(string prefix, string items, string item, string unit, string latency, string latencyWords, string achieved, string completed)
     {
@@ -63,10 +68,10 @@ internal sealed class OpenModelMeasures
 
     public IReadOnlyList<Measurement> All { get; }
 
-    /// <summary>The family of the load that made a run: WebSocket's when it asked for a message rate, else HTTP's.</summary>
+    /// <summary>The family of the load that made a run: the one whose requested rate it reports, else HTTP's.</summary>
     public static OpenModelMeasures Of(IReadOnlyDictionary<string, double> values)
     {
         ArgumentNullException.ThrowIfNull(values);
-        return values.ContainsKey(WebSocket.RateRequested.Name) ? WebSocket : Http;
+        return s_families.FirstOrDefault(f => values.ContainsKey(f.RateRequested.Name)) ?? Http;
     }
 }

@@ -42,6 +42,6 @@ internal static class TcpMeasures
     public static IReadOnlyList<Measurement> All { get; } =
     [
         ResponsesRate, RequestsRate, Responses, Requests, Unfinished, Errors, ErrorsRefused, ErrorsReset, ErrorsTimeout, ErrorsShortEcho, ErrorsMismatch, ErrorsPorts, ErrorsOther,
-        Connects, ConnectsRate, ConnectMean, Connect50, Connect99, ConnectMax, .. LatencyMeasures.Tcp.All,
+        Connects, ConnectsRate, ConnectMean, Connect50, Connect99, ConnectMax, .. LatencyMeasures.Tcp.All, .. OpenModelMeasures.Tcp.All,
     ];
 }

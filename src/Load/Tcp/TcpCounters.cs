@@ -14,6 +14,12 @@ internal sealed class TcpCounters
     public long Unfinished;
     public long Connects;
 
+    /// <summary>Open model: requests sent more than the tolerance after their due time.</summary>
+    public long Late;
+
+    /// <summary>Open model: of <see cref="Late"/>, those taken while this connection was idle (the load fell behind, not the pool).</summary>
+    public long LateByLoad;
+
     /// <summary>Answers to requests sent before the window (the warm-up's rate).</summary>
     public long WarmupAnswered;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Benchmarks.Load.OpenModel;
 using Benchmarks.Load.Statistics;
 using Benchmarks.Scenarios;
 
@@ -10,7 +11,9 @@ namespace Benchmarks.Load.Tcp;
 /// One TCP load connection (persistent) or client (churn). Its <see cref="ITcpExchange"/> writes
 /// the requests and reads the answers: the built-in echo, whose every message has its own bytes,
 /// or a scenario's protocol. A request sent in the measured window ends once: answered, failed
-/// by cause, or unfinished at the stop. A persistent connection that fails connects again.
+/// by cause, or unfinished at the stop. A persistent connection that fails connects again. In the
+/// open model a persistent connection sends one request at a time, each at its due time, and its
+/// round trip counts from then.
 /// </summary>
 internal sealed class TcpLoadConnection : IDisposable
 {
@@ -20,10 +23,13 @@ internal sealed class TcpLoadConnection : IDisposable
     private readonly IPAddress? _local;
     private readonly LatencyHistogram _roundTrips;
     private readonly LatencyHistogram _connectTimes;
+    private readonly LatencyHistogram? _uncorrected;
+    private readonly ScheduleWaiter _waiter = new();
     private readonly ITcpExchange _exchange;
     private readonly byte[] _send;
     private readonly byte[] _receive;
     private readonly long[] _sentAt;
+    private readonly long[] _timedFrom;
     private readonly bool[] _counted;
     private const int Unasked = -2;
 
@@ -35,7 +41,7 @@ internal sealed class TcpLoadConnection : IDisposable
     private long _waitingSince;
     private volatile bool _timedOut;
 
-    public TcpLoadConnection(TcpLoadOptions options, TcpRunState state, EndPoint endPoint, IPAddress? local, LatencyHistogram roundTrips, LatencyHistogram connectTimes, ITcpExchange exchange)
+    public TcpLoadConnection(TcpLoadOptions options, TcpRunState state, EndPoint endPoint, IPAddress? local, LatencyHistogram roundTrips, LatencyHistogram connectTimes, ITcpExchange exchange, LatencyHistogram? uncorrected)
     {
         _options = options;
         _state = state;
@@ -43,10 +49,12 @@ internal sealed class TcpLoadConnection : IDisposable
         _local = local;
         _roundTrips = roundTrips;
         _connectTimes = connectTimes;
+        _uncorrected = uncorrected;
         _exchange = exchange;
         _send = new byte[exchange.MaxRequestSize * options.Window];
         _receive = new byte[Math.Max(4096, Math.Min(_send.Length, 64 * 1024))];
         _sentAt = new long[options.Window];
+        _timedFrom = new long[options.Window];
         _counted = new bool[options.Window];
     }
 
@@ -84,7 +92,11 @@ internal sealed class TcpLoadConnection : IDisposable
             }
             finally
             {
-                Close();
+                if (_socket is { } socket)
+                {
+                    TcpFailureCauses.Close(socket, _options.LingerZero);
+                }
+
                 await ObserveSendAsync();
             }
 
@@ -118,6 +130,11 @@ internal sealed class TcpLoadConnection : IDisposable
         _next = _expected = 0;
         _partial = 0;
         _exchange.Reset();
+        if (_state.Schedule is { } schedule)
+        {
+            return await PacedAsync(schedule);
+        }
+
         _sending = SendAsync(_options.Mode == TcpLoadMode.Churn ? 1 : _options.Window);
         var owed = 0;
         while (InFlight > 0 || owed > 0)
@@ -131,18 +148,9 @@ internal sealed class TcpLoadConnection : IDisposable
                 continue;
             }
 
-            var read = await _socket!.ReceiveAsync(_receive, SocketFlags.None, _state.Abort);
-            if (read == 0)
-            {
-                EndInFlight(TcpFailure.ShortEcho);
-                Note("the server closed the connection before the answer was complete");
-                return false;
-            }
-
-            var completed = Consume(_receive.AsSpan(0, read));
+            var completed = await ReceiveAsync();
             if (completed < 0)
             {
-                Unexpected(unasked: completed == Unasked);
                 return false;
             }
 
@@ -154,6 +162,53 @@ internal sealed class TcpLoadConnection : IDisposable
 
         await _sending;
         return true;
+    }
+
+    /// <summary>Open model (persistent): the next due request, sent alone, its answer read whole before the next is taken.</summary>
+    private async Task<bool> PacedAsync(ArrivalSchedule schedule)
+    {
+        while (!_state.Stopping)
+        {
+            var due = await schedule.NextAsync(_waiter, out var freeWaiting);
+            if (due < 0 || _state.Stopping)
+            {
+                break;
+            }
+
+            _sending = SendAsync(1, due, freeWaiting);
+            await _sending;
+            while (InFlight > 0)
+            {
+                if (await ReceiveAsync() < 0)
+                {
+                    return false;
+                }
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>One read, its answers counted: how many completed, or -1 when the exchange failed (counted and noted). Its state machine is pooled: nothing allocated per read.</summary>
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<int> ReceiveAsync()
+    {
+        var read = await _socket!.ReceiveAsync(_receive, SocketFlags.None, _state.Abort);
+        if (read == 0)
+        {
+            EndInFlight(TcpFailure.ShortEcho);
+            Note("the server closed the connection before the answer was complete");
+            return -1;
+        }
+
+        var completed = Consume(_receive.AsSpan(0, read));
+        if (completed < 0)
+        {
+            Unexpected(unasked: completed == Unasked);
+            return -1;
+        }
+
+        return completed;
     }
 
     /// <summary>Bytes that are not the answer in flight: a mismatch, or an answer nothing asked for (a server that echoes twice), counted once at least.</summary>
@@ -173,6 +228,7 @@ internal sealed class TcpLoadConnection : IDisposable
     private int Consume(ReadOnlySpan<byte> data)
     {
         var completed = 0;
+        var now = Stopwatch.GetTimestamp();
         while (data.Length > 0)
         {
             if (InFlight == 0)
@@ -197,7 +253,8 @@ internal sealed class TcpLoadConnection : IDisposable
             if (_counted[slot])
             {
                 Counters.Answered++;
-                _roundTrips.Record(Elapsed(_sentAt[slot]));
+                _roundTrips.Record(Nanoseconds(now - _timedFrom[slot]));
+                _uncorrected?.Record(Nanoseconds(now - _sentAt[slot]));
             }
             else
             {
@@ -213,7 +270,10 @@ internal sealed class TcpLoadConnection : IDisposable
         return completed;
     }
 
-    private async Task SendAsync(int count)
+    /// <param name="count">Requests to send at once.</param>
+    /// <param name="due">Open model: the request's due time (Stopwatch ticks), what its round trip counts from; 0 in the closed loop.</param>
+    /// <param name="freeWaiting">Open model: this connection was idle when the request was taken, so lateness is the load's.</param>
+    private async Task SendAsync(int count, long due = 0, bool freeWaiting = false)
     {
         var size = _exchange.MaxRequestSize;
         var now = Stopwatch.GetTimestamp();
@@ -227,10 +287,16 @@ internal sealed class TcpLoadConnection : IDisposable
                 : throw new InvalidOperationException($"The TCP client wrote a request of {written} bytes; 1 to its MaxRequestSize of {size} are allowed.");
             var slot = (int)(number % _options.Window);
             _sentAt[slot] = now;
+            _timedFrom[slot] = due == 0 ? now : due;
             _counted[slot] = measuring;
             if (measuring)
             {
                 Counters.Sent++;
+                if (due != 0 && now - due > _state.LateTicks)
+                {
+                    Counters.Late++;
+                    Counters.LateByLoad += freeWaiting ? 1 : 0;
+                }
             }
         }
 
@@ -263,7 +329,7 @@ internal sealed class TcpLoadConnection : IDisposable
             if (measuring)
             {
                 Counters.Connects++;
-                _connectTimes.Record(Elapsed(started));
+                _connectTimes.Record(Nanoseconds(Stopwatch.GetTimestamp() - started));
             }
 
             return true;
@@ -320,58 +386,14 @@ internal sealed class TcpLoadConnection : IDisposable
         _sending = Task.CompletedTask;
     }
 
-    private void Close()
-    {
-        var socket = _socket;
-        if (socket is null)
-        {
-            return;
-        }
-
-        if (_options.LingerZero)
-        {
-            try
-            {
-                socket.LingerState = new LingerOption(true, 0);
-            }
-            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
-            {
-            }
-        }
-
-        socket.Dispose();
-    }
-
-    private TcpFailure Classify(Exception ex)
-    {
-        if (_timedOut)
-        {
-            // Part of the answer came back and the rest never did: the server cut it short.
-            return _partial > 0 ? TcpFailure.ShortEcho : TcpFailure.Timeout;
-        }
-
-        return ex is SocketException socket ? socket.SocketErrorCode switch
-        {
-            SocketError.ConnectionRefused => TcpFailure.Refused,
-            SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown => TcpFailure.Reset,
-            SocketError.TimedOut => TcpFailure.Timeout,
-            SocketError.AddressNotAvailable or SocketError.AddressAlreadyInUse or SocketError.TooManyOpenSockets or SocketError.NoBufferSpaceAvailable => TcpFailure.Ports,
-            _ => TcpFailure.Other,
-        } : TcpFailure.Other;
-    }
+    /// <summary>The watchdog's timeout, when it fired (part of an answer and no more: the server cut it short), else the socket's error.</summary>
+    private TcpFailure Classify(Exception ex) =>
+        _timedOut ? (_partial > 0 ? TcpFailure.ShortEcho : TcpFailure.Timeout) : TcpFailureCauses.Of(ex);
 
     private void Note(string message) => FirstError ??= message;
 
-    private async Task PauseAsync()
-    {
-        try
-        {
-            await Task.Delay(10, _state.Abort);
-        }
-        catch (OperationCanceledException)
-        {
-        }
-    }
+    /// <summary>A little while before connecting again, so a refusing server is not spun against.</summary>
+    private Task PauseAsync() => Task.Delay(10, _state.Abort).ContinueWith(static _ => { }, TaskScheduler.Default);
 
-    private static long Elapsed(long since) => (long)Stopwatch.GetElapsedTime(since).TotalNanoseconds;
+    private static long Nanoseconds(long ticks) => (long)(ticks * (1e9 / Stopwatch.Frequency));
 }

@@ -9,7 +9,8 @@ namespace Benchmarks.Load.Tcp;
 /// The built-in TCP load generator: persistent connections keeping a window of requests in flight,
 /// or churn (a connection per request); the requests and their answers are the built-in echo's
 /// (fixed-size messages checked byte for byte) or a scenario's protocol. Failures are counted by
-/// cause; a watchdog ends connects and answers that outlast the timeout.
+/// cause; a watchdog ends connects and answers that outlast the timeout. With a rate (the open
+/// model) each persistent connection sends one request at a time, at its due time.
 /// </summary>
 public static class TcpLoadGenerator
 {
@@ -18,25 +19,33 @@ public static class TcpLoadGenerator
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var endPoint = await LoadTarget.ResolveAsync(new Uri($"http://{options.Url.Authority}/"), cancellationToken);
-        using var state = new TcpRunState();
+        using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
+        using var state = new TcpRunState { Schedule = schedule };
         var roundTrips = new LatencyHistogram();
+        var uncorrected = schedule is null ? null : new LatencyHistogram();
         var connects = new LatencyHistogram();
         var clients = Clients(options);
         var connections = new TcpLoadConnection[options.Connections];
         for (var i = 0; i < connections.Length; i++)
         {
             var local = options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null;
-            connections[i] = new TcpLoadConnection(options, state, endPoint, local, roundTrips, connects, clients[i]);
+            connections[i] = new TcpLoadConnection(options, state, endPoint, local, roundTrips, connects, clients[i], uncorrected);
         }
 
+        schedule?.Start();
         var loops = Task.WhenAll(connections.Select(c => Task.Run(c.RunAsync, CancellationToken.None)));
         using var watchdogStop = new CancellationTokenSource();
         var watchdog = WatchAsync(connections, options.Timeout, watchdogStop.Token);
         try
         {
             var driver = new TcpLoadDriver(connections, state, loops);
-            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule: null, progress, cancellationToken);
-            return LoadWindowResult.WithWindow(Aggregate(options, clients[0], connections, roundTrips, connects), window, requestedRate: null);
+            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress, cancellationToken);
+            return LoadWindowResult.WithWindow(Aggregate(options, clients[0], connections, roundTrips, connects), window, options.Rate) with
+            {
+                Late = connections.Sum(c => c.Counters.Late),
+                LateByLoad = connections.Sum(c => c.Counters.LateByLoad),
+                Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),
+            };
         }
         finally
         {
@@ -90,8 +99,8 @@ public static class TcpLoadGenerator
     private static TcpLoadResult Aggregate(TcpLoadOptions options, ITcpExchange client, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects)
     {
         var causes = Enum.GetValues<TcpFailure>();
-        var failed = causes.ToDictionary(c => Name(c), c => connections.Sum(x => x.Counters.Failed[(int)c]));
-        var connectFailed = causes.ToDictionary(c => Name(c), c => connections.Sum(x => x.Counters.ConnectFailed[(int)c]));
+        var failed = causes.ToDictionary(c => TcpFailureCauses.Name(c), c => connections.Sum(x => x.Counters.Failed[(int)c]));
+        var connectFailed = causes.ToDictionary(c => TcpFailureCauses.Name(c), c => connections.Sum(x => x.Counters.ConnectFailed[(int)c]));
         return new TcpLoadResult
         {
             Url = options.Url.ToString(),
@@ -112,7 +121,4 @@ public static class TcpLoadGenerator
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };
     }
-
-    /// <summary>The cause's name as stored and printed: refused, reset, timeout, short-echo, mismatch, ports, other.</summary>
-    public static string Name(TcpFailure cause) => cause == TcpFailure.ShortEcho ? "short-echo" : cause.ToString().ToLowerInvariant();
 }

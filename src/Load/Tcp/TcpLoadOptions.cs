@@ -38,6 +38,13 @@ public sealed record TcpLoadOptions
     /// </summary>
     public bool LingerZero { get; init; }
 
+    /// <summary>
+    /// Open model: requests per second over all connections, each sent at its due time by a free
+    /// connection and timed from then (persistent connections, one request in flight each); null:
+    /// the closed loop.
+    /// </summary>
+    public double? Rate { get; init; }
+
     /// <summary>Source addresses to spread connections over (past ~28k ephemeral ports per destination).</summary>
     public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];
 
@@ -68,6 +75,11 @@ public sealed record TcpLoadOptions
         if (Scenario?.CreateLoadClient(0) is { } client)
         {
             ValidateRequestSize(client.MaxRequestSize, $"{Scenario.Name}'s request size");
+        }
+
+        if (Rate is { } rate && (Mode == TcpLoadMode.Churn || Window != 1 || !(rate > 0)))
+        {
+            throw new ArgumentException("--rate paces persistent connections with one request in flight each: it needs --tcp-mode persistent and --window 1.");
         }
 
         if (Mode == TcpLoadMode.Churn && Window != 1)

@@ -123,6 +123,8 @@ public sealed class TcpEchoTests
     [InlineData("is a TCP address: add --tcp", "load", "--url", "tcp://127.0.0.1:1")]
     [InlineData("--window applies to --tcp-mode persistent", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--tcp-mode", "churn", "--window", "2")]
     [InlineData("--message-size must be between 1 and 1048576", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--message-size", "0")]
+    [InlineData("--rate paces persistent connections with one request in flight each", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--rate", "100", "--window", "2")]
+    [InlineData("--rate paces persistent connections with one request in flight each", "run", "tcp-echo", "--server", "sockets", "--tcp-mode", "churn", "--rate", "100")]
     [InlineData("'plaintext' is an HTTP scenario", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--scenario", "plaintext")]
     [InlineData("Argument 'bulk' not recognized", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--tcp-mode", "bulk")]
     [InlineData("kestrel cannot serve 'tcp-echo': it serves HTTP only", "serve", "--scenario", "tcp-echo", "--server", "kestrel", "--urls", "tcp://127.0.0.1:1")]

@@ -32,6 +32,24 @@ public sealed class TcpProtocolPluginTests
     }
 
     [Fact]
+    public async Task A_plugin_protocol_takes_a_rate_and_times_each_request_from_its_due_time()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "resp-ping", "--server", "sockets", "--plugins", TestPaths.SamplePluginDirectory, "--rate", "2000", "-c", "16", "-d", "2s", "-w", "1s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var m = StoredRuns.Single(results).Measurements;
+        Assert.Equal(2000, m["tcp/rate/requested"]);
+
+        // Paced, not a closed loop (which does tens of thousands a second here): at most the schedule, and most of it.
+        Assert.InRange(m["tcp/responses/rate"], 1000, 2100);
+        Assert.True(m["tcp/requests/due"] >= 3000, $"{m["tcp/requests/due"]} due");
+        foreach (var percentile in new[] { "50", "99", "max" })
+        {
+            Assert.True(m[$"tcp/rtt/{percentile}"] >= m[$"tcp/rtt/uncorrected/{percentile}"], $"p{percentile}: from the due time {m[$"tcp/rtt/{percentile}"]} ms < from the send {m[$"tcp/rtt/uncorrected/{percentile}"]} ms");
+        }
+    }
+
+    [Fact]
     public async Task The_plugin_client_loads_and_verifies_a_real_redis_server()
     {
         await using var redis = await RedisServer.StartAsync();
