@@ -1,3 +1,5 @@
+using Benchmarks.Scenarios;
+
 namespace Benchmarks.Servers;
 
 /// <summary>How bytes get in and out: Kestrel, raw sockets, libuv, HttpSys.</summary>
@@ -24,6 +26,14 @@ public interface IServerModel
             throw new ArgumentException($"Server '{Name}' takes no options (got {string.Join(", ", options.Keys)}).");
         }
     }
+
+    /// <summary>
+    /// Why this server cannot serve <paramref name="scenario"/>, in one line, or null when it can:
+    /// asked before anything starts. By default a server serves HTTP scenarios (WebSocket upgrades
+    /// included) and not raw TCP ones.
+    /// </summary>
+    string? CannotServe(IScenario scenario) =>
+        scenario is ITcpScenario ? $"{Name} serves HTTP only, and '{scenario.Name}' is raw TCP (tcp://)" : null;
 
     /// <summary>
     /// Starts listening and returns once the listeners are bound. Throws when a listener cannot

@@ -15,4 +15,10 @@ internal static class ExitCodes
 
     /// <summary>compare: too few runs for the test ever to reach significance; not the same as "no change".</summary>
     public const int Inconclusive = 4;
+
+    /// <summary>
+    /// The run or load succeeded and its <c>--slo</c> target was missed (a sweep: some cell missed it;
+    /// find-max: no rate met it), so that CI can gate on a target as k6 users do on thresholds.
+    /// </summary>
+    public const int TargetMissed = 5;
 }

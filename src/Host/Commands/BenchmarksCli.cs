@@ -69,7 +69,7 @@ internal static class BenchmarksCli
         {
             foreach (var error in parseResult.Errors)
             {
-                console.Error.WriteLine($"error: {error.Message}");
+                console.Error.WriteLine($"error: {ParseErrorText.Of(error.Message)}");
             }
 
             console.Error.WriteLine("Run 'benchmarks --help' for usage.");

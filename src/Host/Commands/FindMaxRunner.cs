@@ -105,7 +105,7 @@ internal static class FindMaxRunner
         if (search.BestRate is not { } best)
         {
             console.Out.WriteLine($"find-max {id}: no rate met {target.Text} (results list --label {label})");
-            return notStored ? ExitCodes.NotStored : ExitCodes.Failed;
+            return notStored ? ExitCodes.NotStored : ExitCodes.TargetMissed;
         }
 
         var next = search.Missed switch

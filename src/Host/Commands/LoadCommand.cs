@@ -55,8 +55,13 @@ internal static class LoadCommand
                 {
                     OutputFile.Prepare(json.FullName, "--json");
                 }
+
+                if (result.GetValue(output.Slo) is { } slo)
+                {
+                    _ = ServiceLevel.Parse(slo);
+                }
             }
-            catch (ArgumentException ex)
+            catch (Exception ex) when (ex is ArgumentException or FormatException)
             {
                 return UsageErrors.Report(console, ex);
             }
@@ -85,21 +90,16 @@ internal static class LoadCommand
                     validatorFactory = chosen.CreateValidator;
                 }
 
-                var options = new HttpLoadOptions
+                var options = load.Apply(new HttpLoadOptions
                 {
                     Url = result.GetRequiredValue(url)!,
-                    Connections = result.GetValue(load.Connections) ?? DefaultLoad.HttpConnections,
                     Threads = result.GetValue(load.Threads) ?? DefaultLoad.Threads,
                     PipelineDepth = result.GetValue(load.Pipeline) ?? 1,
-                    Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
-                    Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
                     WarmupMax = result.GetValue(load.WarmupMax),
-                    Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.HttpTimeout,
                     Headers = load.GetHeaders(result),
                     KeepAlive = result.GetValue(load.KeepAlive) ?? true,
-                    Rate = load.GetRate(result),
                     ValidatorFactory = validatorFactory,
-                };
+                }, result);
                 options.Validate();
                 if (options.Rate is not null && result.GetValue(engine) == "wrk")
                 {

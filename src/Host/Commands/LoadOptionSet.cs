@@ -28,6 +28,25 @@ internal sealed class LoadOptionSet
 
     public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, Rate];
 
+    /// <summary>
+    /// A protocol's options with the shared settings given on the command line; what was not given
+    /// keeps the options' own value (the protocol's default, or the scenario's).
+    /// </summary>
+    public T Apply<T>(T options, ParseResult result)
+        where T : Benchmarks.Load.Core.LoadSettings
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(result);
+        return (T)(options with
+        {
+            Connections = result.GetValue(Connections) ?? options.Connections,
+            Duration = result.GetValue(Duration) ?? options.Duration,
+            Warmup = result.GetValue(Warmup) ?? options.Warmup,
+            Timeout = result.GetValue(Timeout) ?? options.Timeout,
+            Rate = GetRate(result),
+        });
+    }
+
     /// <summary>The open model's rate, or null for the closed loop (unset or 0).</summary>
     public double? GetRate(ParseResult result) => result.GetValue(Rate) is > 0 and var rate ? rate : null;
 

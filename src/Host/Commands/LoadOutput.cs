@@ -2,6 +2,7 @@ using System.CommandLine;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.Commands;
 
@@ -69,6 +70,19 @@ internal static class LoadOutput
             }
         }
 
-        return outcome.Failure is null ? ExitCodes.Success : console.Fail(ExitCodes.Failed, outcome.Failure);
+        if (outcome.Failure is not null)
+        {
+            return console.Fail(ExitCodes.Failed, outcome.Failure);
+        }
+
+        if (result.GetValue(output.Slo) is { } slo)
+        {
+            var target = ServiceLevel.Parse(slo);
+            var (met, reason) = target.Check(outcome.Measurements);
+            console.Out.WriteLine(target.Describe(met, reason));
+            return met ? ExitCodes.Success : ExitCodes.TargetMissed;
+        }
+
+        return ExitCodes.Success;
     }
 }

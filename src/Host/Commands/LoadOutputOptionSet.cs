@@ -19,7 +19,9 @@ internal sealed class LoadOutputOptionSet
 
     public Option<int?> Parent { get; } = new("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
 
-    public IEnumerable<Option> All => [Json, Crank, Progress, Distribution, Parent];
+    public Option<string?> Slo { get; } = new("--slo") { Description = "A target the load must meet, such as 'p99<10ms' or 'p99.9<50ms,errors<0.1%': 'target …: met' or 'NOT met' after the summary, and exit code 5 when missed." };
+
+    public IEnumerable<Option> All => [Json, Crank, Progress, Distribution, Parent, Slo];
 
     /// <summary><c>--latency-distribution FILE</c>, as <c>load</c> and <c>run</c> take it.</summary>
     public static Option<FileInfo?> DistributionOption() => new("--latency-distribution")

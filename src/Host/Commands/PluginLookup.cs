@@ -23,4 +23,24 @@ internal static class PluginLookup
 
         return server;
     }
+
+    /// <summary>The server model named, checked to serve <paramref name="scenario"/> before anything starts; the error names those that do.</summary>
+    public static IServerModel Server(PluginCatalog catalog, string name, IScenario scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var server = Server(catalog, name);
+        return server.CannotServe(scenario) is { } why
+            ? throw new UsageException($"{why}; servers that serve it: {string.Join(", ", Serving(catalog, scenario).Select(s => s.Name))}.")
+            : server;
+    }
+
+    /// <summary>The server <c>run</c> takes unless told: kestrel, or for a scenario it cannot serve sockets, or else the first available server that can.</summary>
+    public static string DefaultServer(PluginCatalog catalog, IScenario scenario)
+    {
+        var serving = Serving(catalog, scenario).ToList();
+        return (serving.FirstOrDefault(s => s.Name == "kestrel") ?? serving.FirstOrDefault(s => s.Name == "sockets") ?? serving.FirstOrDefault())?.Name ?? "kestrel";
+    }
+
+    private static IEnumerable<IServerModel> Serving(PluginCatalog catalog, IScenario scenario) =>
+        catalog.Servers.Select(s => s.Plugin).Where(s => s.Availability.IsAvailable && s.CannotServe(scenario) is null);
 }

@@ -21,7 +21,7 @@ internal static class RunCommand
     public static Command Create(CliConsole console)
     {
         var scenario = new Argument<string>("scenario") { Description = "Scenario to run (see 'benchmarks scenarios')." };
-        var server = new Option<string>("--server") { Description = "Server model (see 'benchmarks servers').", DefaultValueFactory = _ => "kestrel" };
+        var server = new Option<string>("--server") { Description = "Server model (see 'benchmarks servers'); kestrel, or for a raw TCP scenario the first that serves it (sockets).", DefaultValueFactory = _ => "kestrel" };
         var load = new LoadOptionSet();
         var urls = OptionFactory.HttpUrl("--urls", "Where the server listens; default http://127.0.0.1 (tcp:// for a raw TCP scenario) on a free port.", allowTcp: true);
         var labels = new Option<string[]>("--label") { Description = "A label stored with the run (repeatable).", Arity = ArgumentArity.ZeroOrMore };
@@ -72,7 +72,7 @@ internal static class RunCommand
                 var pluginDirectories = result.GetValue(plugins) ?? [];
                 var catalog = PluginCatalog.Load(pluginDirectories);
                 var chosen = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
-                var serverModel = PluginLookup.Server(catalog, result.GetRequiredValue(server));
+                var serverModel = PluginLookup.Server(catalog, result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : PluginLookup.DefaultServer(catalog, chosen), chosen);
                 var needsDatabase = chosen is Scenarios.IDatabaseScenario && result.GetValue(database) is null;
                 var (serverSet, loadSet, databaseSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), needsDatabase ? result.GetValue(databaseCpus) : null, needsDatabase, result.GetValue(noPin));
                 serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
@@ -116,22 +116,19 @@ internal static class RunCommand
                         ? MeasurementCatalog.Find(order)?.Name ?? throw new UsageException($"--exclude-order: unknown measurement '{order}' (see 'benchmarks measurements').")
                         : null,
                     LoadJob = loadJob,
-                    Load = new HttpLoadOptions
+                    Load = load.Apply(new HttpLoadOptions
                     {
                         Url = new Uri(proxyUrl ?? serverUrl, loadPath),
-                        Connections = result.GetValue(load.Connections) ?? chosen.Load.Connections,
+                        Connections = chosen.Load.Connections,
                         Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? DefaultLoad.Threads,
                         PipelineDepth = result.GetValue(load.Pipeline) ?? chosen.Load.PipelineDepth,
-                        Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
-                        Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
 
                         // Without --warmup the warm-up is adaptive: until the server's rate has settled and its JIT is quiet.
                         WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
-                        Timeout = result.GetValue(load.Timeout) ?? (webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout),
+                        Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
                         Headers = load.GetHeaders(result),
                         KeepAlive = result.GetValue(load.KeepAlive) ?? true,
-                        Rate = load.GetRate(result),
-                    },
+                    }, result),
                 };
                 if (result.GetValue(findMax))
                 {
@@ -180,7 +177,10 @@ internal static class RunCommand
 
             var document = await coordinator.RunAsync(request, signal.Token);
             var stored = await StoreAsync(document, jsonFile);
-            return stored != ExitCodes.Success ? stored : document.Status == RunStatus.Succeeded ? ExitCodes.Success : ExitCodes.Failed;
+            return stored != ExitCodes.Success ? stored
+                : document.Status != RunStatus.Succeeded ? ExitCodes.Failed
+                : request.Slo is { } objective && !ServiceLevel.Parse(objective).Check(document).Met ? ExitCodes.TargetMissed
+                : ExitCodes.Success;
 
             // The table first, then every sink on its own: one that cannot be written loses nothing the others keep.
             async Task<int> StoreAsync(RunDocument document, FileInfo? file)

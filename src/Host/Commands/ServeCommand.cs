@@ -32,7 +32,7 @@ internal static class ServeCommand
             {
                 var catalog = PluginCatalog.Load(result.GetValue(plugins) ?? []);
                 var chosenScenario = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
-                var chosenServer = PluginLookup.Server(catalog, result.GetRequiredValue(server));
+                var chosenServer = PluginLookup.Server(catalog, result.GetRequiredValue(server), chosenScenario);
                 if (result.GetValue(database) is { Length: > 0 } connection)
                 {
                     Environment.SetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable, connection);

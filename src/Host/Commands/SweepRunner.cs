@@ -50,6 +50,7 @@ internal static class SweepRunner
         var progress = new SweepProgress(console, id, plan.Cells.Count);
         var failed = 0;
         var notStored = 0;
+        var missed = 0;
         try
         {
             for (var k = 0; k < plan.Cells.Count && !cancellationToken.IsCancellationRequested; k++)
@@ -62,6 +63,7 @@ internal static class SweepRunner
                 documents.Add(document);
                 failed += document?.Status == RunStatus.Succeeded ? 0 : 1;
                 notStored += exit == ExitCodes.NotStored ? 1 : 0;
+                missed += exit == ExitCodes.TargetMissed ? 1 : 0;
             }
         }
         finally
@@ -73,10 +75,11 @@ internal static class SweepRunner
         var interrupted = documents.Count < plan.Cells.Count || cancellationToken.IsCancellationRequested;
         var stopped = interrupted ? $"interrupted after {documents.Count} of {plan.Cells.Count} cells" : $"{plan.Cells.Count} cells";
         var unstored = notStored > 0 ? $", {notStored} not stored (see the errors above)" : "";
-        console.Out.WriteLine($"Sweep {id}: {stopped}, {failed} failed{unstored} (results list --label {LabelPrefix}{id})");
+        var targets = missed > 0 ? $", {missed} missed the target" : "";
+        console.Out.WriteLine($"Sweep {id}: {stopped}, {failed} failed{targets}{unstored} (results list --label {LabelPrefix}{id})");
         var axes = plan.Axes.Select(a => a.Name).ToList();
         progress.Table(axes, [.. plan.Cells.Take(documents.Count).Select((cell, i) => ((IReadOnlyList<string>)[.. axes.Select(a => cell.Values[a])], documents[i]))]);
-        return notStored > 0 ? ExitCodes.NotStored : failed > 0 || interrupted ? ExitCodes.Failed : ExitCodes.Success;
+        return notStored > 0 ? ExitCodes.NotStored : failed > 0 || interrupted ? ExitCodes.Failed : missed > 0 ? ExitCodes.TargetMissed : ExitCodes.Success;
     }
 
     private static string Describe(SweepPlan plan, SweepCell cell) => string.Join(", ", plan.Axes.Select(a => $"{a.Name} {cell.Values[a.Name]}"));

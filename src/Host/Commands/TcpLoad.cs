@@ -23,21 +23,16 @@ internal static class TcpLoad
                 throw new UsageException(url.Scheme != "tcp" ? $"--tcp needs a tcp://host:port URL (got '{url}')." : $"'{url}' is a TCP address: add --tcp.");
             }
 
-            options = new TcpLoadOptions
+            options = load.Apply(new TcpLoadOptions
             {
                 Url = url,
                 Scenario = scenario(),
                 Mode = result.GetRequiredValue(tcp.Mode) == "churn" ? TcpLoadMode.Churn : TcpLoadMode.Persistent,
-                Connections = result.GetValue(load.Connections) ?? DefaultLoad.TcpConnections,
                 Window = result.GetValue(ws.Window) ?? DefaultLoad.TcpWindow,
                 MessageSize = result.GetValue(ws.MessageSize) ?? DefaultLoad.TcpMessageSize,
-                Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
-                Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
-                Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.TcpTimeout,
                 LingerZero = result.GetValue(tcp.LingerZero),
-                Rate = load.GetRate(result),
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
-            };
+            }, result);
             options.Validate();
             SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }

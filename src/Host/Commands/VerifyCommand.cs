@@ -36,12 +36,17 @@ internal static class VerifyCommand
             {
                 var catalog = PluginCatalog.Load(pluginDirectories);
                 var names = result.GetValue(scenarios) ?? [];
-                // By default every scenario the server can serve: raw TCP ones only on the raw servers.
-                var rawServer = result.GetRequiredValue(server) is "sockets" or "libuv";
+                // By default every scenario the server can serve; a scenario named that it cannot serve is refused.
+                var model = result.GetValue(url) is null ? PluginLookup.Server(catalog, result.GetRequiredValue(server)) : null;
                 chosen = names.Length == 0
-                    ? [.. catalog.Scenarios.Select(s => s.Plugin).Where(s => s is not ITcpScenario || rawServer)]
+                    ? [.. catalog.Scenarios.Select(s => s.Plugin).Where(s => model?.CannotServe(s) is null)]
                     : [.. names.Select(n => PluginLookup.Scenario(catalog, n))];
-                serverName = result.GetValue(url) is null ? PluginLookup.Server(catalog, result.GetRequiredValue(server)).Name : result.GetRequiredValue(server);
+                foreach (var scenario in model is null ? [] : chosen)
+                {
+                    _ = PluginLookup.Server(catalog, model!.Name, scenario);
+                }
+
+                serverName = model?.Name ?? (result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : $"the server at {result.GetValue(url)}");
                 if (result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given))
                 {
                     throw new UsageException(Databases.RunDatabase.EmptyConnectionString);

@@ -30,7 +30,7 @@ internal static class WebSocketLoad
         WebSocketLoadOptions options;
         try
         {
-            options = new WebSocketLoadOptions
+            options = load.Apply(new WebSocketLoadOptions
             {
                 Url = url.Scheme == Uri.UriSchemeHttp ? new UriBuilder(url) { Scheme = "ws" }.Uri : url,
                 Mode = result.GetRequiredValue(ws.Mode) switch
@@ -41,15 +41,10 @@ internal static class WebSocketLoad
                     _ => WebSocketLoadMode.EchoSync,
                 },
                 Message = MessageKind(result.GetValue(ws.Message), url),
-                Connections = result.GetValue(load.Connections) ?? DefaultLoad.WebSocketConnections,
                 Window = result.GetValue(ws.Window) ?? DefaultLoad.WebSocketWindow,
                 TextLength = result.GetValue(ws.MessageSize) ?? DefaultLoad.WebSocketMessageSize,
-                Duration = result.GetValue(load.Duration) ?? DefaultLoad.Duration,
-                Warmup = result.GetValue(load.Warmup) ?? DefaultLoad.Warmup,
-                Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.WebSocketTimeout,
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
-                Rate = load.GetRate(result),
-            };
+            }, result);
             options.Validate();
             SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }

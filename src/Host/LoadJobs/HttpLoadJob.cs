@@ -12,6 +12,8 @@ internal sealed class HttpLoadJob : ILoadJob
 
     public bool ReportsProgress => true;
 
+    public string RateUnit => Measurements.HttpMeasures.RpsMean.Unit;
+
     public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 
     public JobStartInfo Main(LoadLaunch request, string workDirectory)

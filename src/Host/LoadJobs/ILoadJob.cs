@@ -17,6 +17,9 @@ internal interface ILoadJob
     /// </summary>
     bool ReportsProgress { get; }
 
+    /// <summary>The unit of its rate, its headline measurement's (req/s, msg/s, resp/s): what its per-second progress lines count.</summary>
+    string RateUnit { get; }
+
     /// <summary>A process to run to completion before the measured one, or null.</summary>
     JobStartInfo? Warmup(LoadLaunch request, string workDirectory);
 

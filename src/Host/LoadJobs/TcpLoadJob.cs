@@ -25,6 +25,8 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
 
     public bool ReportsProgress => true;
 
+    public string RateUnit => Measurements.TcpMeasures.ResponsesRate.Unit;
+
     /// <summary>Checks the run's load options as the TCP load will (exit 2 in the run, not a failed load later).</summary>
     public void Validate(Benchmarks.Load.Http.HttpLoadOptions load)
     {

@@ -35,6 +35,8 @@ internal sealed class WebSocketLoadJob : ILoadJob
     /// <summary>Broadcast runs in steps, not a timed window: the run samples the whole load process.</summary>
     public bool ReportsProgress => Mode != "broadcast";
 
+    public string RateUnit => Measurements.WebSocketMeasures.MessagesRate.Unit;
+
     /// <summary>The route a message kind is served on (ws-echo: /plain, /json, /binary).</summary>
     public static string RouteFor(string message, string defaultPath) => message switch
     {

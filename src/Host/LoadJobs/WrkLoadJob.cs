@@ -16,6 +16,8 @@ internal sealed class WrkLoadJob : ILoadJob
 
     public bool ReportsProgress => false;
 
+    public string RateUnit => Measurements.HttpMeasures.RpsMean.Unit;
+
     /// <summary>The wrk executable on PATH, or null.</summary>
     public static string? Locate()
     {

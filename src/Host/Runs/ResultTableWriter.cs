@@ -72,8 +72,9 @@ internal static class ResultTableWriter
 
         if (document.Parameters.TryGetValue("slo", out var slo))
         {
-            var (met, reason, loadBound) = ServiceLevel.Parse(slo).Check(document);
-            writer.WriteLine(met ? $"target {slo}: met" : $"target {slo}: NOT met: {reason}{(loadBound is null ? "" : $" (load-bound: {loadBound})")}");
+            var target = ServiceLevel.Parse(slo);
+            var (met, reason, loadBound) = target.Check(document);
+            writer.WriteLine(target.Describe(met, reason, loadBound));
         }
 
         if (document.Error is not null)

@@ -263,7 +263,7 @@ internal sealed class RunCoordinator
                     throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
                 }
 
-                _console.Out.WriteLine($"Verified: {report.Checks.Count} TechEmpower checks passed.");
+                _console.Out.WriteLine($"Verified: {report.Checks.Count} {(request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower")} checks passed.");
                 foreach (var warning in report.Checks.Where(c => c.Warning))
                 {
                     _console.Out.WriteLine($"  warning: {warning.Name}: {warning.Detail}");
@@ -299,7 +299,7 @@ internal sealed class RunCoordinator
             blocks.OnLine(line);
             if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
             {
-                if (iteration.OnProgress(progress, launch.Load, _warmth, _console.Out))
+                if (iteration.OnProgress(progress, launch.Load, request.LoadJob.RateUnit, _warmth, _console.Out))
                 {
                     _gatedLoad = null;
                 }
@@ -327,7 +327,7 @@ internal sealed class RunCoordinator
             sampling.StartWindow();
         }
 
-        await SampleUntilExitAsync(sampling, server, load, request.LoadJob.ReportsProgress, cancellationToken);
+        await SampleUntilExitAsync(sampling, server, load, request.LoadJob, cancellationToken);
         var (measurements, failure) = request.LoadJob.Collect(load, statistics);
         if (measurements is not null)
         {
@@ -364,8 +364,9 @@ internal sealed class RunCoordinator
     /// Waits for the load to finish. Samples come on the load's own second ticks when it reports
     /// them, otherwise on this process's clock.
     /// </summary>
-    private async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, bool loadReportsProgress, CancellationToken cancellationToken)
+    private async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, ILoadJob loadJob, CancellationToken cancellationToken)
     {
+        var loadReportsProgress = loadJob.ReportsProgress;
         using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
         var proxyExited = _proxy?.Exited ?? Task.Delay(Timeout.Infinite, cancellationToken);
         while (!load.HasExited && !server.HasExited && _proxy is not { HasExited: true })
@@ -374,7 +375,7 @@ internal sealed class RunCoordinator
             await Task.WhenAny(tick, load.Exited, server.Exited, proxyExited).WaitAsync(cancellationToken);
             if (tick.IsCompletedSuccessfully && !load.HasExited && sampling.Tick(double.NaN) is { } sample)
             {
-                _console.Out.WriteLine(RunProgressLines.Window(sample));
+                _console.Out.WriteLine(RunProgressLines.Window(sample, loadJob.RateUnit));
             }
         }
 

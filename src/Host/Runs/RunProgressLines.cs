@@ -10,16 +10,18 @@ namespace Benchmarks.Host.Runs;
 internal static class RunProgressLines
 {
     /// <summary>One second of the measured window.</summary>
-    public static string Window(RunSample sample)
+    /// <param name="sample">The second's sample.</param>
+    /// <param name="unit">The load's rate unit (req/s, msg/s, resp/s).</param>
+    public static string Window(RunSample sample, string unit)
     {
         var v = sample.Values;
-        var rate = v.TryGetValue(SystemMeasures.LoadRate.Name, out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " req/s" : "(rate at the end)";
+        var rate = v.TryGetValue(SystemMeasures.LoadRate.Name, out var rps) ? rps.ToString("N0", CultureInfo.InvariantCulture) + " " + unit : "(rate at the end)";
         return string.Create(CultureInfo.InvariantCulture,
             $"  [{sample.Time,5:0.0}s] {rate,18} | server cpu {v.GetValueOrDefault(SystemMeasures.Cpu.Name),5:0.0}% (user {v.GetValueOrDefault(SystemMeasures.CpuUser.Name):0.0}%, kernel {v.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}%) | machine idle {v.GetValueOrDefault(SystemMeasures.MachineIdle.Name):0.0}% | net rx {v.GetValueOrDefault(SystemMeasures.NetRx.Name):0.0} Mbit/s");
     }
 
     /// <summary>One second of the warm-up: its rate, and the server's CPU and JIT when sampled.</summary>
-    public static string Warmup(LoadProgress progress, HttpLoadOptions load, RunSample? sample)
+    public static string Warmup(LoadProgress progress, HttpLoadOptions load, RunSample? sample, string unit)
     {
         var c = CultureInfo.InvariantCulture;
         var server = "";
@@ -30,7 +32,7 @@ internal static class RunProgressLines
         }
 
         return load.WarmupMax is { } maximum
-            ? string.Create(c, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} req/s{server}")
-            : string.Create(c, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} req/s{server}");
+            ? string.Create(c, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} {unit}{server}")
+            : string.Create(c, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} {unit}{server}");
     }
 }

@@ -73,9 +73,28 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
         }
 
         var m = Judged(run);
+        var (met, reason, blame, tail) = Judge(m);
+        return (met, reason, blame ? OpenModelRule.LoadBehind(run, m, tail) : null);
+    }
+
+    /// <summary>Whether a load's own measurements meet the target, and why not (the first term they miss).</summary>
+    public (bool Met, string Reason) Check(IReadOnlyDictionary<string, double> measurements)
+    {
+        ArgumentNullException.ThrowIfNull(measurements);
+        var (met, reason, _, _) = Judge(measurements);
+        return (met, reason);
+    }
+
+    /// <summary>
+    /// The first thing missed: the rate (the load may be to blame, for the whole rate), a term (the
+    /// load may be to blame for its tail, <paramref name="m"/>'s share above the percentile), or none.
+    /// </summary>
+    private (bool Met, string Reason, bool MayBlameLoad, double? Tail) Judge(IReadOnlyDictionary<string, double> m)
+    {
+        var c = CultureInfo.InvariantCulture;
         if (m.TryGetValue(OpenModelMeasures.Of(m).RateShortfall.Name, out var shortfall) && shortfall > Load.DefaultLoad.ShortfallLimit * 100)
         {
-            return (false, string.Create(c, $"the rate was not met ({shortfall:0.0}% short)"), OpenModelRule.LoadBehind(run, m, null));
+            return (false, string.Create(c, $"the rate was not met ({shortfall:0.0}% short)"), true, null);
         }
 
         foreach (var term in Terms)
@@ -83,19 +102,23 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
             var measurement = term.In(m);
             if (term.Latency is not null && measurement is null)
             {
-                return (false, $"{term.Text}: the run reports no latency to hold it against", null);
+                return (false, $"{term.Text}: the run reports no latency to hold it against", false, null);
             }
 
             var actual = measurement is not null ? m.GetValueOrDefault(measurement.Name, double.NaN) : FailureShare(m);
             if (!(actual < term.Limit))
             {
                 var reason = string.Create(c, $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(measurement is null ? "%" : " ms")}");
-                return (false, reason, term.TailShare is { } tail ? OpenModelRule.LoadBehind(run, m, tail) : null);
+                return (false, reason, term.TailShare is not null, term.TailShare);
             }
         }
 
-        return (true, "met", null);
+        return (true, "met", false, null);
     }
+
+    /// <summary>The line a run or a load prints about its target: <c>target p99&lt;10ms: met</c>, or NOT met and why.</summary>
+    public string Describe(bool met, string reason, string? loadBound = null) =>
+        met ? $"target {Text}: met" : $"target {Text}: NOT met: {reason}{(loadBound is null ? "" : $" (load-bound: {loadBound})")}";
 
     /// <summary>The values a target is checked against: the run's, or over several iterations each one's median.</summary>
     public static IReadOnlyDictionary<string, double> Judged(RunDocument run)

@@ -3,21 +3,19 @@ using Benchmarks.Scenarios;
 namespace Benchmarks.Load.Http;
 
 /// <summary>What the built-in HTTP/1.1 load generator does: wrk's knobs plus pipelining.</summary>
-public sealed record HttpLoadOptions
+public sealed record HttpLoadOptions : Core.LoadSettings
 {
-    public required Uri Url { get; init; }
-
-    public int Connections { get; init; } = DefaultLoad.HttpConnections;
+    public HttpLoadOptions()
+    {
+        Connections = DefaultLoad.HttpConnections;
+        Timeout = DefaultLoad.HttpTimeout;
+    }
 
     /// <summary>Socket engine threads, and latency histogram shards.</summary>
     public int Threads { get; init; } = DefaultLoad.Threads;
 
     /// <summary>Requests written at once on a connection; the next batch goes when all are answered.</summary>
     public int PipelineDepth { get; init; } = 1;
-
-    public TimeSpan Duration { get; init; } = DefaultLoad.Duration;
-
-    public TimeSpan Warmup { get; init; } = DefaultLoad.Warmup;
 
     /// <summary>
     /// When set, warm-up is adaptive: at least <see cref="Warmup"/>, then until the per-second rate
@@ -31,9 +29,6 @@ public sealed record HttpLoadOptions
     /// </summary>
     public Func<bool>? WarmupGate { get; init; }
 
-    /// <summary>A request unanswered for this long is a timeout error (wrk's default is 2 s).</summary>
-    public TimeSpan Timeout { get; init; } = DefaultLoad.HttpTimeout;
-
     public IReadOnlyList<KeyValuePair<string, string>> Headers { get; init; } = [];
 
     /// <summary>
@@ -42,13 +37,6 @@ public sealed record HttpLoadOptions
     /// are then measured apart.
     /// </summary>
     public bool KeepAlive { get; init; } = true;
-
-    /// <summary>
-    /// Open model: requests per second over all connections, each due at its slot in a fixed
-    /// timeline and timed from that slot (corrected for coordinated omission) as well as from its
-    /// send; null: closed loop (each connection sends when its last answer came).
-    /// </summary>
-    public double? Rate { get; init; }
 
     /// <summary>Which engine drives the connections; <see cref="HttpLoadEngine.Auto"/> takes the epoll engine where it serves.</summary>
     public HttpLoadEngine Engine { get; init; }
@@ -69,32 +57,12 @@ public sealed record HttpLoadOptions
             throw new ArgumentException("The epoll engine runs connections with keep-alive, on Linux.");
         }
 
-        Within(Connections, DefaultLoad.MaxConnections, "--connections");
+        ValidateSettings("requests");
         Within(Threads, DefaultLoad.MaxThreads, "--threads");
         Within(PipelineDepth, DefaultLoad.MaxPipeline, "--pipeline");
-        if (Duration <= TimeSpan.Zero)
-        {
-            throw new ArgumentException("--duration must be greater than zero.");
-        }
-
-        if (Warmup < TimeSpan.Zero)
-        {
-            throw new ArgumentException("--warmup cannot be negative.");
-        }
-
         if (WarmupMax is { } maximum && maximum < Warmup)
         {
             throw new ArgumentException("--warmup-max cannot be shorter than --warmup (the adaptive warm-up's minimum).");
-        }
-
-        if (Timeout <= TimeSpan.Zero)
-        {
-            throw new ArgumentException("--timeout must be greater than zero.");
-        }
-
-        if (Rate is { } rate && (!double.IsFinite(rate) || rate < 1 || rate > DefaultLoad.MaxRate))
-        {
-            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--rate must be between 1 and {DefaultLoad.MaxRate:n0} requests per second (got {rate:g6})."));
         }
 
         if (Rate is not null && PipelineDepth > 1)

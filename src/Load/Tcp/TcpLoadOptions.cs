@@ -4,14 +4,15 @@ using Benchmarks.Scenarios;
 namespace Benchmarks.Load.Tcp;
 
 /// <summary>What the built-in TCP load generator does.</summary>
-public sealed record TcpLoadOptions
+public sealed record TcpLoadOptions : Core.LoadSettings
 {
-    public required Uri Url { get; init; }
+    public TcpLoadOptions()
+    {
+        Connections = DefaultLoad.TcpConnections;
+        Timeout = DefaultLoad.TcpTimeout;
+    }
 
     public TcpLoadMode Mode { get; init; } = TcpLoadMode.Persistent;
-
-    /// <summary>Connections held open (persistent) or concurrent clients (churn).</summary>
-    public int Connections { get; init; } = DefaultLoad.TcpConnections;
 
     /// <summary>
     /// The scenario whose protocol the load speaks (<see cref="ITcpScenario.CreateLoadClient"/>); null,
@@ -25,25 +26,11 @@ public sealed record TcpLoadOptions
     /// <summary>Messages in flight per connection (persistent mode).</summary>
     public int Window { get; init; } = DefaultLoad.TcpWindow;
 
-    public TimeSpan Duration { get; init; } = DefaultLoad.Duration;
-
-    public TimeSpan Warmup { get; init; } = DefaultLoad.Warmup;
-
-    /// <summary>A connect or an echo that takes longer is a timeout error.</summary>
-    public TimeSpan Timeout { get; init; } = DefaultLoad.TcpTimeout;
-
     /// <summary>
     /// Close with <c>SO_LINGER 0</c>: the client sends a reset instead of a FIN, so it keeps no
     /// TIME_WAIT port (what some churn benchers do; the server then sees resets, not closes).
     /// </summary>
     public bool LingerZero { get; init; }
-
-    /// <summary>
-    /// Open model: requests per second over all connections, each sent at its due time by a free
-    /// connection and timed from then (persistent connections, one request in flight each); null:
-    /// the closed loop.
-    /// </summary>
-    public double? Rate { get; init; }
 
     /// <summary>Source addresses to spread connections over (past ~28k ephemeral ports per destination).</summary>
     public IReadOnlyList<IPAddress> LocalAddresses { get; init; } = [];
@@ -61,11 +48,7 @@ public sealed record TcpLoadOptions
             throw new ArgumentException($"The TCP load needs a tcp://host:port URL (got '{Url}').");
         }
 
-        if (Connections < 1 || Connections > DefaultLoad.MaxConnections)
-        {
-            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--connections must be between 1 and {DefaultLoad.MaxConnections:n0} (got {Connections:n0})."));
-        }
-
+        ValidateSettings("requests");
         if (Window is < 1 or > 4096)
         {
             throw new ArgumentException($"--window must be between 1 and 4096 (got {Window}).");
@@ -77,7 +60,7 @@ public sealed record TcpLoadOptions
             ValidateRequestSize(client.MaxRequestSize, $"{Scenario.Name}'s request size");
         }
 
-        if (Rate is { } rate && (Mode == TcpLoadMode.Churn || Window != 1 || !(rate > 0)))
+        if (Rate is not null && (Mode == TcpLoadMode.Churn || Window != 1))
         {
             throw new ArgumentException("--rate paces persistent connections with one request in flight each: it needs --tcp-mode persistent and --window 1.");
         }
@@ -85,11 +68,6 @@ public sealed record TcpLoadOptions
         if (Mode == TcpLoadMode.Churn && Window != 1)
         {
             throw new ArgumentException("--window applies to --tcp-mode persistent: a churn client sends one message per connection.");
-        }
-
-        if (Duration <= TimeSpan.Zero || Warmup < TimeSpan.Zero || Timeout <= TimeSpan.Zero)
-        {
-            throw new ArgumentException("--duration and --timeout must be positive and --warmup not negative.");
         }
     }
 

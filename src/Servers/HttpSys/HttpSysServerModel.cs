@@ -34,9 +34,9 @@ public sealed class HttpSysServerModel : IServerModel
     public Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (context.Scenario is Benchmarks.Scenarios.ITcpScenario)
+        if (((IServerModel)this).CannotServe(context.Scenario) is { } why)
         {
-            throw new ArgumentException($"httpsys cannot serve '{context.Scenario.Name}': it serves HTTP only; raw TCP (tcp://) is served by the sockets and libuv servers.");
+            throw new ArgumentException(why);
         }
 
         if (!OperatingSystem.IsWindows())

@@ -23,9 +23,9 @@ public sealed class KestrelServerModel : IServerModel
     public async Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (context.Scenario is Benchmarks.Scenarios.ITcpScenario)
+        if (((IServerModel)this).CannotServe(context.Scenario) is { } why)
         {
-            throw new ArgumentException($"kestrel cannot serve '{context.Scenario.Name}': it serves HTTP only; raw TCP (tcp://) is served by the sockets and libuv servers.");
+            throw new ArgumentException(why);
         }
 
         var settings = KestrelSettings.Parse(context.Options);

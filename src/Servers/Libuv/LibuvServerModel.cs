@@ -8,6 +8,10 @@ namespace Benchmarks.Servers.Libuv;
 /// <summary>HTTP/1.1 on libuv through P/Invoke: one event loop per core, the shared parser and scenario contract.</summary>
 public sealed class LibuvServerModel : IServerModel
 {
+    /// <summary>HTTP and raw TCP; it answers no WebSocket upgrade.</summary>
+    public string? CannotServe(Scenarios.IScenario scenario) =>
+        scenario is Scenarios.IWebSocketScenario ? $"libuv answers no WebSocket upgrade, and '{scenario.Name}' needs one" : null;
+
     public string Name => "libuv";
 
     public string Description => "libuv event loops (one per core, SO_REUSEPORT listeners) through P/Invoke, with the shared HTTP/1.1 parser.";

@@ -7,6 +7,9 @@ namespace Benchmarks.Servers.Sockets;
 /// <summary>HTTP/1.1 on System.Net.Sockets and System.IO.Pipelines, with the shared allocation-free parser.</summary>
 public sealed class SocketsServerModel : IServerModel
 {
+    /// <summary>Every scenario: HTTP with WebSocket upgrades, and raw TCP on tcp:// addresses.</summary>
+    public string? CannotServe(Scenarios.IScenario scenario) => null;
+
     public string Name => "sockets";
 
     public string Description => "Raw System.Net.Sockets + System.IO.Pipelines HTTP/1.1 server (keep-alive, pipelining, batched writes).";

@@ -9,6 +9,8 @@ public sealed class BadNumberTests
     [Theory]
     [InlineData("Invalid value '1e3' for --connections: expected a whole number from 1 to 100,000", "run", "plaintext", "-c", "1e3")]
     [InlineData("Invalid value 'x' for --pipeline", "run", "plaintext", "-p", "x")]
+    [InlineData("Invalid value 'abc' for --iterations: expected a whole number.", "run", "plaintext", "-i", "abc")]
+    [InlineData("Invalid value 'five' for --threshold: expected a number, such as 5 or 0.05.", "compare", "a", "b", "--threshold", "five")]
     [InlineData("Invalid value 'abc' for --threads", "run", "plaintext", "-t", "abc")]
     [InlineData("--connections must be between 1 and 100,000 (got 99999999999)", "run", "plaintext", "-c", "99999999999")]
     [InlineData("--connections must be between 1 and 100,000 (got 2147483647)", "run", "plaintext", "-c", "2147483647")]

@@ -23,12 +23,15 @@ public sealed class AdaptiveWarmupTests
         };
         var phases = new List<LoadProgress>();
 
+        var steal = StealTime.Start();
         var adaptive = await HttpLoadGenerator.RunAsync(options, new Collect(phases), CancellationToken.None);
 
-        // The rule reads the last 6 seconds: no sooner; a server that serves at one speed is steady well before the maximum.
+        // The rule reads the last 6 seconds: no sooner; a server that serves at one speed is steady well before the
+        // maximum, unless the hypervisor took the CPUs away for part of it (then its rate was not one speed).
         Assert.InRange(adaptive.WarmupSeconds, 5.9, 20.5);
         Assert.NotNull(adaptive.WarmupSteady);
-        Assert.True(adaptive.WarmupSteady == false || adaptive.WarmupSeconds < 20, $"{adaptive.WarmupSeconds} s");
+        var stolen = steal.Percent();
+        Assert.True(adaptive.WarmupSteady == false || adaptive.WarmupSeconds < 19.5 || stolen >= 1, $"{adaptive.WarmupSeconds} s to settle (steady: {adaptive.WarmupSteady}) with {stolen:0.0}% of the machine stolen");
         Assert.All(phases.Where(p => p.Phase == LoadPhase.Warmup), p => Assert.True(p.RequestsPerSecond > 0, "each warm-up second reports its rate"));
         Assert.True(adaptive.IsClean, adaptive.FirstError);
 

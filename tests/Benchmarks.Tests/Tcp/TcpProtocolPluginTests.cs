@@ -35,9 +35,14 @@ public sealed class TcpProtocolPluginTests
     public async Task A_plugin_protocol_takes_a_rate_and_times_each_request_from_its_due_time()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "resp-ping", "--server", "sockets", "--plugins", TestPaths.SamplePluginDirectory, "--rate", "2000", "-c", "16", "-d", "2s", "-w", "1s", "--results", results);
+        // No --server: kestrel serves HTTP only, so the run takes the sockets server.
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "resp-ping", "--plugins", TestPaths.SamplePluginDirectory, "--rate", "2000", "-c", "16", "-d", "2s", "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
-        var m = StoredRuns.Single(results).Measurements;
+        Assert.Contains("resp/s", run.Output, StringComparison.Ordinal);
+        Assert.Contains("Verified: 3 raw TCP checks passed.", run.Output, StringComparison.Ordinal);
+        var document = StoredRuns.Single(results);
+        Assert.Equal("sockets", document.Server);
+        var m = document.Measurements;
         Assert.Equal(2000, m["tcp/rate/requested"]);
 
         // Paced, not a closed loop (which does tens of thousands a second here): at most the schedule, and most of it.
