@@ -113,7 +113,7 @@ internal static class HistoryCommand
             {
                 var band = p.BandLow is { } low && p.BandHigh is { } high ? $"[{ComparisonTextWriter.Number(low)} – {ComparisonTextWriter.Number(high)}]" : "";
                 var flag = p.Flagged ? $"FLAGGED: {p.Direction}" : p.Outside ? "outside" : "";
-                console.Out.WriteLine($"  {p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}  {p.Run.Id[..Math.Min(12, p.Run.Id.Length)],-12}  {ComparisonTextWriter.Number(p.Value),14} {info.Unit,-6} {band,-28} {flag}");
+                console.Out.WriteLine($"  {p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}  {RunId.Short(p.Run.Id),-8}  {ComparisonTextWriter.Number(p.Value),14} {info.Unit,-6} {band,-28} {flag}");
             }
 
             if (result.GetValue(html) is { } file)

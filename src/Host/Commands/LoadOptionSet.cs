@@ -22,7 +22,7 @@ internal sealed class LoadOptionSet
 
     public Option<TimeSpan?> WarmupMax { get; } = OptionFactory.Duration("--warmup-max", null, "Warm up adaptively: at least --warmup, then until the per-second rate has settled (run: and the server's JIT is quiet), at most this long (run's default without --warmup: 5s to 60s).");
 
-    public Option<bool?> KeepAlive { get; } = new("--keep-alive") { Description = "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true)." };
+    public Option<bool?> KeepAlive { get; } = new("--keep-alive") { HelpName = "true|false", Description = "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true)." };
 
     public Option<double?> Rate { get; } = OptionFactory.Rate("--rate", "Open model: requests per second in all, each due at its slot in a fixed timeline and timed from it (corrected for coordinated omission); --connections is the pool that sends them. 20000, 20k, 1.5M; 0 or unset: closed loop.");
 

@@ -39,12 +39,12 @@ internal static class ResultsCommand
             var store = stores.Open(result);
             var found = await store.QueryAsync(filters.Query(result), cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
-            console.Out.WriteLine($"{"id",-12} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"os",-8} {"status",-9} {"headline",28}  {"window",-10}  labels");
+            console.Out.WriteLine($"{"id",-8} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"os",-8} {"status",-9} {"headline",28}  {"window",-10}  labels");
             foreach (var run in found.Runs)
             {
                 var headline = s_headline.FirstOrDefault(run.Measurements.ContainsKey) is { } name
                     ? $"{name} {run.Measurements[name].ToString("N0", CultureInfo.InvariantCulture)}" : "";
-                console.Out.WriteLine($"{run.Id[..Math.Min(12, run.Id.Length)],-12} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}");
+                console.Out.WriteLine($"{RunId.Short(run.Id),-8} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}");
             }
 
             console.Out.WriteLine($"{found.Runs.Count} run(s) in {store.Description}");
@@ -56,7 +56,7 @@ internal static class ResultsCommand
     private static Command Show(CliConsole console)
     {
         var stores = new StoreOptionSet();
-        var id = new Argument<string>("id") { Description = "Run id, or a unique prefix of one." };
+        var id = new Argument<string>("id") { Description = "Run id as shown (8 characters), the whole id, or any unique prefix of it." };
         var json = new Option<bool>("--json") { Description = "Print the whole run document as JSON." };
         var command = new Command("show", "Show one run: its measurements, or its whole document.") { id, json };
         AddAll(command, stores.All);

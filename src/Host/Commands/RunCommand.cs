@@ -49,7 +49,7 @@ internal static class RunCommand
         var slo = new Option<string?>("--slo") { Description = "A target the run is checked against, such as 'p99<10ms' or 'p99.9<50ms,errors<0.1%' (with --find-max: the target the search keeps to)." };
         var rateSteps = new Option<string?>("--rate-steps") { Description = "Open model, stepped: FROM:TO:STEP (such as 10k:50k:10k) runs each rate for its own window, as --rate 10000,20000,… would." };
         var findMax = new Option<bool>("--find-max") { Description = "Search for the highest --rate (the first step; default 1000) that meets --slo: doubling, then halving the interval, each step a full run stored under findmax:ID." };
-        var startTimeout = OptionFactory.Duration("--start-timeout", "-s", "How long the server may take to print its ready line (default 30s).");
+        var startTimeout = OptionFactory.Duration("--start-timeout", null, "How long the server may take to print its ready line (default 30s).");
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var distribution = LoadOutputOptionSet.DistributionOption();
@@ -191,7 +191,7 @@ internal static class RunCommand
                 var path = await sinks.TryAsync($"could not store the run in {local.Directory}", () => local.WriteAsync(document, CancellationToken.None));
                 if (path is not null)
                 {
-                    console.Out.WriteLine($"Stored {path}");
+                    console.Out.WriteLine($"Stored {path} (run {RunId.Short(document.Id)})");
                 }
 
                 if (file is not null)

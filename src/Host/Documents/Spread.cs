@@ -15,7 +15,10 @@ public sealed class Spread
     /// <summary>Coefficient of variation: standard deviation / mean, %.</summary>
     public double CvPercent { get; set; }
 
-    /// <summary>The 95% confidence interval of the mean (Student's t with n − 1 degrees of freedom).</summary>
+    /// <summary>
+    /// A 95% confidence interval (Student's t with n − 1 degrees of freedom): of the mean, or, where
+    /// every iteration is positive, of the geometric mean (t on the logarithms), which stays above zero.
+    /// </summary>
     public double CiLow { get; set; }
 
     /// <inheritdoc cref="CiLow"/>

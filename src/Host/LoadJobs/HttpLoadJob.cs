@@ -14,6 +14,8 @@ internal sealed class HttpLoadJob : ILoadJob
 
     public string RateUnit => Measurements.HttpMeasures.RpsMean.Unit;
 
+    public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) => LoadLaunch.Describe(Name, load, $"pipeline {load.PipelineDepth}", RateUnit);
+
     public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 
     public JobStartInfo Main(LoadLaunch request, string workDirectory)

@@ -17,6 +17,9 @@ internal interface ILoadJob
     /// </summary>
     bool ReportsProgress { get; }
 
+    /// <summary>What it loads and how, for the run's start line: <c>http loading http://…/plaintext with 256 connections, pipeline 16</c>.</summary>
+    string Describe(Benchmarks.Load.Http.HttpLoadOptions load);
+
     /// <summary>The unit of its rate, its headline measurement's (req/s, msg/s, resp/s): what its per-second progress lines count.</summary>
     string RateUnit { get; }
 

@@ -16,6 +16,14 @@ internal sealed record LoadLaunch(string Scenario, HttpLoadOptions Load)
     /// <summary>Where the load writes its window's latency distribution (<c>--latency-distribution</c>); null: nowhere.</summary>
     public string? LatencyDistribution { get; init; }
 
+    /// <summary>A load's start line: <c>tcp echo loading tcp://127.0.0.1:5000/ with 2000 connections, window 1, at 20,000 resp/s</c>.</summary>
+    public static string Describe(string load, HttpLoadOptions options, string shape, string unit)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var rate = options.Rate is { } perSecond ? string.Create(CultureInfo.InvariantCulture, $", at {perSecond:n0} {unit}") : "";
+        return string.Create(CultureInfo.InvariantCulture, $"{load} loading {options.Url} with {options.Connections} connections, {shape}{rate}");
+    }
+
     /// <summary>The settings every built-in load takes the same way: connections, threads, the window's phases, the timeout, and the open model's rate when there is one.</summary>
     public IReadOnlyList<string> LoadArguments() =>
     [

@@ -37,6 +37,9 @@ internal sealed class WebSocketLoadJob : ILoadJob
 
     public string RateUnit => Measurements.WebSocketMeasures.MessagesRate.Unit;
 
+    public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) =>
+        LoadLaunch.Describe($"ws {Mode}", load with { Url = new UriBuilder(load.Url) { Scheme = "ws" }.Uri }, Mode == "echo-async" ? $"window {Window}" : $"{Message} messages", RateUnit);
+
     /// <summary>The route a message kind is served on (ws-echo: /plain, /json, /binary).</summary>
     public static string RouteFor(string message, string defaultPath) => message switch
     {

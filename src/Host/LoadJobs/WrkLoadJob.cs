@@ -18,6 +18,8 @@ internal sealed class WrkLoadJob : ILoadJob
 
     public string RateUnit => Measurements.HttpMeasures.RpsMean.Unit;
 
+    public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) => LoadLaunch.Describe(Name, load, $"pipeline {load.PipelineDepth}", RateUnit);
+
     /// <summary>The wrk executable on PATH, or null.</summary>
     public static string? Locate()
     {

@@ -60,14 +60,29 @@ internal sealed class Comparison
     /// <summary>The median, the statistic each side is summarized by.</summary>
     public static double Median(IReadOnlyList<double> values) => Operation.Median.Apply(values);
 
+    /// <summary>
+    /// The change's interval, % of the baseline. Where every value is positive (rates, latencies) it is
+    /// the interval of the ratio: Hodges–Lehmann's on the logarithms, turned back into a change, so it
+    /// never goes below −100%; otherwise the shift's interval over the baseline's median.
+    /// </summary>
+    private static (double Low, double High) ChangeInterval(List<double> before, List<double> after, double baselineMedian, double alpha)
+    {
+        if (before.All(v => v > 0) && after.All(v => v > 0))
+        {
+            var (_, lowLog, highLog) = HodgesLehmann.Estimate([.. before.Select(v => Math.Log(v))], [.. after.Select(v => Math.Log(v))], alpha);
+            return ((Math.Exp(lowLog) - 1) * 100, (Math.Exp(highLog) - 1) * 100);
+        }
+
+        var (_, low, high) = HodgesLehmann.Estimate(before, after, alpha);
+        return baselineMedian == 0 ? (double.NaN, double.NaN) : (low / Math.Abs(baselineMedian) * 100, high / Math.Abs(baselineMedian) * 100);
+    }
+
     private static ComparisonRow Row(string name, MeasurementInfo info, List<double> before, List<double> after, ComparisonSettings settings)
     {
         var baselineMedian = Median(before);
         var candidateMedian = Median(after);
         var change = baselineMedian == 0 ? (candidateMedian == 0 ? 0 : double.PositiveInfinity * Math.Sign(candidateMedian)) : (candidateMedian - baselineMedian) / Math.Abs(baselineMedian) * 100;
-        var (_, low, high) = HodgesLehmann.Estimate(before, after, settings.Alpha);
-        var lowPercent = baselineMedian == 0 ? double.NaN : low / Math.Abs(baselineMedian) * 100;
-        var highPercent = baselineMedian == 0 ? double.NaN : high / Math.Abs(baselineMedian) * 100;
+        var (lowPercent, highPercent) = ChangeInterval(before, after, baselineMedian, settings.Alpha);
         if (HodgesLehmann.SmallestPValue(before.Count, after.Count) >= settings.Alpha)
         {
             var note = $"inconclusive: {Sides(before.Count, after.Count)} cannot reach p < {settings.Alpha.ToString(CultureInfo.InvariantCulture)}; run at least {HodgesLehmann.RunsNeeded(settings.Alpha)} a side";
@@ -82,7 +97,13 @@ internal sealed class Comparison
         var floor = ComparisonSettings.NoiseFloor(info.Unit);
         string reason;
         ComparisonVerdict verdict;
-        if (p >= settings.Alpha)
+        if (p >= settings.Alpha && (lowPercent < -settings.ThresholdPercent || highPercent > settings.ThresholdPercent))
+        {
+            // Not significant, and the interval still holds changes past the threshold: too few runs to say "no change".
+            verdict = ComparisonVerdict.Inconclusive;
+            reason = string.Create(CultureInfo.InvariantCulture, $"inconclusive: not significant (p = {p:0.###}), yet the change could be anywhere in [{lowPercent:+0.#;-0.#;0}%, {highPercent:+0.#;-0.#;0}%]; run more a side");
+        }
+        else if (p >= settings.Alpha)
         {
             verdict = ComparisonVerdict.NoChange;
             reason = "within noise";

@@ -17,7 +17,7 @@ internal static class HtmlReport
     {
         ArgumentNullException.ThrowIfNull(comparison);
         var runs = comparison.Baseline.Runs.Select(r => (Run: r, Side: "baseline")).Concat(comparison.Candidate.Runs.Select(r => (Run: r, Side: "candidate"))).ToList();
-        var names = runs.Select(r => $"{r.Side[0]}:{r.Run.Id[^Math.Min(6, r.Run.Id.Length)..]}").ToList();
+        var names = runs.Select(r => $"{r.Side[0]}:{RunId.Short(r.Run.Id)}").ToList();
         var html = Open($"Comparison: {comparison.Candidate.Selector} vs {comparison.Baseline.Selector}");
         html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> {E(comparison.Candidate.Describe())}</p>"));
         html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));

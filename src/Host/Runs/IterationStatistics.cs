@@ -5,8 +5,9 @@ namespace Benchmarks.Host.Runs;
 
 /// <summary>
 /// Combines a run's iterations: each measurement's value is the mean of the iterations (as crank
-/// averages them), with its median, standard deviation, coefficient of variation and the 95%
-/// confidence interval of the mean (Student's t, n − 1 degrees of freedom). <c>--exclude N</c>
+/// averages them), with its median, standard deviation, coefficient of variation and a 95%
+/// confidence interval (Student's t, n − 1 degrees of freedom; on the logarithms for a quantity
+/// that cannot be negative, so that the interval stays positive). <c>--exclude N</c>
 /// first leaves out the N highest and N lowest iterations by one measurement, as crank's
 /// <c>--exclude</c> / <c>--exclude-order</c> do; they stay in the document, marked.
 /// </summary>
@@ -69,6 +70,18 @@ internal static class IterationStatistics
         var deviation = n > 1 ? Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (n - 1)) : 0;
         var t = n > 1 ? (n - 1 <= s_t975.Length ? s_t975[n - 2] : 1.96) : 0;
         var half = n > 1 ? t * deviation / Math.Sqrt(n) : 0;
+        var (low, high) = (mean - half, mean + half);
+        if (n > 1 && values.All(v => v > 0))
+        {
+            // A quantity that cannot be negative (a rate, a latency): Student's t on the logarithms, so the
+            // interval stays above zero however few and spread the iterations; for a small spread it is the
+            // mean's t interval above.
+            var logs = values.Select(v => Math.Log(v)).ToList();
+            var logMean = logs.Average();
+            var logHalf = t * Math.Sqrt(logs.Sum(v => (v - logMean) * (v - logMean)) / (n - 1)) / Math.Sqrt(n);
+            (low, high) = (Math.Exp(logMean - logHalf), Math.Exp(logMean + logHalf));
+        }
+
         return new Spread
         {
             Iterations = n,
@@ -76,8 +89,8 @@ internal static class IterationStatistics
             Median = Operation.Median.Apply(values),
             StandardDeviation = deviation,
             CvPercent = mean == 0 ? 0 : deviation / Math.Abs(mean) * 100,
-            CiLow = mean - half,
-            CiHigh = mean + half,
+            CiLow = low,
+            CiHigh = high,
         };
     }
 }

@@ -271,7 +271,7 @@ internal sealed class RunCoordinator
             }
 
             _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); {request.LoadJob.Name} loading {request.Load.Url} with {request.Load.Connections} connections, pipeline {request.Load.PipelineDepth}{Cpus(request.LoadCpus)}."));
+                $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); {request.LoadJob.Describe(request.Load)}{Cpus(request.LoadCpus)}."));
             await WarmUpAsync(request, workDirectory, server, cancellationToken);
             return server;
         }

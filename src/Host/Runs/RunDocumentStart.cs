@@ -14,7 +14,7 @@ internal static class RunDocumentStart
         var load = request.Load;
         var document = new RunDocument
         {
-            Id = Guid.CreateVersion7().ToString("N"),
+            Id = RunId.New(),
             Scenario = request.Scenario.Name,
             Server = request.ServerName,
             Load = request.LoadJob.Name,

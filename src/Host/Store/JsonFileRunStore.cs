@@ -49,7 +49,7 @@ internal sealed class JsonFileRunStore : IRunStore
     public async Task<RunDocument?> FindAsync(string idOrPrefix, CancellationToken cancellationToken)
     {
         var index = await RefreshIndexAsync(cancellationToken);
-        var matches = index.Entries.Where(e => e.Value.Id.StartsWith(idOrPrefix, StringComparison.OrdinalIgnoreCase)).ToList();
+        var matches = index.Entries.Where(e => RunId.Matches(e.Value.Id, idOrPrefix)).ToList();
         var exact = matches.Where(e => string.Equals(e.Value.Id, idOrPrefix, StringComparison.OrdinalIgnoreCase)).ToList();
         if (exact.Count > 0)
         {
@@ -108,7 +108,7 @@ internal sealed class JsonFileRunStore : IRunStore
     }
 
     private string PathFor(RunDocument document) =>
-        Path.Combine(Directory, $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{document.Id[^Math.Min(8, document.Id.Length)..]}.json");
+        Path.Combine(Directory, $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{RunId.Short(document.Id)}.json");
 
     private async Task<(SortedDictionary<string, RunIndexEntry> Entries, List<string> Unreadable)> RefreshIndexAsync(CancellationToken cancellationToken)
     {

@@ -150,10 +150,14 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         await using var command = new NpgsqlCommand("""
             SELECT id, document::text FROM runs WHERE id = $1
             UNION ALL
-            (SELECT id, document::text FROM runs WHERE id LIKE $2 AND id <> $1 AND NOT EXISTS (SELECT 1 FROM runs WHERE id = $1) ORDER BY id LIMIT 4)
+            (SELECT id, document::text FROM runs
+             WHERE (id LIKE $2 OR (length($1) >= $4 AND length(id) = 32 AND substr(id, 13, 1) = '7' AND id LIKE $3)) AND id <> $1 AND NOT EXISTS (SELECT 1 FROM runs WHERE id = $1)
+             ORDER BY id LIMIT 4)
             """, connection);
         command.Parameters.Add(new() { Value = idOrPrefix.ToLowerInvariant() });
         command.Parameters.Add(new() { Value = EscapeLike(idOrPrefix.ToLowerInvariant()) + "%" });
+        command.Parameters.Add(new() { Value = "%" + EscapeLike(idOrPrefix.ToLowerInvariant()) });
+        command.Parameters.Add(new() { Value = RunId.ShortLength });
         var found = new List<(string Id, string Json)>();
         await using (var reader = await command.ExecuteReaderAsync(cancellationToken))
         {

@@ -44,6 +44,9 @@ internal sealed class WebSocketLoadConnection : IDisposable
     public long Errors;
     public long Connects;
 
+    /// <summary>Replies to messages sent before the window, unchecked: the warm-up's per-second rate.</summary>
+    public long WarmupReplies;
+
     /// <summary>Open model: messages sent later than the tolerance after their due time.</summary>
     public long Late;
 
@@ -163,19 +166,20 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 await socket.SendAsync(send.AsMemory(0, length), type, true, _state.Abort);
                 var (replyLength, replyType) = await ReceiveMessageAsync(socket, receive);
                 var now = Stopwatch.GetTimestamp();
-                if (measured)
+                if (!measured)
                 {
-                    if (EchoMessages.IsValidReply(_options.Message, n, send.AsSpan(0, length), receive.AsSpan(0, replyLength), replyType))
-                    {
-                        Good++;
-                        _roundTrips.Record((long)((now - (due == 0 ? sentAt : due)) * s_nanosecondsPerTick));
-                        _uncorrected?.Record((long)((now - sentAt) * s_nanosecondsPerTick));
-                    }
-                    else
-                    {
-                        Bad++;
-                        FirstError ??= $"reply to message {n} broke the {_options.Message} echo rule";
-                    }
+                    WarmupReplies++;
+                }
+                else if (EchoMessages.IsValidReply(_options.Message, n, send.AsSpan(0, length), receive.AsSpan(0, replyLength), replyType))
+                {
+                    Good++;
+                    _roundTrips.Record((long)((now - (due == 0 ? sentAt : due)) * s_nanosecondsPerTick));
+                    _uncorrected?.Record((long)((now - sentAt) * s_nanosecondsPerTick));
+                }
+                else
+                {
+                    Bad++;
+                    FirstError ??= $"reply to message {n} broke the {_options.Message} echo rule";
                 }
             }
             catch (Exception) when (measured)
@@ -239,6 +243,10 @@ internal sealed class WebSocketLoadConnection : IDisposable
                         Bad++;
                         FirstError ??= $"reply to message {n} broke the {_options.Message} echo rule";
                     }
+                }
+                else
+                {
+                    WarmupReplies++;
                 }
 
                 Volatile.Write(ref nextToReceive, index + 1);

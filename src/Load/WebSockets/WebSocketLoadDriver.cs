@@ -27,7 +27,7 @@ internal sealed class WebSocketLoadDriver(WebSocketLoadOptions options, WebSocke
         return (completed, errors);
     }
 
-    public long WarmupCompleted() => 0;
+    public long WarmupCompleted() => connections.Sum(c => Volatile.Read(ref c.WarmupReplies));
 
     /// <summary>Nothing beyond the switches' hard stop: the connections' sends and receives are cancelled by it.</summary>
     public void Abort()

@@ -10,6 +10,7 @@ public sealed class BadNumberTests
     [InlineData("Invalid value '1e3' for --connections: expected a whole number from 1 to 100,000", "run", "plaintext", "-c", "1e3")]
     [InlineData("Invalid value 'x' for --pipeline", "run", "plaintext", "-p", "x")]
     [InlineData("Invalid value 'abc' for --iterations: expected a whole number.", "run", "plaintext", "-i", "abc")]
+    [InlineData("Unrecognized command or argument '-s'", "run", "plaintext", "-s", "10s")]
     [InlineData("Invalid value 'five' for --threshold: expected a number, such as 5 or 0.05.", "compare", "a", "b", "--threshold", "five")]
     [InlineData("Invalid value 'abc' for --threads", "run", "plaintext", "-t", "abc")]
     [InlineData("--connections must be between 1 and 100,000 (got 99999999999)", "run", "plaintext", "-c", "99999999999")]

@@ -163,7 +163,7 @@ public sealed class ResultsCommandTests
 
         Assert.Equal(0, list.ExitCode);
         Assert.Contains("20261101-000000-broken.json", list.Error, StringComparison.Ordinal);
-        Assert.Contains(good.Id[..12], list.Output, StringComparison.Ordinal);
+        Assert.Contains(Benchmarks.Host.Documents.RunId.Short(good.Id), list.Output, StringComparison.Ordinal);
         Assert.Contains("1 run(s)", list.Output, StringComparison.Ordinal);
         Assert.True(File.Exists(Path.Combine(results, JsonFileRunStore.IndexFileName)));
         Assert.Contains($"{good.Id},", csv.Output, StringComparison.Ordinal);
@@ -292,7 +292,7 @@ public sealed class ResultsCommandTests
             Assert.Contains("pushed 1 run(s)", push.Output, StringComparison.Ordinal);
             Assert.Contains("pushed 0 run(s)", again.Output, StringComparison.Ordinal);
             Assert.Contains("1 already there", again.Output, StringComparison.Ordinal);
-            Assert.Contains(kept.Id[..12], list.Output, StringComparison.Ordinal);
+            Assert.Contains(Benchmarks.Host.Documents.RunId.Short(kept.Id), list.Output, StringComparison.Ordinal);
             Assert.Contains("1 run(s) in PostgreSQL", list.Output, StringComparison.Ordinal);
         }
         finally

@@ -56,9 +56,18 @@ public sealed class StatisticsTests
 
     [Trait("Tier", "Fast")]
     [Fact]
-    public void A_noisy_shift_is_not_significant_and_a_small_significant_one_is_under_the_threshold()
+    public void A_noisy_shift_is_inconclusive_a_tight_one_no_change_and_a_small_significant_one_under_the_threshold()
     {
-        Assert.Equal(ComparisonVerdict.NoChange, Row(Compare([80, 120, 95, 130, 70], [90, 125, 100, 135, 75]), "http/rps/mean").Verdict);
+        // Not significant, but with this much noise the change could be −20% or +30%: too few runs to call it no change.
+        var noisy = Row(Compare([80, 120, 95, 130, 70], [90, 125, 100, 135, 75]), "http/rps/mean");
+        Assert.Equal(ComparisonVerdict.Inconclusive, noisy.Verdict);
+        Assert.Contains("yet the change could be anywhere in", noisy.Note, StringComparison.Ordinal);
+
+        // Not significant, and every change the interval holds is within the threshold: no change.
+        var tight = Row(Compare([100, 101, 99, 100.5, 99.5], [100.2, 100.8, 99.3, 100.1, 99.9]), "http/rps/mean");
+        Assert.Equal(ComparisonVerdict.NoChange, tight.Verdict);
+        Assert.Equal("within noise", tight.Note);
+
         var small = Row(Compare([100, 100.1, 100.2, 100.3, 100.4], [102, 102.1, 102.2, 102.3, 102.4]), "http/rps/mean");
         Assert.True(small.PValue < 0.05);
         Assert.Equal(ComparisonVerdict.NoChange, small.Verdict);
@@ -178,6 +187,18 @@ public sealed class StatisticsTests
         Assert.True(byMeans[8].Flagged);
         Assert.False(bySamples[8].Flagged);
         Assert.True(bySamples[8].BandLow < 85, $"{bySamples[8].BandLow}");
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void The_change_interval_of_a_positive_quantity_never_goes_below_minus_100_percent()
+    {
+        // Widely spread sides: a shift's interval over the baseline median would reach far below −100%.
+        var rows = Compare([100_000, 20_000, 180_000, 60_000, 140_000], [30_000, 90_000, 10_000, 150_000, 50_000]);
+        var rate = Row(rows, "http/rps/mean");
+        Assert.True(rate.ChangeLow > -100, $"[{rate.ChangeLow}, {rate.ChangeHigh}]");
+        Assert.True(rate.ChangeHigh > rate.ChangeLow);
+        Assert.True(rate.ChangePercent < 0, $"{rate.ChangePercent}%");
     }
 
     private static IReadOnlyList<ComparisonRow> Compare(double[] before, double[] after)

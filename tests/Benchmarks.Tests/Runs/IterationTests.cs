@@ -11,15 +11,29 @@ public sealed class IterationTests
 {
     [Trait("Tier", "Fast")]
     [Fact]
-    public void The_spread_of_iterations_has_the_t_based_interval_of_the_mean()
+    public void The_spread_of_iterations_has_a_t_based_interval_that_stays_positive_for_a_positive_quantity()
     {
+        // A quantity that can be negative: Student's t interval of the mean.
+        var signed = IterationStatistics.Of([-2, 0, 2]);
+        Assert.Equal(0 - (4.303 * 2 / Math.Sqrt(3)), signed.CiLow, 6);
+        Assert.Equal(0 + (4.303 * 2 / Math.Sqrt(3)), signed.CiHigh, 6);
+
+        // A positive one: t on the logarithms, turned back.
         var spread = IterationStatistics.Of([10, 12, 14]);
         Assert.Equal(12, spread.Mean, 9);
         Assert.Equal(12, spread.Median, 9);
         Assert.Equal(2, spread.StandardDeviation, 9);
         Assert.Equal(100.0 * 2 / 12, spread.CvPercent, 9);
-        Assert.Equal(12 - (4.303 * 2 / Math.Sqrt(3)), spread.CiLow, 6);
-        Assert.Equal(12 + (4.303 * 2 / Math.Sqrt(3)), spread.CiHigh, 6);
+        double[] logs = [Math.Log(10), Math.Log(12), Math.Log(14)];
+        var logMean = logs.Average();
+        var logHalf = 4.303 * Math.Sqrt(logs.Sum(v => (v - logMean) * (v - logMean)) / 2) / Math.Sqrt(3);
+        Assert.Equal(Math.Exp(logMean - logHalf), spread.CiLow, 6);
+        Assert.Equal(Math.Exp(logMean + logHalf), spread.CiHigh, 6);
+
+        // Two iterations far apart: the mean's t interval would reach −444,534 req/s; this one stays above zero.
+        var wide = IterationStatistics.Of([12_000, 90_000]);
+        Assert.InRange(wide.CiLow, 0.01, 12_000);
+        Assert.True(wide.CiHigh > 90_000);
     }
 
     [Trait("Tier", "Fast")]
