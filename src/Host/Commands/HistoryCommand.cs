@@ -105,10 +105,24 @@ internal static class HistoryCommand
                 console.Out.WriteLine($"{other} run(s) left out: they computed {name0} otherwise than the latest run ({meaning})");
             }
 
+            // Like with like: the latest run's load shape and machine; the others are left out, and said so.
+            var shape = LoadShape.Of(series.MaxBy(p => p.r.StartedAt).r);
+            var unlike = series.Count(p => LoadShape.Of(p.r) != shape);
+            if (unlike > 0)
+            {
+                series = [.. series.Where(p => LoadShape.Of(p.r) == shape)];
+                console.Out.WriteLine($"{unlike} run(s) left out: another load shape or machine than the latest run's");
+            }
+
             var info = Comparison.Info(found.Runs, name0);
             var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter, run => RunSamples.Of(run, name0));
             var c = CultureInfo.InvariantCulture;
             console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the previous {result.GetValue(window)} runs' samples (their iterations when they measured several), flagged after {result.GetValue(consecutive)} in a row outside)");
+            console.Out.WriteLine($"grouped by: {shape}");
+            if (points.Any(p => p.BandLow is null))
+            {
+                console.Out.WriteLine($"no band for the first {Math.Min(points.Count, result.GetValue(window))} run(s): a band needs {result.GetValue(window)} runs before it (--window)");
+            }
             foreach (var p in points)
             {
                 var band = p.BandLow is { } low && p.BandHigh is { } high ? $"[{ComparisonTextWriter.Number(low)} – {ComparisonTextWriter.Number(high)}]" : "";

@@ -58,7 +58,8 @@ internal static class ResultsCommand
         var stores = new StoreOptionSet();
         var id = new Argument<string>("id") { Description = "Run id as shown (8 characters), the whole id, or any unique prefix of it." };
         var json = new Option<bool>("--json") { Description = "Print the whole run document as JSON." };
-        var command = new Command("show", "Show one run: its measurements, or its whole document.") { id, json };
+        var detail = new Option<bool>("--detail") { Description = "Every measurement, each with its meaning (default: the headline, CPU and network)." };
+        var command = new Command("show", "Show one run: its measurements, or its whole document.") { id, json, detail };
         AddAll(command, stores.All);
         command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
         {
@@ -77,7 +78,7 @@ internal static class ResultsCommand
                 console.Out.WriteLine($"  {key} = {value}");
             }
 
-            ResultTableWriter.Write(console.Out, run);
+            ResultTableWriter.Write(console.Out, run, result.GetValue(detail));
             console.Out.WriteLine($"{run.Samples.Count} per-second samples");
             return ExitCodes.Success;
         }));

@@ -45,7 +45,8 @@ internal static class RunCommand
         var restart = new Option<bool>("--restart") { Description = "With --iterations: a fresh server for each iteration, each warmed up (start-up and JIT variance in the spread)." };
         var exclude = new Option<int>("--exclude") { Description = "With --iterations: leave the N highest and N lowest iterations out of the means (as crank's --exclude).", DefaultValueFactory = _ => 0 };
         var excludeOrder = new Option<string?>("--exclude-order") { Description = "The measurement that ranks iterations for --exclude (default http/rps/mean, or the WebSocket rate)." };
-        var noVerify = new Option<bool>("--no-verify") { Description = "Skip the TechEmpower checks before loading." };
+        var noVerify = new Option<bool>("--no-verify") { Description = "Skip the checks of the server (TechEmpower's for HTTP) before loading." };
+        var detail = new Option<bool>("--detail") { Description = "Print every measurement, each with its meaning (default: the headline, latency, CPU and network; results show ID --detail later)." };
         var slo = new Option<string?>("--slo") { Description = "A target the run is checked against, such as 'p99<10ms' or 'p99.9<50ms,errors<0.1%' (with --find-max: the target the search keeps to)." };
         var rateSteps = new Option<string?>("--rate-steps") { Description = "Open model, stepped: FROM:TO:STEP (such as 10k:50k:10k) runs each rate for its own window, as --rate 10000,20000,… would." };
         var findMax = new Option<bool>("--find-max") { Description = "Search for the highest --rate (the first step; default 1000) that meets --slo: doubling, then halving the interval, each step a full run stored under findmax:ID." };
@@ -57,7 +58,7 @@ internal static class RunCommand
         var tcp = new TcpOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
+            scenario, server, loadKind, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
         };
         foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -185,7 +186,7 @@ internal static class RunCommand
             // The table first, then every sink on its own: one that cannot be written loses nothing the others keep.
             async Task<int> StoreAsync(RunDocument document, FileInfo? file)
             {
-                ResultTableWriter.Write(console.Out, document);
+                ResultTableWriter.Write(console.Out, document, result.GetValue(detail));
                 var sinks = new RunSinks(console, document);
                 var local = stores.Local(result);
                 var path = await sinks.TryAsync($"could not store the run in {local.Directory}", () => local.WriteAsync(document, CancellationToken.None));

@@ -33,10 +33,29 @@ internal sealed class OutputTail
         }
     }
 
-    /// <summary>The last lines on one line each, joined for an error message.</summary>
+    /// <summary>
+    /// The last lines on one line each, joined for an error message; a crank statistics block (a
+    /// JSON line of kilobytes, its values already read) shows as one line saying it was there.
+    /// </summary>
     public string Format(int count = 10)
     {
-        var lines = Last(count);
-        return lines.Count == 0 ? "(no output)" : string.Join(Environment.NewLine, lines.Select(l => "  | " + l));
+        var shown = new List<string>();
+        var inBlock = false;
+        foreach (var line in Last(count))
+        {
+            if (line.Contains("#StartJobStatistics", StringComparison.Ordinal))
+            {
+                inBlock = true;
+                shown.Add("(the crank statistics block: its values are the run's measurements)");
+            }
+            else if (!inBlock)
+            {
+                shown.Add(line);
+            }
+
+            inBlock &= !line.Contains("#EndJobStatistics", StringComparison.Ordinal);
+        }
+
+        return shown.Count == 0 ? "(no output)" : string.Join(Environment.NewLine, shown.Select(l => "  | " + l));
     }
 }

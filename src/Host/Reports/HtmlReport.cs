@@ -90,7 +90,8 @@ internal static class HtmlReport
         var x = axes.LastOrDefault(a => a.Numeric);
         var grouping = axes.Where(a => a != x).ToList();
         string Series(RunDocument r) => grouping.Count == 0 ? "runs" : string.Join(" / ", grouping.Select(a => a.Read(r)));
-        html.Append(Invariant($"<p class=\"settings\">{runs.Count} runs; varying: {E(string.Join(", ", axes.Select(a => a.Name)))}.</p>"));
+        var varying = axes.Count == 0 ? "nothing varies between them (the same settings, repeated)" : $"varying: {string.Join(", ", axes.Select(a => a.Name))}";
+        html.Append(Invariant($"<p class=\"settings\">{runs.Count} runs; {E(varying)}.</p>"));
         html.Append("<table id=\"matrix\"><thead><tr>");
         foreach (var axis in axes)
         {

@@ -4,7 +4,11 @@ using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Runs;
 
-/// <summary>The end-of-run table: every measurement with its value and meaning.</summary>
+/// <summary>
+/// The end-of-run table: by default the headline (rate, what completed and failed, latency p50,
+/// p99 and max), the server's CPU split, the machine, the network and the load's CPU, then the
+/// verdict lines; with <c>detail</c> every measurement, each with its meaning.
+/// </summary>
 internal static class ResultTableWriter
 {
     private static readonly string[] s_order =
@@ -18,6 +22,16 @@ internal static class ResultTableWriter
         SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name, SystemMeasures.LoadCpuPerRequest.Name,
     ];
 
+    /// <summary>The measurements of the compact table, in its order.</summary>
+    private static readonly string[] s_compact =
+    [
+        .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.Completed).Select(m => m.Name),
+        .. MeasurementCatalog.WithRole(MeasurementRole.Failures).Select(m => m.Name),
+        .. new[] { LatencyMeasures.Http, LatencyMeasures.WebSocket, LatencyMeasures.Tcp }.SelectMany(f => new[] { f.P50, f.P99, f.Maximum }).Select(m => m.Name),
+        SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.NetRx.Name,
+        SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name,
+    ];
+
     /// <summary>The measurements whose spread over iterations is printed.</summary>
     private static readonly string[] s_spread =
     [
@@ -25,20 +39,29 @@ internal static class ResultTableWriter
         SystemMeasures.CpuMean.Name, SystemMeasures.LoadUser.Name,
     ];
 
-    public static void Write(TextWriter writer, RunDocument document)
+    /// <param name="writer">Where the table goes.</param>
+    /// <param name="document">The run.</param>
+    /// <param name="detail">Every measurement with its meaning, rather than the headline with units.</param>
+    public static void Write(TextWriter writer, RunDocument document, bool detail = false)
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(document);
         writer.WriteLine();
         writer.WriteLine($"{document.Scenario} on {document.Server} ({document.Environment.Os}, {document.Environment.Cores} cores): {document.Status.ToString().ToLowerInvariant()}");
-        var names = s_order.Where(document.Measurements.ContainsKey).Concat(document.Measurements.Keys.Except(s_order)).ToList();
+        var all = s_order.Where(document.Measurements.ContainsKey).Concat(document.Measurements.Keys.Except(s_order)).ToList();
+        var names = detail ? all : [.. s_compact.Where(document.Measurements.ContainsKey)];
         var width = names.Select(n => n.Length).DefaultIfEmpty(0).Max();
         foreach (var name in names)
         {
             var value = document.Measurements[name];
             var info = document.Metadata.TryGetValue(name, out var known) ? known : null;
             var text = value.ToString(info?.Format ?? (info?.Unit == "count" ? "n0" : "n2"), CultureInfo.InvariantCulture);
-            writer.WriteLine($"  {name.PadRight(width)}  {text,16}  {info?.Description}");
+            writer.WriteLine(detail ? $"  {name.PadRight(width)}  {text,16}  {info?.Description}" : $"  {name.PadRight(width)}  {text,16} {(info?.Unit is "count" ? "" : info?.Unit)}".TrimEnd());
+        }
+
+        if (!detail && all.Count > names.Count)
+        {
+            writer.WriteLine($"  ({all.Count - names.Count} more, each with its meaning: --detail, or results show {RunId.Short(document.Id)} --detail)");
         }
 
         if (document.Spread.Count > 0)
