@@ -7,6 +7,7 @@ using Benchmarks.Host.Runs;
 using Benchmarks.Host.Store;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Reports;
 
 namespace Benchmarks.Host.Commands;
 
@@ -39,12 +40,12 @@ internal static class ResultsCommand
             var store = stores.Open(result);
             var found = await store.QueryAsync(filters.Query(result), cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
-            console.Out.WriteLine($"{"id",-8} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"os",-8} {"status",-9} {"headline",28}  {"window",-10}  labels");
+            console.Out.WriteLine($"{"id",-8} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"shape",-12} {"os",-8} {"status",-9} {"headline",28}  {"window",-10}  labels");
             foreach (var run in found.Runs)
             {
                 var headline = s_headline.FirstOrDefault(run.Measurements.ContainsKey) is { } name
                     ? $"{name} {run.Measurements[name].ToString("N0", CultureInfo.InvariantCulture)}" : "";
-                console.Out.WriteLine($"{RunId.Short(run.Id),-8} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}");
+                console.Out.WriteLine($"{RunId.Short(run.Id),-8} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {LoadShape.Brief(run),-12} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}");
             }
 
             console.Out.WriteLine($"{found.Runs.Count} run(s) in {store.Description}");
@@ -182,7 +183,7 @@ internal static class ResultsCommand
 
     public static string Csv(IEnumerable<RunDocument> runs)
     {
-        var csv = new StringBuilder("run_id,started_at,scenario,server,load,os,status,labels,measurement,value,unit\n");
+        var csv = new StringBuilder("run_id,started_at,scenario,server,load,load_shape,os,status,labels,measurement,value,unit\n");
         foreach (var run in runs)
         {
             foreach (var (name, value) in run.Measurements)
@@ -190,7 +191,7 @@ internal static class ResultsCommand
                 var unit = run.Metadata.TryGetValue(name, out var info) ? info.Unit : "";
                 csv.Append(string.Join(',', new[]
                 {
-                    run.Id, run.StartedAt.UtcDateTime.ToString("O", CultureInfo.InvariantCulture), run.Scenario, run.Server, run.Load, run.Environment.Os,
+                    run.Id, run.StartedAt.UtcDateTime.ToString("O", CultureInfo.InvariantCulture), run.Scenario, run.Server, run.Load, LoadShape.Of(run), run.Environment.Os,
                     run.Status.ToString(), string.Join(';', run.Labels), name, value.ToString("R", CultureInfo.InvariantCulture), unit,
                 }.Select(CsvField))).Append('\n');
             }

@@ -18,4 +18,33 @@ internal static class LoadShape
         var parameters = s_parameters.Where(run.Parameters.ContainsKey).Select(p => $"{p} {run.Parameters[p]}");
         return string.Join(", ", [$"{run.Load} load", .. parameters, $"on {run.Environment.MachineName} ({run.Environment.Cores} cores)"]);
     }
+
+    /// <summary>The shape in a list's column: <c>c256 p16</c>, <c>c16 @2000/s</c>, <c>c2000 w4</c>.</summary>
+    public static string Brief(RunDocument run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var p = run.Parameters;
+        var parts = new List<string>();
+        if (p.TryGetValue("connections", out var connections))
+        {
+            parts.Add("c" + connections);
+        }
+
+        if (p.TryGetValue("pipeline", out var pipeline) && pipeline != "1" && !p.ContainsKey("tcp-mode"))
+        {
+            parts.Add("p" + pipeline);
+        }
+
+        if (p.TryGetValue("window", out var window) && window != "1")
+        {
+            parts.Add("w" + window);
+        }
+
+        if (p.TryGetValue("rate", out var rate))
+        {
+            parts.Add($"@{rate}/s");
+        }
+
+        return string.Join(' ', parts);
+    }
 }

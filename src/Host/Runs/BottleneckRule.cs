@@ -14,6 +14,7 @@ namespace Benchmarks.Host.Runs;
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
 /// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
+/// the machine's other work (CPUs apart, none of the above saturated, idle under <see cref="IdleLimit"/>%),
 /// else none of them. A steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
 /// </summary>
@@ -97,6 +98,11 @@ internal static class BottleneckRule
             verdict = hasProxy && proxy >= Math.Max(server, load)
                 ? string.Create(c, $"the machine, mostly the proxy: server, {proxyName} and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); give the proxy CPUs of its own (--proxy-cpus)")
                 : string.Create(c, $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); pin them apart (--server-cpus, --load-cpus)");
+        }
+        else if (!shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var otherIdle) && otherIdle < IdleLimit)
+        {
+            // Pinned apart, neither saturated, yet the machine was not idle: something besides them took the CPUs.
+            verdict = string.Create(c, $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)} and the load {loadBusy:0}% of its{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
         }
         else
         {

@@ -168,6 +168,8 @@ public sealed class ResultsCommandTests
         Assert.True(File.Exists(Path.Combine(results, JsonFileRunStore.IndexFileName)));
         Assert.Contains($"{good.Id},", csv.Output, StringComparison.Ordinal);
         Assert.Contains(",http/rps/mean,100000,req/s", csv.Output, StringComparison.Ordinal);
+        Assert.Contains(",\"http load, connections 256, pipeline 16, on bench-1 (2 cores)\",", csv.Output, StringComparison.Ordinal);
+        Assert.Contains(" c256 p16 ", list.Output, StringComparison.Ordinal);
     }
 
     [Fact]

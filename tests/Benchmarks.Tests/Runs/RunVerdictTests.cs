@@ -87,6 +87,7 @@ public sealed class RunVerdictTests
     [InlineData(48.0, 15.0, 33.0, 10.0, 30.0, "the kernel:")]
     [InlineData(20.0, 15.0, 5.0, 48.0, 30.0, "load-bound:")]
     [InlineData(20.0, 15.0, 5.0, 10.0, 30.0, "nothing saturated:")]
+    [InlineData(20.0, 15.0, 5.0, 10.0, 1.2, "the machine: it was 99% busy while the server used 40% of its CPU and the load 20% of its: other work")]
     public void The_verdict_names_what_limited_the_run(double server, double user, double kernel, double load, double idle, string expected)
     {
         var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
