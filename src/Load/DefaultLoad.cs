@@ -47,6 +47,9 @@ public static class DefaultLoad
     /// <summary>The last seconds of warm-up the steadiness rule reads.</summary>
     public const int SteadySeconds = 6;
 
+    /// <summary>Seconds of the window after which a load that never got an answer, only errors, stops rather than fail for its whole duration.</summary>
+    public const int NoAnswerSeconds = 3;
+
     /// <summary>A request unanswered for this long is a timeout error (wrk's default).</summary>
     public static TimeSpan HttpTimeout { get; } = TimeSpan.FromSeconds(2);
 

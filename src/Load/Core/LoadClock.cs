@@ -31,6 +31,12 @@ internal sealed class LoadClock
 
     public IReadOnlyList<double> PerSecond => _perSecond;
 
+    /// <summary>
+    /// The window ended early: after <see cref="DefaultLoad.NoAnswerSeconds"/> of it every attempt had
+    /// failed and nothing had ever been answered, warm-up included (a closed port, a dead server).
+    /// </summary>
+    public bool Unanswered { get; private set; }
+
     public void BeginWindow()
     {
         _second = 0;
@@ -131,6 +137,11 @@ internal sealed class LoadClock
         {
             await DelayUntilAsync(start, TimeSpan.FromSeconds(second), cancellationToken);
             Report(measuring);
+            if (measuring && second >= DefaultLoad.NoAnswerSeconds && NothingAnswered())
+            {
+                Unanswered = true;
+                return;
+            }
         }
 
         await DelayUntilAsync(start, span, cancellationToken);
@@ -143,6 +154,12 @@ internal sealed class LoadClock
         {
             await Task.Delay(left, _time, cancellationToken);
         }
+    }
+
+    private bool NothingAnswered()
+    {
+        var (completed, errors) = _read();
+        return completed == 0 && errors > 0 && (_warmupRead?.Invoke() ?? 0) == 0;
     }
 
     private void Report(bool measuring)

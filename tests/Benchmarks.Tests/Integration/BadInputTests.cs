@@ -102,10 +102,14 @@ public sealed class BadInputTests
     [Fact]
     public async Task The_load_command_against_a_refused_port_reports_errors_and_exits_1()
     {
+        // A minute asked for: nothing ever answers, so the load gives up after 3 s of its window rather than fail for a minute.
         var url = $"http://127.0.0.1:{LoadGeneratorTests.ClosedPort()}/plaintext";
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "load", "--url", url, "-d", "1s", "-c", "4");
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "load", "--url", url, "-d", "60s", "-w", "0s", "-c", "4");
 
         Assert.True(run.ExitCode == 1, run.ToString());
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(40), $"{clock.Elapsed.TotalSeconds:0.0} s");
+        Assert.Contains("0 requests in 3.", run.Output, StringComparison.Ordinal);
         Assert.Contains("no response received", run.Error, StringComparison.Ordinal);
         Assert.Contains("refused", run.Error, StringComparison.OrdinalIgnoreCase);
         Assert.Contains("Socket errors: connect", run.Output, StringComparison.Ordinal);

@@ -69,6 +69,27 @@ public sealed class LoadClockTests
     }
 
     [Fact]
+    public async Task A_window_in_which_nothing_is_ever_answered_and_every_attempt_fails_stops_after_its_third_second()
+    {
+        var refused = new ClockRun(_ => 0, seconds => 40 * seconds);
+        var window = refused.Clock.RunWindowAsync(TimeSpan.FromSeconds(60), CancellationToken.None);
+        await refused.Time.RunAsync(window);
+        Assert.False(await window);
+        Assert.True(refused.Clock.Unanswered);
+        Assert.Equal(TimeSpan.FromSeconds(DefaultLoad.NoAnswerSeconds), refused.Elapsed);
+
+        // A silent server (no answer, no error yet: timeouts come later) and one that answered are measured to the end.
+        foreach (var (completed, errors) in new (Func<double, double>, Func<double, double>)[] { (_ => 0, _ => 0), (s => s < 1 ? 0 : 100, s => 40 * s) })
+        {
+            var run = new ClockRun(completed, errors);
+            var full = run.Clock.RunWindowAsync(TimeSpan.FromSeconds(8), CancellationToken.None);
+            await run.Time.RunAsync(full);
+            Assert.False(run.Clock.Unanswered);
+            Assert.Equal(TimeSpan.FromSeconds(8), run.Elapsed);
+        }
+    }
+
+    [Fact]
     public async Task The_window_keeps_one_rate_per_whole_second_and_ends_at_its_duration()
     {
         var run = new ClockRun(seconds => seconds < 2 ? 500 * seconds : 1000 + (800 * (seconds - 2)));

@@ -13,10 +13,11 @@ internal sealed class ClockRun : IProgress<LoadProgress>
     private readonly ConcurrentQueue<LoadProgress> _reports = new();
 
     /// <param name="completedAt">Responses completed after so many seconds.</param>
-    public ClockRun(Func<double, double> completedAt)
+    /// <param name="errorsAt">Errors after so many seconds; none when not given.</param>
+    public ClockRun(Func<double, double> completedAt, Func<double, double>? errorsAt = null)
     {
         _completedAt = completedAt;
-        Clock = new LoadClock(() => (Completed(), 0), this, Completed, Time);
+        Clock = new LoadClock(() => (Completed(), (long)(errorsAt?.Invoke(Elapsed.TotalSeconds) ?? 0)), this, Completed, Time);
     }
 
     public SteppedClock Time { get; } = new();
