@@ -55,6 +55,7 @@ command -v wrk >/dev/null 2>&1 || packages+=(wrk)
 command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 command -v git >/dev/null 2>&1 || packages+=(git)
 command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
+command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq

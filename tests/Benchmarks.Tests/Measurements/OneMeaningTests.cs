@@ -45,6 +45,9 @@ public sealed class OneMeaningTests
             j["Arguments"] = $"serve --scenario pipelined --server sockets --urls http://127.0.0.1:{port}";
             j["ReadyStateText"] = "Application started.";
             j["Port"] = port;
+
+            // Placed as the local run places them (server on CPU 0, load on CPU 1): the two rates compare like with like.
+            j["CpuSet"] = "0";
             j["Endpoints"] = new JsonArray(agent.Url.ToString());
         }));
         await client.LaunchAsync(server, Wait);
@@ -58,6 +61,7 @@ public sealed class OneMeaningTests
             j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --scenario pipelined --pipeline 16 -c 32 -d 3s --warmup 1s -T 10s --crank-statistics";
             j["IsConsoleApp"] = true;
             j["WaitForExit"] = true;
+            j["CpuSet"] = "1";
             j["Endpoints"] = new JsonArray(agent.Url.ToString());
         }));
         await client.LaunchAsync(load, Wait, [server]);
