@@ -127,25 +127,17 @@ internal static class LoadCommand
                     return await WrkLoad.RunAsync(console, options, result, output, signal);
                 }
 
-                SocketEngine.Configure(options.Threads);
-                var (loadResult, stopped) = await LoadOutput.RunEngineAsync(console, signal, result.GetValue(output.Progress), (progress, token) => HttpLoadGenerator.RunAsync(options, progress, token));
-                if (loadResult is null)
+                return await LoadOutput.RunBuiltInAsync(console, signal, result, output, options.Threads, (progress, token) => HttpLoadGenerator.RunAsync(options, progress, token), loadResult =>
                 {
-                    return stopped;
-                }
+                    LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);
+                    if (WindowText.Warmup(loadResult.WarmupSeconds, loadResult.WarmupSteady) is { } warmup)
+                    {
+                        console.Out.WriteLine(warmup);
+                    }
 
-                LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);
-                if (WindowText.Warmup(loadResult.WarmupSeconds, loadResult.WarmupSteady) is { } warmup)
-                {
-                    console.Out.WriteLine(warmup);
-                }
-
-                console.Out.WriteLine(WindowText.Describe(SteadinessRule.Check(SystemMeasures.LoadRate.Name, loadResult.PerSecond)));
-                return await LoadOutput.FinishAsync(
-                    console,
-                    new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)) { Latency = loadResult.Latency.Histogram },
-                    result,
-                    output);
+                    console.Out.WriteLine(WindowText.Describe(SteadinessRule.Check(SystemMeasures.LoadRate.Name, loadResult.PerSecond)));
+                    return new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)) { Latency = loadResult.Latency.Histogram };
+                });
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
             {

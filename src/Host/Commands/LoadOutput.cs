@@ -34,6 +34,24 @@ internal static class LoadOutput
         }
     }
 
+    /// <summary>
+    /// A built-in engine from its start to its exit code: the socket engine's threads set, the
+    /// engine run, then <paramref name="finish"/> writes its summary and says its outcome, which
+    /// <see cref="FinishAsync"/> puts out.
+    /// </summary>
+    public static async Task<int> RunBuiltInAsync<T>(
+        CliConsole console, ShutdownSignal signal, ParseResult result, LoadOutputOptionSet output, int threads,
+        Func<IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> engine, Func<T, LoadOutcome> finish)
+        where T : class
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(finish);
+        SocketEngine.Configure(threads);
+        var (outcome, stopped) = await RunEngineAsync(console, signal, result.GetValue(output.Progress), engine);
+        return outcome is null ? stopped : await FinishAsync(console, finish(outcome), result, output);
+    }
+
     public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output)
     {
         ArgumentNullException.ThrowIfNull(console);

@@ -34,7 +34,6 @@ internal static class TcpLoad
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             }, result);
             options.Validate();
-            SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }
         catch (Exception ex) when (UsageErrors.Is(ex))
         {
@@ -42,22 +41,15 @@ internal static class TcpLoad
         }
 
         using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
-        var (outcome, stopped) = await LoadOutput.RunEngineAsync(console, signal, result.GetValue(output.Progress), (progress, token) => TcpLoadGenerator.RunAsync(options, progress, token));
-        if (outcome is null)
+        return await LoadOutput.RunBuiltInAsync(console, signal, result, output, result.GetValue(load.Threads) ?? DefaultLoad.Threads, (progress, token) => TcpLoadGenerator.RunAsync(options, progress, token), outcome =>
         {
-            return stopped;
-        }
-
-        TcpSummaryWriter.Write(console.Out, outcome);
-        var failure = outcome.IsClean ? null
-            : outcome.Interrupted ? "the load was stopped before its duration ended."
-            : outcome.Answered == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no answer came back."
-            : $"{outcome.FailedTotal} requests failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
-                + (outcome.ConnectFailed.GetValueOrDefault(TcpFailureCauses.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
-        return await LoadOutput.FinishAsync(
-            console,
-            new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure) { Latency = outcome.RoundTrip.Histogram },
-            result,
-            output);
+            TcpSummaryWriter.Write(console.Out, outcome);
+            var failure = outcome.IsClean ? null
+                : outcome.Interrupted ? "the load was stopped before its duration ended."
+                : outcome.Answered == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no answer came back."
+                : $"{outcome.FailedTotal} requests failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
+                    + (outcome.ConnectFailed.GetValueOrDefault(TcpFailureCauses.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
+            return new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure) { Latency = outcome.RoundTrip.Histogram };
+        });
     }
 }

@@ -46,7 +46,6 @@ internal static class WebSocketLoad
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             }, result);
             options.Validate();
-            SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
         }
         catch (Exception ex) when (UsageErrors.Is(ex))
         {
@@ -54,25 +53,18 @@ internal static class WebSocketLoad
         }
 
         using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
-        var (outcome, stopped) = await LoadOutput.RunEngineAsync(console, signal, result.GetValue(output.Progress), (progress, token) => WebSocketLoadGenerator.RunAsync(options, progress, token));
-        if (outcome is null)
+        return await LoadOutput.RunBuiltInAsync(console, signal, result, output, result.GetValue(load.Threads) ?? DefaultLoad.Threads, (progress, token) => WebSocketLoadGenerator.RunAsync(options, progress, token), outcome =>
         {
-            return stopped;
-        }
-
-        WebSocketSummaryWriter.Write(console.Out, outcome);
-        var failure = outcome.IsClean ? null
-            : outcome.Bad > 0 ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
-            : outcome.Interrupted ? "the load was stopped before its duration ended."
-            : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
-        return await LoadOutput.FinishAsync(
-            console,
-            new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure)
+            WebSocketSummaryWriter.Write(console.Out, outcome);
+            var failure = outcome.IsClean ? null
+                : outcome.Bad > 0 ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
+                : outcome.Interrupted ? "the load was stopped before its duration ended."
+                : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
+            return new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure)
             {
                 Latency = outcome.Mode is WebSocketLoadMode.Connect or WebSocketLoadMode.Idle ? null : outcome.RoundTrip.Histogram,
-            },
-            result,
-            output);
+            };
+        });
     }
 
     private static async Task<int> RunBroadcastAsync(

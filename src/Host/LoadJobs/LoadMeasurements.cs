@@ -28,13 +28,9 @@ internal static class LoadMeasurements
 
         if (!result.KeepAlive)
         {
-            measurements[HttpMeasures.Connects.Name] = result.Connects;
-            measurements[HttpMeasures.ConnectsRate.Name] = result.ConnectsPerSecond;
-            if (result.Connect is { } connect && result.FirstByte is { } firstByte)
+            ConnectMeasures.Http.Add(measurements, result.Connects, result.ConnectsPerSecond, result.Connect);
+            if (result.FirstByte is { } firstByte)
             {
-                measurements[HttpMeasures.ConnectMean.Name] = connect.Mean;
-                measurements[HttpMeasures.Connect50.Name] = connect.P50;
-                measurements[HttpMeasures.Connect99.Name] = connect.P99;
                 measurements[HttpMeasures.FirstByteMean.Name] = firstByte.Mean;
                 measurements[HttpMeasures.FirstByte50.Name] = firstByte.P50;
                 measurements[HttpMeasures.FirstByte99.Name] = firstByte.P99;

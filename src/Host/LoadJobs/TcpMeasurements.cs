@@ -17,8 +17,6 @@ internal static class TcpMeasurements
             [TcpMeasures.Requests.Name] = result.Sent,
             [TcpMeasures.Unfinished.Name] = result.Unfinished,
             [TcpMeasures.Errors.Name] = result.FailedTotal + result.ConnectFailedTotal,
-            [TcpMeasures.Connects.Name] = result.Connects,
-            [TcpMeasures.ConnectsRate.Name] = result.ConnectsPerSecond,
         };
         LatencyMeasures.Tcp.Add(m, result.RoundTrip);
         foreach (var (cause, measurement) in TcpMeasures.ErrorsByCause)
@@ -26,14 +24,7 @@ internal static class TcpMeasurements
             m[measurement.Name] = result.Failed.GetValueOrDefault(cause) + result.ConnectFailed.GetValueOrDefault(cause);
         }
 
-        if (result.Connects > 0)
-        {
-            m[TcpMeasures.ConnectMean.Name] = result.Connect.Mean;
-            m[TcpMeasures.Connect50.Name] = result.Connect.P50;
-            m[TcpMeasures.Connect99.Name] = result.Connect.P99;
-            m[TcpMeasures.ConnectMax.Name] = result.Connect.Max;
-        }
-
+        ConnectMeasures.Tcp.Add(m, result.Connects, result.ConnectsPerSecond, result.Connect);
         WindowMeasurements.Add(m, result, result.ResponsesPerSecond, OpenModelMeasures.Tcp);
         return m;
     }

@@ -34,20 +34,15 @@ internal static class WebSocketMeasurements
         var m = new SortedDictionary<string, double>(StringComparer.Ordinal)
         {
             [WebSocketMeasures.Errors.Name] = result.Errors,
-            [WebSocketMeasures.Connects.Name] = result.Connects,
             [WebSocketMeasures.Handshakes.Name] = result.Handshakes,
         };
         WindowMeasurements.Add(m, result, result.MessagesPerSecond, OpenModelMeasures.WebSocket);
 
         // Echo connections open during warm-up: handshake times exist only when some happened in the window.
+        ConnectMeasures.WebSocket.Add(m, result.Connects, result.Mode == WebSocketLoadMode.Connect ? result.ConnectsPerSecond : null, result.Connect);
         if (result.Connects > 0)
         {
-            m[WebSocketMeasures.ConnectMean.Name] = result.Connect.Mean;
-            m[WebSocketMeasures.ConnectMin.Name] = result.Connect.Min;
-            m[WebSocketMeasures.Connect50.Name] = result.Connect.P50;
-            m[WebSocketMeasures.Connect90.Name] = result.Connect.P90;
             m[WebSocketMeasures.Connect95.Name] = result.ConnectP95;
-            m[WebSocketMeasures.ConnectMax.Name] = result.Connect.Max;
         }
 
         if (result.Mode == WebSocketLoadMode.Idle)
@@ -59,7 +54,6 @@ internal static class WebSocketMeasurements
 
         if (result.Mode == WebSocketLoadMode.Connect)
         {
-            m[WebSocketMeasures.ConnectsRate.Name] = result.ConnectsPerSecond;
             return m;
         }
 

@@ -26,11 +26,6 @@ internal static class HttpMeasures
     public static readonly Measurement Bytes = new("http/bytes", "bytes", Max, Neither, "Bytes received in responses over the measured window (headers and bodies)");
 
 
-    public static readonly Measurement Connects = new("http/connects", "count", Max, Neither, "Connections opened in the measured window without keep-alive (one per request)");
-    public static readonly Measurement ConnectsRate = new("http/connects/rate", "conn/s", Max, Higher, "Connections opened per second without keep-alive (conn/s)");
-    public static readonly Measurement ConnectMean = new("http/connect/mean", "ms", Max, Lower, "Connect time without keep-alive, mean (ms; apart from the request's latency)");
-    public static readonly Measurement Connect50 = new("http/connect/50", "ms", Max, Lower, "Connect time without keep-alive, 50th percentile (ms)");
-    public static readonly Measurement Connect99 = new("http/connect/99", "ms", Max, Lower, "Connect time without keep-alive, 99th percentile (ms)");
     public static readonly Measurement FirstByteMean = new("http/ttfb/mean", "ms", Max, Lower, "Time from a request's send to its response's first byte without keep-alive, mean (ms)");
     public static readonly Measurement FirstByte50 = new("http/ttfb/50", "ms", Max, Lower, "Time to first byte without keep-alive, 50th percentile (ms)");
     public static readonly Measurement FirstByte99 = new("http/ttfb/99", "ms", Max, Lower, "Time to first byte without keep-alive, 99th percentile (ms)");
@@ -40,7 +35,7 @@ internal static class HttpMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, Throughput, Bytes, Connects, ConnectsRate, ConnectMean, Connect50, Connect99, FirstByteMean, FirstByte50, FirstByte99,
+        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, Throughput, Bytes, .. ConnectMeasures.Http.All, FirstByteMean, FirstByte50, FirstByte99,
         .. OpenModelMeasures.Http.All,
     ];
 }

@@ -19,12 +19,6 @@ internal static class TcpMeasures
     public static readonly Measurement ErrorsMismatch = new("tcp/errors/mismatch", "count", Max, Lower, "TCP answers that are not the one expected (an echo with other bytes than were sent)");
     public static readonly Measurement ErrorsPorts = new("tcp/errors/ports", "count", Max, Lower, "TCP connects that found no local port or descriptor (ports in TIME_WAIT)");
     public static readonly Measurement ErrorsOther = new("tcp/errors/other", "count", Max, Lower, "TCP failures of any other cause");
-    public static readonly Measurement Connects = new("tcp/connects", "count", Max, Neither, "TCP connections established in the measured window");
-    public static readonly Measurement ConnectsRate = new("tcp/connects/rate", "conn/s", Max, Higher, "TCP connections established per second (conn/s)");
-    public static readonly Measurement ConnectMean = new("tcp/connect/mean", "ms", Max, Lower, "TCP connect time, mean (ms)");
-    public static readonly Measurement Connect50 = new("tcp/connect/50", "ms", Max, Lower, "TCP connect time, 50th percentile (ms)");
-    public static readonly Measurement Connect99 = new("tcp/connect/99", "ms", Max, Lower, "TCP connect time, 99th percentile (ms)");
-    public static readonly Measurement ConnectMax = new("tcp/connect/max", "ms", Max, Lower, "TCP connect time, max (ms)");
     public static readonly Measurement RttMean = LatencyMeasures.Tcp.Mean;
     public static readonly Measurement Rtt50 = LatencyMeasures.Tcp.P50;
     public static readonly Measurement Rtt90 = LatencyMeasures.Tcp.P90;
@@ -42,6 +36,6 @@ internal static class TcpMeasures
     public static IReadOnlyList<Measurement> All { get; } =
     [
         ResponsesRate, RequestsRate, Responses, Requests, Unfinished, Errors, ErrorsRefused, ErrorsReset, ErrorsTimeout, ErrorsShortEcho, ErrorsMismatch, ErrorsPorts, ErrorsOther,
-        Connects, ConnectsRate, ConnectMean, Connect50, Connect99, ConnectMax, .. LatencyMeasures.Tcp.All, .. OpenModelMeasures.Tcp.All,
+        .. ConnectMeasures.Tcp.All, .. LatencyMeasures.Tcp.All, .. OpenModelMeasures.Tcp.All,
     ];
 }

@@ -26,22 +26,15 @@ internal static class WebSocketMeasures
     public static readonly Measurement BroadcastRttLimit = new("ws/broadcast/rtt/limit-percentile", "ms", Max, Lower, "Broadcast RTT at the limit percentile, last step (ms)");
     public static readonly Measurement BroadcastRtt50 = new("ws/broadcast/rtt/50", "ms", Max, Lower, "Broadcast RTT median, last step (ms)");
     public static readonly Measurement BroadcastRttMax = new("ws/broadcast/rtt/max", "ms", Max, Lower, "Broadcast RTT max, last step (ms)");
-    public static readonly Measurement Connects = new("ws/connects", "count", Max, Higher, "WebSocket handshakes completed in the measured window");
     public static readonly Measurement Handshakes = new("ws/handshakes", "count", Max, Neither, "WebSocket handshakes completed in the whole run, warm-up included");
-    public static readonly Measurement ConnectsRate = new("ws/connects/rate", "conn/s", Max, Higher, "WebSocket handshakes per second (sessions/s)") { Role = MeasurementRole.Headline };
-    public static readonly Measurement ConnectMean = new("ws/connect/mean", "ms", Max, Lower, "WebSocket connect + handshake time, mean (ms)");
-    public static readonly Measurement ConnectMin = new("ws/connect/min", "ms", Max, Lower, "WebSocket connect + handshake time, min (ms)");
-    public static readonly Measurement Connect50 = new("ws/connect/50", "ms", Max, Lower, "WebSocket connect + handshake time, median (ms)");
-    public static readonly Measurement Connect90 = new("ws/connect/90", "ms", Max, Lower, "WebSocket connect + handshake time, 90th percentile (ms)");
     public static readonly Measurement Connect95 = new("ws/connect/95", "ms", Max, Lower, "WebSocket connect + handshake time, 95th percentile (ms)");
-    public static readonly Measurement ConnectMax = new("ws/connect/max", "ms", Max, Lower, "WebSocket connect + handshake time, max (ms)");
 
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
         MessagesRate, Messages, MessagesBad, MessagesLost, Errors, .. LatencyMeasures.WebSocket.All, Rtt95, IdleConnections, IdleMemoryPerConnection,
         BroadcastClients, BroadcastSteps, BroadcastExpected, BroadcastReceived, BroadcastRttLimit, BroadcastRtt50, BroadcastRttMax,
-        Connects, Handshakes, ConnectsRate, ConnectMean, ConnectMin, Connect50, Connect90, Connect95, ConnectMax,
+        .. ConnectMeasures.WebSocket.All, Handshakes, Connect95,
         .. OpenModelMeasures.WebSocket.All,
     ];
 }

@@ -11,7 +11,7 @@ internal static class HtmlReport
 {
     private static readonly string[] s_rates = [.. MatrixTable.Rates.Select(r => r.Name)];
     private static readonly string[] s_sides = ["baseline", "candidate"];
-    private static readonly string[] s_sampleRates = [SystemMeasures.LoadRate.Name, WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.ConnectsRate.Name, TcpMeasures.ResponsesRate.Name];
+    private static readonly string[] s_sampleRates = [SystemMeasures.LoadRate.Name, WebSocketMeasures.MessagesRate.Name, ConnectMeasures.WebSocket.Rate.Name, TcpMeasures.ResponsesRate.Name];
 
     public static string Compare(Comparison comparison)
     {

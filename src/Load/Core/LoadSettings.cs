@@ -10,6 +10,14 @@ namespace Benchmarks.Load.Core;
 /// </summary>
 public abstract record LoadSettings
 {
+    /// <param name="connections">The protocol's default <see cref="Connections"/>.</param>
+    /// <param name="timeout">The protocol's default <see cref="Timeout"/>.</param>
+    protected LoadSettings(int connections, TimeSpan timeout)
+    {
+        Connections = connections;
+        Timeout = timeout;
+    }
+
     public required Uri Url { get; init; }
 
     /// <summary>Connections held open (or concurrent clients, where each request or message opens its own).</summary>

@@ -3,14 +3,8 @@ using Benchmarks.Scenarios;
 namespace Benchmarks.Load.Http;
 
 /// <summary>What the built-in HTTP/1.1 load generator does: wrk's knobs plus pipelining.</summary>
-public sealed record HttpLoadOptions : Core.LoadSettings
+public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConnections, DefaultLoad.HttpTimeout)
 {
-    public HttpLoadOptions()
-    {
-        Connections = DefaultLoad.HttpConnections;
-        Timeout = DefaultLoad.HttpTimeout;
-    }
-
     /// <summary>Socket engine threads, and latency histogram shards.</summary>
     public int Threads { get; init; } = DefaultLoad.Threads;
 

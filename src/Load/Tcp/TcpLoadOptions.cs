@@ -4,14 +4,8 @@ using Benchmarks.Scenarios;
 namespace Benchmarks.Load.Tcp;
 
 /// <summary>What the built-in TCP load generator does.</summary>
-public sealed record TcpLoadOptions : Core.LoadSettings
+public sealed record TcpLoadOptions() : Core.LoadSettings(DefaultLoad.TcpConnections, DefaultLoad.TcpTimeout)
 {
-    public TcpLoadOptions()
-    {
-        Connections = DefaultLoad.TcpConnections;
-        Timeout = DefaultLoad.TcpTimeout;
-    }
-
     public TcpLoadMode Mode { get; init; } = TcpLoadMode.Persistent;
 
     /// <summary>

@@ -3,14 +3,8 @@ using System.Net;
 namespace Benchmarks.Load.WebSockets;
 
 /// <summary>What the built-in WebSocket load generator does.</summary>
-public sealed record WebSocketLoadOptions : Core.LoadSettings
+public sealed record WebSocketLoadOptions() : Core.LoadSettings(DefaultLoad.WebSocketConnections, DefaultLoad.WebSocketTimeout)
 {
-    public WebSocketLoadOptions()
-    {
-        Connections = DefaultLoad.WebSocketConnections;
-        Timeout = DefaultLoad.WebSocketTimeout;
-    }
-
     public WebSocketLoadMode Mode { get; init; } = WebSocketLoadMode.EchoSync;
 
     public EchoMessageKind Message { get; init; } = EchoMessageKind.Text;
