@@ -7,8 +7,9 @@ namespace Benchmarks.Host.Measurements;
 /// <summary>
 /// A load's connections, declared once and made for each prefix: how many were opened in the
 /// measured window (<c>…/connects</c>), how many per second (<c>…/connects/rate</c>), and the time
-/// each took (<c>…/connect/mean</c>, <c>/min</c>, <c>/50</c>, <c>/90</c>, <c>/99</c>, <c>/max</c>, ms). HTTP
-/// without keep-alive, WebSocket's connects with their handshake, and TCP's connects are instances.
+/// each took as a <see cref="LatencyMeasures"/> family of its own (<c>…/connect/mean</c>, <c>/50</c> …
+/// <c>/max</c>, ms) with its minimum (<c>…/connect/min</c>). HTTP without keep-alive, WebSocket's
+/// connects with their handshake, and TCP's connects are instances.
 /// </summary>
 internal sealed class ConnectMeasures
 {
@@ -26,30 +27,19 @@ internal sealed class ConnectMeasures
     {
         Count = new($"{prefix}/connects", "count", Max, Neither, $"{counted} in the measured window");
         Rate = new($"{prefix}/connects/rate", "conn/s", Max, Higher, $"{counted} per second (conn/s)") { Role = rate };
-        Mean = new($"{prefix}/connect/mean", "ms", Max, Lower, $"{timed}, mean (ms)");
+        Times = new LatencyMeasures($"{prefix}/connect", timed, MeasurementRole.None);
         Min = new($"{prefix}/connect/min", "ms", Max, Lower, $"{timed}, min (ms)");
-        P50 = new($"{prefix}/connect/50", "ms", Max, Lower, $"{timed}, 50th percentile (ms)");
-        P90 = new($"{prefix}/connect/90", "ms", Max, Lower, $"{timed}, 90th percentile (ms)");
-        P99 = new($"{prefix}/connect/99", "ms", Max, Lower, $"{timed}, 99th percentile (ms)");
-        Maximum = new($"{prefix}/connect/max", "ms", Max, Lower, $"{timed}, max (ms)");
-        All = [Count, Rate, Mean, Min, P50, P90, P99, Maximum];
+        All = [Count, Rate, .. Times.All, Min];
     }
 
     public Measurement Count { get; }
 
     public Measurement Rate { get; }
 
-    public Measurement Mean { get; }
+    /// <summary>The connect times' distribution.</summary>
+    public LatencyMeasures Times { get; }
 
     public Measurement Min { get; }
-
-    public Measurement P50 { get; }
-
-    public Measurement P90 { get; }
-
-    public Measurement P99 { get; }
-
-    public Measurement Maximum { get; }
 
     public IReadOnlyList<Measurement> All { get; }
 
@@ -68,12 +58,8 @@ internal sealed class ConnectMeasures
 
         if (count > 0 && times is not null)
         {
-            values[Mean.Name] = times.Mean;
+            Times.Add(values, times);
             values[Min.Name] = times.Min;
-            values[P50.Name] = times.P50;
-            values[P90.Name] = times.P90;
-            values[P99.Name] = times.P99;
-            values[Maximum.Name] = times.Max;
         }
     }
 }

@@ -3,7 +3,7 @@ using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Tests.Measurements;
 
-/// <summary>The connect family: declared once, the same members under each load's prefix, its times written only for connects in the window.</summary>
+/// <summary>The connect family: declared once, the same members under each load's prefix, its times a latency family, its times written only for connects in the window.</summary>
 public sealed class ConnectMeasuresTests
 {
     [Trait("Tier", "Fast")]
@@ -13,7 +13,7 @@ public sealed class ConnectMeasuresTests
         foreach (var (family, prefix) in new[] { (ConnectMeasures.Http, "http"), (ConnectMeasures.WebSocket, "ws"), (ConnectMeasures.Tcp, "tcp") })
         {
             Assert.Equal(
-                ["connects", "connects/rate", "connect/mean", "connect/min", "connect/50", "connect/90", "connect/99", "connect/max"],
+                ["connects", "connects/rate", "connect/mean", "connect/stdev", "connect/50", "connect/75", "connect/90", "connect/99", "connect/99.9", "connect/max", "connect/min"],
                 family.All.Select(m => m.Name[(prefix.Length + 1)..]));
             Assert.All(family.All, m => Assert.Same(m, MeasurementCatalog.Find(m.Name)));
         }
@@ -38,7 +38,7 @@ public sealed class ConnectMeasuresTests
 
         var some = new Dictionary<string, double>();
         ConnectMeasures.Tcp.Add(some, 2, 40, times);
-        Assert.Equal(8, some.Count);
+        Assert.Equal(11, some.Count);
         Assert.Equal(40, some["tcp/connects/rate"]);
         Assert.InRange(some["tcp/connect/min"], 1.49, 1.51);
         Assert.InRange(some["tcp/connect/max"], 2.49, 2.51);
