@@ -23,16 +23,15 @@ internal static class LoadCommand
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
         var output = new LoadOutputOptionSet();
         var plugins = OptionFactory.Plugins();
-        var engine = new Option<string>("--engine") { Description = "builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", DefaultValueFactory = _ => "builtin" };
-        engine.AcceptOnlyFromAmong("builtin", "wrk");
+        var generator = new GeneratorOption("builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", "--engine", GeneratorOption.BuiltIn, GeneratorOption.Wrk);
         var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
         var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws, the WebSocket generator.")
         {
-            url, scenario, plugins, engine, gate,
+            url, scenario, plugins, gate,
         };
-        foreach (var option in output.All.Concat(ws.All).Concat(tcp.All))
+        foreach (var option in generator.All.Concat(output.All).Concat(ws.All).Concat(tcp.All))
         {
             command.Options.Add(option);
         }
@@ -101,19 +100,19 @@ internal static class LoadCommand
                     ValidatorFactory = validatorFactory,
                 }, result);
                 options.Validate();
-                if (options.Rate is not null && result.GetValue(engine) == "wrk")
+                if (options.Rate is not null && generator.IsWrk(result))
                 {
-                    throw new UsageException("wrk runs a closed loop (a constant rate is wrk2's -R, which Debian's wrk lacks): --rate needs the built-in load (--engine builtin).");
+                    throw new UsageException("wrk runs a closed loop (a constant rate is wrk2's -R, which Debian's wrk lacks): --rate needs the built-in load (--generator builtin).");
                 }
 
-                if (!options.KeepAlive && result.GetValue(engine) == "wrk")
+                if (!options.KeepAlive && generator.IsWrk(result))
                 {
-                    throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--engine builtin).");
+                    throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
                 }
 
-                if (result.GetValue(output.Distribution) is not null && result.GetValue(engine) == "wrk")
+                if (result.GetValue(output.Distribution) is not null && generator.IsWrk(result))
                 {
-                    throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--engine builtin).");
+                    throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--generator builtin).");
                 }
 
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
@@ -122,7 +121,7 @@ internal static class LoadCommand
                     var input = InputWarmupGate.Start(Console.In, signal.Token);
                     options = options with { WarmupGate = () => input.IsOpen };
                 }
-                if (result.GetValue(engine) == "wrk")
+                if (generator.IsWrk(result))
                 {
                     return await WrkLoad.RunAsync(console, options, result, output, signal);
                 }

@@ -2,9 +2,9 @@ using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Host.Commands;
 
-/// <summary>What a load engine ended with: its measurements, its own result as JSON, and the one-line cause when it was not clean.</summary>
+/// <summary>What a load generator ended with: its measurements, its own result as JSON, and the one-line cause when it was not clean.</summary>
 internal sealed record LoadOutcome(IReadOnlyDictionary<string, double> Measurements, Func<string> Json, string? Failure)
 {
-    /// <summary>The window's latency histogram (the request's, or the round trip's), when the engine has one.</summary>
+    /// <summary>The window's latency histogram (the request's, or the round trip's), when the generator has one.</summary>
     public LatencyHistogram? Latency { get; init; }
 }

@@ -7,26 +7,26 @@ using Benchmarks.Host.Runs;
 namespace Benchmarks.Host.Commands;
 
 /// <summary>
-/// The end of every <c>load</c> engine, in one place: the engine's own result to <c>--json</c>,
+/// The end of every <c>load</c> generator, in one place: the generator's own result to <c>--json</c>,
 /// its latency distribution to <c>--latency-distribution</c>, its measurements as a crank statistics block (what <c>run</c> and the agent read), then the
 /// exit code — 0 when clean, else 1 with the one-line cause.
 /// </summary>
 internal static class LoadOutput
 {
     /// <summary>
-    /// Runs one engine to its end, with progress lines when asked; a stop before the end (Ctrl+C,
+    /// Runs one generator to its end, with progress lines when asked; a stop before the end (Ctrl+C,
     /// the parent gone) is exit 1 with its reason, and no result.
     /// </summary>
-    public static async Task<(T? Result, int ExitCode)> RunEngineAsync<T>(
-        CliConsole console, ShutdownSignal signal, bool progress, Func<IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> engine)
+    public static async Task<(T? Result, int ExitCode)> RunGeneratorAsync<T>(
+        CliConsole console, ShutdownSignal signal, bool progress, Func<IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> generator)
         where T : class
     {
         ArgumentNullException.ThrowIfNull(console);
         ArgumentNullException.ThrowIfNull(signal);
-        ArgumentNullException.ThrowIfNull(engine);
+        ArgumentNullException.ThrowIfNull(generator);
         try
         {
-            return (await engine(progress ? new ProgressLines(console) : null, signal.Token), ExitCodes.Success);
+            return (await generator(progress ? new ProgressLines(console) : null, signal.Token), ExitCodes.Success);
         }
         catch (OperationCanceledException)
         {
@@ -35,21 +35,47 @@ internal static class LoadOutput
     }
 
     /// <summary>
-    /// A built-in engine from its start to its exit code: the socket engine's threads set, the
-    /// engine run, then <paramref name="finish"/> writes its summary and says its outcome, which
+    /// A built-in generator from its start to its exit code: the socket engine's threads set, the
+    /// generator run, then <paramref name="finish"/> writes its summary and says its outcome, which
     /// <see cref="FinishAsync"/> puts out.
     /// </summary>
     public static async Task<int> RunBuiltInAsync<T>(
         CliConsole console, ShutdownSignal signal, ParseResult result, LoadOutputOptionSet output, int threads,
-        Func<IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> engine, Func<T, LoadOutcome> finish)
+        Func<IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> generator, Func<T, LoadOutcome> finish)
         where T : class
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(finish);
         SocketEngine.Configure(threads);
-        var (outcome, stopped) = await RunEngineAsync(console, signal, result.GetValue(output.Progress), engine);
+        var (outcome, stopped) = await RunGeneratorAsync(console, signal, result.GetValue(output.Progress), generator);
         return outcome is null ? stopped : await FinishAsync(console, finish(outcome), result, output);
+    }
+
+    /// <summary>
+    /// <see cref="RunBuiltInAsync{T}"/> from the options: a value <paramref name="options"/> rejects
+    /// is a usage error (exit 2) before anything starts.
+    /// </summary>
+    public static async Task<int> RunBuiltInAsync<TOptions, T>(
+        CliConsole console, ParseResult result, LoadOutputOptionSet output, LoadOptionSet load, Func<TOptions> options,
+        Func<TOptions, IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> generator, Func<T, LoadOutcome> finish, CancellationToken cancellationToken)
+        where TOptions : class
+        where T : class
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(load);
+        TOptions chosen;
+        try
+        {
+            chosen = options();
+        }
+        catch (Exception ex) when (UsageErrors.Is(ex))
+        {
+            return UsageErrors.Report(console, ex);
+        }
+
+        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
+        return await RunBuiltInAsync(console, signal, result, output, result.GetValue(load.Threads) ?? Benchmarks.Load.DefaultLoad.Threads, (progress, token) => generator(chosen, progress, token), finish);
     }
 
     public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output)

@@ -3,7 +3,7 @@ using System.CommandLine;
 namespace Benchmarks.Host.Commands;
 
 /// <summary>
-/// What <c>load</c> writes besides its summary, for every engine: its own result as JSON, the crank
+/// What <c>load</c> writes besides its summary, for every generator: its own result as JSON, the crank
 /// statistics block that <c>run</c> and the agent read, progress lines, the latency distribution;
 /// and the parent whose exit stops it.
 /// </summary>

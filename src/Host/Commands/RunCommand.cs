@@ -39,8 +39,7 @@ internal static class RunCommand
         proxy.AcceptOnlyFromAmong("none", "nginx", "haproxy");
         var proxyCpus = new Option<string?>("--proxy-cpus") { Description = "CPUs for the proxy (default: unpinned; its workers as many as its CPUs, 1 when unpinned)." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
-        var loadKind = new Option<string>("--load") { Description = "Load generator: http (built-in) or wrk.", DefaultValueFactory = _ => "http" };
-        loadKind.AcceptOnlyFromAmong("http", "wrk");
+        var generator = new GeneratorOption("The HTTP load's generator: builtin, or wrk (a warm-up run, then the measured run, read like the built-in one's).", "--load", "http", GeneratorOption.Wrk);
         var iterations = new Option<int>("--iterations", "-i") { Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.", DefaultValueFactory = _ => 1 };
         var restart = new Option<bool>("--restart") { Description = "With --iterations: a fresh server for each iteration, each warmed up (start-up and JIT variance in the spread)." };
         var exclude = new Option<int>("--exclude") { Description = "With --iterations: leave the N highest and N lowest iterations out of the means (as crank's --exclude).", DefaultValueFactory = _ => 0 };
@@ -58,9 +57,9 @@ internal static class RunCommand
         var tcp = new TcpOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
         {
-            scenario, server, loadKind, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
+            scenario, server, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
         };
-        foreach (var option in load.All.Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
+        foreach (var option in generator.All.Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
             command.Options.Add(option);
         }
@@ -87,7 +86,7 @@ internal static class RunCommand
                 }
 
                 var proxyUrl = proxyKind is null ? null : new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
-                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(result.GetRequiredValue(loadKind));
+                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(generator.IsWrk(result));
                 var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
                 request = new RunRequest
                 {
@@ -138,7 +137,7 @@ internal static class RunCommand
 
                 if (request.Load.Rate is not null && loadJob is not (HttpLoadJob or WebSocketLoadJob { Mode: "echo-sync" } or TcpLoadJob))
                 {
-                    throw new UsageException($"--rate needs the built-in HTTP load (--load http), WebSocket echo-sync or the TCP load: the {loadJob.Name} load runs a closed loop.");
+                    throw new UsageException($"--rate needs the built-in HTTP load (--generator builtin), WebSocket echo-sync or the TCP load: the {loadJob.Name} load runs a closed loop.");
                 }
 
                 if (loadJob is TcpLoadJob tcpJob)
@@ -150,7 +149,7 @@ internal static class RunCommand
                     request.Load.Validate();
                     if (!request.Load.KeepAlive && loadJob is WrkLoadJob)
                     {
-                        throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--load http).");
+                        throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
                     }
                 }
             }
@@ -274,7 +273,7 @@ internal static class RunCommand
     {
         if (loadJob is WrkLoadJob)
         {
-            throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--load http).");
+            throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--generator builtin).");
         }
 
         return iterations > 1 || several
@@ -282,9 +281,9 @@ internal static class RunCommand
             : OutputFile.Prepare(file.FullName, "--latency-distribution");
     }
 
-    private static ILoadJob ChooseLoadJob(string name)
+    private static ILoadJob ChooseLoadJob(bool wrk)
     {
-        if (name == "wrk")
+        if (wrk)
         {
             return WrkLoadJob.Locate() is null ? throw new UsageException(WrkLoadJob.InstallHint) : new WrkLoadJob();
         }

@@ -27,10 +27,22 @@ internal static class WebSocketLoad
             return await RunBroadcastAsync(console, result, ws, load, url, output, cancellationToken);
         }
 
-        WebSocketLoadOptions options;
-        try
+        return await LoadOutput.RunBuiltInAsync(console, result, output, load, Options, WebSocketLoadGenerator.RunAsync, outcome =>
         {
-            options = load.Apply(new WebSocketLoadOptions
+            WebSocketSummaryWriter.Write(console.Out, outcome);
+            var failure = outcome.IsClean ? null
+                : outcome.Bad > 0 ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
+                : outcome.Interrupted ? "the load was stopped before its duration ended."
+                : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
+            return new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure)
+            {
+                Latency = outcome.Mode is WebSocketLoadMode.Connect or WebSocketLoadMode.Idle ? null : outcome.RoundTrip.Histogram,
+            };
+        }, cancellationToken);
+
+        WebSocketLoadOptions Options()
+        {
+            var options = load.Apply(new WebSocketLoadOptions
             {
                 Url = url.Scheme == Uri.UriSchemeHttp ? new UriBuilder(url) { Scheme = "ws" }.Uri : url,
                 Mode = result.GetRequiredValue(ws.Mode) switch
@@ -46,25 +58,8 @@ internal static class WebSocketLoad
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             }, result);
             options.Validate();
+            return options;
         }
-        catch (Exception ex) when (UsageErrors.Is(ex))
-        {
-            return UsageErrors.Report(console, ex);
-        }
-
-        using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
-        return await LoadOutput.RunBuiltInAsync(console, signal, result, output, result.GetValue(load.Threads) ?? DefaultLoad.Threads, (progress, token) => WebSocketLoadGenerator.RunAsync(options, progress, token), outcome =>
-        {
-            WebSocketSummaryWriter.Write(console.Out, outcome);
-            var failure = outcome.IsClean ? null
-                : outcome.Bad > 0 ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
-                : outcome.Interrupted ? "the load was stopped before its duration ended."
-                : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
-            return new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure)
-            {
-                Latency = outcome.Mode is WebSocketLoadMode.Connect or WebSocketLoadMode.Idle ? null : outcome.RoundTrip.Histogram,
-            };
-        });
     }
 
     private static async Task<int> RunBroadcastAsync(

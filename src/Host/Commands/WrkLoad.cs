@@ -10,7 +10,7 @@ using Benchmarks.Load.Http;
 namespace Benchmarks.Host.Commands;
 
 /// <summary>
-/// <c>benchmarks load --engine wrk</c>: wrk as an external load job (a warm-up run, then the
+/// <c>benchmarks load --generator wrk</c>: wrk as an external load job (a warm-up run, then the
 /// measured run with <c>--latency</c>), its report printed as it ran and turned into the same
 /// measurements as the built-in generator's — so a crank job can run wrk and still report.
 /// </summary>

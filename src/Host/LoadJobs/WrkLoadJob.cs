@@ -36,7 +36,7 @@ internal sealed class WrkLoadJob : ILoadJob
     }
 
     public static string InstallHint => OperatingSystem.IsWindows()
-        ? "wrk is not installed: it does not run natively on Windows; use --load http or a Linux load machine."
+        ? "wrk is not installed: it does not run natively on Windows; use --generator builtin or a Linux load machine."
         : "wrk is not installed: install it with 'sudo apt-get install wrk' (Debian/Ubuntu) or 'bash eng/install-tools.sh wrk'.";
 
     public JobStartInfo? Warmup(LoadLaunch request, string workDirectory)
@@ -51,7 +51,7 @@ internal sealed class WrkLoadJob : ILoadJob
         return Command(request, workDirectory, request.Load.Duration, "wrk");
     }
 
-    /// <summary>wrk prints no statistics block: its report is read (as <c>load --engine wrk</c> reads it to print one).</summary>
+    /// <summary>wrk prints no statistics block: its report is read (as <c>load --generator wrk</c> reads it to print one).</summary>
     public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) => Collect(main);
 
     /// <summary>wrk's report, read from the end of its output, as measurements; a failure when it exited badly or saw errors.</summary>

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.OpenModel;
 using Benchmarks.Load.Statistics;
 using Benchmarks.Scenarios;
@@ -19,11 +20,8 @@ internal sealed class TcpLoadConnection : IDisposable
 {
     private readonly TcpLoadOptions _options;
     private readonly TcpRunState _state;
-    private readonly EndPoint _endPoint;
-    private readonly IPAddress? _local;
-    private readonly LatencyHistogram _roundTrips;
-    private readonly LatencyHistogram _connectTimes;
-    private readonly LatencyHistogram? _uncorrected;
+    private readonly LoadEndPoint _endPoint;
+    private readonly LoadTimers _timers;
     private readonly ScheduleWaiter _waiter = new();
     private readonly ITcpExchange _exchange;
     private readonly byte[] _send;
@@ -41,15 +39,12 @@ internal sealed class TcpLoadConnection : IDisposable
     private long _waitingSince;
     private volatile bool _timedOut;
 
-    public TcpLoadConnection(TcpLoadOptions options, TcpRunState state, EndPoint endPoint, IPAddress? local, LatencyHistogram roundTrips, LatencyHistogram connectTimes, ITcpExchange exchange, LatencyHistogram? uncorrected)
+    public TcpLoadConnection(TcpLoadOptions options, TcpRunState state, LoadEndPoint endPoint, LoadTimers timers, ITcpExchange exchange)
     {
         _options = options;
         _state = state;
         _endPoint = endPoint;
-        _local = local;
-        _roundTrips = roundTrips;
-        _connectTimes = connectTimes;
-        _uncorrected = uncorrected;
+        _timers = timers;
         _exchange = exchange;
         _send = new byte[exchange.MaxRequestSize * options.Window];
         _receive = new byte[Math.Max(4096, Math.Min(_send.Length, 64 * 1024))];
@@ -253,8 +248,8 @@ internal sealed class TcpLoadConnection : IDisposable
             if (_counted[slot])
             {
                 Counters.Answered++;
-                _roundTrips.Record(Nanoseconds(now - _timedFrom[slot]));
-                _uncorrected?.Record(Nanoseconds(now - _sentAt[slot]));
+                _timers.RoundTrips.Record(Nanoseconds(now - _timedFrom[slot]));
+                _timers.Uncorrected?.Record(Nanoseconds(now - _sentAt[slot]));
             }
             else
             {
@@ -312,24 +307,24 @@ internal sealed class TcpLoadConnection : IDisposable
     private async Task<bool> ConnectAsync()
     {
         _timedOut = false;
-        var socket = new Socket(_endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        var socket = new Socket(_endPoint.Remote.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         _socket = socket;
         var measuring = _state.Measuring;
         var started = Stopwatch.GetTimestamp();
         Volatile.Write(ref _waitingSince, started);
         try
         {
-            if (_local is not null)
+            if (_endPoint.Local is { } local)
             {
-                socket.Bind(new IPEndPoint(_local, 0));
+                socket.Bind(new IPEndPoint(local, 0));
             }
 
-            await socket.ConnectAsync(_endPoint, _state.Abort);
+            await socket.ConnectAsync(_endPoint.Remote, _state.Abort);
             Volatile.Write(ref _waitingSince, 0);
             if (measuring)
             {
                 Counters.Connects++;
-                _connectTimes.Record(Nanoseconds(Stopwatch.GetTimestamp() - started));
+                _timers.Connects.Record(Nanoseconds(Stopwatch.GetTimestamp() - started));
             }
 
             return true;

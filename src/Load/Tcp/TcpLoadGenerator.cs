@@ -21,15 +21,12 @@ public static class TcpLoadGenerator
         var endPoint = await LoadTarget.ResolveAsync(new Uri($"http://{options.Url.Authority}/"), cancellationToken);
         using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
         using var state = new TcpRunState { Schedule = schedule };
-        var roundTrips = new LatencyHistogram();
-        var uncorrected = schedule is null ? null : new LatencyHistogram();
-        var connects = new LatencyHistogram();
+        var timers = LoadTimers.For(schedule);
         var clients = Clients(options);
         var connections = new TcpLoadConnection[options.Connections];
         for (var i = 0; i < connections.Length; i++)
         {
-            var local = options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null;
-            connections[i] = new TcpLoadConnection(options, state, endPoint, local, roundTrips, connects, clients[i], uncorrected);
+            connections[i] = new TcpLoadConnection(options, state, LoadEndPoint.For(endPoint, options.LocalAddresses, i), timers, clients[i]);
         }
 
         schedule?.Start();
@@ -40,11 +37,11 @@ public static class TcpLoadGenerator
         {
             var driver = new TcpLoadDriver(connections, state, loops);
             var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress, cancellationToken);
-            return LoadWindowResult.WithWindow(Aggregate(options, clients[0], connections, roundTrips, connects), window, options.Rate) with
+            return LoadWindowResult.WithWindow(Aggregate(options, clients[0], connections, timers), window, options.Rate) with
             {
                 Late = connections.Sum(c => c.Counters.Late),
                 LateByLoad = connections.Sum(c => c.Counters.LateByLoad),
-                Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),
+                Uncorrected = timers.UncorrectedSummary(),
             };
         }
         finally
@@ -96,7 +93,7 @@ public static class TcpLoadGenerator
         return clients;
     }
 
-    private static TcpLoadResult Aggregate(TcpLoadOptions options, ITcpExchange client, TcpLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects)
+    private static TcpLoadResult Aggregate(TcpLoadOptions options, ITcpExchange client, TcpLoadConnection[] connections, LoadTimers timers)
     {
         var causes = Enum.GetValues<TcpFailure>();
         var failed = causes.ToDictionary(c => TcpFailureCauses.Name(c), c => connections.Sum(x => x.Counters.Failed[(int)c]));
@@ -116,8 +113,8 @@ public static class TcpLoadGenerator
             Connects = connections.Sum(c => c.Counters.Connects),
             Failed = failed,
             ConnectFailed = connectFailed,
-            RoundTrip = LatencySummary.From(roundTrips),
-            Connect = LatencySummary.From(connects),
+            RoundTrip = LatencySummary.From(timers.RoundTrips),
+            Connect = LatencySummary.From(timers.Connects),
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };
     }

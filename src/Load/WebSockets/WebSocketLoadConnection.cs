@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.WebSockets;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.WebSockets;
@@ -14,25 +15,18 @@ internal sealed class WebSocketLoadConnection : IDisposable
 
     private readonly WebSocketLoadOptions _options;
     private readonly WebSocketRunState _state;
-    private readonly EndPoint _endPoint;
-    private readonly IPAddress? _localAddress;
-    private readonly LatencyHistogram _roundTrips;
-    private readonly LatencyHistogram _connects;
-    private readonly LatencyHistogram? _uncorrected;
+    private readonly LoadEndPoint _endPoint;
+    private readonly LoadTimers _timers;
     private readonly OpenModel.ScheduleWaiter _waiter = new();
     private readonly int _seed;
     private CancellationTokenSource _replyTimeout = new();
 
-    /// <param name="uncorrected">Open model: round trips timed from the send; null in the closed loop.</param>
-    public WebSocketLoadConnection(WebSocketLoadOptions options, WebSocketRunState state, EndPoint endPoint, IPAddress? localAddress, LatencyHistogram roundTrips, LatencyHistogram connects, int seed, LatencyHistogram? uncorrected = null)
+    public WebSocketLoadConnection(WebSocketLoadOptions options, WebSocketRunState state, LoadEndPoint endPoint, LoadTimers timers, int seed)
     {
-        _uncorrected = uncorrected;
         _options = options;
         _state = state;
         _endPoint = endPoint;
-        _localAddress = localAddress;
-        _roundTrips = roundTrips;
-        _connects = connects;
+        _timers = timers;
         _seed = seed;
     }
 
@@ -71,13 +65,13 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 var started = Stopwatch.GetTimestamp();
                 using var timeout = new CancellationTokenSource(_options.Timeout);
                 CoalescingStream? held;
-                (socket, held) = await WebSocketConnector.ConnectAsync(_endPoint, _options.Url, _localAddress, _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
+                (socket, held) = await WebSocketConnector.ConnectAsync(_endPoint.Remote, _options.Url, _endPoint.Local, _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
                 var connected = Stopwatch.GetTimestamp();
                 Handshakes++;
                 if (measured)
                 {
                     Connects++;
-                    _connects.Record((long)((connected - started) * s_nanosecondsPerTick));
+                    _timers.Connects.Record((long)((connected - started) * s_nanosecondsPerTick));
                 }
 
                 if (_options.Mode == WebSocketLoadMode.Connect)
@@ -173,8 +167,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 else if (EchoMessages.IsValidReply(_options.Message, n, send.AsSpan(0, length), receive.AsSpan(0, replyLength), replyType))
                 {
                     Good++;
-                    _roundTrips.Record((long)((now - (due == 0 ? sentAt : due)) * s_nanosecondsPerTick));
-                    _uncorrected?.Record((long)((now - sentAt) * s_nanosecondsPerTick));
+                    _timers.RoundTrips.Record((long)((now - (due == 0 ? sentAt : due)) * s_nanosecondsPerTick));
+                    _timers.Uncorrected?.Record((long)((now - sentAt) * s_nanosecondsPerTick));
                 }
                 else
                 {
@@ -236,7 +230,7 @@ internal sealed class WebSocketLoadConnection : IDisposable
                     if (EchoMessages.IsValidReply(_options.Message, n, expected.AsSpan(0, expectedLength), receive.AsSpan(0, replyLength), replyType))
                     {
                         Good++;
-                        _roundTrips.Record((long)((now - sentAt[slot]) * s_nanosecondsPerTick));
+                        _timers.RoundTrips.Record((long)((now - sentAt[slot]) * s_nanosecondsPerTick));
                     }
                     else
                     {

@@ -13,14 +13,11 @@ public static class WebSocketLoadGenerator
         var endPoint = await LoadTarget.ResolveAsync(options.Url, cancellationToken);
         using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
         using var state = new WebSocketRunState { Schedule = schedule };
-        var roundTrips = new LatencyHistogram();
-        var uncorrected = schedule is null ? null : new LatencyHistogram();
-        var connects = new LatencyHistogram();
+        var timers = LoadTimers.For(schedule);
         var connections = new WebSocketLoadConnection[options.Connections];
         for (var i = 0; i < connections.Length; i++)
         {
-            var local = options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null;
-            connections[i] = new WebSocketLoadConnection(options, state, endPoint, local, roundTrips, connects, seed: (i * 7919) + 1, uncorrected);
+            connections[i] = new WebSocketLoadConnection(options, state, LoadEndPoint.For(endPoint, options.LocalAddresses, i), timers, seed: (i * 7919) + 1);
         }
 
         var memoryBefore = WebSocketLoadDriver.Now();
@@ -37,14 +34,14 @@ public static class WebSocketLoadGenerator
             var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress, cancellationToken);
 
             // The rate is taken over the window's own length (as the HTTP load's), not stretched by echoes held past its end.
-            return LoadWindowResult.WithWindow(Aggregate(options, connections, roundTrips, connects), window, options.Rate) with
+            return LoadWindowResult.WithWindow(Aggregate(options, connections, timers), window, options.Rate) with
             {
                 MemoryPerConnection = driver.Memory.Rss,
                 ManagedMemoryPerConnection = driver.Memory.Managed,
                 OpenConnections = driver.Memory.Open,
                 Late = connections.Sum(c => c.Late),
                 LateByLoad = connections.Sum(c => c.LateByLoad),
-                Uncorrected = uncorrected is null ? null : LatencySummary.From(uncorrected),
+                Uncorrected = timers.UncorrectedSummary(),
             };
         }
         finally
@@ -57,7 +54,7 @@ public static class WebSocketLoadGenerator
     }
 
     private static WebSocketLoadResult Aggregate(
-        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LatencyHistogram roundTrips, LatencyHistogram connects)
+        WebSocketLoadOptions options, WebSocketLoadConnection[] connections, LoadTimers timers)
     {
         long sent = 0, good = 0, bad = 0, lost = 0, unfinished = 0, errors = 0, sessions = 0, handshakes = 0;
         foreach (var c in connections)
@@ -86,10 +83,10 @@ public static class WebSocketLoadGenerator
             Errors = errors,
             Connects = sessions,
             Handshakes = handshakes,
-            RoundTrip = LatencySummary.From(roundTrips),
-            Connect = LatencySummary.From(connects),
-            ConnectP95 = connects.ValueAtPercentile(95) / 1_000_000.0,
-            RoundTripP95 = roundTrips.ValueAtPercentile(95) / 1_000_000.0,
+            RoundTrip = LatencySummary.From(timers.RoundTrips),
+            Connect = LatencySummary.From(timers.Connects),
+            ConnectP95 = timers.Connects.ValueAtPercentile(95) / 1_000_000.0,
+            RoundTripP95 = timers.RoundTrips.ValueAtPercentile(95) / 1_000_000.0,
             FirstError = connections.Select(c => c.FirstError).FirstOrDefault(e => e is not null),
         };
     }

@@ -120,7 +120,7 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         await client.LaunchAsync(server, Wait);
         Assert.Equal("Running", await client.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
         var loadSpec = jobs.Single(j => j.Name == "load");
-        Assert.Contains("--engine wrk", loadSpec.Arguments, StringComparison.Ordinal);
+        Assert.Contains("--generator wrk", loadSpec.Arguments, StringComparison.Ordinal);
         var load = await client.CreateAsync(Send(loadSpec));
         await client.LaunchAsync(load, Wait, [server]);
         Assert.Equal("Stopped", await client.WaitForStateAsync(load, Wait, [server], "Stopped", "Failed"));

@@ -28,11 +28,11 @@ public sealed class BadNumberTests
     [InlineData("--latency-distribution writes one window's distribution: not with --iterations", "run", "plaintext", "-i", "3", "--latency-distribution", "x.hgrm")]
     [InlineData("--latency-distribution writes one window's distribution", "run", "plaintext", "-c", "16,32", "--latency-distribution", "x.hgrm")]
     [InlineData("--latency-distribution writes one window's distribution", "run", "plaintext", "--find-max", "--slo", "p99<10ms", "--latency-distribution", "x.hgrm")]
-    [InlineData("--latency-distribution needs the built-in load (--load http)", "run", "plaintext", "--load", "wrk", "--latency-distribution", "x.hgrm")]
+    [InlineData("--latency-distribution needs the built-in load (--generator builtin)", "run", "plaintext", "--generator", "wrk", "--latency-distribution", "x.hgrm")]
     [InlineData("--latency-distribution: cannot write '/proc/x/y.hgrm'", "load", "--url", "http://127.0.0.1:1/", "--latency-distribution", "/proc/x/y.hgrm")]
     [InlineData("--latency-distribution: cannot write '/proc/x/y.hgrm'", "run", "plaintext", "--latency-distribution", "/proc/x/y.hgrm")]
     [InlineData("--json: cannot write '/proc/x/y.json'", "load", "--url", "http://127.0.0.1:1/", "--json", "/proc/x/y.json")]
-    [InlineData("--latency-distribution needs the built-in load (--engine builtin)", "load", "--url", "http://127.0.0.1:1/", "--engine", "wrk", "--latency-distribution", "x.hgrm")]
+    [InlineData("--latency-distribution needs the built-in load (--generator builtin)", "load", "--url", "http://127.0.0.1:1/", "--engine", "wrk", "--latency-distribution", "x.hgrm")]
     public async Task Out_of_range_and_malformed_numbers_exit_2_with_one_line(string expected, params string[] arguments)
     {
         var run = await InProcessCli.InvokeAsync(arguments);

@@ -26,7 +26,7 @@ public sealed class BadInputTests
     [InlineData("Kestrel option 'ioQueueCount' has an invalid value 'many'", "run", "plaintext", "--server-option", "ioQueueCount=many")]
     [InlineData("Unknown sockets option 'a'", "run", "plaintext", "--server", "sockets", "--server-option", "a=b")]
     [InlineData("Server 'httpsys' cannot run here: Windows only", "run", "plaintext", "--server", "httpsys")]
-    [InlineData("Argument 'nope' not recognized. Must be one of", "run", "plaintext", "--load", "nope")]
+    [InlineData("Argument 'nope' not recognized. Must be one of", "run", "plaintext", "--generator", "nope")]
     public async Task Bad_arguments_exit_2_with_one_clear_line(string expected, params string[] arguments)
     {
         // Decided before anything starts: in this process, with a results folder a run would store into.

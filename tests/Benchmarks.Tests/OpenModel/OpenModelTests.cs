@@ -312,7 +312,7 @@ public sealed class OpenModelTests
     [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("--pipeline", "16", "--pipeline must be 1")]
-    [InlineData("--load", "wrk", "--rate needs the built-in HTTP load")]
+    [InlineData("--generator", "wrk", "--rate needs the built-in HTTP load")]
     [InlineData("--rate", "fast", "Invalid rate 'fast'")]
     [InlineData("--rate-steps", "5:1", "--rate-steps is FROM:TO:STEP")]
     [InlineData("--find-max", "--no-verify", "--find-max needs a target")]
