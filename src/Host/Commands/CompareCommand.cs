@@ -16,11 +16,12 @@ internal static class CompareCommand
         var alpha = new Option<double>("--alpha") { Description = "Significance level of the Mann–Whitney test.", DefaultValueFactory = _ => 0.05 };
         var measurements = new Option<string[]>("--measurement", "-m") { Description = "Compare only these measurements (repeatable).", Arity = ArgumentArity.ZeroOrMore };
         var markdown = new Option<bool>("--markdown") { Description = "Print Markdown instead of a console table." };
+        var detail = new Option<bool>("--detail") { Description = "Every measurement, each with its note, and the method (default: what changed, then the rate, failures, latency and CPU; -m shows what it names)." };
         var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML report with charts." };
         var byCell = new Option<bool>("--by-cell") { Description = "Compare two sweeps (label:sweep:ID) cell by cell: cells matched on the values the baseline sweep varies, each compared on its rate and p99." };
         var command = new Command("compare", "Compare two runs or groups of runs: per measurement the medians, the change, and whether it is significant.")
         {
-            baseline, candidate, threshold, alpha, measurements, markdown, html, byCell, stores.Store, stores.Results,
+            baseline, candidate, threshold, alpha, measurements, markdown, detail, html, byCell, stores.Store, stores.Results,
         };
         command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>
         {
@@ -35,8 +36,10 @@ internal static class CompareCommand
             var after = await RunSelector.ResolveAsync(store, result.GetRequiredValue(candidate), cancellationToken);
             if (result.GetValue(byCell))
             {
-                var worseCells = CellComparison.Write(console.Out, before, after, settings);
-                return worseCells > 0 ? console.Fail(ExitCodes.Failed, $"{worseCells} measurement(s) worse across the cells") : ExitCodes.Success;
+                var cells = CellComparison.Write(console.Out, before, after, settings, result.GetValue(markdown));
+                return cells.Worse > 0 ? console.Fail(ExitCodes.Failed, $"{cells.Worse} measurement(s) worse across the cells")
+                    : cells.Inconclusive > 0 ? ExitCodes.Inconclusive
+                    : ExitCodes.Success;
             }
 
             var scenarios = before.Runs.Concat(after.Runs).Select(r => r.Scenario).Distinct(StringComparer.Ordinal).ToList();
@@ -51,13 +54,14 @@ internal static class CompareCommand
                 throw new ArgumentException("the two sides share no measurement");
             }
 
+            var every = result.GetValue(detail) || result.GetValue(measurements) is { Length: > 0 };
             if (result.GetValue(markdown))
             {
-                ComparisonTextWriter.WriteMarkdown(console.Out, comparison);
+                ComparisonTextWriter.WriteMarkdown(console.Out, comparison, every);
             }
             else
             {
-                ComparisonTextWriter.WriteTable(console.Out, comparison);
+                ComparisonTextWriter.WriteTable(console.Out, comparison, every);
             }
 
             if (result.GetValue(html) is { } file)
@@ -73,13 +77,8 @@ internal static class CompareCommand
                 return console.Fail(ExitCodes.Failed, $"worse: {string.Join(", ", worse)}");
             }
 
-            if (comparison.Rows.FirstOrDefault(r => r.Verdict == ComparisonVerdict.Inconclusive) is { } inconclusive)
-            {
-                console.Error.WriteLine(inconclusive.Note);
-                return ExitCodes.Inconclusive;
-            }
-
-            return ExitCodes.Success;
+            // The verdict line above says why.
+            return comparison.Rows.Any(r => r.Verdict == ComparisonVerdict.Inconclusive) ? ExitCodes.Inconclusive : ExitCodes.Success;
         }));
         return command;
     }

@@ -16,9 +16,12 @@ internal static class ListCommands
         {
             var catalog = PluginCatalog.Load(result.GetValue(plugins) ?? []);
             var width = catalog.Scenarios.Select(s => s.Plugin.Name.Length).DefaultIfEmpty(0).Max();
-            foreach (var entry in catalog.Scenarios)
+            var shapes = catalog.Scenarios.Select(s => Shape(s.Plugin)).ToList();
+            var shapeWidth = shapes.Select(s => s.Length).DefaultIfEmpty(0).Max();
+            console.Out.WriteLine($"{"scenario".PadRight(width)}  {"run's load".PadRight(shapeWidth)}  what it serves");
+            foreach (var (entry, shape) in catalog.Scenarios.Zip(shapes))
             {
-                console.Out.WriteLine($"{entry.Plugin.Name.PadRight(width)}  {entry.Plugin.Description}");
+                console.Out.WriteLine($"{entry.Plugin.Name.PadRight(width)}  {shape.PadRight(shapeWidth)}  {entry.Plugin.Description}");
             }
 
             WriteProblems(console, catalog);
@@ -26,6 +29,14 @@ internal static class ListCommands
         });
         return command;
     }
+
+    /// <summary>The load <c>run</c> gives a scenario when no option says otherwise: its protocol, connections and, for HTTP, its pipelining depth.</summary>
+    private static string Shape(Benchmarks.Scenarios.IScenario scenario) => scenario switch
+    {
+        Benchmarks.Scenarios.ITcpScenario => $"tcp, {scenario.Load.Connections} conns",
+        Benchmarks.Scenarios.IWebSocketScenario => $"ws, {scenario.Load.Connections} conns",
+        _ => $"http, {scenario.Load.Connections} conns{(scenario.Load.PipelineDepth > 1 ? $", pipeline {scenario.Load.PipelineDepth}" : "")}",
+    };
 
     public static Command Servers(CliConsole console)
     {

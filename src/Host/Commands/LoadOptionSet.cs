@@ -6,15 +6,15 @@ namespace Benchmarks.Host.Commands;
 /// <summary>The load knobs shared by <c>load</c> and <c>run</c>; unset values fall back to the scenario's defaults.</summary>
 internal sealed class LoadOptionSet
 {
-    public Option<int?> Connections { get; } = OptionFactory.PositiveInt("--connections", "-c", "Concurrent connections.", Benchmarks.Load.DefaultLoad.MaxConnections);
+    public Option<int?> Connections { get; } = OptionFactory.PositiveInt("--connections", "-c", $"Concurrent connections (run: the scenario's, which 'benchmarks scenarios' lists; load: {Benchmarks.Load.DefaultLoad.HttpConnections} HTTP, {Benchmarks.Load.DefaultLoad.WebSocketConnections} WebSocket, {Benchmarks.Load.DefaultLoad.TcpConnections} TCP).", Benchmarks.Load.DefaultLoad.MaxConnections);
 
-    public Option<int?> Threads { get; } = OptionFactory.PositiveInt("--threads", "-t", "Load threads (socket engine threads and histogram shards).", Benchmarks.Load.DefaultLoad.MaxThreads);
+    public Option<int?> Threads { get; } = OptionFactory.PositiveInt("--threads", "-t", "Load threads: the I/O engine's threads and the latency histogram's shards (run: as many as the load's CPUs; load: one per CPU).", Benchmarks.Load.DefaultLoad.MaxThreads);
 
-    public Option<int?> Pipeline { get; } = OptionFactory.PositiveInt("--pipeline", "-p", "Requests written at once per connection (HTTP/1.1 pipelining depth).", Benchmarks.Load.DefaultLoad.MaxPipeline);
+    public Option<int?> Pipeline { get; } = OptionFactory.PositiveInt("--pipeline", "-p", "Requests written at once per connection (HTTP/1.1 pipelining depth; run: the scenario's, 16 for pipelined; load: 1).", Benchmarks.Load.DefaultLoad.MaxPipeline);
 
-    public Option<TimeSpan?> Duration { get; } = OptionFactory.Duration("--duration", "-d", "Measured duration, such as 15s or 1m.");
+    public Option<TimeSpan?> Duration { get; } = OptionFactory.Duration("--duration", "-d", string.Create(System.Globalization.CultureInfo.InvariantCulture, $"Measured duration, such as 15s or 1m (default {Benchmarks.Load.DefaultLoad.Duration.TotalSeconds:0}s)."));
 
-    public Option<TimeSpan?> Warmup { get; } = OptionFactory.Duration("--warmup", "-w", "Load applied before measuring, such as 5s.");
+    public Option<TimeSpan?> Warmup { get; } = OptionFactory.Duration("--warmup", "-w", string.Create(System.Globalization.CultureInfo.InvariantCulture, $"Load applied before measuring, such as 5s (load's default {Benchmarks.Load.DefaultLoad.Warmup.TotalSeconds:0}s; run's: adaptive, see --warmup-max)."));
 
     public Option<TimeSpan?> Timeout { get; } = OptionFactory.Duration("--timeout", "-T", "A request unanswered this long is a timeout error (default 2s).");
 

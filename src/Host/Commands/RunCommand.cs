@@ -25,7 +25,8 @@ internal static class RunCommand
         var load = new LoadOptionSet();
         var urls = OptionFactory.HttpUrl("--urls", "Where the server listens; default http://127.0.0.1 (tcp:// for a raw TCP scenario) on a free port.", allowTcp: true);
         var labels = new Option<string[]>("--label") { Description = "A label stored with the run (repeatable).", Arity = ArgumentArity.ZeroOrMore };
-        var json = new Option<FileInfo?>("--json") { Description = "Also write the run document to this file." };
+        var json = new Option<FileInfo?>("--json") { Description = "Also write the run document to this file; '-': to standard output, for scripts, every other line going to standard error." };
+        var quiet = new Option<bool>("--quiet", "-q") { Description = "Print the run's result in one line (and errors): no start, progress, table or verdict lines." };
 
         // A sweep checks every cell before the first starts, and reads each cell's document back from a copy that keeps nothing (the cell's own sinks and rescue do).
         var checkOnly = new Option<bool>(SweepRunner.CheckOnlyOption) { Hidden = true };
@@ -55,9 +56,9 @@ internal static class RunCommand
         var distribution = LoadOutputOptionSet.DistributionOption();
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
-        var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored.")
+        var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in --server, --connections, --pipeline, --keep-alive, --proxy, --tcp-mode or --rate makes a sweep: a full run per cell, then one table.")
         {
-            scenario, server, urls, labels, json, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
+            scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
         };
         foreach (var option in generator.All.Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -162,21 +163,34 @@ internal static class RunCommand
                 return console.Fail(ExitCodes.Failed, $"no free port on 127.0.0.1 for the server or the proxy: {ex.Message}");
             }
 
+            var jsonFile = result.GetValue(json);
+            var toStdout = jsonFile?.ToString() == "-";
+
             if (result.GetValue(checkOnly))
             {
                 return ExitCodes.Success;
             }
 
+            // What a person reads goes where the output mode says: the terminal, standard error beside a document on standard output, or nowhere.
+            var screen = result.GetValue(quiet) ? console with { Out = TextWriter.Null } : toStdout ? console with { Out = console.Error } : console;
             using var signal = new ShutdownSignal(cancellationToken);
-            var coordinator = new RunCoordinator(console, SystemMetrics.Create(), OsPlatform.CreateProcessControl()) { CancelReason = () => signal.Reason };
-            var jsonFile = result.GetValue(json);
+            var coordinator = new RunCoordinator(screen, SystemMetrics.Create(), OsPlatform.CreateProcessControl()) { CancelReason = () => signal.Reason };
             if (result.GetValue(findMax))
             {
-                return await FindMaxRunner.RunAsync(request, console, coordinator, document => StoreAsync(document, null), signal.Token);
+                return await FindMaxRunner.RunAsync(request, screen, coordinator, document => StoreAsync(document, null), signal.Token);
             }
 
             var document = await coordinator.RunAsync(request, signal.Token);
-            var stored = await StoreAsync(document, jsonFile);
+            var stored = await StoreAsync(document, toStdout ? null : jsonFile);
+            if (toStdout)
+            {
+                console.Out.WriteLine(RunDocumentJson.Serialize(document));
+            }
+            else if (result.GetValue(quiet))
+            {
+                console.Out.WriteLine(RunSummaryLine.Of(document));
+            }
+
             return stored != ExitCodes.Success ? stored
                 : document.Status != RunStatus.Succeeded ? ExitCodes.Failed
                 : request.Slo is { } objective && !ServiceLevel.Parse(objective).Check(document).Met ? ExitCodes.TargetMissed
@@ -185,13 +199,13 @@ internal static class RunCommand
             // The table first, then every sink on its own: one that cannot be written loses nothing the others keep.
             async Task<int> StoreAsync(RunDocument document, FileInfo? file)
             {
-                ResultTableWriter.Write(console.Out, document, result.GetValue(detail));
-                var sinks = new RunSinks(console, document);
+                ResultTableWriter.Write(screen.Out, document, result.GetValue(detail));
+                var sinks = new RunSinks(screen, document);
                 var local = stores.Local(result);
                 var path = await sinks.TryAsync($"could not store the run in {local.Directory}", () => local.WriteAsync(document, CancellationToken.None));
                 if (path is not null)
                 {
-                    console.Out.WriteLine($"Stored {path} (run {RunId.Short(document.Id)})");
+                    screen.Out.WriteLine($"Stored {path} (run {RunId.Short(document.Id)})");
                 }
 
                 if (file is not null)
@@ -203,7 +217,7 @@ internal static class RunCommand
                     });
                 }
 
-                if (!await RunPublisher.PublishAsync(console, result.GetValue(stores.Store), document, keptLocally: path is not null))
+                if (!await RunPublisher.PublishAsync(screen, result.GetValue(stores.Store), document, keptLocally: path is not null))
                 {
                     sinks.Failed();
                 }

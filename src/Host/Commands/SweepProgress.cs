@@ -61,9 +61,12 @@ internal sealed class SweepProgress
         var cells = rows.Select(r => MatrixTable.Cells(r.Run)).ToList();
         var shown = Enumerable.Range(0, bound).Where(i => cells.Any(c => c[i].Length > 0)).ToList();
         var table = new Table { Border = TableBorder.Rounded };
-        foreach (var column in axes.Concat(shown.Select(i => MatrixTable.Columns[i])))
+        var columns = rows.Select((r, n) => (IReadOnlyList<string>)[.. r.Values, .. shown.Select(i => cells[n][i])]).ToList();
+        foreach (var (column, index) in axes.Concat(shown.Select(i => MatrixTable.Columns[i])).Select((c, i) => (c, i)))
         {
-            table.AddColumn(new TableColumn(Markup.Escape(column)));
+            // Numbers align right, as in wrk's and BenchmarkDotNet's tables.
+            var numeric = columns.Select(r => r[index]).Where(c => c.Length > 0).ToList() is { Count: > 0 } filled && filled.All(PlainTable.Numeric);
+            table.AddColumn(new TableColumn(Markup.Escape(column)) { Alignment = numeric ? Justify.Right : Justify.Left });
         }
 
         for (var r = 0; r < rows.Count; r++)

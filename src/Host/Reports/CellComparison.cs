@@ -14,8 +14,11 @@ internal static class CellComparison
 
     private static readonly string[] s_p99 = [.. MeasurementCatalog.WithRole(MeasurementRole.TailLatency).Select(m => m.Name)];
 
-    /// <summary>Writes a Markdown table, a row per cell of the baseline; cells the candidate lacks say so. Returns how many cells got worse significantly.</summary>
-    public static int Write(TextWriter writer, RunGroup baseline, RunGroup candidate, ComparisonSettings settings)
+    /// <summary>
+    /// Writes which side is which, then a row per cell of the baseline (cells the candidate lacks
+    /// say so), as a terminal table or as Markdown, and the verdict line. Returns what it found.
+    /// </summary>
+    public static CellComparisonOutcome Write(TextWriter writer, RunGroup baseline, RunGroup candidate, ComparisonSettings settings, bool markdown)
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(baseline);
@@ -26,31 +29,60 @@ internal static class CellComparison
             throw new ArgumentException($"{baseline.Selector} varies in nothing: compare it as a group, without --by-cell");
         }
 
-        string Key(RunDocument run) => string.Join(" | ", axes.Select(a => a.Read(run)));
+        IReadOnlyList<string> Key(RunDocument run) => [.. axes.Select(a => a.Read(run))];
         var runs = baseline.Runs.Concat(candidate.Runs).ToList();
-        var rate = s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
-        var p99 = s_p99.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
-        string[] names = [.. new[] { rate, p99 }.OfType<string>()];
-        writer.WriteLine($"| {string.Join(" | ", axes.Select(a => a.Name))} | {string.Join(" | ", names.Select(n => $"{n} baseline | candidate | change | verdict"))} |");
-        writer.WriteLine($"|{string.Concat(Enumerable.Repeat("---|", axes.Count + (4 * names.Length)))}");
-        var worse = 0;
-        foreach (var cell in baseline.Runs.GroupBy(Key))
+        string[] names = [.. new[] { s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n))), s_p99.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n))) }.OfType<string>()];
+        var headers = axes.Select(a => a.Name).Concat(names.SelectMany(n => new[] { $"{n} baseline", "candidate", "change", "verdict" })).ToList();
+        var rows = new List<IReadOnlyList<string>>();
+        int worse = 0, inconclusive = 0, missing = 0;
+        string? firstInconclusive = null;
+        foreach (var cell in baseline.Runs.GroupBy(r => string.Join('\n', Key(r))))
         {
-            var matched = candidate.Runs.Where(r => Key(r) == cell.Key).ToList();
+            var values = Key(cell.First());
+            var matched = candidate.Runs.Where(r => string.Join('\n', Key(r)) == cell.Key).ToList();
             if (matched.Count == 0)
             {
-                writer.WriteLine($"| {cell.Key} | {string.Join(" | ", names.Select(_ => "| not in the candidate | |"))} |");
+                missing++;
+                rows.Add([.. values, "not in the candidate"]);
                 continue;
             }
 
             var comparison = Comparison.Create(new RunGroup(baseline.Selector, [.. cell]), new RunGroup(candidate.Selector, matched), settings, names);
-            var cells = names.Select(n => comparison.Rows.FirstOrDefault(r => r.Name == n) is { } row
-                ? $"{ComparisonTextWriter.Number(row.BaselineMedian)} | {ComparisonTextWriter.Number(row.CandidateMedian)} | {ComparisonTextWriter.Change(row.ChangePercent)} | {ComparisonTextWriter.Mark(row)}"
-                : "| | |");
-            worse += comparison.Rows.Count(r => r.Verdict == ComparisonVerdict.Worse);
-            writer.WriteLine($"| {cell.Key} | {string.Join(" | ", cells)} |");
+            var compared = names.Select(n => comparison.Rows.FirstOrDefault(r => r.Name == n)).ToList();
+            worse += compared.Count(r => r?.Verdict == ComparisonVerdict.Worse);
+            foreach (var row in compared.Where(r => r?.Verdict == ComparisonVerdict.Inconclusive))
+            {
+                inconclusive++;
+                firstInconclusive ??= row!.Note;
+            }
+
+            rows.Add([.. values, .. compared.SelectMany(r => r is null ? ["", "", "", ""] : new[]
+            {
+                ComparisonTextWriter.Number(r.BaselineMedian), ComparisonTextWriter.Number(r.CandidateMedian), ComparisonTextWriter.Change(r.ChangePercent), ComparisonTextWriter.Word(r),
+            })]);
         }
 
-        return worse;
+        var outcome = new CellComparisonOutcome(worse, inconclusive, missing, firstInconclusive);
+        writer.WriteLine($"baseline:  {baseline.Describe()}");
+        writer.WriteLine($"candidate: {candidate.Describe()}");
+        if (markdown)
+        {
+            writer.WriteLine();
+            writer.WriteLine($"| {string.Join(" | ", headers)} |");
+            writer.WriteLine($"|{string.Concat(headers.Select((_, i) => i < axes.Count ? "---|" : "---:|"))}");
+            foreach (var row in rows)
+            {
+                writer.WriteLine($"| {string.Join(" | ", row.Concat(Enumerable.Repeat("", Math.Max(0, headers.Count - row.Count))))} |");
+            }
+
+            writer.WriteLine();
+        }
+        else
+        {
+            PlainTable.Write(writer, headers, rows);
+        }
+
+        writer.WriteLine(outcome.Verdict);
+        return outcome;
     }
 }

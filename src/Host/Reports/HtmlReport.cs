@@ -20,6 +20,7 @@ internal static class HtmlReport
         var names = runs.Select(r => $"{r.Side[0]}:{RunId.Short(r.Run.Id)}").ToList();
         var html = Open($"Comparison: {comparison.Candidate.Selector} vs {comparison.Baseline.Selector}");
         html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> {E(comparison.Candidate.Describe())}</p>"));
+        html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. runs.Select(r => r.Run)]))}</p>"));
         html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));
         html.Append(Invariant($"<table id=\"comparison\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>{E(ComparisonTextWriter.Interval(comparison))}</th><th>p</th><th>verdict</th></tr></thead><tbody>"));
         foreach (var row in comparison.Rows)
@@ -59,6 +60,7 @@ internal static class HtmlReport
         ArgumentNullException.ThrowIfNull(points);
         var html = Open(title);
         var names = points.Select(p => p.Run.StartedAt.UtcDateTime.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture)).ToList();
+        html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. points.Select(p => p.Run)]))}</p>"));
         html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± kσ of the runs before; red points are flagged.</p>"));
         html.Append(SvgChart.Lines($"{measurement} by run", unit, "run (UTC start)", [.. points.Select((_, i) => (double)i)],
             [(measurement, [.. points.Select(p => p.Value)], SvgChart.Palette[0])],
@@ -92,6 +94,12 @@ internal static class HtmlReport
         string Series(RunDocument r) => grouping.Count == 0 ? "runs" : string.Join(" / ", grouping.Select(a => a.Read(r)));
         var varying = axes.Count == 0 ? "nothing varies between them (the same settings, repeated)" : $"varying: {string.Join(", ", axes.Select(a => a.Name))}";
         html.Append(Invariant($"<p class=\"settings\">{runs.Count} runs; {E(varying)}.</p>"));
+        html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe(runs))}</p>"));
+        if (x?.Name == "requested rate" && Answer(runs, x) is { } answer)
+        {
+            html.Append(Invariant($"<p class=\"answer\"><b>{E(answer)}</b></p>"));
+        }
+
         html.Append("<table id=\"matrix\"><thead><tr>");
         foreach (var axis in axes)
         {
@@ -149,6 +157,24 @@ internal static class HtmlReport
         }
 
         return Close(html);
+    }
+
+    /// <summary>
+    /// A search's answer (<c>--find-max</c>, <c>--rate-steps</c> with a target): the highest requested
+    /// rate whose run met the target, or that none did; null without a target.
+    /// </summary>
+    private static string? Answer(IReadOnlyList<RunDocument> runs, MatrixAxis rate)
+    {
+        if (runs.Select(r => r.Parameters.GetValueOrDefault("slo")).FirstOrDefault(s => s is not null) is not { } slo)
+        {
+            return null;
+        }
+
+        var target = Runs.ServiceLevel.Parse(slo);
+        var met = runs.Where(r => r.Status == RunStatus.Succeeded && target.Check(r).Met).Select(rate.Number).Where(double.IsFinite).ToList();
+        return met.Count == 0
+            ? $"No requested rate met {slo}."
+            : $"The highest requested rate that met {slo}: {ComparisonTextWriter.Number(met.Max())}/s ({met.Count} of {runs.Count} runs met it).";
     }
 
     /// <summary>

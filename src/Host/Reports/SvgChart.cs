@@ -87,15 +87,20 @@ internal static class SvgChart
     {
         var values = series.SelectMany(s => s.Values).Concat(band?.SelectMany(b => new[] { b.Low, b.High }) ?? []).Where(double.IsFinite).ToList();
         var svg = Open(title, unit, values.DefaultIfEmpty(0).Max(), out var scale);
-        var minX = x.DefaultIfEmpty(0).Min();
-        var spanX = Math.Max(1e-9, x.DefaultIfEmpty(1).Max() - minX);
+
+        // Named points (percentiles) stand evenly apart, so p99 and p99.9 do not overlap; numbers stand at their value.
+        var named = xNames is not null;
+        IReadOnlyList<double> at = named ? [.. Enumerable.Range(0, x.Count).Select(i => (double)i)] : x;
+        var minX = at.DefaultIfEmpty(0).Min();
+        var spanX = Math.Max(1e-9, at.DefaultIfEmpty(1).Max() - minX);
         var plotWidth = Width - Left - Right;
-        double X(double v) => Left + ((v - minX) / spanX * plotWidth);
+        double X(int i) => Left + ((at[i] - minX) / spanX * plotWidth);
+        double XAt(double v) => Left + ((v - minX) / spanX * plotWidth);
         double Y(double v) => Height - Bottom - (v * scale);
         if (band is not null)
         {
-            var upper = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.High)).Select(p => Invariant($"{X(x[p.i]):0.#},{Y(p.b.High):0.#}")));
-            var lower = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.Low)).Reverse().Select(p => Invariant($"{X(x[p.i]):0.#},{Y(p.b.Low):0.#}")));
+            var upper = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.High)).Select(p => Invariant($"{X(p.i):0.#},{Y(p.b.High):0.#}")));
+            var lower = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.Low)).Reverse().Select(p => Invariant($"{X(p.i):0.#},{Y(p.b.Low):0.#}")));
             if (upper.Length > 0)
             {
                 svg.Append(Invariant($"<polygon class=\"band\" points=\"{upper} {lower}\" fill=\"#4e79a7\" fill-opacity=\"0.15\" stroke=\"none\"/>"));
@@ -104,21 +109,21 @@ internal static class SvgChart
 
         foreach (var (name, ys, color) in series)
         {
-            var points = string.Join(' ', ys.Select((v, i) => (v, i)).Where(p => double.IsFinite(p.v)).Select(p => Invariant($"{X(x[p.i]):0.#},{Y(p.v):0.#}")));
+            var points = string.Join(' ', ys.Select((v, i) => (v, i)).Where(p => double.IsFinite(p.v)).Select(p => Invariant($"{X(p.i):0.#},{Y(p.v):0.#}")));
             svg.Append(Invariant($"<polyline class=\"line\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" points=\"{points}\"><title>{Encode(name)}</title></polyline>"));
             for (var i = 0; i < ys.Count; i++)
             {
                 if (double.IsFinite(ys[i]))
                 {
                     var flag = marked is not null && marked[i];
-                    svg.Append(Invariant($"<circle class=\"{(flag ? "point flagged" : "point")}\" cx=\"{X(x[i]):0.#}\" cy=\"{Y(ys[i]):0.#}\" r=\"{(flag ? 6 : 3)}\" fill=\"{(flag ? "#e15759" : color)}\"><title>{Encode(name)} at {Encode(xNames?[i] ?? ComparisonTextWriter.Number(x[i]))}: {ComparisonTextWriter.Number(ys[i])} {Encode(unit)}</title></circle>"));
+                    svg.Append(Invariant($"<circle class=\"{(flag ? "point flagged" : "point")}\" cx=\"{X(i):0.#}\" cy=\"{Y(ys[i]):0.#}\" r=\"{(flag ? 6 : 3)}\" fill=\"{(flag ? "#e15759" : color)}\"><title>{Encode(name)} at {Encode(xNames?[i] ?? ComparisonTextWriter.Number(x[i]))}: {ComparisonTextWriter.Number(ys[i])} {Encode(unit)}</title></circle>"));
                 }
             }
         }
 
-        for (var i = 0; i < x.Count; i += Math.Max(1, x.Count / 10))
+        foreach (var (position, label) in XTicks(x, xNames, XAt, X))
         {
-            svg.Append(Invariant($"<text x=\"{X(x[i]):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(Shorten(xNames?[i] ?? ComparisonTextWriter.Number(x[i])))}</text>"));
+            svg.Append(Invariant($"<text class=\"x-tick\" x=\"{position:0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(label)}</text>"));
         }
 
         svg.Append(Invariant($"<text x=\"{Left + (plotWidth / 2)}\" y=\"{Height - Bottom + 34}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{Encode(xLabel)}</text>"));
@@ -127,16 +132,18 @@ internal static class SvgChart
 
     private static StringBuilder Open(string title, string unit, double max, out double scale)
     {
-        var top = NiceCeiling(max);
+        var step = NiceStep(max / 5);
+        var count = Math.Max(1, (int)Math.Ceiling((max > 0 ? max : 1) / step - 1e-9));
+        var top = step * count;
         scale = (Height - Top - Bottom) / top;
         var svg = new StringBuilder();
         svg.Append(Invariant($"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\" role=\"img\" aria-label=\"{Encode(title)}\">"));
         svg.Append(Invariant($"<text class=\"chart-title\" x=\"{Left}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{Encode(title)}</text>"));
-        for (var i = 0; i <= 4; i++)
+        for (var i = 0; i <= count; i++)
         {
-            var value = top * i / 4;
+            var value = step * i;
             var y = Height - Bottom - (value * scale);
-            svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#ddd\"/><text x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
+            svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#ddd\"/><text class=\"y-tick\" x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
         }
 
         svg.Append(Invariant($"<text x=\"14\" y=\"{Top + ((Height - Top - Bottom) / 2)}\" font-size=\"11\" transform=\"rotate(-90 14 {Top + ((Height - Top - Bottom) / 2)})\" text-anchor=\"middle\">{Encode(unit)}</text>"));
@@ -155,23 +162,59 @@ internal static class SvgChart
         return svg.Append("</svg>").ToString();
     }
 
-    private static double NiceCeiling(double max)
+    /// <summary>The round step (1, 2 or 5 times a power of ten) nearest above <paramref name="raw"/>.</summary>
+    public static double NiceStep(double raw)
     {
-        if (!(max > 0))
+        if (!(raw > 0) || !double.IsFinite(raw))
         {
             return 1;
         }
 
-        var magnitude = Math.Pow(10, Math.Floor(Math.Log10(max)));
-        foreach (var step in new[] { 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 })
+        var magnitude = Math.Pow(10, Math.Floor(Math.Log10(raw)));
+        foreach (var multiple in new[] { 1, 2, 5, 10 })
         {
-            if (step * magnitude >= max)
+            if (multiple * magnitude >= raw * (1 - 1e-9))
             {
-                return step * magnitude;
+                return multiple * magnitude;
             }
         }
 
         return 10 * magnitude;
+    }
+
+    /// <summary>
+    /// The x axis's labels: each named point; each value when there are few whole ones (connections,
+    /// rates), skipping one that would touch its neighbour; else round values across the range.
+    /// </summary>
+    private static IEnumerable<(double Position, string Label)> XTicks(IReadOnlyList<double> x, IReadOnlyList<string>? names, Func<double, double> at, Func<int, double> point)
+    {
+        const double Gap = 44;
+        var last = double.NegativeInfinity;
+        if (names is not null || (x.Count <= 12 && x.All(v => v == Math.Round(v))))
+        {
+            for (var i = 0; i < x.Count; i++)
+            {
+                if (point(i) - last >= Gap)
+                {
+                    last = point(i);
+                    yield return (point(i), Shorten(names?[i] ?? ComparisonTextWriter.Number(x[i])));
+                }
+            }
+
+            yield break;
+        }
+
+        if (x.Count == 0)
+        {
+            yield break;
+        }
+
+        var (min, max) = (x.Min(), x.Max());
+        var step = NiceStep((max - min) / 6);
+        for (var value = Math.Ceiling(min / step) * step; value <= max + (step * 1e-9); value += step)
+        {
+            yield return (at(value), ComparisonTextWriter.Number(Math.Round(value / step) * step));
+        }
     }
 
     private static double Finite(double value) => double.IsFinite(value) ? value : 0;

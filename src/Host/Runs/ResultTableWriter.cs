@@ -11,27 +11,6 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal static class ResultTableWriter
 {
-    private static readonly string[] s_order =
-    [
-        // The load's headline, what completed and what failed, then its latency family together (a run has one protocol's).
-        .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.Completed).Select(m => m.Name),
-        .. MeasurementCatalog.WithRole(MeasurementRole.Failures).Select(m => m.Name),
-        .. new[] { LatencyMeasures.Http, LatencyMeasures.WebSocket, LatencyMeasures.Tcp }.SelectMany(f => f.All).Select(m => m.Name),
-        HttpMeasures.Throughput.Name, SystemMeasures.Cpu.Name, SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.WorkingSet.Name,
-        SystemMeasures.MachineUser.Name, SystemMeasures.MachineKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.MachineSteal.Name, SystemMeasures.NetRx.Name, SystemMeasures.NetTx.Name, SystemMeasures.LinkSpeed.Name, SystemMeasures.Utilization.Name,
-        SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name, SystemMeasures.LoadCpuPerRequest.Name,
-    ];
-
-    /// <summary>The measurements of the compact table, in its order.</summary>
-    private static readonly string[] s_compact =
-    [
-        .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.Completed).Select(m => m.Name),
-        .. MeasurementCatalog.WithRole(MeasurementRole.Failures).Select(m => m.Name),
-        .. new[] { LatencyMeasures.Http, LatencyMeasures.WebSocket, LatencyMeasures.Tcp }.SelectMany(f => new[] { f.P50, f.P99, f.Maximum }).Select(m => m.Name),
-        SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.NetRx.Name,
-        SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name,
-    ];
-
     /// <summary>The measurements whose spread over iterations is printed.</summary>
     private static readonly string[] s_spread =
     [
@@ -48,8 +27,8 @@ internal static class ResultTableWriter
         ArgumentNullException.ThrowIfNull(document);
         writer.WriteLine();
         writer.WriteLine($"{document.Scenario} on {document.Server} ({document.Environment.Os}, {document.Environment.Cores} cores): {document.Status.ToString().ToLowerInvariant()}");
-        var all = s_order.Where(document.Measurements.ContainsKey).Concat(document.Measurements.Keys.Except(s_order)).ToList();
-        var names = detail ? all : [.. s_compact.Where(document.Measurements.ContainsKey)];
+        var all = MeasurementOrder.Full.Where(document.Measurements.ContainsKey).Concat(document.Measurements.Keys.Except(MeasurementOrder.Full)).ToList();
+        var names = detail ? all : [.. MeasurementOrder.Compact.Where(document.Measurements.ContainsKey)];
         var width = names.Select(n => n.Length).DefaultIfEmpty(0).Max();
         foreach (var name in names)
         {

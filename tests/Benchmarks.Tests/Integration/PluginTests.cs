@@ -18,6 +18,10 @@ public sealed class PluginTests
         Assert.Contains("pipelined", scenarios.Output, StringComparison.Ordinal);
         Assert.Contains("json", scenarios.Output, StringComparison.Ordinal);
         Assert.Contains("TechEmpower", scenarios.Output, StringComparison.Ordinal);
+
+        // Each with the load run gives it when no option says otherwise.
+        Assert.Matches(@"\npipelined\s+http, 256 conns, pipeline 16\s+TechEmpower", scenarios.Output);
+        Assert.Matches(@"\ntcp-echo\s+tcp, 2000 conns\s+Raw TCP", scenarios.Output);
         Assert.DoesNotContain("greeting", scenarios.Output, StringComparison.Ordinal);
 
         var servers = await InProcessCli.InvokeAsync("servers");

@@ -111,6 +111,7 @@ public sealed class ResultsCommandTests
 
         var dom = await Chromium.DumpDomAsync(html);
         Assert.Contains("<h1>Comparison: label=after,scenario=pipelined vs label:before</h1>", dom, StringComparison.Ordinal);
+        Assert.Contains("<p class=\"environment\">Measured on bench-1: Linux Debian 12, X64, 2 cores; .NET 10.0.0, SDK 10.0.100; commit abc123; 10 runs from 2026-11-01 00:00 to 00:14 UTC, 21.5 s each.</p>", dom, StringComparison.Ordinal);
         Assert.Matches(@"<tr class=""better""><td><code>http/rps/mean</code></td><td>100,200</td><td>120,300</td><td>\+20\.1%</td>", dom);
         // rps, the distributions of rps and p99, latency, CPU, network, and the per-second samples of each side's first run.
         Assert.Equal(8, CountOf(dom, "<svg class=\"chart\""));

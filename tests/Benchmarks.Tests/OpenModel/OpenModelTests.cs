@@ -206,6 +206,8 @@ public sealed class OpenModelTests
         Assert.True(report.ExitCode == 0, report.ToString());
         var dom = await Chromium.DumpDomAsync(html);
         Assert.Contains("http/latency/NN (from the due time) by requested rate", dom, StringComparison.Ordinal);
+        Assert.Contains($"The highest requested rate that met p99&lt;50ms: {answer.Groups[1].Value}/s", dom, StringComparison.Ordinal);
+        Assert.Contains("<p class=\"environment\">Measured on ", dom, StringComparison.Ordinal);
         foreach (var series in new[] { "p50", "p99", "p99.9", "target p99&lt;50ms" })
         {
             Assert.Contains($"<title>{series}</title></polyline>", dom, StringComparison.Ordinal);

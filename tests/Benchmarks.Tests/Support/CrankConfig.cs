@@ -1,5 +1,6 @@
 using System.Globalization;
-using System.Text.RegularExpressions;
+using Fluid;
+using Fluid.Values;
 using YamlDotNet.Serialization;
 
 namespace Benchmarks.Tests.Support;
@@ -7,12 +8,16 @@ namespace Benchmarks.Tests.Support;
 /// <summary>
 /// Reads this repository's crank configurations the way the crank controller combines them —
 /// imports merged, variables from the configuration, the job, the scenario and the profile, in
-/// that order, <c>{{name}}</c> substituted, <c>localFolder</c> resolved from the file's folder,
+/// that order, the arguments rendered as Liquid templates by Fluid (the template engine crank
+/// itself uses; a variable no scope defines is an error here, where crank would render it empty),
+/// <c>localFolder</c> resolved from the file's folder,
 /// <c>imports:</c> resolved from the current directory as crank does —
 /// so tests can run exactly the jobs <c>crank --config … --scenario … --profile …</c> sends.
 /// </summary>
-internal sealed partial class CrankConfig
+internal sealed class CrankConfig
 {
+    private static readonly FluidParser s_parser = new();
+
     private readonly Dictionary<string, object?> _root;
 
     private CrankConfig(Dictionary<string, object?> root, string directory)
@@ -60,8 +65,7 @@ internal sealed partial class CrankConfig
                 variables[key] = item;
             }
 
-            var arguments = Template().Replace((string?)job.GetValueOrDefault("arguments") ?? "", m =>
-                variables.TryGetValue(m.Groups[1].Value, out var v) ? v : throw new KeyNotFoundException($"job {jobName}: no variable '{m.Groups[1].Value}'"));
+            var arguments = RenderTemplate(jobName, (string?)job.GetValueOrDefault("arguments") ?? "", variables);
             var source = Map(job, "source");
             var localFolder = (string?)source.GetValueOrDefault("localFolder");
             var profileJob = Map(Map(profileNode, "jobs"), name);
@@ -131,6 +135,29 @@ internal sealed partial class CrankConfig
     private static Dictionary<string, object?> Map(Dictionary<string, object?> node, string key) =>
         node.TryGetValue(key, out var value) && value is Dictionary<string, object?> map ? map : [];
 
-    [GeneratedRegex(@"\{\{\s*([A-Za-z0-9_]+)\s*\}\}")]
-    private static partial Regex Template();
+    private static string RenderTemplate(string job, string text, IReadOnlyDictionary<string, string> variables)
+    {
+        if (!s_parser.TryParse(text, out var template, out var error))
+        {
+            throw new FormatException($"job {job}: its arguments are not a Liquid template: {error}");
+        }
+
+        var missing = new List<string>();
+        var options = new TemplateOptions
+        {
+            Undefined = name =>
+            {
+                missing.Add(name);
+                return ValueTask.FromResult<FluidValue>(NilValue.Instance);
+            },
+        };
+        var context = new TemplateContext(options);
+        foreach (var (name, value) in variables)
+        {
+            context.SetValue(name, value);
+        }
+
+        var rendered = template.Render(context);
+        return missing.Count == 0 ? rendered : throw new KeyNotFoundException($"job {job}: no variable '{missing[0]}'");
+    }
 }

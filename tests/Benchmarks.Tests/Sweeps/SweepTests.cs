@@ -87,11 +87,38 @@ public sealed class SweepTests
             }
         }
 
+        // A terminal table (numbers aligned right) under the two sides named; Markdown on request.
         var run = await InProcessCli.InvokeAsync("compare", "label:sweep:a", "label:sweep:b", "--by-cell", "--results", results);
         Assert.True(run.ExitCode == 1, run.ToString());
-        Assert.Matches(@"\| kestrel \| 100,200 \| 101,200 \| \+1\.0% \| no significant change", run.Output);
-        Assert.Matches(@"\| sockets \| 200,200 \| 150,200 \| -25\.0% \| WORSE", run.Output);
-        Assert.Contains("worse across the cells", run.Error + run.Output, StringComparison.Ordinal);
+        Assert.StartsWith("baseline:  label:sweep:a (10 runs", run.Output, StringComparison.Ordinal);
+        Assert.Matches(@"\nkestrel\s+100,200\s+101,200\s+\+1\.0%\s+no change", run.Output);
+        Assert.Matches(@"\nsockets\s+200,200\s+150,200\s+-25\.0%\s+WORSE", run.Output);
+        Assert.DoesNotContain("|", run.Output, StringComparison.Ordinal);
+        Assert.Contains("verdict: WORSE: 1 measurement(s) worse across the cells", run.Output, StringComparison.Ordinal);
+
+        var markdown = await InProcessCli.InvokeAsync("compare", "label:sweep:a", "label:sweep:b", "--by-cell", "--markdown", "--results", results);
+        Assert.True(markdown.ExitCode == 1, markdown.ToString());
+        Assert.Matches(@"\| kestrel \| 100,200 \| 101,200 \| \+1\.0% \| no change", markdown.Output);
+        Assert.Matches(@"\| sockets \| 200,200 \| 150,200 \| -25\.0% \| WORSE", markdown.Output);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_cell_by_cell_comparison_of_single_runs_is_inconclusive_with_exit_code_4()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var start = DateTimeOffset.UtcNow.AddHours(-1);
+        foreach (var (server, before, after) in new[] { ("kestrel", 100_000.0, 140_000.0), ("sockets", 200_000.0, 210_000.0) })
+        {
+            await store.WriteAsync(SampleRuns.Create(server: server, rps: before, labels: ["sweep:a"], startedAt: start), CancellationToken.None);
+            await store.WriteAsync(SampleRuns.Create(server: server, rps: after, labels: ["sweep:b"], startedAt: start.AddMinutes(10)), CancellationToken.None);
+        }
+
+        var run = await InProcessCli.InvokeAsync("compare", "label:sweep:a", "label:sweep:b", "--by-cell", "--results", results);
+        Assert.True(run.ExitCode == 4, run.ToString());
+        Assert.Matches(@"\nkestrel\s+100,000\s+140,000\s+\+40\.0%\s+inconclusive", run.Output);
+        Assert.Contains("verdict: inconclusive: 1 run a side cannot reach p < 0.05", run.Output, StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]

@@ -1,0 +1,59 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Benchmarks.Host.Reports;
+
+namespace Benchmarks.Tests.Reports;
+
+/// <summary>The charts' axes: round ticks, percentiles evenly apart, no two x labels on top of each other.</summary>
+public sealed partial class SvgChartTests
+{
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData(15.0, new[] { 0.0, 5, 10, 15 })]
+    [InlineData(11.25, new[] { 0.0, 5, 10, 15 })]
+    [InlineData(812.0, new[] { 0.0, 200, 400, 600, 800, 1000 })]
+    [InlineData(213_299.0, new[] { 0.0, 50_000, 100_000, 150_000, 200_000, 250_000 })]
+    [InlineData(0.37, new[] { 0.0, 0.1, 0.2, 0.3, 0.4 })]
+    public void The_value_axis_is_ticked_at_round_values_up_to_just_above_the_largest(double max, double[] ticks)
+    {
+        var svg = SvgChart.Lines("t", "ms", "x", [1, 2], [("s", [max / 2, max], "#000")]);
+        Assert.Equal(ticks, Labels(svg, "y-tick").Select(Number));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Percentiles_stand_evenly_apart_so_p99_and_p999_do_not_overlap()
+    {
+        var svg = SvgChart.Lines("t", "ms", "percentile", [50, 75, 90, 99, 99.9], [("run", [1, 2, 3, 4, 5], "#000")], xNames: ["p50", "p75", "p90", "p99", "p99.9"]);
+        var ticks = Ticks(svg, "x-tick");
+        Assert.Equal(["p50", "p75", "p90", "p99", "p99.9"], ticks.Select(t => t.Label));
+        var gaps = ticks.Zip(ticks.Skip(1), (a, b) => b.X - a.X).ToList();
+        Assert.All(gaps, g => Assert.InRange(g, gaps[0] - 0.2, gaps[0] + 0.2));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Seconds_are_labelled_at_round_values_and_no_two_labels_touch()
+    {
+        double[] seconds = [.. Enumerable.Range(1, 30).Select(i => (i * 0.997) - 0.002)];
+        var svg = SvgChart.Lines("t", "req/s", "seconds", seconds, [("rate", [.. seconds.Select(_ => 100.0)], "#000")]);
+        var ticks = Ticks(svg, "x-tick");
+        Assert.InRange(ticks.Count, 3, 10);
+        Assert.All(ticks, t => Assert.Equal(0, Number(t.Label) % 5));
+        Assert.All(ticks.Zip(ticks.Skip(1), (a, b) => b.X - a.X), g => Assert.True(g >= 44, $"labels {g} px apart"));
+
+        // Few whole values (connections) are labelled where they are, one that would touch its neighbour left out.
+        var connections = Ticks(SvgChart.Lines("t", "req/s", "connections", [16, 20, 64, 256], [("kestrel", [1, 2, 3, 4], "#000")]), "x-tick");
+        Assert.Equal(["16", "64", "256"], connections.Select(t => t.Label));
+    }
+
+    private static List<string> Labels(string svg, string kind) => [.. Ticks(svg, kind).Select(t => t.Label)];
+
+    private static List<(double X, string Label)> Ticks(string svg, string kind) =>
+        [.. TickPattern().Matches(svg).Where(m => m.Groups["kind"].Value == kind).Select(m => (double.Parse(m.Groups["x"].Value, CultureInfo.InvariantCulture), m.Groups["label"].Value))];
+
+    private static double Number(string label) => double.Parse(label.Replace(",", "", StringComparison.Ordinal), CultureInfo.InvariantCulture);
+
+    [GeneratedRegex("<text class=\"(?<kind>[xy]-tick)\" x=\"(?<x>[0-9.]+)\"[^>]*>(?<label>[^<]+)</text>")]
+    private static partial Regex TickPattern();
+}
