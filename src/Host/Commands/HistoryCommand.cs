@@ -25,7 +25,7 @@ internal static class HistoryCommand
         var markdown = new Option<string?>("--markdown") { Description = "Write the runs' table (and the OS side-by-side table when they come from several) as Markdown to this file, or '-' for the output: of a sweep or a label's runs." };
         var stores = new StoreOptionSet();
         var filters = new RunFilterOptionSet();
-        var measurement = new Option<string>("--measurement", "-m") { Description = "The measurement to follow.", DefaultValueFactory = _ => HttpMeasures.RpsMean.Name };
+        var measurement = new Option<string?>("--measurement", "-m") { Description = "The measurement to follow (default: the headline rate of the latest run: http/rps/mean, ws/messages/rate, tcp/responses/rate, …)." };
         var window = new Option<int>("--window") { Description = "Runs before a result that make its band.", DefaultValueFactory = _ => 7 };
         var sigma = new Option<double>("--sigma") { Description = "Band half-width in standard deviations.", DefaultValueFactory = _ => 2 };
         var consecutive = new Option<int>("--consecutive") { Description = "Results in a row outside the band before one is flagged.", DefaultValueFactory = _ => 2 };
@@ -53,7 +53,7 @@ internal static class HistoryCommand
             if (name == "report" && (sweep ?? label) is { } set && (result.GetValue(filters.Scenario) is null || result.GetValue(filters.Server) is null))
             {
                 // A sweep's (or a label's) matrix: every cell, failed ones included, against the axes the runs vary in.
-                var title = sweep is null ? $"Runs labelled {label}" : $"Sweep {sweep}";
+                var set0 = sweep is null ? $"Runs labelled {label}" : $"Sweep {sweep}";
                 var cells = await stores.Open(result).QueryAsync(filters.Query(result), cancellationToken);
                 StoreCommand.ReportUnreadable(console, cells);
                 if (cells.Runs.Count == 0)
@@ -62,6 +62,7 @@ internal static class HistoryCommand
                 }
 
                 List<RunDocument> runs = [.. cells.Runs.OrderBy(r => r.StartedAt)];
+                var title = $"{set0}: {string.Join(", ", runs.Select(r => r.Scenario).Distinct(StringComparer.Ordinal))}";
                 if (result.GetValue(markdown) is { } markdownFile)
                 {
                     await MatrixMarkdown.WriteAsync(markdownFile, console, title, runs, cancellationToken);
@@ -87,9 +88,9 @@ internal static class HistoryCommand
                 throw new ArgumentException($"{name} needs --scenario and --server (one series at a time).");
             }
 
-            var name0 = result.GetRequiredValue(measurement);
             var found = await stores.Open(result).QueryAsync(query, cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
+            var name0 = result.GetValue(measurement) ?? Headline(found.Runs);
             var series = found.Runs.Where(r => r.Measurements.ContainsKey(name0) && double.IsFinite(r.Measurements[name0])).Select(r => (r, r.Measurements[name0])).ToList();
             if (series.Count == 0)
             {
@@ -148,4 +149,10 @@ internal static class HistoryCommand
         }));
         return command;
     }
+
+    /// <summary>The headline rate of the latest run that reports one (any protocol's), else HTTP's.</summary>
+    private static string Headline(IReadOnlyList<RunDocument> runs) =>
+        runs.OrderByDescending(r => r.StartedAt)
+            .Select(r => MeasurementCatalog.WithRole(MeasurementRole.Headline).FirstOrDefault(h => r.Measurements.ContainsKey(h.Name))?.Name)
+            .FirstOrDefault(n => n is not null) ?? HttpMeasures.RpsMean.Name;
 }

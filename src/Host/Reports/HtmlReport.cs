@@ -17,18 +17,18 @@ internal static class HtmlReport
     {
         ArgumentNullException.ThrowIfNull(comparison);
         var runs = comparison.Baseline.Runs.Select(r => (Run: r, Side: "baseline")).Concat(comparison.Candidate.Runs.Select(r => (Run: r, Side: "candidate"))).ToList();
-        var names = runs.Select(r => $"{r.Side[0]}:{RunId.Short(r.Run.Id)}").ToList();
+        // Each run by its server and id: the colour says the side.
+        var names = runs.Select(r => $"{r.Run.Server} {RunId.Short(r.Run.Id)}").ToList();
         var html = Open($"Comparison: {comparison.Candidate.Selector} vs {comparison.Baseline.Selector}");
         html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> {E(comparison.Candidate.Describe())}</p>"));
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. runs.Select(r => r.Run)]))}</p>"));
         html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));
-        html.Append(Invariant($"<table id=\"comparison\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>{E(ComparisonTextWriter.Interval(comparison))}</th><th>p</th><th>verdict</th></tr></thead><tbody>"));
-        foreach (var row in comparison.Rows)
-        {
-            html.Append(Invariant($"<tr class=\"{row.Verdict.ToString().ToLowerInvariant()}\"><td><code>{E(row.Name)}</code></td><td>{ComparisonTextWriter.Number(row.BaselineMedian)}</td><td>{ComparisonTextWriter.Number(row.CandidateMedian)}</td><td>{ComparisonTextWriter.Change(row.ChangePercent)}</td><td>{E(ComparisonTextWriter.Range(row))}</td><td>{ComparisonTextWriter.P(row.PValue)}</td><td>{E(ComparisonTextWriter.Mark(row))}</td></tr>"));
-        }
-
-        html.Append("</tbody></table>");
+        // The verdict, then the short table (what changed, then the headline), then every row on request.
+        html.Append(Invariant($"<p class=\"verdict\"><b>{E(ComparisonTextWriter.Verdict(comparison))}</b></p>"));
+        AppendComparisonTable(html, comparison, ComparisonTextWriter.Shown(comparison, detail: false), "comparison", ComparisonTextWriter.Word);
+        html.Append(Invariant($"<details><summary>All {comparison.Rows.Count} measurements, each with its note</summary>"));
+        AppendComparisonTable(html, comparison, ComparisonTextWriter.Shown(comparison, detail: true), "comparison-all", ComparisonTextWriter.Mark);
+        html.Append("</details>");
         string Color(int i) => runs[i].Side == "baseline" ? "#4e79a7" : "#f28e2b";
         if (s_rates.FirstOrDefault(n => runs.Any(r => r.Run.Measurements.ContainsKey(n))) is { } rate)
         {
@@ -55,16 +55,42 @@ internal static class HtmlReport
         return Close(html);
     }
 
+    /// <summary>Each run by its start, in the shortest form that tells them apart: day and minute, else with seconds, else with its position.</summary>
+    private static List<string> StartLabels(IReadOnlyList<DateTime> starts)
+    {
+        foreach (var format in new[] { "MM-dd HH:mm", "MM-dd HH:mm:ss" })
+        {
+            var labels = starts.Select(t => t.ToString(format, CultureInfo.InvariantCulture)).ToList();
+            if (labels.Distinct(StringComparer.Ordinal).Count() == labels.Count)
+            {
+                return labels;
+            }
+        }
+
+        return [.. starts.Select((t, i) => string.Create(CultureInfo.InvariantCulture, $"{t:MM-dd HH:mm:ss} #{i + 1}"))];
+    }
+
+    private static void AppendComparisonTable(StringBuilder html, Comparison comparison, IReadOnlyList<ComparisonRow> rows, string id, Func<ComparisonRow, string> verdict)
+    {
+        html.Append(Invariant($"<table id=\"{id}\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>{E(ComparisonTextWriter.Interval(comparison))}</th><th>p</th><th>verdict</th></tr></thead><tbody>"));
+        foreach (var row in rows)
+        {
+            html.Append(Invariant($"<tr class=\"{row.Verdict.ToString().ToLowerInvariant()}\"><td><code>{E(row.Name)}</code></td><td>{ComparisonTextWriter.Number(row.BaselineMedian)}</td><td>{ComparisonTextWriter.Number(row.CandidateMedian)}</td><td>{ComparisonTextWriter.Change(row.ChangePercent)}</td><td>{E(ComparisonTextWriter.Range(row))}</td><td>{ComparisonTextWriter.P(row.PValue)}</td><td>{E(verdict(row))}</td></tr>"));
+        }
+
+        html.Append("</tbody></table>");
+    }
+
     public static string History(string title, string measurement, string unit, IReadOnlyList<HistoryPoint> points)
     {
         ArgumentNullException.ThrowIfNull(points);
         var html = Open(title);
-        var names = points.Select(p => p.Run.StartedAt.UtcDateTime.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture)).ToList();
+        var names = StartLabels(points.Select(p => p.Run.StartedAt.UtcDateTime).ToList());
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. points.Select(p => p.Run)]))}</p>"));
         html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± kσ of the runs before; red points are flagged.</p>"));
         html.Append(SvgChart.Lines($"{measurement} by run", unit, "run (UTC start)", [.. points.Select((_, i) => (double)i)],
             [(measurement, [.. points.Select(p => p.Value)], SvgChart.Palette[0])],
-            [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))], [.. points.Select(p => p.Flagged)], names));
+            [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))], [.. points.Select(p => p.Flagged)], names, bandName: "band: mean ± kσ of the runs before"));
         html.Append("<table id=\"history\"><thead><tr><th>started (UTC)</th><th>run</th><th>value</th><th>band</th><th>flag</th><th>labels</th></tr></thead><tbody>");
         foreach (var p in points)
         {
@@ -100,24 +126,23 @@ internal static class HtmlReport
             html.Append(Invariant($"<p class=\"answer\"><b>{E(answer)}</b></p>"));
         }
 
+        // The verdict is a sentence: the table shows its first clause, the list under it the whole.
+        var cells = runs.Select(MatrixTable.Cells).ToList();
+        var shown = MatrixTable.Filled(cells);
+        var bound = MatrixTable.Columns.Count - 1;
         html.Append("<table id=\"matrix\"><thead><tr>");
-        foreach (var axis in axes)
+        foreach (var name in axes.Select(a => a.Name).Concat(shown.Select(i => MatrixTable.Columns[i])))
         {
-            html.Append(Invariant($"<th>{E(axis.Name)}</th>"));
-        }
-
-        foreach (var column in MatrixTable.Columns)
-        {
-            html.Append(Invariant($"<th>{E(column)}</th>"));
+            html.Append(Invariant($"<th>{E(name)}</th>"));
         }
 
         html.Append("</tr></thead><tbody>");
         var rate = s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
         var p99 = MatrixTable.P99.Select(p => p.Name).FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)));
-        foreach (var run in runs)
+        for (var r = 0; r < runs.Count; r++)
         {
             html.Append("<tr>");
-            foreach (var cell in axes.Select(a => a.Read(run)).Concat(MatrixTable.Cells(run)))
+            foreach (var cell in axes.Select(a => a.Read(runs[r])).Concat(shown.Select(i => i == bound ? cells[r][i].Split(':')[0] : cells[r][i])))
             {
                 html.Append(Invariant($"<td>{E(cell)}</td>"));
             }
@@ -126,6 +151,20 @@ internal static class HtmlReport
         }
 
         html.Append("</tbody></table>");
+        if (shown.Contains(bound))
+        {
+            html.Append("<ul class=\"verdicts\">");
+            for (var r = 0; r < runs.Count; r++)
+            {
+                if (cells[r][bound].Length > 0)
+                {
+                    html.Append(Invariant($"<li><b>{E(string.Join(", ", axes.Select(a => a.Read(runs[r]))))}</b>: {E(cells[r][bound])}</li>"));
+                }
+            }
+
+            html.Append("</ul>");
+        }
+
         if (ParityTable.Of(runs) is { } parity)
         {
             html.Append("<h2>Operating systems side by side</h2><table id=\"parity\"><thead><tr>");
@@ -251,7 +290,7 @@ internal static class HtmlReport
         var html = new StringBuilder();
         html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>").Append(E(title)).Append("</title><style>");
         html.Append("body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}");
-        html.Append("tr.better td{background:#e3f5e1}tr.worse td{background:#fbe3e3}tr.changed td{background:#fff6d6}tr.flagged td{background:#fbe3e3}tr.outside td{background:#fff6d6}svg.chart{display:block;margin:8px 0 24px}");
+        html.Append("tr.better td{background:#e3f5e1}tr.worse td{background:#fbe3e3}tr.changed td{background:#fff6d6}tr.flagged td{background:#fbe3e3}tr.outside td{background:#fff6d6}svg.chart{display:block;margin:8px 0 24px;width:100%;max-width:1100px;height:auto}");
         html.Append("</style></head><body><h1>").Append(E(title)).Append("</h1>");
         return html;
     }

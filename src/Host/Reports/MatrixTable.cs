@@ -66,13 +66,20 @@ internal static class MatrixTable
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(axes);
         ArgumentNullException.ThrowIfNull(rows);
-        writer.WriteLine($"| {string.Join(" | ", axes.Concat(Columns))} |");
-        writer.WriteLine($"|{string.Concat(Enumerable.Repeat("---|", axes.Count + Columns.Count))}");
-        foreach (var (values, run) in rows)
+        // A column no run fills (the proxy's, without a proxy) is left out.
+        var cells = rows.Select(r => Cells(r.Run)).ToList();
+        var shown = Filled(cells);
+        writer.WriteLine($"| {string.Join(" | ", axes.Concat(shown.Select(i => Columns[i])))} |");
+        writer.WriteLine($"|{string.Concat(Enumerable.Repeat("---|", axes.Count + shown.Count))}");
+        for (var r = 0; r < rows.Count; r++)
         {
-            writer.WriteLine($"| {string.Join(" | ", values.Concat(Cells(run)).Select(Escape))} |");
+            writer.WriteLine($"| {string.Join(" | ", rows[r].Values.Concat(shown.Select(i => cells[r][i])).Select(Escape))} |");
         }
     }
+
+    /// <summary>The columns (by index) that some run fills.</summary>
+    public static IReadOnlyList<int> Filled(IReadOnlyList<IReadOnlyList<string>> cells) =>
+        [.. Enumerable.Range(0, Columns.Count).Where(i => cells.Any(c => c[i].Length > 0))];
 
     private static string Escape(string cell) => cell.Replace("|", "\\|", StringComparison.Ordinal).ReplaceLineEndings(" ");
 }

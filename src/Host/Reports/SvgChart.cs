@@ -83,7 +83,7 @@ internal static class SvgChart
 
     /// <summary>Lines over numeric x; an optional band (low/high per x) and marked points.</summary>
     public static string Lines(string title, string unit, string xLabel, IReadOnlyList<double> x, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series,
-        IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null)
+        IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null, string? bandName = null)
     {
         var values = series.SelectMany(s => s.Values).Concat(band?.SelectMany(b => new[] { b.Low, b.High }) ?? []).Where(double.IsFinite).ToList();
         var svg = Open(title, unit, values.DefaultIfEmpty(0).Max(), out var scale);
@@ -123,11 +123,19 @@ internal static class SvgChart
 
         foreach (var (position, label) in XTicks(x, xNames, XAt, X))
         {
-            svg.Append(Invariant($"<text class=\"x-tick\" x=\"{position:0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(label)}</text>"));
+            // A label at the right edge ends there rather than running past it.
+            var anchor = position > Width - Right - 40 ? "end" : "middle";
+            svg.Append(Invariant($"<text class=\"x-tick\" x=\"{position:0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"{anchor}\" font-size=\"11\">{Encode(label)}</text>"));
         }
 
         svg.Append(Invariant($"<text x=\"{Left + (plotWidth / 2)}\" y=\"{Height - Bottom + 34}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{Encode(xLabel)}</text>"));
-        return Close(svg, series.Select(s => (s.Name, s.Color)).ToList());
+        var legend = series.Select(s => (s.Name, s.Color)).ToList();
+        if (band is not null && bandName is not null)
+        {
+            legend.Add((bandName, "#b8c9dc"));
+        }
+
+        return Close(svg, legend);
     }
 
     private static StringBuilder Open(string title, string unit, double max, out double scale)
@@ -150,13 +158,29 @@ internal static class SvgChart
         return svg;
     }
 
+    /// <summary>The legend under the chart, an entry after another, onto a new line (the chart growing) when the width is used up.</summary>
     private static string Close(StringBuilder svg, IReadOnlyList<(string Name, string Color)> legend)
     {
         var x = Left;
+        var row = 0;
         foreach (var (name, color) in legend)
         {
-            svg.Append(Invariant($"<rect x=\"{x}\" y=\"{Height - 14}\" width=\"10\" height=\"10\" fill=\"{color}\"/><text class=\"legend\" x=\"{x + 14}\" y=\"{Height - 5}\" font-size=\"11\">{Encode(name)}</text>"));
-            x += 24 + (7 * Math.Min(40, name.Length));
+            var width = 24 + (7 * Math.Min(40, name.Length));
+            if (x > Left && x + width > Width - Right)
+            {
+                x = Left;
+                row++;
+            }
+
+            var y = Height - 14 + (row * 16);
+            svg.Append(Invariant($"<rect x=\"{x}\" y=\"{y}\" width=\"10\" height=\"10\" fill=\"{color}\"/><text class=\"legend\" x=\"{x + 14}\" y=\"{y + 9}\" font-size=\"11\">{Encode(name)}</text>"));
+            x += width;
+        }
+
+        if (row > 0)
+        {
+            var height = Height + (row * 16);
+            svg.Replace(Invariant($"viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\""), Invariant($"viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\""));
         }
 
         return svg.Append("</svg>").ToString();
@@ -188,13 +212,15 @@ internal static class SvgChart
     /// </summary>
     private static IEnumerable<(double Position, string Label)> XTicks(IReadOnlyList<double> x, IReadOnlyList<string>? names, Func<double, double> at, Func<int, double> point)
     {
-        const double Gap = 44;
         var last = double.NegativeInfinity;
         if (names is not null || (x.Count <= 12 && x.All(v => v == Math.Round(v))))
         {
+            // Labels need their width apart (about 6.5 px a character at 11 px), 44 px at the least.
+            var gap = Math.Max(44, 6.5 * Enumerable.Range(0, x.Count).Select(i => Shorten(names?[i] ?? ComparisonTextWriter.Number(x[i])).Length).DefaultIfEmpty(0).Max());
             for (var i = 0; i < x.Count; i++)
             {
-                if (point(i) - last >= Gap)
+                // One that ends at the right edge (anchored at its end) needs half a label more.
+                if (point(i) - last >= (point(i) > Width - Right - 40 ? gap * 1.5 : gap))
                 {
                     last = point(i);
                     yield return (point(i), Shorten(names?[i] ?? ComparisonTextWriter.Number(x[i])));

@@ -47,6 +47,22 @@ public sealed partial class SvgChartTests
         Assert.Equal(["16", "64", "256"], connections.Select(t => t.Label));
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_legend_too_wide_for_one_line_wraps_and_the_chart_grows_to_hold_it()
+    {
+        var series = Enumerable.Range(0, 8).Select(i => ($"11-26 12:54:{i:00}", (IReadOnlyList<double>)[1.0, 2.0], SvgChart.Palette[i])).ToList();
+        var svg = SvgChart.Lines("t", "ms", "percentile", [50, 99], series, xNames: ["p50", "p99"]);
+
+        var height = double.Parse(Regex.Match(svg, "height=\"(\\d+)\"").Groups[1].Value, CultureInfo.InvariantCulture);
+        Assert.True(height > 300, $"height {height}");
+        var legend = Regex.Matches(svg, "<text class=\"legend\" x=\"(\\d+)\" y=\"(\\d+)\"[^>]*>([^<]+)<").Select(m => (X: int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture), Y: int.Parse(m.Groups[2].Value, CultureInfo.InvariantCulture), Text: m.Groups[3].Value)).ToList();
+        Assert.Equal(8, legend.Count);
+        Assert.True(legend.Select(l => l.Y).Distinct().Count() >= 2, "one line of legend");
+        Assert.All(legend, l => Assert.True(l.X + (7 * l.Text.Length) <= 760, $"'{l.Text}' at {l.X} runs past the chart"));
+        Assert.All(legend, l => Assert.True(l.Y <= height, $"'{l.Text}' below the chart"));
+    }
+
     private static List<string> Labels(string svg, string kind) => [.. Ticks(svg, kind).Select(t => t.Label)];
 
     private static List<(double X, string Label)> Ticks(string svg, string kind) =>

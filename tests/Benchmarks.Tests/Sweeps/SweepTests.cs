@@ -44,7 +44,11 @@ public sealed class SweepTests
         var report = await HostRun.StartAsync(results, s_timeout, "report", "--results", results, "--sweep", label["sweep:".Length..], "--html", html);
         Assert.True(report.ExitCode == 0, report.ToString());
         var dom = await Chromium.DumpDomAsync(html);
-        Assert.Contains($"<h1>Sweep {label["sweep:".Length..]}</h1>", dom, StringComparison.Ordinal);
+        Assert.Contains($"<h1>Sweep {label["sweep:".Length..]}: plaintext</h1>", dom, StringComparison.Ordinal);
+
+        // The verdict's first clause in the table, each whole under it; no empty proxy column.
+        Assert.Equal(4, dom.Split("<li><b>").Length - 1);
+        Assert.DoesNotContain("<th>proxy %</th>", dom, StringComparison.Ordinal);
         Assert.Contains("varying: server, connections.", dom, StringComparison.Ordinal);
         Assert.Equal(5, dom.Split("<tr>").Length - 1);
         foreach (var title in new[] { "http/rps/mean by connections", "http/latency/99 by connections", "benchmarks/cpu/mean by connections" })
