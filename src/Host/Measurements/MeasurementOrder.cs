@@ -20,12 +20,15 @@ internal static class MeasurementOrder
         SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name, SystemMeasures.LoadCpuPerRequest.Name,
     ];
 
-    /// <summary>The end-of-run table's: the headline, latency p50, p99 and max, the CPU split, the machine's idle, the network and the load's CPU.</summary>
+    /// <summary>
+    /// The end-of-run table's: the rate, the failures, latency p50, p99 and max, the server's CPU
+    /// split (user + kernel make its mean), the machine's idle, the network and the load's CPU.
+    /// </summary>
     public static IReadOnlyList<string> Compact { get; } =
     [
-        .. Names(MeasurementRole.Headline), .. Names(MeasurementRole.Completed), .. Names(MeasurementRole.Failures),
+        .. Names(MeasurementRole.Headline), .. Names(MeasurementRole.Failures),
         .. s_latencies.SelectMany(f => new[] { f.P50, f.P99, f.Maximum }).Select(m => m.Name),
-        SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.NetRx.Name,
+        SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.NetRx.Name,
         SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name,
     ];
 

@@ -5,9 +5,10 @@ using Benchmarks.Host.Measurements;
 namespace Benchmarks.Host.Runs;
 
 /// <summary>
-/// The end-of-run table: by default the headline (rate, what completed and failed, latency p50,
-/// p99 and max), the server's CPU split, the machine, the network and the load's CPU, then the
-/// verdict lines; with <c>detail</c> every measurement, each with its meaning.
+/// The end-of-run table: by default the rate, the failures (one row when there were none), latency
+/// p50, p99 and max, the server's CPU split, the machine's idle, the network and the load's CPU
+/// (<see cref="MeasurementOrder.Compact"/>), then the verdict lines; with <c>detail</c> every
+/// measurement, each with its meaning.
 /// </summary>
 internal static class ResultTableWriter
 {
@@ -17,6 +18,25 @@ internal static class ResultTableWriter
         .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.TailLatency).Select(m => m.Name),
         SystemMeasures.CpuMean.Name, SystemMeasures.LoadUser.Name,
     ];
+
+    /// <summary>
+    /// The short table's rows: failure counts only when not 0; when all are, the errors row alone
+    /// (a clean run says so in one row).
+    /// </summary>
+    private static List<string> Compact(RunDocument document)
+    {
+        var names = MeasurementOrder.Compact.Where(document.Measurements.ContainsKey).ToList();
+        var failures = names.Where(MeasurementOrder.IsFailure).ToList();
+        var zero = failures.Where(n => document.Measurements[n] == 0).ToList();
+        // A clean run keeps its errors row (socket or connection errors), the broadest of the causes.
+        var kept = zero.Count == failures.Count ? zero.FirstOrDefault(n => n.EndsWith("errors", StringComparison.Ordinal)) ?? zero.FirstOrDefault() : null;
+        foreach (var name in zero.Where(n => n != kept))
+        {
+            names.Remove(name);
+        }
+
+        return names;
+    }
 
     /// <param name="writer">Where the table goes.</param>
     /// <param name="document">The run.</param>
@@ -28,7 +48,7 @@ internal static class ResultTableWriter
         writer.WriteLine();
         writer.WriteLine($"{document.Scenario} on {document.Server} ({document.Environment.Os}, {document.Environment.Cores} cores): {document.Status.ToString().ToLowerInvariant()}");
         var all = MeasurementOrder.Full.Where(document.Measurements.ContainsKey).Concat(document.Measurements.Keys.Except(MeasurementOrder.Full)).ToList();
-        var names = detail ? all : [.. MeasurementOrder.Compact.Where(document.Measurements.ContainsKey)];
+        var names = detail ? all : Compact(document);
         var width = names.Select(n => n.Length).DefaultIfEmpty(0).Max();
         foreach (var name in names)
         {
