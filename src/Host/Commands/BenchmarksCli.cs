@@ -6,7 +6,18 @@ namespace Benchmarks.Host.Commands;
 /// <summary>The command tree. Parse errors are reported in one line each, with exit code 2.</summary>
 internal static class BenchmarksCli
 {
-    public static RootCommand Create(CliConsole console) => new("Benchmarks: how fast a server model serves a workload, and why (stack, kernel or wire).")
+    public static RootCommand Create(CliConsole console)
+    {
+        var root = Commands(console);
+        foreach (var help in root.Options.OfType<System.CommandLine.Help.HelpOption>())
+        {
+            help.Action = new GroupedHelpAction((System.CommandLine.Help.HelpAction)help.Action!);
+        }
+
+        return root;
+    }
+
+    private static RootCommand Commands(CliConsole console) => new("Benchmarks: how fast a server model serves a workload, and why (stack, kernel or wire).")
     {
         RunCommand.Create(console),
         ServeCommand.Create(console),

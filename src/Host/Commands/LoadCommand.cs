@@ -27,7 +27,7 @@ internal static class LoadCommand
         var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
-        var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws, the WebSocket generator.")
+        var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws the WebSocket generator, with --tcp the TCP one (the echo, or a TCP scenario's protocol); --generator wrk runs wrk.")
         {
             url, scenario, plugins, gate,
         };
@@ -41,6 +41,15 @@ internal static class LoadCommand
             command.Options.Add(option);
         }
 
+        HelpGroups.Declare(
+            command,
+            ("Target", ["--url", "--scenario", "--plugins"]),
+            LoadHelpGroups.Shape,
+            ("Open model and targets", ["--rate", "--slo"]),
+            ("Output", ["--json", "--crank-statistics", "--progress", "--latency-distribution"]),
+            LoadHelpGroups.WebSocket,
+            LoadHelpGroups.Broadcast,
+            LoadHelpGroups.Tcp);
         command.SetAction(async (result, cancellationToken) =>
         {
             try

@@ -65,6 +65,17 @@ internal static class RunCommand
             command.Options.Add(option);
         }
 
+        HelpGroups.Declare(
+            command,
+            ("Server", ["--server", "--server-option", "--urls", "--start-timeout", "--no-verify", "--plugins"]),
+            LoadHelpGroups.Shape,
+            ("Open model and targets", ["--rate", "--rate-steps", "--find-max", "--slo"]),
+            ("Repeats", ["--iterations", "--restart", "--exclude", "--exclude-order"]),
+            ("Placement", ["--server-cpus", "--load-cpus", "--db-cpus", "--no-pin", "--proxy", "--proxy-cpus", "--database"]),
+            ("Output and storage", ["--quiet", "--detail", "--json", "--label", "--results", "--store", "--latency-distribution"]),
+            LoadHelpGroups.WebSocket,
+            LoadHelpGroups.Broadcast,
+            LoadHelpGroups.Tcp);
         command.SetAction(async (result, cancellationToken) =>
         {
             RunRequest request;

@@ -1,0 +1,17 @@
+namespace Benchmarks.Host.Commands;
+
+/// <summary>The help headings <c>run</c> and <c>load</c> share: the load's shape and each protocol's own options.</summary>
+internal static class LoadHelpGroups
+{
+    public static (string Title, IReadOnlyList<string> Names) Shape { get; } =
+        ("Load shape", ["--generator", "--connections", "--threads", "--pipeline", "--duration", "--warmup", "--warmup-max", "--timeout", "--header", "--keep-alive"]);
+
+    public static (string Title, IReadOnlyList<string> Names) WebSocket { get; } =
+        ("WebSocket load", ["--ws", "--ws-mode", "--message", "--window", "--message-size", "--local-address"]);
+
+    public static (string Title, IReadOnlyList<string> Names) Broadcast { get; } =
+        ("WebSocket broadcast", ["--initial-clients", "--step-size", "--sample-size", "--concurrent", "--payload-padding", "--limit-percentile", "--limit-rtt", "--total-steps", "--binary"]);
+
+    public static (string Title, IReadOnlyList<string> Names) Tcp { get; } =
+        ("TCP load", ["--tcp", "--tcp-mode", "--linger-zero"]);
+}
