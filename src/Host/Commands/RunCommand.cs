@@ -185,7 +185,7 @@ internal static class RunCommand
             // What a person reads goes where the output mode says: the terminal, standard error beside a document on standard output, or nowhere.
             var screen = result.GetValue(quiet) ? console with { Out = TextWriter.Null } : toStdout ? console with { Out = console.Error } : console;
             using var signal = new ShutdownSignal(cancellationToken);
-            var coordinator = new RunCoordinator(screen, SystemMetrics.Create(), OsPlatform.CreateProcessControl()) { CancelReason = () => signal.Reason };
+            var coordinator = new RunCoordinator(result.GetValue(quiet) ? SilentRunObserver.Instance : new ConsoleRunObserver(screen.Out), SystemMetrics.Create(), OsPlatform.CreateProcessControl()) { CancelReason = () => signal.Reason };
             if (result.GetValue(findMax))
             {
                 return await FindMaxRunner.RunAsync(request, screen, coordinator, document => StoreAsync(document, null), signal.Token);

@@ -33,7 +33,7 @@ internal sealed class Iteration(int? number, double timeOffset)
     /// A second of the load's progress: starts or ends the window, or takes a sample (with the
     /// server's JIT time since the last one) and prints its line. True when the window started.
     /// </summary>
-    public bool OnProgress(LoadProgress progress, HttpLoadOptions load, string unit, ServerWarmth warmth, TextWriter output)
+    public bool OnProgress(LoadProgress progress, HttpLoadOptions load, string unit, ServerWarmth warmth, IRunObserver observer)
     {
         if (Sampling is not { } sampling)
         {
@@ -54,7 +54,7 @@ internal sealed class Iteration(int? number, double timeOffset)
                 if (sampling.Tick(progress.RequestsPerSecond) is { } sample)
                 {
                     AddJit(sample, warmth);
-                    output.WriteLine(RunProgressLines.Window(sample, unit));
+                    observer.WindowSecond(sample, unit);
                 }
 
                 break;
@@ -65,7 +65,7 @@ internal sealed class Iteration(int? number, double timeOffset)
                     AddJit(warm, warmth);
                 }
 
-                output.WriteLine(RunProgressLines.Warmup(progress, load, warm, unit));
+                observer.WarmupSecond(progress, load, warm, unit);
                 break;
         }
 

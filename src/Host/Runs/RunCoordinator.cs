@@ -23,7 +23,7 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal sealed class RunCoordinator
 {
-    private readonly CliConsole _console;
+    private readonly IRunObserver _observer;
     private readonly ISystemMetrics _metrics;
     private readonly IProcessControl _control;
     private ServerWarmth _warmth = new();
@@ -36,9 +36,9 @@ internal sealed class RunCoordinator
     /// <summary>The load process while its warm-up waits for the server's JIT, to be told when it is quiet.</summary>
     private volatile JobProcess? _gatedLoad;
 
-    public RunCoordinator(CliConsole console, ISystemMetrics metrics, IProcessControl control)
+    public RunCoordinator(IRunObserver observer, ISystemMetrics metrics, IProcessControl control)
     {
-        _console = console;
+        _observer = observer;
         _metrics = metrics;
         _control = control;
     }
@@ -127,8 +127,8 @@ internal sealed class RunCoordinator
         {
             if (!kept)
             {
-                _database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _control, _console, cancellationToken) : null;
-                _proxy = await RunProxies.OpenAsync(request, document, _control, _console, cancellationToken);
+                _database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _control, _observer, cancellationToken) : null;
+                _proxy = await RunProxies.OpenAsync(request, document, _control, _observer, cancellationToken);
             }
             else
             {
@@ -151,7 +151,7 @@ internal sealed class RunCoordinator
                         : request.LoadLaunch with { Load = request.Load with { Warmup = Iteration.LaterWarmup(request.Load.Warmup), WarmupMax = null } };
                 if (request.Iterations > 1)
                 {
-                    _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  iteration {number}/{request.Iterations}{(request.Restart ? " (fresh server)" : "")}"));
+                    _observer.IterationStarted(number, request.Iterations, request.Restart);
                 }
 
                 current = new Iteration(request.Iterations > 1 ? number : null, document.Samples.Count > 0 ? document.Samples[^1].Time : 0);
@@ -263,15 +263,10 @@ internal sealed class RunCoordinator
                     throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
                 }
 
-                _console.Out.WriteLine($"Verified: {report.Checks.Count} {(request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower")} checks passed.");
-                foreach (var warning in report.Checks.Where(c => c.Warning))
-                {
-                    _console.Out.WriteLine($"  warning: {warning.Name}: {warning.Detail}");
-                }
+                _observer.Verified(report.Checks.Count, request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower", [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
             }
 
-            _console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"Server {request.ServerName} ready (pid {server.Id}{Cpus(request.ServerCpus)}); {request.LoadJob.Describe(request.Load)}{Cpus(request.LoadCpus)}."));
+            _observer.ServerReady(request.ServerName, server.Id, request.ServerCpus, request.LoadJob.Describe(request.Load), request.LoadCpus);
             await WarmUpAsync(request, workDirectory, server, cancellationToken);
             return server;
         }
@@ -299,7 +294,7 @@ internal sealed class RunCoordinator
             blocks.OnLine(line);
             if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
             {
-                if (iteration.OnProgress(progress, launch.Load, request.LoadJob.RateUnit, _warmth, _console.Out))
+                if (iteration.OnProgress(progress, launch.Load, request.LoadJob.RateUnit, _warmth, _observer))
                 {
                     _gatedLoad = null;
                 }
@@ -345,7 +340,7 @@ internal sealed class RunCoordinator
             return;
         }
 
-        _console.Out.WriteLine($"  warm-up {DurationParser.Format(request.Load.Warmup)} ({warmup.Name})");
+        _observer.WarmupRun(request.Load.Warmup, warmup.Name);
         await using var job = JobProcess.Start(warmup, _control);
         await Task.WhenAny(job.Exited, server.Exited).WaitAsync(cancellationToken);
         if (server.HasExited)
@@ -375,7 +370,7 @@ internal sealed class RunCoordinator
             await Task.WhenAny(tick, load.Exited, server.Exited, proxyExited).WaitAsync(cancellationToken);
             if (tick.IsCompletedSuccessfully && !load.HasExited && sampling.Tick(double.NaN) is { } sample)
             {
-                _console.Out.WriteLine(RunProgressLines.Window(sample, loadJob.RateUnit));
+                _observer.WindowSecond(sample, loadJob.RateUnit);
             }
         }
 
@@ -389,5 +384,4 @@ internal sealed class RunCoordinator
         await load.Exited;
     }
 
-    private static string Cpus(IReadOnlyList<int>? cpus) => cpus is null ? "" : $", cpus {CpuSet.Format(cpus)}";
 }

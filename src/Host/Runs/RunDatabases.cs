@@ -10,7 +10,7 @@ namespace Benchmarks.Host.Runs;
 /// <summary>Opens the database of a run's database scenario and records which it is in the run's parameters.</summary>
 internal static class RunDatabases
 {
-    public static async Task<RunDatabase> OpenAsync(RunRequest request, IDatabaseScenario scenario, RunDocument document, IProcessControl control, CliConsole console, CancellationToken cancellationToken)
+    public static async Task<RunDatabase> OpenAsync(RunRequest request, IDatabaseScenario scenario, RunDocument document, IProcessControl control, IRunObserver observer, CancellationToken cancellationToken)
     {
         RunDatabase database;
         try
@@ -24,7 +24,7 @@ internal static class RunDatabases
 
         document.Parameters["database"] = database.Description;
         document.Parameters["db-cpus"] = database.Cpus is null ? "any" : CpuSet.Format(database.Cpus);
-        console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Database: {database.Description}{(database.Cpus is null ? "" : $", cpus {CpuSet.Format(database.Cpus)}")}."));
+        observer.DatabaseStarted(database.Description, database.Cpus);
         return database;
     }
 }

@@ -9,7 +9,7 @@ namespace Benchmarks.Host.Runs;
 /// <summary>Starts the reverse proxy a run asked for in front of its server, and records it in the run's parameters.</summary>
 internal static class RunProxies
 {
-    public static async Task<ReverseProxy?> OpenAsync(RunRequest request, RunDocument document, IProcessControl control, CliConsole console, CancellationToken cancellationToken)
+    public static async Task<ReverseProxy?> OpenAsync(RunRequest request, RunDocument document, IProcessControl control, IRunObserver observer, CancellationToken cancellationToken)
     {
         if (request.Proxy is not { } kind || request.ProxyUrl is not { } url)
         {
@@ -27,7 +27,7 @@ internal static class RunProxies
         }
 
         document.Parameters["proxy-cpus"] = request.ProxyCpus is null ? "any" : CpuSet.Format(request.ProxyCpus);
-        console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Proxy: {proxy.Name} (pid {proxy.ProcessId}) on {url.GetLeftPart(UriPartial.Authority)} in front of {request.ServerUrl.GetLeftPart(UriPartial.Authority)}{(request.ProxyCpus is null ? "" : $", cpus {CpuSet.Format(request.ProxyCpus)}")}."));
+        observer.ProxyStarted(proxy.Name, proxy.ProcessId, url, request.ServerUrl, request.ProxyCpus);
         return proxy;
     }
 }

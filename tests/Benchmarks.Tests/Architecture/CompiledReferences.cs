@@ -59,6 +59,9 @@ internal static class CompiledReferences
         return dot < 0 ? rest : rest[..dot];
     }
 
+    /// <summary>Every type a compiled type refers to (signatures and method bodies).</summary>
+    public static IEnumerable<Type> Uses(Type type) => Used(type);
+
     private static IEnumerable<Type> Used(Type type)
     {
         const BindingFlags all = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly;

@@ -112,4 +112,17 @@ public sealed class LayeringTests
 
     private static IEnumerable<string> HostFolders() =>
         Directory.GetDirectories(HostRoot).Select(d => Path.GetFileName(d)!).Where(n => n is not ("bin" or "obj" or "Properties"));
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_run_reports_through_its_observer_and_writes_to_no_console()
+    {
+        var host = typeof(Benchmarks.Host.Runs.RunRequest).Assembly;
+        var writers = host.GetTypes()
+            .Where(t => CompiledReferences.Folder(t, "Benchmarks.Host") == "Runs")
+            .Where(t => CompiledReferences.Uses(t).Any(u => u == typeof(Console) || u == typeof(Benchmarks.Host.Cli.CliConsole)))
+            .Select(t => t.FullName)
+            .ToList();
+        Assert.True(writers.Count == 0, "Runs writes to a console: " + string.Join(", ", writers));
+    }
 }

@@ -4,7 +4,7 @@ using Benchmarks.Host.Measurements;
 using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Commands;
 
 /// <summary>The line a run prints for each second it samples.</summary>
 internal static class RunProgressLines
