@@ -11,6 +11,9 @@ namespace Benchmarks.Scenarios;
 /// </summary>
 public interface IWebSocketScenario : IScenario
 {
+    /// <summary>The load <c>run</c> gives this scenario when the user names none: an echo unless the scenario says otherwise.</summary>
+    WebSocketLoadKind LoadKind => WebSocketLoadKind.Echo;
+
     /// <summary>Serves one accepted WebSocket on <paramref name="route"/> until either side closes it.</summary>
     Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken);
 }

@@ -86,10 +86,10 @@ internal static class RunCommand
                 var chosen = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
                 var serverModel = PluginLookup.Server(catalog, result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : PluginLookup.DefaultServer(catalog, chosen), chosen);
                 var needsDatabase = chosen is Scenarios.IDatabaseScenario && result.GetValue(database) is null;
-                var (serverSet, loadSet, databaseSet) = Pinning(result.GetValue(serverCpus), result.GetValue(loadCpus), needsDatabase ? result.GetValue(databaseCpus) : null, needsDatabase, result.GetValue(noPin));
+                var (serverSet, loadSet, databaseSet) = CpuAssignment.Choose(result.GetValue(serverCpus), result.GetValue(loadCpus), needsDatabase ? result.GetValue(databaseCpus) : null, needsDatabase, result.GetValue(noPin), Environment.ProcessorCount);
                 serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
                 var rawTcp = chosen is Scenarios.ITcpScenario;
-                var serverUrl = result.GetValue(urls) ?? new Uri($"{(rawTcp ? "tcp" : "http")}://127.0.0.1:{VerifyCommand.FreePort()}");
+                var serverUrl = result.GetValue(urls) ?? new Uri($"{(rawTcp ? "tcp" : "http")}://127.0.0.1:{LoopbackPort.Free()}");
                 var webSocket = chosen is Scenarios.IWebSocketScenario;
                 var proxyKind = result.GetRequiredValue(proxy) switch { "nginx" => Proxies.ProxyKind.Nginx, "haproxy" => Proxies.ProxyKind.Haproxy, _ => (Proxies.ProxyKind?)null };
                 if (proxyKind is not null && (rawTcp || webSocket))
@@ -97,8 +97,8 @@ internal static class RunCommand
                     throw new UsageException($"--proxy serves HTTP requests: '{chosen.Name}' is not an HTTP scenario.");
                 }
 
-                var proxyUrl = proxyKind is null ? null : new Uri($"http://127.0.0.1:{VerifyCommand.FreePort()}");
-                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, chosen) : ChooseLoadJob(generator.IsWrk(result));
+                var proxyUrl = proxyKind is null ? null : new Uri($"http://127.0.0.1:{LoopbackPort.Free()}");
+                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, (Scenarios.IWebSocketScenario)chosen) : ChooseLoadJob(generator.IsWrk(result));
                 var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
                 request = new RunRequest
                 {
@@ -266,10 +266,11 @@ internal static class RunCommand
         };
     }
 
-    private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IScenario scenario)
+    private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IWebSocketScenario scenario)
     {
+        // The scenario's contract says which load measures it; --ws-mode overrides.
         var mode = result.GetResult(ws.Mode) is { Implicit: false } ? result.GetRequiredValue(ws.Mode)
-            : scenario.Name switch { "ws-connect" => "connect", "ws-broadcast" => "broadcast", _ => "echo-sync" };
+            : scenario.LoadKind switch { Scenarios.WebSocketLoadKind.Connect => "connect", Scenarios.WebSocketLoadKind.Broadcast => "broadcast", _ => "echo-sync" };
         var message = result.GetValue(ws.Message) ?? scenario.Load.Path switch { "/json" => "json", "/binary" => "binary", _ => "text" };
 
         // Broadcast knobs go to the load as given; an unset one keeps websocket-shootout's default there.
@@ -316,38 +317,4 @@ internal static class RunCommand
         return new HttpLoadJob();
     }
 
-    /// <summary>
-    /// Server, load and database CPUs: what was given, else halves for server and load — or, with a
-    /// private database and 3 CPUs or more, thirds (server, database, load), so the database's CPU is its own.
-    /// </summary>
-    private static (IReadOnlyList<int>? Server, IReadOnlyList<int>? Load, IReadOnlyList<int>? Database) Pinning(string? serverCpus, string? loadCpus, string? databaseCpus, bool database, bool noPin)
-    {
-        if (noPin)
-        {
-            return (null, null, null);
-        }
-
-        var cores = Environment.ProcessorCount;
-        var server = serverCpus is null ? null : CpuSet.Parse(serverCpus);
-        var load = loadCpus is null ? null : CpuSet.Parse(loadCpus);
-        var db = databaseCpus is null ? null : CpuSet.Parse(databaseCpus);
-        if (cores < 2)
-        {
-            return (server, load, db);
-        }
-
-        if (database && cores >= 3)
-        {
-            var third = cores / 3;
-            server ??= [.. Enumerable.Range(0, third)];
-            db ??= [.. Enumerable.Range(third, third)];
-            load ??= [.. Enumerable.Range(2 * third, cores - (2 * third))];
-            return (server, load, db);
-        }
-
-        var half = cores / 2;
-        server ??= [.. Enumerable.Range(0, half)];
-        load ??= [.. Enumerable.Range(half, cores - half)];
-        return (server, load, db);
-    }
 }

@@ -106,7 +106,7 @@ internal static class VerifyCommand
 
     private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, string? existing, CancellationToken cancellationToken)
     {
-        var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : "http")}://127.0.0.1:{FreePort()}");
+        var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : "http")}://127.0.0.1:{LoopbackPort.Free()}");
         var control = OsPlatform.CreateProcessControl();
         await using var database = scenario is IDatabaseScenario databaseScenario ? await RunDatabase.OpenAsync(databaseScenario, existing, null, control, cancellationToken) : null;
         var environment = database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [IDatabaseScenario.ConnectionVariable] = database.ConnectionString };
@@ -117,12 +117,5 @@ internal static class VerifyCommand
         }
 
         return await Verifier.VerifyAsync(scenario, url, cancellationToken, database?.ConnectionString);
-    }
-
-    internal static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

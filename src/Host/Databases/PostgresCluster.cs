@@ -127,7 +127,7 @@ internal sealed class PostgresCluster : IAsyncDisposable
                 throw new DatabaseUnavailableException($"initdb failed (exit {exit}): {line}");
             }
 
-            port = port > 0 ? port : FreePort();
+            port = port > 0 ? port : Platform.LoopbackPort.Free();
             if (listen is not null)
             {
                 // Other machines sign in as TechEmpower's user with its password (initdb's lines allow loopback only).
@@ -317,12 +317,5 @@ internal sealed class PostgresCluster : IAsyncDisposable
         }
 
         return null;
-    }
-
-    private static int FreePort()
-    {
-        using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        probe.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        return ((IPEndPoint)probe.LocalEndPoint!).Port;
     }
 }

@@ -5,6 +5,8 @@ namespace Benchmarks.Scenarios.WebSockets;
 /// <summary>websocket-shootout's echo and broadcast on /ws, JSON (text) and binary forms.</summary>
 public sealed class WebSocketBroadcastScenario : IWebSocketScenario
 {
+    public WebSocketLoadKind LoadKind => WebSocketLoadKind.Broadcast;
+
     private static readonly string[] s_routes = ["/ws"];
     private readonly BroadcastHub _hub = new();
 

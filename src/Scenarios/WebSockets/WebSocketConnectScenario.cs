@@ -5,6 +5,8 @@ namespace Benchmarks.Scenarios.WebSockets;
 /// <summary>Connection rate as in the k6 comparison: /connection upgrades, then the client closes.</summary>
 public sealed class WebSocketConnectScenario : IWebSocketScenario
 {
+    public WebSocketLoadKind LoadKind => WebSocketLoadKind.Connect;
+
     private static readonly string[] s_routes = ["/connection"];
 
     public string Name => "ws-connect";
