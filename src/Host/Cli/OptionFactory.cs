@@ -170,7 +170,7 @@ internal static class OptionFactory
 
     public static Option<string[]> ServerOptions() => new("--server-option")
     {
-        Description = "A server-model knob, 'name=value' (repeatable), recorded in the run document.",
+        Description = "A server-model knob, 'name=value' (repeatable); run records each in its run document.",
         Arity = ArgumentArity.ZeroOrMore,
         Validators =
         {

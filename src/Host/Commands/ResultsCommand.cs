@@ -88,7 +88,7 @@ internal static class ResultsCommand
 
     private static Command Import(CliConsole console)
     {
-        var stores = new StoreOptionSet();
+        var stores = new StoreOptionSet(writes: true);
         var files = new Argument<FileInfo[]>("files") { Description = "crank --json output files.", Arity = ArgumentArity.OneOrMore };
         var labels = new Option<string[]>("--label") { Description = "A label stored with each imported run (repeatable).", Arity = ArgumentArity.ZeroOrMore };
         var command = new Command("import", "Import crank's --json result files as run documents (every result kept).") { files, labels };
@@ -119,7 +119,7 @@ internal static class ResultsCommand
 
     private static Command Push(CliConsole console)
     {
-        var stores = new StoreOptionSet();
+        var stores = new StoreOptionSet(writes: true);
         var command = new Command("push", "Send the runs kept in the results folder to the PostgreSQL store; runs already there are skipped.");
         AddAll(command, stores.All);
         command.SetAction((result, cancellationToken) => StoreCommand.RunAsync(console, async () =>

@@ -31,7 +31,7 @@ internal static class RunCommand
         // A sweep checks every cell before the first starts, and reads each cell's document back from a copy that keeps nothing (the cell's own sinks and rescue do).
         var checkOnly = new Option<bool>(SweepRunner.CheckOnlyOption) { Hidden = true };
         var sweepDocument = new Option<FileInfo?>(SweepRunner.DocumentOption) { Hidden = true };
-        var stores = new StoreOptionSet();
+        var stores = new StoreOptionSet(writes: true);
         var serverCpus = new Option<string?>("--server-cpus") { Description = "CPUs for the server, such as 0 or 0-3 (default: the first half)." };
         var loadCpus = new Option<string?>("--load-cpus") { Description = "CPUs for the load (default: the second half)." };
         var databaseCpus = new Option<string?>("--db-cpus") { Description = "CPUs for the private PostgreSQL a database scenario starts (default: a third of the CPUs when there are 3 or more, else unpinned)." };

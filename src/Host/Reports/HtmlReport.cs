@@ -236,7 +236,7 @@ internal static class HtmlReport
             }
         }
 
-        return "<h2>Latency against rate</h2>" + SvgChart.Lines($"{family.Prefix}/NN (from the due time) by requested rate", "ms", "rate", rates, series);
+        return "<h2>Latency against rate</h2>" + SvgChart.Lines($"{family.Prefix}/NN (from the due time) by requested rate", "ms", "rate", rates, series, logScale: true);
     }
 
     private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color, IReadOnlyCollection<int> sampledRuns)

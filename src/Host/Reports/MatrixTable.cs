@@ -47,7 +47,9 @@ internal static class MatrixTable
             m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? proxy.ToString("0.0", c) : "",
             m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) ? idle.ToString("0.0", c) : "",
             m.TryGetValue(SystemMeasures.NetRx.Name, out var rx) ? rx.ToString("0.0", c) : "",
-            run.Status == RunStatus.Succeeded ? "ok" : $"failed: {run.Error}",
+            run.Status != RunStatus.Succeeded ? $"failed: {run.Error}"
+                : Runs.OpenModelRule.Judge(run) is null ? "ok"
+                : string.Create(c, $"short by {m.GetValueOrDefault(OpenModelMeasures.Of(m).RateShortfall.Name):0.#}%"),
             run.Bottleneck ?? "",
         ];
     }

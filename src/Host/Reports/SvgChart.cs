@@ -83,10 +83,15 @@ internal static class SvgChart
 
     /// <summary>Lines over numeric x; an optional band (low/high per x) and marked points.</summary>
     public static string Lines(string title, string unit, string xLabel, IReadOnlyList<double> x, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series,
-        IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null, string? bandName = null)
+        IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null, string? bandName = null, bool logScale = false)
     {
         var values = series.SelectMany(s => s.Values).Concat(band?.SelectMany(b => new[] { b.Low, b.High }) ?? []).Where(double.IsFinite).ToList();
-        var svg = Open(title, unit, values.DefaultIfEmpty(0).Max(), out var scale);
+        // A log scale (latencies spanning decades: a 10 ms target beside an 800 ms tail) draws only positive values.
+        var positive = values.Where(v => v > 0).ToList();
+        var log = logScale && positive.Count > 0;
+        double scale = 0;
+        var (low, high) = log ? (Math.Floor(Math.Log10(positive.Min())), Math.Max(Math.Floor(Math.Log10(positive.Min())) + 1, Math.Ceiling(Math.Log10(positive.Max())))) : (0, 0);
+        var svg = log ? OpenLog(title, unit, low, high) : Open(title, unit, values.DefaultIfEmpty(0).Max(), out scale);
 
         // Named points (percentiles) stand evenly apart, so p99 and p99.9 do not overlap; numbers stand at their value.
         var named = xNames is not null;
@@ -96,7 +101,9 @@ internal static class SvgChart
         var plotWidth = Width - Left - Right;
         double X(int i) => Left + ((at[i] - minX) / spanX * plotWidth);
         double XAt(double v) => Left + ((v - minX) / spanX * plotWidth);
-        double Y(double v) => Height - Bottom - (v * scale);
+        double Y(double v) => log
+            ? Height - Bottom - ((Math.Log10(Math.Max(v, Math.Pow(10, low))) - low) / (high - low) * (Height - Top - Bottom))
+            : Height - Bottom - (v * scale);
         if (band is not null)
         {
             var upper = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.High)).Select(p => Invariant($"{X(p.i):0.#},{Y(p.b.High):0.#}")));
@@ -159,6 +166,33 @@ internal static class SvgChart
     }
 
     /// <summary>The legend under the chart, an entry after another, onto a new line (the chart growing) when the width is used up.</summary>
+    /// <summary>A chart whose value axis is logarithmic from 10^<paramref name="low"/> to 10^<paramref name="high"/>, ticked at 1, 2 and 5 of each decade (each decade alone past three).</summary>
+    private static StringBuilder OpenLog(string title, string unit, double low, double high)
+    {
+        var svg = new StringBuilder();
+        svg.Append(Invariant($"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\" role=\"img\" aria-label=\"{Encode(title)}\">"));
+        svg.Append(Invariant($"<text class=\"chart-title\" x=\"{Left}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{Encode(title)} (log scale)</text>"));
+        double[] steps = high - low <= 3 ? [1, 2, 5] : [1];
+        for (var decade = low; decade <= high; decade++)
+        {
+            foreach (var step in steps)
+            {
+                var value = step * Math.Pow(10, decade);
+                var at = Math.Log10(value);
+                if (at > high + 1e-9)
+                {
+                    break;
+                }
+
+                var y = Height - Bottom - ((at - low) / (high - low) * (Height - Top - Bottom));
+                svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"{(step == 1 ? "#ccc" : "#eee")}\"/><text class=\"y-tick\" x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
+            }
+        }
+
+        svg.Append(Invariant($"<text x=\"14\" y=\"{Top + ((Height - Top - Bottom) / 2)}\" font-size=\"11\" transform=\"rotate(-90 14 {Top + ((Height - Top - Bottom) / 2)})\" text-anchor=\"middle\">{Encode(unit)}</text>"));
+        return svg;
+    }
+
     private static string Close(StringBuilder svg, IReadOnlyList<(string Name, string Color)> legend)
     {
         var x = Left;

@@ -63,6 +63,28 @@ public sealed partial class SvgChartTests
         Assert.All(legend, l => Assert.True(l.Y <= height, $"'{l.Text}' below the chart"));
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_log_scale_ticks_each_decade_and_keeps_a_10_ms_target_apart_from_an_800_ms_tail()
+    {
+        var svg = SvgChart.Lines("t", "ms", "rate", [1000, 2000, 3000], [("p99", [0.8, 12, 800], "#000"), ("target p99<10ms", [10, 10, 10], "#999")], logScale: true);
+
+        var ticks = Labels(svg, "y-tick").Select(Number).ToList();
+        Assert.Equal(0.1, ticks[0]);
+        Assert.Equal(1000, ticks[^1]);
+        Assert.Contains(10, ticks);
+        Assert.Contains("(log scale)", svg, StringComparison.Ordinal);
+
+        // On a linear 0-1000 axis the 10 ms line sits 2 px above the floor; here a third of the height up.
+        var target = YOfTick(svg, "10");
+        var floor = YOfTick(svg, "0.1");
+        var top = YOfTick(svg, "1,000");
+        Assert.InRange((floor - target) / (floor - top), 0.45, 0.55);
+    }
+
+    private static double YOfTick(string svg, string label) =>
+        double.Parse(Regex.Match(svg, "<text class=\"y-tick\" x=\"[0-9.]+\" y=\"([0-9.]+)\"[^>]*>" + Regex.Escape(label) + "</text>").Groups[1].Value, CultureInfo.InvariantCulture);
+
     private static List<string> Labels(string svg, string kind) => [.. Ticks(svg, kind).Select(t => t.Label)];
 
     private static List<(double X, string Label)> Ticks(string svg, string kind) =>
