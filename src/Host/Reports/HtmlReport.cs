@@ -142,7 +142,7 @@ internal static class HtmlReport
         for (var r = 0; r < runs.Count; r++)
         {
             html.Append("<tr>");
-            foreach (var cell in axes.Select(a => a.Read(runs[r])).Concat(shown.Select(i => i == bound ? cells[r][i].Split(':')[0] : cells[r][i])))
+            foreach (var cell in axes.Select(a => AxisValue(a.Read(runs[r]))).Concat(shown.Select(i => i == bound ? cells[r][i].Split(':')[0] : cells[r][i])))
             {
                 html.Append(Invariant($"<td>{E(cell)}</td>"));
             }
@@ -182,11 +182,12 @@ internal static class HtmlReport
             html.Append("</tbody></table>");
         }
 
+        // A value run twice (a search confirming a miss) is drawn from its last run, not zigzagging between both.
         var xs = x is null ? [.. runs.Select((_, i) => (double)i)] : runs.Select(x.Number).Where(double.IsFinite).Distinct().Order().ToList();
         var groups = runs.Select((r, i) => (Run: r, Index: i)).GroupBy(p => Series(p.Run)).ToList();
         foreach (var name in new[] { rate, p99, SystemMeasures.CpuMean.Name }.Where(n => n is not null && runs.Any(r => r.Measurements.ContainsKey(n))))
         {
-            var series = groups.Select((g, k) => (g.Key, (IReadOnlyList<double>)[.. xs.Select(v => g.FirstOrDefault(p => (x is null ? p.Index : x.Number(p.Run)) == v).Run is { } found && found.Status == RunStatus.Succeeded ? Get(found, name!) : double.NaN)], SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
+            var series = groups.Select((g, k) => (g.Key, (IReadOnlyList<double>)[.. xs.Select(v => g.LastOrDefault(p => (x is null ? p.Index : x.Number(p.Run)) == v).Run is { } found && found.Status == RunStatus.Succeeded ? Get(found, name!) : double.NaN)], SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
             html.Append(SvgChart.Lines($"{name} by {x?.Name ?? "run"}", Comparison.Info(runs, name!).Unit, x?.Name ?? "run", xs, series));
         }
 
@@ -197,6 +198,10 @@ internal static class HtmlReport
 
         return Close(html);
     }
+
+    /// <summary>An axis's value as the table shows it: a number of thousands with its separators (10,000), anything else as it is.</summary>
+    private static string AxisValue(string value) =>
+        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) && Math.Abs(number) >= 1000 ? ComparisonTextWriter.Number(number) : value;
 
     /// <summary>
     /// A search's answer (<c>--find-max</c>, <c>--rate-steps</c> with a target): the highest requested
