@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Sweeps;
 
 namespace Benchmarks.Host.Commands;
 

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Sweeps;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;

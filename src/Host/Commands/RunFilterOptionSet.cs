@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Benchmarks.Host.Reports;
 using Benchmarks.Host.Store;
+using Benchmarks.Host.Sweeps;
 
 namespace Benchmarks.Host.Commands;
 

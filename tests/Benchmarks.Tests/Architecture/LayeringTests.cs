@@ -19,8 +19,8 @@ public sealed class LayeringTests
         // Execution: crank's statistics blocks, child processes, databases and proxies started for a run, response checks, load engines.
         "Crank", "Jobs", "Databases", "Proxies", "Verify", "LoadJobs",
 
-        // Services: a local run, the agent, stores, reports.
-        "Runs", "Agent", "Store", "Reports",
+        // Services: a local run, the agent, stores, reports; sweeps and searches, made of runs.
+        "Runs", "Agent", "Store", "Reports", "Sweeps",
 
         // The command line: parse, call one service, render.
         "Commands",

@@ -1,4 +1,4 @@
-namespace Benchmarks.Host.Commands;
+namespace Benchmarks.Host.Sweeps;
 
 /// <summary>One swept option (or the scenario) and the values it takes, in the order given.</summary>
 internal sealed record SweepAxis(string Name, IReadOnlyList<string> Values);

@@ -2,7 +2,7 @@ using System.Globalization;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Documents;
 
-namespace Benchmarks.Host.Commands;
+namespace Benchmarks.Host.Sweeps;
 
 /// <summary>
 /// Runs a sweep: every cell is a full <c>run</c> (its own warm-up, verification and iterations),

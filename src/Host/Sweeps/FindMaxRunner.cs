@@ -4,7 +4,7 @@ using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Runs;
 
-namespace Benchmarks.Host.Commands;
+namespace Benchmarks.Host.Sweeps;
 
 /// <summary>
 /// <c>run … --find-max --slo 'p99&lt;10ms'</c>: the highest open-model rate that meets the target

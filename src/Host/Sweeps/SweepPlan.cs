@@ -1,4 +1,4 @@
-namespace Benchmarks.Host.Commands;
+namespace Benchmarks.Host.Sweeps;
 
 /// <summary>
 /// A <c>run</c> whose scenario or sweepable options hold comma lists

@@ -5,7 +5,7 @@ using Benchmarks.Host.Documents;
 using Benchmarks.Host.Reports;
 using Spectre.Console;
 
-namespace Benchmarks.Host.Commands;
+namespace Benchmarks.Host.Sweeps;
 
 /// <summary>
 /// How a sweep shows where it is: a rule per cell (cell k of n, elapsed, an estimate of the time
