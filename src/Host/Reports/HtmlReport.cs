@@ -188,7 +188,10 @@ internal static class HtmlReport
         foreach (var name in new[] { rate, p99, SystemMeasures.CpuMean.Name }.Where(n => n is not null && runs.Any(r => r.Measurements.ContainsKey(n))))
         {
             var series = groups.Select((g, k) => (g.Key, (IReadOnlyList<double>)[.. xs.Select(v => g.LastOrDefault(p => (x is null ? p.Index : x.Number(p.Run)) == v).Run is { } found && found.Status == RunStatus.Succeeded ? Get(found, name!) : double.NaN)], SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
-            html.Append(SvgChart.Lines($"{name} by {x?.Name ?? "run"}", Comparison.Info(runs, name!).Unit, x?.Name ?? "run", xs, series));
+            // Without a numeric axis the runs stand in order, each named by its start.
+            html.Append(x is null
+                ? SvgChart.Lines($"{name} by run", Comparison.Info(runs, name!).Unit, "run (UTC start)", xs, series, xNames: StartLabels([.. runs.Select(r => r.StartedAt.UtcDateTime)]))
+                : SvgChart.Lines($"{name} by {x.Name}", Comparison.Info(runs, name!).Unit, x.Name, xs, series));
         }
 
         if (x?.Name == "requested rate" && groups.Count == 1)
