@@ -1,46 +1,34 @@
 using System.Diagnostics;
-using System.Globalization;
-using System.Text.Json;
-using Benchmarks.Host.Cli;
-using Benchmarks.Host.LoadJobs;
-using Benchmarks.Host.Crank;
-using Benchmarks.Host.Databases;
-using Benchmarks.Host.Proxies;
+using Benchmarks.Host.Documents;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
-using Benchmarks.Host.Verify;
 using Benchmarks.Load.Http;
-using Benchmarks.Host.Documents;
 
 namespace Benchmarks.Host.Runs;
 
 /// <summary>
 /// One local run: the server and the load as child processes on separate CPUs, the machine
 /// sampled every second of the measured window, and a run document that says what happened —
-/// also when it failed, with what was measured before.
+/// also when it failed, with what was measured before. This is the loop over steps and
+/// iterations; the server's start, check and warm-up are <see cref="ServerSession"/>'s, each
+/// window <see cref="LoadWindow"/>'s, and what they share <see cref="RunSession"/>'s.
 /// </summary>
 internal sealed class RunCoordinator
 {
-    private readonly IRunObserver _observer;
-    private readonly ISystemMetrics _metrics;
-    private readonly IProcessControl _control;
-    private ServerWarmth _warmth = new();
-    private RunDatabase? _database;
-    private ReverseProxy? _proxy;
+    private readonly RunSession _session;
+    private readonly ServerSession _servers;
+    private readonly LoadWindow _windows;
 
     /// <summary>The server of the run, kept from one step to the next.</summary>
     private JobProcess? _server;
 
-    /// <summary>The load process while its warm-up waits for the server's JIT, to be told when it is quiet.</summary>
-    private volatile JobProcess? _gatedLoad;
-
     public RunCoordinator(IRunObserver observer, ISystemMetrics metrics, IProcessControl control)
     {
-        _observer = observer;
-        _metrics = metrics;
-        _control = control;
+        _session = new RunSession(observer, metrics, control);
+        _servers = new ServerSession(_session);
+        _windows = new LoadWindow(_session);
     }
 
     /// <summary>Why the token was cancelled ("interrupted (Ctrl+C)", "terminated (SIGTERM)"), for the document's error; null when unknown.</summary>
@@ -67,7 +55,7 @@ internal sealed class RunCoordinator
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(next);
-        var workDirectory = RunWorkFolders.Create(_control);
+        var workDirectory = RunWorkFolders.Create(_session.Control);
         try
         {
             for (RunRequest? step = request; step is not null;)
@@ -109,8 +97,8 @@ internal sealed class RunCoordinator
                 await server.DisposeAsync();
             }
 
-            await (_proxy?.DisposeAsync() ?? ValueTask.CompletedTask);
-            await (_database?.DisposeAsync() ?? ValueTask.CompletedTask);
+            await (_session.Proxy?.DisposeAsync() ?? ValueTask.CompletedTask);
+            await (_session.Database?.DisposeAsync() ?? ValueTask.CompletedTask);
 
             Directory.Delete(workDirectory, recursive: true);
         }
@@ -127,8 +115,8 @@ internal sealed class RunCoordinator
         {
             if (!kept)
             {
-                _database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _control, _observer, cancellationToken) : null;
-                _proxy = await RunProxies.OpenAsync(request, document, _control, _observer, cancellationToken);
+                _session.Database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _session.Control, _session.Observer, cancellationToken) : null;
+                _session.Proxy = await RunProxies.OpenAsync(request, document, _session.Control, _session.Observer, cancellationToken);
             }
             else
             {
@@ -141,7 +129,7 @@ internal sealed class RunCoordinator
                 // A fresh server warms up before its first window; a kept one warms the step's load by its fixed warm-up;
                 // later windows find the server warm, and give their new load process a short warm-up (Iteration.LaterWarmup).
                 var fresh = server is null;
-                server ??= await StartServerAsync(request, workDirectory, verify: number == 1 && !kept, cancellationToken);
+                server ??= await _servers.StartAsync(request, workDirectory, verify: number == 1 && !kept, cancellationToken);
                 nic ??= NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
                 var stepWarmup = kept && number == 1;
                 var launch = fresh
@@ -151,11 +139,11 @@ internal sealed class RunCoordinator
                         : request.LoadLaunch with { Load = request.Load with { Warmup = Iteration.LaterWarmup(request.Load.Warmup), WarmupMax = null } };
                 if (request.Iterations > 1)
                 {
-                    _observer.IterationStarted(number, request.Iterations, request.Restart);
+                    _session.Observer.IterationStarted(number, request.Iterations, request.Restart);
                 }
 
                 current = new Iteration(request.Iterations > 1 ? number : null, document.Samples.Count > 0 ? document.Samples[^1].Time : 0);
-                var failure = await MeasureAsync(request, launch, workDirectory, server, nic, current, cancellationToken);
+                var failure = await _windows.MeasureAsync(request, launch, workDirectory, server, nic, current, cancellationToken);
                 if (!fresh && !stepWarmup)
                 {
                     // Only the load's own short warm-up in this window: it would dilute the warm-up's mean over the iterations,
@@ -168,7 +156,7 @@ internal sealed class RunCoordinator
                 current.MoveSamplesTo(document);
                 iterations.Add(current.Measurements);
                 current = null;
-                if (_database?.Gone(_control) is { } gone)
+                if (_session.Database?.Gone(_session.Control) is { } gone)
                 {
                     RunOutcome.Merge(document.Measurements, iterations[^1]);
                     throw new RunFailedException(new JobFailure(JobFailure.OneLine($"{gone}; the server said: {JobFailure.TellingLine(server.Tail) ?? "nothing"}"), server.Tail.Format(20)));
@@ -180,7 +168,7 @@ internal sealed class RunCoordinator
                     throw new RunFailedException(JobFailure.Exited("the server exited during the run", server));
                 }
 
-                if (_proxy?.Gone() is { } proxyGone)
+                if (_session.Proxy?.Gone() is { } proxyGone)
                 {
                     RunOutcome.Merge(document.Measurements, iterations[^1]);
                     throw new RunFailedException(proxyGone);
@@ -223,165 +211,4 @@ internal sealed class RunCoordinator
             }
         }
     }
-
-    /// <summary>Starts the server, waits until it is ready, checks it (the first time) and warms it up when the load warms up in a job of its own.</summary>
-    private async Task<JobProcess> StartServerAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken)
-    {
-        var warmth = new ServerWarmth();
-        _warmth = warmth;
-        var server = ServerJob.Start(
-            new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
-            {
-                Options = request.ServerOptions,
-                PluginDirectories = request.PluginDirectories,
-                Cpus = request.ServerCpus,
-                ReportRuntime = true,
-                Environment = _database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [Scenarios.IDatabaseScenario.ConnectionVariable] = _database.ConnectionString },
-            },
-            _control,
-            (line, isError) =>
-            {
-                if (!isError && RuntimeActivity.Parse(line) is { } activity)
-                {
-                    var now = Stopwatch.GetTimestamp();
-                    warmth.Report(activity, now);
-                    _gatedLoad?.TryWriteLine(LoadProtocol.ServerWarm(warmth.IsWarm(now)));
-                }
-            });
-        try
-        {
-            if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
-            {
-                throw new RunFailedException(notReady);
-            }
-
-            if (verify && request.Verify)
-            {
-                var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken, _database?.ConnectionString);
-                if (!report.Passed)
-                {
-                    throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
-                }
-
-                _observer.Verified(report.Checks.Count, request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower", [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
-            }
-
-            _observer.ServerReady(request.ServerName, server.Id, request.ServerCpus, request.LoadJob.Describe(request.Load), request.LoadCpus);
-            await WarmUpAsync(request, workDirectory, server, cancellationToken);
-            return server;
-        }
-        catch
-        {
-            await server.StopAsync(JobProcess.StopGrace);
-            await server.DisposeAsync();
-            throw;
-        }
-    }
-
-    /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
-    private async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
-    {
-        var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
-        SortedDictionary<string, double>? statistics = null;
-        var blocks = new StatisticsBlockReader(json => statistics = StatisticsBlock.Parse(json)?.Values() ?? statistics);
-        await using var load = JobProcess.Start(request.LoadJob.Main(launch, workDirectory), _control, (line, isError) =>
-        {
-            if (isError)
-            {
-                return;
-            }
-
-            blocks.OnLine(line);
-            if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
-            {
-                if (iteration.OnProgress(progress, launch.Load, request.LoadJob.RateUnit, _warmth, _observer))
-                {
-                    _gatedLoad = null;
-                }
-            }
-        });
-        iteration.LastJitMilliseconds ??= _warmth.Reports ? _warmth.JitMilliseconds : null;
-        if (launch.WarmupGate)
-        {
-            _gatedLoad = load;
-        }
-
-        var sampler = new MetricsSampler(_metrics, nic);
-        var sampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0, _proxy?.ProcessId ?? 0);
-        iteration.Sampling = sampling;
-        if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
-        {
-            // The warm-up's seconds are sampled too: how the server got to its steady state (its CPU while the JIT works) is part of the answer.
-            iteration.WarmupSampling = new RunSampling(sampler, server.Id, load.Id, _database?.ProcessId ?? 0, _proxy?.ProcessId ?? 0);
-            iteration.WarmupSampling.StartWindow();
-        }
-
-        samplingReady.SetResult(sampling);
-        if (!request.LoadJob.ReportsProgress)
-        {
-            sampling.StartWindow();
-        }
-
-        await SampleUntilExitAsync(sampling, server, load, request.LoadJob, cancellationToken);
-        var (measurements, failure) = request.LoadJob.Collect(load, statistics);
-        if (measurements is not null)
-        {
-            RunOutcome.Merge(iteration.Measurements, measurements);
-        }
-
-        iteration.Close();
-        return failure;
-    }
-
-    private async Task WarmUpAsync(RunRequest request, string workDirectory, JobProcess server, CancellationToken cancellationToken)
-    {
-        if (request.LoadJob.Warmup(request.LoadLaunch, workDirectory) is not { } warmup)
-        {
-            return;
-        }
-
-        _observer.WarmupRun(request.Load.Warmup, warmup.Name);
-        await using var job = JobProcess.Start(warmup, _control);
-        await Task.WhenAny(job.Exited, server.Exited).WaitAsync(cancellationToken);
-        if (server.HasExited)
-        {
-            await job.StopAsync(JobProcess.StopGrace);
-            throw new RunFailedException(JobFailure.Exited("the server exited during the warm-up", server));
-        }
-
-        if (job.ExitCode != 0)
-        {
-            throw new RunFailedException(JobFailure.Exited("the warm-up exited", job));
-        }
-    }
-
-    /// <summary>
-    /// Waits for the load to finish. Samples come on the load's own second ticks when it reports
-    /// them, otherwise on this process's clock.
-    /// </summary>
-    private async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, ILoadJob loadJob, CancellationToken cancellationToken)
-    {
-        var loadReportsProgress = loadJob.ReportsProgress;
-        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
-        var proxyExited = _proxy?.Exited ?? Task.Delay(Timeout.Infinite, cancellationToken);
-        while (!load.HasExited && !server.HasExited && _proxy is not { HasExited: true })
-        {
-            var tick = loadReportsProgress ? Task.Delay(Timeout.Infinite, cancellationToken) : timer.WaitForNextTickAsync(cancellationToken).AsTask();
-            await Task.WhenAny(tick, load.Exited, server.Exited, proxyExited).WaitAsync(cancellationToken);
-            if (tick.IsCompletedSuccessfully && !load.HasExited && sampling.Tick(double.NaN) is { } sample)
-            {
-                _observer.WindowSecond(sample, loadJob.RateUnit);
-            }
-        }
-
-        if ((server.HasExited || _proxy is { HasExited: true }) && !load.HasExited)
-        {
-            // The server (or the proxy before it) died under load: stop the load now (it reports what it measured), keep the window so far.
-            sampling.EndWindow();
-            await load.StopAsync(JobProcess.StopGrace);
-        }
-
-        await load.Exited;
-    }
-
 }

@@ -1,0 +1,96 @@
+using Benchmarks.Host.Crank;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Metrics;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>One measured window: a load process, sampled each second, its measurements and samples into an <see cref="Iteration"/> as they come.</summary>
+internal sealed class LoadWindow(RunSession session)
+{
+    private readonly RunSession _session = session;
+
+    /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
+    public async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
+    {
+        var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
+        SortedDictionary<string, double>? statistics = null;
+        var blocks = new StatisticsBlockReader(json => statistics = StatisticsBlock.Parse(json)?.Values() ?? statistics);
+        await using var load = JobProcess.Start(request.LoadJob.Main(launch, workDirectory), _session.Control, (line, isError) =>
+        {
+            if (isError)
+            {
+                return;
+            }
+
+            blocks.OnLine(line);
+            if (LoadProtocol.Parse(line) is { } progress && samplingReady.Task.IsCompletedSuccessfully)
+            {
+                if (iteration.OnProgress(progress, launch.Load, request.LoadJob.RateUnit, _session.Warmth, _session.Observer))
+                {
+                    _session.GatedLoad = null;
+                }
+            }
+        });
+        iteration.LastJitMilliseconds ??= _session.Warmth.Reports ? _session.Warmth.JitMilliseconds : null;
+        if (launch.WarmupGate)
+        {
+            _session.GatedLoad = load;
+        }
+
+        var sampler = new MetricsSampler(_session.Metrics, nic);
+        var sampling = new RunSampling(sampler, server.Id, load.Id, _session.Database?.ProcessId ?? 0, _session.Proxy?.ProcessId ?? 0);
+        iteration.Sampling = sampling;
+        if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
+        {
+            // The warm-up's seconds are sampled too: how the server got to its steady state (its CPU while the JIT works) is part of the answer.
+            iteration.WarmupSampling = new RunSampling(sampler, server.Id, load.Id, _session.Database?.ProcessId ?? 0, _session.Proxy?.ProcessId ?? 0);
+            iteration.WarmupSampling.StartWindow();
+        }
+
+        samplingReady.SetResult(sampling);
+        if (!request.LoadJob.ReportsProgress)
+        {
+            sampling.StartWindow();
+        }
+
+        await SampleUntilExitAsync(sampling, server, load, request.LoadJob, cancellationToken);
+        var (measurements, failure) = request.LoadJob.Collect(load, statistics);
+        if (measurements is not null)
+        {
+            RunOutcome.Merge(iteration.Measurements, measurements);
+        }
+
+        iteration.Close();
+        return failure;
+    }
+
+    /// <summary>
+    /// Waits for the load to finish. Samples come on the load's own second ticks when it reports
+    /// them, otherwise on this process's clock.
+    /// </summary>
+    private async Task SampleUntilExitAsync(RunSampling sampling, JobProcess server, JobProcess load, ILoadJob loadJob, CancellationToken cancellationToken)
+    {
+        var loadReportsProgress = loadJob.ReportsProgress;
+        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+        var proxyExited = _session.Proxy?.Exited ?? Task.Delay(Timeout.Infinite, cancellationToken);
+        while (!load.HasExited && !server.HasExited && _session.Proxy is not { HasExited: true })
+        {
+            var tick = loadReportsProgress ? Task.Delay(Timeout.Infinite, cancellationToken) : timer.WaitForNextTickAsync(cancellationToken).AsTask();
+            await Task.WhenAny(tick, load.Exited, server.Exited, proxyExited).WaitAsync(cancellationToken);
+            if (tick.IsCompletedSuccessfully && !load.HasExited && sampling.Tick(double.NaN) is { } sample)
+            {
+                _session.Observer.WindowSecond(sample, loadJob.RateUnit);
+            }
+        }
+
+        if ((server.HasExited || _session.Proxy is { HasExited: true }) && !load.HasExited)
+        {
+            // The server (or the proxy before it) died under load: stop the load now (it reports what it measured), keep the window so far.
+            sampling.EndWindow();
+            await load.StopAsync(JobProcess.StopGrace);
+        }
+
+        await load.Exited;
+    }
+}

@@ -1,0 +1,37 @@
+using Benchmarks.Host.Databases;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Metrics;
+using Benchmarks.Host.Platform;
+using Benchmarks.Host.Proxies;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>
+/// What the parts of one local run share: where they report, how they sample and control
+/// processes, the database and proxy the run started, the server's warmth, and the load whose
+/// warm-up waits for that server's JIT.
+/// </summary>
+internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, IProcessControl control)
+{
+    private JobProcess? _gatedLoad;
+
+    public IRunObserver Observer { get; } = observer;
+
+    public ISystemMetrics Metrics { get; } = metrics;
+
+    public IProcessControl Control { get; } = control;
+
+    public RunDatabase? Database { get; set; }
+
+    public ReverseProxy? Proxy { get; set; }
+
+    /// <summary>The running server's JIT activity, as its own lines report it.</summary>
+    public ServerWarmth Warmth { get; set; } = new();
+
+    /// <summary>The load process while its warm-up waits for the server's JIT, to be told when it is quiet (written from the server's output thread).</summary>
+    public JobProcess? GatedLoad
+    {
+        get => Volatile.Read(ref _gatedLoad);
+        set => Volatile.Write(ref _gatedLoad, value);
+    }
+}

@@ -1,0 +1,89 @@
+using System.Diagnostics;
+using Benchmarks.Host.Jobs;
+using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Verify;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>A run's server: started on its CPUs, waited for until ready, checked the first time, and warmed up when the load warms up in a job of its own.</summary>
+internal sealed class ServerSession(RunSession session)
+{
+    private readonly RunSession _session = session;
+
+    /// <summary>Starts the server, waits until it is ready, checks it (the first time) and warms it up when the load warms up in a job of its own.</summary>
+    public async Task<JobProcess> StartAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken)
+    {
+        var warmth = new ServerWarmth();
+        _session.Warmth = warmth;
+        var server = ServerJob.Start(
+            new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
+            {
+                Options = request.ServerOptions,
+                PluginDirectories = request.PluginDirectories,
+                Cpus = request.ServerCpus,
+                ReportRuntime = true,
+                Environment = _session.Database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [Scenarios.IDatabaseScenario.ConnectionVariable] = _session.Database.ConnectionString },
+            },
+            _session.Control,
+            (line, isError) =>
+            {
+                if (!isError && RuntimeActivity.Parse(line) is { } activity)
+                {
+                    var now = Stopwatch.GetTimestamp();
+                    warmth.Report(activity, now);
+                    _session.GatedLoad?.TryWriteLine(LoadProtocol.ServerWarm(warmth.IsWarm(now)));
+                }
+            });
+        try
+        {
+            if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
+            {
+                throw new RunFailedException(notReady);
+            }
+
+            if (verify && request.Verify)
+            {
+                var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken, _session.Database?.ConnectionString);
+                if (!report.Passed)
+                {
+                    throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
+                }
+
+                _session.Observer.Verified(report.Checks.Count, request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower", [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
+            }
+
+            _session.Observer.ServerReady(request.ServerName, server.Id, request.ServerCpus, request.LoadJob.Describe(request.Load), request.LoadCpus);
+            await WarmUpAsync(request, workDirectory, server, cancellationToken);
+            return server;
+        }
+        catch
+        {
+            await server.StopAsync(JobProcess.StopGrace);
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    private async Task WarmUpAsync(RunRequest request, string workDirectory, JobProcess server, CancellationToken cancellationToken)
+    {
+        if (request.LoadJob.Warmup(request.LoadLaunch, workDirectory) is not { } warmup)
+        {
+            return;
+        }
+
+        _session.Observer.WarmupRun(request.Load.Warmup, warmup.Name);
+        await using var job = JobProcess.Start(warmup, _session.Control);
+        await Task.WhenAny(job.Exited, server.Exited).WaitAsync(cancellationToken);
+        if (server.HasExited)
+        {
+            await job.StopAsync(JobProcess.StopGrace);
+            throw new RunFailedException(JobFailure.Exited("the server exited during the warm-up", server));
+        }
+
+        if (job.ExitCode != 0)
+        {
+            throw new RunFailedException(JobFailure.Exited("the warm-up exited", job));
+        }
+    }
+
+}
