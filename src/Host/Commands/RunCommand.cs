@@ -189,7 +189,8 @@ internal static class RunCommand
             var coordinator = new RunCoordinator(result.GetValue(quiet) ? SilentRunObserver.Instance : new ConsoleRunObserver(screen.Out), SystemMetrics.Create(), OsPlatform.CreateProcessControl()) { CancelReason = () => signal.Reason };
             if (result.GetValue(findMax))
             {
-                return await FindMaxRunner.RunAsync(request, screen, coordinator, document => StoreAsync(document, null), signal.Token);
+                // A quiet search still prints its steps and its answer, a line each: they are its result.
+                return await FindMaxRunner.RunAsync(request, result.GetValue(quiet) ? console : screen, coordinator, document => StoreAsync(document, null, table: result.GetValue(detail)), signal.Token);
             }
 
             var document = await coordinator.RunAsync(request, signal.Token);
@@ -209,13 +210,18 @@ internal static class RunCommand
                 : ExitCodes.Success;
 
             // The table first, then every sink on its own: one that cannot be written loses nothing the others keep.
-            async Task<int> StoreAsync(RunDocument document, FileInfo? file)
+            // A search's step prints no table: its one line says what it found, and 'results show ID' gives the rest.
+            async Task<int> StoreAsync(RunDocument document, FileInfo? file, bool table = true)
             {
-                ResultTableWriter.Write(screen.Out, document, result.GetValue(detail));
+                if (table)
+                {
+                    ResultTableWriter.Write(screen.Out, document, result.GetValue(detail));
+                }
+
                 var sinks = new RunSinks(screen, document);
                 var local = stores.Local(result);
                 var path = await sinks.TryAsync($"could not store the run in {local.Directory}", () => local.WriteAsync(document, CancellationToken.None));
-                if (path is not null)
+                if (path is not null && table)
                 {
                     screen.Out.WriteLine($"Stored {path} (run {RunId.Short(document.Id)})");
                 }

@@ -180,6 +180,9 @@ public sealed class OpenModelTests
         var steps = run.Output.Split('\n').Where(l => l.StartsWith("step ", StringComparison.Ordinal)).ToList();
         Assert.InRange(steps.Count, 4, 16);
         Assert.Contains("a miss is confirmed by a second run at the same rate", run.Output, StringComparison.Ordinal);
+
+        // A step is its progress and its one line, not a run's table (results show ID has it).
+        Assert.DoesNotContain("  http/rps/mean ", run.Output, StringComparison.Ordinal);
         Assert.StartsWith("step 1: 500 req/s requested", steps[0], StringComparison.Ordinal);
         Assert.StartsWith("step 2: 1,000 req/s requested", steps[1], StringComparison.Ordinal);
         var answer = System.Text.RegularExpressions.Regex.Match(run.Output, @"the highest rate meeting p99<50ms is ([\d,]+) req/s");
