@@ -17,6 +17,9 @@ internal sealed class LoadClock
     private long _lastErrors;
     private int _second;
 
+    /// <summary>When the last second was reported: each second's rate is its count over its own length.</summary>
+    private long _lastTick;
+
     /// <param name="read">Reads the run's totals so far (completed requests or messages, errors), without locks.</param>
     /// <param name="progress">Where each second is reported.</param>
     /// <param name="warmupRead">Reads the responses completed during warm-up, for the warm-up's per-second rate.</param>
@@ -77,11 +80,12 @@ internal sealed class LoadClock
         var rates = new List<double>();
         var last = warmupCompleted();
         _second = 0;
+        _lastTick = start;
         for (var second = 1; second <= (int)Math.Ceiling(maximum.TotalSeconds); second++)
         {
             await DelayUntilAsync(start, TimeSpan.FromSeconds(second), cancellationToken);
             var now = warmupCompleted();
-            rates.Add(now - last);
+            rates.Add(PerSecondOf(now - last));
             last = now;
             _second++;
             _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, rates[^1], 0));
@@ -108,6 +112,7 @@ internal sealed class LoadClock
         ArgumentNullException.ThrowIfNull(drained);
         var start = _time.GetTimestamp();
         var reported = 0;
+        _lastTick = start;
         while (!drained())
         {
             var elapsed = _time.GetElapsedTime(start);
@@ -132,6 +137,7 @@ internal sealed class LoadClock
     {
         var start = _time.GetTimestamp();
         _second = 0;
+        _lastTick = start;
         var wholeSeconds = (int)Math.Floor(span.TotalSeconds);
         for (var second = 1; second <= wholeSeconds; second++)
         {
@@ -156,6 +162,19 @@ internal sealed class LoadClock
         }
     }
 
+    /// <summary>
+    /// A second's count as a rate over the time since the last report: a tick the machine delayed
+    /// (the next one keeps to its whole second, so it comes early) neither inflates its second nor
+    /// starves the next.
+    /// </summary>
+    private double PerSecondOf(long count)
+    {
+        var now = _time.GetTimestamp();
+        var seconds = _time.GetElapsedTime(_lastTick, now).TotalSeconds;
+        _lastTick = now;
+        return seconds > 0.01 ? count / seconds : count;
+    }
+
     private bool NothingAnswered()
     {
         var (completed, errors) = _read();
@@ -168,7 +187,7 @@ internal sealed class LoadClock
         _second++;
         if (measuring)
         {
-            var rate = completed - _lastCompleted;
+            var rate = PerSecondOf(completed - _lastCompleted);
             _perSecond.Add(rate);
             _progress?.Report(new LoadProgress(LoadPhase.Window, _second, rate, errors - _lastErrors));
             _lastCompleted = completed;
@@ -177,7 +196,7 @@ internal sealed class LoadClock
         else
         {
             var warm = _warmupRead?.Invoke() ?? 0;
-            _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, warm - _lastWarmup, 0));
+            _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, PerSecondOf(warm - _lastWarmup), 0));
             _lastWarmup = warm;
         }
     }

@@ -135,4 +135,20 @@ public sealed class LoadClockTests
         Assert.False(heldNever);
         Assert.Equal(TimeSpan.FromSeconds(3), tookNever);
     }
+
+    [Fact]
+    public async Task A_second_whose_tick_comes_late_is_a_rate_over_its_own_length_and_does_not_starve_the_next()
+    {
+        // A server at a constant 1,000 responses a second; the machine holds the first tick half a second.
+        var run = new ClockRun(t => 1000 * t);
+        var window = run.Clock.RunWindowAsync(TimeSpan.FromSeconds(3), CancellationToken.None);
+        await run.Time.RunAsync(window, until: () => true);
+        run.Time.Advance(TimeSpan.FromMilliseconds(500));
+        await run.Time.RunAsync(window);
+
+        // Counted per tick, the seconds would read 1,500, 500 and 1,000.
+        Assert.Equal(3, run.Clock.PerSecond.Count);
+        Assert.All(run.Clock.PerSecond, rate => Assert.InRange(rate, 999.9, 1000.1));
+        Assert.All(run.Reports.Where(r => r.Phase == LoadPhase.Window), r => Assert.InRange(r.RequestsPerSecond, 999.9, 1000.1));
+    }
 }
