@@ -153,6 +153,6 @@ internal static class HistoryCommand
     /// <summary>The headline rate of the latest run that reports one (any protocol's), else HTTP's.</summary>
     private static string Headline(IReadOnlyList<RunDocument> runs) =>
         runs.OrderByDescending(r => r.StartedAt)
-            .Select(r => MeasurementCatalog.WithRole(MeasurementRole.Headline).FirstOrDefault(h => r.Measurements.ContainsKey(h.Name))?.Name)
+            .Select(r => MeasurementCatalog.OwnOf(MeasurementRole.Headline, r.Measurements)?.Name)
             .FirstOrDefault(n => n is not null) ?? HttpMeasures.RpsMean.Name;
 }

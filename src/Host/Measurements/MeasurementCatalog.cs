@@ -22,6 +22,13 @@ internal static class MeasurementCatalog
 
     public static Measurement? Find(string name) => s_byName.GetValueOrDefault(name);
 
+    /// <summary>A run's own measurement of a role (its headline rate, its tail latency): the first of the role its values hold; null when none.</summary>
+    public static Measurement? OwnOf(MeasurementRole role, IReadOnlyDictionary<string, double> values)
+    {
+        ArgumentNullException.ThrowIfNull(values);
+        return s_byRole[role].FirstOrDefault(m => values.ContainsKey(m.Name));
+    }
+
     /// <summary>The catalog's metadata, or — for a name it does not hold (a plugin's, crank's) — the name's conventions and no stated aggregate.</summary>
     public static MeasurementInfo Describe(string name) =>
         Find(name)?.Info ?? new MeasurementInfo { Description = name, HigherIsBetter = MeasurementDirection.Infer(name) };

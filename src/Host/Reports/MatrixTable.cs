@@ -33,10 +33,10 @@ internal static class MatrixTable
 
         var c = CultureInfo.InvariantCulture;
         var m = run.Measurements;
-        var rate = Rates.FirstOrDefault(r => m.ContainsKey(r.Name));
+        var rate = MeasurementCatalog.OwnOf(MeasurementRole.Headline, m);
         var rateText = rate is null ? ""
             : string.Create(c, $"{m[rate.Name]:n0} {rate.Unit}") + (run.Spread.TryGetValue(rate.Name, out var spread) ? string.Create(c, $" [{spread.CiLow:n0}, {spread.CiHigh:n0}]") : "");
-        var p99 = P99.FirstOrDefault(p => m.ContainsKey(p.Name));
+        var p99 = MeasurementCatalog.OwnOf(MeasurementRole.TailLatency, m);
         var errors = s_errors.Where(e => m.ContainsKey(e.Name)).Sum(e => m[e.Name]);
         return
         [

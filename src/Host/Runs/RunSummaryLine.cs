@@ -17,7 +17,7 @@ internal static class RunSummaryLine
         var c = CultureInfo.InvariantCulture;
         var parts = new List<string>();
         var m = document.Measurements;
-        if (MeasurementCatalog.WithRole(MeasurementRole.Headline).FirstOrDefault(h => m.ContainsKey(h.Name)) is { } headline)
+        if (MeasurementCatalog.OwnOf(MeasurementRole.Headline, m) is { } headline)
         {
             parts.Add(string.Create(c, $"{m[headline.Name]:n0} {headline.Unit}"));
         }
