@@ -53,18 +53,14 @@ internal static class AgentCommand
                     return console.Fail(ExitCodes.Usage, "--windows-service runs only on Windows; on Linux install the systemd unit (docs/agents.md)");
                 }
 
-                try
+                if (!AgentHost.StartedAsWindowsService)
                 {
-                    return WindowsService.Run("BenchmarksAgent", token => RunAsync(console, options, eventLog: true, token));
-                }
-                catch (InvalidOperationException ex)
-                {
-                    return console.Fail(ExitCodes.Failed, ex.Message);
+                    return console.Fail(ExitCodes.Failed, $"not started by the service control manager; run 'benchmarks agent' without --windows-service from a console, or start the {AgentHost.WindowsServiceName} service");
                 }
             }
 
             using var signal = new ShutdownSignal(cancellationToken);
-            return await RunAsync(console, options, eventLog: false, signal.Token);
+            return await RunAsync(console, options, result.GetValue(windowsService), signal.Token);
         });
         return command;
     }
@@ -141,11 +137,11 @@ internal static class AgentCommand
             ? duration
             : throw new UsageException($"{option} '{text}' is not a duration such as 10s, 30m or 2h");
 
-    private static async Task<int> RunAsync(CliConsole console, AgentOptions options, bool eventLog, CancellationToken cancellationToken)
+    private static async Task<int> RunAsync(CliConsole console, AgentOptions options, bool windowsService, CancellationToken cancellationToken)
     {
         try
         {
-            await AgentHost.RunAsync(options, console.Out, eventLog, cancellationToken);
+            await AgentHost.RunAsync(options, console.Out, windowsService, cancellationToken);
             return ExitCodes.Success;
         }
         catch (IOException ex)

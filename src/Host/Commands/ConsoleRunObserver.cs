@@ -28,6 +28,8 @@ internal sealed class ConsoleRunObserver(TextWriter output) : IRunObserver
     public void ServerReady(string server, int processId, IReadOnlyList<int>? serverCpus, string load, IReadOnlyList<int>? loadCpus) =>
         output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Server {server} ready (pid {processId}{Cpus(serverCpus)}); {load}{Cpus(loadCpus)}."));
 
+    public void Note(string line) => output.WriteLine($"note: {line}");
+
     public void WarmupRun(TimeSpan duration, string name) =>
         output.WriteLine($"  warm-up {Cli.DurationParser.Format(duration)} ({name})");
 

@@ -94,7 +94,38 @@ internal static class MetricsDelta
             }
         }
 
+        if (start.Runtime is { } r0 && end.Runtime is { } r1)
+        {
+            Runtime(values, r0, r1, seconds);
+        }
+
         return values;
+    }
+
+    /// <summary>
+    /// The runtime's counters over the interval: an incrementing counter's increments per second
+    /// (GCs, bytes allocated, contentions, work items), the others' last value, and the share of
+    /// the interval the GC paused the process.
+    /// </summary>
+    private static void Runtime(SortedDictionary<string, double> values, RuntimeCounterSnapshot start, RuntimeCounterSnapshot end, double seconds)
+    {
+        foreach (var (key, total) in end.Totals)
+        {
+            values[NameOf(key)] = Math.Max(0, total - start.Totals.GetValueOrDefault(key)) / seconds;
+        }
+
+        foreach (var (key, value) in end.Gauges)
+        {
+            values[NameOf(key)] = value;
+        }
+
+        // The pause time is milliseconds paused, summed: per second of wall time, a share of it.
+        if (values.TryGetValue(RuntimeMeasures.PauseTime.Name, out var pausedPerSecond))
+        {
+            values[RuntimeMeasures.GcPause.Name] = Math.Clamp(pausedPerSecond / 1000 * 100, 0, 100);
+        }
+
+        static string NameOf(string key) => key.IndexOf('/', StringComparison.Ordinal) is var at and > 0 ? RuntimeMeasures.NameOf(key[..at], key[(at + 1)..]) : key;
     }
 
     private static void Set(SortedDictionary<string, double> values, Measurement measurement, double value) => values[measurement.Name] = value;

@@ -7,9 +7,13 @@ internal sealed class MetricsSampler
 {
     private readonly ISystemMetrics _metrics;
 
-    public MetricsSampler(ISystemMetrics metrics, string? interfaceName)
+    private readonly Func<RuntimeCounterSnapshot?>? _runtime;
+
+    /// <param name="runtime">The measured process's runtime counters at the instant of each snapshot (a .NET server with a counter session).</param>
+    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null)
     {
         _metrics = metrics;
+        _runtime = runtime;
         InterfaceName = interfaceName;
         LinkSpeedMbps = interfaceName is null ? null : metrics.ReadLinkSpeed(interfaceName);
     }
@@ -30,5 +34,8 @@ internal sealed class MetricsSampler
         loadProcessId is > 0 ? _metrics.ReadProcess(loadProcessId.Value) : null,
         InterfaceName is null ? null : _metrics.ReadNetwork(InterfaceName),
         databaseProcessId is > 0 ? _metrics.ReadProcessTree(databaseProcessId.Value) : null,
-        proxyProcessId is > 0 ? _metrics.ReadProcessTree(proxyProcessId.Value) : null);
+        proxyProcessId is > 0 ? _metrics.ReadProcessTree(proxyProcessId.Value) : null)
+    {
+        Runtime = _runtime?.Invoke(),
+    };
 }

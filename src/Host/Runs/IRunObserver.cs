@@ -22,6 +22,9 @@ internal interface IRunObserver
     /// <summary>The server is ready, and the load about to start.</summary>
     void ServerReady(string server, int processId, IReadOnlyList<int>? serverCpus, string load, IReadOnlyList<int>? loadCpus);
 
+    /// <summary>Something the run could not do and goes on without (one line).</summary>
+    void Note(string line);
+
     /// <summary>A separate warm-up run of the load (wrk's) starts.</summary>
     void WarmupRun(TimeSpan duration, string name);
 

@@ -1,7 +1,9 @@
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
+using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.Runs;
 
@@ -38,7 +40,8 @@ internal sealed class LoadWindow(RunSession session)
             _session.GatedLoad = load;
         }
 
-        var sampler = new MetricsSampler(_session.Metrics, nic);
+        var counters = _session.Counters;
+        var sampler = new MetricsSampler(_session.Metrics, nic, counters is null ? null : counters.Snapshot);
         var sampling = new RunSampling(sampler, server.Id, load.Id, _session.Database?.ProcessId ?? 0, _session.Proxy?.ProcessId ?? 0);
         iteration.Sampling = sampling;
         if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
@@ -62,6 +65,7 @@ internal sealed class LoadWindow(RunSession session)
         }
 
         iteration.Close();
+        PerRequestCosts.Add(iteration.Measurements, MachineCpus.Count);
         return failure;
     }
 

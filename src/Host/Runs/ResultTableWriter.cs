@@ -38,6 +38,19 @@ internal static class ResultTableWriter
         return names;
     }
 
+    /// <summary>What a request cost the server, in one line, when its runtime counters were read.</summary>
+    private static string? RuntimeLine(SortedDictionary<string, double> m)
+    {
+        if (!m.TryGetValue(RuntimeMeasures.AllocatedPerRequest.Name, out var allocated))
+        {
+            return null;
+        }
+
+        var c = CultureInfo.InvariantCulture;
+        var cpu = m.TryGetValue(RuntimeMeasures.CpuPerRequest.Name, out var us) ? string.Create(c, $"{us:0.#} us CPU, ") : "";
+        return string.Create(c, $"  per request: {cpu}{allocated:#,0} B allocated, {m.GetValueOrDefault(RuntimeMeasures.GcsPer1kRequests.Name):0.##} GCs per 1,000, {m.GetValueOrDefault(RuntimeMeasures.WorkItemsPerRequest.Name):0.##} work items; GC paused {m.GetValueOrDefault(RuntimeMeasures.GcPause.Name):0.#}%");
+    }
+
     /// <param name="writer">Where the table goes.</param>
     /// <param name="document">The run.</param>
     /// <param name="detail">Every measurement with its meaning, rather than the headline with units.</param>
@@ -56,6 +69,11 @@ internal static class ResultTableWriter
             var info = document.Metadata.TryGetValue(name, out var known) ? known : null;
             var text = value.ToString(info?.Format ?? (info?.Unit == "count" ? "n0" : "n2"), CultureInfo.InvariantCulture);
             writer.WriteLine(detail ? $"  {name.PadRight(width)}  {text,16}  {info?.Description}" : $"  {name.PadRight(width)}  {text,16} {(info?.Unit is "count" ? "" : info?.Unit)}".TrimEnd());
+        }
+
+        if (!detail && RuntimeLine(document.Measurements) is { } runtime)
+        {
+            writer.WriteLine(runtime);
         }
 
         if (!detail && all.Count > names.Count)

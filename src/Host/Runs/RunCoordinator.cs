@@ -93,8 +93,7 @@ internal sealed class RunCoordinator
             if (_server is { } server)
             {
                 _server = null;
-                await server.StopAsync(JobProcess.StopGrace);
-                await server.DisposeAsync();
+                await _servers.StopAsync(server);
             }
 
             await (_session.Proxy?.DisposeAsync() ?? ValueTask.CompletedTask);
@@ -182,8 +181,7 @@ internal sealed class RunCoordinator
 
                 if (request.Restart && number < request.Iterations)
                 {
-                    await server.StopAsync(JobProcess.StopGrace);
-                    await server.DisposeAsync();
+                    await _servers.StopAsync(server);
                     server = null;
                 }
             }

@@ -70,4 +70,7 @@ internal sealed record RunRequest
 
     /// <summary>Run the TechEmpower checks against the server before loading it.</summary>
     public bool Verify { get; init; } = true;
+
+    /// <summary>Read the server's runtime counters over EventPipe each second (a .NET server).</summary>
+    public bool RuntimeCounters { get; init; } = true;
 }

@@ -25,6 +25,9 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
 
     public ReverseProxy? Proxy { get; set; }
 
+    /// <summary>The running server's runtime counters (a .NET server), read over EventPipe while it runs.</summary>
+    public RuntimeCounterSession? Counters { get; set; }
+
     /// <summary>The running server's JIT activity, as its own lines report it.</summary>
     public ServerWarmth Warmth { get; set; } = new();
 

@@ -3,7 +3,7 @@ using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Runs;
 
-/// <summary>The verdicts a finished run carries: whether each window was steady (<see cref="SteadinessRule"/>) and what limited it (<see cref="OpenModelRule"/>, <see cref="BottleneckRule"/>).</summary>
+/// <summary>The verdicts a finished run carries: whether each window was steady (<see cref="SteadinessRule"/>) and what limited it (<see cref="OpenModelRule"/>, <see cref="BottleneckRule"/>, and inside a .NET server <see cref="RuntimeRule"/>).</summary>
 internal static class RunVerdicts
 {
     /// <summary>Whether the window was steady, and what limited the run.</summary>
@@ -22,6 +22,9 @@ internal static class RunVerdicts
 
         // Open model: a rate not met comes first, with the machine's verdict after it.
         var limit = BottleneckRule.Judge(document);
-        document.Bottleneck = OpenModelRule.Judge(document) is { } shortfall ? (limit is null ? shortfall : $"{shortfall}; {limit}") : limit;
+        limit = OpenModelRule.Judge(document) is { } shortfall ? (limit is null ? shortfall : $"{shortfall}; {limit}") : limit;
+
+        // What inside the runtime held the server back comes after what limited the machine.
+        document.Bottleneck = RuntimeRule.Judge(document) is { } inside ? (limit is null ? $"inside the runtime: {inside}" : $"{limit}; inside the runtime: {inside}") : limit;
     }
 }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Verify;
 
 namespace Benchmarks.Host.Runs;
@@ -52,16 +53,39 @@ internal sealed class ServerSession(RunSession session)
                 _session.Observer.Verified(report.Checks.Count, request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower", [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
             }
 
+            if (request.RuntimeCounters)
+            {
+                // Out of process, as dotnet-counters reads them: a server that is not .NET (or has no diagnostics port) has none, and says why.
+                var (counters, error) = await RuntimeCounterSession.StartAsync(server.Id, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 1, cancellationToken);
+                _session.Counters = counters;
+                if (error is not null)
+                {
+                    _session.Observer.Note(error);
+                }
+            }
+
             _session.Observer.ServerReady(request.ServerName, server.Id, request.ServerCpus, request.LoadJob.Describe(request.Load), request.LoadCpus);
             await WarmUpAsync(request, workDirectory, server, cancellationToken);
             return server;
         }
         catch
         {
-            await server.StopAsync(JobProcess.StopGrace);
-            await server.DisposeAsync();
+            await StopAsync(server);
             throw;
         }
+    }
+
+    /// <summary>Stops the server and the counter session on it.</summary>
+    public async Task StopAsync(JobProcess server)
+    {
+        if (_session.Counters is { } counters)
+        {
+            _session.Counters = null;
+            await counters.DisposeAsync();
+        }
+
+        await server.StopAsync(JobProcess.StopGrace);
+        await server.DisposeAsync();
     }
 
     private async Task WarmUpAsync(RunRequest request, string workDirectory, JobProcess server, CancellationToken cancellationToken)

@@ -25,6 +25,10 @@ internal sealed class SilentRunObserver : IRunObserver
     {
     }
 
+    public void Note(string line)
+    {
+    }
+
     public void WarmupRun(TimeSpan duration, string name)
     {
     }

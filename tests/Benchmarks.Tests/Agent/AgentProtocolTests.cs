@@ -338,13 +338,20 @@ public sealed class AgentProtocolTests
         var path = Path.Combine(directory, "notify.sock");
         using var socket = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Dgram, System.Net.Sockets.ProtocolType.Unspecified);
         socket.Bind(new System.Net.Sockets.UnixDomainSocketEndPoint(path));
-        var agent = await AgentProcess.StartAsync(environment: new Dictionary<string, string> { ["NOTIFY_SOCKET"] = path, ["JOURNAL_STREAM"] = "8:12345" });
+        // As systemd starts a service: $NOTIFY_SOCKET, output to the journal, and a parent process named systemd
+        // (what the hosting library checks): a copy of the shell, mode and all, by that name, passing on the stop signal.
+        var manager = Path.Combine(directory, "systemd");
+        File.Copy("/bin/sh", manager);
+        var agent = await AgentProcess.StartAsync(
+            environment: new Dictionary<string, string> { ["NOTIFY_SOCKET"] = path, ["JOURNAL_STREAM"] = "8:12345" },
+            launcher: [manager, "-c", "trap 'kill -TERM $child' TERM; \"$0\" \"$@\" & child=$!; wait $child; wait $child"]);
         var buffer = new byte[1024];
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
         var received = await socket.ReceiveAsync(buffer, System.Net.Sockets.SocketFlags.None, timeout.Token);
         var ready = Encoding.UTF8.GetString(buffer, 0, received);
         Assert.Contains("READY=1", ready, StringComparison.Ordinal);
-        Assert.Contains($"MAINPID={agent.ProcessId}", ready, StringComparison.Ordinal);
+        received = await socket.ReceiveAsync(buffer, System.Net.Sockets.SocketFlags.None, timeout.Token);
+        Assert.StartsWith("STATUS=listening on http://127.0.0.1:", Encoding.UTF8.GetString(buffer, 0, received), StringComparison.Ordinal);
 
         Assert.Equal(0, await agent.StopAsync());
         received = await socket.ReceiveAsync(buffer, System.Net.Sockets.SocketFlags.None, timeout.Token);

@@ -28,18 +28,18 @@ internal sealed class AgentProcess : IAsyncDisposable
     public string Output => string.Join(Environment.NewLine, _output);
 
     /// <summary>Starts an agent on a free loopback port (or <paramref name="url"/>), with the given extra options.</summary>
-    public static async Task<AgentProcess> StartAsync(string? url = null, IEnumerable<string>? options = null, string? jobsDirectory = null, string? networkNamespace = null, IReadOnlyDictionary<string, string>? environment = null, string? executable = null)
+    public static async Task<AgentProcess> StartAsync(string? url = null, IEnumerable<string>? options = null, string? jobsDirectory = null, string? networkNamespace = null, IReadOnlyDictionary<string, string>? environment = null, string? executable = null, IReadOnlyList<string>? launcher = null)
     {
         executable ??= TestPaths.HostExecutable;
         jobsDirectory ??= TestPaths.NewTempDirectory();
         var arguments = new List<string> { "agent", "--url", url ?? "http://127.0.0.1:0", "--jobs-dir", jobsDirectory };
         arguments.AddRange(options ?? []);
-        var info = networkNamespace is null
-            ? new ProcessStartInfo(executable)
-            : new ProcessStartInfo("ip");
-        if (networkNamespace is not null)
+        // A launcher runs the agent: 'ip netns exec NS' in a network namespace, or a shell that sets what a service manager would.
+        launcher ??= networkNamespace is null ? [] : ["ip", "netns", "exec", networkNamespace];
+        var info = new ProcessStartInfo(launcher.Count == 0 ? executable : launcher[0]);
+        if (launcher.Count > 0)
         {
-            foreach (var prefix in new[] { "netns", "exec", networkNamespace, executable })
+            foreach (var prefix in launcher.Skip(1).Append(executable))
             {
                 info.ArgumentList.Add(prefix);
             }

@@ -5,6 +5,9 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Hosting.Systemd;
+using Microsoft.Extensions.Hosting.WindowsServices;
 using Microsoft.Extensions.Logging;
 using Benchmarks.Host.Agent.Protocol;
 using Benchmarks.Host.Agent.Scheduling;
@@ -12,22 +15,45 @@ using Benchmarks.Host.Agent.Building;
 
 namespace Benchmarks.Host.Agent.Hosting;
 
-/// <summary>The agent process: Kestrel serving the crank API, the scheduler, and the service manager's handshake.</summary>
+/// <summary>
+/// The agent process: Kestrel serving the crank API, the scheduler, and the service manager's
+/// handshake, which the hosting library's lifetimes do: under systemd (<c>Type=notify</c>)
+/// READY=1 once listening and STOPPING=1 when asked to stop; under the Windows service control
+/// manager Running, and Stop or Shutdown as a request to stop.
+/// </summary>
 internal static class AgentHost
 {
     public const string ReadyText = "Agent listening on";
 
+    /// <summary>The service's name in the service control manager, as docs/agents.md creates it.</summary>
+    public const string WindowsServiceName = "BenchmarksAgent";
+
+    /// <summary>True when the service control manager started this process.</summary>
+    public static bool StartedAsWindowsService => OperatingSystem.IsWindows() && WindowsServiceHelpers.IsWindowsService();
+
+    /// <summary>The library's service lifetime (ServiceBase underneath), and its event log.</summary>
     [System.Runtime.Versioning.SupportedOSPlatform("windows")]
-    private static Microsoft.Extensions.Logging.EventLog.EventLogSettings EventLogSettings() => new() { SourceName = "Benchmarks Agent" };
+    private static void UseWindowsService(IServiceCollection services)
+    {
+        services.AddSingleton<IHostLifetime, WindowsServiceLifetime>();
+        services.Configure<WindowsServiceLifetimeOptions>(o => o.ServiceName = WindowsServiceName);
+        services.AddLogging(logging => logging.AddEventLog(new Microsoft.Extensions.Logging.EventLog.EventLogSettings { SourceName = "Benchmarks Agent" }));
+    }
 
     /// <summary>Runs until <paramref name="cancellationToken"/> is cancelled; every job is stopped and deleted before it returns.</summary>
-    public static async Task RunAsync(AgentOptions options, TextWriter output, bool eventLog, CancellationToken cancellationToken)
+    public static async Task RunAsync(AgentOptions options, TextWriter output, bool windowsService, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(output);
         var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { Args = [], ContentRootPath = AppContext.BaseDirectory });
         builder.Logging.ClearProviders();
-        if (SystemdNotifier.UnderJournal)
+        builder.Host.UseSystemd();
+        if (windowsService && OperatingSystem.IsWindows())
+        {
+            UseWindowsService(builder.Services);
+        }
+
+        if (SystemdHelpers.IsSystemdService())
         {
             // <N> priority prefixes: the journal records each line at its level.
             builder.Logging.AddSystemdConsole();
@@ -41,10 +67,6 @@ internal static class AgentHost
             });
         }
 
-        if (eventLog && OperatingSystem.IsWindows())
-        {
-            builder.Logging.AddEventLog(EventLogSettings());
-        }
 
         builder.Logging.AddFilter("Microsoft", LogLevel.Warning);
         builder.WebHost.UseUrls(options.Url.GetLeftPart(UriPartial.Authority));
@@ -71,18 +93,22 @@ internal static class AgentHost
         var address = addresses.FirstOrDefault() ?? options.Url.ToString();
         await output.WriteLineAsync($"{ReadyText} {address} (jobs in {options.JobsRoot}; .NET SDKs: {(dotnet.Sdks.Count == 0 ? "none" : string.Join(", ", dotnet.Sdks))})");
         await output.FlushAsync(cancellationToken);
-        SystemdNotifier.Ready($"listening on {address}");
+        app.Services.GetService<ISystemdNotifier>()?.Notify(new ServiceState($"STATUS=listening on {address}"));
 
-        var scheduling = scheduler.RunAsync(cancellationToken);
+        // A signal, or the service manager's stop (through the host's lifetime), ends the agent.
+        var lifetime = app.Services.GetRequiredService<IHostApplicationLifetime>();
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, lifetime.ApplicationStopping);
+        var scheduling = scheduler.RunAsync(stop.Token);
         try
         {
-            await Task.Delay(Timeout.Infinite, cancellationToken);
+            await Task.Delay(Timeout.Infinite, stop.Token);
         }
         catch (OperationCanceledException)
         {
         }
 
-        SystemdNotifier.Stopping();
+        // The service manager hears "stopping" before the jobs are ended, not after.
+        lifetime.StopApplication();
         AgentLog.Stopping(logger);
         await scheduling;
         await app.StopAsync(CancellationToken.None);

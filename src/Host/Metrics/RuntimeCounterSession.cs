@@ -1,0 +1,144 @@
+using System.Diagnostics.Tracing;
+using Microsoft.Diagnostics.NETCore.Client;
+using Microsoft.Diagnostics.Tracing;
+
+namespace Benchmarks.Host.Metrics;
+
+/// <summary>
+/// The EventCounters of a running .NET process, read out of process over EventPipe (the runtime's
+/// diagnostics port, as dotnet-counters and crank's agent read them), one report per counter per
+/// second. What it keeps is what an interval needs whenever it is sampled: each incrementing
+/// counter's total so far (the sum of its reports) and each other counter's last value, so two
+/// snapshots give the increments between them whatever the phase of the runtime's own timer.
+/// </summary>
+internal sealed class RuntimeCounterSession : IAsyncDisposable
+{
+    /// <summary>The runtime's own provider: GC, thread pool, locks, exceptions, JIT, working set.</summary>
+    public const string RuntimeProvider = "System.Runtime";
+
+    private readonly EventPipeSession _session;
+    private readonly Task _reading;
+    private readonly Lock _lock = new();
+    private readonly Dictionary<string, double> _totals = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, double> _gauges = new(StringComparer.Ordinal);
+    private int _reports;
+
+    private RuntimeCounterSession(EventPipeSession session)
+    {
+        _session = session;
+        _reading = Task.Factory.StartNew(Read, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+    }
+
+    /// <summary>Reports read so far (one per counter per second).</summary>
+    public int Reports => Volatile.Read(ref _reports);
+
+    /// <summary>
+    /// Opens a session on <paramref name="processId"/> for the given providers' counters, every
+    /// <paramref name="intervalSeconds"/>; null with the reason when the process has no
+    /// diagnostics port (not .NET, diagnostics disabled, gone).
+    /// </summary>
+    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, int intervalSeconds, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(providers);
+        var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture) };
+        var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Informational, 0, arguments)).ToArray();
+        try
+        {
+            var client = new DiagnosticsClient(processId);
+            var session = await client.StartEventPipeSessionAsync(pipeProviders, requestRundown: false, circularBufferMB: 16, cancellationToken);
+            return (new RuntimeCounterSession(session), null);
+        }
+        catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException or ArgumentException or System.Net.Sockets.SocketException)
+        {
+            return (null, $"no runtime counters from process {processId}: {ex.Message}");
+        }
+    }
+
+    /// <summary>The totals of the incrementing counters and the last values of the others, keyed "provider/name".</summary>
+    public RuntimeCounterSnapshot Snapshot()
+    {
+        lock (_lock)
+        {
+            return new RuntimeCounterSnapshot(new Dictionary<string, double>(_totals, StringComparer.Ordinal), new Dictionary<string, double>(_gauges, StringComparer.Ordinal));
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+            await _session.StopAsync(timeout.Token);
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or ServerErrorException or IOException or EndOfStreamException or TimeoutException)
+        {
+            // The process has gone: its stream has ended with it.
+        }
+
+        await Task.WhenAny(_reading, Task.Delay(TimeSpan.FromSeconds(5)));
+        _session.Dispose();
+    }
+
+    private void Read()
+    {
+        try
+        {
+            using var source = new EventPipeEventSource(_session.EventStream);
+            source.Dynamic.All += OnEvent;
+            source.Process();
+        }
+        catch (Exception ex) when (ex is IOException or EndOfStreamException or ObjectDisposedException or InvalidOperationException or FormatException)
+        {
+            // The stream ends with the session or the process.
+        }
+    }
+
+    private void OnEvent(TraceEvent data)
+    {
+        // The event's one field holds {"Payload": {Name, CounterType, Mean or Increment, …}}.
+        if (data.EventName != "EventCounters" || data.PayloadValue(0) is not IDictionary<string, object> outer
+            || outer.TryGetValue("Payload", out var inner) is false || inner is not IDictionary<string, object> payload)
+        {
+            return;
+        }
+
+        if (payload.TryGetValue("Name", out var nameValue) is false || nameValue is not string name)
+        {
+            return;
+        }
+
+        var key = $"{data.ProviderName}/{name}";
+        var incrementing = payload.TryGetValue("CounterType", out var type) && type is "Sum";
+        if (payload.TryGetValue(incrementing ? "Increment" : "Mean", out var raw) is false || !TryNumber(raw, out var value))
+        {
+            return;
+        }
+
+        lock (_lock)
+        {
+            if (incrementing)
+            {
+                _totals[key] = _totals.GetValueOrDefault(key) + value;
+            }
+            else
+            {
+                _gauges[key] = value;
+            }
+        }
+
+        Interlocked.Increment(ref _reports);
+    }
+
+    private static bool TryNumber(object raw, out double value)
+    {
+        value = raw switch
+        {
+            double d => d,
+            float f => f,
+            int i => i,
+            long l => l,
+            _ => double.NaN,
+        };
+        return double.IsFinite(value);
+    }
+}

@@ -1,0 +1,57 @@
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Runtime;
+
+/// <summary>
+/// Real runs of the test plugins' fault scenarios on Kestrel, the server's runtime counters read
+/// over EventPipe: each fault yields its verdict with its figures, and the same greeting without
+/// the fault yields none.
+/// </summary>
+[Collection(Measuring.Name)]
+public sealed class RuntimeCounterRunTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);
+
+    private static string[] Run(string results, string scenario, params string[] more) =>
+        ["run", scenario, "--server", "kestrel", "--plugins", TestPaths.SamplePluginDirectory, "--no-verify", "-d", "3s", "-w", "2s", "--results", results, .. more];
+
+    [Fact]
+    public async Task Each_fault_inside_the_runtime_is_named_and_a_clean_server_has_no_such_verdict()
+    {
+        // 96 KB per request on the large object heap: the GC.
+        var results = TestPaths.NewTempDirectory();
+        var allocating = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating"));
+        Assert.True(allocating.ExitCode == 0, allocating.ToString());
+        var run = StoredRuns.Single(results);
+        Assert.InRange(run.Measurements["runtime/allocated-per-request"], 96 * 1024, 128 * 1024);
+        Assert.True(run.Measurements["runtime-counter/gen-2-gc-count"] > 0, "the large object heap is collected with gen 2");
+        Assert.Contains("inside the runtime: the GC: paused the server ", run.Bottleneck, StringComparison.Ordinal);
+        Assert.Contains("per request: ", allocating.Output, StringComparison.Ordinal);
+
+        // Every second carries the counters, the warm-up's too, under crank's names.
+        Assert.All(run.Samples, s => Assert.True(s.Values.ContainsKey("runtime-counter/alloc-rate"), $"second {s.Time} has no allocation rate"));
+        Assert.Contains(run.WarmupSamples, s => s.Values.ContainsKey("runtime-counter/threadpool-thread-count"));
+
+        // A request that waits on a task synchronously: the pool injects threads.
+        results = TestPaths.NewTempDirectory();
+        var blocking = await HostRun.StartAsync(results, s_timeout, Run(results, "blocking", "-c", "8"));
+        Assert.True(blocking.ExitCode == 0, blocking.ToString());
+        Assert.Contains("inside the runtime: thread-pool starvation: the pool grew from ", StoredRuns.Single(results).Bottleneck, StringComparison.Ordinal);
+
+        // The greeting alone: a few hundred bytes a request, no runtime verdict.
+        results = TestPaths.NewTempDirectory();
+        var clean = await HostRun.StartAsync(results, s_timeout, Run(results, "greeting", "-d", "2s", "-w", "1s"));
+        Assert.True(clean.ExitCode == 0, clean.ToString());
+        run = StoredRuns.Single(results);
+        Assert.InRange(run.Measurements["runtime/allocated-per-request"], 1, 4096);
+        Assert.DoesNotContain("inside the runtime", run.Bottleneck ?? "", StringComparison.Ordinal);
+
+        // Without counters: none of it, and no verdict from it.
+        results = TestPaths.NewTempDirectory();
+        var off = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating", "--no-counters", "-d", "2s", "-w", "1s"));
+        Assert.True(off.ExitCode == 0, off.ToString());
+        run = StoredRuns.Single(results);
+        Assert.DoesNotContain(run.Measurements.Keys, k => k.StartsWith("runtime", StringComparison.Ordinal));
+        Assert.DoesNotContain("inside the runtime", run.Bottleneck ?? "", StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,140 @@
+using System.Diagnostics;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Metrics;
+using Benchmarks.Host.Runs;
+
+namespace Benchmarks.Tests.Runtime;
+
+/// <summary>
+/// The runtime's counters turned into per-second figures, per-request costs and the verdict that
+/// names the GC, thread-pool starvation or lock contention, on figures measured from the test
+/// plugins' fault scenarios on Kestrel (one CPU for the server, two for the contended one).
+/// </summary>
+public sealed class RuntimeVerdictTests
+{
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Two_snapshots_give_increments_per_second_last_values_and_the_share_of_time_paused()
+    {
+        var start = Snapshot(0, totals: new() { ["System.Runtime/alloc-rate"] = 1_000_000, ["System.Runtime/gen-0-gc-count"] = 10, ["System.Runtime/total-pause-time-by-gc"] = 100 }, gauges: new() { ["System.Runtime/threadpool-thread-count"] = 2 });
+        var end = Snapshot(2, totals: new() { ["System.Runtime/alloc-rate"] = 5_000_000, ["System.Runtime/gen-0-gc-count"] = 16, ["System.Runtime/total-pause-time-by-gc"] = 500, ["Microsoft-AspNetCore-Server-Kestrel/total-connections"] = 64 }, gauges: new() { ["System.Runtime/threadpool-thread-count"] = 5 });
+
+        var values = MetricsDelta.Between(start, end, cores: 2, linkSpeedMbps: null);
+
+        Assert.Equal(2_000_000, values["runtime-counter/alloc-rate"], 3);
+        Assert.Equal(3, values["runtime-counter/gen-0-gc-count"], 3);
+        Assert.Equal(200, values["runtime-counter/total-pause-time-by-gc"], 3);
+        Assert.Equal(20, values["runtime/gc/pause"], 3);
+        Assert.Equal(5, values["runtime-counter/threadpool-thread-count"]);
+
+        // A counter first reported inside the interval counts from 0, under crank's name for its provider.
+        Assert.Equal(32, values["kestrel-counter/total-connections"], 3);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Per_request_costs_divide_the_server_by_the_load_over_the_same_seconds()
+    {
+        var m = new Dictionary<string, double>
+        {
+            ["http/rps/mean"] = 10_000,
+            ["runtime-counter/alloc-rate"] = 8_000_000,
+            ["runtime-counter/gen-0-gc-count"] = 5,
+            ["runtime-counter/threadpool-completed-items-count"] = 12_000,
+            ["benchmarks/cpu/mean"] = 50,
+        };
+        PerRequestCosts.Add(m, cores: 2);
+        Assert.Equal(800, m["runtime/allocated-per-request"], 6);
+        Assert.Equal(0.5, m["runtime/gcs-per-1k-requests"], 6);
+        Assert.Equal(1.2, m["runtime/work-items-per-request"], 6);
+        Assert.Equal(100, m["benchmarks/cpu-per-request"], 6);
+
+        // No rate, no cost: a run that answered nothing is not charged an infinity.
+        var none = new Dictionary<string, double> { ["http/rps/mean"] = 0, ["runtime-counter/alloc-rate"] = 1 };
+        PerRequestCosts.Add(none, cores: 2);
+        Assert.False(none.ContainsKey("runtime/allocated-per-request"));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void An_allocating_server_is_held_back_by_the_gc()
+    {
+        // 'run allocating --server kestrel': 96 KB per request, on the large object heap.
+        var run = Run(rps: 8_998, pause: 43.4, allocated: 93_395, gen2: 263.6, contentions: 0, threads: [2, 2, 4, 4]);
+        Assert.Equal("the GC: paused the server 43.4% of the window, 91.2 KB allocated per request, 263.6 gen-2 collections a second", RuntimeRule.Judge(run));
+
+        RunVerdicts.Judge(run);
+        Assert.EndsWith("; inside the runtime: the GC: paused the server 43.4% of the window, 91.2 KB allocated per request, 263.6 gen-2 collections a second", run.Bottleneck, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_pool_that_injects_threads_is_starved()
+    {
+        // 'run blocking --server kestrel -c 8': a request waits on a task synchronously.
+        var run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [2, 6, 11, 15, 20], queue: [40, 120, 7, 3, 1]);
+        Assert.Equal("thread-pool starvation: the pool grew from 2 to 20 threads, with up to 120 work items queued (requests hold pool threads while they wait: sync over async)", RuntimeRule.Judge(run));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Contended_locks_are_named_with_their_rate_and_share_of_requests()
+    {
+        // 'run contended --server kestrel --server-cpus 0-1 --load-cpus 0-1'.
+        var run = Run(rps: 11_679, pause: 0.2, allocated: 866, gen2: 0, contentions: 678.7, threads: [3, 4, 4]);
+        Assert.Equal("lock contention: 679 contentions a second (0.058 per request)", RuntimeRule.Judge(run));
+
+        // The same rate spread over ten times the requests is noise of a busy server, not its limit.
+        run.Measurements["http/rps/mean"] = 116_790;
+        Assert.Null(RuntimeRule.Judge(run));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_plain_server_has_no_runtime_verdict()
+    {
+        // 'run json --server kestrel': 822 B a request, a queue of work items but no injection, a stray contention.
+        var run = Run(rps: 22_592, pause: 0.27, allocated: 822, gen2: 0, contentions: 0.6, threads: [2, 5, 7, 7], queue: [152, 30, 12]);
+        Assert.Null(RuntimeRule.Judge(run));
+        RunVerdicts.Judge(run);
+        Assert.DoesNotContain("inside the runtime", run.Bottleneck ?? "", StringComparison.Ordinal);
+    }
+
+    private static RuntimeCounterSnapshot Counters(Dictionary<string, double> totals, Dictionary<string, double> gauges) => new(totals, gauges);
+
+    private static MetricsSnapshot Snapshot(double seconds, Dictionary<string, double> totals, Dictionary<string, double> gauges) =>
+        new(s_origin + (long)(seconds * Stopwatch.Frequency), default, null, null, null) { Runtime = Counters(totals, gauges) };
+
+    private static readonly long s_origin = Stopwatch.GetTimestamp();
+
+    private static RunDocument Run(double rps, double pause, double allocated, double gen2, double contentions, double[] threads, double[]? queue = null)
+    {
+        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "1";
+        var m = run.Measurements;
+        m["http/rps/mean"] = rps;
+        m["benchmarks/cpu/mean"] = 49.5;
+        m["benchmarks/cpu/user"] = 37;
+        m["benchmarks/cpu/kernel"] = 12.5;
+        m["machine/cpu/idle"] = 35;
+        m[RuntimeMeasures.GcPause.Name] = pause;
+        m[RuntimeMeasures.AllocatedPerRequest.Name] = allocated;
+        m[RuntimeMeasures.Gen2.Name] = gen2;
+        m[RuntimeMeasures.Contentions.Name] = contentions;
+        for (var i = 0; i < threads.Length; i++)
+        {
+            var sample = new RunSample { Time = i + 1 };
+            sample.Values[RuntimeMeasures.Threads.Name] = threads[i];
+            if (queue is not null && i < queue.Length)
+            {
+                sample.Values[RuntimeMeasures.QueueLength.Name] = queue[i];
+            }
+
+            (i == 0 ? run.WarmupSamples : run.Samples).Add(sample);
+        }
+
+        return run;
+    }
+}
