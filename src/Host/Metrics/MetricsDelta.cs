@@ -111,12 +111,12 @@ internal static class MetricsDelta
     {
         foreach (var (key, total) in end.Totals)
         {
-            values[NameOf(key)] = Math.Max(0, total - start.Totals.GetValueOrDefault(key)) / seconds;
+            values[key] = Math.Max(0, total - start.Totals.GetValueOrDefault(key)) / seconds;
         }
 
         foreach (var (key, value) in end.Gauges)
         {
-            values[NameOf(key)] = value;
+            values[key] = value;
         }
 
         // The pause time is milliseconds paused, summed: per second of wall time, a share of it.
@@ -125,7 +125,6 @@ internal static class MetricsDelta
             values[RuntimeMeasures.GcPause.Name] = Math.Clamp(pausedPerSecond / 1000 * 100, 0, 100);
         }
 
-        static string NameOf(string key) => key.IndexOf('/', StringComparison.Ordinal) is var at and > 0 ? RuntimeMeasures.NameOf(key[..at], key[(at + 1)..]) : key;
     }
 
     private static void Set(SortedDictionary<string, double> values, Measurement measurement, double value) => values[measurement.Name] = value;

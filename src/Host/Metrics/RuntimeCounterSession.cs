@@ -1,4 +1,5 @@
 using System.Diagnostics.Tracing;
+using Benchmarks.Host.Measurements;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
 
@@ -23,9 +24,12 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     private readonly Dictionary<string, double> _gauges = new(StringComparer.Ordinal);
     private int _reports;
 
-    private RuntimeCounterSession(EventPipeSession session)
+    private readonly Func<string, string, string> _name;
+
+    private RuntimeCounterSession(EventPipeSession session, Func<string, string, string> name)
     {
         _session = session;
+        _name = name;
         _reading = Task.Factory.StartNew(Read, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
     }
 
@@ -35,9 +39,10 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     /// <summary>
     /// Opens a session on <paramref name="processId"/> for the given providers' counters, every
     /// <paramref name="intervalSeconds"/>; null with the reason when the process has no
-    /// diagnostics port (not .NET, diagnostics disabled, gone).
+    /// diagnostics port (not .NET, diagnostics disabled, gone). Each counter is kept under the
+    /// measurement name <paramref name="name"/> gives its provider and name (crank's, by default).
     /// </summary>
-    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, int intervalSeconds, CancellationToken cancellationToken)
+    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, int intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null)
     {
         ArgumentNullException.ThrowIfNull(providers);
         var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture) };
@@ -46,7 +51,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         {
             var client = new DiagnosticsClient(processId);
             var session = await client.StartEventPipeSessionAsync(pipeProviders, requestRundown: false, circularBufferMB: 16, cancellationToken);
-            return (new RuntimeCounterSession(session), null);
+            return (new RuntimeCounterSession(session, name ?? RuntimeMeasures.NameOf), null);
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException or ArgumentException or System.Net.Sockets.SocketException)
         {
@@ -54,7 +59,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         }
     }
 
-    /// <summary>The totals of the incrementing counters and the last values of the others, keyed "provider/name".</summary>
+    /// <summary>The totals of the incrementing counters and the last values of the others, by measurement name.</summary>
     public RuntimeCounterSnapshot Snapshot()
     {
         lock (_lock)
@@ -107,7 +112,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
             return;
         }
 
-        var key = $"{data.ProviderName}/{name}";
+        var key = _name(data.ProviderName, name);
         var incrementing = payload.TryGetValue("CounterType", out var type) && type is "Sum";
         if (payload.TryGetValue(incrementing ? "Increment" : "Mean", out var raw) is false || !TryNumber(raw, out var value))
         {

@@ -1,7 +1,7 @@
 namespace Benchmarks.Host.Metrics;
 
 /// <summary>
-/// A .NET process's counters at one instant, keyed "provider/name": the running totals of the
+/// A .NET process's counters at one instant, by measurement name: the running totals of the
 /// incrementing ones (GCs, bytes allocated, lock contentions, work items, exceptions) and the last
 /// reported value of the others (heap size, thread count, queue length).
 /// </summary>

@@ -17,8 +17,8 @@ public sealed class RuntimeVerdictTests
     [Fact]
     public void Two_snapshots_give_increments_per_second_last_values_and_the_share_of_time_paused()
     {
-        var start = Snapshot(0, totals: new() { ["System.Runtime/alloc-rate"] = 1_000_000, ["System.Runtime/gen-0-gc-count"] = 10, ["System.Runtime/total-pause-time-by-gc"] = 100 }, gauges: new() { ["System.Runtime/threadpool-thread-count"] = 2 });
-        var end = Snapshot(2, totals: new() { ["System.Runtime/alloc-rate"] = 5_000_000, ["System.Runtime/gen-0-gc-count"] = 16, ["System.Runtime/total-pause-time-by-gc"] = 500, ["Microsoft-AspNetCore-Server-Kestrel/total-connections"] = 64 }, gauges: new() { ["System.Runtime/threadpool-thread-count"] = 5 });
+        var start = Snapshot(0, totals: new() { ["runtime-counter/alloc-rate"] = 1_000_000, ["runtime-counter/gen-0-gc-count"] = 10, ["runtime-counter/total-pause-time-by-gc"] = 100 }, gauges: new() { ["runtime-counter/threadpool-thread-count"] = 2 });
+        var end = Snapshot(2, totals: new() { ["runtime-counter/alloc-rate"] = 5_000_000, ["runtime-counter/gen-0-gc-count"] = 16, ["runtime-counter/total-pause-time-by-gc"] = 500, ["kestrel-counter/total-connections"] = 64 }, gauges: new() { ["runtime-counter/threadpool-thread-count"] = 5 });
 
         var values = MetricsDelta.Between(start, end, cores: 2, linkSpeedMbps: null);
 
@@ -28,7 +28,7 @@ public sealed class RuntimeVerdictTests
         Assert.Equal(20, values["runtime/gc/pause"], 3);
         Assert.Equal(5, values["runtime-counter/threadpool-thread-count"]);
 
-        // A counter first reported inside the interval counts from 0, under crank's name for its provider.
+        // A counter first reported inside the interval counts from 0.
         Assert.Equal(32, values["kestrel-counter/total-connections"], 3);
     }
 

@@ -52,8 +52,20 @@ internal sealed record JobSpec
 
     public string? AspNetCoreVersion { get; init; }
 
+    /// <summary>
+    /// The EventCounter providers to read from the job's process each interval (crank's
+    /// <c>options.collectCounters</c>, with <c>options.counterProviders</c>, System.Runtime by
+    /// default, and every provider its <c>counters</c> list names); empty when not asked.
+    /// </summary>
+    public IReadOnlyList<string> CounterProviders { get; init; } = [];
+
+    /// <summary>The measurement name crank gives each counter, keyed "provider/name" (its <c>counters</c> list).</summary>
+    public IReadOnlyDictionary<string, string> CounterNames { get; init; } = new Dictionary<string, string>();
+
     public static JobSpec Read(JsonObject document) => new()
     {
+        CounterProviders = CountersOf(document).Providers,
+        CounterNames = CountersOf(document).Names,
         Project = JobDocument.GetString(document, "project"),
         Executable = JobDocument.GetString(document, "executable"),
         Arguments = JobDocument.GetString(document, "arguments"),
@@ -75,4 +87,32 @@ internal sealed record JobSpec
         RuntimeVersion = JobDocument.GetString(document, "runtimeVersion"),
         AspNetCoreVersion = JobDocument.GetString(document, "aspNetCoreVersion"),
     };
+
+    private static (IReadOnlyList<string> Providers, IReadOnlyDictionary<string, string> Names) CountersOf(JsonObject document)
+    {
+        var options = JobDocument.Get(document, "options") as JsonObject;
+        if (!JobDocument.GetBool(options, "collectCounters"))
+        {
+            return ([], new Dictionary<string, string>());
+        }
+
+        var names = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var counter in (JobDocument.Get(document, "counters") as JsonArray ?? []).OfType<JsonObject>())
+        {
+            if (JobDocument.GetString(counter, "provider") is { Length: > 0 } provider && JobDocument.GetString(counter, "name") is { Length: > 0 } name
+                && JobDocument.GetString(counter, "measurement") is { Length: > 0 } measurement)
+            {
+                names[$"{provider}/{name}"] = measurement;
+            }
+        }
+
+        var providers = JobDocument.GetStringList(options, "counterProviders").Where(p => p.Length > 0).ToList();
+        if (providers.Count == 0)
+        {
+            providers.Add(Metrics.RuntimeCounterSession.RuntimeProvider);
+        }
+
+        providers.AddRange(names.Keys.Select(k => k[..k.IndexOf('/', StringComparison.Ordinal)]));
+        return ([.. providers.Distinct(StringComparer.Ordinal)], names);
+    }
 }

@@ -8,13 +8,37 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// <summary>
 /// Samples a running job every <c>measurementsIntervalSec</c> through the same sampler and the
 /// same per-interval figures as a local run (<see cref="MetricsDelta"/>), declared with the
-/// catalog's metadata, so crank reduces each name as the local run does.
+/// catalog's metadata, so crank reduces each name as the local run does. When the job asks for
+/// counters (crank's <c>collectCounters</c>), the process's EventCounters are read over EventPipe
+/// and sent each interval under the names the job's <c>counters</c> list gives them.
 /// </summary>
 internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName)
 {
-    public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken)
+    public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken) => await RunAsync(interval, [], new Dictionary<string, string>(), cancellationToken);
+
+    public async Task RunAsync(TimeSpan interval, IReadOnlyList<string> counterProviders, IReadOnlyDictionary<string, string> counterNames, CancellationToken cancellationToken)
     {
-        var sampler = new MetricsSampler(metrics, interfaceName);
+        ArgumentNullException.ThrowIfNull(counterProviders);
+        ArgumentNullException.ThrowIfNull(counterNames);
+        RuntimeCounterSession? counters = null;
+        if (counterProviders.Count > 0)
+        {
+            var (session, error) = await RuntimeCounterSession.StartAsync(job.TrackedProcessId, counterProviders, (int)Math.Max(1, interval.TotalSeconds), cancellationToken,
+                (provider, counter) => counterNames.GetValueOrDefault($"{provider}/{counter}") ?? RuntimeMeasures.NameOf(provider, counter));
+            counters = session;
+            if (error is not null)
+            {
+                job.Output.Add($"[agent] {error}");
+            }
+
+            foreach (var name in counterNames.Values)
+            {
+                job.AddMetadata(CrankMetadata.For(name));
+            }
+        }
+
+        await using var _ = counters;
+        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot);
         foreach (var measurement in SystemMeasures.All.Where(m => m.Sampled && !m.Name.StartsWith("load/", StringComparison.Ordinal)))
         {
             if ((measurement == SystemMeasures.LinkSpeed || measurement == SystemMeasures.Utilization) && sampler.LinkSpeedMbps is not > 0)

@@ -79,7 +79,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
 
             AgentLog.JobRunning(logger, job.Id, job.Service);
             using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
-            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints)).RunAsync(spec.MeasurementsInterval, sampling.Token);
+            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints)).RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
             try
             {
                 await process.Exited.WaitAsync(stop);

@@ -1,0 +1,72 @@
+using System.Net;
+using System.Text.Json.Nodes;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>
+/// crank's <c>--application.options.collectCounters true</c> against the agent: the options and
+/// the counters list are the ones the real controller sent (counters-providers.jsonl), and each
+/// counter comes back as an ordinary measurement under crank's name, with its metadata.
+/// </summary>
+public sealed class AgentCounterTests
+{
+    private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task A_job_that_asks_for_counters_reports_every_runtime_counter_under_cranks_names()
+    {
+        // The controller's own job document for the application, as recorded.
+        var recorded = CrankTranscript.Load("counters-providers").Exchanges
+            .Where(e => (string?)e["method"] == "POST" && (string?)e["path"] == "/jobs")
+            .Select(e => e["requestBody"] is JsonObject body ? body : JsonNode.Parse((string)e["requestBody"]!)!.AsObject())
+            .First(b => b["Counters"] is JsonArray { Count: > 0 });
+        var counters = recorded["Counters"]!.AsArray();
+        Assert.Equal(39, counters.Count);
+        Assert.True((bool)recorded["Options"]!["CollectCounters"]!);
+
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var id = await client.CreateAsync(AgentClient.Job("application", "counters-1", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"serve --scenario plaintext --server kestrel --urls http://127.0.0.1:{port}";
+            j["Port"] = port;
+            j["Options"] = recorded["Options"]!.DeepClone();
+            j["Counters"] = counters.DeepClone();
+        }));
+        Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
+        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+
+        // Requests for the ASP.NET Core counters to count.
+        using (var http = new HttpClient())
+        {
+            for (var i = 0; i < 50; i++)
+            {
+                await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/plaintext"));
+            }
+        }
+
+        await Task.Delay(TimeSpan.FromSeconds(3.5));
+        var job = await client.GetAsync(id);
+        var values = AgentClient.LastMeasurements(job);
+        var runtime = counters.Select(c => (string)c!["Measurement"]!).Where(n => n.StartsWith("runtime-counter/", StringComparison.Ordinal)).ToList();
+        Assert.Equal(25, runtime.Count);
+        foreach (var name in runtime)
+        {
+            Assert.True(values.ContainsKey(name), $"no {name} among {string.Join(", ", values.Keys.Where(k => k.Contains("counter", StringComparison.Ordinal)))}");
+        }
+
+        Assert.True((double)values["runtime-counter/working-set"]! > 10);
+        Assert.True((double)values["runtime-counter/assembly-count"]! > 10);
+
+        // ASP.NET Core's and Kestrel's counters come under crank's aspnet-counter/* and kestrel-counter/* names, with the metadata crank reduces them by.
+        Assert.True((double)values["aspnet-counter/total-requests"]! >= 50, $"total requests {values["aspnet-counter/total-requests"]}");
+        Assert.True(values.ContainsKey("kestrel-counter/connections-per-second"), string.Join(", ", values.Keys));
+        var metadata = job["metadata"]!.AsArray().OfType<JsonObject>().Select(m => (string)m["name"]!).ToHashSet();
+        Assert.Contains("runtime-counter/alloc-rate", metadata);
+        Assert.Contains("kestrel-counter/connections-per-second", metadata);
+        Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
+    }
+}
