@@ -59,6 +59,9 @@ public sealed class RunDocument
     /// <summary>What limited the run, in one line: the stack, the kernel, the wire, the load, or none of them.</summary>
     public string? Bottleneck { get; set; }
 
+    /// <summary>The server's EventPipe trace inside the window and its hot methods (<c>run --trace</c>).</summary>
+    public RunTrace? Trace { get; set; }
+
     /// <summary>One entry per second of the measured window (warm-up excluded).</summary>
     public List<RunSample> Samples { get; set; } = [];
 

@@ -38,14 +38,15 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
 
     /// <summary>
     /// Opens a session on <paramref name="processId"/> for the given providers' counters, every
-    /// <paramref name="intervalSeconds"/>; null with the reason when the process has no
+    /// <paramref name="intervalSeconds"/> (a fraction of a second keeps a sample's increments
+    /// within that much of its own second); null with the reason when the process has no
     /// diagnostics port (not .NET, diagnostics disabled, gone). Each counter is kept under the
     /// measurement name <paramref name="name"/> gives its provider and name (crank's, by default).
     /// </summary>
-    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, int intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null)
+    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, double intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null)
     {
         ArgumentNullException.ThrowIfNull(providers);
-        var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture) };
+        var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) };
         var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Informational, 0, arguments)).ToArray();
         try
         {

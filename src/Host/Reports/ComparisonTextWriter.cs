@@ -32,6 +32,11 @@ internal static class ComparisonTextWriter
         }
 
         writer.WriteLine(Verdict(comparison));
+        foreach (var line in TraceShift.Lines(comparison.Baseline, comparison.Candidate))
+        {
+            writer.WriteLine(line);
+        }
+
         if (More(comparison, rows) is { } more)
         {
             writer.WriteLine(more);

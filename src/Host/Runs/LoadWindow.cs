@@ -31,6 +31,7 @@ internal sealed class LoadWindow(RunSession session)
                 if (iteration.OnProgress(progress, launch.Load, request.LoadJob.RateUnit, _session.Warmth, _session.Observer))
                 {
                     _session.GatedLoad = null;
+                    StartTrace(request, server.Id, cancellationToken);
                 }
             }
         });
@@ -55,6 +56,7 @@ internal sealed class LoadWindow(RunSession session)
         if (!request.LoadJob.ReportsProgress)
         {
             sampling.StartWindow();
+            StartTrace(request, server.Id, cancellationToken);
         }
 
         await SampleUntilExitAsync(sampling, server, load, request.LoadJob, cancellationToken);
@@ -67,6 +69,19 @@ internal sealed class LoadWindow(RunSession session)
         iteration.Close();
         PerRequestCosts.Add(iteration.Measurements, MachineCpus.Count);
         return failure;
+    }
+
+    /// <summary>Starts the run's one trace of the server at the first window's start, for <c>--trace</c>'s length but no longer than the window.</summary>
+    private void StartTrace(RunRequest request, int serverProcessId, CancellationToken cancellationToken)
+    {
+        if (request.Trace is not { } wanted || _session.Trace is not null)
+        {
+            return;
+        }
+
+        var length = wanted < request.Load.Duration ? wanted : request.Load.Duration;
+        var path = Path.Combine(Path.GetTempPath(), $"benchmarks-trace-{Guid.NewGuid():N}.nettrace");
+        _session.Trace = (path, length, EventPipeTrace.RecordAsync(serverProcessId, path, length, cancellationToken));
     }
 
     /// <summary>

@@ -51,6 +51,17 @@ internal static class ResultTableWriter
         return string.Create(c, $"  per request: {cpu}{allocated:#,0} B allocated, {m.GetValueOrDefault(RuntimeMeasures.GcsPer1kRequests.Name):0.##} GCs per 1,000, {m.GetValueOrDefault(RuntimeMeasures.WorkItemsPerRequest.Name):0.##} work items; GC paused {m.GetValueOrDefault(RuntimeMeasures.GcPause.Name):0.#}%");
     }
 
+    /// <summary>The methods the traced server ran most, exclusive and inclusive shares.</summary>
+    private static void WriteTrace(TextWriter writer, RunTrace trace, int rows)
+    {
+        var c = CultureInfo.InvariantCulture;
+        writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} samples of managed code in {trace.Seconds:0.#} s, stored beside the run (.nettrace); self, total, method:"));
+        foreach (var method in trace.Methods.Take(rows))
+        {
+            writer.WriteLine(string.Create(c, $"  {method.ExclusivePercent,5:0.0}% {method.InclusivePercent,5:0.0}%  {method.Name}"));
+        }
+    }
+
     /// <param name="writer">Where the table goes.</param>
     /// <param name="document">The run.</param>
     /// <param name="detail">Every measurement with its meaning, rather than the headline with units.</param>
@@ -79,6 +90,11 @@ internal static class ResultTableWriter
         if (!detail && all.Count > names.Count)
         {
             writer.WriteLine($"  ({all.Count - names.Count} more, each with its meaning: --detail, or results show {RunId.Short(document.Id)} --detail)");
+        }
+
+        if (document.Trace is { Methods.Count: > 0 } trace)
+        {
+            WriteTrace(writer, trace, detail ? trace.Methods.Count : 8);
         }
 
         if (document.Spread.Count > 0)

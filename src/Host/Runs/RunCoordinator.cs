@@ -109,6 +109,7 @@ internal sealed class RunCoordinator
         var server = _server;
         var kept = server is not null;
         Iteration? current = null;
+        _session.Trace = null;
         var iterations = new List<SortedDictionary<string, double>>();
         try
         {
@@ -200,6 +201,7 @@ internal sealed class RunCoordinator
         finally
         {
             _server = server;
+            await FinishTraceAsync(document);
             if (current is not null)
             {
                 // An iteration cut short keeps what it measured.
@@ -207,6 +209,33 @@ internal sealed class RunCoordinator
                 current.MoveSamplesTo(document);
                 RunOutcome.Merge(document.Measurements, current.Measurements);
             }
+        }
+    }
+
+    /// <summary>Waits for the trace of the server to be written and reads its hot methods into the run (its file is stored beside the run).</summary>
+    private async Task FinishTraceAsync(RunDocument document)
+    {
+        if (_session.Trace is not { } trace)
+        {
+            return;
+        }
+
+        _session.Trace = null;
+        if (await trace.Recording is { } error)
+        {
+            _session.Observer.Note(error);
+            return;
+        }
+
+        try
+        {
+            document.Trace = TraceProfile.Analyze(trace.Path, trace.Length.TotalSeconds);
+            document.Trace.File = trace.Path;
+            document.Parameters["trace"] = Cli.DurationParser.Format(trace.Length);
+        }
+        catch (Exception ex) when (ex is IOException or InvalidOperationException or FormatException or EndOfStreamException or NotSupportedException or NotImplementedException)
+        {
+            _session.Observer.Note($"the trace {trace.Path} could not be read: {ex.Message}");
         }
     }
 }

@@ -71,6 +71,9 @@ internal sealed record RunRequest
     /// <summary>Run the TechEmpower checks against the server before loading it.</summary>
     public bool Verify { get; init; } = true;
 
+    /// <summary>How long to trace the server from the first window's start (<c>--trace</c>); null: no trace.</summary>
+    public TimeSpan? Trace { get; init; }
+
     /// <summary>Read the server's runtime counters over EventPipe each second (a .NET server).</summary>
     public bool RuntimeCounters { get; init; } = true;
 }

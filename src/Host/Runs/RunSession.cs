@@ -28,6 +28,9 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
     /// <summary>The running server's runtime counters (a .NET server), read over EventPipe while it runs.</summary>
     public RuntimeCounterSession? Counters { get; set; }
 
+    /// <summary>The trace being recorded of the server (<c>--trace</c>): its file, how long, and the recording (the reason when it could not).</summary>
+    public (string Path, TimeSpan Length, Task<string?> Recording)? Trace { get; set; }
+
     /// <summary>The running server's JIT activity, as its own lines report it.</summary>
     public ServerWarmth Warmth { get; set; } = new();
 

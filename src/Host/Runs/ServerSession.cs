@@ -56,7 +56,8 @@ internal sealed class ServerSession(RunSession session)
             if (request.RuntimeCounters)
             {
                 // Out of process, as dotnet-counters reads them: a server that is not .NET (or has no diagnostics port) has none, and says why.
-                var (counters, error) = await RuntimeCounterSession.StartAsync(server.Id, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 1, cancellationToken);
+                // Four reports a second: a second's sample then counts its own increments to within a quarter of a second.
+                var (counters, error) = await RuntimeCounterSession.StartAsync(server.Id, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25, cancellationToken);
                 _session.Counters = counters;
                 if (error is not null)
                 {

@@ -34,12 +34,20 @@ internal sealed class JsonFileRunStore : IRunStore
         return true;
     }
 
-    /// <summary>Writes the document and returns its path (a document with the same id is replaced).</summary>
+    /// <summary>Writes the document and returns its path (a document with the same id is replaced); its trace file, if any, is moved beside it.</summary>
     public async Task<string> WriteAsync(RunDocument document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(document);
         System.IO.Directory.CreateDirectory(Directory);
         var path = PathFor(document);
+        if (document.Trace is { File: var trace } && Path.IsPathRooted(trace) && File.Exists(trace))
+        {
+            // A trace recorded with the run goes beside it, named as it is.
+            var beside = Path.ChangeExtension(path, ".nettrace");
+            File.Move(trace, beside, overwrite: true);
+            document.Trace.File = Path.GetFileName(beside);
+        }
+
         var temporary = path + ".tmp";
         await File.WriteAllTextAsync(temporary, RunDocumentJson.Serialize(document), cancellationToken);
         File.Move(temporary, path, overwrite: true);

@@ -23,7 +23,7 @@ public sealed class RuntimeCounterRunTests
         var allocating = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating"));
         Assert.True(allocating.ExitCode == 0, allocating.ToString());
         var run = StoredRuns.Single(results);
-        Assert.InRange(run.Measurements["runtime/allocated-per-request"], 96 * 1024, 128 * 1024);
+        Assert.InRange(run.Measurements["runtime/allocated-per-request"], 96 * 1024, 112 * 1024);
         Assert.True(run.Measurements["runtime-counter/gen-2-gc-count"] > 0, "the large object heap is collected with gen 2");
         Assert.Contains("inside the runtime: the GC: paused the server ", run.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("per request: ", allocating.Output, StringComparison.Ordinal);
@@ -38,17 +38,28 @@ public sealed class RuntimeCounterRunTests
         Assert.True(blocking.ExitCode == 0, blocking.ToString());
         Assert.Contains("inside the runtime: thread-pool starvation: the pool grew from ", StoredRuns.Single(results).Bottleneck, StringComparison.Ordinal);
 
-        // The greeting alone: a few hundred bytes a request, no runtime verdict.
+        // The greeting alone: a few hundred bytes a request, no runtime verdict; traced for a second of its window.
         results = TestPaths.NewTempDirectory();
-        var clean = await HostRun.StartAsync(results, s_timeout, Run(results, "greeting", "-d", "2s", "-w", "1s"));
+        var clean = await HostRun.StartAsync(results, s_timeout, Run(results, "greeting", "--trace-seconds", "1s"));
         Assert.True(clean.ExitCode == 0, clean.ToString());
         run = StoredRuns.Single(results);
         Assert.InRange(run.Measurements["runtime/allocated-per-request"], 1, 4096);
         Assert.DoesNotContain("inside the runtime", run.Bottleneck ?? "", StringComparison.Ordinal);
 
+        // The trace: stored beside the run under its name, its samples read into the hot methods, printed.
+        var trace = run.Trace!;
+        Assert.True(trace.Samples > 0, "no managed samples in the trace");
+        Assert.Equal(1, trace.Seconds);
+        var stored = Directory.GetFiles(results, "*.json").Single(f => Path.GetFileName(f) != Benchmarks.Host.Store.JsonFileRunStore.IndexFileName);
+        Assert.Equal(Path.GetFileName(Path.ChangeExtension(stored, ".nettrace")), trace.File);
+        Assert.True(new FileInfo(Path.Combine(results, trace.File)).Length > 10_000, "the trace file is missing or empty");
+        Assert.InRange(trace.Methods.Sum(m => m.ExclusivePercent), 1, 100.001);
+        Assert.All(trace.Methods, m => Assert.True(m.InclusivePercent >= m.ExclusivePercent - 1e-9, m.Name));
+        Assert.Contains("trace: ", clean.Output, StringComparison.Ordinal);
+
         // Without counters: none of it, and no verdict from it.
         results = TestPaths.NewTempDirectory();
-        var off = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating", "--no-counters", "-d", "2s", "-w", "1s"));
+        var off = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating", "--no-counters"));
         Assert.True(off.ExitCode == 0, off.ToString());
         run = StoredRuns.Single(results);
         Assert.DoesNotContain(run.Measurements.Keys, k => k.StartsWith("runtime", StringComparison.Ordinal));

@@ -101,6 +101,26 @@ public sealed class RuntimeVerdictTests
         Assert.DoesNotContain("inside the runtime", run.Bottleneck ?? "", StringComparison.Ordinal);
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Compare_of_two_traced_runs_lists_the_methods_whose_share_moved_most()
+    {
+        static RunDocument Traced(params (string Name, double Self)[] methods) => new()
+        {
+            Trace = new RunTrace { Samples = 1000, Seconds = 5, Methods = [.. methods.Select(m => new HotMethod { Name = m.Name, ExclusivePercent = m.Self, InclusivePercent = m.Self })] },
+        };
+
+        var baseline = new Benchmarks.Host.Reports.RunGroup("a", [Traced(("Spin", 34.3), ("Parse", 5), ("Enter_Slowpath", 11.9), ("Steady", 3))]);
+        var candidate = new Benchmarks.Host.Reports.RunGroup("b", [Traced(("Spin", 54.7), ("Parse", 5.4), ("Steady", 3.2), ("Serve", 2.6))]);
+        var shift = Benchmarks.Host.Reports.TraceShift.Of(baseline, candidate);
+        Assert.Equal(["Spin", "Enter_Slowpath", "Serve"], shift.Select(s => s.Method));
+        Assert.Equal((11.9, 0), (shift[1].Baseline, shift[1].Candidate));
+        Assert.Contains("   34.3% →  54.7%   +20.4  Spin", Benchmarks.Host.Reports.TraceShift.Lines(baseline, candidate));
+
+        // Without a trace on both sides there is nothing to say.
+        Assert.Empty(Benchmarks.Host.Reports.TraceShift.Lines(baseline, new Benchmarks.Host.Reports.RunGroup("c", [new RunDocument()])));
+    }
+
     private static RuntimeCounterSnapshot Counters(Dictionary<string, double> totals, Dictionary<string, double> gauges) => new(totals, gauges);
 
     private static MetricsSnapshot Snapshot(double seconds, Dictionary<string, double> totals, Dictionary<string, double> gauges) =>
