@@ -19,7 +19,7 @@ internal static class EventPipeTrace
         new("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, (long)ClrTraceEventParser.Keywords.Default),
     ];
 
-    /// <summary>Records <paramref name="duration"/> (or until cancelled) into <paramref name="path"/>; the reason when the process has no diagnostics port.</summary>
+    /// <summary>Records <paramref name="duration"/> (or until cancelled, or until the process ends) into <paramref name="path"/>; the reason when the process has no diagnostics port.</summary>
     public static async Task<string?> RecordAsync(int processId, string path, TimeSpan duration, CancellationToken cancellationToken) =>
         await RecordAsync(processId, CpuSampling, path, duration, cancellationToken);
 
@@ -39,12 +39,12 @@ internal static class EventPipeTrace
         {
             await using var file = File.Create(path);
             var copy = session.EventStream.CopyToAsync(file, CancellationToken.None);
-            try
+
+            // Until the time is up, the caller stops it, or the process ends (its stream with it).
+            using (var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
             {
-                await Task.Delay(duration, cancellationToken);
-            }
-            catch (OperationCanceledException)
-            {
+                await Task.WhenAny(Task.Delay(duration, stop.Token), copy);
+                await stop.CancelAsync();
             }
 
             try

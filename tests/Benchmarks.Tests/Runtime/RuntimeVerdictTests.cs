@@ -121,6 +121,23 @@ public sealed class RuntimeVerdictTests
         Assert.Empty(Benchmarks.Host.Reports.TraceShift.Lines(baseline, new Benchmarks.Host.Reports.RunGroup("c", [new RunDocument()])));
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Trace_providers_are_dotnet_traces_profiles_or_a_provider_list()
+    {
+        Assert.Equal(["Microsoft-DotNETCore-SampleProfiler", "Microsoft-Windows-DotNETRuntime"], TraceProviders.Parse(null).Providers!.Select(p => p.Name));
+        var gc = Assert.Single(TraceProviders.Parse("gc-verbose").Providers!);
+        Assert.Equal((System.Diagnostics.Tracing.EventLevel.Verbose, 0x8003L), (gc.EventLevel, gc.Keywords));
+
+        var list = TraceProviders.Parse("System.Runtime, Microsoft-Windows-DotNETRuntime:0x1:4, Custom::Error").Providers!;
+        Assert.Equal(("System.Runtime", -1L, System.Diagnostics.Tracing.EventLevel.Verbose), (list[0].Name, list[0].Keywords, list[0].EventLevel));
+        Assert.Equal((1L, System.Diagnostics.Tracing.EventLevel.Informational), (list[1].Keywords, list[1].EventLevel));
+        Assert.Equal(System.Diagnostics.Tracing.EventLevel.Error, list[2].EventLevel);
+
+        Assert.Equal("trace provider 'X:zz': keywords 'zz' are not a hex number", TraceProviders.Parse("X:zz").Error);
+        Assert.Equal("trace provider 'X:1:9': level '9' is not 0-5 or a level name", TraceProviders.Parse("X:1:9").Error);
+    }
+
     private static RuntimeCounterSnapshot Counters(Dictionary<string, double> totals, Dictionary<string, double> gauges) => new(totals, gauges);
 
     private static MetricsSnapshot Snapshot(double seconds, Dictionary<string, double> totals, Dictionary<string, double> gauges) =>

@@ -72,7 +72,8 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapGet("/jobs/{id:int}/list", (int id, string? path) => WithJob(id, job => JobFileEndpoints.List(job, path)));
         app.MapGet("/jobs/{id:int}/download", (int id, string? path) => WithJob(id, job => JobFileEndpoints.Download(job, path)));
         app.MapGet("/jobs/{id:int}/fetch", (int id) => WithJob(id, JobFileEndpoints.Fetch));
-        app.MapGet("/jobs/{id:int}/trace", (int id) => WithJob(id, _ => Results.NotFound("this agent does not collect traces")));
+        app.MapPost("/jobs/{id:int}/trace", (int id) => WithJob(id, JobTraceEndpoints.Collect));
+        app.MapGet("/jobs/{id:int}/trace", (int id) => WithJob(id, JobTraceEndpoints.Download));
         app.MapGet("/jobs/{id:int}/dump", (int id) => WithJob(id, _ => Results.NotFound("this agent does not collect dumps")));
     }
 

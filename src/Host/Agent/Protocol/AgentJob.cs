@@ -56,6 +56,9 @@ internal sealed class AgentJob
 
     public RollingLog BuildLog { get; } = new();
 
+    /// <summary>The job's trace while it records and until it is deleted (crank's <c>dotnetTrace</c>).</summary>
+    public JobTrace? Trace { get; set; }
+
     /// <summary>Cancelled to stop the job's build or process.</summary>
     public CancellationTokenSource StopSource { get; } = new();
 

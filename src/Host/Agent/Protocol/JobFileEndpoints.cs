@@ -74,7 +74,7 @@ internal static class JobFileEndpoints
     }
 
     /// <summary>A file with crank's <c>FileLength</c> header, which drives the controller's download progress.</summary>
-    private static FileLengthResult FileWithLength(string path, string contentType, string name)
+    public static FileLengthResult FileWithLength(string path, string contentType, string name)
     {
         var length = new FileInfo(path).Length;
         return new FileLengthResult(Results.File(path, contentType, name), length);

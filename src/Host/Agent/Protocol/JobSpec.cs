@@ -62,8 +62,15 @@ internal sealed record JobSpec
     /// <summary>The measurement name crank gives each counter, keyed "provider/name" (its <c>counters</c> list).</summary>
     public IReadOnlyDictionary<string, string> CounterNames { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>Record a trace of the job's process while it runs (crank's <c>dotnetTrace</c>), with these providers (<c>dotnetTraceProviders</c>: a dotnet-trace profile or provider list).</summary>
+    public bool DotNetTrace { get; init; }
+
+    public string? DotNetTraceProviders { get; init; }
+
     public static JobSpec Read(JsonObject document) => new()
     {
+        DotNetTrace = JobDocument.GetBool(document, "dotNetTrace"),
+        DotNetTraceProviders = JobDocument.GetString(document, "dotNetTraceProviders"),
         CounterProviders = CountersOf(document).Providers,
         CounterNames = CountersOf(document).Names,
         Project = JobDocument.GetString(document, "project"),

@@ -107,6 +107,13 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
             await execution.ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
         }
 
+        if (job.Trace is { } trace)
+        {
+            job.Trace = null;
+            await trace.EndAsync();
+            trace.Dispose();
+        }
+
         RemoveFolder(job.Directory);
         job.Release();
         job.TryMove(AgentJobState.Deleted);

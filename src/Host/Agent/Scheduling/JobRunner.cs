@@ -78,6 +78,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             }
 
             AgentLog.JobRunning(logger, job.Id, job.Service);
+            StartTrace(job, spec);
             using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
             var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints)).RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
             try
@@ -292,4 +293,22 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     }
 
     private static string FirstLine(string text) => text.Split('\n', 2)[0].TrimEnd('\r', ':');
+
+    /// <summary>Starts the job's trace when it asked for one: its providers, or the line saying why there is none.</summary>
+    private static void StartTrace(AgentJob job, JobSpec spec)
+    {
+        if (!spec.DotNetTrace)
+        {
+            return;
+        }
+
+        var (providers, error) = TraceProviders.Parse(spec.DotNetTraceProviders);
+        if (providers is null)
+        {
+            job.Output.Add($"[agent] no trace: {error}");
+            return;
+        }
+
+        job.Trace = JobTrace.Start(job.TrackedProcessId, providers, Path.Combine(job.Directory, "trace.nettrace"));
+    }
 }

@@ -1,0 +1,85 @@
+using System.Net;
+using System.Text.Json.Nodes;
+using Benchmarks.Tests.Support;
+using Microsoft.Diagnostics.Tracing;
+
+namespace Benchmarks.Tests.Agent;
+
+/// <summary>
+/// crank's <c>--application.dotnetTrace true --application.dotnetTraceProviders gc-verbose</c>
+/// against the agent: the job's trace fields as the real controller sent them (dotnet-trace.jsonl),
+/// then crank's calls after the application stops: state, <c>POST …/trace</c> (the recording got
+/// 405 from an agent without traces), <c>/state</c> while TraceCollecting, <c>GET …/trace</c>.
+/// </summary>
+public sealed class AgentTraceTests
+{
+    private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task A_traced_job_gives_crank_its_nettrace_after_the_application_stops()
+    {
+        var recorded = CrankTranscript.Load("dotnet-trace").Exchanges
+            .Where(e => (string?)e["method"] == "POST" && (string?)e["path"] == "/jobs")
+            .Select(e => e["requestBody"] is JsonObject body ? body : JsonNode.Parse((string)e["requestBody"]!)!.AsObject())
+            .First(b => b["DotNetTrace"] is JsonValue v && (bool)v);
+        Assert.Equal("gc-verbose", (string?)recorded["DotNetTraceProviders"]);
+
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var id = await client.CreateAsync(AgentClient.Job("application", "trace-1", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"serve --scenario json --server kestrel --urls http://127.0.0.1:{port}";
+            j["Port"] = port;
+            foreach (var field in new[] { "DotNetTrace", "DotNetTraceProviders", "DotNetTraceBufferSizeMB", "DotNetTraceRequestRundown", "DotNetTraceCollectMode" })
+            {
+                j[field] = recorded[field]?.DeepClone();
+            }
+        }));
+        Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
+        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+
+        // Work for the trace: requests that allocate, and a collection or more with them.
+        using (var http = new HttpClient())
+        {
+            for (var i = 0; i < 3000; i++)
+            {
+                await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/json"));
+            }
+        }
+
+        // As crank: the application is stopped, then its trace is asked for.
+        Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
+        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        Assert.Equal(HttpStatusCode.Accepted, await client.PostAsync($"/jobs/{id}/trace"));
+        Assert.Equal("TraceCollected", await client.WaitForStateAsync(id, s_wait, null, "TraceCollected", "Failed"));
+
+        using var download = new HttpClient { BaseAddress = agent.Url };
+        using var response = await download.GetAsync(new Uri($"/jobs/{id}/trace", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var bytes = await response.Content.ReadAsByteArrayAsync();
+        Assert.Equal(bytes.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), response.Headers.GetValues("FileLength").Single());
+        Assert.Equal("Nettrace"u8.ToArray(), bytes[..8]);
+
+        // A trace TraceEvent reads, with the GC events gc-verbose asks for (an allocation tick each 100 KB allocated: verbose GC events).
+        var path = Path.Combine(TestPaths.NewTempDirectory(), "application.nettrace");
+        await File.WriteAllBytesAsync(path, bytes);
+        var gcEvents = 0;
+        using (var source = new EventPipeEventSource(path))
+        {
+            source.Clr.GCAllocationTick += _ => gcEvents++;
+            source.Process();
+        }
+
+        Assert.True(gcEvents >= 10, $"{gcEvents} allocation ticks in a gc-verbose trace of 3,000 JSON requests");
+
+        // A job that asked for none says so, as crank's warning will show.
+        var plain = await client.CreateAsync(AgentClient.Job("application", "trace-2", j =>
+        {
+            j["Executable"] = "/bin/true";
+            j["IsConsoleApp"] = true;
+        }));
+        Assert.Equal(HttpStatusCode.NotFound, await client.PostAsync($"/jobs/{plain}/trace"));
+    }
+}
