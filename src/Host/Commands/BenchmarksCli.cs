@@ -26,6 +26,7 @@ internal static class BenchmarksCli
         VerifyCommand.Create(console),
         DatabaseCommand.Create(console),
         AgentCommand.Create(console),
+        CountersCommand.Create(console),
         ListCommands.Scenarios(console),
         ListCommands.Servers(console),
         ListCommands.Measurements(console),

@@ -32,7 +32,7 @@ internal static class EventPipeTrace
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException)
         {
-            return $"no trace of process {processId}: {ex.Message}";
+            return $"no trace of process {processId}: {RuntimeCounterSession.Reason(ex)}";
         }
 
         using (session)

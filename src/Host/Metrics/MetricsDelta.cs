@@ -107,7 +107,7 @@ internal static class MetricsDelta
     /// (GCs, bytes allocated, contentions, work items), the others' last value, and the share of
     /// the interval the GC paused the process.
     /// </summary>
-    private static void Runtime(SortedDictionary<string, double> values, RuntimeCounterSnapshot start, RuntimeCounterSnapshot end, double seconds)
+    public static void Runtime(SortedDictionary<string, double> values, RuntimeCounterSnapshot start, RuntimeCounterSnapshot end, double seconds)
     {
         foreach (var (key, total) in end.Totals)
         {

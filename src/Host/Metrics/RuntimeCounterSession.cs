@@ -56,7 +56,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException or ArgumentException or System.Net.Sockets.SocketException)
         {
-            return (null, $"no runtime counters from process {processId}: {ex.Message}");
+            return (null, $"no runtime counters from process {processId}: {Reason(ex)}");
         }
     }
 
@@ -133,6 +133,16 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         }
 
         Interlocked.Increment(ref _reports);
+    }
+
+    /// <summary>Why a process has no diagnostics session, in a line: the client's first sentence, and what usually causes it.</summary>
+    public static string Reason(Exception exception)
+    {
+        ArgumentNullException.ThrowIfNull(exception);
+        var message = exception.Message;
+        var end = message.IndexOf(". ", StringComparison.Ordinal);
+        var first = end > 0 ? message[..(end + 1)] : message;
+        return exception is ServerNotAvailableException ? $"{first} (not a .NET process, its diagnostics port off: DOTNET_EnableDiagnostics=0, or gone)" : first;
     }
 
     private static bool TryNumber(object raw, out double value)

@@ -17,10 +17,7 @@ public sealed class AgentCounterTests
     public async Task A_job_that_asks_for_counters_reports_every_runtime_counter_under_cranks_names()
     {
         // The controller's own job document for the application, as recorded.
-        var recorded = CrankTranscript.Load("counters-providers").Exchanges
-            .Where(e => (string?)e["method"] == "POST" && (string?)e["path"] == "/jobs")
-            .Select(e => e["requestBody"] is JsonObject body ? body : JsonNode.Parse((string)e["requestBody"]!)!.AsObject())
-            .First(b => b["Counters"] is JsonArray { Count: > 0 });
+        var recorded = CrankTranscript.Load("counters-providers").PostedJobs().First(b => b["Counters"] is JsonArray { Count: > 0 });
         var counters = recorded["Counters"]!.AsArray();
         Assert.Equal(39, counters.Count);
         Assert.True((bool)recorded["Options"]!["CollectCounters"]!);

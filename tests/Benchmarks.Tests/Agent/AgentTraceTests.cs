@@ -18,10 +18,7 @@ public sealed class AgentTraceTests
     [Fact]
     public async Task A_traced_job_gives_crank_its_nettrace_after_the_application_stops()
     {
-        var recorded = CrankTranscript.Load("dotnet-trace").Exchanges
-            .Where(e => (string?)e["method"] == "POST" && (string?)e["path"] == "/jobs")
-            .Select(e => e["requestBody"] is JsonObject body ? body : JsonNode.Parse((string)e["requestBody"]!)!.AsObject())
-            .First(b => b["DotNetTrace"] is JsonValue v && (bool)v);
+        var recorded = CrankTranscript.Load("dotnet-trace").PostedJobs().First(b => b["DotNetTrace"] is JsonValue v && (bool)v);
         Assert.Equal("gc-verbose", (string?)recorded["DotNetTraceProviders"]);
 
         await using var agent = await AgentProcess.StartAsync();

@@ -36,6 +36,11 @@ internal sealed class CrankTranscript
         return new CrankTranscript(name, lines[0], lines.Skip(1).OrderBy(e => (int)e["seq"]!).ToList());
     }
 
+    /// <summary>The job documents the controller posted (<c>POST /jobs</c>), in order: the application's, then the load's.</summary>
+    public IEnumerable<JsonObject> PostedJobs() => Exchanges
+        .Where(e => Method(e) == "POST" && Path(e) == "/jobs")
+        .Select(e => e["requestBody"] is JsonObject body ? body : JsonNode.Parse((string)e["requestBody"]!)!.AsObject());
+
     public static string Method(JsonObject exchange) => (string)exchange["method"]!;
 
     public static string Path(JsonObject exchange) => (string)exchange["path"]!;
