@@ -29,6 +29,7 @@ public sealed class AgentTraceTests
             j["Executable"] = TestPaths.HostExecutable;
             j["Arguments"] = $"serve --scenario json --server kestrel --urls http://127.0.0.1:{port}";
             j["Port"] = port;
+            j["ReadyStateText"] = "Application started.";
             foreach (var field in new[] { "DotNetTrace", "DotNetTraceProviders", "DotNetTraceBufferSizeMB", "DotNetTraceRequestRundown", "DotNetTraceCollectMode" })
             {
                 j[field] = recorded[field]?.DeepClone();
