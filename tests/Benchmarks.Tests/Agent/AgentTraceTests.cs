@@ -9,7 +9,8 @@ namespace Benchmarks.Tests.Agent;
 /// crank's <c>--application.dotnetTrace true --application.dotnetTraceProviders gc-verbose</c>
 /// against the agent: the job's trace fields as the real controller sent them (dotnet-trace.jsonl),
 /// then crank's calls after the application stops: state, <c>POST …/trace</c> (the recording got
-/// 405 from an agent without traces), <c>/state</c> while TraceCollecting, <c>GET …/trace</c>.
+/// 405 from an agent without traces), <c>/state</c> while TraceCollecting, <c>GET …/trace</c>; and
+/// <c>--application.options.dumpType mini</c> (dump.jsonl): <c>GET …/dump</c> after the stop.
 /// </summary>
 public sealed class AgentTraceTests
 {
@@ -38,12 +39,16 @@ public sealed class AgentTraceTests
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
         Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
 
-        // Work for the trace: requests that allocate, and a collection or more with them.
+        // Work for the trace: requests that allocate. The job is touched as crank polls it, or the agent's driver timeout would stop it on a slow machine.
         using (var http = new HttpClient())
         {
             for (var i = 0; i < 3000; i++)
             {
                 await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/json"));
+                if (i % 100 == 0)
+                {
+                    await client.TouchAsync(id);
+                }
             }
         }
 
@@ -79,5 +84,42 @@ public sealed class AgentTraceTests
             j["IsConsoleApp"] = true;
         }));
         Assert.Equal(HttpStatusCode.NotFound, await client.PostAsync($"/jobs/{plain}/trace"));
+    }
+
+    [Fact]
+    public async Task A_job_that_asks_for_a_dump_gives_crank_the_process_as_it_was_when_stopped()
+    {
+        var recorded = CrankTranscript.Load("dump").PostedJobs().First(b => b["DumpProcess"] is JsonValue v && (bool)v);
+        Assert.Equal("mini", (string?)recorded["Options"]!["DumpType"]);
+
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var id = await client.CreateAsync(AgentClient.Job("application", "dump-1", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"serve --scenario plaintext --server kestrel --urls http://127.0.0.1:{port}";
+            j["Port"] = port;
+            j["ReadyStateText"] = "Application started.";
+            j["DumpProcess"] = recorded["DumpProcess"]!.DeepClone();
+            j["DumpType"] = recorded["DumpType"]!.DeepClone();
+            j["Options"] = recorded["Options"]!.DeepClone();
+        }));
+        Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
+        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+
+        // As crank: stop, wait for Stopped, then the dump.
+        Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
+        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        using var download = new HttpClient { BaseAddress = agent.Url };
+        using var response = await download.GetAsync(new Uri($"/jobs/{id}/dump", UriKind.Relative));
+        var bytes = await response.Content.ReadAsByteArrayAsync();
+        Assert.True(response.StatusCode == HttpStatusCode.OK, System.Text.Encoding.UTF8.GetString(bytes));
+        Assert.Equal(bytes.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), response.Headers.GetValues("FileLength").Single());
+
+        // A Linux core file of the server: ELF, of a core type, and more than a few pages.
+        Assert.Equal([0x7F, (byte)'E', (byte)'L', (byte)'F'], bytes[..4]);
+        Assert.Equal(4, BitConverter.ToUInt16(bytes, 16));
+        Assert.True(bytes.Length > 1024 * 1024, $"a {bytes.Length}-byte dump");
     }
 }

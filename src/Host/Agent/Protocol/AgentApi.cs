@@ -74,7 +74,7 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapGet("/jobs/{id:int}/fetch", (int id) => WithJob(id, JobFileEndpoints.Fetch));
         app.MapPost("/jobs/{id:int}/trace", (int id) => WithJob(id, JobTraceEndpoints.Collect));
         app.MapGet("/jobs/{id:int}/trace", (int id) => WithJob(id, JobTraceEndpoints.Download));
-        app.MapGet("/jobs/{id:int}/dump", (int id) => WithJob(id, _ => Results.NotFound("this agent does not collect dumps")));
+        app.MapGet("/jobs/{id:int}/dump", (int id) => WithJob(id, JobTraceEndpoints.DownloadDump));
     }
 
     /// <summary>Largest job document <c>POST /jobs</c> takes.</summary>

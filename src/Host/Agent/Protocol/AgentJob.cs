@@ -56,6 +56,9 @@ internal sealed class AgentJob
 
     public RollingLog BuildLog { get; } = new();
 
+    /// <summary>The dump written when the job was stopped (crank's <c>dumpProcess</c>), or why there is none.</summary>
+    public (string? Path, string? Error)? Dump { get; set; }
+
     /// <summary>The job's trace while it records and until it is deleted (crank's <c>dotnetTrace</c>).</summary>
     public JobTrace? Trace { get; set; }
 

@@ -67,10 +67,17 @@ internal sealed record JobSpec
 
     public string? DotNetTraceProviders { get; init; }
 
+    /// <summary>Write a dump of the job's process when it is stopped (crank's <c>dumpProcess</c>), of this kind (<c>options.dumpType</c>: mini, heap, full or triage).</summary>
+    public bool DumpProcess { get; init; }
+
+    public string? DumpType { get; init; }
+
     public static JobSpec Read(JsonObject document) => new()
     {
         DotNetTrace = JobDocument.GetBool(document, "dotNetTrace"),
         DotNetTraceProviders = JobDocument.GetString(document, "dotNetTraceProviders"),
+        DumpProcess = JobDocument.GetBool(document, "dumpProcess"),
+        DumpType = JobDocument.GetString(JobDocument.Get(document, "options") as JsonObject, "dumpType"),
         CounterProviders = CountersOf(document).Providers,
         CounterNames = CountersOf(document).Names,
         Project = JobDocument.GetString(document, "project"),

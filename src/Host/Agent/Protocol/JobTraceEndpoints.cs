@@ -5,7 +5,8 @@ namespace Benchmarks.Host.Agent.Protocol;
 /// <summary>
 /// crank's trace calls on a job: <c>POST …/trace</c> ends the recording (the job reports
 /// TraceCollecting until the file is written, then TraceCollected), <c>GET …/trace</c> returns the
-/// <c>.nettrace</c> file with its <c>FileLength</c> header.
+/// <c>.nettrace</c> file with its <c>FileLength</c> header; <c>GET …/dump</c> the dump written when the
+/// job was stopped.
 /// </summary>
 internal static class JobTraceEndpoints
 {
@@ -42,4 +43,11 @@ internal static class JobTraceEndpoints
         job.Trace is { Recording.IsCompleted: true } trace && File.Exists(trace.Path) && new FileInfo(trace.Path).Length > 0
             ? JobFileEndpoints.FileWithLength(trace.Path, "application/octet-stream", $"{job.Service}.nettrace")
             : Results.NotFound(job.Trace is null ? "the job asked for no trace (dotnetTrace)" : "the trace is not written yet (POST /jobs/{id}/trace, then wait for TraceCollected)");
+
+    public static IResult DownloadDump(AgentJob job) => job.Dump switch
+    {
+        { Path: { } path } when File.Exists(path) => JobFileEndpoints.FileWithLength(path, "application/octet-stream", $"{job.Service}.dmp"),
+        { Error: { } error } => Results.NotFound(error),
+        _ => Results.NotFound("the job asked for no dump (dumpProcess), or has not been stopped yet"),
+    };
 }

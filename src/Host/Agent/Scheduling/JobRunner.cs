@@ -91,6 +91,12 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
 
             await sampling.CancelAsync();
             await sampler;
+            if (spec.DumpProcess && job.StopSource.IsCancellationRequested && !process.HasExited)
+            {
+                // crank's dumpProcess: the process as it is when the controller stops it.
+                job.Dump = await ProcessDump.WriteAsync(job.TrackedProcessId, spec.DumpType, Path.Combine(job.Directory, "dump.dmp"));
+            }
+
             await EndAsync(job, process);
         }
         catch (JobFailedException ex)
