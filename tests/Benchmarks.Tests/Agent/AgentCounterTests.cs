@@ -25,12 +25,8 @@ public sealed class AgentCounterTests
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
         var port = Integration.LoadGeneratorTests.ClosedPort();
-        var id = await client.CreateAsync(AgentClient.Job("application", "counters-1", j =>
+        var id = await client.CreateAsync(AgentClient.ServeJob("counters-1", "plaintext", port, j =>
         {
-            j["Executable"] = TestPaths.HostExecutable;
-            j["Arguments"] = $"serve --scenario plaintext --server kestrel --urls http://127.0.0.1:{port}";
-            j["Port"] = port;
-            j["ReadyStateText"] = "Application started.";
             j["Options"] = recorded["Options"]!.DeepClone();
             j["Counters"] = counters.DeepClone();
         }));

@@ -25,12 +25,8 @@ public sealed class AgentTraceTests
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
         var port = Integration.LoadGeneratorTests.ClosedPort();
-        var id = await client.CreateAsync(AgentClient.Job("application", "trace-1", j =>
+        var id = await client.CreateAsync(AgentClient.ServeJob("trace-1", "json", port, j =>
         {
-            j["Executable"] = TestPaths.HostExecutable;
-            j["Arguments"] = $"serve --scenario json --server kestrel --urls http://127.0.0.1:{port}";
-            j["Port"] = port;
-            j["ReadyStateText"] = "Application started.";
             foreach (var field in new[] { "DotNetTrace", "DotNetTraceProviders", "DotNetTraceBufferSizeMB", "DotNetTraceRequestRundown", "DotNetTraceCollectMode" })
             {
                 j[field] = recorded[field]?.DeepClone();
@@ -42,7 +38,7 @@ public sealed class AgentTraceTests
         // Work for the trace: requests that allocate. The job is touched as crank polls it, or the agent's driver timeout would stop it on a slow machine.
         using (var http = new HttpClient())
         {
-            for (var i = 0; i < 3000; i++)
+            for (var i = 0; i < 1000; i++)
             {
                 await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/json"));
                 if (i % 100 == 0)
@@ -75,7 +71,7 @@ public sealed class AgentTraceTests
             source.Process();
         }
 
-        Assert.True(gcEvents >= 10, $"{gcEvents} allocation ticks in a gc-verbose trace of 3,000 JSON requests");
+        Assert.True(gcEvents >= 3, $"{gcEvents} allocation ticks in a gc-verbose trace of 1,000 JSON requests (about 900 KB allocated)");
 
         // A job that asked for none says so, as crank's warning will show.
         var plain = await client.CreateAsync(AgentClient.Job("application", "trace-2", j =>
@@ -95,12 +91,8 @@ public sealed class AgentTraceTests
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
         var port = Integration.LoadGeneratorTests.ClosedPort();
-        var id = await client.CreateAsync(AgentClient.Job("application", "dump-1", j =>
+        var id = await client.CreateAsync(AgentClient.ServeJob("dump-1", "plaintext", port, j =>
         {
-            j["Executable"] = TestPaths.HostExecutable;
-            j["Arguments"] = $"serve --scenario plaintext --server kestrel --urls http://127.0.0.1:{port}";
-            j["Port"] = port;
-            j["ReadyStateText"] = "Application started.";
             j["DumpProcess"] = recorded["DumpProcess"]!.DeepClone();
             j["DumpType"] = recorded["DumpType"]!.DeepClone();
             j["Options"] = recorded["Options"]!.DeepClone();

@@ -25,7 +25,8 @@ public sealed class RuntimeCounterRunTests
         var allocating = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating"));
         Assert.True(allocating.ExitCode == 0, allocating.ToString());
         var run = StoredRuns.Single(results);
-        Assert.InRange(run.Measurements["runtime/allocated-per-request"], 96 * 1024, 112 * 1024);
+        // About 96 KB: the second's increments are timed to a quarter second, so a 3 s window reads within about 8% of it.
+        Assert.InRange(run.Measurements["runtime/allocated-per-request"], 88 * 1024, 112 * 1024);
         Assert.True(run.Measurements["runtime-counter/gen-2-gc-count"] > 0, "the large object heap is collected with gen 2");
         Assert.Contains("inside the runtime: the GC: paused the server ", run.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("per request: ", allocating.Output, StringComparison.Ordinal);

@@ -43,6 +43,16 @@ internal sealed class AgentClient(Uri agent) : IDisposable
         return job;
     }
 
+    /// <summary>A job that runs this build's <c>serve</c> of a scenario on Kestrel at <paramref name="port"/>, ready on its start line.</summary>
+    public static JsonObject ServeJob(string runId, string scenario, int port, Action<JsonObject>? configure = null) => Job("application", runId, j =>
+    {
+        j["Executable"] = TestPaths.HostExecutable;
+        j["Arguments"] = $"serve --scenario {scenario} --server kestrel --urls http://127.0.0.1:{port}";
+        j["Port"] = port;
+        j["ReadyStateText"] = "Application started.";
+        configure?.Invoke(j);
+    });
+
     public async Task<(HttpStatusCode Status, string? Location)> PostJobAsync(JsonObject job)
     {
         // The controller lists the agent URL it uses among the job's endpoints.
