@@ -41,8 +41,8 @@ internal sealed class LoadWindow(RunSession session)
             _session.GatedLoad = load;
         }
 
-        var counters = _session.Counters;
-        var sampler = new MetricsSampler(_session.Metrics, nic, counters is null ? null : counters.Snapshot);
+        // The counters join the samples once their session is open (it opens beside the server's start).
+        var sampler = new MetricsSampler(_session.Metrics, nic, _session.CountersStart is null ? null : () => _session.Counters?.Snapshot());
         var sampling = new RunSampling(sampler, server.Id, load.Id, _session.Database?.ProcessId ?? 0, _session.Proxy?.ProcessId ?? 0);
         iteration.Sampling = sampling;
         if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
@@ -68,6 +68,12 @@ internal sealed class LoadWindow(RunSession session)
 
         iteration.Close();
         PerRequestCosts.Add(iteration.Measurements, MachineCpus.Count);
+        if (_session.CountersError is { } error)
+        {
+            _session.CountersError = null;
+            _session.Observer.Note(error);
+        }
+
         return failure;
     }
 

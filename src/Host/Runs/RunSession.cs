@@ -25,8 +25,14 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
 
     public ReverseProxy? Proxy { get; set; }
 
-    /// <summary>The running server's runtime counters (a .NET server), read over EventPipe while it runs.</summary>
-    public RuntimeCounterSession? Counters { get; set; }
+    /// <summary>The counter session being opened on the running server (a .NET server): opened beside the run, never holding it up.</summary>
+    public Task<RuntimeCounterSession?>? CountersStart { get; set; }
+
+    /// <summary>The running server's runtime counters once the session is open.</summary>
+    public RuntimeCounterSession? Counters => CountersStart is { IsCompletedSuccessfully: true } start ? start.Result : null;
+
+    /// <summary>Why the server has no counters, to be said once (set from the session's start).</summary>
+    public string? CountersError { get; set; }
 
     /// <summary>The trace being recorded of the server (<c>--trace</c>): its file, how long, and the recording (the reason when it could not).</summary>
     public (string Path, TimeSpan Length, Task<string?> Recording)? Trace { get; set; }

@@ -55,14 +55,7 @@ internal sealed class ServerSession(RunSession session)
 
             if (request.RuntimeCounters)
             {
-                // Out of process, as dotnet-counters reads them: a server that is not .NET (or has no diagnostics port) has none, and says why.
-                // Four reports a second: a second's sample then counts its own increments to within a quarter of a second.
-                var (counters, error) = await RuntimeCounterSession.StartAsync(server.Id, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25, cancellationToken);
-                _session.Counters = counters;
-                if (error is not null)
-                {
-                    _session.Observer.Note(error);
-                }
+                _session.CountersStart = StartCountersAsync(server.Id, cancellationToken);
             }
 
             _session.Observer.ServerReady(request.ServerName, server.Id, request.ServerCpus, request.LoadJob.Describe(request.Load), request.LoadCpus);
@@ -79,10 +72,13 @@ internal sealed class ServerSession(RunSession session)
     /// <summary>Stops the server and the counter session on it.</summary>
     public async Task StopAsync(JobProcess server)
     {
-        if (_session.Counters is { } counters)
+        if (_session.CountersStart is { } start)
         {
-            _session.Counters = null;
-            await counters.DisposeAsync();
+            _session.CountersStart = null;
+            if (await start.ContinueWith(static t => t.IsCompletedSuccessfully ? t.Result : null, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default) is { } counters)
+            {
+                await counters.DisposeAsync();
+            }
         }
 
         await server.StopAsync(JobProcess.StopGrace);
@@ -111,4 +107,16 @@ internal sealed class ServerSession(RunSession session)
         }
     }
 
+
+    /// <summary>
+    /// Opens the counter session out of process, as dotnet-counters reads them, four reports a second (a second's
+    /// sample then counts its own increments to within a quarter of a second); a server that is not .NET, or has no
+    /// diagnostics port, has none, and the reason is kept to be said.
+    /// </summary>
+    private async Task<RuntimeCounterSession?> StartCountersAsync(int processId, CancellationToken cancellationToken)
+    {
+        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25, cancellationToken);
+        _session.CountersError = error;
+        return counters;
+    }
 }
