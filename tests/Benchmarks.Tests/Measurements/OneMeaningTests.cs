@@ -10,9 +10,10 @@ namespace Benchmarks.Tests.Measurements;
 /// <summary>
 /// One meaning per name: the same scenario run locally (<c>run pipelined</c>) and through the
 /// agent (a server job and a load job, as crank starts them) on one machine, compared name by
-/// name — the metadata each path declares, and the way each value comes from its samples.
+/// name — the metadata each path declares, and the way each value comes from its samples. It
+/// compares meanings, not speeds (the two rates only need to be of one kind), so it runs beside
+/// the other parallel tests.
 /// </summary>
-[Collection(Measuring.Name)]
 public sealed class OneMeaningTests
 {
     private static readonly TimeSpan Wait = TimeSpan.FromSeconds(60);
