@@ -46,11 +46,11 @@ internal static class RuntimeMeasures
     /// <summary>The share of each second the runtime paused the process for collections, from its total pause time.</summary>
     public static readonly Measurement GcPause = new("runtime/gc/pause", "%", Avg, Lower, "Time the GC paused the server, mean of the seconds (% of wall time)") { Sampled = true };
 
-    /// <summary>Per request, over the window: the figures two versions of a stack are compared by.</summary>
-    public static readonly Measurement AllocatedPerRequest = new("runtime/allocated-per-request", "bytes", Avg, Lower, "Bytes the server allocated per request (or message) over the window") { Format = "n0" };
-    public static readonly Measurement GcsPer1kRequests = new("runtime/gcs-per-1k-requests", "count", Avg, Lower, "Collections per 1,000 requests (or messages) over the window") { Format = "n2" };
-    public static readonly Measurement WorkItemsPerRequest = new("runtime/work-items-per-request", "count", Avg, Lower, "Thread-pool work items per request (or message) over the window: how often a request changes threads") { Format = "n2" };
-    public static readonly Measurement CpuPerRequest = new("benchmarks/cpu-per-request", "us", Avg, Lower, "Server CPU time per request (or message) over the window, user + kernel (us)");
+    /// <summary>Per request, over the window: the figures two versions of a stack are compared by. Machines in one role average them: a cost per request does not add up.</summary>
+    public static readonly Measurement AllocatedPerRequest = new("runtime/allocated-per-request", "bytes", Avg, Lower, "Bytes the server allocated per request (or message) over the window", reduce: Avg) { Format = "n0" };
+    public static readonly Measurement GcsPer1kRequests = new("runtime/gcs-per-1k-requests", "count", Avg, Lower, "Collections per 1,000 requests (or messages) over the window", reduce: Avg) { Format = "n2" };
+    public static readonly Measurement WorkItemsPerRequest = new("runtime/work-items-per-request", "count", Avg, Lower, "Thread-pool work items per request (or message) over the window: how often a request changes threads", reduce: Avg) { Format = "n2" };
+    public static readonly Measurement CpuPerRequest = new("benchmarks/cpu-per-request", "us", Avg, Lower, "Server CPU time per request (or message) over the window, user + kernel (us)", reduce: Avg);
 
     /// <summary>Where a counter's measurement name starts, by provider, as crank's controller names them.</summary>
     public static string NameOf(string provider, string counter) => provider switch

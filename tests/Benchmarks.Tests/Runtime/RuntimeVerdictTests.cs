@@ -50,6 +50,9 @@ public sealed class RuntimeVerdictTests
         Assert.Equal(1.2, m["runtime/work-items-per-request"], 6);
         Assert.Equal(100, m["benchmarks/cpu-per-request"], 6);
 
+        // A cost per request does not add up across the machines of a role: crank averages it.
+        Assert.All(new[] { RuntimeMeasures.AllocatedPerRequest, RuntimeMeasures.GcsPer1kRequests, RuntimeMeasures.WorkItemsPerRequest, RuntimeMeasures.CpuPerRequest }, c => Assert.Equal(Benchmarks.Host.Measurements.Operation.Avg, c.Reduce));
+
         // No rate, no cost: a run that answered nothing is not charged an infinity.
         var none = new Dictionary<string, double> { ["http/rps/mean"] = 0, ["runtime-counter/alloc-rate"] = 1 };
         PerRequestCosts.Add(none, cores: 2);

@@ -72,9 +72,9 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         app.MapGet("/jobs/{id:int}/list", (int id, string? path) => WithJob(id, job => JobFileEndpoints.List(job, path)));
         app.MapGet("/jobs/{id:int}/download", (int id, string? path) => WithJob(id, job => JobFileEndpoints.Download(job, path)));
         app.MapGet("/jobs/{id:int}/fetch", (int id) => WithJob(id, JobFileEndpoints.Fetch));
-        app.MapPost("/jobs/{id:int}/trace", (int id) => WithJob(id, JobTraceEndpoints.Collect));
-        app.MapGet("/jobs/{id:int}/trace", (int id) => WithJob(id, JobTraceEndpoints.Download));
-        app.MapGet("/jobs/{id:int}/dump", (int id) => WithJob(id, JobTraceEndpoints.DownloadDump));
+        app.MapPost("/jobs/{id:int}/trace", (int id) => WithJob(id, JobDiagnosticsEndpoints.Collect));
+        app.MapGet("/jobs/{id:int}/trace", (int id) => WithJob(id, JobDiagnosticsEndpoints.Download));
+        app.MapGet("/jobs/{id:int}/dump", (int id) => WithJob(id, JobDiagnosticsEndpoints.DownloadDump));
     }
 
     /// <summary>Largest job document <c>POST /jobs</c> takes.</summary>

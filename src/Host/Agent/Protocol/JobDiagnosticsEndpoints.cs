@@ -8,7 +8,7 @@ namespace Benchmarks.Host.Agent.Protocol;
 /// <c>.nettrace</c> file with its <c>FileLength</c> header; <c>GET …/dump</c> the dump written when the
 /// job was stopped.
 /// </summary>
-internal static class JobTraceEndpoints
+internal static class JobDiagnosticsEndpoints
 {
     public static IResult Collect(AgentJob job)
     {
