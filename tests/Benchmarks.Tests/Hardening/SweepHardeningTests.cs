@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
 
@@ -18,7 +19,8 @@ public sealed class SweepHardeningTests
         var run = await HostRun.StartAsync(temp, s_timeout, new Dictionary<string, string> { ["TMPDIR"] = temp },
             "run", "plaintext", "--server", "sockets", "-c", "4,8", "-d", "1s", "-w", "0s", "--no-verify", "--results", results.Path);
         Assert.True(run.ExitCode == 3, run.ToString());
-        Assert.Contains("2 cells, 0 failed, 2 not stored", run.Output, StringComparison.Ordinal);
+        // Both cells ran and neither was stored (whether a one-second cell on a busy machine also failed is not this test's question).
+        Assert.True(Regex.IsMatch(run.Output, @"Sweep \S+: 2 cells, [0-2] failed, 2 not stored"), run.ToString());
         var rescued = Directory.GetFiles(temp, "benchmarks-unsaved-run-*.json");
         Assert.Equal(2, rescued.Length);
         Assert.Equal(["4", "8"], rescued.Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f)).Parameters["connections"]).Order(StringComparer.Ordinal));
