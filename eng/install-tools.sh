@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs external tools from Debian/Ubuntu packages when they are missing: install-tools.sh wrk nginx ...
+# Installs external tools from Debian/Ubuntu packages when they are missing: install-tools.sh wrk nginx h2load ...
 set -euo pipefail
+# The package that carries a tool whose name is not its package's.
+package() {
+  case "$1" in
+    h2load|nghttp|nghttpd) echo nghttp2-client ;;
+    *) echo "$1" ;;
+  esac
+}
 missing=()
 for tool in "$@"; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$(package "$tool")")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then

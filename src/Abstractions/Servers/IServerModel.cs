@@ -36,6 +36,17 @@ public interface IServerModel
         scenario is ITcpScenario ? $"{Name} serves HTTP only, and '{scenario.Name}' is raw TCP (tcp://)" : null;
 
     /// <summary>
+    /// Why this server cannot carry HTTP as <paramref name="wire"/> says (TLS, HTTP/2), in one
+    /// line, or null when it can: asked before anything starts. By default a server speaks
+    /// cleartext HTTP/1.1 only.
+    /// </summary>
+    string? CannotCarry(HttpWire wire)
+    {
+        ArgumentNullException.ThrowIfNull(wire);
+        return wire == HttpWire.Cleartext ? null : $"{Name} serves cleartext HTTP/1.1 only, not {wire.Name}";
+    }
+
+    /// <summary>
     /// Starts listening and returns once the listeners are bound. Throws when a listener cannot
     /// be bound (port in use).
     /// </summary>

@@ -27,4 +27,10 @@ public sealed class ServerStartContext
 
     /// <summary>Where the server writes diagnostics (the process's standard error).</summary>
     public TextWriter Log { get; }
+
+    /// <summary>The protocol and whether TLS carries it (the addresses' scheme says https then).</summary>
+    public HttpWire Wire { get; init; } = HttpWire.Cleartext;
+
+    /// <summary>What a TLS server presents, with its private key; null for cleartext.</summary>
+    public System.Security.Cryptography.X509Certificates.X509Certificate2? Certificate { get; init; }
 }

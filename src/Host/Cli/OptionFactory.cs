@@ -81,9 +81,9 @@ internal static class OptionFactory
             return false;
         }
 
-        if (parsed.Scheme != Uri.UriSchemeHttp && !(allowWebSocket && parsed.Scheme == "ws"))
+        if (parsed.Scheme != Uri.UriSchemeHttp && parsed.Scheme != Uri.UriSchemeHttps && !(allowWebSocket && parsed.Scheme is "ws" or "wss"))
         {
-            error = allowWebSocket ? $"the scheme must be http or ws (got {parsed.Scheme})." : $"the scheme must be http (got {parsed.Scheme}).";
+            error = allowWebSocket ? $"the scheme must be http, https, ws or wss (got {parsed.Scheme})." : $"the scheme must be http or https (got {parsed.Scheme}).";
             return false;
         }
 

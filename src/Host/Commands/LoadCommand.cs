@@ -23,7 +23,7 @@ internal static class LoadCommand
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
         var output = new LoadOutputOptionSet();
         var plugins = OptionFactory.Plugins();
-        var generator = new GeneratorOption("builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", "--engine", GeneratorOption.BuiltIn, GeneratorOption.Wrk);
+        var generator = new GeneratorOption("builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", "--engine", [GeneratorOption.BuiltIn, GeneratorOption.Wrk]);
         var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
@@ -86,7 +86,7 @@ internal static class LoadCommand
 
             try
             {
-                if (result.GetRequiredValue(url)!.Scheme != Uri.UriSchemeHttp)
+                if (result.GetRequiredValue(url)!.Scheme is not ("http" or "https"))
                 {
                     throw new UsageException($"'{result.GetValue(url)}' is a WebSocket URL: add --ws.");
                 }
@@ -106,6 +106,7 @@ internal static class LoadCommand
                     WarmupMax = result.GetValue(load.WarmupMax),
                     Headers = load.GetHeaders(result),
                     KeepAlive = result.GetValue(load.KeepAlive) ?? true,
+                    TlsResume = result.GetValue(load.TlsResume) ?? true,
                     ValidatorFactory = validatorFactory,
                 }, result);
                 options.Validate();

@@ -24,9 +24,11 @@ internal sealed class LoadOptionSet
 
     public Option<bool?> KeepAlive { get; } = new("--keep-alive") { HelpName = "true|false", Description = "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true)." };
 
+    public Option<bool?> TlsResume { get; } = new("--tls-resume") { HelpName = "true|false", Description = "Over TLS (https://): false makes every new connection a full handshake instead of resuming the last session (default true)." };
+
     public Option<double?> Rate { get; } = OptionFactory.Rate("--rate", "Open model: requests per second in all, each due at its slot in a fixed timeline and timed from it (corrected for coordinated omission); --connections is the pool that sends them. 20000, 20k, 1.5M; 0 or unset: closed loop.");
 
-    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, Rate];
+    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, TlsResume, Rate];
 
     /// <summary>
     /// A protocol's options with the shared settings given on the command line; what was not given

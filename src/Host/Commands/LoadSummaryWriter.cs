@@ -39,6 +39,15 @@ internal static class LoadSummaryWriter
             writer.WriteLine(string.Create(c, $"    First byte    avg {Ms(firstByte.Mean),8}  p50 {Ms(firstByte.P50),8}  p99 {Ms(firstByte.P99),8}"));
         }
 
+        if (result.Tls is { } tls)
+        {
+            writer.WriteLine(string.Create(c, $"  TLS: {tls}; {result.Handshakes} handshakes in the window ({result.HandshakesPerSecond:0.00}/s), {result.HandshakeErrors} failed"));
+            if (result.Handshake is { } handshake)
+            {
+                writer.WriteLine(string.Create(c, $"    Handshake     avg {Ms(handshake.Mean),8}  p50 {Ms(handshake.P50),8}  p99 {Ms(handshake.P99),8}"));
+            }
+        }
+
         if (result.RequestedRate is { } requested)
         {
             writer.WriteLine("  Open model: latency above is from each request's due time (corrected for coordinated omission)");

@@ -41,7 +41,8 @@ internal static class RunCommand
         proxy.AcceptOnlyFromAmong("none", "nginx", "haproxy");
         var proxyCpus = new Option<string?>("--proxy-cpus") { Description = "CPUs for the proxy (default: unpinned; its workers as many as its CPUs, 1 when unpinned)." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
-        var generator = new GeneratorOption("The HTTP load's generator: builtin, or wrk (a warm-up run, then the measured run, read like the built-in one's).", "--load", "http", GeneratorOption.Wrk);
+        var generator = new GeneratorOption("The HTTP load's generator: builtin, wrk (a warm-up run, then the measured run, read like the built-in one's) or h2load (HTTP/2; the default for --protocol h2 and h2c).", "--load", ["http", GeneratorOption.Wrk], h2load: true);
+        var wire = new WireOptionSet();
         var iterations = new Option<int>("--iterations", "-i") { Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.", DefaultValueFactory = _ => 1 };
         var restart = new Option<bool>("--restart") { Description = "With --iterations: a fresh server for each iteration, each warmed up (start-up and JIT variance in the spread)." };
         var exclude = new Option<int>("--exclude") { Description = "With --iterations: leave the N highest and N lowest iterations out of the means (as crank's --exclude).", DefaultValueFactory = _ => 0 };
@@ -64,7 +65,7 @@ internal static class RunCommand
         {
             scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
         };
-        foreach (var option in generator.All.Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
+        foreach (var option in generator.All.Concat(wire.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
             command.Options.Add(option);
         }
@@ -72,6 +73,7 @@ internal static class RunCommand
         HelpGroups.Declare(
             command,
             ("Server", ["--server", "--server-option", "--urls", "--start-timeout", "--no-verify", "--no-counters", "--trace", "--trace-seconds", "--plugins"]),
+            ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]),
             LoadHelpGroups.Shape,
             ("Open model and targets", ["--rate", "--rate-steps", "--find-max", "--slo"]),
             ("Repeats", ["--iterations", "--restart", "--exclude", "--exclude-order"]),
@@ -93,22 +95,41 @@ internal static class RunCommand
                 var (serverSet, loadSet, databaseSet) = CpuAssignment.Choose(result.GetValue(serverCpus), result.GetValue(loadCpus), needsDatabase ? result.GetValue(databaseCpus) : null, needsDatabase, result.GetValue(noPin), Environment.ProcessorCount);
                 serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
                 var rawTcp = chosen is Scenarios.ITcpScenario;
-                var serverUrl = result.GetValue(urls) ?? new Uri($"{(rawTcp ? "tcp" : "http")}://127.0.0.1:{LoopbackPort.Free()}");
                 var webSocket = chosen is Scenarios.IWebSocketScenario;
+                var chosenWire = rawTcp ? Servers.HttpWire.Cleartext : wire.Wire(result, result.GetValue(urls)?.Scheme == Uri.UriSchemeHttps);
+                if (chosenWire != Servers.HttpWire.Cleartext && serverModel.CannotCarry(chosenWire) is { } cannot)
+                {
+                    throw new UsageException(cannot + ".");
+                }
+
+                if (chosenWire != Servers.HttpWire.Cleartext && webSocket)
+                {
+                    throw new UsageException($"'{chosen.Name}' is a WebSocket scenario, and the WebSocket load speaks ws:// only: leave out --tls and --protocol.");
+                }
+
+                var serverUrl = result.GetValue(urls) is { } listen ? new UriBuilder(listen) { Scheme = rawTcp ? listen.Scheme : chosenWire.Scheme }.Uri : new Uri($"{(rawTcp ? "tcp" : chosenWire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
                 var proxyKind = result.GetRequiredValue(proxy) switch { "nginx" => Proxies.ProxyKind.Nginx, "haproxy" => Proxies.ProxyKind.Haproxy, _ => (Proxies.ProxyKind?)null };
                 if (proxyKind is not null && (rawTcp || webSocket))
                 {
                     throw new UsageException($"--proxy serves HTTP requests: '{chosen.Name}' is not an HTTP scenario.");
                 }
 
+                if (proxyKind is not null && chosenWire != Servers.HttpWire.Cleartext)
+                {
+                    throw new UsageException($"--proxy forwards cleartext HTTP/1.1: it does not carry {chosenWire.Name} to the server.");
+                }
+
                 var proxyUrl = proxyKind is null ? null : new Uri($"http://127.0.0.1:{LoopbackPort.Free()}");
-                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, (Scenarios.IWebSocketScenario)chosen) : ChooseLoadJob(generator.IsWrk(result));
+                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, (Scenarios.IWebSocketScenario)chosen) : ChooseLoadJob(generator.Named(result), chosenWire);
                 var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
                 request = new RunRequest
                 {
                     Scenario = chosen,
                     ServerName = serverModel.Name,
                     ServerUrl = serverUrl,
+                    Wire = chosenWire,
+                    Certificate = result.GetValue(wire.Certificate),
+                    CertificateKey = result.GetValue(wire.Key) ?? "rsa2048",
                     ServerOptions = OptionFactory.SplitServerOptions(result.GetValue(serverOptions)),
                     PluginDirectories = pluginDirectories,
                     ServerCpus = serverSet,
@@ -146,6 +167,7 @@ internal static class RunCommand
                         Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
                         Headers = load.GetHeaders(result),
                         KeepAlive = result.GetValue(load.KeepAlive) ?? true,
+                        TlsResume = result.GetValue(load.TlsResume) ?? true,
                     }, result),
                 };
                 if (result.GetValue(findMax))
@@ -165,9 +187,14 @@ internal static class RunCommand
                 else
                 {
                     request.Load.Validate();
-                    if (!request.Load.KeepAlive && loadJob is WrkLoadJob)
+                    if (!request.Load.KeepAlive && loadJob is WrkLoadJob or H2loadLoadJob)
                     {
-                        throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
+                        throw new UsageException($"{loadJob.Name} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
+                    }
+
+                    if (result.GetValue(load.TlsResume) is not null && !request.Load.Tls)
+                    {
+                        throw new UsageException("--tls-resume is about TLS sessions: add --tls.");
                     }
                 }
             }
@@ -319,14 +346,23 @@ internal static class RunCommand
             : OutputFile.Prepare(file.FullName, "--latency-distribution");
     }
 
-    private static ILoadJob ChooseLoadJob(bool wrk)
+    /// <summary>The HTTP load's generator: the one named, or for HTTP/2 h2load (the built-in load speaks HTTP/1.1).</summary>
+    private static ILoadJob ChooseLoadJob(string? named, Servers.HttpWire wire)
     {
-        if (wrk)
+        var http2 = wire.Protocol == Servers.HttpWireProtocol.Http2;
+        switch (named ?? (http2 ? GeneratorOption.H2load : GeneratorOption.BuiltIn))
         {
-            return WrkLoadJob.Locate() is null ? throw new UsageException(WrkLoadJob.InstallHint) : new WrkLoadJob();
+            case GeneratorOption.Wrk when http2:
+                throw new UsageException($"wrk speaks HTTP/1.1 only: --protocol {wire.Name} needs --generator h2load.");
+            case GeneratorOption.Wrk:
+                return WrkLoadJob.Locate() is null ? throw new UsageException(WrkLoadJob.InstallHint) : new WrkLoadJob();
+            case GeneratorOption.H2load:
+                return H2loadLoadJob.Locate() is null ? throw new UsageException(H2loadLoadJob.InstallHint) : new H2loadLoadJob(wire);
+            default:
+                return http2
+                    ? throw new UsageException($"the built-in load speaks HTTP/1.1: --protocol {wire.Name} needs --generator h2load.")
+                    : new HttpLoadJob();
         }
-
-        return new HttpLoadJob();
     }
 
 }

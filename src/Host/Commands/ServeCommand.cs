@@ -22,10 +22,16 @@ internal static class ServeCommand
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
         var database = new Option<string?>("--database") { Description = "The connection string of TechEmpower's hello_world database, for the database scenarios (sets BENCHMARKS_DATABASE)." };
         var reportRuntime = new Option<bool>("--report-runtime") { Description = "Print once a second what the JIT has compiled so far (#runtime lines), for a warm-up that waits for it." };
+        var wire = new WireOptionSet();
         var command = new Command("serve", "Serve a scenario on a server model until Ctrl+C or SIGTERM.")
         {
             scenario, server, urls, serverOptions, plugins, parent, reportRuntime, database,
         };
+        foreach (var option in wire.All)
+        {
+            command.Options.Add(option);
+        }
+
         command.SetAction(async (result, cancellationToken) =>
         {
             try
@@ -44,7 +50,20 @@ internal static class ServeCommand
                 }
 
                 var listenUrls = ParseUrls(result.GetRequiredValue(urls), chosenScenario is Scenarios.ITcpScenario);
-                var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), console.Error);
+                var chosenWire = wire.Wire(result, listenUrls.Any(u => u.Scheme == Uri.UriSchemeHttps));
+                if (chosenServer.CannotCarry(chosenWire) is { } why)
+                {
+                    throw new UsageException(why + ".");
+                }
+
+                // Every address takes the wire's scheme: --tls makes http://127.0.0.1:5000 an https:// one.
+                listenUrls = [.. listenUrls.Select(u => u.Scheme is "http" or "https" ? new UriBuilder(u) { Scheme = chosenWire.Scheme }.Uri : u)];
+                using var certificate = chosenWire.Tls ? wire.ServerCertificate(result) : null;
+                var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), console.Error)
+                {
+                    Wire = chosenWire,
+                    Certificate = certificate,
+                };
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
                 return await ServeAsync(console, chosenServer, context, signal, result.GetValue(reportRuntime));
             }
@@ -84,6 +103,15 @@ internal static class ServeCommand
             }
 
             console.Out.WriteLine($"Serving {context.Scenario.Name} on {server.Name}. Routes: {string.Join(", ", context.Scenario.Routes)}");
+            if (context.Certificate is { } certificate)
+            {
+                console.Out.WriteLine($"Wire: {context.Wire.Name}; certificate {ServerCertificates.Describe(certificate)}");
+            }
+            else if (context.Wire != HttpWire.Cleartext)
+            {
+                console.Out.WriteLine($"Wire: {context.Wire.Name}");
+            }
+
             console.Out.WriteLine(ReadyText);
             try
             {

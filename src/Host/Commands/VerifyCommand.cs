@@ -9,6 +9,7 @@ using Benchmarks.Host.Plugins;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Verify;
 using Benchmarks.Scenarios;
+using Benchmarks.Servers;
 
 namespace Benchmarks.Host.Commands;
 
@@ -23,14 +24,21 @@ internal static class VerifyCommand
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var database = new Option<string?>("--database") { Description = "Database scenarios use this existing PostgreSQL (hello_world tables) instead of a private one started for the checks." };
-        var command = new Command("verify", "Check a server model against TechEmpower's rules: headers, Date, content type, body, pipelining, split requests.")
+        var wire = new WireOptionSet();
+        var command = new Command("verify", "Check a server model against TechEmpower's rules: headers, Date, content type, body, pipelining, split requests; over TLS the handshake, and with HTTP/2 every route over it.")
         {
             server, scenarios, url, serverOptions, plugins, database,
         };
+        foreach (var option in wire.All)
+        {
+            command.Options.Add(option);
+        }
+
         command.SetAction(async (result, cancellationToken) =>
         {
             List<IScenario> chosen;
             string serverName;
+            HttpWire chosenWire;
             var pluginDirectories = result.GetValue(plugins) ?? [];
             try
             {
@@ -46,6 +54,13 @@ internal static class VerifyCommand
                     _ = PluginLookup.Server(catalog, model!.Name, scenario);
                 }
 
+                chosenWire = wire.Wire(result, result.GetValue(url)?.Scheme == Uri.UriSchemeHttps);
+                if (model?.CannotCarry(chosenWire) is { } cannot)
+                {
+                    throw new UsageException(cannot + ".");
+                }
+
+                chosen = [.. chosen.Where(s => chosenWire == HttpWire.Cleartext || s is not (ITcpScenario or IWebSocketScenario) || names.Length > 0)];
                 serverName = model?.Name ?? (result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : $"the server at {result.GetValue(url)}");
                 if (result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given))
                 {
@@ -70,8 +85,8 @@ internal static class VerifyCommand
                 try
                 {
                     report = result.GetValue(url) is { } running
-                        ? await Verifier.VerifyAsync(scenario, running, cancellationToken, result.GetValue(database))
-                        : await VerifyStartedAsync(scenario, serverName, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), pluginDirectories, result.GetValue(database), cancellationToken);
+                        ? await Verifier.VerifyAsync(scenario, running, cancellationToken, result.GetValue(database), chosenWire)
+                        : await VerifyStartedAsync(scenario, serverName, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), pluginDirectories, result.GetValue(database), chosenWire, result.GetValue(wire.Certificate), result.GetValue(wire.Key) ?? "rsa2048", cancellationToken);
                 }
                 catch (Exception ex) when (ex is RunFailedException or SocketException or IOException or DatabaseUnavailableException)
                 {
@@ -104,18 +119,19 @@ internal static class VerifyCommand
         return command;
     }
 
-    private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, string? existing, CancellationToken cancellationToken)
+    private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, string? existing, HttpWire wire, string? certificate, string key, CancellationToken cancellationToken)
     {
-        var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : "http")}://127.0.0.1:{LoopbackPort.Free()}");
+        wire = scenario is ITcpScenario or IWebSocketScenario ? HttpWire.Cleartext : wire;
+        var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : wire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
         var control = OsPlatform.CreateProcessControl();
         await using var database = scenario is IDatabaseScenario databaseScenario ? await RunDatabase.OpenAsync(databaseScenario, existing, null, control, cancellationToken) : null;
         var environment = database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [IDatabaseScenario.ConnectionVariable] = database.ConnectionString };
-        await using var job = ServerJob.Start(new ServerLaunch(scenario.Name, server, url) { Options = options, PluginDirectories = plugins, Environment = environment }, control);
+        await using var job = ServerJob.Start(new ServerLaunch(scenario.Name, server, url) { Options = options, PluginDirectories = plugins, Environment = environment, Wire = wire, Certificate = certificate, CertificateKey = key }, control);
         if (await ServerJob.WaitUntilReadyAsync(job, TimeSpan.FromSeconds(30), cancellationToken) is { } notReady)
         {
             throw new RunFailedException(notReady);
         }
 
-        return await Verifier.VerifyAsync(scenario, url, cancellationToken, database?.ConnectionString);
+        return await Verifier.VerifyAsync(scenario, url, cancellationToken, database?.ConnectionString, wire);
     }
 }

@@ -21,6 +21,7 @@ internal static class ServerJob
             "--urls", launch.Url.GetLeftPart(UriPartial.Authority),
             "--parent-pid", Environment.ProcessId.ToString(CultureInfo.InvariantCulture),
         };
+        arguments.AddRange(WireArguments(launch));
         if (launch.ReportRuntime)
         {
             arguments.Add("--report-runtime");
@@ -37,6 +38,30 @@ internal static class ServerJob
         }
 
         return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus, Environment = launch.Environment }, control, onLine);
+    }
+
+    /// <summary><c>serve</c>'s options for the launch's wire and certificate: none for cleartext HTTP/1.1.</summary>
+    private static IEnumerable<string> WireArguments(ServerLaunch launch)
+    {
+        var wire = launch.Wire;
+        if (wire == Servers.HttpWire.Cleartext)
+        {
+            yield break;
+        }
+
+        yield return "--protocol";
+        yield return wire.Protocol == Servers.HttpWireProtocol.Http2 ? (wire.Tls ? "h2" : "h2c") : "http1";
+        if (wire.Tls)
+        {
+            yield return "--tls";
+            yield return "--certificate-key";
+            yield return launch.CertificateKey;
+            if (launch.Certificate is { } certificate)
+            {
+                yield return "--certificate";
+                yield return certificate;
+            }
+        }
     }
 
     /// <summary>Null once the server is ready; otherwise why it is not, with its last lines.</summary>

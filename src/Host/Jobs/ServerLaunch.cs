@@ -12,6 +12,14 @@ internal sealed record ServerLaunch(string Scenario, string Server, Uri Url)
     /// <summary>Environment variables of the server process (a database scenario's connection string).</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>How HTTP travels; TLS and HTTP/2 are handed to <c>serve</c> as its options.</summary>
+    public Servers.HttpWire Wire { get; init; } = Servers.HttpWire.Cleartext;
+
+    /// <summary>A TLS server's certificate file (<c>FILE[:password]</c>); null: it makes one with <see cref="CertificateKey"/>.</summary>
+    public string? Certificate { get; init; }
+
+    public string CertificateKey { get; init; } = "rsa2048";
+
     /// <summary>Ask the server for its once-a-second <see cref="RuntimeActivity"/> lines.</summary>
     public bool ReportRuntime { get; init; }
 }

@@ -41,6 +41,11 @@ internal sealed class HttpLoadJob : ILoadJob
             arguments.AddRange(["--keep-alive", "false"]);
         }
 
+        if (!load.TlsResume)
+        {
+            arguments.AddRange(["--tls-resume", "false"]);
+        }
+
         foreach (var (name, value) in load.Headers)
         {
             arguments.AddRange(["--header", $"{name}: {value}"]);

@@ -37,6 +37,12 @@ internal static class LoadMeasurements
             }
         }
 
+        if (result.Tls is not null)
+        {
+            ConnectMeasures.TlsHandshake.Add(measurements, result.Handshakes, result.Handshakes > 0 ? result.HandshakesPerSecond : null, result.Handshake);
+            measurements[HttpMeasures.HandshakeErrors.Name] = result.HandshakeErrors;
+        }
+
         if (result.Requests > 0)
         {
             measurements[SystemMeasures.LoadCpuPerRequest.Name] = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;

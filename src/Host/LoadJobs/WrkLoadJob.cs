@@ -21,19 +21,7 @@ internal sealed class WrkLoadJob : ILoadJob
     public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) => LoadLaunch.Describe(Name, load, $"pipeline {load.PipelineDepth}", RateUnit);
 
     /// <summary>The wrk executable on PATH, or null.</summary>
-    public static string? Locate()
-    {
-        foreach (var directory in (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries))
-        {
-            var candidate = Path.Combine(directory, OperatingSystem.IsWindows() ? "wrk.exe" : "wrk");
-            if (File.Exists(candidate))
-            {
-                return candidate;
-            }
-        }
-
-        return null;
-    }
+    public static string? Locate() => ToolSearch.Locate("wrk");
 
     public static string InstallHint => OperatingSystem.IsWindows()
         ? "wrk is not installed: it does not run natively on Windows; use --generator builtin or a Linux load machine."

@@ -6,7 +6,7 @@ namespace Benchmarks.Host.LoadJobs;
 /// <summary>Reads wrk's text report (with <c>--latency</c>).</summary>
 internal static partial class WrkReportParser
 {
-    public static WrkReport? Parse(IEnumerable<string> lines)
+    public static HttpToolReport? Parse(IEnumerable<string> lines)
     {
         ArgumentNullException.ThrowIfNull(lines);
         double? rps = null;
@@ -50,7 +50,7 @@ internal static partial class WrkReportParser
             }
         }
 
-        return rps is null ? null : new WrkReport
+        return rps is null ? null : new HttpToolReport
         {
             RequestsPerSecond = rps.Value,
             Requests = requests,

@@ -19,16 +19,20 @@ internal sealed class ConnectMeasures
 
     public static readonly ConnectMeasures Tcp = new("tcp", "TCP connections established", "TCP connect time", MeasurementRole.None);
 
+    /// <summary>TLS handshakes of the HTTP load's connections opened in the window (every request's, without keep-alive): <c>http/tls/handshakes</c>, <c>http/tls/handshake/99</c> ….</summary>
+    public static readonly ConnectMeasures TlsHandshake = new("http/tls", "TLS handshakes completed", "TLS handshake time, from the TCP connect's end (apart from the connect and the request)", MeasurementRole.None, "handshake");
+
     /// <param name="prefix">The names' prefix (<c>tcp</c>).</param>
     /// <param name="counted">What is counted, for the descriptions.</param>
     /// <param name="timed">What is timed, for the descriptions.</param>
     /// <param name="rate">The rate's role: the headline of a load that only connects, or none.</param>
-    public ConnectMeasures(string prefix, string counted, string timed, MeasurementRole rate)
+    /// <param name="noun">What one is called in the names: <c>connect</c> (<c>…/connects</c>, <c>…/connect/99</c>) or <c>handshake</c>.</param>
+    public ConnectMeasures(string prefix, string counted, string timed, MeasurementRole rate, string noun = "connect")
     {
-        Count = new($"{prefix}/connects", "count", Max, Neither, $"{counted} in the measured window");
-        Rate = new($"{prefix}/connects/rate", "conn/s", Max, Higher, $"{counted} per second (conn/s)") { Role = rate };
-        Times = new LatencyMeasures($"{prefix}/connect", timed, MeasurementRole.None);
-        Min = new($"{prefix}/connect/min", "ms", Max, Lower, $"{timed}, min (ms)");
+        Count = new($"{prefix}/{noun}s", "count", Max, Neither, $"{counted} in the measured window");
+        Rate = new($"{prefix}/{noun}s/rate", noun == "connect" ? "conn/s" : $"{noun}s/s", Max, Higher, $"{counted} per second ({(noun == "connect" ? "conn" : noun + "s")}/s)") { Role = rate };
+        Times = new LatencyMeasures($"{prefix}/{noun}", timed, MeasurementRole.None);
+        Min = new($"{prefix}/{noun}/min", "ms", Max, Lower, $"{timed}, min (ms)");
         All = [Count, Rate, .. Times.All, Min];
     }
 

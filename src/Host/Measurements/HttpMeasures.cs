@@ -28,6 +28,8 @@ internal static class HttpMeasures
 
     public static readonly Measurement FirstByteMean = new("http/ttfb/mean", "ms", Max, Lower, "Time from a request's send to its response's first byte without keep-alive, mean (ms)");
     public static readonly Measurement FirstByte50 = new("http/ttfb/50", "ms", Max, Lower, "Time to first byte without keep-alive, 50th percentile (ms)");
+    public static readonly Measurement HandshakeErrors = new("http/tls/handshake/errors", "count", Max, Lower, "TLS handshakes that failed in the measured window (also counted as connect errors)");
+
     public static readonly Measurement FirstByte99 = new("http/ttfb/99", "ms", Max, Lower, "Time to first byte without keep-alive, 99th percentile (ms)");
 
     // The open model (--rate): the latencies above are then timed from each request's due time
@@ -35,7 +37,7 @@ internal static class HttpMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, Throughput, Bytes, .. ConnectMeasures.Http.All, FirstByteMean, FirstByte50, FirstByte99,
+        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, Throughput, Bytes, .. ConnectMeasures.Http.All, FirstByteMean, FirstByte50, FirstByte99, .. ConnectMeasures.TlsHandshake.All, HandshakeErrors,
         .. OpenModelMeasures.Http.All,
     ];
 }

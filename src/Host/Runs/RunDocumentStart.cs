@@ -39,6 +39,17 @@ internal static class RunDocumentStart
             parameters["keep-alive"] = "false";
         }
 
+        if (request.Wire != Servers.HttpWire.Cleartext)
+        {
+            // The wire, as the sweeps and compare read it: http1 over TLS is "https", HTTP/2 "h2" or "h2c".
+            parameters["protocol"] = request.Wire.Name;
+            if (request.Wire.Tls)
+            {
+                parameters["certificate"] = request.Certificate is null ? request.CertificateKey : "given";
+                parameters["tls-resume"] = load.TlsResume ? "true" : "false";
+            }
+        }
+
         if (request.Slo is { } slo)
         {
             parameters["slo"] = slo;

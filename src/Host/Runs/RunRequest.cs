@@ -14,6 +14,15 @@ internal sealed record RunRequest
     /// <summary>Where the server listens (scheme, host and port).</summary>
     public required Uri ServerUrl { get; init; }
 
+    /// <summary>How HTTP travels to the server: the protocol, and TLS (the server's URL is https:// then).</summary>
+    public Servers.HttpWire Wire { get; init; } = Servers.HttpWire.Cleartext;
+
+    /// <summary>The certificate a TLS server presents (<c>--certificate FILE[:password]</c>); null: one made at its start.</summary>
+    public string? Certificate { get; init; }
+
+    /// <summary>The key of the certificate made at the server's start (<c>--certificate-key</c>).</summary>
+    public string CertificateKey { get; init; } = "rsa2048";
+
     /// <summary>The load job's options; the URL is the server's with the scenario's path.</summary>
     public required HttpLoadOptions Load { get; init; }
 

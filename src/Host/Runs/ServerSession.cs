@@ -23,6 +23,9 @@ internal sealed class ServerSession(RunSession session)
                 PluginDirectories = request.PluginDirectories,
                 Cpus = request.ServerCpus,
                 ReportRuntime = true,
+                Wire = request.Wire,
+                Certificate = request.Certificate,
+                CertificateKey = request.CertificateKey,
                 Environment = _session.Database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [Scenarios.IDatabaseScenario.ConnectionVariable] = _session.Database.ConnectionString },
             },
             _session.Control,
@@ -44,7 +47,7 @@ internal sealed class ServerSession(RunSession session)
 
             if (verify && request.Verify)
             {
-                var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken, _session.Database?.ConnectionString);
+                var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken, _session.Database?.ConnectionString, request.ProxyUrl is null ? request.Wire : null);
                 if (!report.Passed)
                 {
                     throw new RunFailedException($"the server failed verification: {report.FirstFailure}");

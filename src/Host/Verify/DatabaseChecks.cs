@@ -22,12 +22,12 @@ internal static class DatabaseChecks
 
     private static readonly (string Query, int Rows)[] s_queryCases = [("2", 2), ("0", 1), ("foo", 1), ("501", 500), ("", 1)];
 
-    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, string? tlsHost, CancellationToken cancellationToken)
     {
         var checks = new List<VerifyCheck>();
         try
         {
-            await AddChecksAsync(checks, scenario, endPoint, authority, database, cancellationToken);
+            await AddChecksAsync(checks, scenario, endPoint, authority, database, tlsHost, cancellationToken);
         }
         catch (NpgsqlException ex)
         {
@@ -37,7 +37,7 @@ internal static class DatabaseChecks
         return checks;
     }
 
-    private static async Task AddChecksAsync(List<VerifyCheck> checks, IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, CancellationToken cancellationToken)
+    private static async Task AddChecksAsync(List<VerifyCheck> checks, IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, string? tlsHost, CancellationToken cancellationToken)
     {
         var route = scenario.Routes[0];
         var multiRow = scenario.Test is DatabaseTest.MultipleQueries or DatabaseTest.Updates;
@@ -45,7 +45,7 @@ internal static class DatabaseChecks
         {
             foreach (var (query, rows) in s_queryCases)
             {
-                var answer = await GetAsync(endPoint, authority, $"{route}?queries={query}", cancellationToken);
+                var answer = await GetAsync(endPoint, authority, $"{route}?queries={query}", tlsHost, cancellationToken);
                 var worlds = answer is { Status: 200 } ? Worlds(answer.Body) : null;
                 checks.Add(Check($"{route}?queries={query} answers {rows} row(s)", worlds?.Count == rows, answer is null ? "no response" : $"status {answer.Status}, {worlds?.Count.ToString(CultureInfo.InvariantCulture) ?? "no JSON array of World rows"}"));
             }
@@ -53,7 +53,7 @@ internal static class DatabaseChecks
 
         if (scenario.Test == DatabaseTest.Fortunes)
         {
-            var page = await GetAsync(endPoint, authority, route, cancellationToken);
+            var page = await GetAsync(endPoint, authority, route, tlsHost, cancellationToken);
             var stored = database is null ? null : await DatabaseStatements.FortunesAsync(database, cancellationToken);
             var problem = page is null ? "no response" : FortunesPageCheck.Problem(page.Body, stored);
             checks.Add(Check($"{route}: every fortune{(database is null ? "" : " in the database")} and the added one, sorted and escaped", problem is null, problem ?? ""));
@@ -67,7 +67,7 @@ internal static class DatabaseChecks
         if (scenario.Test != DatabaseTest.Fortunes)
         {
             var target = multiRow ? $"{route}?queries={CountedQueries}" : route;
-            var answer = await GetAsync(endPoint, authority, target, cancellationToken);
+            var answer = await GetAsync(endPoint, authority, target, tlsHost, cancellationToken);
             var worlds = answer is { Status: 200 } ? Worlds(answer.Body) : null;
             var stored = worlds is null ? [] : await DatabaseStatements.WorldsAsync(database, [.. worlds.Select(w => w.Id)], cancellationToken);
             var differing = worlds?.Where(w => !stored.TryGetValue(w.Id, out var number) || number != w.Number).ToList();
@@ -78,10 +78,10 @@ internal static class DatabaseChecks
             checks.Add(Check($"{target}: {what}", detail.Length == 0, detail));
         }
 
-        checks.AddRange(await CountStatementsAsync(scenario, endPoint, authority, database, cancellationToken));
+        checks.AddRange(await CountStatementsAsync(scenario, endPoint, authority, database, tlsHost, cancellationToken));
     }
 
-    private static async Task<IReadOnlyList<VerifyCheck>> CountStatementsAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string database, CancellationToken cancellationToken)
+    private static async Task<IReadOnlyList<VerifyCheck>> CountStatementsAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string database, string? tlsHost, CancellationToken cancellationToken)
     {
         try
         {
@@ -98,7 +98,7 @@ internal static class DatabaseChecks
         const int connections = 8;
         var perConnection = CountedRequests / connections;
         var answers = await Task.WhenAll(Enumerable.Range(0, connections).Select(_ =>
-            HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, perConnection).SelectMany(r => r)]], perConnection, TimeSpan.Zero, cancellationToken)));
+            HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, perConnection).SelectMany(r => r)]], perConnection, TimeSpan.Zero, tlsHost, cancellationToken)));
         var answered = answers.Sum(a => a.Count(r => r.Status == 200));
         var counts = await DatabaseStatements.ReadAsync(database, cancellationToken);
         var rows = multiRow ? answered * CountedQueries : answered;
@@ -137,10 +137,10 @@ internal static class DatabaseChecks
 
     private static VerifyCheck Check(string name, bool passed, string detail) => new(name, passed, passed ? "" : detail);
 
-    private static async Task<CapturedResponse?> GetAsync(EndPoint endPoint, string authority, string target, CancellationToken cancellationToken)
+    private static async Task<CapturedResponse?> GetAsync(EndPoint endPoint, string authority, string target, string? tlsHost, CancellationToken cancellationToken)
     {
         var request = Encoding.ASCII.GetBytes($"GET {target} HTTP/1.1\r\nHost: {authority}\r\n\r\n");
-        var responses = await HttpExchange.RunAsync(endPoint, [request], 1, TimeSpan.Zero, cancellationToken);
+        var responses = await HttpExchange.RunAsync(endPoint, [request], 1, TimeSpan.Zero, tlsHost, cancellationToken);
         return responses.Count > 0 ? responses[0] : null;
     }
 

@@ -8,16 +8,19 @@ namespace Benchmarks.Host.Verify;
 /// <summary>
 /// Writes exact bytes (optionally in pieces, with pauses, so they travel as separate TCP
 /// segments) and reads back a number of responses, using the load generator's response parser
-/// to find where each ends.
+/// to find where each ends. Over TLS (<c>tlsHost</c> given) each write is a TLS record of its own,
+/// so split writes still travel apart.
 /// </summary>
 internal static class HttpExchange
 {
-    public static async Task<IReadOnlyList<CapturedResponse>> RunAsync(EndPoint endPoint, IReadOnlyList<byte[]> writes, int responses, TimeSpan pause, CancellationToken cancellationToken)
+    /// <param name="tlsHost">The server's host name for a TLS connection (its certificate is not checked); null for cleartext.</param>
+    public static async Task<IReadOnlyList<CapturedResponse>> RunAsync(EndPoint endPoint, IReadOnlyList<byte[]> writes, int responses, TimeSpan pause, string? tlsHost, CancellationToken cancellationToken)
     {
         using var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(TimeSpan.FromSeconds(10));
         await socket.ConnectAsync(endPoint, timeout.Token);
+        await using Stream stream = tlsHost is null ? new NetworkStream(socket, ownsSocket: false) : await TlsProbe.ConnectAsync(socket, tlsHost, [System.Net.Security.SslApplicationProtocol.Http11], timeout.Token);
         for (var i = 0; i < writes.Count; i++)
         {
             if (i > 0)
@@ -25,7 +28,8 @@ internal static class HttpExchange
                 await Task.Delay(pause, timeout.Token);
             }
 
-            await socket.SendAsync(writes[i], SocketFlags.None, timeout.Token);
+            await stream.WriteAsync(writes[i], timeout.Token);
+            await stream.FlushAsync(timeout.Token);
         }
 
         var received = new List<byte>();
@@ -37,7 +41,7 @@ internal static class HttpExchange
         {
             while (ends.Count < responses)
             {
-                var read = await socket.ReceiveAsync(buffer, SocketFlags.None, timeout.Token);
+                var read = await stream.ReadAsync(buffer, timeout.Token);
                 if (read == 0)
                 {
                     break;

@@ -22,7 +22,8 @@ internal static partial class Verifier
     /// <param name="server">Where it listens.</param>
     /// <param name="cancellationToken">Ends the checks.</param>
     /// <param name="database">A database scenario's connection string, for the database-side checks; null leaves them out.</param>
-    public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken, string? database = null)
+    /// <param name="wire">How HTTP travels to the server: over TLS the checks go through a TLS connection and the handshake is checked; h2 and h2c add each route over HTTP/2 (and h2c, which speaks nothing else, only that).</param>
+    public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken, string? database = null, HttpWire? wire = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(server);
@@ -37,10 +38,19 @@ internal static partial class Verifier
         var validator = scenario is IDatabaseScenario { Test: DatabaseTest.Fortunes } && database is not null
             ? new StoredFortunesValidator(await DatabaseStatements.FortunesAsync(database, cancellationToken))
             : scenario.CreateValidator();
+        wire ??= server.Scheme == Uri.UriSchemeHttps ? new HttpWire(HttpWireProtocol.Http1, Tls: true) : HttpWire.Cleartext;
+        var tlsHost = wire.Tls ? server.Host : null;
+        checks.AddRange(await WireChecks.RunAsync(scenario, server, wire, validator, cancellationToken));
+        if (wire is { Protocol: HttpWireProtocol.Http2, Tls: false })
+        {
+            // An h2c server speaks HTTP/2 only: TechEmpower's HTTP/1.1 checks do not apply.
+            return new VerifyReport(scenario.Name, checks);
+        }
+
         foreach (var route in scenario.Routes)
         {
             var request = Encoding.ASCII.GetBytes($"GET {route} HTTP/1.1\r\nHost: {server.Authority}\r\nConnection: keep-alive\r\n\r\n");
-            var first = await Single(endPoint, [request], cancellationToken);
+            var first = await Single(endPoint, tlsHost, [request], cancellationToken);
 
             // Timed from the first answer (a first database request can take seconds: pool, JIT).
             var firstAt = System.Diagnostics.Stopwatch.GetTimestamp();
@@ -58,17 +68,17 @@ internal static partial class Verifier
             checks.Add(ContentTypeCheck(route, expectedType, first.Header("Content-Type")));
             checks.Add(BodyCheck(route, scenario, validator, first.Body));
 
-            var pipelined = await HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, 16).SelectMany(r => r)]], 16, TimeSpan.Zero, cancellationToken);
+            var pipelined = await HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, 16).SelectMany(r => r)]], 16, TimeSpan.Zero, tlsHost, cancellationToken);
             var inOrder = pipelined.Count == 16 && pipelined.All(r => r.Status == 200 && (validator?.IsValid(r.Body) ?? true));
             checks.Add(Check($"{route} 16 pipelined requests answered in order", inOrder, $"{pipelined.Count} responses, {pipelined.Count(r => r.Status == 200)} with 200"));
 
-            var split = await Single(endPoint, [request[..5], request[5..20], request[20..]], cancellationToken, TimeSpan.FromMilliseconds(50));
+            var split = await Single(endPoint, tlsHost, [request[..5], request[5..20], request[20..]], cancellationToken, TimeSpan.FromMilliseconds(50));
             checks.Add(Check($"{route} request split across TCP segments", split is { Status: 200 } && (validator?.IsValid(split.Body) ?? true), split is null ? "no response" : $"status {split.Status}"));
 
             // TechEmpower's "Invalid Cached Date" (it waits 3 s). Servers refresh Date on a one-second
             // heartbeat, so it may lag by up to a second: two seconds apart it must have changed. Asked
             // again every quarter second, it passes as soon as it changes and fails at 2.1 s.
-            var later = await Single(endPoint, [request], cancellationToken);
+            var later = await Single(endPoint, tlsHost, [request], cancellationToken);
             while (later is not null && later.Header("Date") == first.Header("Date"))
             {
                 var left = s_dateChangeLimit - System.Diagnostics.Stopwatch.GetElapsedTime(firstAt);
@@ -78,7 +88,7 @@ internal static partial class Verifier
                 }
 
                 await Task.Delay(left < s_dateCheckEvery ? left : s_dateCheckEvery, cancellationToken);
-                later = await Single(endPoint, [request], cancellationToken);
+                later = await Single(endPoint, tlsHost, [request], cancellationToken);
             }
 
             checks.Add(Check($"{route} Date changes", later is not null && later.Header("Date") != first.Header("Date"), $"still '{later?.Header("Date")}'"));
@@ -86,15 +96,15 @@ internal static partial class Verifier
 
         if (scenario is IDatabaseScenario databaseScenario)
         {
-            checks.AddRange(await DatabaseChecks.RunAsync(databaseScenario, endPoint, server.Authority, database, cancellationToken));
+            checks.AddRange(await DatabaseChecks.RunAsync(databaseScenario, endPoint, server.Authority, database, tlsHost, cancellationToken));
         }
 
         return new VerifyReport(scenario.Name, checks);
     }
 
-    private static async Task<CapturedResponse?> Single(EndPoint endPoint, IReadOnlyList<byte[]> writes, CancellationToken cancellationToken, TimeSpan pause = default)
+    private static async Task<CapturedResponse?> Single(EndPoint endPoint, string? tlsHost, IReadOnlyList<byte[]> writes, CancellationToken cancellationToken, TimeSpan pause = default)
     {
-        var responses = await HttpExchange.RunAsync(endPoint, writes, 1, pause, cancellationToken);
+        var responses = await HttpExchange.RunAsync(endPoint, writes, 1, pause, tlsHost, cancellationToken);
         return responses.Count > 0 ? responses[0] : null;
     }
 

@@ -26,6 +26,12 @@ internal struct ConnectionCounters
     /// <summary>Connections opened in the window without keep-alive (one per request).</summary>
     public long Connects;
 
+    /// <summary>TLS handshakes completed in the window (every connection over TLS opened in it).</summary>
+    public long Handshakes;
+
+    /// <summary>Handshakes that failed (counted with the connect errors too).</summary>
+    public long HandshakeErrors;
+
     /// <summary>Responses completed during warm-up (not counted anywhere else): the warm-up's own rate.</summary>
     public long WarmupCompleted;
 
@@ -44,6 +50,8 @@ internal struct ConnectionCounters
         Timeouts += other.Timeouts;
         BytesReceived += other.BytesReceived;
         Connects += other.Connects;
+        Handshakes += other.Handshakes;
+        HandshakeErrors += other.HandshakeErrors;
         Late += other.Late;
         LateByLoad += other.LateByLoad;
     }

@@ -15,7 +15,7 @@ public static class HttpLoadGenerator
         options.Validate();
         var endPoint = await LoadTarget.ResolveAsync(options.Url, cancellationToken);
         using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
-        using var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule);
+        using var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule, Tls(options));
         await using IHttpConnectionPool pool = OperatingSystem.IsLinux() && Epoll.EpollConnectionPool.Serves(options)
             ? new Epoll.EpollConnectionPool(options, state)
             : new SocketConnectionPool(options, state);
@@ -34,6 +34,22 @@ public static class HttpLoadGenerator
             Uncorrected = pool.Uncorrected() is { } uncorrected ? LatencySummary.From(uncorrected) : null,
         };
     }
+
+    /// <summary>
+    /// What every TLS handshake offers: TLS 1.2 and 1.3 as the system allows, ALPN http/1.1, the
+    /// URL's host for SNI, resumption as asked; the server's certificate is not checked (a
+    /// benchmark measures the handshake, not a trust chain, as wrk and h2load do). Null in cleartext.
+    /// </summary>
+    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => !options.Tls ? null : new()
+    {
+        TargetHost = options.Url.IdnHost,
+#pragma warning disable CA5359 // The load measures the handshake against a server it was pointed at, not a trust chain.
+        RemoteCertificateValidationCallback = static (_, _, _, _) => true,
+#pragma warning restore CA5359
+        ApplicationProtocols = [System.Net.Security.SslApplicationProtocol.Http11],
+        CertificateRevocationCheckMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck,
+        AllowTlsResume = options.TlsResume,
+    };
 
     private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool)
     {
@@ -61,6 +77,10 @@ public static class HttpLoadGenerator
             Connect = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.ConnectTimes),
             FirstByte = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.FirstByteTimes),
             FirstError = pool.FirstError,
+            Handshakes = total.Handshakes,
+            HandshakeErrors = total.HandshakeErrors,
+            Handshake = total.Handshakes > 0 && connectTimes is not null ? LatencySummary.From(connectTimes.HandshakeTimes) : null,
+            Tls = connectTimes?.Negotiated,
         };
     }
 }

@@ -32,6 +32,15 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
     /// </summary>
     public bool KeepAlive { get; init; } = true;
 
+    /// <summary>
+    /// Over TLS (an https:// URL): whether a new connection may resume an earlier TLS session (an
+    /// abbreviated handshake, as browsers do) instead of a full one each time.
+    /// </summary>
+    public bool TlsResume { get; init; } = true;
+
+    /// <summary>Whether the URL asks for TLS.</summary>
+    public bool Tls => Url.Scheme == Uri.UriSchemeHttps;
+
     /// <summary>Which engine drives the connections; <see cref="HttpLoadEngine.Auto"/> takes the epoll engine where it serves.</summary>
     public HttpLoadEngine Engine { get; init; }
 
@@ -41,14 +50,14 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
     /// <summary>Throws <see cref="ArgumentException"/> with a one-line cause for a value that cannot work.</summary>
     public void Validate()
     {
-        if (Url.Scheme != Uri.UriSchemeHttp)
+        if (Url.Scheme != Uri.UriSchemeHttp && Url.Scheme != Uri.UriSchemeHttps)
         {
-            throw new ArgumentException($"Only http:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
+            throw new ArgumentException($"Only http:// and https:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
         }
 
-        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive))
+        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive || Tls))
         {
-            throw new ArgumentException("The epoll engine runs connections with keep-alive, on Linux.");
+            throw new ArgumentException("The epoll engine runs cleartext connections with keep-alive, on Linux (TLS is the sockets engine's: --engine sockets).");
         }
 
         ValidateSettings("requests");

@@ -1,5 +1,7 @@
 using System.Diagnostics;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
 using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Load.Http;
@@ -9,7 +11,9 @@ namespace Benchmarks.Load.Http;
 /// repeat. In the closed loop every request is timed from the batch's send; in the open model
 /// the connection first takes the next due request from the schedule, and times it from its due
 /// time (into the main histogram) and from its send (into the uncorrected one). Every failure is
-/// counted by kind, and requests in flight on a failed connection are counted as lost.
+/// counted by kind, and requests in flight on a failed connection are counted as lost. Over TLS
+/// the same loop writes and reads through an <see cref="SslStream"/> whose handshake follows the
+/// connect, timed apart from it.
 /// </summary>
 internal sealed class LoadConnection
 {
@@ -23,6 +27,7 @@ internal sealed class LoadConnection
     private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
     private readonly OpenModel.ScheduleWaiter _waiter = new();
     private Socket? _socket;
+    private SslStream? _tls;
     private long _waitingSince;
     private volatile bool _timedOut;
 
@@ -113,17 +118,24 @@ internal sealed class LoadConnection
         try
         {
             var batch = _state.Batch;
-            while (!batch.IsEmpty)
+            if (_tls is { } tls)
             {
-                var sent = await socket.SendAsync(batch, SocketFlags.None);
-                batch = batch[sent..];
+                await tls.WriteAsync(batch);
+            }
+            else
+            {
+                while (!batch.IsEmpty)
+                {
+                    var sent = await socket.SendAsync(batch, SocketFlags.None);
+                    batch = batch[sent..];
+                }
             }
 
             writing = false;
             var firstRead = true;
             while (outstanding > 0)
             {
-                var received = await socket.ReceiveAsync(_receiveBuffer.AsMemory(), SocketFlags.None);
+                var received = _tls is { } reading ? await reading.ReadAsync(_receiveBuffer.AsMemory()) : await socket.ReceiveAsync(_receiveBuffer.AsMemory(), SocketFlags.None);
                 if (firstRead && measured && !_state.KeepAlive && received > 0)
                 {
                     _state.FirstByteTimes.Record((long)((Stopwatch.GetTimestamp() - sentAt) * s_nanosecondsPerTick));
@@ -228,17 +240,24 @@ internal sealed class LoadConnection
         {
             await socket.ConnectAsync(_state.EndPoint);
             _parser.Reset();
+            var connected = Stopwatch.GetTimestamp();
             if (!_state.KeepAlive && _state.Measuring)
             {
                 Counters.Connects++;
-                _state.ConnectTimes.Record((long)((Stopwatch.GetTimestamp() - started) * s_nanosecondsPerTick));
+                _state.ConnectTimes.Record((long)((connected - started) * s_nanosecondsPerTick));
+            }
+
+            if (_state.Tls is { } options)
+            {
+                await HandshakeAsync(socket, options, connected);
             }
 
             return true;
         }
-        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException or AuthenticationException)
         {
             var timedOut = _timedOut;
+            var handshake = _tls is not null;
             Close();
             if (_state.Aborted)
             {
@@ -247,7 +266,12 @@ internal sealed class LoadConnection
 
             if (_state.Measuring)
             {
-                FirstError ??= timedOut ? "connect timed out" : $"connect to {_state.EndPoint}: {ex.Message}";
+                if (handshake && !timedOut)
+                {
+                    Counters.HandshakeErrors++;
+                }
+
+                FirstError ??= timedOut ? "connect timed out" : handshake ? $"TLS handshake with {_state.EndPoint}: {ex.Message}" : $"connect to {_state.EndPoint}: {ex.Message}";
                 if (timedOut)
                 {
                     Counters.Timeouts++;
@@ -266,6 +290,21 @@ internal sealed class LoadConnection
         {
             Volatile.Write(ref _waitingSince, 0);
         }
+    }
+
+    /// <summary>The TLS handshake on a connected socket, timed from the connect's end; the first one's version and cipher are kept.</summary>
+    private async ValueTask HandshakeAsync(Socket socket, SslClientAuthenticationOptions options, long connected)
+    {
+        var tls = new SslStream(new NetworkStream(socket, ownsSocket: false), leaveInnerStreamOpen: false);
+        Volatile.Write(ref _tls, tls);
+        await tls.AuthenticateAsClientAsync(options, CancellationToken.None);
+        if (_state.Measuring)
+        {
+            Counters.Handshakes++;
+            _state.HandshakeTimes.Record((long)((Stopwatch.GetTimestamp() - connected) * s_nanosecondsPerTick));
+        }
+
+        _state.Negotiated ??= $"{TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}";
     }
 
     private void Fail(bool measured, ref int outstanding, ref long errorCounter)
@@ -294,6 +333,7 @@ internal sealed class LoadConnection
 
     private void Close()
     {
+        Interlocked.Exchange(ref _tls, null)?.Dispose();
         var socket = Interlocked.Exchange(ref _socket, null);
         socket?.Dispose();
         _timedOut = false;

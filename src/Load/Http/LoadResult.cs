@@ -44,6 +44,20 @@ public sealed record LoadResult : Core.LoadWindowResult
     /// <summary>Without keep-alive: connect time (ms), apart from the request's latency.</summary>
     public LatencySummary? Connect { get; init; }
 
+    /// <summary>Over TLS: handshakes completed in the window (one per connection opened in it).</summary>
+    public long Handshakes { get; init; }
+
+    /// <summary>Over TLS: handshakes that failed in the window (also counted as connect errors).</summary>
+    public long HandshakeErrors { get; init; }
+
+    /// <summary>Over TLS, when handshakes were timed in the window: their times (ms), apart from the connect's.</summary>
+    public LatencySummary? Handshake { get; init; }
+
+    /// <summary>Over TLS: the version and cipher suite agreed, such as "TLS 1.3, TLS_AES_256_GCM_SHA384"; null in cleartext.</summary>
+    public string? Tls { get; init; }
+
+    public double HandshakesPerSecond => ElapsedSeconds > 0 ? Handshakes / ElapsedSeconds : 0;
+
     /// <summary>Without keep-alive: time from the send to the response's first byte (ms).</summary>
     public LatencySummary? FirstByte { get; init; }
 

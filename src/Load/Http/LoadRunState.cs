@@ -5,8 +5,9 @@ namespace Benchmarks.Load.Http;
 /// <summary>What every connection of one HTTP load run shares besides the run's switches; read by the loops.</summary>
 internal sealed class LoadRunState : Core.LoadSwitches
 {
-    public LoadRunState(EndPoint endPoint, byte[] batch, int depth, bool keepAlive = true, OpenModel.ArrivalSchedule? schedule = null)
+    public LoadRunState(EndPoint endPoint, byte[] batch, int depth, bool keepAlive = true, OpenModel.ArrivalSchedule? schedule = null, System.Net.Security.SslClientAuthenticationOptions? tls = null)
     {
+        Tls = tls;
         Schedule = schedule;
         EndPoint = endPoint;
         Batch = batch;
@@ -24,6 +25,15 @@ internal sealed class LoadRunState : Core.LoadSwitches
     public Statistics.LatencyHistogram FirstByteTimes { get; } = new();
 
     public EndPoint EndPoint { get; }
+
+    /// <summary>What every connection's TLS handshake offers; null for cleartext.</summary>
+    public System.Net.Security.SslClientAuthenticationOptions? Tls { get; }
+
+    /// <summary>TLS handshake times (ns) of connections opened in the window, from the TCP connect's end to the handshake's.</summary>
+    public Statistics.LatencyHistogram HandshakeTimes { get; } = new();
+
+    /// <summary>The TLS version and cipher suite the first handshake agreed, as "TLS 1.3, TLS_AES_256_GCM_SHA384"; null before one.</summary>
+    public string? Negotiated { get; set; }
 
     public ReadOnlyMemory<byte> Batch { get; }
 

@@ -11,6 +11,17 @@ namespace Benchmarks.Servers.HttpSys;
 /// <summary>ASP.NET Core on http.sys, the Windows kernel HTTP driver. Windows only.</summary>
 public sealed class HttpSysServerModel : IServerModel
 {
+    /// <summary>
+    /// Cleartext HTTP/1.1, and HTTPS (HTTP/1.1 or HTTP/2, which http.sys negotiates itself) with
+    /// the certificate bound to the port in http.sys (<c>netsh http add sslcert</c>): a
+    /// machine-wide binding the tool does not make. http.sys has no h2c.
+    /// </summary>
+    public string? CannotCarry(HttpWire wire)
+    {
+        ArgumentNullException.ThrowIfNull(wire);
+        return wire is { Protocol: HttpWireProtocol.Http2, Tls: false } ? "httpsys speaks HTTP/2 only over TLS (http.sys has no h2c)" : null;
+    }
+
     public string Name => "httpsys";
 
     public string Description => "ASP.NET Core on HttpSys (the Windows kernel HTTP driver, http.sys).";
@@ -64,6 +75,11 @@ public sealed class HttpSysServerModel : IServerModel
             }
         });
         builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
+        if (context.Wire.Tls)
+        {
+            await context.Log.WriteLineAsync("httpsys: TLS is served with the certificate bound to the port in http.sys (netsh http add sslcert ipport=…), not the tool's own.");
+        }
+
         var app = builder.Build();
         app.UseWebSockets();
         app.Run(new ScenarioRequestDelegate(context.Scenario).HandleAsync);

@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
@@ -19,6 +20,9 @@ public sealed class KestrelServerModel : IServerModel
     public ServerAvailability Availability => ServerAvailability.Available;
 
     public void ValidateOptions(IReadOnlyDictionary<string, string> options) => KestrelSettings.Parse(options);
+
+    /// <summary>Every wire: HTTP/1.1 and HTTP/2 over TLS by ALPN, h2c with prior knowledge, cleartext HTTP/1.1.</summary>
+    public string? CannotCarry(HttpWire wire) => null;
 
     public async Task<IRunningServer> StartAsync(ServerStartContext context, CancellationToken cancellationToken)
     {
@@ -37,6 +41,13 @@ public sealed class KestrelServerModel : IServerModel
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
         builder.Logging.AddFilter("Microsoft.Extensions.Hosting", LogLevel.None);
         builder.WebHost.UseKestrel(settings.Apply);
+        builder.WebHost.ConfigureKestrel(options => Carry(options, context));
+        if (context.Wire.Tls)
+        {
+            // The slim builder leaves HTTPS out until asked.
+            builder.WebHost.UseKestrelHttpsConfiguration();
+        }
+
         builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
         builder.WebHost.UseSockets(settings.Apply);
 
@@ -56,5 +67,30 @@ public sealed class KestrelServerModel : IServerModel
 
         var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses.ToArray() ?? [];
         return new WebApplicationServer(app, addresses);
+    }
+
+    /// <summary>
+    /// The wire on every endpoint: over TLS the certificate, TLS 1.2 and 1.3, and ALPN offering h2
+    /// as well when HTTP/2 is asked (a client that wants HTTP/1.1 still gets it); without TLS,
+    /// HTTP/2 is h2c only (prior knowledge), HTTP/1.1 is HTTP/1.1 only.
+    /// </summary>
+    private static void Carry(KestrelServerOptions options, ServerStartContext context)
+    {
+        var wire = context.Wire;
+        options.ConfigureEndpointDefaults(endpoint => endpoint.Protocols = (wire.Protocol, wire.Tls) switch
+        {
+            (HttpWireProtocol.Http2, true) => HttpProtocols.Http1AndHttp2,
+            (HttpWireProtocol.Http2, false) => HttpProtocols.Http2,
+            _ => HttpProtocols.Http1,
+        });
+        if (wire.Tls)
+        {
+            var certificate = context.Certificate ?? throw new ArgumentException("A TLS server needs a certificate.");
+            options.ConfigureHttpsDefaults(https =>
+            {
+                https.ServerCertificate = certificate;
+                https.SslProtocols = System.Security.Authentication.SslProtocols.Tls12 | System.Security.Authentication.SslProtocols.Tls13;
+            });
+        }
     }
 }

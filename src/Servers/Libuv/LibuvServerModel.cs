@@ -12,6 +12,13 @@ public sealed class LibuvServerModel : IServerModel
     public string? CannotServe(Scenarios.IScenario scenario) =>
         scenario is Scenarios.IWebSocketScenario ? $"libuv answers no WebSocket upgrade, and '{scenario.Name}' needs one" : null;
 
+    /// <summary>Cleartext HTTP/1.1 only: its loops hand raw buffers to the parser, and TLS there would be a record layer of the tool's own.</summary>
+    public string? CannotCarry(HttpWire wire)
+    {
+        ArgumentNullException.ThrowIfNull(wire);
+        return wire == HttpWire.Cleartext ? null : $"libuv serves cleartext HTTP/1.1 only: its event loops hand raw socket buffers to the parser, with no TLS record layer between (use kestrel or sockets for {wire.Name})";
+    }
+
     public string Name => "libuv";
 
     public string Description => "libuv event loops (one per core, SO_REUSEPORT listeners) through P/Invoke, with the shared HTTP/1.1 parser.";

@@ -1,7 +1,8 @@
 using System.Buffers;
 using System.IO.Pipelines;
-using System.Net.WebSockets;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Net.WebSockets;
 using Benchmarks.Servers.Http;
 
 namespace Benchmarks.Servers.Sockets;
@@ -16,16 +17,22 @@ namespace Benchmarks.Servers.Sockets;
 /// and what the client still sends is drained for a bounded time, so the kernel does not answer it
 /// with a reset that destroys the responses in flight. After a WebSocket upgrade the connection
 /// becomes a stream (with the bytes that came behind the upgrade first) and pipes, as the
-/// WebSocket's framing reads and batches its writes.
+/// WebSocket's framing reads and batches its writes. Over TLS the same loop reads and writes
+/// through an <see cref="SslStream"/> on the socket, after a handshake that must finish within
+/// <see cref="HandshakeTimeout"/>; the server's close then sends TLS's close_notify first.
 /// </summary>
 internal sealed class SocketConnection : IDisposable
 {
     private const int InitialInputSize = 4096;
     private const int InitialOutputSize = 1024;
 
+    /// <summary>How long a client has to finish its TLS handshake (Kestrel's default).</summary>
+    public static readonly TimeSpan HandshakeTimeout = TimeSpan.FromSeconds(10);
+
     private readonly Socket _socket;
     private readonly HttpRequestProcessor _processor;
     private readonly RawServerLimits _limits;
+    private readonly SslServerAuthenticationOptions? _tlsOptions;
     private readonly ArrayBufferWriter<byte> _output = new(InitialOutputSize);
 
     /// <summary>Ends the scenario's waits and a WebSocket session: the server is stopping.</summary>
@@ -34,6 +41,7 @@ internal sealed class SocketConnection : IDisposable
     /// <summary>Ends a pending receive: the server is stopping, or the heartbeat timed the connection out.</summary>
     private readonly CancellationTokenSource _receiveCancel = new();
     private byte[] _input = new byte[InitialInputSize];
+    private SslStream? _tls;
 
     /// <summary>Bytes at the front of <see cref="_input"/> received but not yet answered (a partial request).</summary>
     private int _kept;
@@ -41,11 +49,13 @@ internal sealed class SocketConnection : IDisposable
     private volatile ConnectionTimeout _timeout;
     private volatile bool _sending;
 
-    public SocketConnection(Socket socket, HttpRequestProcessor processor, RawServerLimits limits)
+    /// <param name="tls">The server's TLS options; null for cleartext.</param>
+    public SocketConnection(Socket socket, HttpRequestProcessor processor, RawServerLimits limits, SslServerAuthenticationOptions? tls = null)
     {
         _socket = socket;
         _processor = processor;
         _limits = limits;
+        _tlsOptions = tls;
     }
 
     public ConnectionClock Clock { get; } = new();
@@ -76,6 +86,7 @@ internal sealed class SocketConnection : IDisposable
 
     public void Dispose()
     {
+        _tls?.Dispose();
         _socket.Dispose();
         _stop.Dispose();
         _receiveCancel.Dispose();
@@ -87,9 +98,12 @@ internal sealed class SocketConnection : IDisposable
         var drain = false;
         try
         {
-            drain = await ServeAsync();
+            if (_tlsOptions is null || await HandshakeAsync())
+            {
+                drain = await ServeAsync();
+            }
         }
-        catch (Exception ex) when (ex is IOException or SocketException or ObjectDisposedException or OperationCanceledException)
+        catch (Exception ex) when (ex is IOException or SocketException or ObjectDisposedException or OperationCanceledException or System.Security.Authentication.AuthenticationException)
         {
             // The client went away; nothing to answer.
         }
@@ -97,19 +111,47 @@ internal sealed class SocketConnection : IDisposable
         {
             try
             {
+                if (_tls is not null && drain)
+                {
+                    // TLS's own close first, so the client reads the end of the stream, not a truncation.
+                    using var closing = new CancellationTokenSource(_limits.DrainTimeout);
+                    await _tls.ShutdownAsync().WaitAsync(closing.Token);
+                }
+
                 _socket.Shutdown(SocketShutdown.Send);
                 if (drain && !_stopping)
                 {
                     await DrainAsync();
                 }
             }
-            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+            catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException or OperationCanceledException or TimeoutException)
             {
             }
 
             _socket.Dispose();
         }
     }
+
+    /// <summary>The TLS handshake, within <see cref="HandshakeTimeout"/> (or the server's stop); false when it did not finish.</summary>
+    private async Task<bool> HandshakeAsync()
+    {
+        _tls = new SslStream(new NetworkStream(_socket, ownsSocket: false), leaveInnerStreamOpen: false);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(_receiveCancel.Token);
+        deadline.CancelAfter(HandshakeTimeout);
+        try
+        {
+            await _tls.AuthenticateAsServerAsync(_tlsOptions!, deadline.Token);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Receives into <paramref name="buffer"/> from the socket, or through TLS.</summary>
+    private ValueTask<int> ReceiveAsync(Memory<byte> buffer, CancellationToken cancellationToken) =>
+        _tls is { } tls ? tls.ReadAsync(buffer, cancellationToken) : _socket.ReceiveAsync(buffer, SocketFlags.None, cancellationToken);
 
     /// <summary>
     /// Cancels without running the token's callbacks on this thread: a callback may block (Npgsql's
@@ -141,7 +183,7 @@ internal sealed class SocketConnection : IDisposable
             int received;
             try
             {
-                received = await _socket.ReceiveAsync(_input.AsMemory(_kept), SocketFlags.None, _receiveCancel.Token);
+                received = await ReceiveAsync(_input.AsMemory(_kept), _receiveCancel.Token);
             }
             catch (OperationCanceledException)
             {
@@ -218,7 +260,14 @@ internal sealed class SocketConnection : IDisposable
         _sending = true;
         try
         {
-            await _socket.SendAsync(_output.WrittenMemory, SocketFlags.None);
+            if (_tls is { } tls)
+            {
+                await tls.WriteAsync(_output.WrittenMemory);
+            }
+            else
+            {
+                await _socket.SendAsync(_output.WrittenMemory, SocketFlags.None);
+            }
         }
         finally
         {
@@ -229,7 +278,7 @@ internal sealed class SocketConnection : IDisposable
 
     private async Task RunWebSocketAsync(int route)
     {
-        var network = new NetworkStream(_socket, ownsSocket: false);
+        Stream network = _tls is { } tls ? tls : new NetworkStream(_socket, ownsSocket: false);
         await using var replay = new ReplayStream(_input.AsSpan(0, _kept), network);
         _kept = 0;
         var input = PipeReader.Create(replay, new StreamPipeReaderOptions(bufferSize: 4096, minimumReadSize: 1024, leaveOpen: true));
@@ -248,7 +297,10 @@ internal sealed class SocketConnection : IDisposable
         {
             await input.CompleteAsync();
             await output.CompleteAsync();
-            await network.DisposeAsync();
+            if (_tls is null)
+            {
+                await network.DisposeAsync();
+            }
         }
     }
 
@@ -262,7 +314,7 @@ internal sealed class SocketConnection : IDisposable
             long drained = 0;
             while (drained < RawServerLimits.MaxDrainBytes)
             {
-                var read = await _socket.ReceiveAsync(scratch, SocketFlags.None, deadline.Token);
+                var read = await ReceiveAsync(scratch, deadline.Token);
                 if (read == 0)
                 {
                     return;

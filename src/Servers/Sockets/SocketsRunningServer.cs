@@ -16,14 +16,17 @@ internal sealed class SocketsRunningServer : IRunningServer
     private readonly Task[] _acceptLoops;
     private readonly Task _heartbeat;
     private readonly SemaphoreSlim _slots;
+    private readonly System.Net.Security.SslServerAuthenticationOptions? _tls;
 
-    public SocketsRunningServer(List<Socket> listeners, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits)
+    /// <param name="tls">The TLS every connection is served over; null for cleartext.</param>
+    public SocketsRunningServer(List<Socket> listeners, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits, System.Net.Security.SslServerAuthenticationOptions? tls = null)
     {
+        _tls = tls;
         _listeners = listeners;
         _processorFactory = processorFactory;
         _limits = limits;
         _slots = new SemaphoreSlim(limits.MaxConnections);
-        Addresses = [.. listeners.Select(l => $"http://{(IPEndPoint)l.LocalEndPoint!}")];
+        Addresses = [.. listeners.Select(l => $"{(tls is null ? "http" : "https")}://{(IPEndPoint)l.LocalEndPoint!}")];
         _acceptLoops = [.. listeners.Select(l => Task.Run(() => AcceptAsync(l), CancellationToken.None))];
         _heartbeat = Task.Run(HeartbeatAsync, CancellationToken.None);
     }
@@ -106,7 +109,7 @@ internal sealed class SocketsRunningServer : IRunningServer
             }
 
             socket.NoDelay = true;
-            var connection = new SocketConnection(socket, _processorFactory(), _limits);
+            var connection = new SocketConnection(socket, _processorFactory(), _limits, _tls);
             _connections[connection] = RunAsync(connection);
         }
     }

@@ -1,5 +1,7 @@
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
 using Benchmarks.Servers.Http;
 
 namespace Benchmarks.Servers.Sockets;
@@ -9,6 +11,13 @@ public sealed class SocketsServerModel : IServerModel
 {
     /// <summary>Every scenario: HTTP with WebSocket upgrades, and raw TCP on tcp:// addresses.</summary>
     public string? CannotServe(Scenarios.IScenario scenario) => null;
+
+    /// <summary>HTTP/1.1, in cleartext or over TLS; no HTTP/2.</summary>
+    public string? CannotCarry(HttpWire wire)
+    {
+        ArgumentNullException.ThrowIfNull(wire);
+        return wire.Protocol == HttpWireProtocol.Http1 ? null : $"sockets serves HTTP/1.1 (cleartext or over TLS), not {wire.Name}";
+    }
 
     public string Name => "sockets";
 
@@ -67,8 +76,26 @@ public sealed class SocketsServerModel : IServerModel
         }
 
         var routes = new RouteTable(context.Scenario.Routes);
-        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets", acceptWebSockets: true), RawServerLimits.Parse(context.Options));
+        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets", acceptWebSockets: true), RawServerLimits.Parse(context.Options), Tls(context));
         return Task.FromResult(server);
+    }
+
+    /// <summary>TLS 1.2 and 1.3 with the context's certificate (its chain built once), offering HTTP/1.1 by ALPN; null for cleartext.</summary>
+    private static SslServerAuthenticationOptions? Tls(ServerStartContext context)
+    {
+        if (!context.Wire.Tls)
+        {
+            return null;
+        }
+
+        var certificate = context.Certificate ?? throw new ArgumentException("A TLS server needs a certificate.");
+        return new SslServerAuthenticationOptions
+        {
+            ServerCertificateContext = SslStreamCertificateContext.Create(certificate, additionalCertificates: null, offline: true),
+            EnabledSslProtocols = SslProtocols.Tls12 | SslProtocols.Tls13,
+            ApplicationProtocols = [SslApplicationProtocol.Http11],
+            ClientCertificateRequired = false,
+        };
     }
 
     private static Socket Listen(Uri url)

@@ -25,7 +25,7 @@ public sealed class GroupedHelpTests
         Assert.Contains("--proxy <haproxy|nginx|none>", Section("Placement:"), StringComparison.Ordinal);
         Assert.Contains("-i, --iterations <iterations> Measured windows", Flat(Section("Repeats:")), StringComparison.Ordinal);
         Assert.Contains("[default: 1]", Flat(Section("Repeats:")), StringComparison.Ordinal);
-        Assert.Contains("--generator <builtin|wrk>", Section("Load shape:"), StringComparison.Ordinal);
+        Assert.Contains("--generator <builtin|h2load|wrk>", Section("Load shape:"), StringComparison.Ordinal);
         // An option's entry starts two spaces in; a description's lines further.
         var entries = text[text.IndexOf("\nUsage:", StringComparison.Ordinal)..].Split('\n').Where(l => l.StartsWith("  -", StringComparison.Ordinal)).Select(l => l.Trim().Split("  ")[0]).ToList();
         foreach (var option in new[] { "--connections", "--quiet", "--tcp-mode", "--limit-rtt", "--rate-steps" })

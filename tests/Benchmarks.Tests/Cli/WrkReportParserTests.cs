@@ -5,7 +5,7 @@ namespace Benchmarks.Tests.Cli;
 /// <summary>wrk reports recorded from real runs on this project's machines.</summary>
 public sealed class WrkReportParserTests
 {
-    private static WrkReport Parse(string fixture) =>
+    private static HttpToolReport Parse(string fixture) =>
         WrkReportParser.Parse(File.ReadAllLines(Path.Combine(AppContext.BaseDirectory, "Fixtures", fixture)))!;
 
     [Trait("Tier", "Fast")]

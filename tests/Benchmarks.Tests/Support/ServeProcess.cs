@@ -52,7 +52,7 @@ internal sealed class ServeProcess : IAsyncDisposable
     public int Pid => _process.Id;
 
     /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
-    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http", bool reportRuntime = false)
+    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http", bool reportRuntime = false, IEnumerable<string>? more = null)
     {
         var port = Integration.LoadGeneratorTests.ClosedPort();
         var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"{scheme}://127.0.0.1:{port}" };
@@ -65,6 +65,8 @@ internal sealed class ServeProcess : IAsyncDisposable
         {
             arguments.AddRange(["--server-option", option]);
         }
+
+        arguments.AddRange(more ?? []);
 
         var info = new ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         if (fileLimit is { } limit)

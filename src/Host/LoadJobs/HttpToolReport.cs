@@ -2,8 +2,8 @@ using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.LoadJobs;
 
-/// <summary>What wrk printed, in our units: milliseconds, and MB as 10^6 bytes.</summary>
-internal sealed record WrkReport
+/// <summary>What an HTTP load tool (wrk, h2load) reported, in our units: milliseconds, and MB as 10^6 bytes.</summary>
+internal sealed record HttpToolReport
 {
     public double RequestsPerSecond { get; init; }
 

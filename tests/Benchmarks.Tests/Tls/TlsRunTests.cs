@@ -1,0 +1,50 @@
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Tls;
+
+/// <summary>
+/// Whole runs over TLS and HTTP/2: the server started with the wire, checked over it, loaded over
+/// it (the built-in load over TLS; h2load for HTTP/2), and the document saying which wire it was.
+/// Nothing here is a speed, so it runs in the parallel tier.
+/// </summary>
+public sealed class TlsRunTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Fact]
+    public async Task A_run_over_tls_without_keep_alive_measures_a_handshake_per_request()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--tls", "--certificate-key", "ecdsa-p256", "--keep-alive", "false", "-c", "16", "-d", "2s", "-w", "1s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("Verified:", run.Output, StringComparison.Ordinal);
+        var document = StoredRuns.Single(results);
+        Assert.Equal("https", document.Parameters["protocol"]);
+        Assert.Equal("ecdsa-p256", document.Parameters["certificate"]);
+        Assert.StartsWith("https://", document.Parameters["url"], StringComparison.Ordinal);
+        var m = document.Measurements;
+        Assert.InRange(m["http/tls/handshakes/rate"] / m["http/rps/mean"], 0.9, 1.1);
+        Assert.True(m["http/tls/handshake/99"] > 0 && m["http/tls/handshake/errors"] == 0, run.ToString());
+        Assert.Equal("ms", document.Metadata["http/tls/handshake/99"].Unit);
+    }
+
+    [Theory]
+    [InlineData("h2", "https://")]
+    [InlineData("h2c", "http://")]
+    public async Task An_http2_run_is_loaded_by_h2load_with_streams_per_connection_and_latency_from_its_log(string protocol, string scheme)
+    {
+        await Tools.InstallAsync("h2load");
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "-p", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("Verified:", run.Output, StringComparison.Ordinal);
+        Assert.Contains($"h2load loading {scheme}127.0.0.1", run.Output, StringComparison.Ordinal);
+        var document = StoredRuns.Single(results);
+        Assert.Equal("h2load", document.Load);
+        Assert.Equal(protocol, document.Parameters["protocol"]);
+        var m = document.Measurements;
+        Assert.True(m["http/rps/mean"] > 0 && m["http/requests/errors"] == 0 && m["http/requests/badresponses"] == 0, run.ToString());
+        Assert.True(m["http/latency/99"] >= m["http/latency/50"] && m["http/latency/50"] > 0, run.ToString());
+        Assert.True(m["benchmarks/cpu"] > 0, "the server's CPU is sampled as in any run");
+    }
+}
