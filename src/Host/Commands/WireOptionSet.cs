@@ -14,11 +14,11 @@ internal sealed class WireOptionSet
 {
     public WireOptionSet()
     {
-        Protocol.AcceptOnlyFromAmong("http1", "h2", "h2c");
+        Protocol.AcceptOnlyFromAmong("http1", "https", "h2", "h2c");
         Key.AcceptOnlyFromAmong([.. ServerCertificates.KeyNames]);
     }
 
-    public Option<string> Protocol { get; } = new("--protocol") { Description = "http1, h2 (HTTP/2 over TLS, chosen by ALPN) or h2c (HTTP/2 without TLS, prior knowledge).", DefaultValueFactory = _ => "http1" };
+    public Option<string> Protocol { get; } = new("--protocol") { Description = "http1, https (HTTP/1.1 over TLS, as --tls), h2 (HTTP/2 over TLS, chosen by ALPN) or h2c (HTTP/2 without TLS, prior knowledge); a comma list on run is a sweep over them.", DefaultValueFactory = _ => "http1" };
 
     public Option<bool> Tls { get; } = new("--tls") { Description = "Serve and load over TLS 1.2/1.3 (https://); implied by --protocol h2." };
 

@@ -16,6 +16,15 @@ public sealed class RunTrace
     /// <summary>Thread samples taken while a thread ran managed code (the sample profiler's "managed" samples, every millisecond per thread).</summary>
     public int Samples { get; set; }
 
+    /// <summary>
+    /// The share of the samples (%) with a TLS frame anywhere on the stack: <c>SslStream</c> and the
+    /// rest of <c>System.Net.Security</c>, the runtime's calls into OpenSSL or SChannel
+    /// (<c>Interop+Ssl</c>, <c>Interop+Crypto</c>, <c>Interop+SspiCli</c>) and
+    /// <c>System.Security.Cryptography</c>. The native crypto itself is not in an EventPipe stack:
+    /// its time shows on the managed call into it, so it is inside this share.
+    /// </summary>
+    public double TlsPercent { get; set; }
+
     /// <summary>The methods with the largest shares, by exclusive share (the method itself was running) then inclusive (it or what it called).</summary>
     public List<HotMethod> Methods { get; set; } = [];
 }

@@ -20,6 +20,7 @@ internal static class TraceProfile
             var exclusive = new Dictionary<string, int>(StringComparer.Ordinal);
             var inclusive = new Dictionary<string, int>(StringComparer.Ordinal);
             var samples = 0;
+            var tls = 0;
             using (var log = new TraceLog(etlx))
             {
                 var seen = new HashSet<string>(StringComparer.Ordinal);
@@ -34,18 +35,22 @@ internal static class TraceProfile
                     var leaf = NameOf(stack.CodeAddress.FullMethodName);
                     exclusive[leaf] = exclusive.GetValueOrDefault(leaf) + 1;
                     seen.Clear();
+                    var inTls = false;
                     for (var frame = stack; frame is not null; frame = frame.Caller)
                     {
                         var name = NameOf(frame.CodeAddress.FullMethodName);
                         if (seen.Add(name))
                         {
                             inclusive[name] = inclusive.GetValueOrDefault(name) + 1;
+                            inTls |= IsTls(name);
                         }
                     }
+
+                    tls += inTls ? 1 : 0;
                 }
             }
 
-            var trace = new RunTrace { File = Path.GetFileName(path), Seconds = seconds, Samples = samples };
+            var trace = new RunTrace { File = Path.GetFileName(path), Seconds = seconds, Samples = samples, TlsPercent = samples > 0 ? tls * 100.0 / samples : 0 };
             if (samples == 0)
             {
                 return trace;
@@ -60,6 +65,12 @@ internal static class TraceProfile
             File.Delete(etlx);
         }
     }
+
+    /// <summary>Whether a frame is TLS's: the record layer and handshake, or the calls into the platform's crypto.</summary>
+    public static bool IsTls(string method) =>
+        method.StartsWith("System.Net.Security.", StringComparison.Ordinal) || method.StartsWith("Interop+Ssl", StringComparison.Ordinal)
+        || method.StartsWith("Interop+Crypto", StringComparison.Ordinal) || method.StartsWith("Interop+OpenSsl", StringComparison.Ordinal)
+        || method.StartsWith("Interop+SspiCli", StringComparison.Ordinal) || method.StartsWith("System.Security.Cryptography.", StringComparison.Ordinal);
 
     /// <summary>A method without its signature; a frame the trace cannot name (native code) as "[native]".</summary>
     private static string NameOf(string? full) =>

@@ -26,5 +26,17 @@ internal static class RunVerdicts
 
         // What inside the runtime held the server back comes after what limited the machine.
         document.Bottleneck = RuntimeRule.Judge(document) is { } inside ? (limit is null ? $"inside the runtime: {inside}" : $"{limit}; inside the runtime: {inside}") : limit;
+
+        // Over TLS with a trace: how much of the server's running code was TLS.
+        if (TlsShare(document) is { } tls)
+        {
+            document.Bottleneck = document.Bottleneck is null ? tls : $"{document.Bottleneck}; {tls}";
+        }
     }
+
+    /// <summary>For a run over TLS whose server was traced: the share of its samples in TLS, in a clause.</summary>
+    private static string? TlsShare(RunDocument document) =>
+        document.Parameters.TryGetValue("protocol", out var protocol) && protocol is ("https" or "h2") && document.Trace is { Samples: > 0 } trace
+            ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"TLS: {trace.TlsPercent:0}% of the server's traced samples were in TLS (SslStream and its calls into the platform's crypto)")
+            : null;
 }

@@ -15,6 +15,7 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         ["--pipeline"] = "pipeline", ["-p"] = "pipeline",
         ["--keep-alive"] = "keep-alive",
         ["--proxy"] = "proxy",
+        ["--protocol"] = "protocol",
         ["--tcp-mode"] = "tcp-mode",
         ["--rate"] = "requested rate",
     };

@@ -131,6 +131,40 @@ public sealed class TlsPeerTests
         }
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task Our_tls_load_against_a_server_that_never_finishes_the_handshake_counts_timeouts_and_ends()
+    {
+        // Accepts, reads the ClientHello and answers nothing: every handshake waits for its timeout.
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        var held = new List<Socket>();
+        using var stop = new CancellationTokenSource();
+        var accepting = Task.Run(async () =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                try
+                {
+                    held.Add(await listener.AcceptSocketAsync(stop.Token));
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
+            }
+        });
+        var results = TestPaths.NewTempDirectory();
+        var load = await HostRun.StartAsync(results, TimeSpan.FromSeconds(30), "load", "--url", $"https://127.0.0.1:{port}/", "-c", "4", "-d", "2s", "-w", "0s", "-T", "500ms");
+        await stop.CancelAsync();
+        await accepting;
+        held.ForEach(s => s.Dispose());
+        Assert.True(load.ExitCode == 1, load.ToString());
+        Assert.Contains("connect timed out", load.Error, StringComparison.Ordinal);
+        Assert.Matches(@"Socket errors: connect 0, read 0, write 0, timeout [1-9]", load.Output);
+    }
+
     private static async Task WaitForPortAsync(int port)
     {
         for (var i = 0; i < 100; i++)

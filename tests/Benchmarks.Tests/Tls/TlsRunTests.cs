@@ -15,7 +15,7 @@ public sealed class TlsRunTests
     public async Task A_run_over_tls_without_keep_alive_measures_a_handshake_per_request()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--tls", "--certificate-key", "ecdsa-p256", "--keep-alive", "false", "-c", "16", "-d", "2s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--tls", "--certificate-key", "ecdsa-p256", "--keep-alive", "false", "-c", "16", "-d", "2s", "-w", "1s", "--trace-seconds", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified:", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
@@ -26,6 +26,10 @@ public sealed class TlsRunTests
         Assert.InRange(m["http/tls/handshakes/rate"] / m["http/rps/mean"], 0.9, 1.1);
         Assert.True(m["http/tls/handshake/99"] > 0 && m["http/tls/handshake/errors"] == 0, run.ToString());
         Assert.Equal("ms", document.Metadata["http/tls/handshake/99"].Unit);
+
+        // Traced for a second: the share of the server's samples in TLS, a handshake per request, is a clause of the verdict.
+        Assert.InRange(document.Trace!.TlsPercent, 1, 100);
+        Assert.Contains("TLS: ", document.Bottleneck, StringComparison.Ordinal);
     }
 
     [Theory]
