@@ -48,6 +48,14 @@ public static class HttpLoadGenerator
 #pragma warning restore CA5359
         ApplicationProtocols = [System.Net.Security.SslApplicationProtocol.Http11],
         CertificateRevocationCheckMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck,
+
+        // An empty custom trust: the chain is not looked up in the system's store for every handshake (a quarter of the client's handshake CPU).
+        CertificateChainPolicy = new System.Security.Cryptography.X509Certificates.X509ChainPolicy
+        {
+            RevocationMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck,
+            DisableCertificateDownloads = true,
+            TrustMode = System.Security.Cryptography.X509Certificates.X509ChainTrustMode.CustomRootTrust,
+        },
         AllowTlsResume = options.TlsResume,
     };
 
