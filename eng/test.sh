@@ -56,6 +56,7 @@ command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 command -v git >/dev/null 2>&1 || packages+=(git)
 command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+command -v h2load >/dev/null 2>&1 || packages+=(nghttp2-client)
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq
