@@ -23,7 +23,7 @@ internal static class LoadCommand
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
         var output = new LoadOutputOptionSet();
         var plugins = OptionFactory.Plugins();
-        var generator = new GeneratorOption("builtin, or wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way.", "--engine", [GeneratorOption.BuiltIn, GeneratorOption.Wrk]);
+        var generator = new GeneratorOption("builtin; wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way; h2load: HTTP/2 (h2 over an https:// URL, h2c over http://) with --pipeline streams per connection, reported the same way.", "--engine", [GeneratorOption.BuiltIn, GeneratorOption.Wrk], h2load: true);
         var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
@@ -110,19 +110,25 @@ internal static class LoadCommand
                     ValidatorFactory = validatorFactory,
                 }, result);
                 options.Validate();
-                if (options.Rate is not null && generator.IsWrk(result))
+                // What an external tool cannot do is said before it starts.
+                if (generator.Named(result) is (GeneratorOption.Wrk or GeneratorOption.H2load) and var tool)
                 {
-                    throw new UsageException("wrk runs a closed loop (a constant rate is wrk2's -R, which Debian's wrk lacks): --rate needs the built-in load (--generator builtin).");
-                }
+                    if (options.Rate is not null)
+                    {
+                        throw new UsageException(tool == GeneratorOption.Wrk
+                            ? "wrk runs a closed loop (a constant rate is wrk2's -R, which Debian's wrk lacks): --rate needs the built-in load (--generator builtin)."
+                            : "h2load's -r paces new connections, not requests: --rate needs the built-in load (--generator builtin).");
+                    }
 
-                if (!options.KeepAlive && generator.IsWrk(result))
-                {
-                    throw new UsageException("wrk keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
-                }
+                    if (!options.KeepAlive)
+                    {
+                        throw new UsageException($"{tool} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
+                    }
 
-                if (result.GetValue(output.Distribution) is not null && generator.IsWrk(result))
-                {
-                    throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--generator builtin).");
+                    if (result.GetValue(output.Distribution) is not null)
+                    {
+                        throw new UsageException($"{tool} prints no histogram: --latency-distribution needs the built-in load (--generator builtin).");
+                    }
                 }
 
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
@@ -133,7 +139,13 @@ internal static class LoadCommand
                 }
                 if (generator.IsWrk(result))
                 {
-                    return await WrkLoad.RunAsync(console, options, result, output, signal);
+                    return await ExternalLoad.RunAsync(console, new WrkLoadJob(), WrkLoadJob.InstallHint, WrkLoadJob.Locate() is not null, options, result, output, signal);
+                }
+
+                if (generator.Named(result) == GeneratorOption.H2load)
+                {
+                    var wire = new Servers.HttpWire(Servers.HttpWireProtocol.Http2, options.Tls);
+                    return await ExternalLoad.RunAsync(console, new H2loadLoadJob(wire), H2loadLoadJob.InstallHint, H2loadLoadJob.Locate() is not null, options, result, output, signal);
                 }
 
                 return await LoadOutput.RunBuiltInAsync(console, signal, result, output, options.Threads, (progress, token) => HttpLoadGenerator.RunAsync(options, progress, token), loadResult =>

@@ -26,6 +26,7 @@ public sealed class BadInputTests
     [InlineData("--certificate and --certificate-key are for a TLS server", "serve", "-s", "plaintext", "--certificate-key", "rsa4096")]
     [InlineData("--certificate: no file", "verify", "--tls", "--certificate", "/nonexistent/server.pfx")]
     [InlineData("--tls-resume is about TLS sessions", "run", "plaintext", "--tls-resume", "false")]
+    [InlineData("sweep cell 2 of 2 (protocol https) cannot run", "run", "plaintext", "--server", "libuv", "--protocol", "http1,https")]
     [InlineData("Invalid duration '15q' for --duration", "run", "plaintext", "-d", "15q")]
     [InlineData("Invalid header 'NoColon'", "load", "--url", "http://127.0.0.1:1/", "-H", "NoColon")]
     [InlineData("--connections must be between 1 and 100,000 (got 0)", "run", "plaintext", "-c", "0")]

@@ -27,6 +27,15 @@ public sealed class TlsPeerTests
             Assert.True(exit == 0 && output.Contains("The negotiated protocol: h2", StringComparison.Ordinal) && output.Contains(":status: 200", StringComparison.Ordinal), output);
             (exit, output) = await ExternalTool.RunAsync("h2load", "-n", "400", "-c", "4", "-m", "10", url);
             Assert.True(exit == 0 && output.Contains("400 succeeded, 0 failed", StringComparison.Ordinal) && output.Contains("Application protocol: h2", StringComparison.Ordinal), output);
+
+            // The load command with h2load, as a crank job runs it (crank/h2.yml): its report read into the built-in load's names.
+            var folder = TestPaths.NewTempDirectory();
+            var load = await HostRun.StartAsync(folder, TimeSpan.FromMinutes(1), "load", "--generator", "h2load", "--url", url, "-c", "4", "-p", "10", "-d", "1s", "-w", "1s", "--json", Path.Combine(folder, "h2load.json"), "--crank-statistics");
+            Assert.True(load.ExitCode == 0, load.ToString());
+            Assert.Contains("#StartJobStatistics", load.Output, StringComparison.Ordinal);
+            var measured = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder, "h2load.json"))).RootElement;
+            Assert.True(measured.GetProperty("http/rps/mean").GetDouble() > 0 && measured.GetProperty("http/latency/99").GetDouble() > 0, load.ToString());
+            Assert.Equal(0, measured.GetProperty("http/requests/errors").GetDouble());
         }
 
         await using var h2c = await ServeProcess.StartAsync("kestrel", more: ["--protocol", "h2c"]);

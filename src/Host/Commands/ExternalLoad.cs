@@ -10,34 +10,36 @@ using Benchmarks.Load.Http;
 namespace Benchmarks.Host.Commands;
 
 /// <summary>
-/// <c>benchmarks load --generator wrk</c>: wrk as an external load job (a warm-up run, then the
-/// measured run with <c>--latency</c>), its report printed as it ran and turned into the same
-/// measurements as the built-in generator's — so a crank job can run wrk and still report.
+/// <c>benchmarks load --generator wrk|h2load</c>: an external load tool as a load job (wrk: a
+/// warm-up run, then the measured run with <c>--latency</c>; h2load: one timing-based run with its
+/// own warm-up), its report printed as it ran and turned into the same measurements as the
+/// built-in generator's — so a crank job can run either and still report.
 /// </summary>
-internal static class WrkLoad
+internal static class ExternalLoad
 {
-    public static async Task<int> RunAsync(CliConsole console, HttpLoadOptions options, ParseResult result, LoadOutputOptionSet output, ShutdownSignal signal)
+    public static async Task<int> RunAsync(CliConsole console, ILoadJob job, string installHint, bool installed, HttpLoadOptions options, ParseResult result, LoadOutputOptionSet output, ShutdownSignal signal)
     {
-        if (WrkLoadJob.Locate() is null)
+        if (!installed)
         {
-            return console.Fail(ExitCodes.Usage, WrkLoadJob.InstallHint);
+            return console.Fail(ExitCodes.Usage, installHint);
         }
 
         var control = OsPlatform.CreateProcessControl();
-        var directory = Directory.CreateTempSubdirectory("benchmarks-wrk-").FullName;
+        var directory = Directory.CreateTempSubdirectory($"benchmarks-{job.Name}-").FullName;
+        var launch = new LoadLaunch("", options);
         try
         {
-            if (options.Warmup > TimeSpan.Zero)
+            if (job.Warmup(launch, directory) is { } warmupStart)
             {
-                await using var warmup = JobProcess.Start(WrkLoadJob.Command(options, null, directory, options.Warmup, "wrk-warmup"), control);
+                await using var warmup = JobProcess.Start(warmupStart, control);
                 AnnounceChild(console, result.GetValue(output.Crank), warmup.Id);
                 if (!await WaitAsync(warmup, signal))
                 {
-                    return console.Fail(ExitCodes.Failed, $"load stopped during the wrk warm-up: {signal.Reason ?? "cancelled"}");
+                    return console.Fail(ExitCodes.Failed, $"load stopped during the {job.Name} warm-up: {signal.Reason ?? "cancelled"}");
                 }
             }
 
-            await using var main = JobProcess.Start(WrkLoadJob.Command(options, null, directory, options.Duration, "wrk"), control, (line, isError) =>
+            await using var main = JobProcess.Start(job.Main(launch, directory), control, (line, isError) =>
             {
                 if (!isError)
                 {
@@ -54,7 +56,7 @@ internal static class WrkLoad
                 return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
             }
 
-            var (measurements, failure) = WrkLoadJob.Collect(main);
+            var (measurements, failure) = job.Collect(main, null);
             if (failure?.Output is { } tail)
             {
                 console.Error.WriteLine(tail);
@@ -62,7 +64,7 @@ internal static class WrkLoad
 
             if (measurements is null)
             {
-                return console.Fail(ExitCodes.Failed, failure?.Cause ?? "wrk printed no report");
+                return console.Fail(ExitCodes.Failed, failure?.Cause ?? $"{job.Name} printed no report");
             }
 
             return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), result, output);
@@ -75,7 +77,7 @@ internal static class WrkLoad
 
     /// <summary>
     /// Under a crank agent (<c>--crank-statistics</c>), names the wrk process on stderr as crank's
-    /// <c>##ChildProcessId</c> line, so the agent measures wrk's CPU and memory, not this wrapper's.
+    /// <c>##ChildProcessId</c> line, so the agent measures the tool's CPU and memory, not this wrapper's.
     /// </summary>
     private static void AnnounceChild(CliConsole console, bool crank, int processId)
     {
@@ -86,17 +88,17 @@ internal static class WrkLoad
         }
     }
 
-    /// <summary>False when stopped (Ctrl+C, SIGTERM) before wrk ended; wrk is then stopped too.</summary>
-    private static async Task<bool> WaitAsync(JobProcess wrk, ShutdownSignal signal)
+    /// <summary>False when stopped (Ctrl+C, SIGTERM) before the tool ended; it is then stopped too.</summary>
+    private static async Task<bool> WaitAsync(JobProcess tool, ShutdownSignal signal)
     {
         try
         {
-            await wrk.Exited.WaitAsync(signal.Token);
+            await tool.Exited.WaitAsync(signal.Token);
             return true;
         }
         catch (OperationCanceledException)
         {
-            await wrk.StopAsync(TimeSpan.FromSeconds(2));
+            await tool.StopAsync(TimeSpan.FromSeconds(2));
             return false;
         }
     }
