@@ -102,9 +102,9 @@ internal static class RunCommand
                     throw new UsageException(cannot + ".");
                 }
 
-                if (chosenWire != Servers.HttpWire.Cleartext && webSocket)
+                if (chosenWire.Protocol == Servers.HttpWireProtocol.Http2 && webSocket)
                 {
-                    throw new UsageException($"'{chosen.Name}' is a WebSocket scenario, and the WebSocket load speaks ws:// only: leave out --tls and --protocol.");
+                    throw new UsageException($"'{chosen.Name}' is a WebSocket scenario, and its load upgrades HTTP/1.1 connections (ws:// or, with --tls, wss://): --protocol {chosenWire.Name} does not apply.");
                 }
 
                 var serverUrl = result.GetValue(urls) is { } listen ? new UriBuilder(listen) { Scheme = rawTcp ? listen.Scheme : chosenWire.Scheme }.Uri : new Uri($"{(rawTcp ? "tcp" : chosenWire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");

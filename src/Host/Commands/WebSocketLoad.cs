@@ -44,7 +44,7 @@ internal static class WebSocketLoad
         {
             var options = load.Apply(new WebSocketLoadOptions
             {
-                Url = url.Scheme == Uri.UriSchemeHttp ? new UriBuilder(url) { Scheme = "ws" }.Uri : url,
+                Url = LoadJobs.WebSocketLoadJob.WebSocketUrl(url),
                 Mode = result.GetRequiredValue(ws.Mode) switch
                 {
                     "echo-async" => WebSocketLoadMode.EchoAsync,
@@ -71,7 +71,7 @@ internal static class WebSocketLoad
         {
             options = new BroadcastOptions
             {
-                Url = url.Scheme == Uri.UriSchemeHttp ? new UriBuilder(url) { Scheme = "ws" }.Uri : url,
+                Url = LoadJobs.WebSocketLoadJob.WebSocketUrl(url),
                 InitialClients = result.GetValue(b.InitialClients),
                 StepSize = result.GetValue(b.StepSize),
                 SampleSize = result.GetValue(b.SampleSize),

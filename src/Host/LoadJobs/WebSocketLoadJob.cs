@@ -32,13 +32,25 @@ internal sealed class WebSocketLoadJob : ILoadJob
 
     public string Name => "ws";
 
+    /// <summary>The WebSocket address of an HTTP one: http:// becomes ws://, https:// wss://; a ws or wss URL stays.</summary>
+    public static Uri WebSocketUrl(Uri url)
+    {
+        ArgumentNullException.ThrowIfNull(url);
+        return url.Scheme switch
+        {
+            "http" => new UriBuilder(url) { Scheme = "ws" }.Uri,
+            "https" => new UriBuilder(url) { Scheme = "wss" }.Uri,
+            _ => url,
+        };
+    }
+
     /// <summary>Broadcast runs in steps, not a timed window: the run samples the whole load process.</summary>
     public bool ReportsProgress => Mode != "broadcast";
 
     public string RateUnit => Measurements.WebSocketMeasures.MessagesRate.Unit;
 
     public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) =>
-        LoadLaunch.Describe($"ws {Mode}", load with { Url = new UriBuilder(load.Url) { Scheme = "ws" }.Uri }, Mode == "echo-async" ? $"window {Window}" : $"{Message} messages", RateUnit);
+        LoadLaunch.Describe($"ws {Mode}", load with { Url = WebSocketUrl(load.Url) }, Mode == "echo-async" ? $"window {Window}" : $"{Message} messages", RateUnit);
 
     /// <summary>The route a message kind is served on (ws-echo: /plain, /json, /binary).</summary>
     public static string RouteFor(string message, string defaultPath) => message switch
@@ -55,7 +67,7 @@ internal sealed class WebSocketLoadJob : ILoadJob
     {
         ArgumentNullException.ThrowIfNull(request);
         var load = request.Load;
-        var url = new UriBuilder(load.Url) { Scheme = "ws" }.Uri;
+        var url = WebSocketUrl(load.Url);
         List<string> arguments =
         [
             "load", "--ws", "--url", url.ToString(), "--ws-mode", Mode, "--message", Message,

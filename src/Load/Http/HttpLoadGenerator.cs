@@ -35,29 +35,8 @@ public static class HttpLoadGenerator
         };
     }
 
-    /// <summary>
-    /// What every TLS handshake offers: TLS 1.2 and 1.3 as the system allows, ALPN http/1.1, the
-    /// URL's host for SNI, resumption as asked; the server's certificate is not checked (a
-    /// benchmark measures the handshake, not a trust chain, as wrk and h2load do). Null in cleartext.
-    /// </summary>
-    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => !options.Tls ? null : new()
-    {
-        TargetHost = options.Url.IdnHost,
-#pragma warning disable CA5359 // The load measures the handshake against a server it was pointed at, not a trust chain.
-        RemoteCertificateValidationCallback = static (_, _, _, _) => true,
-#pragma warning restore CA5359
-        ApplicationProtocols = [System.Net.Security.SslApplicationProtocol.Http11],
-        CertificateRevocationCheckMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck,
-
-        // An empty custom trust: the chain is not looked up in the system's store for every handshake (a quarter of the client's handshake CPU).
-        CertificateChainPolicy = new System.Security.Cryptography.X509Certificates.X509ChainPolicy
-        {
-            RevocationMode = System.Security.Cryptography.X509Certificates.X509RevocationMode.NoCheck,
-            DisableCertificateDownloads = true,
-            TrustMode = System.Security.Cryptography.X509Certificates.X509ChainTrustMode.CustomRootTrust,
-        },
-        AllowTlsResume = options.TlsResume,
-    };
+    /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>
+    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume) : null;
 
     private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool)
     {

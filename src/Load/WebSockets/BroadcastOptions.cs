@@ -32,9 +32,9 @@ public sealed record BroadcastOptions
 
     public void Validate()
     {
-        if (Url.Scheme is not ("ws" or "http"))
+        if (Url.Scheme is not ("ws" or "http" or "wss" or "https"))
         {
-            throw new ArgumentException($"Only ws:// URLs are supported (got '{Url}').");
+            throw new ArgumentException($"Only ws:// and wss:// URLs are supported (got '{Url}').");
         }
 
         if (InitialClients < 1 || StepSize < 1 || SampleSize < 1 || Concurrent < 1)

@@ -10,7 +10,8 @@ namespace Benchmarks.Load.WebSockets;
 /// <summary>
 /// The client side of the RFC 6455 opening handshake over a raw socket, then
 /// <see cref="WebSocket.CreateFromStream(Stream, WebSocketCreationOptions)"/>: no HttpClient, so a
-/// connection costs a socket, a stream and the WebSocket.
+/// connection costs a socket, a stream and the WebSocket. A <c>wss://</c> URL puts TLS between
+/// (the HTTP load's client options: ALPN http/1.1, the certificate not checked) before the upgrade.
 /// </summary>
 internal static class WebSocketConnector
 {
@@ -31,12 +32,19 @@ internal static class WebSocketConnector
             }
 
             await socket.ConnectAsync(endPoint, cancellationToken);
+            Stream stream = new NetworkStream(socket, ownsSocket: true);
+            if (url.Scheme is "wss" or "https")
+            {
+                var tls = new System.Net.Security.SslStream(stream, leaveInnerStreamOpen: false);
+                stream = tls;
+                await tls.AuthenticateAsClientAsync(Core.LoadTls.ClientOptions(url, resume: true), cancellationToken);
+            }
+
             var key = Convert.ToBase64String(RandomNumberGenerator.GetBytes(16));
             var request = Encoding.ASCII.GetBytes(
                 $"GET {url.PathAndQuery} HTTP/1.1\r\nHost: {url.Authority}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n");
-            await socket.SendAsync(request, SocketFlags.None, cancellationToken);
-            await ReadHandshakeAsync(socket, key, cancellationToken);
-            Stream stream = new NetworkStream(socket, ownsSocket: true);
+            await stream.WriteAsync(request, cancellationToken);
+            await ReadHandshakeAsync(stream, key, cancellationToken);
             var held = coalesceWrites ? new CoalescingStream(stream) : null;
             return (WebSocket.CreateFromStream(held ?? stream, new WebSocketCreationOptions { IsServer = false, KeepAliveInterval = TimeSpan.Zero }), held);
         }
@@ -47,7 +55,7 @@ internal static class WebSocketConnector
         }
     }
 
-    private static async Task ReadHandshakeAsync(Socket socket, string key, CancellationToken cancellationToken)
+    private static async Task ReadHandshakeAsync(Stream stream, string key, CancellationToken cancellationToken)
     {
         // Read byte-exact up to the blank line: the server sends nothing more before our first message.
         var buffer = new byte[2048];
@@ -59,7 +67,7 @@ internal static class WebSocketConnector
                 throw new WebSocketException(WebSocketError.HeaderError, "The handshake response is too long.");
             }
 
-            var read = await socket.ReceiveAsync(buffer.AsMemory(length, 1), SocketFlags.None, cancellationToken);
+            var read = await stream.ReadAsync(buffer.AsMemory(length, 1), cancellationToken);
             if (read == 0)
             {
                 throw new WebSocketException(WebSocketError.ConnectionClosedPrematurely, "The server closed the connection during the handshake.");

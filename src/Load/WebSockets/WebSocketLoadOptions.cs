@@ -20,9 +20,9 @@ public sealed record WebSocketLoadOptions() : Core.LoadSettings(DefaultLoad.WebS
 
     public void Validate()
     {
-        if (Url.Scheme is not ("ws" or "http"))
+        if (Url.Scheme is not ("ws" or "http" or "wss" or "https"))
         {
-            throw new ArgumentException($"Only ws:// URLs are supported by the WebSocket load generator (got '{Url}').");
+            throw new ArgumentException($"Only ws:// and wss:// URLs are supported by the WebSocket load generator (got '{Url}').");
         }
 
         ValidateSettings("messages");

@@ -51,4 +51,16 @@ public sealed class TlsRunTests
         Assert.True(m["http/latency/99"] >= m["http/latency/50"] && m["http/latency/50"] > 0, run.ToString());
         Assert.True(m["benchmarks/cpu"] > 0, "the server's CPU is sampled as in any run");
     }
+
+    [Fact]
+    public async Task A_websocket_run_over_tls_upgrades_and_echoes_through_wss()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-echo", "--server", "sockets", "--tls", "-d", "2s", "-w", "1s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("loading wss://127.0.0.1:", run.Output, StringComparison.Ordinal);
+        var document = StoredRuns.Single(results);
+        Assert.Equal("https", document.Parameters["protocol"]);
+        Assert.True(document.Measurements["ws/messages/rate"] > 0 && document.Measurements["ws/errors"] == 0, run.ToString());
+    }
 }
