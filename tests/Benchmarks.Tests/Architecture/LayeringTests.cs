@@ -54,6 +54,7 @@ public sealed class LayeringTests
 
         // The protocols: each on the core, none on another.
         ["Http"] = ["Core", "OpenModel", "Statistics"],
+        ["Http2"] = ["Core", "OpenModel", "Statistics"],
         ["Tcp"] = ["Core", "OpenModel", "Statistics"],
         ["WebSockets"] = ["Core", "OpenModel", "Statistics"],
     };
