@@ -88,56 +88,34 @@ public sealed class TlsPeerTests
     [Fact]
     public async Task Our_tls_load_against_nginx_counts_every_handshake_and_measures_it_apart()
     {
-        await Tools.InstallAsync("nginx");
-        var folder = TestPaths.NewTempDirectory();
         using var certificate = Benchmarks.Servers.ServerCertificates.Create(Benchmarks.Servers.CertificateKey.Rsa2048);
-        await File.WriteAllTextAsync(Path.Combine(folder, "cert.pem"), certificate.ExportCertificatePem());
-        using (var key = System.Security.Cryptography.X509Certificates.RSACertificateExtensions.GetRSAPrivateKey(certificate)!)
-        {
-            await File.WriteAllTextAsync(Path.Combine(folder, "key.pem"), key.ExportPkcs8PrivateKeyPem());
-        }
+        await using var nginx = await NginxServer.StartAsync(
+            """
+            listen 127.0.0.1:{port} ssl;
+            ssl_certificate {folder}/cert.pem;
+            ssl_certificate_key {folder}/key.pem;
+            location / { default_type text/plain; return 200 "Hello, World!"; }
+            """,
+            async folder =>
+            {
+                await File.WriteAllTextAsync(Path.Combine(folder, "cert.pem"), certificate.ExportCertificatePem());
+                using var key = System.Security.Cryptography.X509Certificates.RSACertificateExtensions.GetRSAPrivateKey(certificate)!;
+                await File.WriteAllTextAsync(Path.Combine(folder, "key.pem"), key.ExportPkcs8PrivateKeyPem());
+            });
+        var port = nginx.Port;
+        var results = TestPaths.NewTempDirectory();
+        var load = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), "load", "--url", $"https://127.0.0.1:{port}/", "-c", "8", "-d", "2s", "-w", "1s", "--keep-alive", "false", "--json", Path.Combine(results, "load.json"));
+        Assert.True(load.ExitCode == 0, load.ToString());
+        var result = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(results, "load.json"))).RootElement;
+        Assert.True(result.GetProperty("requests").GetInt64() > 0 && result.GetProperty("errors").GetProperty("total").GetInt64() == 0, load.ToString());
+        Assert.StartsWith("TLS 1.", result.GetProperty("tls").GetString(), StringComparison.Ordinal);
+        Assert.Contains("TLS: TLS 1.", load.Output, StringComparison.Ordinal);
 
-        var port = Integration.LoadGeneratorTests.ClosedPort();
-        await File.WriteAllTextAsync(Path.Combine(folder, "nginx.conf"), $$"""
-            worker_processes 1;
-            daemon off;
-            pid {{folder}}/nginx.pid;
-            error_log {{folder}}/error.log;
-            events { worker_connections 1024; }
-            http {
-              access_log off;
-              client_body_temp_path {{folder}}; proxy_temp_path {{folder}}; fastcgi_temp_path {{folder}}; uwsgi_temp_path {{folder}}; scgi_temp_path {{folder}};
-              server {
-                listen 127.0.0.1:{{port}} ssl;
-                ssl_certificate {{folder}}/cert.pem;
-                ssl_certificate_key {{folder}}/key.pem;
-                location / { default_type text/plain; return 200 "Hello, World!"; }
-              }
-            }
-            """);
-        using var nginx = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("nginx", ["-c", Path.Combine(folder, "nginx.conf"), "-p", folder]) { UseShellExecute = false })!;
-        try
-        {
-            await WaitForPortAsync(port);
-            var results = TestPaths.NewTempDirectory();
-            var load = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), "load", "--url", $"https://127.0.0.1:{port}/", "-c", "8", "-d", "2s", "-w", "1s", "--keep-alive", "false", "--json", Path.Combine(results, "load.json"));
-            Assert.True(load.ExitCode == 0, load.ToString());
-            var result = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(results, "load.json"))).RootElement;
-            Assert.True(result.GetProperty("requests").GetInt64() > 0 && result.GetProperty("errors").GetProperty("total").GetInt64() == 0, load.ToString());
-            Assert.StartsWith("TLS 1.", result.GetProperty("tls").GetString(), StringComparison.Ordinal);
-            Assert.Contains("TLS: TLS 1.", load.Output, StringComparison.Ordinal);
-
-            // One handshake per request without keep-alive, each timed apart from the connect.
-            Assert.InRange(result.GetProperty("handshakesPerSecond").GetDouble() / result.GetProperty("requestsPerSecond").GetDouble(), 0.9, 1.1);
-            var handshake = result.GetProperty("handshake");
-            Assert.True(handshake.GetProperty("p99").GetDouble() >= handshake.GetProperty("p50").GetDouble() && handshake.GetProperty("p50").GetDouble() > 0, load.ToString());
-            Assert.Equal(0, result.GetProperty("handshakeErrors").GetInt64());
-        }
-        finally
-        {
-            nginx.Kill(entireProcessTree: true);
-            await nginx.WaitForExitAsync();
-        }
+        // One handshake per request without keep-alive, each timed apart from the connect.
+        Assert.InRange(result.GetProperty("handshakesPerSecond").GetDouble() / result.GetProperty("requestsPerSecond").GetDouble(), 0.9, 1.1);
+        var handshake = result.GetProperty("handshake");
+        Assert.True(handshake.GetProperty("p99").GetDouble() >= handshake.GetProperty("p50").GetDouble() && handshake.GetProperty("p50").GetDouble() > 0, load.ToString());
+        Assert.Equal(0, result.GetProperty("handshakeErrors").GetInt64());
     }
 
     [Trait("Tier", "Fast")]
@@ -172,24 +150,5 @@ public sealed class TlsPeerTests
         Assert.True(load.ExitCode == 1, load.ToString());
         Assert.Contains("connect timed out", load.Error, StringComparison.Ordinal);
         Assert.Matches(@"Socket errors: connect 0, read 0, write 0, timeout [1-9]", load.Output);
-    }
-
-    private static async Task WaitForPortAsync(int port)
-    {
-        for (var i = 0; i < 100; i++)
-        {
-            try
-            {
-                using var probe = new Socket(SocketType.Stream, ProtocolType.Tcp);
-                await probe.ConnectAsync(IPAddress.Loopback, port);
-                return;
-            }
-            catch (SocketException)
-            {
-                await Task.Delay(50);
-            }
-        }
-
-        throw new TimeoutException($"nothing listens on {port}");
     }
 }
