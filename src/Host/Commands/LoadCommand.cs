@@ -102,7 +102,7 @@ internal static class LoadCommand
                 {
                     Url = result.GetRequiredValue(url)!,
                     Threads = result.GetValue(load.Threads) ?? DefaultLoad.Threads,
-                    PipelineDepth = result.GetValue(load.Pipeline) ?? 1,
+                    PipelineDepth = load.Depth(result, 1, generator.Named(result) == GeneratorOption.H2load),
                     WarmupMax = result.GetValue(load.WarmupMax),
                     Headers = load.GetHeaders(result),
                     KeepAlive = result.GetValue(load.KeepAlive) ?? true,

@@ -4,7 +4,7 @@ namespace Benchmarks.Host.Commands;
 internal static class LoadHelpGroups
 {
     public static (string Title, IReadOnlyList<string> Names) Shape { get; } =
-        ("Load shape", ["--generator", "--connections", "--threads", "--pipeline", "--duration", "--warmup", "--warmup-max", "--timeout", "--header", "--keep-alive", "--tls-resume"]);
+        ("Load shape", ["--generator", "--connections", "--threads", "--pipeline", "--streams", "--duration", "--warmup", "--warmup-max", "--timeout", "--header", "--keep-alive", "--tls-resume"]);
 
     public static (string Title, IReadOnlyList<string> Names) WebSocket { get; } =
         ("WebSocket load", ["--ws", "--ws-mode", "--message", "--window", "--message-size", "--local-address"]);

@@ -12,6 +12,8 @@ internal sealed class LoadOptionSet
 
     public Option<int?> Pipeline { get; } = OptionFactory.PositiveInt("--pipeline", "-p", "Requests written at once per connection (HTTP/1.1 pipelining depth; run: the scenario's, 16 for pipelined; load: 1).", Benchmarks.Load.DefaultLoad.MaxPipeline);
 
+    public Option<int?> Streams { get; } = new("--streams") { Description = "HTTP/2: concurrent streams per connection (h2load's -m; HTTP/2's --pipeline, default 1).", HelpName = "N" };
+
     public Option<TimeSpan?> Duration { get; } = OptionFactory.Duration("--duration", "-d", string.Create(System.Globalization.CultureInfo.InvariantCulture, $"Measured duration, such as 15s or 1m (default {Benchmarks.Load.DefaultLoad.Duration.TotalSeconds:0}s)."));
 
     public Option<TimeSpan?> Warmup { get; } = OptionFactory.Duration("--warmup", "-w", string.Create(System.Globalization.CultureInfo.InvariantCulture, $"Load applied before measuring, such as 5s (load's default {Benchmarks.Load.DefaultLoad.Warmup.TotalSeconds:0}s; run's: adaptive, see --warmup-max)."));
@@ -28,7 +30,7 @@ internal sealed class LoadOptionSet
 
     public Option<double?> Rate { get; } = OptionFactory.Rate("--rate", "Open model: requests per second in all, each due at its slot in a fixed timeline and timed from it (corrected for coordinated omission); --connections is the pool that sends them. 20000, 20k, 1.5M; 0 or unset: closed loop.");
 
-    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, TlsResume, Rate];
+    public IEnumerable<Option> All => [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, TlsResume, Rate];
 
     /// <summary>
     /// A protocol's options with the shared settings given on the command line; what was not given
@@ -47,6 +49,34 @@ internal sealed class LoadOptionSet
             Timeout = result.GetValue(Timeout) ?? options.Timeout,
             Rate = GetRate(result),
         });
+    }
+
+    /// <summary>
+    /// Requests in flight per connection: <c>--streams</c> (HTTP/2) or <c>--pipeline</c> (HTTP/1.1),
+    /// else <paramref name="fallback"/>; a usage error when both are given, when <c>--streams</c>
+    /// is not for HTTP/2 or is out of range.
+    /// </summary>
+    public int Depth(ParseResult result, int fallback, bool http2)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        if (result.GetValue(Streams) is not { } streams)
+        {
+            return result.GetValue(Pipeline) ?? fallback;
+        }
+
+        if (result.GetValue(Pipeline) is not null)
+        {
+            throw new UsageException("--streams is HTTP/2's --pipeline: give one of them.");
+        }
+
+        if (!http2)
+        {
+            throw new UsageException("--streams counts HTTP/2 streams per connection: use it with --protocol h2 or h2c (run) or --generator h2load (load); HTTP/1.1 has --pipeline.");
+        }
+
+        return streams is >= 1 and <= Benchmarks.Load.DefaultLoad.MaxPipeline
+            ? streams
+            : throw new UsageException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--streams must be between 1 and {Benchmarks.Load.DefaultLoad.MaxPipeline:n0} (got {streams:n0})."));
     }
 
     /// <summary>The open model's rate, or null for the closed loop (unset or 0).</summary>

@@ -160,7 +160,7 @@ internal static class RunCommand
                         Url = new Uri(proxyUrl ?? serverUrl, loadPath),
                         Connections = chosen.Load.Connections,
                         Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? DefaultLoad.Threads,
-                        PipelineDepth = result.GetValue(load.Pipeline) ?? chosen.Load.PipelineDepth,
+                        PipelineDepth = load.Depth(result, chosen.Load.PipelineDepth, chosenWire.Protocol == Servers.HttpWireProtocol.Http2),
 
                         // Without --warmup the warm-up is adaptive: until the server's rate has settled and its JIT is quiet.
                         WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),

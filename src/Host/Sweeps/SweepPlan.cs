@@ -16,6 +16,7 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         ["--keep-alive"] = "keep-alive",
         ["--proxy"] = "proxy",
         ["--protocol"] = "protocol",
+        ["--streams"] = "streams",
         ["--tcp-mode"] = "tcp-mode",
         ["--rate"] = "requested rate",
     };

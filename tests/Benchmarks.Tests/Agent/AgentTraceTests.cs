@@ -33,7 +33,8 @@ public sealed class AgentTraceTests
             }
         }));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        var state = await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed");
+        Assert.True(state == "Running", $"the job is {state}: {(await client.GetAsync(id))["error"]}");
 
         // Work for the trace: requests that allocate. The job is touched as crank polls it, or the agent's driver timeout would stop it on a slow machine.
         using (var http = new HttpClient())

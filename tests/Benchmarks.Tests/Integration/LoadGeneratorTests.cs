@@ -190,12 +190,26 @@ public sealed class LoadGeneratorTests
         await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("http://127.0.0.1:1/")) with { Connections = 0 }, null, CancellationToken.None));
     }
 
+    /// <summary>
+    /// A loopback port nothing listens on now, never handed to another test of this process: the
+    /// kernel may give a just-closed port to the next bind, and two tests starting servers at once
+    /// would then race for one port.
+    /// </summary>
     internal static int ClosedPort()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
+        while (true)
+        {
+            using var listener = new TcpListener(IPAddress.Loopback, 0);
+            listener.Start();
+            var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+            if (s_handedOut.TryAdd(port, 0))
+            {
+                return port;
+            }
+        }
     }
+
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<int, byte> s_handedOut = new();
 
     private sealed class Exact(string body) : IResponseValidator
     {

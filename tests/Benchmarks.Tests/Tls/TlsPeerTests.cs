@@ -30,7 +30,7 @@ public sealed class TlsPeerTests
 
             // The load command with h2load, as a crank job runs it (crank/h2.yml): its report read into the built-in load's names.
             var folder = TestPaths.NewTempDirectory();
-            var load = await HostRun.StartAsync(folder, TimeSpan.FromMinutes(1), "load", "--generator", "h2load", "--url", url, "-c", "4", "-p", "10", "-d", "1s", "-w", "1s", "--json", Path.Combine(folder, "h2load.json"), "--crank-statistics");
+            var load = await HostRun.StartAsync(folder, TimeSpan.FromMinutes(1), "load", "--generator", "h2load", "--url", url, "-c", "4", "--streams", "10", "-d", "1s", "-w", "1s", "--json", Path.Combine(folder, "h2load.json"), "--crank-statistics");
             Assert.True(load.ExitCode == 0, load.ToString());
             Assert.Contains("#StartJobStatistics", load.Output, StringComparison.Ordinal);
             var measured = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder, "h2load.json"))).RootElement;

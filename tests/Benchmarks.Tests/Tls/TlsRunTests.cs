@@ -39,10 +39,11 @@ public sealed class TlsRunTests
         const string protocol = "h2";
         await Tools.InstallAsync("h2load");
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "-p", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "--streams", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified:", run.Output, StringComparison.Ordinal);
         Assert.Contains("h2load loading https://127.0.0.1", run.Output, StringComparison.Ordinal);
+        Assert.Contains("h2, 4 streams per connection", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
         Assert.Equal("h2load", document.Load);
         Assert.Equal(protocol, document.Parameters["protocol"]);
