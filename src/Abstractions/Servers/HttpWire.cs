@@ -10,6 +10,9 @@ public sealed record HttpWire(HttpWireProtocol Protocol, bool Tls)
     /// <summary>Cleartext HTTP/1.1: every scenario's default.</summary>
     public static HttpWire Cleartext { get; } = new(HttpWireProtocol.Http1, Tls: false);
 
+    /// <summary>Every wire's <see cref="Name"/>: what <c>--protocol</c> takes.</summary>
+    public static IReadOnlyList<string> Names { get; } = ["http1", "https", "h2", "h2c"];
+
     /// <summary>The name users type and documents store: <c>http1</c>, <c>https</c>, <c>h2</c> or <c>h2c</c>.</summary>
     public string Name => (Protocol, Tls) switch
     {

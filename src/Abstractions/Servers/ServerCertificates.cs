@@ -22,8 +22,6 @@ public static class ServerCertificates
         _ => throw new ArgumentException($"Unknown --certificate-key '{text}': {string.Join(", ", KeyNames)}."),
     };
 
-    public static string NameOf(CertificateKey key) => KeyNames[(int)key];
-
     /// <summary>A self-signed server certificate for localhost, 127.0.0.1 and ::1, valid for a day, with its private key.</summary>
     public static X509Certificate2 Create(CertificateKey key)
     {

@@ -14,7 +14,7 @@ internal sealed class WireOptionSet
 {
     public WireOptionSet()
     {
-        Protocol.AcceptOnlyFromAmong("http1", "https", "h2", "h2c");
+        Protocol.AcceptOnlyFromAmong([.. HttpWire.Names]);
         Key.AcceptOnlyFromAmong([.. ServerCertificates.KeyNames]);
     }
 

@@ -49,11 +49,11 @@ internal static class ServerJob
             yield break;
         }
 
+        // The wire's name is what --protocol takes: http1, https, h2 or h2c.
         yield return "--protocol";
-        yield return wire.Protocol == Servers.HttpWireProtocol.Http2 ? (wire.Tls ? "h2" : "h2c") : "http1";
+        yield return wire.Name;
         if (wire.Tls)
         {
-            yield return "--tls";
             yield return "--certificate-key";
             yield return launch.CertificateKey;
             if (launch.Certificate is { } certificate)

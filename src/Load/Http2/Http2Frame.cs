@@ -59,14 +59,6 @@ internal readonly record struct Http2Frame(int Length, Http2FrameType Type, byte
         return HeaderLength + payload.Length;
     }
 
-    /// <summary>A WINDOW_UPDATE granting <paramref name="increment"/> bytes on <paramref name="stream"/> (0: the connection).</summary>
-    public static int WriteWindowUpdate(Span<byte> into, int stream, int increment)
-    {
-        new Http2Frame(4, Http2FrameType.WindowUpdate, 0, stream).Write(into);
-        BinaryPrimitives.WriteInt32BigEndian(into[HeaderLength..], increment);
-        return HeaderLength + 4;
-    }
-
     /// <summary>The header block fragment of a HEADERS or CONTINUATION payload: without the pad length, the priority fields and the padding; false when they do not fit.</summary>
     public static bool TryFragment(Http2Frame frame, ReadOnlySpan<byte> payload, out ReadOnlySpan<byte> fragment)
     {
