@@ -22,6 +22,7 @@ public sealed class WebSocketLoadAllocationTests
             Duration = TimeSpan.FromSeconds(0.5),
             Warmup = TimeSpan.FromSeconds(0.25),
         };
+        var machine = MachineLoad.Start();
         _ = await WebSocketLoadGenerator.RunAsync(options, null, CancellationToken.None);
 
         // A short and a long run: what a run allocates once is in both, so the difference per extra
@@ -30,7 +31,7 @@ public sealed class WebSocketLoadAllocationTests
         var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(2) });
 
         Assert.True(longRun.IsClean && shortRun.IsClean, longRun.FirstError ?? shortRun.FirstError);
-        Assert.True(longRun.Good - shortRun.Good > 5_000, $"{shortRun.Good} then {longRun.Good} echoes");
+        Assert.True(longRun.Good - shortRun.Good > 5_000, $"{shortRun.Good} then {longRun.Good} echoes; {machine.Describe()}");
         var perMessage = (double)(longBytes - shortBytes) / (longRun.Good - shortRun.Good);
         Assert.True(perMessage < 1, $"{shortBytes:n0} bytes for {shortRun.Good:n0} messages, {longBytes:n0} for {longRun.Good:n0}: {perMessage:0.00} per extra message");
     }

@@ -74,16 +74,18 @@ public sealed class AllocationTests
             Engine = HttpLoadEngine.Epoll,
             ValidatorFactory = new Hello().CreateValidator,
         };
-        _ = await HttpLoadGenerator.RunAsync(options with { Duration = TimeSpan.FromSeconds(1) }, null, CancellationToken.None);
+        var machine = MachineLoad.Start();
+        var warm = await HttpLoadGenerator.RunAsync(options with { Duration = TimeSpan.FromSeconds(1) }, null, CancellationToken.None);
 
         // The whole process's allocations over a short and a long run: what a run allocates once (its
         // clock, histograms, result) is in both, so the difference per extra request is what a request costs.
+        // The long run is long enough for 30,000 more requests at the warm run's rate (2 to 10 s more).
         var (shortBytes, shortRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(1) });
-        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(3) });
+        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(1) + SecondsFor(30_000, warm.Good, 2, 10) });
 
         Assert.Equal("epoll", longRun.Engine);
         Assert.True(longRun.IsClean && shortRun.IsClean, longRun.FirstError ?? shortRun.FirstError);
-        Assert.True(longRun.Good - shortRun.Good > 20_000, $"{shortRun.Good} then {longRun.Good} good responses");
+        Assert.True(longRun.Good - shortRun.Good > 20_000, $"{shortRun.Good} then {longRun.Good} good responses; {machine.Describe()}");
         var perRequest = (double)(longBytes - shortBytes) / (longRun.Good - shortRun.Good);
         Assert.True(perRequest < 1, $"{shortBytes:n0} bytes for {shortRun.Good:n0} requests, {longBytes:n0} for {longRun.Good:n0}: {perRequest:0.00} per extra request");
     }
@@ -109,7 +111,8 @@ public sealed class AllocationTests
             Warmup = TimeSpan.FromSeconds(1),
             ValidatorFactory = new Hello().CreateValidator,
         };
-        _ = await HttpLoadGenerator.RunAsync(options, null, CancellationToken.None);
+        var machine = MachineLoad.Start();
+        var warm = await HttpLoadGenerator.RunAsync(options, null, CancellationToken.None);
 
         // What the server allocates idle (its heartbeat and timers), per second, is not the requests'.
         var (idleStart, idleStartAt) = await serving.NextRuntimeLineAsync();
@@ -117,14 +120,20 @@ public sealed class AllocationTests
         var idlePerSecond = (ServeProcess.RuntimeValue(idleEnd, "allocated") - ServeProcess.RuntimeValue(idleStart, "allocated")) / (idleEndAt - idleStartAt).TotalSeconds;
 
         var (before, beforeAt) = await serving.NextRuntimeLineAsync();
-        var result = await HttpLoadGenerator.RunAsync(options with { Duration = TimeSpan.FromSeconds(3), Warmup = TimeSpan.Zero }, null, CancellationToken.None);
+        // Long enough for 30,000 requests at the warm-up's rate: 3 s on this machine, up to 12 s on a slow one.
+        var window = SecondsFor(30_000, warm.Good / 2, 3, 12);
+        var result = await HttpLoadGenerator.RunAsync(options with { Duration = window, Warmup = TimeSpan.Zero }, null, CancellationToken.None);
         var (after, afterAt) = await serving.NextRuntimeLineAsync();
         Assert.True(result.IsClean, result.FirstError);
-        Assert.True(result.Good > 20_000, $"{result.Good} good responses");
+        Assert.True(result.Good > 20_000, $"{result.Good} good responses in {window.TotalSeconds:0} s; {machine.Describe()}");
         var bytes = ServeProcess.RuntimeValue(after, "allocated") - ServeProcess.RuntimeValue(before, "allocated");
         var perRequest = (bytes - (idlePerSecond * (afterAt - beforeAt).TotalSeconds)) / result.Good;
         Assert.True(perRequest < 4, $"{server} allocated {bytes:n0} bytes over {result.Good:n0} requests (pipeline {depth}) and {idlePerSecond:n0} a second idle: {perRequest:0.00} per request");
     }
+
+    /// <summary>The seconds <paramref name="requests"/> take at <paramref name="perSecond"/>, within [least, most].</summary>
+    internal static TimeSpan SecondsFor(long requests, long perSecond, int least, int most) =>
+        TimeSpan.FromSeconds(Math.Clamp(Math.Ceiling((double)requests / Math.Max(1, perSecond)), least, most));
 
     private static async Task<(long Bytes, LoadResult Result)> AllocatedDuring(HttpLoadOptions options)
     {

@@ -33,11 +33,12 @@ public sealed class KestrelSchedulingTests
             Duration = TimeSpan.FromSeconds(1),
             Warmup = TimeSpan.Zero,
         };
+        var machine = MachineLoad.Start();
         _ = await HttpLoadGenerator.RunAsync(load, null, CancellationToken.None);
         var (before, _) = await serving.NextRuntimeLineAsync();
         var result = await HttpLoadGenerator.RunAsync(load with { Duration = TimeSpan.FromSeconds(2) }, null, CancellationToken.None);
         var (after, _) = await serving.NextRuntimeLineAsync();
-        Assert.True(result.IsClean && result.Good > 5_000, $"{result.Good} good responses; {result.FirstError}");
+        Assert.True(result.IsClean && result.Good > 5_000, $"{result.Good} good responses; {result.FirstError}; {machine.Describe()}");
 
         // The idle second or two around the window adds a few timer items, not one per request.
         return (double)(ServeProcess.RuntimeValue(after, "work-items") - ServeProcess.RuntimeValue(before, "work-items")) / result.Good;
