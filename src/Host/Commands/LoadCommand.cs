@@ -23,13 +23,15 @@ internal static class LoadCommand
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
         var output = new LoadOutputOptionSet();
         var plugins = OptionFactory.Plugins();
-        var generator = new GeneratorOption("builtin; wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way; h2load: HTTP/2 (h2 over an https:// URL, h2c over http://) with --pipeline streams per connection, reported the same way.", "--engine", [GeneratorOption.BuiltIn, GeneratorOption.Wrk], h2load: true);
+        var generator = new GeneratorOption("builtin; wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way; h2load: HTTP/2 (h2 over an https:// URL, h2c over http://) with --streams per connection, reported the same way.", "--engine", [GeneratorOption.BuiltIn, GeneratorOption.Wrk], h2load: true);
+        var protocol = new Option<string?>("--protocol") { Description = "The wire: http1 or https (HTTP/1.1, as the URL's scheme says; the default), h2 (HTTP/2 over TLS agreed by ALPN; an https:// URL) or h2c (HTTP/2 by prior knowledge; an http:// URL). --generator h2load speaks HTTP/2 without it." };
+        protocol.AcceptOnlyFromAmong([.. Servers.HttpWire.Names]);
         var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
-        var command = new Command("load", "Load a URL with the built-in HTTP/1.1 generator (persistent connections, pipelining) and report like wrk; with --ws the WebSocket generator, with --tcp the TCP one (the echo, or a TCP scenario's protocol); --generator wrk runs wrk.")
+        var command = new Command("load", "Load a URL with the built-in HTTP generator (persistent connections; HTTP/1.1 with pipelining, or HTTP/2 with --protocol h2|h2c and --streams) and report like wrk; with --ws the WebSocket generator, with --tcp the TCP one (the echo, or a TCP scenario's protocol); --generator wrk runs wrk.")
         {
-            url, scenario, plugins, gate,
+            url, protocol, scenario, plugins, gate,
         };
         foreach (var option in generator.All.Concat(output.All).Concat(ws.All).Concat(tcp.All))
         {
@@ -43,7 +45,7 @@ internal static class LoadCommand
 
         HelpGroups.Declare(
             command,
-            ("Target", ["--url", "--scenario", "--plugins"]),
+            ("Target", ["--url", "--protocol", "--scenario", "--plugins"]),
             LoadHelpGroups.Shape,
             ("Open model and targets", ["--rate", "--slo"]),
             ("Output", ["--json", "--crank-statistics", "--progress", "--latency-distribution"]),
@@ -98,11 +100,13 @@ internal static class LoadCommand
                     validatorFactory = chosen.CreateValidator;
                 }
 
+                var wire = LoadWire(result.GetValue(protocol), result.GetRequiredValue(url)!, generator.Named(result));
                 var options = load.Apply(new HttpLoadOptions
                 {
                     Url = result.GetRequiredValue(url)!,
+                    Http2 = wire.Protocol == Servers.HttpWireProtocol.Http2 && generator.Named(result) is null or GeneratorOption.BuiltIn,
                     Threads = result.GetValue(load.Threads) ?? DefaultLoad.Threads,
-                    PipelineDepth = load.Depth(result, 1, generator.Named(result) == GeneratorOption.H2load),
+                    PipelineDepth = load.Depth(result, 1, wire.Protocol == Servers.HttpWireProtocol.Http2),
                     WarmupMax = result.GetValue(load.WarmupMax),
                     Headers = load.GetHeaders(result),
                     KeepAlive = result.GetValue(load.KeepAlive) ?? true,
@@ -144,7 +148,6 @@ internal static class LoadCommand
 
                 if (generator.Named(result) == GeneratorOption.H2load)
                 {
-                    var wire = new Servers.HttpWire(Servers.HttpWireProtocol.Http2, options.Tls);
                     return await ExternalLoad.RunAsync(console, new H2loadLoadJob(wire), H2loadLoadJob.InstallHint, H2loadLoadJob.Locate() is not null, options, result, output, signal);
                 }
 
@@ -166,6 +169,32 @@ internal static class LoadCommand
             }
         });
         return command;
+    }
+
+    /// <summary>
+    /// The wire a load speaks: <c>--protocol</c> where given (its TLS agreeing with the URL's scheme),
+    /// else HTTP/1.1 — or for h2load HTTP/2 — over TLS as the scheme says.
+    /// </summary>
+    private static Servers.HttpWire LoadWire(string? protocol, Uri url, string? generator)
+    {
+        var https = url.Scheme == Uri.UriSchemeHttps;
+        if (protocol is null)
+        {
+            return new Servers.HttpWire(generator == GeneratorOption.H2load ? Servers.HttpWireProtocol.Http2 : Servers.HttpWireProtocol.Http1, https);
+        }
+
+        var wire = Servers.HttpWire.Parse(protocol, tls: false) is { Protocol: Servers.HttpWireProtocol.Http1 } http1 && https ? http1 with { Tls = true } : Servers.HttpWire.Parse(protocol, tls: false);
+        if (wire.Tls != https)
+        {
+            throw new UsageException($"--protocol {wire.Name} is {(wire.Tls ? "over TLS: give an https:// URL" : "without TLS: give an http:// URL")} (got {url}).");
+        }
+
+        if (wire.Protocol == Servers.HttpWireProtocol.Http2 && generator == GeneratorOption.Wrk)
+        {
+            throw new UsageException($"wrk speaks HTTP/1.1 only: --protocol {wire.Name} needs the built-in load or --generator h2load.");
+        }
+
+        return wire;
     }
 
     /// <summary>The scenario whose protocol a TCP load speaks (null: the echo); one that is not served over TCP is a usage error.</summary>

@@ -71,7 +71,7 @@ internal sealed class LoadOptionSet
 
         if (!http2)
         {
-            throw new UsageException("--streams counts HTTP/2 streams per connection: use it with --protocol h2 or h2c (run) or --generator h2load (load); HTTP/1.1 has --pipeline.");
+            throw new UsageException("--streams counts HTTP/2 streams per connection: use it with --protocol h2 or h2c (or --generator h2load on load); HTTP/1.1 has --pipeline.");
         }
 
         return streams is >= 1 and <= Benchmarks.Load.DefaultLoad.MaxPipeline

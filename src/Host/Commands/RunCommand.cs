@@ -41,7 +41,7 @@ internal static class RunCommand
         proxy.AcceptOnlyFromAmong("none", "nginx", "haproxy");
         var proxyCpus = new Option<string?>("--proxy-cpus") { Description = "CPUs for the proxy (default: unpinned; its workers as many as its CPUs, 1 when unpinned)." };
         var noPin = new Option<bool>("--no-pin") { Description = "Do not pin the server and the load to CPUs." };
-        var generator = new GeneratorOption("The HTTP load's generator: builtin, wrk (a warm-up run, then the measured run, read like the built-in one's) or h2load (HTTP/2; the default for --protocol h2 and h2c).", "--load", ["http", GeneratorOption.Wrk], h2load: true);
+        var generator = new GeneratorOption("The HTTP load's generator: builtin (HTTP/1.1 or HTTP/2 as --protocol says), wrk (HTTP/1.1: a warm-up run, then the measured run, read like the built-in one's) or h2load (nghttp2's, for HTTP/2).", "--load", ["http", GeneratorOption.Wrk], h2load: true);
         var wire = new WireOptionSet();
         var iterations = new Option<int>("--iterations", "-i") { Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.", DefaultValueFactory = _ => 1 };
         var restart = new Option<bool>("--restart") { Description = "With --iterations: a fresh server for each iteration, each warmed up (start-up and JIT variance in the spread)." };
@@ -168,6 +168,7 @@ internal static class RunCommand
                         Headers = load.GetHeaders(result),
                         KeepAlive = result.GetValue(load.KeepAlive) ?? true,
                         TlsResume = result.GetValue(load.TlsResume) ?? true,
+                        Http2 = chosenWire.Protocol == Servers.HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
                     }, result),
                 };
                 if (result.GetValue(findMax))
@@ -346,11 +347,11 @@ internal static class RunCommand
             : OutputFile.Prepare(file.FullName, "--latency-distribution");
     }
 
-    /// <summary>The HTTP load's generator: the one named, or for HTTP/2 h2load (the built-in load speaks HTTP/1.1).</summary>
+    /// <summary>The HTTP load's generator: the one named, else the built-in one (HTTP/1.1 or HTTP/2 as the wire is).</summary>
     private static ILoadJob ChooseLoadJob(string? named, Servers.HttpWire wire)
     {
         var http2 = wire.Protocol == Servers.HttpWireProtocol.Http2;
-        switch (named ?? (http2 ? GeneratorOption.H2load : GeneratorOption.BuiltIn))
+        switch (named ?? GeneratorOption.BuiltIn)
         {
             case GeneratorOption.Wrk when http2:
                 throw new UsageException($"wrk speaks HTTP/1.1 only: --protocol {wire.Name} needs --generator h2load.");
@@ -359,9 +360,7 @@ internal static class RunCommand
             case GeneratorOption.H2load:
                 return H2loadLoadJob.Locate() is null ? throw new UsageException(H2loadLoadJob.InstallHint) : new H2loadLoadJob(wire);
             default:
-                return http2
-                    ? throw new UsageException($"the built-in load speaks HTTP/1.1: --protocol {wire.Name} needs --generator h2load.")
-                    : new HttpLoadJob();
+                return new HttpLoadJob();
         }
     }
 

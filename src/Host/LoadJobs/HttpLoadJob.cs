@@ -14,7 +14,8 @@ internal sealed class HttpLoadJob : ILoadJob
 
     public string RateUnit => Measurements.HttpMeasures.RpsMean.Unit;
 
-    public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) => LoadLaunch.Describe(Name, load, $"pipeline {load.PipelineDepth}", RateUnit);
+    public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) =>
+        LoadLaunch.Describe(Name, load, load.Http2 ? $"{(load.Tls ? "h2" : "h2c")}, {load.PipelineDepth} streams per connection" : $"pipeline {load.PipelineDepth}", RateUnit);
 
     public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 
@@ -24,7 +25,8 @@ internal sealed class HttpLoadJob : ILoadJob
         var load = request.Load;
         List<string> arguments =
         [
-            "load", "--url", load.Url.ToString(), "--pipeline", Invariant(load.PipelineDepth),
+            "load", "--url", load.Url.ToString(),
+            .. (load.Http2 ? (string[])["--protocol", load.Tls ? "h2" : "h2c", "--streams"] : ["--pipeline"]), Invariant(load.PipelineDepth),
             .. request.LoadArguments(), .. request.ScenarioArguments(), .. request.OutputArguments(),
         ];
         if (load.WarmupMax is { } maximum)

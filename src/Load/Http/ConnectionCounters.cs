@@ -37,6 +37,25 @@ internal struct ConnectionCounters
 
     public readonly long Errors => ConnectErrors + ReadErrors + WriteErrors + Timeouts;
 
+    /// <summary>Counts a connect that failed in the window (a timeout, a refused or failed TCP connect, or a TLS handshake that failed) and says its cause.</summary>
+    public string ConnectFailed(bool timedOut, bool handshake, System.Net.EndPoint endPoint, string message)
+    {
+        if (timedOut)
+        {
+            Timeouts++;
+            return "connect timed out";
+        }
+
+        ConnectErrors++;
+        if (handshake)
+        {
+            HandshakeErrors++;
+            return $"TLS handshake with {endPoint}: {message}";
+        }
+
+        return $"connect to {endPoint}: {message}";
+    }
+
     public void Add(in ConnectionCounters other)
     {
         Sent += other.Sent;

@@ -4,8 +4,8 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Load.Http;
 
 /// <summary>
-/// The built-in HTTP/1.1 load generator: persistent connections, optional pipelining; closed loop,
-/// or open model at a fixed rate (<see cref="HttpLoadOptions.Rate"/>).
+/// The built-in HTTP load generator: persistent connections, HTTP/1.1 with optional pipelining or
+/// HTTP/2 with concurrent streams; closed loop, or open model at a fixed rate (<see cref="HttpLoadOptions.Rate"/>).
 /// </summary>
 public static class HttpLoadGenerator
 {
@@ -36,7 +36,7 @@ public static class HttpLoadGenerator
     }
 
     /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>
-    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume) : null;
+    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume, options.Http2) : null;
 
     private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool)
     {

@@ -8,8 +8,14 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
     /// <summary>Socket engine threads, and latency histogram shards.</summary>
     public int Threads { get; init; } = DefaultLoad.Threads;
 
-    /// <summary>Requests written at once on a connection; the next batch goes when all are answered.</summary>
+    /// <summary>
+    /// Requests in flight per connection. HTTP/1.1: written at once (pipelined), the next batch when
+    /// all are answered; HTTP/2: concurrent streams, each replaced as soon as it is answered (h2load's -m).
+    /// </summary>
     public int PipelineDepth { get; init; } = 1;
+
+    /// <summary>Speak HTTP/2: h2 agreed by ALPN over an https:// URL, h2c by prior knowledge over http://.</summary>
+    public bool Http2 { get; init; }
 
     /// <summary>
     /// When set, warm-up is adaptive: at least <see cref="Warmup"/>, then until the per-second rate
@@ -55,10 +61,16 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException($"Only http:// and https:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
         }
 
-        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive || Tls))
+        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive || Tls || Http2))
         {
-            throw new ArgumentException("The epoll engine runs cleartext connections with keep-alive, on Linux (TLS is the sockets engine's: --engine sockets).");
+            throw new ArgumentException("The epoll engine runs cleartext HTTP/1.1 connections with keep-alive, on Linux (TLS and HTTP/2 are the sockets engine's: --engine sockets).");
         }
+
+        if (Http2 && !KeepAlive)
+        {
+            throw new ArgumentException("--keep-alive false is HTTP/1.1's: an HTTP/2 connection carries many requests (give --protocol http1 or https for a handshake per request).");
+        }
+
 
         ValidateSettings("requests");
         Within(Threads, DefaultLoad.MaxThreads, "--threads");
@@ -68,7 +80,7 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException("--warmup-max cannot be shorter than --warmup (the adaptive warm-up's minimum).");
         }
 
-        if (Rate is not null && PipelineDepth > 1)
+        if (Rate is not null && PipelineDepth > 1 && !Http2)
         {
             throw new ArgumentException("--rate sends each request at its own time, one at a time per connection: --pipeline must be 1 (a pipelined batch waits for its last answer, which is the closed loop).");
         }

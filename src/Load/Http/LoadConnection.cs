@@ -15,7 +15,7 @@ namespace Benchmarks.Load.Http;
 /// the same loop writes and reads through an <see cref="SslStream"/> whose handshake follows the
 /// connect, timed apart from it.
 /// </summary>
-internal sealed class LoadConnection
+internal sealed class LoadConnection : IHttpLoadConnection
 {
     private const int ReceiveBufferSize = 16 * 1024;
     private static readonly double s_nanosecondsPerTick = 1_000_000_000.0 / Stopwatch.Frequency;
@@ -31,7 +31,9 @@ internal sealed class LoadConnection
     private long _waitingSince;
     private volatile bool _timedOut;
 
-    public ConnectionCounters Counters;
+    private ConnectionCounters _counters;
+
+    public ref ConnectionCounters Counters => ref _counters;
 
     public LoadRunState State => _state;
 
@@ -266,20 +268,7 @@ internal sealed class LoadConnection
 
             if (_state.Measuring)
             {
-                if (handshake && !timedOut)
-                {
-                    Counters.HandshakeErrors++;
-                }
-
-                FirstError ??= timedOut ? "connect timed out" : handshake ? $"TLS handshake with {_state.EndPoint}: {ex.Message}" : $"connect to {_state.EndPoint}: {ex.Message}";
-                if (timedOut)
-                {
-                    Counters.Timeouts++;
-                }
-                else
-                {
-                    Counters.ConnectErrors++;
-                }
+                FirstError ??= Counters.ConnectFailed(timedOut, handshake, _state.EndPoint, ex.Message);
             }
 
             // Back off a little so a refusing server is not spun against.
@@ -298,13 +287,7 @@ internal sealed class LoadConnection
         var tls = new SslStream(new NetworkStream(socket, ownsSocket: false), leaveInnerStreamOpen: false);
         Volatile.Write(ref _tls, tls);
         await tls.AuthenticateAsClientAsync(options, CancellationToken.None);
-        if (_state.Measuring)
-        {
-            Counters.Handshakes++;
-            _state.HandshakeTimes.Record((long)((Stopwatch.GetTimestamp() - connected) * s_nanosecondsPerTick));
-        }
-
-        _state.Negotiated ??= $"{TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}";
+        _state.Handshaken(tls, connected, ref Counters);
     }
 
     private void Fail(bool measured, ref int outstanding, ref long errorCounter)

@@ -4,16 +4,18 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Load.Http;
 
 /// <summary>
-/// The portable engine: a <see cref="LoadConnection"/> per connection, each an async loop on
-/// System.Net.Sockets (the thread pool runs them), histograms sharded by <c>--threads</c>, and a
-/// monitor that drops connections waiting past the timeout. Every mode: open model, no keep-alive.
+/// The portable engine: a connection loop per connection, each async on System.Net.Sockets (the
+/// thread pool runs them) — HTTP/1.1's <see cref="LoadConnection"/> or HTTP/2's
+/// <see cref="Http2LoadConnection"/> — histograms sharded by <c>--threads</c>, and a monitor that
+/// drops connections waiting past the timeout. Every mode: open model, no keep-alive, TLS.
 /// </summary>
 internal sealed class SocketConnectionPool : IHttpConnectionPool
 {
     private static readonly TimeSpan s_monitorInterval = TimeSpan.FromMilliseconds(50);
 
     private readonly HttpLoadOptions _options;
-    private readonly LoadConnection[] _connections;
+    private readonly IHttpLoadConnection[] _connections;
+    private readonly LoadRunState _state;
     private readonly LatencyHistogram[] _shards;
     private readonly LatencyHistogram[]? _uncorrected;
     private readonly CancellationTokenSource _monitorStop = new();
@@ -23,16 +25,21 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
     public SocketConnectionPool(HttpLoadOptions options, LoadRunState state)
     {
         _options = options;
+        _state = state;
         _shards = NewShards(options.Threads);
         _uncorrected = state.Schedule is null ? null : NewShards(options.Threads);
-        _connections = new LoadConnection[options.Connections];
+        _connections = new IHttpLoadConnection[options.Connections];
+        var request = options.Http2 ? Http2.Http2RequestBlock.Build(options.Url, options.Headers) : null;
         for (var i = 0; i < _connections.Length; i++)
         {
-            _connections[i] = new LoadConnection(state, _shards[i % _shards.Length], new HttpResponseParser(options.ValidatorFactory?.Invoke()), _uncorrected?[i % _uncorrected.Length]);
+            var (shard, uncorrected) = (_shards[i % _shards.Length], _uncorrected?[i % _uncorrected.Length]);
+            _connections[i] = request is null
+                ? new LoadConnection(state, shard, new HttpResponseParser(options.ValidatorFactory?.Invoke()), uncorrected)
+                : new Http2LoadConnection(state, shard, new Http2Session(request, options.PipelineDepth, options.ValidatorFactory?.Invoke()), uncorrected);
         }
     }
 
-    public string Engine => "sockets";
+    public string Engine => _options.Http2 ? "http2" : "sockets";
 
     public Task Completion => _loops;
 
@@ -73,7 +80,7 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
     public LatencyHistogram? Uncorrected() => _uncorrected is null ? null : Merge(_uncorrected);
 
     /// <summary>Without keep-alive: connect times (from the shared state).</summary>
-    public LoadRunState State => _connections[0].State;
+    public LoadRunState State => _state;
 
     public async ValueTask DisposeAsync()
     {
@@ -105,7 +112,7 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
         return merged;
     }
 
-    private static async Task MonitorTimeoutsAsync(LoadConnection[] connections, TimeSpan timeout, CancellationToken cancellationToken)
+    private static async Task MonitorTimeoutsAsync(IHttpLoadConnection[] connections, TimeSpan timeout, CancellationToken cancellationToken)
     {
         var timeoutTicks = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         using var timer = new PeriodicTimer(s_monitorInterval);

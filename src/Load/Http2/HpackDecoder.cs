@@ -27,6 +27,9 @@ internal sealed class HpackDecoder
         _value = new byte[maxStringLength];
     }
 
+    /// <summary>Forgets the dynamic table, for a new connection.</summary>
+    public void Reset() => _table.Clear();
+
     /// <summary>The dynamic table, for tests.</summary>
     internal HpackDynamicTable Table => _table;
 

@@ -46,6 +46,16 @@ internal sealed class HpackDynamicTable
         return true;
     }
 
+    /// <summary>Empties the table and restores its maximum, for a new connection.</summary>
+    public void Clear()
+    {
+        MaxSize = _capacity;
+        Count = 0;
+        Size = 0;
+        _oldest = 0;
+        _end = 0;
+    }
+
     /// <summary>The name of entry <paramref name="index"/> (1 is the newest).</summary>
     public ReadOnlySpan<byte> Name(int index)
     {

@@ -4,6 +4,8 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Platform;
 
 /// <summary>A slow measuring test names what it shared the machine with: the busiest processes over its window.</summary>
+/// <remarks>Measuring: beside the parallel tier a busy loop may not get the CPU seconds it is named with.</remarks>
+[Collection(Measuring.Name)]
 public sealed class MachineLoadTests
 {
     [Trait("Tier", "Fast")]

@@ -75,18 +75,7 @@ public sealed class Http2HostileTests
         return [0x82, 0x86, 0x04, 10, .. "/plaintext"u8, 0x01, (byte)authority.Length, .. authority];
     }
 
-    private static byte[] Frame(byte type, byte flags, int stream, ReadOnlySpan<byte> payload)
-    {
-        var frame = new byte[9 + payload.Length];
-        frame[0] = (byte)(payload.Length >> 16);
-        frame[1] = (byte)(payload.Length >> 8);
-        frame[2] = (byte)payload.Length;
-        frame[3] = type;
-        frame[4] = flags;
-        BinaryPrimitives.WriteInt32BigEndian(frame.AsSpan(5), stream);
-        payload.CopyTo(frame.AsSpan(9));
-        return frame;
-    }
+    private static byte[] Frame(byte type, byte flags, int stream, ReadOnlySpan<byte> payload) => ScriptedHttp2Server.Frame(type, flags, stream, payload);
 
     /// <summary>
     /// Writes the bytes (as far as the server takes them) and a PING, and reads frames until the

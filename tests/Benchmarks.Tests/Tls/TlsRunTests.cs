@@ -32,20 +32,25 @@ public sealed class TlsRunTests
         Assert.Contains("TLS: ", document.Bottleneck, StringComparison.Ordinal);
     }
 
-    /// <summary>Over TLS by ALPN; h2c (prior knowledge) is the same job without TLS, checked against curl and h2load in <see cref="TlsPeerTests"/>.</summary>
-    [Fact]
-    public async Task An_http2_run_is_loaded_by_h2load_with_streams_per_connection_and_latency_from_its_log()
+    /// <summary>
+    /// h2 by the built-in load and by h2load, h2c by the built-in load (h2load over h2c is checked
+    /// against curl in <see cref="TlsPeerTests"/>): streams per connection, latency, the run's document.
+    /// </summary>
+    [Theory]
+    [InlineData("h2", "h2load")]
+    [InlineData("h2", "builtin")]
+    [InlineData("h2c", "builtin")]
+    public async Task An_http2_run_is_loaded_with_streams_per_connection(string protocol, string generator)
     {
-        const string protocol = "h2";
         await Tools.InstallAsync("h2load");
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "--streams", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "--generator", generator, "--streams", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified:", run.Output, StringComparison.Ordinal);
-        Assert.Contains("h2load loading https://127.0.0.1", run.Output, StringComparison.Ordinal);
-        Assert.Contains("h2, 4 streams per connection", run.Output, StringComparison.Ordinal);
+        Assert.Contains($"{(generator == "builtin" ? "http" : "h2load")} loading {(protocol == "h2" ? "https" : "http")}://127.0.0.1", run.Output, StringComparison.Ordinal);
+        Assert.Contains($"{protocol}, 4 streams per connection", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
-        Assert.Equal("h2load", document.Load);
+        Assert.Equal(generator == "builtin" ? "http" : "h2load", document.Load);
         Assert.Equal(protocol, document.Parameters["protocol"]);
         var m = document.Measurements;
         Assert.True(m["http/rps/mean"] > 0 && m["http/requests/errors"] == 0 && m["http/requests/badresponses"] == 0, run.ToString());

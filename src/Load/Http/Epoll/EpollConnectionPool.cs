@@ -53,7 +53,7 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
     {
         ArgumentNullException.ThrowIfNull(options);
         return options.Engine == HttpLoadEngine.Epoll
-            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && !options.Tls && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
+            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && !options.Tls && !options.Http2 && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
     }
 
     public void Start()

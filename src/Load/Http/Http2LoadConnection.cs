@@ -1,0 +1,324 @@
+using System.Diagnostics;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Authentication;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http;
+
+/// <summary>
+/// One HTTP/2 connection of the load: h2c by prior knowledge, or h2 over TLS agreed by ALPN. In
+/// the closed loop it keeps its streams full: every read is parsed (<see cref="Http2Session"/>),
+/// each answered stream is replaced by a new request at once, and what is to be sent goes out in
+/// one write per read. In the open model a sender takes each due request from the schedule when a
+/// stream is free, while the loop reads. A protocol error of the server ends the connection with
+/// its cause; the requests in flight on it are lost.
+/// </summary>
+internal sealed class Http2LoadConnection : IHttpLoadConnection
+{
+    private readonly LoadRunState _state;
+    private readonly LatencyHistogram _histogram;
+    private readonly LatencyHistogram? _uncorrected;
+    private readonly Http2Session _session;
+    private readonly Http2Sender? _sender;
+    private Socket? _socket;
+    private SslStream? _tls;
+    private ConnectionCounters _counters;
+    private long _waitingSince;
+    private volatile bool _timedOut;
+
+    public Http2LoadConnection(LoadRunState state, LatencyHistogram histogram, Http2Session session, LatencyHistogram? uncorrected = null)
+    {
+        _state = state;
+        _histogram = histogram;
+        _uncorrected = uncorrected;
+        _session = session;
+        _sender = state.Schedule is null ? null : new Http2Sender(state, session, this);
+    }
+
+    public ref ConnectionCounters Counters => ref _counters;
+
+    public string? FirstError { get; private set; }
+
+    public void CheckTimeout(long now, long timeoutTicks)
+    {
+        var since = Volatile.Read(ref _waitingSince);
+        if (since != 0 && now - since > timeoutTicks && !_timedOut)
+        {
+            _timedOut = true;
+            Volatile.Read(ref _socket)?.Dispose();
+        }
+    }
+
+    public void Abort() => Volatile.Read(ref _socket)?.Dispose();
+
+    public async Task RunAsync()
+    {
+        try
+        {
+            while (!_state.Stopping)
+            {
+                if (_socket is null && !await ConnectAsync())
+                {
+                    continue;
+                }
+
+                await ServeAsync();
+            }
+        }
+        finally
+        {
+            Close();
+        }
+    }
+
+    /// <summary>Writes what the session has pending (in the open model under the sender's gate, which the caller holds).</summary>
+    internal async ValueTask FlushAsync()
+    {
+        var pending = _session.Pending;
+        if (pending.IsEmpty)
+        {
+            return;
+        }
+
+        if (_tls is { } tls)
+        {
+            await tls.WriteAsync(pending);
+        }
+        else
+        {
+            while (!pending.IsEmpty)
+            {
+                var sent = await _socket!.SendAsync(pending, SocketFlags.None);
+                pending = pending[sent..];
+            }
+        }
+
+        _session.Sent();
+    }
+
+    /// <summary>Open model: a request went out on a connection that had none in flight; the timeout counts from it.</summary>
+    internal void Waiting(long since) => Volatile.Write(ref _waitingSince, since);
+
+    /// <summary>Runs one connection until it fails, the server sends GOAWAY and its last stream is answered, or the run stops and every stream is answered.</summary>
+    private async Task ServeAsync()
+    {
+        var writing = true;
+        try
+        {
+            var start = Stopwatch.GetTimestamp();
+            OpenFree(start);
+            await FlushAsync();
+            Volatile.Write(ref _waitingSince, _session.Outstanding > 0 ? start : 0);
+            _sender?.Start();
+
+            writing = false;
+            while (true)
+            {
+                if (_session.Outstanding == 0 && (_state.Stopping || !_session.CanOpen) && (_sender is null || _sender.Done))
+                {
+                    // Done: the run stops, or the server is going away (a new connection follows).
+                    Close();
+                    return;
+                }
+
+                var received = _tls is { } tls ? await tls.ReadAsync(_session.ReceiveSpace) : await _socket!.ReceiveAsync(_session.ReceiveSpace, SocketFlags.None);
+                if (received == 0)
+                {
+                    if (_session.Outstanding > 0)
+                    {
+                        FirstError ??= _state.Measuring ? "read: the server closed the connection with requests outstanding" : null;
+                        Fail(ref _counters.ReadErrors);
+                    }
+                    else
+                    {
+                        Close();
+                    }
+
+                    return;
+                }
+
+                var now = Stopwatch.GetTimestamp();
+                if (_state.Measuring)
+                {
+                    _counters.BytesReceived += received;
+                }
+
+                if (!await ProcessAsync(received, now))
+                {
+                    FirstError ??= _state.Measuring ? "read: " + _session.Error : null;
+                    Fail(ref _counters.ReadErrors);
+                    return;
+                }
+
+                FirstError ??= _session.Error is { } cause && _state.Measuring ? cause : null;
+            }
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException)
+        {
+            if (!_state.Aborted && _state.Measuring)
+            {
+                FirstError ??= _timedOut ? "request timed out" : (writing ? "write: " : "read: ") + ex.Message;
+            }
+
+            if (_timedOut)
+            {
+                Fail(ref _counters.Timeouts);
+            }
+            else if (_state.Aborted)
+            {
+                _session.Abandon(ref _counters, unfinished: true);
+                Close();
+            }
+            else
+            {
+                Fail(ref writing ? ref _counters.WriteErrors : ref _counters.ReadErrors);
+            }
+        }
+        finally
+        {
+            Volatile.Write(ref _waitingSince, 0);
+            if (_sender is not null)
+            {
+                Close();
+                await _sender.StopAsync();
+            }
+        }
+    }
+
+    /// <summary>Parses a read and sends what it calls for; in the closed loop, opens a stream for every one answered. False on a connection error.</summary>
+    private async ValueTask<bool> ProcessAsync(int received, long now)
+    {
+        if (_sender is null)
+        {
+            return await ProcessUnderGateAsync(received, now);
+        }
+
+        await _sender.Gate.WaitAsync();
+        bool processed, wake;
+        try
+        {
+            var outstanding = _session.Outstanding;
+            processed = await ProcessUnderGateAsync(received, now);
+            wake = _sender.TakeWake(_session.Outstanding < outstanding);
+        }
+        finally
+        {
+            _sender.Gate.Release();
+        }
+
+        if (wake)
+        {
+            _sender.Wake();
+        }
+
+        return processed;
+    }
+
+    private async ValueTask<bool> ProcessUnderGateAsync(int received, long now)
+    {
+        var outstanding = _session.Outstanding;
+        var outcome = _session.Process(received, now, ref _counters, _histogram, _uncorrected);
+        while (outcome == Http2Outcome.Flush)
+        {
+            await FlushAsync();
+            outcome = _session.Process(0, now, ref _counters, _histogram, _uncorrected);
+        }
+
+        if (outcome == Http2Outcome.Failed)
+        {
+            return false;
+        }
+
+        // The timeout counts from the last answer (or from the first request after none was in
+        // flight): a server that sends only PINGs or SETTINGS while it owes answers still times out.
+        var progressed = _session.Outstanding < outstanding;
+        OpenFree(now);
+        await FlushAsync();
+        var since = Volatile.Read(ref _waitingSince);
+        Volatile.Write(ref _waitingSince, _session.Outstanding == 0 ? 0 : progressed || since == 0 ? now : since);
+        return true;
+    }
+
+    /// <summary>Closed loop: a new request for every free stream, timed from now (the write follows at once).</summary>
+    private void OpenFree(long now)
+    {
+        if (_state.Stopping || _sender is not null)
+        {
+            return;
+        }
+
+        var measured = _state.Measuring;
+        while (_session.CanOpen)
+        {
+            _session.Open(now, now, measured, ref _counters);
+        }
+    }
+
+    private async ValueTask<bool> ConnectAsync()
+    {
+        var socket = new Socket(_state.EndPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Volatile.Write(ref _socket, socket);
+        Volatile.Write(ref _waitingSince, Stopwatch.GetTimestamp());
+        try
+        {
+            await socket.ConnectAsync(_state.EndPoint);
+            var connected = Stopwatch.GetTimestamp();
+            if (_state.Tls is { } options)
+            {
+                var tls = new SslStream(new NetworkStream(socket, ownsSocket: false), leaveInnerStreamOpen: false);
+                Volatile.Write(ref _tls, tls);
+                await tls.AuthenticateAsClientAsync(options, CancellationToken.None);
+                if (tls.NegotiatedApplicationProtocol != SslApplicationProtocol.Http2)
+                {
+                    throw new AuthenticationException($"the server did not agree to h2 by ALPN (it chose '{tls.NegotiatedApplicationProtocol}')");
+                }
+
+                _state.Handshaken(tls, connected, ref _counters);
+            }
+
+            _session.Start();
+            return true;
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException or IOException or AuthenticationException)
+        {
+            var (timedOut, handshake) = (_timedOut, _tls is not null);
+            Close();
+            if (_state.Aborted)
+            {
+                return false;
+            }
+
+            if (_state.Measuring)
+            {
+                FirstError ??= _counters.ConnectFailed(timedOut, handshake, _state.EndPoint, ex.Message);
+            }
+
+            // Back off a little so a refusing server is not spun against.
+            await Task.Delay(10);
+            return false;
+        }
+        finally
+        {
+            Volatile.Write(ref _waitingSince, 0);
+        }
+    }
+
+    private void Fail(ref long errorCounter)
+    {
+        if (_state.Measuring)
+        {
+            errorCounter++;
+        }
+
+        _session.Abandon(ref _counters);
+        Close();
+    }
+
+    private void Close()
+    {
+        Interlocked.Exchange(ref _tls, null)?.Dispose();
+        Interlocked.Exchange(ref _socket, null)?.Dispose();
+        _timedOut = false;
+    }
+}

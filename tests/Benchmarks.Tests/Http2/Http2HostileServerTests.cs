@@ -1,0 +1,155 @@
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Http2;
+
+/// <summary>
+/// The built-in HTTP/2 load against servers that misbehave on purpose: every fault ends in a
+/// counted error with its cause, memory stays bounded, and the run ends on time.
+/// </summary>
+public sealed class Http2HostileServerTests
+{
+    private static ReadOnlySpan<byte> RefusedStream => [0, 0, 0, 7];
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task Every_stream_reset_is_a_lost_request_named_by_its_code()
+    {
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            while (true)
+            {
+                await peer.WriteAsync(ScriptedHttp2Server.Frame(3, 0, await peer.NextRequestAsync(stop), RefusedStream), stop);
+            }
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 2);
+        Assert.True(result.Lost > 100 && result.Good == 0, $"{result.Lost} lost, {result.Good} good: {result.FirstError}");
+        Assert.Equal("HTTP/2 stream reset by the server: REFUSED_STREAM", result.FirstError);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_goaway_with_an_error_is_named_and_the_load_opens_a_new_connection()
+    {
+        // Answers the first request, then GOAWAY (last stream: that one, ENHANCE_YOUR_CALM) and closes.
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            var first = await peer.NextRequestAsync(stop);
+            await peer.WriteAsync([.. ScriptedHttp2Server.Answer(first, "Hello, World!"), .. ScriptedHttp2Server.Frame(7, 0, 0, [0, 0, 0, (byte)first, 0, 0, 0, 0xb])], stop);
+            await Task.Delay(50, stop);
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1);
+        Assert.Equal("HTTP/2 GOAWAY from the server: ENHANCE_YOUR_CALM", result.FirstError);
+        Assert.True(result.Good > 3 && server.Connections > 3, $"{result.Good} good over {server.Connections} connections");
+
+        // The streams above the GOAWAY's last one were not processed: not lost, not counted as sent; they went again.
+        Assert.True(result.Lost == 0 && result.Sent == result.Good, $"{result.Sent} sent, {result.Good} good, {result.Lost} lost");
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("continuation", "read: HTTP/2 a header block over 64 KB on stream 1 (this client's limit)")]
+    [InlineData("oversized", "read: HTTP/2 FRAME_SIZE_ERROR: a Data frame of 20,000 bytes, over the 16,384 allowed")]
+    [InlineData("push", "read: HTTP/2 PROTOCOL_ERROR: a PUSH_PROMISE, though this client disabled push")]
+    [InlineData("compression", "read: HTTP/2 COMPRESSION_ERROR: the header block of stream 1 does not decode")]
+    [InlineData("truncated", "read: the server closed the connection with requests outstanding")]
+    public async Task A_protocol_error_of_the_server_ends_the_connection_with_its_cause(string fault, string cause)
+    {
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            var stream = await peer.NextRequestAsync(stop);
+            switch (fault)
+            {
+                case "continuation":
+                    // A header block that never ends: 16 KB CONTINUATIONs of an endless literal value.
+                    await peer.WriteAsync(ScriptedHttp2Server.Frame(1, 0, stream, [0x88]), stop);
+                    for (var i = 0; i < 64; i++)
+                    {
+                        await peer.WriteAsync(ScriptedHttp2Server.Frame(9, 0, stream, new byte[16_384]), stop);
+                    }
+
+                    break;
+                case "oversized":
+                    await peer.WriteAsync([.. ScriptedHttp2Server.Frame(1, 0x4, stream, [0x88]), .. ScriptedHttp2Server.Frame(0, 0x1, stream, new byte[20_000])], stop);
+                    break;
+                case "push":
+                    await peer.WriteAsync(ScriptedHttp2Server.Frame(5, 0x4, stream, [0, 0, 0, 2, 0x82]), stop);
+                    break;
+                case "compression":
+                    // Index 200: past the static table, with nothing in the dynamic one.
+                    await peer.WriteAsync(ScriptedHttp2Server.Frame(1, 0x5, stream, [0xff, 0x49]), stop);
+                    break;
+                case "truncated":
+                    // Half an answer, then the end of the stream (a FIN, not a reset: the socket stays open to read).
+                    await peer.WriteAsync(ScriptedHttp2Server.Answer(stream, "Hello, World!")[..20], stop);
+                    peer.Socket.Shutdown(System.Net.Sockets.SocketShutdown.Send);
+                    break;
+            }
+
+            await Task.Delay(TimeSpan.FromSeconds(10), stop);
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 2, connections: 1);
+        Assert.Equal(cause, result.FirstError);
+        Assert.True(result.Errors.Read > 0 && result.Good == 0, $"{result.Errors.Read} read errors, {result.Good} good");
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_flood_of_settings_and_pings_is_answered_in_full_and_the_requests_still_go()
+    {
+        const int Flood = 20_000;
+        var acknowledged = 0;
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            var reading = Task.Run(
+                async () =>
+                {
+                    var requests = new List<int>();
+                    while (true)
+                    {
+                        var frame = await peer.ReadFrameAsync(stop);
+                        if ((frame.Type is 4 or 6) && (frame.Flags & 1) != 0)
+                        {
+                            Interlocked.Increment(ref acknowledged);
+                        }
+                        else if (frame.Type == 1)
+                        {
+                            await peer.WriteAsync(ScriptedHttp2Server.Answer(frame.Stream, "Hello, World!"), stop);
+                        }
+                    }
+                },
+                stop);
+            var burst = new List<byte>();
+            for (var i = 0; i < Flood; i++)
+            {
+                burst.AddRange(i % 2 == 0 ? ScriptedHttp2Server.Frame(4, 0, 0, []) : ScriptedHttp2Server.Frame(6, 0, 0, new byte[8]));
+            }
+
+            await peer.WriteAsync([.. burst], stop);
+            await reading;
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1);
+        Assert.True(result.IsClean && result.Good > 100, $"{result.Good} good: {result.FirstError}");
+
+        // The client's own SETTINGS is acknowledged by no one here; each of the server's is, and each PING.
+        Assert.Equal(Flood, Volatile.Read(ref acknowledged));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_server_that_never_answers_times_the_requests_out()
+    {
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            while (true)
+            {
+                _ = await peer.ReadFrameAsync(stop);
+            }
+        });
+        var result = await Benchmarks.Load.Http.HttpLoadGenerator.RunAsync(
+            new Benchmarks.Load.Http.HttpLoadOptions { Url = server.Url, Http2 = true, Connections = 2, PipelineDepth = 4, Duration = TimeSpan.FromSeconds(1.5), Warmup = TimeSpan.Zero, Timeout = TimeSpan.FromMilliseconds(500) },
+            null,
+            CancellationToken.None);
+        Assert.Equal("request timed out", result.FirstError);
+        Assert.True(result.Errors.Timeout > 0 && result.Lost >= 8, $"{result.Errors.Timeout} timeouts, {result.Lost} lost");
+    }
+}

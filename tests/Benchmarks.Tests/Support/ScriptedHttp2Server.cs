@@ -1,0 +1,142 @@
+using System.Buffers.Binary;
+using System.Net;
+using System.Net.Sockets;
+
+namespace Benchmarks.Tests.Support;
+
+/// <summary>
+/// A real TCP server on loopback speaking just enough HTTP/2 (h2c, prior knowledge) to misbehave on
+/// purpose: each connection reads the client's preface and then runs the script, which reads the
+/// client's frames and writes what it likes. For the faults a real server will not produce on
+/// demand: resets, GOAWAY, oversized frames, endless header blocks, floods, a close mid-frame.
+/// </summary>
+internal sealed class ScriptedHttp2Server : IAsyncDisposable
+{
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Func<Peer, CancellationToken, Task> _script;
+    private readonly Task _accepting;
+    private int _connections;
+
+    public ScriptedHttp2Server(Func<Peer, CancellationToken, Task> script)
+    {
+        _script = script;
+        _listener.Start();
+        _accepting = AcceptAsync();
+    }
+
+    public Uri Url => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/plaintext");
+
+    /// <summary>Connections accepted so far.</summary>
+    public int Connections => Volatile.Read(ref _connections);
+
+    /// <summary>A frame: 9-byte header and payload.</summary>
+    public static byte[] Frame(byte type, byte flags, int stream, ReadOnlySpan<byte> payload)
+    {
+        var frame = new byte[9 + payload.Length];
+        frame[0] = (byte)(payload.Length >> 16);
+        frame[1] = (byte)(payload.Length >> 8);
+        frame[2] = (byte)payload.Length;
+        frame[3] = type;
+        frame[4] = flags;
+        BinaryPrimitives.WriteInt32BigEndian(frame.AsSpan(5), stream);
+        payload.CopyTo(frame.AsSpan(9));
+        return frame;
+    }
+
+    /// <summary>HEADERS with :status 200 (static index 8) and END_HEADERS, then DATA with the body and END_STREAM.</summary>
+    public static byte[] Answer(int stream, string body) =>
+        [.. Frame(1, 0x4, stream, [0x88]), .. Frame(0, 0x1, stream, System.Text.Encoding.ASCII.GetBytes(body))];
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync();
+        _listener.Stop();
+        await _accepting;
+        _stop.Dispose();
+    }
+
+    private async Task AcceptAsync()
+    {
+        var serving = new List<Task>();
+        while (true)
+        {
+            Socket socket;
+            try
+            {
+                socket = await _listener.AcceptSocketAsync(_stop.Token);
+            }
+            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+                await Task.WhenAll(serving);
+                return;
+            }
+
+            Interlocked.Increment(ref _connections);
+            serving.Add(ServeAsync(socket));
+        }
+    }
+
+    private async Task ServeAsync(Socket socket)
+    {
+        using (socket)
+        {
+            try
+            {
+                var peer = new Peer(socket);
+                var preface = new byte[24];
+                await peer.ReadExactlyAsync(preface, _stop.Token);
+                await _script(peer, _stop.Token);
+            }
+            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException or EndOfStreamException)
+            {
+            }
+        }
+    }
+
+    /// <summary>One client connection as the script sees it.</summary>
+    internal sealed class Peer(Socket socket)
+    {
+        public Socket Socket => socket;
+
+        /// <summary>The client's next frame (type, flags, stream, payload).</summary>
+        public async Task<(byte Type, byte Flags, int Stream, byte[] Payload)> ReadFrameAsync(CancellationToken cancellationToken)
+        {
+            var header = new byte[9];
+            await ReadExactlyAsync(header, cancellationToken);
+            var payload = new byte[(header[0] << 16) | (header[1] << 8) | header[2]];
+            await ReadExactlyAsync(payload, cancellationToken);
+            return (header[3], header[4], BinaryPrimitives.ReadInt32BigEndian(header.AsSpan(5)) & int.MaxValue, payload);
+        }
+
+        /// <summary>Reads the client's frames until its next HEADERS (a request); its stream.</summary>
+        public async Task<int> NextRequestAsync(CancellationToken cancellationToken)
+        {
+            while (true)
+            {
+                var frame = await ReadFrameAsync(cancellationToken);
+                if (frame.Type == 1)
+                {
+                    return frame.Stream;
+                }
+            }
+        }
+
+        public async Task WriteAsync(byte[] bytes, CancellationToken cancellationToken) => await socket.SendAsync(bytes, SocketFlags.None, cancellationToken);
+
+        public async Task ReadExactlyAsync(byte[] into, CancellationToken cancellationToken)
+        {
+            var at = 0;
+            while (at < into.Length)
+            {
+                var read = await socket.ReceiveAsync(into.AsMemory(at), SocketFlags.None, cancellationToken);
+                if (read == 0)
+                {
+                    throw new EndOfStreamException();
+                }
+
+                at += read;
+            }
+        }
+    }
+}
