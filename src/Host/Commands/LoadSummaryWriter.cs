@@ -11,8 +11,8 @@ internal static class LoadSummaryWriter
     {
         var c = CultureInfo.InvariantCulture;
         writer.WriteLine(string.Create(c, $"Running {duration.TotalSeconds:0.###}s test @ {result.Url}"));
-        writer.WriteLine(result.Engine == "http2"
-            ? string.Create(c, $"  {result.Threads} threads and {result.Connections} connections, {result.PipelineDepth} streams per connection (HTTP/2)")
+        writer.WriteLine(result.Http2
+            ? string.Create(c, $"  {result.Threads} threads and {result.Connections} connections, {result.PipelineDepth} streams per connection (HTTP/2, {result.Engine} engine)")
             : string.Create(c, $"  {result.Threads} threads and {result.Connections} connections, pipeline depth {result.PipelineDepth} ({result.Engine} engine)"));
         writer.WriteLine("  Thread Stats   Avg      Stdev     Max");
         writer.WriteLine(string.Create(c, $"    Latency   {Ms(result.Latency.Mean),8} {Ms(result.Latency.StandardDeviation),8} {Ms(result.Latency.Max),8}"));

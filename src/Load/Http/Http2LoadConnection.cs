@@ -16,6 +16,9 @@ namespace Benchmarks.Load.Http;
 /// </summary>
 internal sealed class Http2LoadConnection : IHttpLoadConnection
 {
+    /// <summary>Reads in a row that found data waiting before the loop yields its thread to the other connections.</summary>
+    private const int ReadsBeforeYield = 4;
+
     private readonly LoadRunState _state;
     private readonly LatencyHistogram _histogram;
     private readonly LatencyHistogram? _uncorrected;
@@ -113,6 +116,7 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
             _sender?.Start();
 
             writing = false;
+            var ready = 0;
             while (true)
             {
                 if (_session.Outstanding == 0 && (_state.Stopping || !_session.CanOpen) && (_sender is null || _sender.Done))
@@ -122,7 +126,22 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
                     return;
                 }
 
-                var received = _tls is { } tls ? await tls.ReadAsync(_session.ReceiveSpace) : await _socket!.ReceiveAsync(_session.ReceiveSpace, SocketFlags.None);
+                // A read that finds data waiting completes at once, and with inline completions the
+                // loop runs on the socket engine's thread: a connection whose server always has the
+                // next answers ready would keep that thread from every other connection. After a few
+                // reads in a row that did not wait, the loop lets the others go first.
+                var reading = _tls is { } tls ? tls.ReadAsync(_session.ReceiveSpace) : _socket!.ReceiveAsync(_session.ReceiveSpace, SocketFlags.None);
+                if (!reading.IsCompleted)
+                {
+                    ready = 0;
+                }
+                else if (++ready >= ReadsBeforeYield)
+                {
+                    ready = 0;
+                    await Task.Yield();
+                }
+
+                var received = await reading;
                 if (received == 0)
                 {
                     if (_session.Outstanding > 0)

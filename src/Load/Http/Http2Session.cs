@@ -32,6 +32,7 @@ internal sealed class Http2Session
     private readonly byte[] _send;
     private int _held;
     private int _parsed;
+    private int _sendStart;
     private int _sendLength;
     private int _headerLength;
     private int _headerStream;
@@ -59,8 +60,8 @@ internal sealed class Http2Session
     /// <summary>The server sent GOAWAY: no new stream on this connection; it ends once the last is answered.</summary>
     public bool GoingAway { get; private set; }
 
-    /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left.</summary>
-    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0;
+    /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it.</summary>
+    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _request.Length <= _send.Length;
 
     /// <summary>Why the connection failed (a protocol error of the server), or why the server sent GOAWAY with an error; null otherwise.</summary>
     public string? Error { get; private set; }
@@ -69,14 +70,14 @@ internal sealed class Http2Session
     public Memory<byte> ReceiveSpace => _receive.AsMemory(_held);
 
     /// <summary>What is to be sent, in order.</summary>
-    public ReadOnlyMemory<byte> Pending => _send.AsMemory(0, _sendLength);
+    public ReadOnlyMemory<byte> Pending => _send.AsMemory(_sendStart, _sendLength - _sendStart);
 
     /// <summary>A new connection: the preface, SETTINGS and the connection's window go first; no stream is open.</summary>
     public void Start()
     {
         _streams.Clear();
         _decoder.Reset();
-        (_held, _parsed, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0);
+        (_held, _parsed, _sendStart, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0, 0);
         (_nextId, _limit, GoingAway, Error) = (1, _streams.Capacity, false, null);
         Http2Frame.Preface.CopyTo(_send);
         _sendLength = Http2Frame.Preface.Length;
@@ -88,7 +89,17 @@ internal sealed class Http2Session
     public void Ping() => _sendLength += Http2Frame.Write(_send.AsSpan(_sendLength), Http2FrameType.Ping, 0, 0, "benchmks"u8);
 
     /// <summary>The pending bytes were sent.</summary>
-    public void Sent() => _sendLength = 0;
+    public void Sent() => (_sendStart, _sendLength) = (0, 0);
+
+    /// <summary>The first <paramref name="count"/> pending bytes were sent (a non-blocking write that took part of them).</summary>
+    public void Sent(int count)
+    {
+        _sendStart += count;
+        if (_sendStart == _sendLength)
+        {
+            Sent();
+        }
+    }
 
     /// <summary>Opens a stream for one request: its HEADERS frame goes into the pending bytes. Call only when <see cref="CanOpen"/>.</summary>
     public void Open(long timedFrom, long sentAt, bool measured, ref ConnectionCounters counters)

@@ -49,6 +49,7 @@ public static class HttpLoadGenerator
             Connections = options.Connections,
             Threads = options.Threads,
             PipelineDepth = options.PipelineDepth,
+            Http2 = options.Http2,
             Sent = total.Sent,
             Good = total.Good,
             Bad = total.Bad,

@@ -29,6 +29,9 @@ public sealed record LoadResult : Core.LoadWindowResult
 
     public required SocketErrors Errors { get; init; }
 
+    /// <summary>Spoken over HTTP/2: <see cref="PipelineDepth"/> then counts concurrent streams per connection.</summary>
+    public bool Http2 { get; init; }
+
     public long BytesReceived { get; init; }
 
     public double RequestsPerSecond => ElapsedSeconds > 0 ? Requests / ElapsedSeconds : 0;

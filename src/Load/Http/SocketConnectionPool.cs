@@ -39,7 +39,7 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
         }
     }
 
-    public string Engine => _options.Http2 ? "http2" : "sockets";
+    public string Engine => "sockets";
 
     public Task Completion => _loops;
 

@@ -1,3 +1,4 @@
+using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Http2;
@@ -11,8 +12,10 @@ public sealed class Http2HostileServerTests
     private static ReadOnlySpan<byte> RefusedStream => [0, 0, 0, 7];
 
     [Trait("Tier", "Fast")]
-    [Fact]
-    public async Task Every_stream_reset_is_a_lost_request_named_by_its_code()
+    [Theory]
+    [InlineData(HttpLoadEngine.Epoll)]
+    [InlineData(HttpLoadEngine.Sockets)]
+    public async Task Every_stream_reset_is_a_lost_request_named_by_its_code(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttp2Server(async (peer, stop) =>
         {
@@ -21,7 +24,7 @@ public sealed class Http2HostileServerTests
                 await peer.WriteAsync(ScriptedHttp2Server.Frame(3, 0, await peer.NextRequestAsync(stop), RefusedStream), stop);
             }
         });
-        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 2);
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 2, engine: engine);
         Assert.True(result.Lost > 100 && result.Good == 0, $"{result.Lost} lost, {result.Good} good: {result.FirstError}");
         Assert.Equal("HTTP/2 stream reset by the server: REFUSED_STREAM", result.FirstError);
     }
@@ -93,8 +96,10 @@ public sealed class Http2HostileServerTests
     }
 
     [Trait("Tier", "Fast")]
-    [Fact]
-    public async Task A_flood_of_settings_and_pings_is_answered_in_full_and_the_requests_still_go()
+    [Theory]
+    [InlineData(HttpLoadEngine.Epoll)]
+    [InlineData(HttpLoadEngine.Sockets)]
+    public async Task A_flood_of_settings_and_pings_is_answered_in_full_and_the_requests_still_go(HttpLoadEngine engine)
     {
         const int Flood = 20_000;
         var acknowledged = 0;
@@ -127,7 +132,7 @@ public sealed class Http2HostileServerTests
             await peer.WriteAsync([.. burst], stop);
             await reading;
         });
-        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1);
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1, engine: engine);
         Assert.True(result.IsClean && result.Good > 100, $"{result.Good} good: {result.FirstError}");
 
         // The client's own SETTINGS is acknowledged by no one here; each of the server's is, and each PING.
@@ -135,8 +140,10 @@ public sealed class Http2HostileServerTests
     }
 
     [Trait("Tier", "Fast")]
-    [Fact]
-    public async Task A_server_that_never_answers_times_the_requests_out()
+    [Theory]
+    [InlineData(HttpLoadEngine.Epoll)]
+    [InlineData(HttpLoadEngine.Sockets)]
+    public async Task A_server_that_never_answers_times_the_requests_out(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttp2Server(async (peer, stop) =>
         {
@@ -145,8 +152,8 @@ public sealed class Http2HostileServerTests
                 _ = await peer.ReadFrameAsync(stop);
             }
         });
-        var result = await Benchmarks.Load.Http.HttpLoadGenerator.RunAsync(
-            new Benchmarks.Load.Http.HttpLoadOptions { Url = server.Url, Http2 = true, Connections = 2, PipelineDepth = 4, Duration = TimeSpan.FromSeconds(1.5), Warmup = TimeSpan.Zero, Timeout = TimeSpan.FromMilliseconds(500) },
+        var result = await HttpLoadGenerator.RunAsync(
+            new HttpLoadOptions { Url = server.Url, Http2 = true, Engine = engine, Connections = 2, PipelineDepth = 4, Duration = TimeSpan.FromSeconds(1.5), Warmup = TimeSpan.Zero, Timeout = TimeSpan.FromMilliseconds(500) },
             null,
             CancellationToken.None);
         Assert.Equal("request timed out", result.FirstError);

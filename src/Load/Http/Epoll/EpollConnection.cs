@@ -1,6 +1,6 @@
 namespace Benchmarks.Load.Http.Epoll;
 
-/// <summary>One connection of an epoll worker: its socket, where its batch is, and its counts. Touched by its worker's thread only (the clock reads the counters).</summary>
+/// <summary>One connection of an epoll worker: its socket, where its batch (or its HTTP/2 session) is, and its counts. Touched by its worker's thread only (the clock reads the counters).</summary>
 internal sealed class EpollConnection(int index)
 {
     public int Index { get; } = index;
@@ -38,4 +38,7 @@ internal sealed class EpollConnection(int index)
     public string? FirstError;
 
     public HttpResponseParser Parser { get; init; } = null!;
+
+    /// <summary>HTTP/2: the connection's protocol state (its streams in flight); null for HTTP/1.1.</summary>
+    public Http2Session? Http2 { get; init; }
 }

@@ -31,9 +31,15 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
             // Connections dealt round the threads, as wrk deals them.
             var count = (options.Connections / threads) + (t < options.Connections % threads ? 1 : 0);
             var connections = new EpollConnection[count];
+            var request = options.Http2 ? Http2.Http2RequestBlock.Build(options.Url, options.Headers) : null;
             for (var i = 0; i < count; i++)
             {
-                connections[i] = new EpollConnection(i) { Parser = new HttpResponseParser(options.ValidatorFactory?.Invoke()) };
+                var validator = options.ValidatorFactory?.Invoke();
+                connections[i] = new EpollConnection(i)
+                {
+                    Parser = new HttpResponseParser(validator),
+                    Http2 = request is null ? null : new Http2Session(request, options.PipelineDepth, validator),
+                };
             }
 
             _workers[t] = new EpollWorker(t, state, connections, address, timeoutTicks);
@@ -48,12 +54,13 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
 
     public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
 
-    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, not turned off.</summary>
+    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext (HTTP/2 in the closed loop), not turned off.</summary>
     public static bool Serves(HttpLoadOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         return options.Engine == HttpLoadEngine.Epoll
-            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && !options.Tls && !options.Http2 && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
+            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && !options.Tls && !(options.Http2 && options.Rate is not null)
+                && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
     }
 
     public void Start()

@@ -128,7 +128,8 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     /// <summary>Counts the failure (with its cause, the first one) and the requests lost with it; the connection connects again on the worker's next check.</summary>
     public void Fail(EpollConnection connection, string? cause, ref long counter)
     {
-        if (connection.Measured || (connection.Phase == EpollPhase.Connecting && _state.Measuring))
+        // HTTP/1.1: the batch's own window; HTTP/2: the streams say which of them were measured.
+        if (connection.Http2 is null ? connection.Measured || (connection.Phase == EpollPhase.Connecting && _state.Measuring) : _state.Measuring)
         {
             if (!_state.Aborted && cause is not null)
             {
@@ -136,9 +137,10 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
             }
 
             counter++;
-            connection.Counters.Lost += connection.Outstanding;
+            connection.Counters.Lost += connection.Http2 is null ? connection.Outstanding : 0;
         }
 
+        connection.Http2?.Abandon(ref connection.Counters);
         connection.Outstanding = 0;
         EndConnect(connection);
         CloseSocket(connection);
@@ -193,7 +195,12 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     {
         foreach (var connection in connections)
         {
-            if (connection.Outstanding > 0 && connection.Measured)
+            if (connection.Http2 is { } session)
+            {
+                session.Abandon(ref connection.Counters, unfinished: true);
+                connection.Outstanding = 0;
+            }
+            else if (connection.Outstanding > 0 && connection.Measured)
             {
                 connection.Counters.Unfinished += connection.Outstanding;
                 connection.Outstanding = 0;

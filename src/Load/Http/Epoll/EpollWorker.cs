@@ -31,6 +31,7 @@ internal sealed unsafe class EpollWorker
     private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
     private readonly Thread _thread;
     private readonly OpenModel.ArrivalSchedule? _schedule;
+    private readonly EpollHttp2 _http2;
 
     /// <summary>Open model: connected connections with nothing owed, waiting for the next due request.</summary>
     private readonly Stack<EpollConnection> _idle;
@@ -50,6 +51,7 @@ internal sealed unsafe class EpollWorker
         _idle = new Stack<EpollConnection>(connections.Length);
         Uncorrected = _schedule is null ? null : new LatencyHistogram();
         _sockets = new EpollSockets(state, address, timeoutTicks);
+        _http2 = new EpollHttp2(state, _sockets, Histogram, Uncorrected);
         _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
     }
 
@@ -186,10 +188,33 @@ internal sealed unsafe class EpollWorker
 
                 connection.Parser.Reset();
                 _sockets.Connected(connection);
-                Next(connection, now);
+                if (connection.Http2 is not null)
+                {
+                    _http2.Start(connection, now);
+                }
+                else
+                {
+                    Next(connection, now);
+                }
+
+                return;
+            case EpollPhase.Writing when connection.Http2 is not null:
+                if ((events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0)
+                {
+                    _http2.Writable(connection, now);
+                }
+
+                if (connection.Phase is EpollPhase.Reading or EpollPhase.Writing && (events & EpollNative.EPOLLIN) != 0)
+                {
+                    _http2.Readable(connection, now);
+                }
+
                 return;
             case EpollPhase.Writing when (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0:
                 ContinueWrite(connection);
+                return;
+            case EpollPhase.Reading when connection.Http2 is not null:
+                _http2.Readable(connection, now);
                 return;
             case EpollPhase.Reading:
             case EpollPhase.Parked:

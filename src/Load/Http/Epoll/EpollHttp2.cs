@@ -1,0 +1,177 @@
+using System.Diagnostics;
+using System.Runtime.Versioning;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http.Epoll;
+
+/// <summary>
+/// HTTP/2 (h2c, closed loop) on an epoll worker's connections: the same <see cref="Http2Session"/>
+/// as on the sockets engine, driven by non-blocking reads and writes from the worker's thread.
+/// Every read is parsed as it comes, each answered stream replaced by a new request, and what is
+/// to be sent written at once; a write the socket cannot take in full waits for EPOLLOUT while
+/// reading goes on. The connection's <see cref="EpollConnection.Outstanding"/> follows the
+/// session's, so the worker's drain, timeouts and failures count its streams.
+/// </summary>
+[SupportedOSPlatform("linux")]
+internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+{
+    /// <summary>A connection is up: the preface, SETTINGS and its first requests go out.</summary>
+    public void Start(EpollConnection connection, long now)
+    {
+        var session = connection.Http2!;
+        session.Start();
+        OpenFree(connection, now);
+        Write(connection);
+    }
+
+    /// <summary>The socket takes writes again: the rest of what was pending, then the frames that waited on it.</summary>
+    public void Writable(EpollConnection connection, long now)
+    {
+        if (Write(connection))
+        {
+            Parse(connection, 0, now);
+        }
+    }
+
+    /// <summary>Reads what the socket holds and answers it.</summary>
+    public void Readable(EpollConnection connection, long now)
+    {
+        var session = connection.Http2!;
+        while (connection.Phase is EpollPhase.Reading or EpollPhase.Writing)
+        {
+            var space = session.ReceiveSpace.Span;
+            var received = EpollNative.Read(connection.Fd, space);
+            if (received == -EpollNative.EAGAIN)
+            {
+                return;
+            }
+
+            if (received < 0)
+            {
+                Fail(connection, "read: " + EpollNative.Describe(-received), ref connection.Counters.ReadErrors);
+                return;
+            }
+
+            if (received == 0)
+            {
+                if (session.Outstanding > 0)
+                {
+                    Fail(connection, "read: the server closed the connection with requests outstanding", ref connection.Counters.ReadErrors);
+                }
+                else
+                {
+                    sockets.Reopen(connection);
+                }
+
+                return;
+            }
+
+            if (state.Measuring)
+            {
+                connection.Counters.BytesReceived += received;
+            }
+
+            if (!Parse(connection, received, now) || received < space.Length)
+            {
+                // Level-triggered: what is left is read on the next wake.
+                return;
+            }
+        }
+    }
+
+    /// <summary>Parses what was read and sends what it calls for; false when the connection ended or waits to write.</summary>
+    private bool Parse(EpollConnection connection, int received, long now)
+    {
+        var session = connection.Http2!;
+        var before = session.Outstanding;
+        var outcome = session.Process(received, now, ref connection.Counters, histogram, uncorrected);
+        while (outcome == Http2Outcome.Flush)
+        {
+            if (!Write(connection))
+            {
+                // The rest is parsed once the socket takes the answers (Writable).
+                connection.Outstanding = session.Outstanding;
+                return false;
+            }
+
+            outcome = session.Process(0, now, ref connection.Counters, histogram, uncorrected);
+        }
+
+        if (outcome == Http2Outcome.Failed)
+        {
+            Fail(connection, "read: " + session.Error, ref connection.Counters.ReadErrors);
+            return false;
+        }
+
+        if (session.Error is { } cause && state.Measuring)
+        {
+            connection.FirstError ??= cause;
+        }
+
+        if (session.Outstanding < before)
+        {
+            connection.WaitingSince = 0;
+        }
+
+        if (session.Outstanding == 0 && !session.CanOpen && session.Pending.IsEmpty)
+        {
+            // GOAWAY, and its last stream answered: a new connection follows.
+            connection.Outstanding = 0;
+            sockets.Reopen(connection);
+            return false;
+        }
+
+        OpenFree(connection, now);
+        return Write(connection);
+    }
+
+    /// <summary>A new request on every free stream, timed from now (the write follows at once); none once the run stops.</summary>
+    private void OpenFree(EpollConnection connection, long now)
+    {
+        var session = connection.Http2!;
+        if (!state.Stopping)
+        {
+            var measured = state.Measuring;
+            while (session.CanOpen)
+            {
+                session.Open(now, now, measured, ref connection.Counters);
+            }
+        }
+
+        connection.Outstanding = session.Outstanding;
+        if (connection.Outstanding > 0 && connection.WaitingSince == 0)
+        {
+            connection.WaitingSince = Stopwatch.GetTimestamp();
+        }
+    }
+
+    /// <summary>Writes what is pending; false when the socket took only part of it (EPOLLOUT is watched) or the write failed.</summary>
+    private bool Write(EpollConnection connection)
+    {
+        var session = connection.Http2!;
+        while (!session.Pending.IsEmpty)
+        {
+            var written = EpollNative.Write(connection.Fd, session.Pending.Span);
+            if (written == -EpollNative.EAGAIN)
+            {
+                connection.Phase = EpollPhase.Writing;
+                sockets.Watch(connection, EpollNative.EPOLLIN | EpollNative.EPOLLOUT);
+                return false;
+            }
+
+            if (written < 0)
+            {
+                Fail(connection, "write: " + EpollNative.Describe(-written), ref connection.Counters.WriteErrors);
+                return false;
+            }
+
+            session.Sent(written);
+        }
+
+        connection.Phase = EpollPhase.Reading;
+        sockets.Watch(connection, EpollNative.EPOLLIN);
+        return true;
+    }
+
+    private void Fail(EpollConnection connection, string cause, ref long counter) => sockets.Fail(connection, cause, ref counter);
+}
