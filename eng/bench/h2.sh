@@ -32,15 +32,15 @@ worker_rlimit_nofile 16384;
 daemon off;
 pid $out/nginx/nginx.pid;
 error_log $out/nginx/error.log;
-events { worker_connections 8192; }
+events { worker_connections 8192; multi_accept on; }
 http {
   access_log off;
   keepalive_requests 100000000;
   http2_max_concurrent_streams 256;
   client_body_temp_path $out/nginx; proxy_temp_path $out/nginx; fastcgi_temp_path $out/nginx; uwsgi_temp_path $out/nginx; scgi_temp_path $out/nginx;
   server {
-    listen 127.0.0.1:$h2c_port http2;
-    listen 127.0.0.1:$h2_port ssl http2;
+    listen 127.0.0.1:$h2c_port http2 backlog=4096;
+    listen 127.0.0.1:$h2_port ssl http2 backlog=4096;
     ssl_certificate $out/nginx/cert.pem;
     ssl_certificate_key $out/nginx/key.pem;
     location / { default_type text/plain; return 200 "Hello, World!"; }

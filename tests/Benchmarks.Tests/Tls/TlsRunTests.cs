@@ -33,12 +33,12 @@ public sealed class TlsRunTests
     }
 
     /// <summary>
-    /// h2 by the built-in load and by h2load, h2c by the built-in load (h2load over h2c is checked
-    /// against curl in <see cref="TlsPeerTests"/>): streams per connection, latency, the run's document.
+    /// h2 by h2load, h2c by the built-in load (the built-in load over h2 is checked against Kestrel
+    /// and nginx in <c>Http2LoadTests</c>, h2load over h2c in <see cref="TlsPeerTests"/>): streams
+    /// per connection, latency, the run's document.
     /// </summary>
     [Theory]
     [InlineData("h2", "h2load")]
-    [InlineData("h2", "builtin")]
     [InlineData("h2c", "builtin")]
     public async Task An_http2_run_is_loaded_with_streams_per_connection(string protocol, string generator)
     {
