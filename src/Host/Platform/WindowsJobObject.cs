@@ -14,6 +14,10 @@ internal static partial class WindowsJobObject
 {
     private const int JobObjectExtendedLimitInformation = 9;
     private const uint KillOnJobClose = 0x2000;
+    private const uint JobMemoryLimitFlag = 0x200;
+    private const int JobObjectCpuRateControlInformation = 15;
+    private const uint CpuRateEnable = 0x1;
+    private const uint CpuRateHardCap = 0x4;
 
     private static readonly Lazy<IntPtr> s_job = new(Create);
 
@@ -24,6 +28,48 @@ internal static partial class WindowsJobObject
         var job = s_job.Value;
         return job != IntPtr.Zero && AssignProcessToJobObject(job, process.Handle);
     }
+
+    /// <summary>
+    /// A job of its own limits (nested in the kill-on-close one; Windows 8 and later): the memory its
+    /// processes may commit together, and a hard cap on their CPU time in 1/10,000ths of the
+    /// machine (0: none). Zero when Windows refused.
+    /// </summary>
+    public static IntPtr CreateLimited(uint cpuRate, ulong jobMemoryBytes)
+    {
+        var job = CreateJobObjectW(IntPtr.Zero, null);
+        if (job == IntPtr.Zero)
+        {
+            return IntPtr.Zero;
+        }
+
+        var limits = new ExtendedLimits { Basic = new BasicLimits { LimitFlags = KillOnJobClose | (jobMemoryBytes > 0 ? JobMemoryLimitFlag : 0) }, JobMemoryLimit = (nuint)jobMemoryBytes };
+        var rate = new CpuRateControl { ControlFlags = cpuRate > 0 ? CpuRateEnable | CpuRateHardCap : 0, CpuRate = cpuRate };
+        if (!SetInformationJobObject(job, JobObjectExtendedLimitInformation, ref limits, (uint)Marshal.SizeOf<ExtendedLimits>())
+            || (cpuRate > 0 && !SetCpuRate(job, JobObjectCpuRateControlInformation, ref rate, (uint)Marshal.SizeOf<CpuRateControl>())))
+        {
+            CloseHandle(job);
+            return IntPtr.Zero;
+        }
+
+        return job;
+    }
+
+    /// <summary>Puts <paramref name="process"/> in a job of <see cref="CreateLimited"/>.</summary>
+    public static bool AssignTo(IntPtr job, Process process)
+    {
+        ArgumentNullException.ThrowIfNull(process);
+        return AssignProcessToJobObject(job, process.Handle);
+    }
+
+    /// <summary>The most memory the job's processes have committed together (bytes; 0 when Windows does not say).</summary>
+    public static long PeakMemory(IntPtr job)
+    {
+        var limits = default(ExtendedLimits);
+        return QueryInformationJobObject(job, JobObjectExtendedLimitInformation, ref limits, (uint)Marshal.SizeOf<ExtendedLimits>(), IntPtr.Zero) ? (long)limits.PeakJobMemoryUsed : 0;
+    }
+
+    /// <summary>Closes a job of <see cref="CreateLimited"/>: its processes end with it.</summary>
+    public static void Close(IntPtr job) => CloseHandle(job);
 
     private static IntPtr Create()
     {
@@ -51,6 +97,14 @@ internal static partial class WindowsJobObject
     [return: MarshalAs(UnmanagedType.Bool)]
     private static partial bool SetInformationJobObject(IntPtr job, int informationClass, ref ExtendedLimits information, uint length);
 
+    [LibraryImport("kernel32.dll", EntryPoint = "SetInformationJobObject", SetLastError = true)]
+    [return: MarshalAs(UnmanagedType.Bool)]
+    private static partial bool SetCpuRate(IntPtr job, int informationClass, ref CpuRateControl information, uint length);
+
+    [LibraryImport("kernel32.dll", SetLastError = true)]
+    [return: MarshalAs(UnmanagedType.Bool)]
+    private static partial bool QueryInformationJobObject(IntPtr job, int informationClass, ref ExtendedLimits information, uint length, IntPtr returnLength);
+
     [LibraryImport("kernel32.dll", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]
     private static partial bool AssignProcessToJobObject(IntPtr job, IntPtr process);
@@ -72,6 +126,14 @@ internal static partial class WindowsJobObject
         public nuint Affinity;
         public uint PriorityClass;
         public uint SchedulingClass;
+    }
+
+    /// <summary>JOBOBJECT_CPU_RATE_CONTROL_INFORMATION with a CpuRate.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    private struct CpuRateControl
+    {
+        public uint ControlFlags;
+        public uint CpuRate;
     }
 
     /// <summary>JOBOBJECT_EXTENDED_LIMIT_INFORMATION (IO_COUNTERS inlined as six counters).</summary>
