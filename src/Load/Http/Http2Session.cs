@@ -128,6 +128,7 @@ internal sealed class Http2Session
         {
             if (_sendLength > _send.Length - ControlRoom)
             {
+                Compact();
                 return Http2Outcome.Flush;
             }
 
@@ -150,15 +151,19 @@ internal sealed class Http2Session
             }
         }
 
-        // Keep the start of a frame not yet whole at the front of the buffer.
+        Compact();
+        return Http2Outcome.Continue;
+    }
+
+    /// <summary>Moves what is not yet parsed (a frame not yet whole, or frames waiting on a flush) to the front of the buffer.</summary>
+    private void Compact()
+    {
         if (_parsed > 0)
         {
             Buffer.BlockCopy(_receive, _parsed, _receive, 0, _held - _parsed);
             _held -= _parsed;
             _parsed = 0;
         }
-
-        return Http2Outcome.Continue;
     }
 
     /// <summary>The connection failed or closed: the requests still in flight are lost (counted when measured).</summary>

@@ -40,6 +40,14 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
         while (connection.Phase is EpollPhase.Reading or EpollPhase.Writing)
         {
             var space = session.ReceiveSpace.Span;
+            if (space.IsEmpty)
+            {
+                // Frames wait on a write the socket has not taken (a flood of SETTINGS or PINGs to
+                // answer): read nothing more until it has (Writable parses them and watches EPOLLIN again).
+                sockets.Watch(connection, EpollNative.EPOLLOUT);
+                return;
+            }
+
             var received = EpollNative.Read(connection.Fd, space);
             if (received == -EpollNative.EAGAIN)
             {
