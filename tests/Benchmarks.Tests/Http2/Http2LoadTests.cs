@@ -68,32 +68,6 @@ public sealed class Http2LoadTests
         Assert.True(result.Bad > 100 && result.Good == 0, $"{result.Good} good, {result.Bad} bad");
     }
 
-    [Fact]
-    public async Task The_open_model_sends_each_request_at_its_time_on_a_free_stream()
-    {
-        await using var serve = await ServeProcess.StartAsync("kestrel", more: ["--protocol", "h2c"]);
-        var result = await HttpLoadGenerator.RunAsync(
-            new HttpLoadOptions
-            {
-                Url = new Uri($"http://127.0.0.1:{serve.Port}/plaintext"),
-                Http2 = true,
-                Connections = 4,
-                PipelineDepth = 4,
-                Rate = 2_000,
-                Duration = TimeSpan.FromSeconds(2),
-                Warmup = TimeSpan.FromSeconds(0.5),
-                ValidatorFactory = () => new ExactBody("Hello, World!"),
-            },
-            null,
-            CancellationToken.None);
-        Assert.True(result.IsClean, result.FirstError);
-
-        // Every due request of the window went out and came back: the rate is the schedule's, each timed from its due time and from its send.
-        Assert.InRange(result.Good, 3_600, 4_400);
-        Assert.NotNull(result.Uncorrected);
-        Assert.True(result.Latency.P50 >= result.Uncorrected.P50 && result.Latency.P50 < 50, $"p50 {result.Latency.P50} ms from the due time, {result.Uncorrected.P50} from the send");
-    }
-
     internal static Task<LoadResult> RunAsync(Uri url, int streams, Benchmarks.Scenarios.IResponseValidator? validator = null, int connections = 4, HttpLoadEngine engine = HttpLoadEngine.Auto) =>
         HttpLoadGenerator.RunAsync(
             new HttpLoadOptions
