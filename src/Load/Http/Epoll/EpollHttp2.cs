@@ -24,8 +24,22 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
         Write(connection);
     }
 
+    /// <summary>Events on a connection that is up: writes resume first, then what came in is read.</summary>
+    public void OnEvents(EpollConnection connection, uint events, long now)
+    {
+        if (connection.Phase == EpollPhase.Writing && (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0)
+        {
+            Writable(connection, now);
+        }
+
+        if (connection.Phase is EpollPhase.Reading or EpollPhase.Writing && (events & (EpollNative.EPOLLIN | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0)
+        {
+            Readable(connection, now);
+        }
+    }
+
     /// <summary>The socket takes writes again: the rest of what was pending, then the frames that waited on it.</summary>
-    public void Writable(EpollConnection connection, long now)
+    private void Writable(EpollConnection connection, long now)
     {
         if (Write(connection))
         {
@@ -34,7 +48,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
     }
 
     /// <summary>Reads what the socket holds and answers it.</summary>
-    public void Readable(EpollConnection connection, long now)
+    private void Readable(EpollConnection connection, long now)
     {
         var session = connection.Http2!;
         while (connection.Phase is EpollPhase.Reading or EpollPhase.Writing)

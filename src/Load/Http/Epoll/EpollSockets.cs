@@ -190,6 +190,20 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         }
     }
 
+    /// <summary>Whether no connection is owed an answer (the run may end once it stops).</summary>
+    public static bool NothingOwed(EpollConnection[] connections)
+    {
+        foreach (var connection in connections)
+        {
+            if (connection.Outstanding > 0)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
     /// <summary>At the end of the run: what is still outstanding in the window is unfinished, and every socket is closed.</summary>
     public static void CloseAll(EpollConnection[] connections)
     {

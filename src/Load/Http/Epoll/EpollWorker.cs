@@ -88,7 +88,7 @@ internal sealed unsafe class EpollWorker
             var nextCheck = now + s_checkTicks;
             while (!_state.Aborted)
             {
-                if (_state.Stopping && NothingOwed())
+                if (_state.Stopping && EpollSockets.NothingOwed(_connections))
                 {
                     break;
                 }
@@ -161,19 +161,6 @@ internal sealed unsafe class EpollWorker
     private int WaitTimeout(bool connecting) =>
         connecting ? 0 : _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds;
 
-    private bool NothingOwed()
-    {
-        foreach (var connection in _connections)
-        {
-            if (connection.Outstanding > 0)
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
-
     private void OnEvents(EpollConnection connection, uint events, long now)
     {
         switch (connection.Phase)
@@ -188,33 +175,13 @@ internal sealed unsafe class EpollWorker
 
                 connection.Parser.Reset();
                 _sockets.Connected(connection);
-                if (connection.Http2 is not null)
-                {
-                    _http2.Start(connection, now);
-                }
-                else
-                {
-                    Next(connection, now);
-                }
-
+                Next(connection, now);
                 return;
-            case EpollPhase.Writing when connection.Http2 is not null:
-                if ((events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0)
-                {
-                    _http2.Writable(connection, now);
-                }
-
-                if (connection.Phase is EpollPhase.Reading or EpollPhase.Writing && (events & EpollNative.EPOLLIN) != 0)
-                {
-                    _http2.Readable(connection, now);
-                }
-
+            case EpollPhase.Writing or EpollPhase.Reading when connection.Http2 is not null:
+                _http2.OnEvents(connection, events, now);
                 return;
             case EpollPhase.Writing when (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0:
                 ContinueWrite(connection);
-                return;
-            case EpollPhase.Reading when connection.Http2 is not null:
-                _http2.Readable(connection, now);
                 return;
             case EpollPhase.Reading:
             case EpollPhase.Parked:
@@ -226,6 +193,13 @@ internal sealed unsafe class EpollWorker
     /// <summary>A connection with nothing owed: the next batch at once (closed loop), the next due request, or idle until one falls due (open model).</summary>
     private void Next(EpollConnection connection, long now)
     {
+        if (connection.Http2 is not null)
+        {
+            // HTTP/2 comes here once, connected: its session keeps its streams full from then on.
+            _http2.Start(connection, now);
+            return;
+        }
+
         if (_state.Stopping)
         {
             connection.Phase = EpollPhase.Parked;
