@@ -61,11 +61,12 @@ internal static class RunCommand
         var distribution = LoadOutputOptionSet.DistributionOption();
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
-        var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in --server, --connections, --pipeline, --keep-alive, --proxy, --tcp-mode or --rate makes a sweep: a full run per cell, then one table.")
+        var limits = new LimitOptionSet();
+        var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in --server, --connections, --pipeline, --streams, --keep-alive, --protocol, --proxy, --server-cpu-limit, --server-memory-limit, --tcp-mode or --rate makes a sweep: a full run per cell, then one table.")
         {
             scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
         };
-        foreach (var option in generator.All.Concat(wire.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
+        foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
             command.Options.Add(option);
         }
@@ -77,7 +78,7 @@ internal static class RunCommand
             LoadHelpGroups.Shape,
             ("Open model and targets", ["--rate", "--rate-steps", "--find-max", "--slo"]),
             ("Repeats", ["--iterations", "--restart", "--exclude", "--exclude-order"]),
-            ("Placement", ["--server-cpus", "--load-cpus", "--db-cpus", "--no-pin", "--proxy", "--proxy-cpus", "--database"]),
+            ("Placement and limits", ["--server-cpus", "--load-cpus", "--db-cpus", "--no-pin", "--server-cpu-limit", "--server-memory-limit", "--proxy", "--proxy-cpus", "--database"]),
             ("Output and storage", ["--quiet", "--detail", "--json", "--label", "--results", "--store", "--latency-distribution"]),
             LoadHelpGroups.WebSocket,
             LoadHelpGroups.Broadcast,
@@ -133,6 +134,8 @@ internal static class RunCommand
                     ServerOptions = OptionFactory.SplitServerOptions(result.GetValue(serverOptions)),
                     PluginDirectories = pluginDirectories,
                     ServerCpus = serverSet,
+                    ServerCpuLimit = limits.CpuLimit(result, serverSet),
+                    ServerMemoryLimit = result.GetValue(limits.Memory),
                     LoadCpus = loadSet,
                     DatabaseCpus = databaseSet,
                     Proxy = proxyKind,

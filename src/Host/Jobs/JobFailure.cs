@@ -1,3 +1,5 @@
+using Benchmarks.Host.Platform;
+
 namespace Benchmarks.Host.Jobs;
 
 /// <summary>
@@ -21,8 +23,17 @@ internal sealed record JobFailure(string Cause, string? Output = null)
     {
         ArgumentNullException.ThrowIfNull(process);
         var telling = TellingLine(process.Tail);
-        var cause = $"{exited} with code {process.ExitCode}{context}" + (telling is null ? " (no output)" : $": {telling}");
+        var cause = $"{exited} with code {process.ExitCode}{context}" + (OutOfMemory(process) is { } killed ? $": {killed}" : telling is null ? " (no output)" : $": {telling}");
         return new JobFailure(OneLine(cause), process.Tail.Format(20));
+    }
+
+    /// <summary>Under a memory limit that killed a process of the job: that cause, in a clause; else null.</summary>
+    public static string? OutOfMemory(JobProcess process)
+    {
+        ArgumentNullException.ThrowIfNull(process);
+        return process.Info.Limit is { } limit && limit.Read().OomKills is var kills and > 0
+            ? $"killed for memory: the memory limit ({ResourceLimits.Describe(null, limit.MemoryBytes)}) was reached ({kills} OOM kill{(kills == 1 ? "" : "s")})"
+            : null;
     }
 
     /// <summary>Line breaks folded, and at most 300 characters.</summary>

@@ -47,7 +47,10 @@ internal sealed class JobProcess : IAsyncDisposable
     public static JobProcess Start(JobStartInfo info, IProcessControl control, Action<string, bool>? onLine = null)
     {
         ArgumentNullException.ThrowIfNull(info);
-        var startInfo = new ProcessStartInfo(info.FileName)
+
+        // Under a limit, the command runs inside it from its first instruction (on Linux a shell joins the cgroup, then becomes the process).
+        var (fileName, arguments) = info.Limit is { } limit ? limit.Wrap(info.FileName, info.Arguments) : (info.FileName, info.Arguments);
+        var startInfo = new ProcessStartInfo(fileName)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -55,7 +58,7 @@ internal sealed class JobProcess : IAsyncDisposable
             UseShellExecute = false,
             WorkingDirectory = info.WorkingDirectory ?? Environment.CurrentDirectory,
         };
-        foreach (var argument in info.Arguments)
+        foreach (var argument in arguments)
         {
             startInfo.ArgumentList.Add(argument);
         }
@@ -75,12 +78,22 @@ internal sealed class JobProcess : IAsyncDisposable
         process.OutputDataReceived += (_, e) => job.OnLine(e.Data, isError: false);
         process.ErrorDataReceived += (_, e) => job.OnLine(e.Data, isError: true);
         process.Exited += (_, _) => job.OnExited();
-        if (!process.Start())
+        try
         {
-            throw new InvalidOperationException($"Could not start {info.Name}: {info.CommandLine}");
+            if (!process.Start())
+            {
+                throw new InvalidOperationException($"Could not start {info.Name}: {info.CommandLine}");
+            }
+        }
+        catch
+        {
+            info.Limit?.Dispose();
+            process.Dispose();
+            throw;
         }
 
         control.Adopt(process);
+        info.Limit?.Attach(process);
 
         if (info.Cpus is { Count: > 0 } cpus)
         {
@@ -212,6 +225,7 @@ internal sealed class JobProcess : IAsyncDisposable
     {
         await StopAsync(StopGrace);
         _process.Dispose();
+        Info.Limit?.Dispose();
     }
 
     private async Task WaitForOutputAsync()

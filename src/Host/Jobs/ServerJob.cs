@@ -37,7 +37,7 @@ internal static class ServerJob
             arguments.AddRange(["--plugins", Path.GetFullPath(directory)]);
         }
 
-        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus, Environment = launch.Environment }, control, onLine);
+        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus, Environment = launch.Environment, Limit = launch.Limit }, control, onLine);
     }
 
     /// <summary><c>serve</c>'s options for the launch's wire and certificate: none for cleartext HTTP/1.1.</summary>

@@ -9,6 +9,9 @@ internal sealed record ServerLaunch(string Scenario, string Server, Uri Url)
 
     public IReadOnlyList<int>? Cpus { get; init; }
 
+    /// <summary>The CPU quota and memory limit the server runs under (its job owns it once started); null: none.</summary>
+    public Platform.IResourceLimit? Limit { get; init; }
+
     /// <summary>Environment variables of the server process (a database scenario's connection string).</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 

@@ -99,7 +99,38 @@ internal static class MetricsDelta
             Runtime(values, r0, r1, seconds);
         }
 
+        if (start.Limit is { } q0 && end.Limit is { } q1)
+        {
+            Limit(values, q0, q1);
+        }
+
         return values;
+    }
+
+    /// <summary>A limit's counts over the interval: its periods and throttling, its OOM kills, and the peak memory charged to it so far.</summary>
+    public static void Limit(SortedDictionary<string, double> values, Platform.ResourceLimitReading start, Platform.ResourceLimitReading end)
+    {
+        ArgumentNullException.ThrowIfNull(start);
+        ArgumentNullException.ThrowIfNull(end);
+        if (end.CountsPeriods)
+        {
+            var periods = Math.Max(0, end.Periods - start.Periods);
+            var throttled = Math.Max(0, end.ThrottledPeriods - start.ThrottledPeriods);
+            Set(values, LimitMeasures.Periods, periods);
+            Set(values, LimitMeasures.ThrottledPeriods, throttled);
+            Set(values, LimitMeasures.Throttled, Math.Max(0, (end.Throttled - start.Throttled).TotalMilliseconds));
+            Set(values, LimitMeasures.ThrottledShare, periods == 0 ? 0 : 100.0 * throttled / periods);
+        }
+
+        if (end.CountsMemory)
+        {
+            Set(values, LimitMeasures.OomKills, Math.Max(0, end.OomKills - start.OomKills));
+        }
+
+        if (end.CountsMemory && end.PeakMemoryBytes > 0)
+        {
+            Set(values, LimitMeasures.PeakMemory, end.PeakMemoryBytes / (1024.0 * 1024.0));
+        }
     }
 
     /// <summary>

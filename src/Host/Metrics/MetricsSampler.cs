@@ -9,11 +9,15 @@ internal sealed class MetricsSampler
 
     private readonly Func<RuntimeCounterSnapshot?>? _runtime;
 
+    private readonly Func<Platform.ResourceLimitReading?>? _limit;
+
     /// <param name="runtime">The measured process's runtime counters at the instant of each snapshot (a .NET server with a counter session).</param>
-    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null)
+    /// <param name="limit">The counts of the limit the measured process runs under, at the instant of each snapshot.</param>
+    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null, Func<Platform.ResourceLimitReading?>? limit = null)
     {
         _metrics = metrics;
         _runtime = runtime;
+        _limit = limit;
         InterfaceName = interfaceName;
         LinkSpeedMbps = interfaceName is null ? null : metrics.ReadLinkSpeed(interfaceName);
     }
@@ -37,5 +41,6 @@ internal sealed class MetricsSampler
         proxyProcessId is > 0 ? _metrics.ReadProcessTree(proxyProcessId.Value) : null)
     {
         Runtime = _runtime?.Invoke(),
+        Limit = _limit?.Invoke(),
     };
 }

@@ -5,4 +5,7 @@ internal sealed record MetricsSnapshot(long Timestamp, MachineCpuTimes Machine, 
 {
     /// <summary>The measured .NET process's runtime counters, when a session reads them.</summary>
     public RuntimeCounterSnapshot? Runtime { get; init; }
+
+    /// <summary>The measured process's CPU quota and memory limit counts, when it runs under one.</summary>
+    public Platform.ResourceLimitReading? Limit { get; init; }
 }

@@ -12,6 +12,12 @@ internal interface IResourceLimit : IDisposable
     /// <summary>What it limits, as "1.5 CPUs, 512 MB".</summary>
     string Description { get; }
 
+    /// <summary>CPUs' worth of time per period; null: no CPU quota.</summary>
+    double? Cpus { get; }
+
+    /// <summary>The memory its processes may use together; null: no memory limit.</summary>
+    long? MemoryBytes { get; }
+
     /// <summary>
     /// The command that runs <paramref name="fileName"/> inside the limit from its first instruction
     /// (so that a runtime reading its cgroup at start-up sees the quota); on Windows the command itself.

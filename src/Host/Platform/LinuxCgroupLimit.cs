@@ -25,12 +25,17 @@ internal sealed class LinuxCgroupLimit : IResourceLimit
     private readonly string? _memory;
     private readonly bool _v2;
 
-    private LinuxCgroupLimit(string? cpu, string? memory, bool v2, string description)
+    private LinuxCgroupLimit(string? cpu, string? memory, bool v2, double? cpus, long? memoryBytes)
     {
-        (_cpu, _memory, _v2, Description) = (cpu, memory, v2, description);
+        (_cpu, _memory, _v2, Cpus, MemoryBytes) = (cpu, memory, v2, cpus, memoryBytes);
+        Description = ResourceLimits.Describe(cpus, memoryBytes);
     }
 
     public string Description { get; }
+
+    public double? Cpus { get; }
+
+    public long? MemoryBytes { get; }
 
     public static LinuxCgroupLimit Create(string name, double? cpus, long? memoryBytes)
     {
@@ -44,7 +49,7 @@ internal sealed class LinuxCgroupLimit : IResourceLimit
                 Write(folder, "cpu.max", cpus is { } c ? Invariant($"{(long)(c * PeriodMicroseconds)} {PeriodMicroseconds}") : null);
                 Write(folder, "memory.max", memoryBytes?.ToString(CultureInfo.InvariantCulture));
                 Write(folder, "memory.swap.max", memoryBytes is null ? null : "0");
-                return new LinuxCgroupLimit(folder, folder, v2: true, ResourceLimits.Describe(cpus, memoryBytes));
+                return new LinuxCgroupLimit(folder, folder, v2: true, cpus, memoryBytes);
             }
 
             string? cpu = null, memory = null;
@@ -65,7 +70,7 @@ internal sealed class LinuxCgroupLimit : IResourceLimit
                 }
             }
 
-            return new LinuxCgroupLimit(cpu, memory, v2: false, ResourceLimits.Describe(cpus, memoryBytes));
+            return new LinuxCgroupLimit(cpu, memory, v2: false, cpus, memoryBytes);
         }
         catch (Exception ex) when (ex is UnauthorizedAccessException or IOException)
         {
@@ -89,7 +94,11 @@ internal sealed class LinuxCgroupLimit : IResourceLimit
         var memoryEvents = _memory is null ? [] : Fields(Path.Combine(_memory, _v2 ? "memory.events" : "memory.oom_control"));
         var peak = _memory is null ? 0 : Number(Path.Combine(_memory, _v2 ? "memory.peak" : "memory.max_usage_in_bytes"));
         var throttled = _v2 ? TimeSpan.FromMicroseconds(cpu.GetValueOrDefault("throttled_usec")) : TimeSpan.FromTicks(cpu.GetValueOrDefault("throttled_time") / 100);
-        return new ResourceLimitReading(cpu.GetValueOrDefault("nr_periods"), cpu.GetValueOrDefault("nr_throttled"), throttled, memoryEvents.GetValueOrDefault("oom_kill"), peak);
+        return new ResourceLimitReading(cpu.GetValueOrDefault("nr_periods"), cpu.GetValueOrDefault("nr_throttled"), throttled, memoryEvents.GetValueOrDefault("oom_kill"), peak)
+        {
+            CountsPeriods = Cpus is not null,
+            CountsMemory = MemoryBytes is not null,
+        };
     }
 
     /// <summary>Removes the group; a process still in it (one that outlived its parent) is killed first.</summary>

@@ -7,5 +7,11 @@ namespace Benchmarks.Host.Platform;
 /// </summary>
 internal sealed record ResourceLimitReading(long Periods, long ThrottledPeriods, TimeSpan Throttled, long OomKills, long PeakMemoryBytes)
 {
+    /// <summary>The periods and throttling are counted (a CPU quota where the OS reports them).</summary>
+    public bool CountsPeriods { get; init; }
+
+    /// <summary>The OOM kills and peak memory are counted (a memory limit).</summary>
+    public bool CountsMemory { get; init; }
+
     public static ResourceLimitReading None { get; } = new(0, 0, TimeSpan.Zero, 0, 0);
 }

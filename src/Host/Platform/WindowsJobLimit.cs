@@ -13,14 +13,19 @@ namespace Benchmarks.Host.Platform;
 [SupportedOSPlatform("windows")]
 internal sealed class WindowsJobLimit : IResourceLimit
 {
-    private readonly IntPtr _job;
+    private IntPtr _job;
 
-    private WindowsJobLimit(IntPtr job, string description)
+    private WindowsJobLimit(IntPtr job, double? cpus, long? memoryBytes)
     {
-        (_job, Description) = (job, description);
+        (_job, Cpus, MemoryBytes) = (job, cpus, memoryBytes);
+        Description = ResourceLimits.Describe(cpus, memoryBytes);
     }
 
     public string Description { get; }
+
+    public double? Cpus { get; }
+
+    public long? MemoryBytes { get; }
 
     public static WindowsJobLimit Create(string name, double? cpus, long? memoryBytes)
     {
@@ -29,7 +34,7 @@ internal sealed class WindowsJobLimit : IResourceLimit
         var job = WindowsJobObject.CreateLimited(rate, (ulong)(memoryBytes ?? 0));
         return job == IntPtr.Zero
             ? throw new InvalidOperationException($"cannot make the Job Object '{name}' for the limits: Windows refused it (nested jobs need Windows 8 or later)")
-            : new WindowsJobLimit(job, ResourceLimits.Describe(cpus, memoryBytes));
+            : new WindowsJobLimit(job, cpus, memoryBytes);
     }
 
     public (string FileName, IReadOnlyList<string> Arguments) Wrap(string fileName, IReadOnlyList<string> arguments) => (fileName, arguments);
@@ -42,7 +47,14 @@ internal sealed class WindowsJobLimit : IResourceLimit
         }
     }
 
-    public ResourceLimitReading Read() => ResourceLimitReading.None with { PeakMemoryBytes = WindowsJobObject.PeakMemory(_job) };
+    public ResourceLimitReading Read() => ResourceLimitReading.None with { PeakMemoryBytes = WindowsJobObject.PeakMemory(_job), CountsMemory = MemoryBytes is not null };
 
-    public void Dispose() => WindowsJobObject.Close(_job);
+    /// <summary>Closes the job (its processes end with it); once, however often it is called.</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _job, IntPtr.Zero) is var job && job != IntPtr.Zero)
+        {
+            WindowsJobObject.Close(job);
+        }
+    }
 }

@@ -9,13 +9,14 @@ namespace Benchmarks.Host.Runs;
 /// the wire (link utilization at least <see cref="WireLimit"/>%), the database on CPUs of its own
 /// (at least <see cref="CpuLimit"/>% busy), the load generator (its CPUs, or its threads' share of
 /// the window spent working rather than waiting, <c>load/threads/busy</c>, at least
-/// <see cref="CpuLimit"/>%, CPUs apart from the server's), the server's CPUs (at least
+/// <see cref="CpuLimit"/>%, CPUs apart from the server's), the server's CPU quota (when it throttled:
+/// <see cref="LimitRule"/>), the server's CPUs (at least
 /// <see cref="CpuLimit"/>% busy: the stack when user mode dominates, the kernel otherwise), the
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
 /// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// the machine's other work (CPUs apart, none of the above saturated, idle under <see cref="IdleLimit"/>%),
-/// else none of them. A steal
+/// else none of them. A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
 /// </summary>
 internal static class BottleneckRule
@@ -77,6 +78,10 @@ internal static class BottleneckRule
         {
             verdict = string.Create(c, $"load-bound: the load generator's threads worked {threadsBusy:0}% of the window, rarely waiting for the server (its {Count(loadCpus.Count)} {loadBusy:0}% busy), so the figures are the client's limit, not the server's");
         }
+        else if (LimitRule.Quota(document) is { } quota)
+        {
+            verdict = quota;
+        }
         else if (serverBusy >= CpuLimit)
         {
             var user = m.GetValueOrDefault(SystemMeasures.CpuUser.Name);
@@ -107,6 +112,11 @@ internal static class BottleneckRule
         else
         {
             verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}{(document.Parameters.ContainsKey("rate") ? "; the requested rate did not load it fully (a higher --rate loads it harder)" : "; latency- or concurrency-bound (more connections or pipelining load it harder)")}");
+        }
+
+        if (LimitRule.Memory(document) is { } memory)
+        {
+            verdict += "; " + memory;
         }
 
         if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)

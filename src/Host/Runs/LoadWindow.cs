@@ -42,7 +42,7 @@ internal sealed class LoadWindow(RunSession session)
         }
 
         // The counters join the samples once their session is open (it opens beside the server's start).
-        var sampler = new MetricsSampler(_session.Metrics, nic, _session.CountersStart is null ? null : () => _session.Counters?.Snapshot());
+        var sampler = new MetricsSampler(_session.Metrics, nic, _session.CountersStart is null ? null : () => _session.Counters?.Snapshot(), server.Info.Limit is { } limit ? limit.Read : null);
         var sampling = new RunSampling(sampler, server.Id, load.Id, _session.Database?.ProcessId ?? 0, _session.Proxy?.ProcessId ?? 0);
         iteration.Sampling = sampling;
         if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
@@ -68,6 +68,13 @@ internal sealed class LoadWindow(RunSession session)
 
         iteration.Close();
         PerRequestCosts.Add(iteration.Measurements, MachineCpus.Count);
+        if (_session.Warmth.Seen is { Processors: > 0 } seen)
+        {
+            // What the server's runtime made of its CPUs and memory (under limits: the quota rounded up, 75% of the memory limit).
+            iteration.Measurements[LimitMeasures.Processors.Name] = seen.Processors;
+            iteration.Measurements[LimitMeasures.HeapLimit.Name] = seen.MemoryLimitBytes / (1024.0 * 1024.0);
+        }
+
         if (_session.CountersError is { } error)
         {
             _session.CountersError = null;

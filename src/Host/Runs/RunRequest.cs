@@ -37,6 +37,12 @@ internal sealed record RunRequest
 
     public IReadOnlyList<int>? LoadCpus { get; init; }
 
+    /// <summary>The server's CPU quota in CPUs' worth of time (<c>--server-cpu-limit</c>, a cgroup's or a Job Object's); null: none.</summary>
+    public double? ServerCpuLimit { get; init; }
+
+    /// <summary>The memory the server's processes may use together (<c>--server-memory-limit</c>); null: no limit.</summary>
+    public long? ServerMemoryLimit { get; init; }
+
     /// <summary>CPUs of the private database cluster a database scenario starts; null to leave it unpinned.</summary>
     public IReadOnlyList<int>? DatabaseCpus { get; init; }
 

@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Globalization;
+using Benchmarks.Host.Platform;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Metrics;
@@ -10,6 +12,7 @@ namespace Benchmarks.Host.Runs;
 internal sealed class ServerSession(RunSession session)
 {
     private readonly RunSession _session = session;
+    private static int s_limits;
 
     /// <summary>Starts the server, waits until it is ready, checks it (the first time) and warms it up when the load warms up in a job of its own.</summary>
     public async Task<JobProcess> StartAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken)
@@ -22,6 +25,7 @@ internal sealed class ServerSession(RunSession session)
                 Options = request.ServerOptions,
                 PluginDirectories = request.PluginDirectories,
                 Cpus = request.ServerCpus,
+                Limit = Limit(request),
                 ReportRuntime = true,
                 Wire = request.Wire,
                 Certificate = request.Certificate,
@@ -69,6 +73,24 @@ internal sealed class ServerSession(RunSession session)
         {
             await StopAsync(server);
             throw;
+        }
+    }
+
+    /// <summary>The server's CPU quota and memory limit, a fresh one for each server the run starts; null when none is asked.</summary>
+    private static IResourceLimit? Limit(RunRequest request)
+    {
+        if (request.ServerCpuLimit is null && request.ServerMemoryLimit is null)
+        {
+            return null;
+        }
+
+        try
+        {
+            return ResourceLimits.Create($"server{Interlocked.Increment(ref s_limits).ToString(CultureInfo.InvariantCulture)}", request.ServerCpuLimit, request.ServerMemoryLimit);
+        }
+        catch (InvalidOperationException ex)
+        {
+            throw new RunFailedException(ex.Message);
         }
     }
 

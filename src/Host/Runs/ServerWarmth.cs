@@ -20,6 +20,7 @@ internal sealed class ServerWarmth
 
     private readonly Lock _lock = new();
     private readonly List<(long At, double JitMilliseconds)> _reports = [];
+    private (int Processors, long MemoryLimitBytes) _seen = (-1, -1);
 
     /// <summary>True once the server has printed one report: its warmth can then be judged.</summary>
     public bool Reports
@@ -45,11 +46,24 @@ internal sealed class ServerWarmth
         }
     }
 
+    /// <summary>What the server's runtime saw of its CPUs and memory (<see cref="RuntimeActivity.Processors"/>, <see cref="RuntimeActivity.MemoryLimitBytes"/>) in its last report; -1 when unknown.</summary>
+    public (int Processors, long MemoryLimitBytes) Seen
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _seen;
+            }
+        }
+    }
+
     public void Report(RuntimeActivity activity, long at)
     {
         lock (_lock)
         {
             _reports.Add((at, activity.JitMilliseconds));
+            _seen = (activity.Processors, activity.MemoryLimitBytes);
         }
     }
 

@@ -19,6 +19,8 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         ["--streams"] = "streams",
         ["--tcp-mode"] = "tcp-mode",
         ["--rate"] = "requested rate",
+        ["--server-cpu-limit"] = "server-cpu-limit",
+        ["--server-memory-limit"] = "server-memory-limit",
     };
 
     /// <summary>Null when <paramref name="args"/> is not a <c>run</c> with a list in it.</summary>

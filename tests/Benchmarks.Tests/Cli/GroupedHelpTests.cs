@@ -13,7 +13,7 @@ public sealed class GroupedHelpTests
 
         Assert.True(help.ExitCode == 0, help.ToString());
         var text = help.Output;
-        string[] headings = ["Server:", "Load shape:", "Open model and targets:", "Repeats:", "Placement:", "Output and storage:", "WebSocket load:", "WebSocket broadcast:", "TCP load:"];
+        string[] headings = ["Server:", "Load shape:", "Open model and targets:", "Repeats:", "Placement and limits:", "Output and storage:", "WebSocket load:", "WebSocket broadcast:", "TCP load:"];
         var at = headings.Select(h => text.IndexOf("\n" + h + "\n", StringComparison.Ordinal)).ToList();
         Assert.All(at, i => Assert.True(i > 0, text));
         Assert.Equal(at.Order(), at);
@@ -22,7 +22,9 @@ public sealed class GroupedHelpTests
         // Each option once, under its heading, with its choices and default.
         string Section(string heading) => text[text.IndexOf("\n" + heading + "\n", StringComparison.Ordinal)..][(heading.Length + 2)..].Split("\n\n")[0];
         Assert.Contains("-c, --connections <connections>", Section("Load shape:"), StringComparison.Ordinal);
-        Assert.Contains("--proxy <haproxy|nginx|none>", Section("Placement:"), StringComparison.Ordinal);
+        Assert.Contains("--proxy <haproxy|nginx|none>", Section("Placement and limits:"), StringComparison.Ordinal);
+        Assert.Contains("--server-cpu-limit <server-cpu-limit>", Section("Placement and limits:"), StringComparison.Ordinal);
+        Assert.Contains("--server-memory-limit <server-memory-limit>", Section("Placement and limits:"), StringComparison.Ordinal);
         Assert.Contains("-i, --iterations <iterations> Measured windows", Flat(Section("Repeats:")), StringComparison.Ordinal);
         Assert.Contains("[default: 1]", Flat(Section("Repeats:")), StringComparison.Ordinal);
         Assert.Contains("--generator <builtin|h2load|wrk>", Section("Load shape:"), StringComparison.Ordinal);

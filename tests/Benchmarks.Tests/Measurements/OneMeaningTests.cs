@@ -9,7 +9,8 @@ namespace Benchmarks.Tests.Measurements;
 
 /// <summary>
 /// One meaning per name: the same scenario run locally (<c>run pipelined</c>) and through the
-/// agent (a server job and a load job, as crank starts them) on one machine, compared name by
+/// agent (a server job and a load job, as crank starts them) on one machine, the server under the
+/// same CPU quota and memory limit on both paths, compared name by
 /// name — the metadata each path declares, and the way each value comes from its samples. It
 /// compares meanings, not speeds (the two rates only need to be of one kind), so it runs beside
 /// the other parallel tests.
@@ -24,6 +25,7 @@ public sealed class OneMeaningTests
         "benchmarks/cpu", "benchmarks/cpu/mean", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set",
         "machine/cpu/user", "machine/cpu/kernel", "machine/cpu/idle", "machine/cpu/steal", "net/rx", "net/tx", "net/rx/bytes", "net/tx/bytes",
         "http/rps/mean", "http/requests", "http/latency/50", "http/latency/99", "http/latency/max", "load/cpu/user", "load/cpu/kernel",
+        "benchmarks/cpu/periods/total", "benchmarks/cpu/periods/throttled", "benchmarks/cpu/throttled", "benchmarks/cpu/throttled/share", "benchmarks/memory/oom-kills", "benchmarks/memory/peak",
     ];
 
     [Fact]
@@ -32,7 +34,8 @@ public sealed class OneMeaningTests
         // The local run. A long request timeout on both paths: the suite runs beside other loads, and a
         // starved second is not what this test is about.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "pipelined", "--server", "sockets", "-d", "3s", "-w", "1s", "-c", "32", "-T", "10s", "--results", results);
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "pipelined", "--server", "sockets", "-d", "3s", "-w", "1s", "-c", "32", "-T", "10s", "--results", results,
+            "--server-cpu-limit", "0.5", "--server-memory-limit", "512MB");
         Assert.True(run.ExitCode == 0, run.ToString());
         var local = StoredRuns.Single(results);
 
@@ -47,8 +50,10 @@ public sealed class OneMeaningTests
             j["ReadyStateText"] = "Application started.";
             j["Port"] = port;
 
-            // Placed as the local run places them (server on CPU 0, load on CPU 1): the two rates compare like with like.
+            // Placed and limited as the local run (server on CPU 0 with half a CPU's quota, load on CPU 1): the two rates compare like with like.
             j["CpuSet"] = "0";
+            j["CpuLimitRatio"] = 0.5 / Environment.ProcessorCount;
+            j["MemoryLimitInBytes"] = 512L << 20;
             j["Endpoints"] = new JsonArray(agent.Url.ToString());
         }));
         await client.LaunchAsync(server, Wait);
@@ -119,6 +124,8 @@ public sealed class OneMeaningTests
             Assert.True(values["benchmarks/cpu"] >= values["benchmarks/cpu/mean"] - 1e-9, path);
             Assert.InRange(values["machine/cpu/user"] + values["machine/cpu/kernel"] + values["machine/cpu/idle"] + values["machine/cpu/steal"], 99.5, 100.5);
             Assert.True(values["net/rx/bytes"] > 0 && values["http/rps/mean"] > 0, path);
+            Assert.True(values["benchmarks/cpu/periods/throttled"] <= values["benchmarks/cpu/periods/total"] && values["benchmarks/cpu/throttled/share"] > 20, $"{path}: {values["benchmarks/cpu/periods/throttled"]} of {values["benchmarks/cpu/periods/total"]} periods throttled");
+            Assert.True(values["benchmarks/memory/oom-kills"] == 0 && values["benchmarks/memory/peak"] is > 5 and < 512, path);
         }
 
         // The same server under the same load: the two rates are of one kind (noisy machines: a factor of 4 either way).

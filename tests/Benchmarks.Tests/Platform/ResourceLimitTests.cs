@@ -35,7 +35,7 @@ public sealed class ResourceLimitTests
                 Assert.True(share is > 0.1 and < 0.3, $"the loop used {share:0.00} of a core under a 0.2 quota");
                 Assert.True(periods >= 10 && throttled >= periods / 2 && reading.Throttled > TimeSpan.Zero, $"{throttled} of {periods} periods throttled ({reading.Throttled.TotalMilliseconds:0} ms)");
                 Assert.Equal("0.2 CPUs", limit.Description);
-                folder = CgroupFolder(busy.Id, "cpu");
+                folder = CgroupFolders.Of(busy.Id, "cpu");
                 Assert.EndsWith($"benchmarks-{Environment.ProcessId}-test-cpu", folder, StringComparison.Ordinal);
             }
             finally
@@ -69,7 +69,7 @@ public sealed class ResourceLimitTests
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");
 
         // As if a tool with a pid no process has now had died with its group made: empty, owner gone.
-        var parent = Path.GetDirectoryName(CgroupFolder(Environment.ProcessId, "cpu") + "/")!;
+        var parent = Path.GetDirectoryName(CgroupFolders.Of(Environment.ProcessId, "cpu") + "/")!;
         var stale = Path.Combine(parent, "benchmarks-4194300-left");
         var live = Path.Combine(parent, "benchmarks-1-live");
         Directory.CreateDirectory(stale);
@@ -86,13 +86,5 @@ public sealed class ResourceLimitTests
         }
 
         Assert.Throws<ArgumentOutOfRangeException>(() => ResourceLimits.Create("bad", 0, null));
-    }
-
-    /// <summary>The folder of a process's cgroup in a v1 controller's hierarchy (or v2's), from /proc.</summary>
-    private static string CgroupFolder(int pid, string controller)
-    {
-        var line = File.ReadAllLines($"/proc/{pid}/cgroup").First(l => l.Split(':')[1].Split(',').Contains(controller) || l.StartsWith("0::", StringComparison.Ordinal));
-        var mount = File.ReadLines("/proc/self/mountinfo").Select(l => l.Split(' ')).First(f => f[^1].Split(',').Contains(controller) || f.Contains("cgroup2"))[4];
-        return mount + line.Split(':', 3)[2];
     }
 }

@@ -52,6 +52,14 @@ internal static class JobDocument
         _ => null,
     };
 
+    /// <summary>A number, or a string holding one; null when absent or not a finite number.</summary>
+    public static double? GetDouble(JsonObject? node, string name) => Get(node, name) switch
+    {
+        JsonValue value when value.GetValueKind() == JsonValueKind.Number && value.TryGetValue<double>(out var number) && double.IsFinite(number) => number,
+        JsonValue value when value.GetValueKind() == JsonValueKind.String && double.TryParse(value.GetValue<string>(), NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) && double.IsFinite(parsed) => parsed,
+        _ => null,
+    };
+
     /// <summary>A .NET TimeSpan string ("00:05:00"); null when absent, zero or malformed.</summary>
     public static TimeSpan? GetTimeSpan(JsonObject? node, string name)
     {

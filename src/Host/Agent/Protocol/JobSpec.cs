@@ -34,6 +34,12 @@ internal sealed record JobSpec
     /// <summary>crank's <c>cpuSet</c> as sent ("0", "0-3", "1-4,6").</summary>
     public string? CpuSet { get; init; }
 
+    /// <summary>crank's <c>cpuLimitRatio</c>: the share of the machine's CPUs the job may use (0.5: half of them); 0: no quota.</summary>
+    public double CpuLimitRatio { get; init; }
+
+    /// <summary>crank's <c>memoryLimitInBytes</c>: the memory the job's processes may use together; 0: no limit.</summary>
+    public long MemoryLimitInBytes { get; init; }
+
     public TimeSpan MeasurementsInterval { get; init; } = TimeSpan.FromSeconds(1);
 
     public TimeSpan? StartTimeout { get; init; }
@@ -91,6 +97,8 @@ internal sealed record JobSpec
         Scheme = (JobDocument.GetString(document, "scheme") ?? "http").ToLowerInvariant() is "https" or "h2" ? "https" : "http",
         Endpoints = [.. JobDocument.GetStringList(document, "endpoints").Select(e => Uri.TryCreate(e, UriKind.Absolute, out var uri) ? uri : null).OfType<Uri>()],
         CpuSet = JobDocument.GetString(document, "cpuSet"),
+        CpuLimitRatio = JobDocument.GetDouble(document, "cpuLimitRatio") ?? 0,
+        MemoryLimitInBytes = (long)(JobDocument.GetDouble(document, "memoryLimitInBytes") ?? 0),
         MeasurementsInterval = TimeSpan.FromSeconds(Math.Clamp(JobDocument.GetInt(document, "measurementsIntervalSec") ?? 1, 1, 60)),
         StartTimeout = JobDocument.GetTimeSpan(document, "startTimeout"),
         BuildTimeout = JobDocument.GetTimeSpan(document, "buildTimeout"),

@@ -11,8 +11,10 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// catalog's metadata, so crank reduces each name as the local run does. When the job asks for
 /// counters (crank's <c>collectCounters</c>), the process's EventCounters are read over EventPipe
 /// and sent each interval under the names the job's <c>counters</c> list gives them.
+/// A job under a CPU quota or memory limit (crank's <c>cpuLimitRatio</c>, <c>memoryLimitInBytes</c>)
+/// has its throttling and OOM kills sampled the same way.
 /// </summary>
-internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName)
+internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName, Platform.IResourceLimit? limit = null)
 {
     public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken) => await RunAsync(interval, [], new Dictionary<string, string>(), cancellationToken);
 
@@ -38,7 +40,17 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         }
 
         await using var _ = counters;
-        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot);
+        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot, limit is null ? null : limit.Read);
+        if (limit is not null)
+        {
+            var reading = limit.Read();
+            foreach (var measurement in LimitMeasures.All.Where(m => m.Sampled && (reading.CountsPeriods || !m.Name.StartsWith("benchmarks/cpu/", StringComparison.Ordinal))
+                && (reading.CountsMemory || !m.Name.StartsWith("benchmarks/memory/", StringComparison.Ordinal))))
+            {
+                job.AddMetadata(CrankMetadata.For(measurement.Name));
+            }
+        }
+
         foreach (var measurement in SystemMeasures.All.Where(m => m.Sampled && !m.Name.StartsWith("load/", StringComparison.Ordinal)))
         {
             if ((measurement == SystemMeasures.LinkSpeed || measurement == SystemMeasures.Utilization) && sampler.LinkSpeedMbps is not > 0)

@@ -44,6 +44,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             await Task.WhenAny(job.WaitingSeen, Task.Delay(WaitingShownFor, stop));
             stop.ThrowIfCancellationRequested();
             var spec = job.Read(JobSpec.Read);
+            JobLimits.Check(spec);
             build = await builder.BuildAsync(job, spec, stop);
             job.PublishedDirectory = build.OutputDirectory;
             job.ProjectDirectory = build.ProjectDirectory;
@@ -80,7 +81,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             AgentLog.JobRunning(logger, job.Id, job.Service);
             StartTrace(job, spec);
             using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
-            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints)).RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
+            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints), process.Info.Limit).RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
             try
             {
                 await process.Exited.WaitAsync(stop);
@@ -154,7 +155,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 AgentLog.BadStatistics(logger, job.Id, job.Service);
             }
         });
-        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment, Cpus = CpusOf(spec) };
+        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment, Cpus = CpusOf(spec), Limit = JobLimits.Create(job.Id, spec) };
         return JobProcess.Start(info, control, (line, isError) =>
         {
             if (isError)
@@ -212,7 +213,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             return;
         }
 
-        job.Fail($"Job failed at runtime with exit code {process.ExitCode}:{Environment.NewLine}{job.Output.Tail(30)}");
+        var killed = JobFailure.OutOfMemory(process) is { } oom ? $" ({oom})" : "";
+        job.Fail($"Job failed at runtime with exit code {process.ExitCode}{killed}:{Environment.NewLine}{job.Output.Tail(30)}");
         AgentLog.JobExited(logger, job.Id, job.Service, process.ExitCode);
     }
 
