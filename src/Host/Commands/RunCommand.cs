@@ -44,6 +44,7 @@ internal static class RunCommand
         var generator = new GeneratorOption("The HTTP load's generator: builtin (HTTP/1.1 or HTTP/2 as --protocol says), wrk (HTTP/1.1: a warm-up run, then the measured run, read like the built-in one's) or h2load (nghttp2's, for HTTP/2).", "--load", ["http", GeneratorOption.Wrk], h2load: true);
         var wire = new WireOptionSet();
         var iterations = new Option<int>("--iterations", "-i") { Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.", DefaultValueFactory = _ => 1 };
+        var startup = new Option<int>("--startup") { Description = "Measure only the server's start, N times: each a fresh server timed to its ready line and its first response, with the CPU it took and its memory at rest; no load (the start-up benchmark: median and spread over the N)." };
         var restart = new Option<bool>("--restart") { Description = "With --iterations: a fresh server for each iteration, each warmed up (start-up and JIT variance in the spread)." };
         var exclude = new Option<int>("--exclude") { Description = "With --iterations: leave the N highest and N lowest iterations out of the means (as crank's --exclude).", DefaultValueFactory = _ => 0 };
         var excludeOrder = new Option<string?>("--exclude-order") { Description = "The measurement that ranks iterations for --exclude (default http/rps/mean, or the WebSocket rate)." };
@@ -64,7 +65,7 @@ internal static class RunCommand
         var limits = new LimitOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in --server, --connections, --pipeline, --streams, --keep-alive, --protocol, --proxy, --server-cpu-limit, --server-memory-limit, --tcp-mode or --rate makes a sweep: a full run per cell, then one table.")
         {
-            scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, exclude, excludeOrder, distribution,
+            scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, startup, exclude, excludeOrder, distribution,
         };
         foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -77,7 +78,7 @@ internal static class RunCommand
             ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]),
             LoadHelpGroups.Shape,
             ("Open model and targets", ["--rate", "--rate-steps", "--find-max", "--slo"]),
-            ("Repeats", ["--iterations", "--restart", "--exclude", "--exclude-order"]),
+            ("Repeats", ["--iterations", "--restart", "--startup", "--exclude", "--exclude-order"]),
             ("Placement and limits", ["--server-cpus", "--load-cpus", "--db-cpus", "--no-pin", "--server-cpu-limit", "--server-memory-limit", "--proxy", "--proxy-cpus", "--database"]),
             ("Output and storage", ["--quiet", "--detail", "--json", "--label", "--results", "--store", "--latency-distribution"]),
             LoadHelpGroups.WebSocket,
@@ -153,6 +154,7 @@ internal static class RunCommand
                     Trace = result.GetValue(trace) || result.GetValue(traceSeconds) is not null ? result.GetValue(traceSeconds) ?? TimeSpan.FromSeconds(5) : null,
                     Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
                     Restart = result.GetValue(restart),
+                    Startup = StartupCount(result.GetValue(startup), count, result.GetValue(findMax)),
                     Exclude = ExcludeCount(result.GetValue(exclude), count),
                     ExcludeOrder = result.GetValue(excludeOrder) is { } order
                         ? MeasurementCatalog.Find(order)?.Name ?? throw new UsageException($"--exclude-order: unknown measurement '{order}' (see 'benchmarks measurements').")
@@ -294,6 +296,16 @@ internal static class RunCommand
         });
         return command;
     }
+
+    /// <summary><c>--startup N</c>: 1 to 100 starts, alone (its starts are its iterations; a search or a rate needs a load).</summary>
+    private static int StartupCount(int startup, int iterations, bool findMax) => startup switch
+    {
+        0 => 0,
+        < 0 or > 100 => throw new UsageException("--startup must be between 1 and 100."),
+        _ when iterations > 1 => throw new UsageException("--startup N makes N starts, each its own iteration: not with --iterations."),
+        _ when findMax => throw new UsageException("--startup measures the server's start, with no load: not with --find-max."),
+        _ => startup,
+    };
 
     private static TcpLoadJob ChooseTcpJob(ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws, Scenarios.ITcpScenario scenario)
     {

@@ -21,14 +21,14 @@ internal static class MatrixTable
 
     private static readonly IReadOnlyList<Measurement> s_errors = MeasurementCatalog.WithRole(MeasurementRole.Failures);
 
-    public static IReadOnlyList<string> Columns { get; } = ["rate", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "status", "bound"];
+    public static IReadOnlyList<string> Columns { get; } = ["rate", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "status", "bound"];
 
     /// <summary>A run's cells under <see cref="Columns"/>; a cell that ran no document has only its status.</summary>
     public static IReadOnlyList<string> Cells(RunDocument? run)
     {
         if (run is null)
         {
-            return ["", "", "", "", "", "", "", "no document", ""];
+            return ["", "", "", "", "", "", "", "", "no document", ""];
         }
 
         var c = CultureInfo.InvariantCulture;
@@ -47,6 +47,9 @@ internal static class MatrixTable
             m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? proxy.ToString("0.0", c) : "",
             m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) ? idle.ToString("0.0", c) : "",
             m.TryGetValue(SystemMeasures.NetRx.Name, out var rx) ? rx.ToString("0.0", c) : "",
+            run.Parameters.ContainsKey("startup") && m.TryGetValue(SystemMeasures.StartTime.Name, out var ready)
+                ? string.Create(c, $"{ready:n0} / {m.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0}") + (run.Spread.TryGetValue(StartupMeasures.FirstResponse.Name, out var first) ? string.Create(c, $" (median {first.Median:n0}, CV {first.CvPercent:0}%)") : "")
+                : "",
             run.Status != RunStatus.Succeeded ? $"failed: {run.Error}"
                 : Runs.OpenModelRule.Judge(run) is null ? "ok"
                 : string.Create(c, $"short by {m.GetValueOrDefault(OpenModelMeasures.Of(m).RateShortfall.Name):0.#}%"),

@@ -16,7 +16,7 @@ internal static class ResultTableWriter
     private static readonly string[] s_spread =
     [
         .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.TailLatency).Select(m => m.Name),
-        SystemMeasures.CpuMean.Name, SystemMeasures.LoadUser.Name,
+        SystemMeasures.CpuMean.Name, SystemMeasures.LoadUser.Name, SystemMeasures.StartTime.Name, StartupMeasures.FirstResponse.Name,
     ];
 
     /// <summary>
@@ -25,6 +25,12 @@ internal static class ResultTableWriter
     /// </summary>
     private static List<string> Compact(RunDocument document)
     {
+        if (document.Parameters.ContainsKey("startup"))
+        {
+            // Only the server's starts were measured (run --startup).
+            return [.. new[] { SystemMeasures.StartTime, StartupMeasures.FirstResponse, StartupMeasures.FirstRequest, StartupMeasures.Cpu, StartupMeasures.WorkingSetAtRest }.Select(m => m.Name).Where(document.Measurements.ContainsKey)];
+        }
+
         var names = MeasurementOrder.Compact.Where(document.Measurements.ContainsKey).ToList();
         var failures = names.Where(MeasurementOrder.IsFailure).ToList();
         var zero = failures.Where(n => document.Measurements[n] == 0).ToList();

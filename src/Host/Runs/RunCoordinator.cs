@@ -123,6 +123,12 @@ internal sealed class RunCoordinator
                 document.Parameters["server-start"] = "kept warm from an earlier step";
             }
 
+            if (request.Startup > 0)
+            {
+                await StartupSeriesAsync(request, document, workDirectory, cancellationToken);
+                return;
+            }
+
             string? nic = null;
             for (var number = 1; number <= request.Iterations; number++)
             {
@@ -143,6 +149,12 @@ internal sealed class RunCoordinator
                 }
 
                 current = new Iteration(request.Iterations > 1 ? number : null, document.Samples.Count > 0 ? document.Samples[^1].Time : 0);
+                if (fresh && _session.Startup is { } startup)
+                {
+                    // A fresh server's start belongs to the iteration it starts (with --restart, each has one: their spread is start-up's).
+                    RunOutcome.Merge(current.Measurements, startup);
+                }
+
                 var failure = await _windows.MeasureAsync(request, launch, workDirectory, server, nic, current, cancellationToken);
                 if (!fresh && !stepWarmup)
                 {
@@ -211,6 +223,44 @@ internal sealed class RunCoordinator
             }
         }
     }
+
+    /// <summary>
+    /// <c>run --startup N</c>: N fresh starts of the server, each measured to its first response and
+    /// stopped (the first one checked, none loaded); each start is an iteration, so the document
+    /// gives each figure's mean, median and spread over them.
+    /// </summary>
+    private async Task StartupSeriesAsync(RunRequest request, RunDocument document, string workDirectory, CancellationToken cancellationToken)
+    {
+        var starts = new List<SortedDictionary<string, double>>();
+        for (var number = 1; number <= request.Startup; number++)
+        {
+            var server = await _servers.StartAsync(request, workDirectory, verify: number == 1, cancellationToken, warmUp: false);
+            try
+            {
+                starts.Add(new SortedDictionary<string, double>(_session.Startup ?? [], StringComparer.Ordinal));
+                _session.Observer.Note(StartupLine(number, request.Startup, starts[^1]));
+            }
+            finally
+            {
+                await _servers.StopAsync(server);
+            }
+        }
+
+        if (starts.Count == 1)
+        {
+            RunOutcome.Merge(document.Measurements, starts[0]);
+        }
+        else
+        {
+            IterationStatistics.Combine(document, starts);
+        }
+
+        document.Status = RunStatus.Succeeded;
+    }
+
+    private static string StartupLine(int number, int count, SortedDictionary<string, double> start) => string.Create(
+        System.Globalization.CultureInfo.InvariantCulture,
+        $"start {number}/{count}: ready in {start.GetValueOrDefault(SystemMeasures.StartTime.Name):n0} ms, first response at {start.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0} ms ({start.GetValueOrDefault(StartupMeasures.FirstRequest.Name):0.#} ms for the request), {start.GetValueOrDefault(StartupMeasures.Cpu.Name):n0} ms CPU, {start.GetValueOrDefault(StartupMeasures.WorkingSetAtRest.Name):0} MB at rest");
 
     /// <summary>Waits for the trace of the server to be written and reads its hot methods into the run (its file is stored beside the run).</summary>
     private async Task FinishTraceAsync(RunDocument document)

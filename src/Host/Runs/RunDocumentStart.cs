@@ -95,6 +95,18 @@ internal static class RunDocumentStart
             parameters[$"server-option/{name}"] = value;
         }
 
+        if (request.Startup > 0)
+        {
+            // Only the server's starts: no load ran, and nothing of one is a parameter.
+            document.Load = "none";
+            foreach (var name in (string[])["connections", "threads", "pipeline", "duration", "warmup", "timeout", "load-cpus", "tls-resume"])
+            {
+                parameters.Remove(name);
+            }
+
+            parameters["startup"] = Invariant(request.Startup);
+        }
+
         foreach (var measurement in MeasurementCatalog.All)
         {
             document.Metadata[measurement.Name] = measurement.Info;

@@ -74,6 +74,9 @@ internal sealed record RunRequest
     /// <summary>Measured windows on one server process; the first one warms up.</summary>
     public int Iterations { get; init; } = 1;
 
+    /// <summary>Only the server's start, this many times (<c>--startup N</c>): each fresh start measured to its first response, no load; 0: a load run.</summary>
+    public int Startup { get; init; }
+
     /// <summary>A fresh server for each iteration, each warmed up: the spread then includes start-up and JIT variance.</summary>
     public bool Restart { get; init; }
 

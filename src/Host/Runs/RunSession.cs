@@ -37,6 +37,9 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
     /// <summary>The trace being recorded of the server (<c>--trace</c>): its file, how long, and the recording (the reason when it could not).</summary>
     public (string Path, TimeSpan Length, Task<string?> Recording)? Trace { get; set; }
 
+    /// <summary>How the running server started (<see cref="ServerStartup"/>): set by each fresh start, taken into the iteration it starts.</summary>
+    public SortedDictionary<string, double>? Startup { get; set; }
+
     /// <summary>The running server's JIT activity, as its own lines report it.</summary>
     public ServerWarmth Warmth { get; set; } = new();
 

@@ -15,10 +15,13 @@ internal sealed class ServerSession(RunSession session)
     private static int s_limits;
 
     /// <summary>Starts the server, waits until it is ready, checks it (the first time) and warms it up when the load warms up in a job of its own.</summary>
-    public async Task<JobProcess> StartAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken)
+    /// <param name="warmUp">Warm it up with the load's warm-up job (when the load has one); false: started, checked and measured only (<c>run --startup</c>).</param>
+    public async Task<JobProcess> StartAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken, bool warmUp = true)
     {
         var warmth = new ServerWarmth();
         _session.Warmth = warmth;
+        _session.Startup = null;
+        var started = Stopwatch.GetTimestamp();
         var server = ServerJob.Start(
             new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
             {
@@ -49,6 +52,9 @@ internal sealed class ServerSession(RunSession session)
                 throw new RunFailedException(notReady);
             }
 
+            // Its start, measured before anything else talks to it: the first request is the server's first.
+            _session.Startup = await ServerStartup.MeasureAsync(request, server, started, Stopwatch.GetTimestamp(), _session.Metrics, cancellationToken);
+
             if (verify && request.Verify)
             {
                 var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken, _session.Database?.ConnectionString, request.ProxyUrl is null ? request.Wire : null);
@@ -65,8 +71,12 @@ internal sealed class ServerSession(RunSession session)
                 _session.CountersStart = StartCountersAsync(server.Id, cancellationToken);
             }
 
-            _session.Observer.ServerReady(request.ServerName, server.Id, request.ServerCpus, request.LoadJob.Describe(request.Load), request.LoadCpus);
-            await WarmUpAsync(request, workDirectory, server, cancellationToken);
+            if (warmUp)
+            {
+                _session.Observer.ServerReady(request.ServerName, server.Id, request.ServerCpus, request.LoadJob.Describe(request.Load), request.LoadCpus);
+                await WarmUpAsync(request, workDirectory, server, cancellationToken);
+            }
+
             return server;
         }
         catch

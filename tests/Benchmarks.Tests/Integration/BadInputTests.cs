@@ -43,6 +43,8 @@ public sealed class BadInputTests
     [InlineData("Invalid memory limit '1MB' for --server-memory-limit: use a size of at least 16MB", "run", "plaintext", "--server-memory-limit", "1MB")]
     [InlineData("Invalid memory limit '12XB' for --server-memory-limit", "run", "plaintext", "--server-memory-limit", "12XB")]
     [InlineData("sweep cell 2 of 2 (server-cpu-limit 0) cannot run", "run", "plaintext", "--server-cpu-limit", "0.5,0")]
+    [InlineData("--startup N makes N starts, each its own iteration: not with --iterations.", "run", "plaintext", "--startup", "3", "-i", "2")]
+    [InlineData("--startup must be between 1 and 100.", "run", "plaintext", "--startup", "101")]
     [InlineData("Unknown Kestrel option 'ioQueues'", "run", "plaintext", "--server-option", "ioQueues=1")]
     [InlineData("Kestrel option 'ioQueueCount' has an invalid value 'many'", "run", "plaintext", "--server-option", "ioQueueCount=many")]
     [InlineData("Unknown sockets option 'a'", "run", "plaintext", "--server", "sockets", "--server-option", "a=b")]
