@@ -34,13 +34,15 @@ internal static class MeasurementOrder
 
     /// <summary>
     /// A comparison's short table: the rate, the failures, latency p50, p99 and max, the server's
-    /// CPU, the machine's idle and the load's CPU (what completed follows the rate, so it is left out).
+    /// CPU, the machine's idle and the load's CPU (what completed follows the rate, so it is left out),
+    /// then what ranks stacks: CPU per request, rate per CPU and peak memory per 1,000 connections.
     /// </summary>
     public static IReadOnlyList<string> Comparison { get; } =
     [
         .. Names(MeasurementRole.Headline), .. Names(MeasurementRole.Failures),
         .. s_latencies.SelectMany(f => new[] { f.P50, f.P99, f.Maximum }).Select(m => m.Name),
         SystemMeasures.CpuMean.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.LoadUser.Name,
+        RuntimeMeasures.CpuPerRequest.Name, EfficiencyMeasures.RatePerCpu.Name, EfficiencyMeasures.WorkingSetPer1kConnections.Name,
     ];
 
     /// <summary>Whether a measurement counts failures (a short table leaves out failure counts that were 0 on both sides).</summary>

@@ -20,6 +20,7 @@ internal static class SystemMeasures
     public static readonly Measurement WorkingSet = Sampled("benchmarks/working-set", "MB", Max, Lower, "Process working set with its child processes, largest interval (MB)", reduce: Max);
     public static readonly Measurement BuildTime = new("benchmarks/build-time", "ms", Max, Lower, "Build time (ms)", Max) { Format = "n0" };
     public static readonly Measurement StartTime = new("benchmarks/start-time", "ms", Max, Lower, "Start time (ms)", Max) { Format = "n0" };
+    public static readonly Measurement PublishedSize = new("benchmarks/published-size", "KB", Max, Lower, "Published size: the files of the built application's folder (KB)", Max) { Format = "n0" };
 
     public static readonly Measurement MachineUser = Sampled("machine/cpu/user", "%", Avg, Neither, "Machine CPU in user mode, mean of the intervals (%)");
     public static readonly Measurement MachineKernel = Sampled("machine/cpu/kernel", "%", Avg, Neither, "Machine CPU in kernel mode, mean of the intervals (%)");
@@ -54,7 +55,7 @@ internal static class SystemMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, MachineUser, MachineKernel, MachineIdle, MachineSteal,
+        Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal,
         NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];

@@ -119,7 +119,11 @@ internal static class MetricsDelta
             Set(values, LimitMeasures.Periods, periods);
             Set(values, LimitMeasures.ThrottledPeriods, throttled);
             Set(values, LimitMeasures.Throttled, Math.Max(0, (end.Throttled - start.Throttled).TotalMilliseconds));
-            Set(values, LimitMeasures.ThrottledShare, periods == 0 ? 0 : 100.0 * throttled / periods);
+            if (periods > 0)
+            {
+                // A second without work had no period to throttle: it has no share, rather than 0%.
+                Set(values, LimitMeasures.ThrottledShare, 100.0 * throttled / periods);
+            }
         }
 
         if (end.CountsMemory)

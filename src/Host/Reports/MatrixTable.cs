@@ -21,14 +21,14 @@ internal static class MatrixTable
 
     private static readonly IReadOnlyList<Measurement> s_errors = MeasurementCatalog.WithRole(MeasurementRole.Failures);
 
-    public static IReadOnlyList<string> Columns { get; } = ["rate", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "status", "bound"];
+    public static IReadOnlyList<string> Columns { get; } = ["rate", "per server CPU", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "status", "bound"];
 
     /// <summary>A run's cells under <see cref="Columns"/>; a cell that ran no document has only its status.</summary>
     public static IReadOnlyList<string> Cells(RunDocument? run)
     {
         if (run is null)
         {
-            return ["", "", "", "", "", "", "", "", "no document", ""];
+            return ["", "", "", "", "", "", "", "", "", "no document", ""];
         }
 
         var c = CultureInfo.InvariantCulture;
@@ -41,6 +41,7 @@ internal static class MatrixTable
         return
         [
             rateText,
+            m.TryGetValue(EfficiencyMeasures.RatePerCpu.Name, out var perCpu) ? perCpu.ToString("n0", c) : "",
             p99 is null ? "" : m[p99.Name].ToString("0.00", c),
             errors.ToString("n0", c),
             m.TryGetValue(SystemMeasures.CpuUser.Name, out var user) ? string.Create(c, $"{user:0.0} / {m.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}") : "",

@@ -67,7 +67,7 @@ internal sealed class LoadWindow(RunSession session)
         }
 
         iteration.Close();
-        PerRequestCosts.Add(iteration.Measurements, MachineCpus.Count);
+        PerRequestCosts.Add(iteration.Measurements, MachineCpus.Count, launch.Load.Connections);
         if (_session.Warmth.Seen is { Processors: > 0 } seen)
         {
             // What the server's runtime made of its CPUs and memory (under limits: the quota rounded up, 75% of the memory limit).

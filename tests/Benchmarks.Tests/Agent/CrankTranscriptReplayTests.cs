@@ -42,6 +42,10 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         var application = FinalJob(replay, 1);
         // The server worked while loaded (its last second, after the load ended, may be idle: 0 is a true reading there).
         Assert.True(AgentClient.Values(application, "benchmarks/cpu").Max() > 0);
+
+        // The build's published folder, as crank's agent reports it (KB): the host, its plugins and their dependencies.
+        Assert.InRange(Last(application, "benchmarks/published-size"), 5_000, 2_000_000);
+        Assert.Contains(application["metadata"]!.AsArray(), m => (string?)m!["name"] == "benchmarks/published-size");
         Assert.Equal("Running", replay.StartOutcome[1]);
     }
 

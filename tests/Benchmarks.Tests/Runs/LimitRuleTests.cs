@@ -59,6 +59,12 @@ public sealed class LimitRuleTests
         Assert.Equal(1, values["benchmarks/memory/oom-kills"]);
         Assert.Equal(64, values["benchmarks/memory/peak"]);
 
+        // A second without work has no share (not 0%: it would dilute the seconds that had work).
+        values.Clear();
+        MetricsDelta.Limit(values, start, start);
+        Assert.Equal(0, values["benchmarks/cpu/periods/total"]);
+        Assert.DoesNotContain("benchmarks/cpu/throttled/share", values.Keys);
+
         values.Clear();
         MetricsDelta.Limit(values, start with { CountsPeriods = false }, end with { CountsPeriods = false });
         Assert.DoesNotContain("benchmarks/cpu/periods/total", values.Keys);
@@ -98,7 +104,7 @@ public sealed class LimitRuleTests
         run.Measurements["benchmarks/cpu/kernel"] = 15;
         run.Measurements["machine/cpu/idle"] = 20;
         run.Measurements["benchmarks/cpu/throttled/share"] = throttledShare;
-        run.Measurements["runtime/processor-count"] = 2;
+        run.Measurements["benchmarks/processor-count"] = 2;
         return run;
     }
 }

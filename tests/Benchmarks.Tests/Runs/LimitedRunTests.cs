@@ -38,8 +38,8 @@ public sealed class LimitedRunTests
         Assert.InRange(m["benchmarks/memory/peak"], 10, 256);
 
         // What the server's runtime made of the limits: the quota rounded up, 75% of the memory limit.
-        Assert.Equal(1, m["runtime/processor-count"]);
-        Assert.Equal(192, m["runtime/gc/heap-limit"]);
+        Assert.Equal(1, m["benchmarks/processor-count"]);
+        Assert.Equal(192, m["benchmarks/gc-heap-limit"]);
 
         // Each second of the window carries the quota's figures; the verdict names the quota, not the CPUs.
         Assert.All(document.Samples.Where(s => s.Values.ContainsKey("load/rate")), s => Assert.Contains("benchmarks/cpu/throttled/share", s.Values.Keys));

@@ -43,9 +43,14 @@ public sealed class RuntimeVerdictTests
             ["runtime-counter/gen-0-gc-count"] = 5,
             ["runtime-counter/threadpool-completed-items-count"] = 12_000,
             ["benchmarks/cpu/mean"] = 50,
+            ["benchmarks/working-set"] = 120,
         };
-        PerRequestCosts.Add(m, cores: 2);
+        PerRequestCosts.Add(m, cores: 2, connections: 256);
         Assert.Equal(800, m["runtime/allocated-per-request"], 6);
+
+        // What ranks stacks: a CPU's worth of the server (half of 2 cores) bought 10,000 req/s; 120 MB for 256 connections.
+        Assert.Equal(10_000, m["benchmarks/efficiency/rate-per-cpu"], 6);
+        Assert.Equal(468.75, m["benchmarks/efficiency/working-set-per-1k-connections"], 6);
         Assert.Equal(0.5, m["runtime/gcs-per-1k-requests"], 6);
         Assert.Equal(1.2, m["runtime/work-items-per-request"], 6);
         Assert.Equal(100, m["benchmarks/cpu-per-request"], 6);

@@ -68,4 +68,7 @@ internal static partial class AgentLog
 
     [LoggerMessage(21, LogLevel.Information, "Job {Id} ({Service}): statistics reset (measurements cleared, new baselines)")]
     public static partial void StatisticsReset(ILogger logger, int id, string service);
+
+    [LoggerMessage(22, LogLevel.Information, "Job {Id} ({Service}): deleted, its folder kept as it asked (noClean): {Directory}")]
+    public static partial void FolderKept(ILogger logger, int id, string service, string directory);
 }

@@ -106,6 +106,9 @@ internal sealed class AgentJob
     /// <summary>How long the build took (echoed as crank's <c>buildTime</c>).</summary>
     public TimeSpan? BuildTime { get; set; }
 
+    /// <summary>What the published application is made of (crank's <c>collectDependencies</c>), echoed as the job's <c>dependencies</c>; null: as the controller sent it.</summary>
+    public JsonArray? Dependencies { get; set; }
+
     public int ChildProcessId { get; set; }
 
     /// <summary>The process whose CPU and memory are the job's: the child it named, else its own.</summary>
@@ -335,6 +338,11 @@ internal sealed class AgentJob
             if (BuildTime is { } buildTime)
             {
                 JobDocument.Set(job, "buildTime", buildTime.ToString("c", System.Globalization.CultureInfo.InvariantCulture));
+            }
+
+            if (Dependencies is { } dependencies)
+            {
+                JobDocument.Set(job, "dependencies", dependencies.DeepClone());
             }
 
             JobDocument.Set(job, "measurements", new JsonArray([.. _measurements.Select(m => m.DeepClone())]));

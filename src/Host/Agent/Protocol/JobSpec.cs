@@ -78,8 +78,24 @@ internal sealed record JobSpec
 
     public string? DumpType { get; init; }
 
+    /// <summary>crank's <c>beforeScript</c>: a command line run in the job's folder before its process starts; a failure fails the job.</summary>
+    public string? BeforeScript { get; init; }
+
+    /// <summary>crank's <c>afterScript</c>: a command line run in the job's folder once its process has ended.</summary>
+    public string? AfterScript { get; init; }
+
+    /// <summary>crank's <c>noClean</c>: keep the job's folder when the job is deleted.</summary>
+    public bool NoClean { get; init; }
+
+    /// <summary>crank's <c>collectDependencies</c>: report the runtime, ASP.NET Core and the packages the published application holds.</summary>
+    public bool CollectDependencies { get; init; }
+
     public static JobSpec Read(JsonObject document) => new()
     {
+        BeforeScript = JobDocument.GetString(document, "beforeScript") is { Length: > 0 } before && !string.IsNullOrWhiteSpace(before) ? before : null,
+        AfterScript = JobDocument.GetString(document, "afterScript") is { Length: > 0 } after && !string.IsNullOrWhiteSpace(after) ? after : null,
+        NoClean = JobDocument.GetBool(document, "noClean"),
+        CollectDependencies = JobDocument.GetBool(document, "collectDependencies"),
         DotNetTrace = JobDocument.GetBool(document, "dotNetTrace"),
         DotNetTraceProviders = JobDocument.GetString(document, "dotNetTraceProviders"),
         DumpProcess = JobDocument.GetBool(document, "dumpProcess"),

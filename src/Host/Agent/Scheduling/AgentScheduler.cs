@@ -114,7 +114,16 @@ internal sealed class AgentScheduler(JobRepository jobs, JobRunner runner, Agent
             trace.Dispose();
         }
 
-        RemoveFolder(job.Directory);
+        if (job.Read(JobSpec.Read).NoClean)
+        {
+            // crank's noClean: the job's folder stays (until the agent's next start empties the jobs folder).
+            AgentLog.FolderKept(logger, job.Id, job.Service, job.Directory);
+        }
+        else
+        {
+            RemoveFolder(job.Directory);
+        }
+
         job.Release();
         job.TryMove(AgentJobState.Deleted);
         AgentLog.JobDeleted(logger, job.Id, job.Service);

@@ -36,6 +36,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         var stop = job.StopSource.Token;
         JobProcess? process = null;
         JobBuild? build = null;
+        JobSpec? spec = null;
         var ready = false;
         try
         {
@@ -43,7 +44,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             // can be ready within milliseconds, so it is held until Waiting has been read.
             await Task.WhenAny(job.WaitingSeen, Task.Delay(WaitingShownFor, stop));
             stop.ThrowIfCancellationRequested();
-            var spec = job.Read(JobSpec.Read);
+            spec = job.Read(JobSpec.Read);
             JobLimits.Check(spec);
             build = await builder.BuildAsync(job, spec, stop);
             job.PublishedDirectory = build.OutputDirectory;
@@ -51,7 +52,23 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             job.BuildTime = build.Duration;
             job.AddMetadata(CrankMetadata.For(SystemMeasures.BuildTime.Name));
             job.AddMeasurement(SystemMeasures.BuildTime.Name, build.Duration.TotalMilliseconds);
+            if (build.OutputDirectory is { } published && Directory.Exists(published))
+            {
+                job.AddMetadata(CrankMetadata.For(SystemMeasures.PublishedSize.Name));
+                job.AddMeasurement(SystemMeasures.PublishedSize.Name, new DirectoryInfo(published).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length) / 1024.0);
+            }
             ExtractOutputAttachments(job);
+            if (spec.CollectDependencies)
+            {
+                // A published project's folder; for an executable job, the folder of the program it runs.
+                job.Dependencies = JobDependencies.Collect(build.OutputDirectory ?? (Path.IsPathRooted(build.FileName) ? Path.GetDirectoryName(build.FileName) : null) ?? build.WorkingDirectory);
+            }
+
+            if (spec.BeforeScript is { } before && await JobScripts.RunAsync(job, "beforeScript", before, build.WorkingDirectory, control, stop) is { } notRun)
+            {
+                throw new JobFailedException(notRun);
+            }
+
             if (!job.TryMove(AgentJobState.Starting, AgentJobState.Waiting))
             {
                 return;
@@ -113,7 +130,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 job.Fail("the job was stopped before it started");
             }
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or JobPathException or InvalidDataException or System.ComponentModel.Win32Exception)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or JobPathException or InvalidDataException or System.ComponentModel.Win32Exception or System.Text.Json.JsonException)
         {
             AgentLog.JobFailed(logger, job.Id, job.Service, ex.Message);
             job.Fail(ex.Message);
@@ -124,6 +141,11 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             {
                 await StopProcessAsync(job, process);
                 await process.DisposeAsync();
+                if (spec?.AfterScript is { } after && build is not null
+                    && await JobScripts.RunAsync(job, "afterScript", after, build.WorkingDirectory, control, CancellationToken.None) is { } afterFailed)
+                {
+                    job.Output.Add("[agent] " + afterFailed);
+                }
             }
 
             // A shared build that its job could not start from (it exited or hung before it was
