@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: on a fresh Debian/Ubuntu machine with the .NET SDK, installs what the
 # tests need, builds the solution for Linux and the product for win-x64 (platform analyzer
-# CA1416 is an error), and runs every test: the parallel collections first, then the measuring
+# CA1416 is an error) and publishes the latter self-contained for the Windows tier (run under
+# Wine: docs/windows.md), and runs every test: the parallel collections first, then the measuring
 # ones alone (tests/Benchmarks.Tests/Support/Measuring.cs). Prints "N passed, N failed" last.
 #
 #   bash eng/test.sh          both tiers: what CI runs
@@ -57,6 +58,7 @@ command -v git >/dev/null 2>&1 || packages+=(git)
 command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v h2load >/dev/null 2>&1 || packages+=(nghttp2-client)
+command -v wine >/dev/null 2>&1 || packages+=(wine)
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq
@@ -88,6 +90,16 @@ if [ $linux_status != 0 ] || [ $parity_status != 0 ]; then
   echo "0 passed, 1 failed"
   exit 1
 fi
+
+# The Windows tier runs the win-x64 build under Wine: self-contained, published from the parity
+# build's compiled output (a few seconds), so that Wine needs no .NET of its own.
+echo "== publish win-x64 (self-contained) for the Windows tier under Wine"
+if ! dotnet publish src/Host/Benchmarks.Host.csproj -c Release -p:TargetOs=windows --self-contained --artifacts-path artifacts/windows \
+  -o artifacts/windows/publish -nologo -clp:ErrorsOnly "${build_flags[@]}"; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+stop_compiler_server
 
 echo "== PostgreSQL for the store tests (port 25432)"
 bash eng/postgres.sh start 25432 >/dev/null

@@ -31,9 +31,9 @@ internal sealed class WindowsJobLimit : IResourceLimit
     {
         // CpuRate is in 1/10,000ths of all the machine's processors.
         var rate = cpus is { } c ? (uint)Math.Clamp(c / MachineCpus.Count * 10_000, 1, 10_000) : 0;
-        var job = WindowsJobObject.CreateLimited(rate, (ulong)(memoryBytes ?? 0));
+        var job = WindowsJobObject.CreateLimited(rate, (ulong)(memoryBytes ?? 0), out var refused);
         return job == IntPtr.Zero
-            ? throw new InvalidOperationException($"cannot make the Job Object '{name}' for the limits: Windows refused it (nested jobs need Windows 8 or later)")
+            ? throw new InvalidOperationException($"cannot make the Job Object '{name}' for the limits: Windows refused {refused}")
             : new WindowsJobLimit(job, cpus, memoryBytes);
     }
 

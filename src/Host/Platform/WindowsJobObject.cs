@@ -5,9 +5,10 @@ using System.Runtime.Versioning;
 namespace Benchmarks.Host.Platform;
 
 /// <summary>
-/// One Job Object per host process with kill-on-close: every child assigned to it (and the
-/// children they start) is ended by Windows when the host's last handle to the job closes,
-/// which happens however the host ends, killed included.
+/// One Job Object per host process with kill-on-close: the host joins it when it is made, so
+/// every child it starts is in it from birth (and each is assigned too), with the children they
+/// start; Windows ends them all when the host's last handle to the job closes, which happens
+/// however the host ends, killed included.
 /// </summary>
 [SupportedOSPlatform("windows")]
 internal static partial class WindowsJobObject
@@ -21,6 +22,9 @@ internal static partial class WindowsJobObject
 
     private static readonly Lazy<IntPtr> s_job = new(Create);
 
+    /// <summary>Makes the job and joins it, before this process starts its first child.</summary>
+    public static void Enter() => _ = s_job.Value;
+
     /// <summary>Puts <paramref name="process"/> in the job; false when Windows refused (the child then lives on if the host is killed).</summary>
     public static bool Assign(Process process)
     {
@@ -32,20 +36,30 @@ internal static partial class WindowsJobObject
     /// <summary>
     /// A job of its own limits (nested in the kill-on-close one; Windows 8 and later): the memory its
     /// processes may commit together, and a hard cap on their CPU time in 1/10,000ths of the
-    /// machine (0: none). Zero when Windows refused.
+    /// machine (0: none). Zero when Windows refused, and <paramref name="refused"/> says which part, with its error code.
     /// </summary>
-    public static IntPtr CreateLimited(uint cpuRate, ulong jobMemoryBytes)
+    public static IntPtr CreateLimited(uint cpuRate, ulong jobMemoryBytes, out string? refused)
     {
+        refused = null;
         var job = CreateJobObjectW(IntPtr.Zero, null);
         if (job == IntPtr.Zero)
         {
+            refused = $"the job itself (error {Marshal.GetLastPInvokeError()})";
             return IntPtr.Zero;
         }
 
         var limits = new ExtendedLimits { Basic = new BasicLimits { LimitFlags = KillOnJobClose | (jobMemoryBytes > 0 ? JobMemoryLimitFlag : 0) }, JobMemoryLimit = (nuint)jobMemoryBytes };
         var rate = new CpuRateControl { ControlFlags = cpuRate > 0 ? CpuRateEnable | CpuRateHardCap : 0, CpuRate = cpuRate };
-        if (!SetInformationJobObject(job, JobObjectExtendedLimitInformation, ref limits, (uint)Marshal.SizeOf<ExtendedLimits>())
-            || (cpuRate > 0 && !SetCpuRate(job, JobObjectCpuRateControlInformation, ref rate, (uint)Marshal.SizeOf<CpuRateControl>())))
+        if (!SetInformationJobObject(job, JobObjectExtendedLimitInformation, ref limits, (uint)Marshal.SizeOf<ExtendedLimits>()))
+        {
+            refused = $"the memory limit (error {Marshal.GetLastPInvokeError()})";
+        }
+        else if (cpuRate > 0 && !SetCpuRate(job, JobObjectCpuRateControlInformation, ref rate, (uint)Marshal.SizeOf<CpuRateControl>()))
+        {
+            refused = $"the CPU rate control (error {Marshal.GetLastPInvokeError()}; Windows 8 or later has it, Wine does not)";
+        }
+
+        if (refused is not null)
         {
             CloseHandle(job);
             return IntPtr.Zero;
@@ -84,6 +98,14 @@ internal static partial class WindowsJobObject
         {
             CloseHandle(job);
             return IntPtr.Zero;
+        }
+
+        // This process joins it too, so that every child it starts from now on is in the job from its first instruction
+        // (a child is born in its parent's job): none escapes by starting just as this process is killed, before it is
+        // assigned. Refused where this process is in a job that cannot nest (before Windows 8); assigning each child still works.
+        using (var self = Process.GetCurrentProcess())
+        {
+            _ = AssignProcessToJobObject(job, self.Handle);
         }
 
         // Never closed: the handle lives as long as this process, and closing it is what ends the children.

@@ -6,6 +6,9 @@ namespace Benchmarks.Host.Platform;
 [SupportedOSPlatform("windows")]
 internal sealed class WindowsProcessControl : IProcessControl
 {
+    /// <summary>The kill-on-close job is made (and joined) with the control, before any child is started through it.</summary>
+    public WindowsProcessControl() => WindowsJobObject.Enter();
+
     // A console child cannot be sent Ctrl+C alone without sharing our console; the caller falls back to killing the tree.
     public bool RequestStop(Process process) => false;
 

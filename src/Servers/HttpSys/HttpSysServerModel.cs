@@ -65,6 +65,12 @@ public sealed class HttpSysServerModel : IServerModel
         builder.Logging.ClearProviders();
         builder.Logging.AddSimpleConsole(o => o.SingleLine = true);
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting", LogLevel.None);
+
+        // A listener that cannot start says why in the one line the start's failure is reported with;
+        // its logger's copy (with the stack trace) is left out until the server has started.
+        var started = false;
+        builder.Logging.AddFilter((category, _) => Volatile.Read(ref started) || category?.StartsWith("Microsoft.AspNetCore.Server.HttpSys", StringComparison.Ordinal) != true);
         builder.WebHost.UseHttpSys(options =>
         {
             options.AllowSynchronousIO = false;
@@ -84,6 +90,7 @@ public sealed class HttpSysServerModel : IServerModel
         app.UseWebSockets();
         app.Run(new ScenarioRequestDelegate(context.Scenario).HandleAsync);
         await app.StartAsync(cancellationToken);
+        Volatile.Write(ref started, true);
         return new WebApplicationServer(app, [.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
     }
 

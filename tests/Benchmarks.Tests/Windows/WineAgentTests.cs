@@ -1,0 +1,154 @@
+using System.Net;
+using System.Text.Json.Nodes;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Windows;
+
+/// <summary>
+/// The agent's Windows paths under Wine: a job as the real crank controller posted it
+/// (pipelined.jsonl, its program the win-x64 host) runs, is measured by the Windows metrics and
+/// stops; a job whose program starts a child is measured as one tree (Toolhelp); and the agent
+/// runs as a Windows service under Wine's service manager, from <c>sc create</c> to <c>sc delete</c>.
+/// </summary>
+[Collection(Wine.Name)]
+public sealed class WineAgentTests(WinePrefix wine)
+{
+    private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(90);
+
+    [Fact]
+    public async Task Cranks_recorded_job_runs_on_the_windows_agent_and_is_measured_by_the_windows_metrics()
+    {
+        await using var agent = await StartAgentAsync();
+        using var client = new AgentClient(agent.Url);
+        var info = JsonNode.Parse((await client.GetRawAsync("/info")).Body)!;
+        Assert.Equal("Windows", (string?)info["os"]);
+
+        var recorded = CrankTranscript.Load("pipelined").PostedJobs().First();
+        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var job = (JsonObject)recorded.DeepClone();
+        foreach (var field in (string[])["Source", "Sources", "Project"])
+        {
+            job.Remove(field);
+        }
+
+        job["Executable"] = WinePrefix.WindowsPath(wine.Executable);
+        job["Arguments"] = $"serve --scenario pipelined --server kestrel --urls http://127.0.0.1:{port}";
+        job["Port"] = port;
+        job["ReadyStateText"] = "Application started.";
+        job["Endpoints"] = new JsonArray(agent.Url.ToString());
+        var id = await client.CreateAsync(job);
+        Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
+        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        using (var http = new HttpClient())
+        {
+            Assert.Equal("Hello, World!", await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/plaintext")));
+        }
+
+        var measured = await MeasuredAsync(client, id);
+        Assert.True(AgentClient.Values(measured, "benchmarks/working-set").Max() > 10, "the server's working set, read by the Windows metrics");
+        Assert.InRange(AgentClient.Values(measured, "machine/cpu/idle").Last(), 0, 100);
+        Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
+        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        Assert.Empty(wine.Processes($"--urls http://127.0.0.1:{port}"));
+    }
+
+    [Fact]
+    public async Task A_job_whose_program_starts_a_child_is_measured_with_the_child()
+    {
+        await using var agent = await StartAgentAsync();
+        using var client = new AgentClient(agent.Url);
+        var port = Integration.LoadGeneratorTests.ClosedPort();
+
+        // cmd.exe is the job's process; the server is its child: only the process tree holds the server's memory.
+        var id = await client.CreateAsync(AgentClient.Job("application", "wine-tree", j =>
+        {
+            j["Executable"] = @"C:\windows\system32\cmd.exe";
+            j["Arguments"] = $"/c {WinePrefix.WindowsPath(wine.Executable)} serve --scenario plaintext --server sockets --urls http://127.0.0.1:{port}";
+            j["Port"] = port;
+            j["ReadyStateText"] = "Application started.";
+            j["Endpoints"] = new JsonArray(agent.Url.ToString());
+        }));
+        Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
+        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        var measured = await MeasuredAsync(client, id);
+        Assert.True(AgentClient.Values(measured, "benchmarks/working-set").Max() > 20, $"cmd.exe alone holds a few MB; with its .NET child, tens: {AgentClient.Values(measured, "benchmarks/working-set").Max()} MB");
+        Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
+        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        Assert.Empty(wine.Processes($"--urls http://127.0.0.1:{port}"));
+    }
+
+    [Fact]
+    public async Task The_agent_runs_as_a_windows_service_from_create_to_delete()
+    {
+        var port = Integration.LoadGeneratorTests.ClosedPort();
+        const string name = "BenchmarksAgent";
+        await wine.RunAsync(s_wait, "wine", "sc", "delete", name);
+        var create = await wine.RunAsync(s_wait, "wine", "sc", "create", name, "binPath=", $"{WinePrefix.WindowsPath(wine.Executable)} agent --windows-service --url http://127.0.0.1:{port}");
+        Assert.True(create.ExitCode == 0, create.ToString());
+        try
+        {
+            var start = await wine.RunAsync(s_wait, "wine", "sc", "start", name);
+            Assert.True(start.ExitCode == 0, start.ToString());
+            Assert.Equal("RUNNING", await StateAsync(name, "RUNNING"));
+            using (var http = new HttpClient { Timeout = TimeSpan.FromSeconds(10) })
+            {
+                var info = JsonNode.Parse(await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/info")))!;
+                Assert.Equal("Windows", (string?)info["os"]);
+            }
+
+            var stop = await wine.RunAsync(s_wait, "wine", "sc", "stop", name);
+            Assert.True(stop.ExitCode == 0, stop.ToString());
+            Assert.Equal("STOPPED", await StateAsync(name, "STOPPED"));
+
+            // The process ends just after it reports STOPPED (its host returns from the service's main).
+            var ended = System.Diagnostics.Stopwatch.StartNew();
+            while (wine.Processes($"agent --windows-service --url http://127.0.0.1:{port}").Count > 0 && ended.Elapsed < TimeSpan.FromSeconds(10))
+            {
+                await Task.Delay(200);
+            }
+
+            Assert.Empty(wine.Processes($"agent --windows-service --url http://127.0.0.1:{port}"));
+        }
+        finally
+        {
+            var delete = await wine.RunAsync(s_wait, "wine", "sc", "delete", name);
+            Assert.True(delete.ExitCode == 0, delete.ToString());
+        }
+    }
+
+    private Task<AgentProcess> StartAgentAsync() =>
+        AgentProcess.StartAsync(jobsDirectory: WinePrefix.WindowsPath(TestPaths.NewTempDirectory()), environment: wine.Environment, executable: wine.Executable, launcher: ["wine"]);
+
+    /// <summary>The job once it has reported two intervals' measurements (the Windows metrics each second).</summary>
+    private static async Task<JsonObject> MeasuredAsync(AgentClient client, int id)
+    {
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (true)
+        {
+            var job = await client.GetAsync(id);
+            if (AgentClient.Values(job, "benchmarks/cpu").Count >= 2 || waited.Elapsed > TimeSpan.FromSeconds(20))
+            {
+                return job;
+            }
+
+            await Task.Delay(500);
+        }
+    }
+
+    /// <summary>The service's state as <c>sc query</c> prints it, once it is <paramref name="expected"/> or 20 s have passed.</summary>
+    private async Task<string> StateAsync(string name, string expected)
+    {
+        var state = "";
+        for (var attempt = 0; attempt < 40 && state != expected; attempt++)
+        {
+            var query = await wine.RunAsync(s_wait, "wine", "sc", "query", name);
+            state = query.Output.Split('\n').Where(l => l.Contains("STATE", StringComparison.Ordinal)).Select(l => l.Trim().Split(' ', StringSplitOptions.RemoveEmptyEntries).Last()).FirstOrDefault() ?? "";
+            if (state != expected)
+            {
+                await Task.Delay(500);
+            }
+        }
+
+        return state;
+    }
+}

@@ -1,0 +1,102 @@
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Measurements;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Windows;
+
+/// <summary>
+/// The win-x64 build's own paths under Wine: <c>verify</c> starts a server and checks it, <c>run</c>
+/// stores a document whose Windows-read measurements are present and consistent (the machine's
+/// parts make the whole, the server's CPU and working set are read, the names and metadata are
+/// Linux's), and killing a run ends its server and load (the Job Object). Wine's socket work is done
+/// by <c>wineserver</c>, another process, so magnitudes are not Windows': presence and consistency are.
+/// </summary>
+[Collection(Wine.Name)]
+public sealed class WineRunTests(WinePrefix wine)
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Theory]
+    [InlineData("kestrel")]
+    [InlineData("sockets")]
+    public async Task Verify_starts_the_server_under_windows_and_every_check_passes(string server)
+    {
+        var verify = await wine.BenchmarksAsync(s_timeout, "verify", "--server", server, "-s", "plaintext");
+        Assert.True(verify.ExitCode == 0, verify.ToString());
+        Assert.Contains("PASS", verify.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("FAIL", verify.Output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("kestrel")]
+    [InlineData("sockets")]
+    public async Task A_run_under_windows_stores_a_document_whose_measurements_are_read_and_add_up(string server)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", server, "-d", "2s", "-w", "1s", "-c", "16", "--no-counters", "--results", WinePrefix.WindowsPath(results));
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal(RunStatus.Succeeded, document.Status);
+        Assert.Equal("Windows", document.Environment.Os);
+        var m = document.Measurements;
+        Assert.True(m["http/rps/mean"] > 0 && m["http/requests/errors"] == 0, run.Output);
+
+        // Read by the Windows code: the machine's parts make the whole; the server's CPU split adds up; its working set is a .NET process's.
+        Assert.InRange(m["machine/cpu/user"] + m["machine/cpu/kernel"] + m["machine/cpu/idle"] + m["machine/cpu/steal"], 99, 101);
+        Assert.Equal(m["benchmarks/cpu/mean"], m["benchmarks/cpu/user"] + m["benchmarks/cpu/kernel"], 6);
+        Assert.True(m["benchmarks/working-set"] > 10, $"{m["benchmarks/working-set"]} MB");
+        Assert.True(m["benchmarks/start-time"] > 0 && m["benchmarks/working-set/rest"] > 10);
+
+        // One meaning per name: the catalog's metadata, as on Linux, and every second sampled under the same names.
+        Assert.All(MeasurementCatalog.All, c => Assert.Equal(c.Info, document.Metadata[c.Name]));
+        Assert.All(document.Samples.Where(s => s.Values.ContainsKey("load/rate")), s =>
+            Assert.Superset(new HashSet<string> { "benchmarks/cpu", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set", "machine/cpu/idle" }, s.Values.Keys.ToHashSet()));
+    }
+
+    [Fact]
+    public async Task A_memory_limit_is_a_job_object_and_a_cpu_limit_that_wine_cannot_set_fails_before_anything_starts()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var limited = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--server-memory-limit", "256MB", "-d", "2s", "-w", "1s", "-c", "8", "--no-counters", "--results", WinePrefix.WindowsPath(results));
+        Assert.True(limited.ExitCode == 0, limited.ToString());
+        var document = StoredRuns.Single(results);
+        Assert.Equal("256MB", document.Parameters["server-memory-limit"]);
+        Assert.Equal(0, document.Measurements["benchmarks/memory/oom-kills"]);
+
+        // Wine has no CPU rate control for jobs (Windows 8 and later have): the run says which part Windows refused, in one line.
+        results = TestPaths.NewTempDirectory();
+        var quota = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--server-cpu-limit", "0.5", "-d", "2s", "-w", "1s", "--results", WinePrefix.WindowsPath(results));
+        Assert.Equal(1, quota.ExitCode);
+        Assert.Contains("error: cannot make the Job Object 'server1' for the limits: Windows refused the CPU rate control (error ", quota.Output + quota.Error, StringComparison.Ordinal);
+        Assert.Equal(RunStatus.Failed, StoredRuns.Single(results).Status);
+    }
+
+    [Fact]
+    public async Task Killing_a_run_under_windows_ends_its_server_and_its_load()
+    {
+        var results = TestPaths.NewTempDirectory();
+        using var run = wine.Start("run", "plaintext", "--server", "sockets", "-d", "60s", "-w", "1s", "-c", "8", "--no-counters", "--results", WinePrefix.WindowsPath(results));
+        var marker = $"--results {WinePrefix.WindowsPath(results)}";
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (wine.Processes("serve --scenario plaintext").Count == 0 || wine.Processes("load --url").Count == 0)
+        {
+            Assert.True(waited.Elapsed < TimeSpan.FromSeconds(60) && !run.HasExited, "the run's server and load did not start");
+            await Task.Delay(200);
+        }
+
+        // The run itself, killed outright: no handler of its own runs, only the Job Object its children are in.
+        foreach (var pid in wine.Processes(marker))
+        {
+            System.Diagnostics.Process.GetProcessById(pid).Kill();
+        }
+
+        waited.Restart();
+        while (wine.Processes("serve --scenario plaintext").Count + wine.Processes("load --url").Count > 0 && waited.Elapsed < TimeSpan.FromSeconds(15))
+        {
+            await Task.Delay(200);
+        }
+
+        Assert.Empty(wine.Processes("serve --scenario plaintext"));
+        Assert.Empty(wine.Processes("load --url"));
+    }
+}
