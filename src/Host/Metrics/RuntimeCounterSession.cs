@@ -36,6 +36,9 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     /// <summary>Reports read so far (one per counter per second).</summary>
     public int Reports => Volatile.Read(ref _reports);
 
+    /// <summary>Why the counters stopped coming before the session ended (the platform could not parse them), or null.</summary>
+    public string? Failure { get; private set; }
+
     /// <summary>
     /// Opens a session on <paramref name="processId"/> for the given providers' counters, every
     /// <paramref name="intervalSeconds"/> (a fraction of a second keeps a sample's increments
@@ -96,6 +99,11 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         catch (Exception ex) when (ex is IOException or EndOfStreamException or ObjectDisposedException or InvalidOperationException or FormatException)
         {
             // The stream ends with the session or the process.
+        }
+        catch (Exception ex) when (ex is System.Runtime.InteropServices.SEHException or EntryPointNotFoundException or DllNotFoundException or System.ComponentModel.Win32Exception)
+        {
+            // The events are parsed with the platform's help (TDH on Windows, which Wine lacks): none will come.
+            Failure = $"{ex.GetType().Name}: {ex.Message}";
         }
     }
 
