@@ -93,7 +93,18 @@ internal sealed class JobProcess : IAsyncDisposable
         }
 
         control.Adopt(process);
-        info.Limit?.Attach(process);
+        try
+        {
+            info.Limit?.Attach(process);
+        }
+        catch (InvalidOperationException)
+        {
+            // Not under its limit: it does not run at all.
+            process.Kill(entireProcessTree: true);
+            process.Dispose();
+            info.Limit?.Dispose();
+            throw;
+        }
 
         if (info.Cpus is { Count: > 0 } cpus)
         {

@@ -66,7 +66,7 @@ internal sealed class ServerSession(RunSession session)
                 _session.Observer.Verified(report.Checks.Count, request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower", [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
             }
 
-            if (request.RuntimeCounters)
+            if (request.RuntimeCounters && warmUp)
             {
                 _session.CountersStart = StartCountersAsync(server.Id, cancellationToken);
             }

@@ -85,10 +85,23 @@ public sealed class WineAgentTests(WinePrefix wine)
             var start = await wine.RunAsync(s_wait, "wine", "sc", "start", name);
             Assert.True(start.ExitCode == 0, start.ToString());
             Assert.Equal("RUNNING", await StateAsync(name, "RUNNING"));
+            // RUNNING is reported as the host starts; its listener follows within moments.
             using (var http = new HttpClient { Timeout = TimeSpan.FromSeconds(10) })
             {
-                var info = JsonNode.Parse(await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/info")))!;
-                Assert.Equal("Windows", (string?)info["os"]);
+                string? body = null;
+                for (var attempt = 0; attempt < 50 && body is null; attempt++)
+                {
+                    try
+                    {
+                        body = await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/info"));
+                    }
+                    catch (HttpRequestException)
+                    {
+                        await Task.Delay(200);
+                    }
+                }
+
+                Assert.Equal("Windows", (string?)JsonNode.Parse(body ?? "{}")!["os"]);
             }
 
             var stop = await wine.RunAsync(s_wait, "wine", "sc", "stop", name);

@@ -16,26 +16,33 @@ public sealed class WineRunTests(WinePrefix wine)
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
-    [Theory]
-    [InlineData("kestrel")]
-    [InlineData("sockets")]
-    public async Task Verify_starts_the_server_under_windows_and_every_check_passes(string server)
+    [Fact]
+    public async Task Verify_starts_the_server_under_windows_and_every_check_passes()
     {
-        var verify = await wine.BenchmarksAsync(s_timeout, "verify", "--server", server, "-s", "plaintext");
+        // Kestrel here; the sockets server is verified by its run below (a run checks its server before loading it).
+        var verify = await wine.BenchmarksAsync(s_timeout, "verify", "--server", "kestrel", "-s", "plaintext");
         Assert.True(verify.ExitCode == 0, verify.ToString());
         Assert.Contains("PASS", verify.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("FAIL", verify.Output, StringComparison.Ordinal);
     }
 
+    /// <summary>The sockets server's run is also under a memory limit: a Job Object of its own, nested in the run's.</summary>
     [Theory]
     [InlineData("kestrel")]
-    [InlineData("sockets")]
-    public async Task A_run_under_windows_stores_a_document_whose_measurements_are_read_and_add_up(string server)
+    [InlineData("sockets", "--server-memory-limit", "256MB")]
+    public async Task A_run_under_windows_stores_a_document_whose_measurements_are_read_and_add_up(string server, params string[] more)
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", server, "-d", "2s", "-w", "1s", "-c", "16", "--results", WinePrefix.WindowsPath(results));
+        var run = await wine.BenchmarksAsync(s_timeout, ["run", "plaintext", "--server", server, "-d", "2s", "-w", "1s", "-c", "16", "--results", WinePrefix.WindowsPath(results), .. more]);
         Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("Verified: 10 TechEmpower checks passed.", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
+        if (more.Length > 0)
+        {
+            Assert.Equal("256MB", document.Parameters["server-memory-limit"]);
+            Assert.Equal(0, document.Measurements["benchmarks/memory/oom-kills"]);
+        }
+
         Assert.Equal(RunStatus.Succeeded, document.Status);
         Assert.Equal("Windows", document.Environment.Os);
         var m = document.Measurements;
@@ -58,17 +65,10 @@ public sealed class WineRunTests(WinePrefix wine)
     }
 
     [Fact]
-    public async Task A_memory_limit_is_a_job_object_and_a_cpu_limit_that_wine_cannot_set_fails_before_anything_starts()
+    public async Task A_cpu_limit_that_wine_cannot_set_fails_the_run_in_one_line_before_anything_starts()
     {
-        var results = TestPaths.NewTempDirectory();
-        var limited = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--server-memory-limit", "256MB", "-d", "2s", "-w", "1s", "-c", "8", "--no-counters", "--results", WinePrefix.WindowsPath(results));
-        Assert.True(limited.ExitCode == 0, limited.ToString());
-        var document = StoredRuns.Single(results);
-        Assert.Equal("256MB", document.Parameters["server-memory-limit"]);
-        Assert.Equal(0, document.Measurements["benchmarks/memory/oom-kills"]);
-
         // Wine has no CPU rate control for jobs (Windows 8 and later have): the run says which part Windows refused, in one line.
-        results = TestPaths.NewTempDirectory();
+        var results = TestPaths.NewTempDirectory();
         var quota = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--server-cpu-limit", "0.5", "-d", "2s", "-w", "1s", "--results", WinePrefix.WindowsPath(results));
         Assert.Equal(1, quota.ExitCode);
         Assert.Contains("error: cannot make the Job Object 'server1' for the limits: Windows refused the CPU rate control (error ", quota.Output + quota.Error, StringComparison.Ordinal);
@@ -83,7 +83,7 @@ public sealed class WineRunTests(WinePrefix wine)
         var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "httpsys", "-d", "2s", "-w", "1s", "--results", WinePrefix.WindowsPath(results));
         Assert.Equal(1, run.ExitCode);
         var all = run.Output + run.Error;
-        Assert.Contains("error: the server exited with code 1 before it was ready: error: httpsys cannot listen on http://127.0.0.1:", all, StringComparison.Ordinal);
+        Assert.True(all.Contains("error: the server exited with code 1 before it was ready: error: httpsys cannot listen on http://127.0.0.1:", StringComparison.Ordinal), all);
         Assert.DoesNotContain("   at Microsoft.AspNetCore", all, StringComparison.Ordinal);
         Assert.DoesNotContain("HttpSysListener", all, StringComparison.Ordinal);
         Assert.StartsWith("the server exited with code 1 before it was ready", StoredRuns.Single(results).Error, StringComparison.Ordinal);
