@@ -11,9 +11,6 @@ namespace Benchmarks.Host.Commands;
 /// </summary>
 internal sealed class LimitOptionSet
 {
-    /// <summary>The least memory limit taken: a .NET server does not start in less.</summary>
-    public const long LeastMemoryBytes = 16L * 1024 * 1024;
-
     public Option<double?> Cpu { get; } = new("--server-cpu-limit")
     {
         Description = "Run the server under a CPU quota of this many CPUs (0.5, 1.5; a cgroup on Linux, a Job Object on Windows), as a container would: throttling is reported and named in the verdict. Needs root or a delegated cgroup.",
@@ -36,7 +33,7 @@ internal sealed class LimitOptionSet
         CustomParser = result =>
         {
             var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
-            if (SizeParser.TryParse(text, out var bytes) && bytes >= LeastMemoryBytes)
+            if (SizeParser.TryParse(text, out var bytes) && bytes >= Platform.ResourceLimits.LeastMemoryBytes)
             {
                 return bytes;
             }

@@ -5,6 +5,9 @@ namespace Benchmarks.Host.Platform;
 /// <summary>Makes the resource limit of this operating system, or says in one line why it cannot.</summary>
 internal static class ResourceLimits
 {
+    /// <summary>The least memory limit taken, by <c>run</c> and by the agent alike: a .NET process does not start in less.</summary>
+    public const long LeastMemoryBytes = 16L * 1024 * 1024;
+
     /// <param name="name">A name of the limit's own (a cgroup's or a Job Object's), unique among those alive.</param>
     /// <param name="cpus">CPUs' worth of time per period (1.5: one and a half CPUs); null for no CPU quota.</param>
     /// <param name="memoryBytes">The memory the processes may use together; null for no limit.</param>

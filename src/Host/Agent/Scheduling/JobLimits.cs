@@ -12,9 +12,6 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// </summary>
 internal static class JobLimits
 {
-    /// <summary>The least memory limit taken (a .NET process does not start in less).</summary>
-    public const long LeastMemoryBytes = 16L * 1024 * 1024;
-
     /// <summary>The job's limit, or null when it asks for none.</summary>
     /// <exception cref="JobFailedException">A value out of range, or a machine that cannot set limits.</exception>
     public static IResourceLimit? Create(int jobId, JobSpec spec)
@@ -48,9 +45,9 @@ internal static class JobLimits
             throw new JobFailedException(string.Create(c, $"cpuLimitRatio {spec.CpuLimitRatio} is not a share of the machine between 0 and 1 (0.5: half of its {Environment.ProcessorCount} CPUs)"));
         }
 
-        if (spec.MemoryLimitInBytes < 0 || spec.MemoryLimitInBytes is > 0 and < LeastMemoryBytes)
+        if (spec.MemoryLimitInBytes < 0 || spec.MemoryLimitInBytes is > 0 and < ResourceLimits.LeastMemoryBytes)
         {
-            throw new JobFailedException(string.Create(c, $"memoryLimitInBytes {spec.MemoryLimitInBytes} is below the least this agent takes ({LeastMemoryBytes} bytes, 16 MB)"));
+            throw new JobFailedException(string.Create(c, $"memoryLimitInBytes {spec.MemoryLimitInBytes} is below the least this agent takes ({ResourceLimits.LeastMemoryBytes} bytes, 16 MB)"));
         }
     }
 }
