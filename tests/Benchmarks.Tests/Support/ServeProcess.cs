@@ -86,7 +86,14 @@ internal sealed class ServeProcess : IAsyncDisposable
         }
 
         var process = Process.Start(info)!;
-        process.ErrorDataReceived += (_, _) => { };
+        var errors = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        process.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data is { } text && errors.Count < 20)
+            {
+                errors.Enqueue(text);
+            }
+        };
         process.BeginErrorReadLine();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
@@ -99,7 +106,8 @@ internal sealed class ServeProcess : IAsyncDisposable
             }
         }
 
-        throw new InvalidOperationException($"serve --server {server} exited before it was ready (code {process.ExitCode}).");
+        await process.WaitForExitAsync(CancellationToken.None);
+        throw new InvalidOperationException($"serve --server {server} exited before it was ready (code {process.ExitCode}): {string.Join(" | ", errors)}");
     }
 
     private async Task ReadOutputAsync()
