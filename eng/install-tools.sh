@@ -5,6 +5,7 @@ set -euo pipefail
 package() {
   case "$1" in
     h2load|nghttp|nghttpd) echo nghttp2-client ;;
+    perf) echo linux-perf ;;
     *) echo "$1" ;;
   esac
 }

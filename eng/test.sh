@@ -59,6 +59,7 @@ command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v h2load >/dev/null 2>&1 || packages+=(nghttp2-client)
 command -v wine >/dev/null 2>&1 || packages+=(wine)
+command -v perf >/dev/null 2>&1 || packages+=(linux-perf)
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq
@@ -102,6 +103,10 @@ fi
 stop_compiler_server
 
 echo "== PostgreSQL for the store tests (port 25432)"
+# Stopped when this script ends if it started it; a cluster that was already running is left as it was.
+if ! bash eng/postgres.sh status 25432; then
+  trap 'bash eng/postgres.sh stop 25432; stop_compiler_server' EXIT
+fi
 bash eng/postgres.sh start 25432 >/dev/null
 
 echo "== test"

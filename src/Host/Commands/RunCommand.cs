@@ -51,6 +51,8 @@ internal static class RunCommand
         var noCounters = new Option<bool>("--no-counters") { Description = "Do not read the server's runtime counters (GC, allocations, thread pool, locks) over EventPipe each second." };
         var trace = new Option<bool>("--trace") { Description = "Record an EventPipe trace of the server inside the window (CPU samples, GC and contention events; the window's figures then include tracing's cost), store it beside the run, and print the methods its threads ran most." };
         var traceSeconds = OptionFactory.Duration("--trace-seconds", null, "How long --trace records, from the window's start (default 5s, at most the window).");
+        var profiler = new Option<string>("--profiler") { Description = "What --trace records with: eventpipe (the runtime's sample profiler: managed frames, every OS; a .nettrace) or perf (Linux perf: managed, runtime, native and kernel frames, and the share of each layer; folded stacks). Implies --trace.", DefaultValueFactory = _ => Documents.RunTrace.EventPipe };
+        profiler.AcceptOnlyFromAmong(Documents.RunTrace.EventPipe, Documents.RunTrace.Perf);
         var noVerify = new Option<bool>("--no-verify") { Description = "Skip the checks of the server (TechEmpower's for HTTP) before loading." };
         var detail = new Option<bool>("--detail") { Description = "Print every measurement, each with its meaning (default: the headline, latency, CPU and network; results show ID --detail later)." };
         var slo = new Option<string?>("--slo") { Description = "A target the run is checked against, such as 'p99<10ms' or 'p99.9<50ms,errors<0.1%' (with --find-max: the target the search keeps to)." };
@@ -65,7 +67,7 @@ internal static class RunCommand
         var limits = new LimitOptionSet();
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in --server, --connections, --pipeline, --streams, --keep-alive, --protocol, --proxy, --server-cpu-limit, --server-memory-limit, --tcp-mode or --rate makes a sweep: a full run per cell, then one table.")
         {
-            scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, startup, exclude, excludeOrder, distribution,
+            scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, profiler, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, startup, exclude, excludeOrder, distribution,
         };
         foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)))
         {
@@ -74,7 +76,7 @@ internal static class RunCommand
 
         HelpGroups.Declare(
             command,
-            ("Server", ["--server", "--server-option", "--urls", "--start-timeout", "--no-verify", "--no-counters", "--trace", "--trace-seconds", "--plugins"]),
+            ("Server", ["--server", "--server-option", "--urls", "--start-timeout", "--no-verify", "--no-counters", "--trace", "--trace-seconds", "--profiler", "--plugins"]),
             ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]),
             LoadHelpGroups.Shape,
             ("Open model and targets", ["--rate", "--rate-steps", "--find-max", "--slo"]),
@@ -151,7 +153,8 @@ internal static class RunCommand
                     LatencyDistribution = result.GetValue(distribution) is { } file ? LatencyDistributionFile(file, loadJob, result.GetValue(iterations), result.GetValue(findMax) || result.GetValue(checkOnly) || result.GetValue(sweepDocument) is not null) : null,
                     Verify = !result.GetValue(noVerify) && !webSocket,
                     RuntimeCounters = !result.GetValue(noCounters),
-                    Trace = result.GetValue(trace) || result.GetValue(traceSeconds) is not null ? result.GetValue(traceSeconds) ?? TimeSpan.FromSeconds(5) : null,
+                    Trace = result.GetValue(trace) || result.GetValue(traceSeconds) is not null || result.GetResult(profiler) is { Implicit: false } ? result.GetValue(traceSeconds) ?? TimeSpan.FromSeconds(5) : null,
+                    Profiler = result.GetValue(profiler) is Documents.RunTrace.Perf && PerfTrace.Unavailable() is { } noPerf ? throw new UsageException(noPerf) : result.GetValue(profiler)!,
                     Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
                     Restart = result.GetValue(restart),
                     Startup = StartupCount(result.GetValue(startup), count, result.GetValue(findMax)),

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Benchmarks.Host.Jobs;
+using Benchmarks.Host.Platform;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.LoadJobs;

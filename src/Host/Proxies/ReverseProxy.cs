@@ -223,10 +223,9 @@ internal sealed class ReverseProxy : IAsyncDisposable
     private static string Find(string name)
     {
         var file = OperatingSystem.IsWindows() ? name + ".exe" : name;
-        var folders = Environment.GetEnvironmentVariable("BENCHMARKS_PROXY_BIN") is { Length: > 0 } given
-            ? [given]
-            : (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries).Append("/usr/sbin").Append("/usr/local/sbin");
-        return folders.Select(f => Path.Combine(f, file)).FirstOrDefault(File.Exists)
+        return (Environment.GetEnvironmentVariable("BENCHMARKS_PROXY_BIN") is { Length: > 0 } given
+                ? ToolSearch.LocateIn(name, [given])
+                : ToolSearch.Locate(name, "/usr/sbin", "/usr/local/sbin"))
             ?? throw new ProxyUnavailableException(OperatingSystem.IsWindows()
                 ? $"{name} is not installed: put {file} on the PATH."
                 : $"{name} is not installed: install the '{name}' package (apt-get install {name}).");

@@ -101,8 +101,11 @@ internal sealed class LoadWindow(RunSession session)
         }
 
         var length = wanted < request.Load.Duration ? wanted : request.Load.Duration;
-        var path = Path.Combine(Path.GetTempPath(), $"benchmarks-trace-{Guid.NewGuid():N}.nettrace");
-        _session.Trace = (path, length, EventPipeTrace.RecordAsync(serverProcessId, path, length, cancellationToken));
+        var perf = request.Profiler == Documents.RunTrace.Perf;
+        var path = Path.Combine(Path.GetTempPath(), $"benchmarks-trace-{Guid.NewGuid():N}{(perf ? ".perf.data" : ".nettrace")}");
+        _session.Trace = (path, length, request.Profiler, serverProcessId, perf
+            ? PerfTrace.RecordAsync(serverProcessId, path, length, cancellationToken)
+            : EventPipeTrace.RecordAsync(serverProcessId, path, length, cancellationToken));
     }
 
     /// <summary>

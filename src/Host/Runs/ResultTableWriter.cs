@@ -61,7 +61,16 @@ internal static class ResultTableWriter
     private static void WriteTrace(TextWriter writer, RunTrace trace, int rows)
     {
         var c = CultureInfo.InvariantCulture;
-        writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} samples of managed code in {trace.Seconds:0.#} s, stored beside the run (.nettrace); self, total, method:"));
+        if (trace.Layers is { } layers)
+        {
+            writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} perf samples of the server on the CPU in {trace.Seconds:0.#} s, stored beside the run (.folded)"));
+            writer.WriteLine(string.Create(c, $"  by layer: managed {layers.Managed:0.0}%, runtime {layers.Runtime:0.0}%, native {layers.Native:0.0}%, kernel {layers.Kernel:0.0}%{(layers.Unknown >= 0.05 ? string.Create(c, $", unknown {layers.Unknown:0.0}%") : "")}; self, total, function:"));
+        }
+        else
+        {
+            writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} samples of managed code in {trace.Seconds:0.#} s, stored beside the run (.nettrace); self, total, method:"));
+        }
+
         foreach (var method in trace.Methods.Take(rows))
         {
             writer.WriteLine(string.Create(c, $"  {method.ExclusivePercent,5:0.0}% {method.InclusivePercent,5:0.0}%  {method.Name}"));

@@ -279,13 +279,33 @@ internal sealed class RunCoordinator
 
         try
         {
-            document.Trace = TraceProfile.Analyze(trace.Path, trace.Length.TotalSeconds);
-            document.Trace.File = trace.Path;
+            if (trace.Profiler == RunTrace.Perf)
+            {
+                // The recording is read into folded stacks, kept beside the run; perf's data file and the server's perf map go.
+                var folded = Path.ChangeExtension(trace.Path, null).Replace(".perf", "", StringComparison.Ordinal) + ".folded";
+                document.Trace = await PerfProfile.AnalyzeAsync(trace.Path, folded, trace.Length.TotalSeconds, CancellationToken.None);
+                document.Trace.File = folded;
+                document.Parameters["profiler"] = RunTrace.Perf;
+            }
+            else
+            {
+                document.Trace = TraceProfile.Analyze(trace.Path, trace.Length.TotalSeconds);
+                document.Trace.File = trace.Path;
+            }
+
             document.Parameters["trace"] = Cli.DurationParser.Format(trace.Length);
         }
-        catch (Exception ex) when (ex is IOException or InvalidOperationException or FormatException or EndOfStreamException or NotSupportedException or NotImplementedException)
+        catch (Exception ex) when (ex is IOException or InvalidOperationException or FormatException or EndOfStreamException or NotSupportedException or NotImplementedException or System.ComponentModel.Win32Exception)
         {
             _session.Observer.Note($"the trace {trace.Path} could not be read: {ex.Message}");
+        }
+        finally
+        {
+            if (trace.Profiler == RunTrace.Perf)
+            {
+                File.Delete(trace.Path);
+                File.Delete(PerfTrace.PerfMapPath(trace.ProcessId));
+            }
         }
     }
 }

@@ -92,6 +92,9 @@ internal sealed record RunRequest
     /// <summary>How long to trace the server from the first window's start (<c>--trace</c>); null: no trace.</summary>
     public TimeSpan? Trace { get; init; }
 
+    /// <summary>What records <see cref="Trace"/>: <see cref="Documents.RunTrace.EventPipe"/> (managed stacks, every OS) or <see cref="Documents.RunTrace.Perf"/> (Linux perf: every frame, kernel and native included).</summary>
+    public string Profiler { get; init; } = Documents.RunTrace.EventPipe;
+
     /// <summary>Read the server's runtime counters over EventPipe each second (a .NET server).</summary>
     public bool RuntimeCounters { get; init; } = true;
 }

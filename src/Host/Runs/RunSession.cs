@@ -35,7 +35,7 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
     public string? CountersError { get; set; }
 
     /// <summary>The trace being recorded of the server (<c>--trace</c>): its file, how long, and the recording (the reason when it could not).</summary>
-    public (string Path, TimeSpan Length, Task<string?> Recording)? Trace { get; set; }
+    public (string Path, TimeSpan Length, string Profiler, int ProcessId, Task<string?> Recording)? Trace { get; set; }
 
     /// <summary>How the running server started (<see cref="ServerStartup"/>): set by each fresh start, taken into the iteration it starts.</summary>
     public SortedDictionary<string, double>? Startup { get; set; }

@@ -33,7 +33,7 @@ internal sealed class ServerSession(RunSession session)
                 Wire = request.Wire,
                 Certificate = request.Certificate,
                 CertificateKey = request.CertificateKey,
-                Environment = _session.Database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [Scenarios.IDatabaseScenario.ConnectionVariable] = _session.Database.ConnectionString },
+                Environment = Environment(request),
             },
             _session.Control,
             (line, isError) =>
@@ -142,6 +142,28 @@ internal sealed class ServerSession(RunSession session)
         }
     }
 
+    /// <summary>
+    /// The server's environment: the database's connection string for a database scenario, and for
+    /// a perf trace what lets perf name the JIT's code (<see cref="PerfTrace.Environment"/>).
+    /// </summary>
+    private Dictionary<string, string> Environment(RunRequest request)
+    {
+        var environment = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (_session.Database is { } database)
+        {
+            environment[Scenarios.IDatabaseScenario.ConnectionVariable] = database.ConnectionString;
+        }
+
+        if (request.Trace is not null && request.Profiler == Documents.RunTrace.Perf)
+        {
+            foreach (var (name, value) in PerfTrace.Environment)
+            {
+                environment[name] = value;
+            }
+        }
+
+        return environment;
+    }
 
     /// <summary>
     /// Opens the counter session out of process, as dotnet-counters reads them, four reports a second (a second's

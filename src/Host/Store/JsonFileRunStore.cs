@@ -43,7 +43,7 @@ internal sealed class JsonFileRunStore : IRunStore
         if (document.Trace is { File: var trace } && Path.IsPathRooted(trace) && File.Exists(trace))
         {
             // A trace recorded with the run goes beside it, named as it is.
-            var beside = Path.ChangeExtension(path, ".nettrace");
+            var beside = Path.ChangeExtension(path, Path.GetExtension(trace));
             File.Move(trace, beside, overwrite: true);
             document.Trace.File = Path.GetFileName(beside);
         }
