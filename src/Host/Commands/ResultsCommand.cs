@@ -18,6 +18,7 @@ internal static class ResultsCommand
     private static string Window(Documents.RunDocument run) => run.Window?.Verdict switch
     {
         "not steady" => "NOT STEADY",
+        "empty" => "EMPTY",
         { } verdict => verdict,
         null => "-",
     };

@@ -21,6 +21,9 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal static class BottleneckRule
 {
+    /// <summary>What "nothing saturated" advises in a closed loop; left out when a cause inside the runtime explains the idle CPUs.</summary>
+    public const string ConcurrencyAdvice = "; latency- or concurrency-bound (more connections or pipelining load it harder)";
+
     public const double WireLimit = 80;
 
     public const double CpuLimit = 90;
@@ -111,7 +114,7 @@ internal static class BottleneckRule
         }
         else
         {
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}{(document.Parameters.ContainsKey("rate") ? "; the requested rate did not load it fully (a higher --rate loads it harder)" : "; latency- or concurrency-bound (more connections or pipelining load it harder)")}");
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}{(document.Parameters.ContainsKey("rate") ? "; the requested rate did not load it fully (a higher --rate loads it harder)" : ConcurrencyAdvice)}");
         }
 
         if (LimitRule.Memory(document) is { } memory)

@@ -24,8 +24,12 @@ internal static class RunVerdicts
         var limit = BottleneckRule.Judge(document);
         limit = OpenModelRule.Judge(document) is { } shortfall ? (limit is null ? shortfall : $"{shortfall}; {limit}") : limit;
 
-        // What inside the runtime held the server back comes after what limited the machine.
-        document.Bottleneck = RuntimeRule.Judge(document) is { } inside ? (limit is null ? $"inside the runtime: {inside}" : $"{limit}; inside the runtime: {inside}") : limit;
+        // What inside the runtime held the server back comes after what limited the machine; when nothing saturated,
+        // it is what held the load back, so it comes first and the advice to load harder goes.
+        document.Bottleneck = RuntimeRule.Judge(document) is not { } inside ? limit
+            : limit is null ? $"inside the runtime: {inside}"
+            : limit.StartsWith("nothing saturated", StringComparison.Ordinal) ? $"inside the runtime: {inside}; {limit.Replace(BottleneckRule.ConcurrencyAdvice, "", StringComparison.Ordinal)}"
+            : $"{limit}; inside the runtime: {inside}";
 
         // Over TLS with a trace: how much of the server's running code was TLS.
         if (TlsShare(document) is { } tls)

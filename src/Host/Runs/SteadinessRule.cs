@@ -30,6 +30,13 @@ internal static class SteadinessRule
             return check;
         }
 
+        // A window in which nothing completed has no trend to judge: it is empty, not steady.
+        if (perSecond.All(v => v == 0))
+        {
+            check.Verdict = "empty";
+            return check;
+        }
+
         (check.DriftPercent, check.TrendZ) = Trend.Fit(perSecond);
         var mean = perSecond.Average();
         check.CvPercent = mean == 0 ? 0 : Math.Sqrt(perSecond.Sum(v => (v - mean) * (v - mean)) / (perSecond.Count - 1)) / mean * 100;

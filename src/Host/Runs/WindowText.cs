@@ -15,6 +15,7 @@ internal static class WindowText
             "not steady" when window.StalledSeconds > 0 => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} stalled (below a tenth of its upper quartile) for {window.StalledSeconds} of {window.Seconds} s{iteration}: the server paused or lost its connections; repeat the run"),
             "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} (z = {window.TrendZ:0.#}); warm up longer (--warmup) or repeat the run"),
             "noisy" => string.Create(CultureInfo.InvariantCulture, $"window: noisy: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} but not out of the noise (z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%); repeat the run (--iterations) before trusting one figure"),
+            "empty" => string.Create(CultureInfo.InvariantCulture, $"window: EMPTY: {window.Series} was 0 in each of its {window.Seconds} s{iteration}: the server answered nothing"),
             "too short" => string.Create(CultureInfo.InvariantCulture, $"window: too short to judge ({window.Seconds} s of {window.Series}{iteration})"),
             _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration}, z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%)"),
         };

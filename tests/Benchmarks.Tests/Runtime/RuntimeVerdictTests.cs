@@ -87,6 +87,32 @@ public sealed class RuntimeVerdictTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_starved_pool_that_left_the_cpus_idle_leads_the_verdict_without_the_advice_to_load_harder()
+    {
+        // 'run blocking --server kestrel' at 64 connections: every pool thread waits, nothing completes, the server's CPU is idle.
+        var run = Run(rps: 0, pause: 0, allocated: 0, gen2: 0, contentions: 0, threads: [8, 14, 22, 36], queue: [12, 80, 169]);
+        run.Measurements["benchmarks/cpu/mean"] = 3.5;
+        run.Measurements["benchmarks/cpu/user"] = 3;
+        run.Measurements["benchmarks/cpu/kernel"] = 0.5;
+        run.Measurements["machine/cpu/idle"] = 94;
+        RunVerdicts.Judge(run);
+        Assert.StartsWith("inside the runtime: thread-pool starvation: the pool grew from 8 to 36 threads, with up to 169 work items queued", run.Bottleneck, StringComparison.Ordinal);
+        Assert.Contains("; nothing saturated: server 7% of its CPU", run.Bottleneck, StringComparison.Ordinal);
+        Assert.DoesNotContain("more connections", run.Bottleneck, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_window_in_which_nothing_completed_is_empty_not_steady()
+    {
+        var window = SteadinessRule.Check("load/rate", [0, 0, 0, 0, 0]);
+        Assert.Equal("empty", window.Verdict);
+        Assert.Equal("window: EMPTY: load/rate was 0 in each of its 5 s: the server answered nothing", WindowText.Describe(window));
+        Assert.Equal("steady", SteadinessRule.Check("load/rate", [100, 101, 99, 100, 100]).Verdict);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void Contended_locks_are_named_with_their_rate_and_share_of_requests()
     {
         // 'run contended --server kestrel --server-cpus 0-1 --load-cpus 0-1'.
