@@ -7,6 +7,16 @@ namespace Benchmarks.Load.Http2;
 /// decoder's own; nothing is allocated per block. A block that breaks the rules (an index out of
 /// range, a string longer than the limit, bad Huffman padding, a size update above what was
 /// allowed) is a compression error, which ends the connection.
+/// <para>
+/// A server answers one route with the same block again and again (Kestrel from its dynamic
+/// table, nginx with the same literals until its date changes), and a block that changes no table
+/// means the same fields each time it comes while the table stays as it is. So the last such block
+/// is kept with its status and length, and a block equal to it byte for byte is answered from it;
+/// any block that changes the table forgets it. A server that indexes its fields anew in every
+/// answer (nginx adds its server and date to the table each time) sends the same Huffman strings
+/// over and over: the last few short ones are kept with their decoded bytes, and a string equal to
+/// one of them is copied rather than decoded again.
+/// </para>
 /// </summary>
 internal sealed class HpackDecoder
 {
@@ -14,9 +24,17 @@ internal sealed class HpackDecoder
 
     private static ReadOnlySpan<byte> ContentLength => "content-length"u8;
 
+    /// <summary>The longest block kept for <see cref="Decode"/>'s repeat check; a response's block is tens of bytes.</summary>
+    private const int RepeatLimit = 256;
+
     private readonly HpackDynamicTable _table;
     private readonly byte[] _name;
     private readonly byte[] _value;
+    private readonly byte[] _last = new byte[RepeatLimit];
+    private int _lastLength = -1;
+    private int _lastStatus;
+    private long _lastContentLength;
+    private readonly HuffmanMemory _strings = new();
 
     /// <param name="tableSize">The dynamic table size this side advertised (SETTINGS_HEADER_TABLE_SIZE; 4,096 by default).</param>
     /// <param name="maxStringLength">The longest name or value accepted, decoded.</param>
@@ -28,7 +46,15 @@ internal sealed class HpackDecoder
     }
 
     /// <summary>Forgets the dynamic table, for a new connection.</summary>
-    public void Reset() => _table.Clear();
+    public void Reset()
+    {
+        _table.Clear();
+        _lastLength = -1;
+        _strings.Clear();
+    }
+
+    /// <summary>Blocks answered from the last one's fields since the decoder was made, for tests.</summary>
+    internal long Repeats { get; private set; }
 
     /// <summary>The dynamic table, for tests.</summary>
     internal HpackDynamicTable Table => _table;
@@ -40,8 +66,18 @@ internal sealed class HpackDecoder
     /// </summary>
     public bool Decode(ReadOnlySpan<byte> block, out int status, out long contentLength)
     {
+        if (_lastLength >= 0 && block.SequenceEqual(_last.AsSpan(0, _lastLength)))
+        {
+            Repeats++;
+            status = _lastStatus;
+            contentLength = _lastContentLength;
+            return true;
+        }
+
         status = 0;
         contentLength = -1;
+        _lastLength = -1;
+        var changesTable = false;
         var at = 0;
         while (at < block.Length)
         {
@@ -64,6 +100,7 @@ internal sealed class HpackDecoder
                     return false;
                 }
 
+                changesTable = true;
                 continue;
             }
             else
@@ -105,10 +142,19 @@ internal sealed class HpackDecoder
                 if (indexing)
                 {
                     _table.Add(name, value);
+                    changesTable = true;
                 }
             }
 
             Keep(name, value, ref status, ref contentLength);
+        }
+
+        if (!changesTable && block.Length <= RepeatLimit)
+        {
+            block.CopyTo(_last);
+            _lastLength = block.Length;
+            _lastStatus = status;
+            _lastContentLength = contentLength;
         }
 
         return true;
@@ -150,7 +196,7 @@ internal sealed class HpackDecoder
     }
 
     /// <summary>A string literal (RFC 7541, 5.2) into <paramref name="into"/>, Huffman-decoded when its H bit is set.</summary>
-    private static bool TryString(ReadOnlySpan<byte> block, ref int at, byte[] into, out int length)
+    private bool TryString(ReadOnlySpan<byte> block, ref int at, byte[] into, out int length)
     {
         length = 0;
         if (at >= block.Length)
@@ -178,6 +224,6 @@ internal sealed class HpackDecoder
             return true;
         }
 
-        return HpackHuffman.TryDecode(raw, into, out length);
+        return _strings.TryDecode(raw, into, out length);
     }
 }

@@ -56,6 +56,60 @@ public sealed class HpackDecoderTests
     }
 
     [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_huffman_string_seen_lately_is_copied_with_the_same_bytes_and_a_bad_one_still_fails()
+    {
+        var memory = new HuffmanMemory();
+        var into = new byte[256];
+        var lines = s_lines.Where(l => l.StartsWith("huffman\t", StringComparison.Ordinal)).Take(6).Select(l => l.Split('\t')).ToList();
+
+        // Each string twice in a row: the second comes from memory with the decoder's bytes.
+        foreach (var parts in lines)
+        {
+            for (var time = 0; time < 2; time++)
+            {
+                Assert.True(memory.TryDecode(Convert.FromHexString(parts[1]), into, out var length));
+                Assert.Equal(Convert.FromHexString(parts[2]), into.AsSpan(0, length).ToArray());
+            }
+        }
+
+        Assert.Equal(lines.Count(p => p[1].Length <= 128), memory.Hits);
+
+        // Padding that is not the EOS prefix is an error from memory's path as from the decoder's.
+        Assert.False(memory.TryDecode([0x00], into, out _));
+        Assert.False(memory.TryDecode([0x00], into, out _));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_repeated_block_is_answered_from_the_last_one_only_while_the_table_is_unchanged()
+    {
+        var decoder = new HpackDecoder();
+
+        // content-length: 13, added to the table (literal with incremental indexing, name from static entry 28).
+        var add13 = Convert.FromHexString("5c023133");
+        var add99 = Convert.FromHexString("5c023939");
+        // :status 200 (static 8), then the newest dynamic entry (62): the same bytes mean whatever entry 62 holds.
+        var indexed = Convert.FromHexString("88be");
+
+        Assert.True(decoder.Decode(add13, out _, out _));
+        Assert.True(decoder.Decode(indexed, out var status, out var length));
+        Assert.Equal((200, 13L), (status, length));
+        Assert.True(decoder.Decode(indexed, out status, out length));
+        Assert.Equal((200, 13L, 1L), (status, length, decoder.Repeats));
+
+        // A block that changes the table forgets the last one: entry 62 is now 99, and the same bytes say so.
+        Assert.True(decoder.Decode(add99, out _, out _));
+        Assert.True(decoder.Decode(indexed, out status, out length));
+        Assert.Equal((200, 99L, 1L), (status, length, decoder.Repeats));
+
+        // A block that adds to the table is never answered from memory, even when it repeats.
+        Assert.True(decoder.Decode(add99, out _, out _));
+        Assert.Equal(1L, decoder.Repeats);
+        Assert.Equal(3, decoder.Table.Count);
+    }
+
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("be", "an index past both tables")]
     [InlineData("80", "index 0")]
