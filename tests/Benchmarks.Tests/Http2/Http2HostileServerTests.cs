@@ -139,6 +139,88 @@ public sealed class Http2HostileServerTests
         Assert.Equal(Flood, Volatile.Read(ref acknowledged));
     }
 
+    /// <summary>
+    /// The path where the client's answers cannot be written: the server shrinks its buffers and
+    /// does not read while it floods PINGs, so the client's ACKs fill its socket, the client stops
+    /// reading (the epoll engine waits for the socket to take its answers), and the server's own
+    /// writes stall; once the server reads again every ACK arrives, in order, and requests go.
+    /// </summary>
+    [Theory]
+    [InlineData(HttpLoadEngine.Epoll)]
+    [InlineData(HttpLoadEngine.Sockets)]
+    public async Task Answers_the_socket_will_not_take_wait_and_all_arrive_once_the_server_reads(HttpLoadEngine engine)
+    {
+        const int Flood = 400_000;
+        var acknowledged = 0;
+        var stalled = false;
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            peer.Socket.SendBufferSize = 4096;
+            var burst = new byte[Flood * 17];
+            var ping = ScriptedHttp2Server.Frame(6, 0, 0, new byte[8]);
+            for (var i = 0; i < Flood; i++)
+            {
+                ping.CopyTo(burst, i * 17);
+            }
+
+            var writing = peer.WriteAsync(burst, stop);
+            await Task.Delay(TimeSpan.FromSeconds(1), stop);
+
+            // Still writing a second later: the client stopped reading because the ACKs it owes were not taken.
+            stalled = !writing.IsCompleted;
+
+            // Then read in bulk, frame by frame out of each chunk, answering requests once the flood is out.
+            var buffer = new byte[1 << 16];
+            var held = 0;
+            var waiting = new List<int>();
+            while (true)
+            {
+                var read = await peer.Socket.ReceiveAsync(buffer.AsMemory(held), System.Net.Sockets.SocketFlags.None, stop);
+                if (read == 0)
+                {
+                    return;
+                }
+
+                held += read;
+                var at = 0;
+                while (held - at >= 9 && held - at >= 9 + ((buffer[at] << 16) | (buffer[at + 1] << 8) | buffer[at + 2]))
+                {
+                    var length = (buffer[at] << 16) | (buffer[at + 1] << 8) | buffer[at + 2];
+                    var (type, flags) = (buffer[at + 3], buffer[at + 4]);
+                    var stream = ((buffer[at + 5] & 0x7F) << 24) | (buffer[at + 6] << 16) | (buffer[at + 7] << 8) | buffer[at + 8];
+                    if (type == 6 && (flags & 1) != 0)
+                    {
+                        Interlocked.Increment(ref acknowledged);
+                    }
+                    else if (type == 1)
+                    {
+                        waiting.Add(stream);
+                    }
+
+                    at += 9 + length;
+                }
+
+                // One writer at a time on the socket: requests wait until the flood is out.
+                if (writing.IsCompleted)
+                {
+                    foreach (var request in waiting)
+                    {
+                        await peer.WriteAsync(ScriptedHttp2Server.Answer(request, "Hello, World!"), stop);
+                    }
+
+                    waiting.Clear();
+                }
+
+                buffer.AsSpan(at, held - at).CopyTo(buffer);
+                held -= at;
+            }
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1, engine: engine, seconds: 4, timeoutSeconds: 10);
+        Assert.True(stalled, "the server's flood was taken in full while it did not read: nothing blocked the client's writes");
+        Assert.Equal(Flood, Volatile.Read(ref acknowledged));
+        Assert.True(result.IsClean && result.Good > 10, $"{result.Good} good: {result.FirstError}");
+    }
+
     [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Epoll)]

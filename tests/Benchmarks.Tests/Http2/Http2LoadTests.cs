@@ -68,7 +68,7 @@ public sealed class Http2LoadTests
         Assert.True(result.Bad > 100 && result.Good == 0, $"{result.Good} good, {result.Bad} bad");
     }
 
-    internal static Task<LoadResult> RunAsync(Uri url, int streams, Benchmarks.Scenarios.IResponseValidator? validator = null, int connections = 4, HttpLoadEngine engine = HttpLoadEngine.Auto) =>
+    internal static Task<LoadResult> RunAsync(Uri url, int streams, Benchmarks.Scenarios.IResponseValidator? validator = null, int connections = 4, HttpLoadEngine engine = HttpLoadEngine.Auto, double seconds = 1, double timeoutSeconds = 2) =>
         HttpLoadGenerator.RunAsync(
             new HttpLoadOptions
             {
@@ -78,8 +78,9 @@ public sealed class Http2LoadTests
                 Connections = connections,
                 Threads = 1,
                 PipelineDepth = streams,
-                Duration = TimeSpan.FromSeconds(1),
+                Duration = TimeSpan.FromSeconds(seconds),
                 Warmup = TimeSpan.FromSeconds(0.5),
+                Timeout = TimeSpan.FromSeconds(timeoutSeconds),
                 ValidatorFactory = () => validator ?? new ExactBody("Hello, World!"),
             },
             null,
