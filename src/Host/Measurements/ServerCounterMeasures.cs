@@ -1,0 +1,44 @@
+using static Benchmarks.Host.Measurements.Better;
+using static Benchmarks.Host.Measurements.Operation;
+
+namespace Benchmarks.Host.Measurements;
+
+/// <summary>
+/// What an ASP.NET Core server and .NET's sockets count, read each second beside the runtime's
+/// counters (<see cref="RuntimeMeasures"/>) under crank's names: Kestrel's connections, its
+/// queues and TLS handshakes (<c>kestrel-counter/*</c>, provider
+/// Microsoft-AspNetCore-Server-Kestrel), the hosting layer's requests (<c>aspnet-counter/*</c>,
+/// Microsoft.AspNetCore.Hosting), and the sockets' connections and bytes
+/// (<c>sockets-counter/*</c>, System.Net.Sockets). A server that does not use one has none of
+/// its names. A rate counter is its increments per second; the others are their last value.
+/// </summary>
+internal static class ServerCounterMeasures
+{
+    /// <summary>The providers a run reads beside System.Runtime.</summary>
+    public static IReadOnlyList<string> Providers { get; } = ["Microsoft-AspNetCore-Server-Kestrel", "Microsoft.AspNetCore.Hosting", "System.Net.Sockets"];
+
+    public static IReadOnlyList<Measurement> All { get; } =
+    [
+        Counter("kestrel-counter/connections-per-second", "/s", Avg, Neither, "Connections Kestrel accepted, mean per second"),
+        Counter("kestrel-counter/total-connections", "count", Max, Neither, "Connections Kestrel accepted since it started, last second"),
+        Counter("kestrel-counter/current-connections", "count", Max, Neither, "Connections open in Kestrel, largest second"),
+        Counter("kestrel-counter/connection-queue-length", "count", Max, Lower, "Connections accepted and waiting for Kestrel to start them (its transport's queue), largest second"),
+        Counter("kestrel-counter/request-queue-length", "count", Max, Lower, "Requests Kestrel read and queued for the application (waiting for a thread), largest second"),
+        Counter("kestrel-counter/current-upgraded-requests", "count", Max, Neither, "Upgraded connections (WebSockets) open in Kestrel, largest second"),
+        Counter("kestrel-counter/tls-handshakes-per-second", "/s", Avg, Neither, "TLS handshakes Kestrel completed, mean per second"),
+        Counter("kestrel-counter/total-tls-handshakes", "count", Max, Neither, "TLS handshakes Kestrel completed since it started, last second"),
+        Counter("kestrel-counter/current-tls-handshakes", "count", Max, Neither, "TLS handshakes in progress in Kestrel, largest second"),
+        Counter("kestrel-counter/failed-tls-handshakes", "count", Max, Lower, "TLS handshakes that failed in Kestrel since it started, last second"),
+        Counter("aspnet-counter/requests-per-second", "/s", Avg, Higher, "Requests ASP.NET Core's hosting layer started, mean per second"),
+        Counter("aspnet-counter/total-requests", "count", Max, Neither, "Requests ASP.NET Core's hosting layer started since the server did, last second"),
+        Counter("aspnet-counter/current-requests", "count", Max, Neither, "Requests in ASP.NET Core's pipeline at once, largest second"),
+        Counter("aspnet-counter/failed-requests", "count", Max, Lower, "Requests that failed in ASP.NET Core's pipeline (an exception) since the server started, last second"),
+        Counter("sockets-counter/incoming-connections-established", "count", Max, Neither, "Connections the server's sockets accepted since it started, last second"),
+        Counter("sockets-counter/outgoing-connections-established", "count", Max, Neither, "Connections the server's sockets opened (to a database or a backend) since it started, last second"),
+        Counter("sockets-counter/bytes-received", "bytes", Max, Neither, "Bytes the server's sockets received since it started, last second"),
+        Counter("sockets-counter/bytes-sent", "bytes", Max, Neither, "Bytes the server's sockets sent since it started, last second"),
+    ];
+
+    private static Measurement Counter(string name, string unit, Operation aggregate, Better better, string description) =>
+        new(name, unit, aggregate, better, description, unit is "/s" ? Sum : Max) { Sampled = true };
+}
