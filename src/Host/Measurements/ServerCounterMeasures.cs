@@ -14,8 +14,14 @@ namespace Benchmarks.Host.Measurements;
 /// </summary>
 internal static class ServerCounterMeasures
 {
-    /// <summary>The providers a run reads beside System.Runtime.</summary>
+    /// <summary>The EventCounter providers a run reads beside System.Runtime.</summary>
     public static IReadOnlyList<string> Providers { get; } = ["Microsoft-AspNetCore-Server-Kestrel", "Microsoft.AspNetCore.Hosting", "System.Net.Sockets"];
+
+    /// <summary>The meters (System.Diagnostics.Metrics) a run reads: Kestrel's connections and queues, ASP.NET Core's requests.</summary>
+    public static IReadOnlyList<string> Meters { get; } = [KestrelMeter, HostingMeter];
+
+    private const string KestrelMeter = "Microsoft.AspNetCore.Server.Kestrel";
+    private const string HostingMeter = "Microsoft.AspNetCore.Hosting";
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
@@ -37,7 +43,31 @@ internal static class ServerCounterMeasures
         Counter("sockets-counter/outgoing-connections-established", "count", Max, Neither, "Connections the server's sockets opened (to a database or a backend) since it started, last second"),
         Counter("sockets-counter/bytes-received", "bytes", Max, Neither, "Bytes the server's sockets received since it started, last second"),
         Counter("sockets-counter/bytes-sent", "bytes", Max, Neither, "Bytes the server's sockets sent since it started, last second"),
+        Counter("kestrel-meter/active-connections", "count", Max, Neither, "Connections open in Kestrel (its meter's kestrel.active_connections, every endpoint), largest second"),
+        Counter("kestrel-meter/queued-connections", "count", Max, Lower, "Connections accepted and waiting for Kestrel to start them (kestrel.queued_connections), largest second"),
+        Counter("kestrel-meter/queued-requests", "count", Max, Lower, "Requests on HTTP/2 and HTTP/3 connections waiting for Kestrel to start them (kestrel.queued_requests), largest second"),
+        Counter("kestrel-meter/active-tls-handshakes", "count", Max, Neither, "TLS handshakes in progress in Kestrel (kestrel.active_tls_handshakes), largest second"),
+        Counter("aspnet-meter/active-requests", "count", Max, Neither, "Requests in ASP.NET Core's pipeline at once (http.server.active_requests), largest second"),
+        Counter("aspnet-meter/request-duration/50", "ms", Avg, Lower, "Median time ASP.NET Core took from a request's start to its response's end, as the server measures it (http.server.request.duration), mean of the seconds (ms)"),
+        Counter("aspnet-meter/request-duration/95", "ms", Avg, Lower, "95th percentile of the server's own request duration (http.server.request.duration), mean of the seconds (ms)"),
+        Counter("aspnet-meter/request-duration/99", "ms", Avg, Lower, "99th percentile of the server's own request duration (http.server.request.duration), mean of the seconds (ms)"),
     ];
+
+    /// <summary>The measurement name of a meter's instrument, or null for one the catalog does not declare.</summary>
+    public static string? MeterName(string meter, string instrument)
+    {
+        var name = (meter, instrument) switch
+        {
+            (KestrelMeter, "kestrel.active_connections") => "kestrel-meter/active-connections",
+            (KestrelMeter, "kestrel.queued_connections") => "kestrel-meter/queued-connections",
+            (KestrelMeter, "kestrel.queued_requests") => "kestrel-meter/queued-requests",
+            (KestrelMeter, "kestrel.active_tls_handshakes") => "kestrel-meter/active-tls-handshakes",
+            (HostingMeter, "http.server.active_requests") => "aspnet-meter/active-requests",
+            (HostingMeter, "http.server.request.duration") => "aspnet-meter/request-duration",
+            _ => null,
+        };
+        return name;
+    }
 
     private static Measurement Counter(string name, string unit, Operation aggregate, Better better, string description) =>
         new(name, unit, aggregate, better, description, unit is "/s" ? Sum : Max) { Sampled = true };

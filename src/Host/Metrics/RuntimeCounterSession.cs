@@ -23,13 +23,15 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     private readonly Dictionary<string, double> _totals = new(StringComparer.Ordinal);
     private readonly Dictionary<string, double> _gauges = new(StringComparer.Ordinal);
     private int _reports;
+    private readonly MeterReadings? _meters;
 
     private readonly Func<string, string, string> _name;
 
-    private RuntimeCounterSession(EventPipeSession session, Func<string, string, string> name)
+    private RuntimeCounterSession(EventPipeSession session, Func<string, string, string> name, MeterReadings? meters)
     {
         _session = session;
         _name = name;
+        _meters = meters;
         _reading = Task.Factory.StartNew(Read, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
     }
 
@@ -45,17 +47,21 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     /// within that much of its own second); null with the reason when the process has no
     /// diagnostics port (not .NET, diagnostics disabled, gone). Each counter is kept under the
     /// measurement name <paramref name="name"/> gives its provider and name (crank's, by default).
+    /// The instruments of <paramref name="meters"/> (System.Diagnostics.Metrics) come in the same
+    /// session, once a second (<see cref="MeterReadings"/>).
     /// </summary>
-    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, double intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null)
+    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, double intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null, IReadOnlyCollection<string>? meters = null)
     {
         ArgumentNullException.ThrowIfNull(providers);
         var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) };
-        var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Informational, 0, arguments)).ToArray();
+        var readings = meters is { Count: > 0 } ? new MeterReadings() : null;
+        var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Informational, 0, arguments))
+            .Concat(readings is null ? [] : [readings.ProviderFor(meters!, 1)]).ToArray();
         try
         {
             var client = new DiagnosticsClient(processId);
             var session = await client.StartEventPipeSessionAsync(pipeProviders, requestRundown: false, circularBufferMB: 16, cancellationToken);
-            return (new RuntimeCounterSession(session, name ?? RuntimeMeasures.NameOf), null);
+            return (new RuntimeCounterSession(session, name ?? RuntimeMeasures.NameOf, readings), null);
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException or ArgumentException or System.Net.Sockets.SocketException)
         {
@@ -68,7 +74,9 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     {
         lock (_lock)
         {
-            return new RuntimeCounterSnapshot(new Dictionary<string, double>(_totals, StringComparer.Ordinal), new Dictionary<string, double>(_gauges, StringComparer.Ordinal));
+            var gauges = new Dictionary<string, double>(_gauges, StringComparer.Ordinal);
+            _meters?.AddTo(gauges);
+            return new RuntimeCounterSnapshot(new Dictionary<string, double>(_totals, StringComparer.Ordinal), gauges);
         }
     }
 
@@ -109,6 +117,19 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
 
     private void OnEvent(TraceEvent data)
     {
+        if (_meters is not null && data.ProviderName == MeterReadings.Provider)
+        {
+            lock (_lock)
+            {
+                if (_meters.Read(data.EventName, field => data.PayloadByName(field)))
+                {
+                    Interlocked.Increment(ref _reports);
+                }
+            }
+
+            return;
+        }
+
         // The event's one field holds {"Payload": {Name, CounterType, Mean or Increment, …}}.
         if (data.EventName != "EventCounters" || data.PayloadValue(0) is not IDictionary<string, object> outer
             || outer.TryGetValue("Payload", out var inner) is false || inner is not IDictionary<string, object> payload)

@@ -172,7 +172,7 @@ internal sealed class ServerSession(RunSession session)
     /// </summary>
     private async Task<RuntimeCounterSession?> StartCountersAsync(int processId, CancellationToken cancellationToken)
     {
-        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider, .. Measurements.ServerCounterMeasures.Providers], intervalSeconds: 0.25, cancellationToken);
+        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider, .. Measurements.ServerCounterMeasures.Providers], intervalSeconds: 0.25, cancellationToken, meters: Measurements.ServerCounterMeasures.Meters);
         _session.CountersError = error;
         return counters;
     }
