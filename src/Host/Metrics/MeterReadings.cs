@@ -9,20 +9,18 @@ namespace Benchmarks.Host.Metrics;
 /// The instruments of <c>System.Diagnostics.Metrics</c> meters a process publishes, read out of
 /// process as dotnet-counters reads them: a session of <c>MetricsEventSource</c> (provider
 /// System.Diagnostics.Metrics) asked for the named meters, whose events carry each time series'
-/// value once per refresh. Kestrel's connections and queues and ASP.NET Core's request duration
-/// live there since .NET 8, no longer in EventCounters. Each series (an instrument with one set
-/// of tags) keeps its last value; a measurement is the sum over its instrument's series (the
-/// connections of every endpoint), or for a latency quantile their largest.
+/// value once per refresh. Kestrel's connections and queues live there since .NET 8, no longer in
+/// EventCounters. Each series (an instrument with one set of tags) keeps its last value; a
+/// measurement is the sum over its instrument's series (the connections of every endpoint).
+/// Histograms are not read: the one that matters (ASP.NET Core's request duration) costs the
+/// server allocations once listened to (<see cref="ServerCounterMeasures.Meters"/>).
 /// </summary>
 internal sealed class MeterReadings
 {
     public const string Provider = "System.Diagnostics.Metrics";
 
-    private static readonly (string Key, string Suffix)[] s_quantiles = [("0.5", "/50"), ("0.95", "/95"), ("0.99", "/99")];
-
     private readonly string _session = Guid.NewGuid().ToString("N");
     private readonly Dictionary<(string Name, string Tags), double> _sums = [];
-    private readonly Dictionary<(string Name, string Tags), double> _largest = [];
 
     /// <summary>The EventPipe provider that asks for <paramref name="meters"/>' values every <paramref name="refreshSeconds"/>.</summary>
     public EventPipeProvider ProviderFor(IReadOnlyCollection<string> meters, double refreshSeconds) => new(Provider, EventLevel.Informational, 0x2, new Dictionary<string, string>
@@ -52,19 +50,6 @@ internal sealed class MeterReadings
             case "UpDownCounterRateValuePublished" when ServerCounterMeasures.MeterName(meter, instrument) is { } name && Number(field("value")) is { } value:
                 _sums[(name, tags)] = value;
                 return true;
-            case "HistogramValuePublished" when ServerCounterMeasures.MeterName(meter, instrument) is { } name && field("quantiles") is string quantiles:
-                // Durations are published in seconds: kept in milliseconds.
-                var scale = field("unit") as string == "s" ? 1000 : 1;
-                foreach (var part in quantiles.Split(';', StringSplitOptions.RemoveEmptyEntries))
-                {
-                    var equals = part.IndexOf('=', StringComparison.Ordinal);
-                    if (equals > 0 && s_quantiles.FirstOrDefault(q => q.Key == part[..equals]) is { Suffix: { } suffix } && Number(part[(equals + 1)..]) is { } seconds)
-                    {
-                        _largest[(name + suffix, tags)] = seconds * scale;
-                    }
-                }
-
-                return true;
             default:
                 return false;
         }
@@ -77,11 +62,6 @@ internal sealed class MeterReadings
         foreach (var group in _sums.GroupBy(p => p.Key.Name))
         {
             gauges[group.Key] = group.Sum(p => p.Value);
-        }
-
-        foreach (var group in _largest.GroupBy(p => p.Key.Name))
-        {
-            gauges[group.Key] = group.Max(p => p.Value);
         }
     }
 

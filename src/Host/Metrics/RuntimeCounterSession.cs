@@ -55,7 +55,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(providers);
         var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) };
         var readings = meters is { Count: > 0 } ? new MeterReadings() : null;
-        var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Informational, 0, arguments))
+        var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, arguments))
             .Concat(readings is null ? [] : [readings.ProviderFor(meters!, 1)]).ToArray();
         try
         {
