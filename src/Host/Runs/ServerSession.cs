@@ -166,13 +166,13 @@ internal sealed class ServerSession(RunSession session)
     }
 
     /// <summary>
-    /// Opens the counter session out of process (the runtime's counters, and ASP.NET Core's and the sockets' where the server has them), as dotnet-counters reads them, four reports a second (a second's
+    /// Opens the counter session out of process (the runtime's counters, and Kestrel's meter where the server has it), as dotnet-counters reads them, four reports a second (a second's
     /// sample then counts its own increments to within a quarter of a second); a server that is not .NET, or has no
     /// diagnostics port, has none, and the reason is kept to be said.
     /// </summary>
     private async Task<RuntimeCounterSession?> StartCountersAsync(int processId, CancellationToken cancellationToken)
     {
-        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider, .. Measurements.ServerCounterMeasures.Providers], intervalSeconds: 0.25, cancellationToken, meters: Measurements.ServerCounterMeasures.Meters);
+        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25, cancellationToken, meters: Measurements.ServerCounterMeasures.Meters);
         _session.CountersError = error;
         return counters;
     }
