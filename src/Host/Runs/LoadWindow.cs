@@ -75,10 +75,11 @@ internal sealed class LoadWindow(RunSession session)
             iteration.Measurements[LimitMeasures.HeapLimit.Name] = seen.MemoryLimitBytes / (1024.0 * 1024.0);
         }
 
-        if (_session.CountersStart is { IsCompleted: true } && _session.CountersError is null && _session.Counters is not { Reports: > 0 })
+        if (_session.CountersStart is { } opening && _session.CountersError is null && _session.Counters is not { Reports: > 0 })
         {
-            // Asked for, opened, and silent over the whole window: say so rather than leave the figures out without a word.
-            _session.CountersError = _session.Counters?.Failure is { } stopped
+            // Asked for, and silent over the whole window (or not yet open when it ended): say so rather than leave the figures out without a word.
+            _session.CountersError = !opening.IsCompleted ? "the server's runtime counters had not opened by the window's end: this run has no runtime-counter/* figures"
+                : _session.Counters?.Failure is { } stopped
                 ? $"the server's runtime counters stopped ({stopped}): this run has no runtime-counter/* figures"
                 : "the server's runtime counters sent nothing over the window (its diagnostics port answered): this run has no runtime-counter/* figures";
         }
