@@ -8,9 +8,11 @@ namespace Benchmarks.Host.Runs;
 /// What inside a .NET server's runtime held it back, from its counters (docs/methodology.md,
 /// "Inside the runtime"), each cause with its figures, in this order:
 /// the GC, when it paused the server at least <see cref="GcPauseLimit"/>% of the window;
-/// thread-pool starvation, when the pool injected threads, its peak at least
-/// <see cref="InjectedThreads"/> above both its low and the server's CPUs (a request holds a pool
-/// thread while it waits: sync over async);
+/// thread-pool starvation, when the pool injected threads: its peak at least
+/// <see cref="InjectedThreads"/> above the server's CPUs, the pool's default minimum, above which
+/// a thread is only added when work waits (a request holds a pool thread while it waits: sync over
+/// async). The pool's growth is not required to be seen: it injects for blocking waits within the
+/// first second, often before the counter session's first report;
 /// lock contention, at least <see cref="ContentionsPerSecond"/> contentions a second and
 /// <see cref="ContentionsPerRequest"/> per request. None of them: null.
 /// </summary>
@@ -48,11 +50,12 @@ internal static class RuntimeRule
 
         var threads = Series(document, RuntimeMeasures.Threads.Name);
         var cpus = Math.Max(1, CpuPlacement.For(document).Server.Count);
-        if (threads.Count > 0 && threads.Max() is var most && most - threads.Min() >= InjectedThreads && most >= cpus + InjectedThreads)
+        if (threads.Count > 0 && threads.Max() is var most && most >= cpus + InjectedThreads)
         {
             var queue = Series(document, RuntimeMeasures.QueueLength.Name);
             var waiting = queue.Count > 0 ? string.Create(c, $", with up to {queue.Max():#,0} work items queued") : "";
-            causes.Add(string.Create(c, $"thread-pool starvation: the pool grew from {threads.Min():0} to {most:0} threads{waiting} (requests hold pool threads while they wait: sync over async)"));
+            var low = threads.Min() < most ? string.Create(c, $", from {threads.Min():0} in its lowest second") : "";
+            causes.Add(string.Create(c, $"thread-pool starvation: the pool grew to {most:0} threads on {cpus} CPU{(cpus == 1 ? "" : "s")}{low}{waiting} (requests hold pool threads while they wait: sync over async)"));
         }
 
         if (m.TryGetValue(RuntimeMeasures.Contentions.Name, out var contentions) && contentions >= ContentionsPerSecond

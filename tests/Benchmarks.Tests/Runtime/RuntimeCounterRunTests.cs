@@ -44,7 +44,7 @@ public sealed class RuntimeCounterRunTests
         results = TestPaths.NewTempDirectory();
         var blocking = await HostRun.StartAsync(results, s_timeout, Run(results, "blocking", "-c", "8", "-w", "2s"));
         Assert.True(blocking.ExitCode == 0, blocking.ToString());
-        Assert.Contains("inside the runtime: thread-pool starvation: the pool grew from ", StoredRuns.Single(results).Bottleneck, StringComparison.Ordinal);
+        Assert.Contains("inside the runtime: thread-pool starvation: the pool grew to ", StoredRuns.Single(results).Bottleneck, StringComparison.Ordinal);
 
         // The greeting alone: a few hundred bytes a request, no runtime verdict; traced for a second of its window.
         results = TestPaths.NewTempDirectory();

@@ -82,7 +82,17 @@ public sealed class RuntimeVerdictTests
     {
         // 'run blocking --server kestrel -c 8': a request waits on a task synchronously.
         var run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [2, 6, 11, 15, 20], queue: [40, 120, 7, 3, 1]);
-        Assert.Equal("thread-pool starvation: the pool grew from 2 to 20 threads, with up to 120 work items queued (requests hold pool threads while they wait: sync over async)", RuntimeRule.Judge(run));
+        Assert.Equal("thread-pool starvation: the pool grew to 20 threads on 1 CPU, from 2 in its lowest second, with up to 120 work items queued (requests hold pool threads while they wait: sync over async)", RuntimeRule.Judge(run));
+
+        // The pool injects for a blocking wait within its first second: a counter session whose first report came later sees
+        // it grown already, and the peak above the CPUs (the pool's default minimum) is the evidence.
+        run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 185, threads: [18, 18, 18, 21]);
+        Assert.StartsWith("thread-pool starvation: the pool grew to 21 threads on 1 CPU, from 18 in its lowest second (requests", RuntimeRule.Judge(run), StringComparison.Ordinal);
+        run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0, threads: [19, 19]);
+        Assert.Equal("thread-pool starvation: the pool grew to 19 threads on 1 CPU (requests hold pool threads while they wait: sync over async)", RuntimeRule.Judge(run));
+
+        // Eight above the CPUs is the line: a pool of 8 on 1 CPU is not starved.
+        Assert.Null(RuntimeRule.Judge(Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0, threads: [2, 8, 8])));
     }
 
     [Trait("Tier", "Fast")]
@@ -96,7 +106,7 @@ public sealed class RuntimeVerdictTests
         run.Measurements["benchmarks/cpu/kernel"] = 0.5;
         run.Measurements["machine/cpu/idle"] = 94;
         RunVerdicts.Judge(run);
-        Assert.StartsWith("inside the runtime: thread-pool starvation: the pool grew from 8 to 36 threads, with up to 169 work items queued", run.Bottleneck, StringComparison.Ordinal);
+        Assert.StartsWith("inside the runtime: thread-pool starvation: the pool grew to 36 threads on 1 CPU, from 8 in its lowest second, with up to 169 work items queued", run.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("; nothing saturated: server 7% of its CPU", run.Bottleneck, StringComparison.Ordinal);
         Assert.DoesNotContain("more connections", run.Bottleneck, StringComparison.Ordinal);
     }
