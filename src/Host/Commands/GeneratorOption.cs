@@ -12,9 +12,9 @@ internal sealed class GeneratorOption
 {
     public const string BuiltIn = "builtin";
 
-    public const string Wrk = "wrk";
+    public const string Wrk = LoadJobs.WrkLoadJob.Tool;
 
-    public const string H2load = "h2load";
+    public const string H2load = LoadJobs.H2loadLoadJob.Tool;
 
     private readonly Option<string> _generator;
     private readonly Option<string?> _former;

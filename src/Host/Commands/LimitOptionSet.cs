@@ -44,15 +44,4 @@ internal sealed class LimitOptionSet
     };
 
     public IEnumerable<Option> All => [Cpu, Memory];
-
-    /// <summary>The CPU quota, checked against the CPUs the server may run on (a quota above them could never be used).</summary>
-    public double? CpuLimit(ParseResult result, IReadOnlyList<int>? serverCpus)
-    {
-        ArgumentNullException.ThrowIfNull(result);
-        var cpus = result.GetValue(Cpu);
-        var available = serverCpus?.Count ?? Environment.ProcessorCount;
-        return cpus > available
-            ? throw new UsageException(string.Create(CultureInfo.InvariantCulture, $"--server-cpu-limit {cpus:0.###} is more than the {available} CPU{(available == 1 ? "" : "s")} the server runs on: the quota could never be used up (pin it to more with --server-cpus, or --no-pin)."))
-            : cpus;
-    }
 }

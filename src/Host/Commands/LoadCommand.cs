@@ -101,18 +101,19 @@ internal static class LoadCommand
                 }
 
                 var wire = LoadWire(result.GetValue(protocol), result.GetRequiredValue(url)!, generator.Named(result));
-                var options = load.Apply(new HttpLoadOptions
+                var shape = load.Read(result);
+                var options = shape.Apply(new HttpLoadOptions
                 {
                     Url = result.GetRequiredValue(url)!,
                     Http2 = wire.Protocol == Servers.HttpWireProtocol.Http2 && generator.Named(result) is null or GeneratorOption.BuiltIn,
-                    Threads = result.GetValue(load.Threads) ?? DefaultLoad.Threads,
-                    PipelineDepth = load.Depth(result, 1, wire.Protocol == Servers.HttpWireProtocol.Http2),
-                    WarmupMax = result.GetValue(load.WarmupMax),
-                    Headers = load.GetHeaders(result),
-                    KeepAlive = result.GetValue(load.KeepAlive) ?? true,
-                    TlsResume = result.GetValue(load.TlsResume) ?? true,
+                    Threads = shape.Threads ?? DefaultLoad.Threads,
+                    PipelineDepth = shape.Depth(1, wire.Protocol == Servers.HttpWireProtocol.Http2),
+                    WarmupMax = shape.WarmupMax,
+                    Headers = shape.Headers,
+                    KeepAlive = shape.KeepAlive ?? true,
+                    TlsResume = shape.TlsResume ?? true,
                     ValidatorFactory = validatorFactory,
-                }, result);
+                });
                 options.Validate();
                 // What an external tool cannot do is said before it starts.
                 if (generator.Named(result) is (GeneratorOption.Wrk or GeneratorOption.H2load) and var tool)

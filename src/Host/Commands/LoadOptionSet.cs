@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.LoadJobs;
 
 namespace Benchmarks.Host.Commands;
 
@@ -32,56 +33,24 @@ internal sealed class LoadOptionSet
 
     public IEnumerable<Option> All => [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Headers, KeepAlive, TlsResume, Rate];
 
-    /// <summary>
-    /// A protocol's options with the shared settings given on the command line; what was not given
-    /// keeps the options' own value (the protocol's default, or the scenario's).
-    /// </summary>
-    public T Apply<T>(T options, ParseResult result)
-        where T : Benchmarks.Load.Core.LoadSettings
-    {
-        ArgumentNullException.ThrowIfNull(options);
-        ArgumentNullException.ThrowIfNull(result);
-        return (T)(options with
-        {
-            Connections = result.GetValue(Connections) ?? options.Connections,
-            Duration = result.GetValue(Duration) ?? options.Duration,
-            Warmup = result.GetValue(Warmup) ?? options.Warmup,
-            Timeout = result.GetValue(Timeout) ?? options.Timeout,
-            Rate = GetRate(result),
-        });
-    }
-
-    /// <summary>
-    /// Requests in flight per connection: <c>--streams</c> (HTTP/2) or <c>--pipeline</c> (HTTP/1.1),
-    /// else <paramref name="fallback"/>; a usage error when both are given, when <c>--streams</c>
-    /// is not for HTTP/2 or is out of range.
-    /// </summary>
-    public int Depth(ParseResult result, int fallback, bool http2)
+    /// <summary>The load's shape as given on the command line, null where it was not.</summary>
+    public LoadChoices Read(ParseResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        if (result.GetValue(Streams) is not { } streams)
+        return new LoadChoices
         {
-            return result.GetValue(Pipeline) ?? fallback;
-        }
-
-        if (result.GetValue(Pipeline) is not null)
-        {
-            throw new UsageException("--streams is HTTP/2's --pipeline: give one of them.");
-        }
-
-        if (!http2)
-        {
-            throw new UsageException("--streams counts HTTP/2 streams per connection: use it with --protocol h2 or h2c (or --generator h2load on load); HTTP/1.1 has --pipeline.");
-        }
-
-        return streams is >= 1 and <= Benchmarks.Load.DefaultLoad.MaxPipeline
-            ? streams
-            : throw new UsageException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--streams must be between 1 and {Benchmarks.Load.DefaultLoad.MaxPipeline:n0} (got {streams:n0})."));
+            Connections = result.GetValue(Connections),
+            Threads = result.GetValue(Threads),
+            Pipeline = result.GetValue(Pipeline),
+            Streams = result.GetValue(Streams),
+            Duration = result.GetValue(Duration),
+            Warmup = result.GetValue(Warmup),
+            WarmupMax = result.GetValue(WarmupMax),
+            Timeout = result.GetValue(Timeout),
+            Headers = [.. (result.GetValue(Headers) ?? []).Select(h => OptionFactory.TrySplitHeader(h, out var header) ? header : default)],
+            KeepAlive = result.GetValue(KeepAlive),
+            TlsResume = result.GetValue(TlsResume),
+            Rate = result.GetValue(Rate) is > 0 and var rate ? rate : null,
+        };
     }
-
-    /// <summary>The open model's rate, or null for the closed loop (unset or 0).</summary>
-    public double? GetRate(ParseResult result) => result.GetValue(Rate) is > 0 and var rate ? rate : null;
-
-    public IReadOnlyList<KeyValuePair<string, string>> GetHeaders(ParseResult result) =>
-        [.. (result.GetValue(Headers) ?? []).Select(h => OptionFactory.TrySplitHeader(h, out var header) ? header : default)];
 }

@@ -1,18 +1,9 @@
 using System.CommandLine;
-using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Host.Cli;
-using Benchmarks.Host.Sweeps;
-using Benchmarks.Host.LoadJobs;
-using Benchmarks.Host.Measurements;
-using Benchmarks.Host.Metrics;
-using Benchmarks.Host.Platform;
-using Benchmarks.Host.Plugins;
-using Benchmarks.Host.Runs;
-using Benchmarks.Host.Store;
-using Benchmarks.Load;
-using Benchmarks.Load.Http;
 using Benchmarks.Host.Documents;
+using Benchmarks.Host.Runs;
+using Benchmarks.Host.Sweeps;
 
 namespace Benchmarks.Host.Commands;
 
@@ -91,120 +82,55 @@ internal static class RunCommand
             RunRequest request;
             try
             {
-                var pluginDirectories = result.GetValue(plugins) ?? [];
-                var catalog = PluginCatalog.Load(pluginDirectories);
-                var chosen = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
-                var serverModel = PluginLookup.Server(catalog, result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : PluginLookup.DefaultServer(catalog, chosen), chosen);
-                var needsDatabase = chosen is Scenarios.IDatabaseScenario && result.GetValue(database) is null;
-                var (serverSet, loadSet, databaseSet) = CpuAssignment.Choose(result.GetValue(serverCpus), result.GetValue(loadCpus), needsDatabase ? result.GetValue(databaseCpus) : null, needsDatabase, result.GetValue(noPin), Environment.ProcessorCount);
-                serverModel.ValidateOptions(OptionFactory.SplitServerOptions(result.GetValue(serverOptions)));
-                var rawTcp = chosen is Scenarios.ITcpScenario;
-                var webSocket = chosen is Scenarios.IWebSocketScenario;
-                var chosenWire = rawTcp ? Servers.HttpWire.Cleartext : wire.Wire(result, result.GetValue(urls)?.Scheme == Uri.UriSchemeHttps);
-                if (chosenWire != Servers.HttpWire.Cleartext && serverModel.CannotCarry(chosenWire) is { } cannot)
+                request = RunPlanner.Plan(new RunChoices
                 {
-                    throw new UsageException(cannot + ".");
-                }
-
-                if (chosenWire.Protocol == Servers.HttpWireProtocol.Http2 && webSocket)
-                {
-                    throw new UsageException($"'{chosen.Name}' is a WebSocket scenario, and its load upgrades HTTP/1.1 connections (ws:// or, with --tls, wss://): --protocol {chosenWire.Name} does not apply.");
-                }
-
-                var serverUrl = result.GetValue(urls) is { } listen ? new UriBuilder(listen) { Scheme = rawTcp ? listen.Scheme : chosenWire.Scheme }.Uri : new Uri($"{(rawTcp ? "tcp" : chosenWire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
-                var proxyKind = result.GetRequiredValue(proxy) switch { "nginx" => Proxies.ProxyKind.Nginx, "haproxy" => Proxies.ProxyKind.Haproxy, _ => (Proxies.ProxyKind?)null };
-                if (proxyKind is not null && (rawTcp || webSocket))
-                {
-                    throw new UsageException($"--proxy serves HTTP requests: '{chosen.Name}' is not an HTTP scenario.");
-                }
-
-                if (proxyKind is not null && chosenWire != Servers.HttpWire.Cleartext)
-                {
-                    throw new UsageException($"--proxy forwards cleartext HTTP/1.1: it does not carry {chosenWire.Name} to the server.");
-                }
-
-                var proxyUrl = proxyKind is null ? null : new Uri($"http://127.0.0.1:{LoopbackPort.Free()}");
-                var loadJob = rawTcp ? ChooseTcpJob(result, tcp, ws, (Scenarios.ITcpScenario)chosen) : webSocket ? ChooseWebSocketJob(result, ws, (Scenarios.IWebSocketScenario)chosen) : ChooseLoadJob(generator.Named(result), chosenWire);
-                var loadPath = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, chosen.Load.Path) : chosen.Load.Path;
-                request = new RunRequest
-                {
-                    Scenario = chosen,
-                    ServerName = serverModel.Name,
-                    ServerUrl = serverUrl,
-                    Wire = chosenWire,
+                    Scenario = result.GetRequiredValue(scenario),
+                    Server = result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : null,
+                    Urls = result.GetValue(urls),
+                    Wire = wire.Wire(result, result.GetValue(urls)?.Scheme == Uri.UriSchemeHttps),
                     Certificate = result.GetValue(wire.Certificate),
                     CertificateKey = result.GetValue(wire.Key) ?? "rsa2048",
-                    ServerOptions = OptionFactory.SplitServerOptions(result.GetValue(serverOptions)),
-                    PluginDirectories = pluginDirectories,
-                    ServerCpus = serverSet,
-                    ServerCpuLimit = limits.CpuLimit(result, serverSet),
-                    ServerMemoryLimit = result.GetValue(limits.Memory),
-                    LoadCpus = loadSet,
-                    DatabaseCpus = databaseSet,
-                    Proxy = proxyKind,
-                    ProxyUrl = proxyUrl,
-                    ProxyCpus = proxyKind is not null && result.GetValue(proxyCpus) is { } proxySet ? CpuSet.Parse(proxySet) : null,
-                    Database = result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given)
-                        ? throw new UsageException(Databases.RunDatabase.EmptyConnectionString)
-                        : result.GetValue(database),
-                    StartTimeout = result.GetValue(startTimeout) ?? TimeSpan.FromSeconds(30),
+                    Generator = generator.Named(result),
+                    Load = load.Read(result),
+                    ServerOptions = result.GetValue(serverOptions) ?? [],
+                    PluginDirectories = result.GetValue(plugins) ?? [],
                     Labels = result.GetValue(labels) ?? [],
-                    Slo = result.GetValue(slo) is { } target ? ServiceLevel.Parse(target).Text : null,
-                    LatencyDistribution = result.GetValue(distribution) is { } file ? LatencyDistributionFile(file, loadJob, result.GetValue(iterations), result.GetValue(findMax) || result.GetValue(checkOnly) || result.GetValue(sweepDocument) is not null) : null,
-                    Verify = !result.GetValue(noVerify) && !webSocket,
-                    RuntimeCounters = !result.GetValue(noCounters),
-                    Trace = result.GetValue(trace) || result.GetValue(traceSeconds) is not null || result.GetResult(profiler) is { Implicit: false } ? result.GetValue(traceSeconds) ?? TimeSpan.FromSeconds(5) : null,
-                    Profiler = result.GetValue(profiler) is Documents.RunTrace.Perf && PerfTrace.Unavailable() is { } noPerf ? throw new UsageException(noPerf) : result.GetValue(profiler)!,
-                    Iterations = result.GetValue(iterations) is var count and >= 1 and <= 100 ? count : throw new UsageException("--iterations must be between 1 and 100."),
+                    ServerCpus = result.GetValue(serverCpus),
+                    LoadCpus = result.GetValue(loadCpus),
+                    DatabaseCpus = result.GetValue(databaseCpus),
+                    NoPin = result.GetValue(noPin),
+                    ServerCpuLimit = result.GetValue(limits.Cpu),
+                    ServerMemoryLimit = result.GetValue(limits.Memory),
+                    Proxy = result.GetRequiredValue(proxy),
+                    ProxyCpus = result.GetValue(proxyCpus),
+                    Database = result.GetValue(database),
+                    StartTimeout = result.GetValue(startTimeout),
+                    Slo = result.GetValue(slo),
+                    LatencyDistribution = result.GetValue(distribution),
+                    NoVerify = result.GetValue(noVerify),
+                    NoCounters = result.GetValue(noCounters),
+                    Trace = result.GetValue(trace),
+                    TraceSeconds = result.GetValue(traceSeconds),
+                    Profiler = result.GetResult(profiler) is { Implicit: false } ? result.GetValue(profiler) : null,
+                    Iterations = result.GetValue(iterations),
                     Restart = result.GetValue(restart),
-                    Startup = StartupCount(result.GetValue(startup), count, result.GetValue(findMax)),
-                    Exclude = ExcludeCount(result.GetValue(exclude), count),
-                    ExcludeOrder = result.GetValue(excludeOrder) is { } order
-                        ? MeasurementCatalog.Find(order)?.Name ?? throw new UsageException($"--exclude-order: unknown measurement '{order}' (see 'benchmarks measurements').")
-                        : null,
-                    LoadJob = loadJob,
-                    Load = load.Apply(new HttpLoadOptions
-                    {
-                        Url = new Uri(proxyUrl ?? serverUrl, loadPath),
-                        Connections = chosen.Load.Connections,
-                        Threads = result.GetValue(load.Threads) ?? loadSet?.Count ?? DefaultLoad.Threads,
-                        PipelineDepth = load.Depth(result, chosen.Load.PipelineDepth, chosenWire.Protocol == Servers.HttpWireProtocol.Http2),
-
-                        // Without --warmup the warm-up is adaptive: until the server's rate has settled and its JIT is quiet.
-                        WarmupMax = result.GetValue(load.WarmupMax) ?? (result.GetValue(load.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
-                        Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
-                        Headers = load.GetHeaders(result),
-                        KeepAlive = result.GetValue(load.KeepAlive) ?? true,
-                        TlsResume = result.GetValue(load.TlsResume) ?? true,
-                        Http2 = chosenWire.Protocol == Servers.HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
-                    }, result),
-                };
+                    Startup = result.GetValue(startup),
+                    Exclude = result.GetValue(exclude),
+                    ExcludeOrder = result.GetValue(excludeOrder),
+                    FindMax = result.GetValue(findMax),
+                    SweepCell = result.GetValue(checkOnly) || result.GetValue(sweepDocument) is not null,
+                    WebSocketMode = result.GetResult(ws.Mode) is { Implicit: false } ? result.GetValue(ws.Mode) : null,
+                    Message = result.GetValue(ws.Message),
+                    Window = result.GetValue(ws.Window),
+                    MessageSize = result.GetValue(ws.MessageSize),
+                    LocalAddresses = result.GetValue(ws.LocalAddresses) ?? [],
+                    Broadcast = Given(result, ws.Broadcast.All),
+                    TcpMode = result.GetRequiredValue(tcp.Mode),
+                    LingerZero = result.GetValue(tcp.LingerZero),
+                });
                 if (result.GetValue(findMax))
                 {
                     request = FindMaxRunner.Prepare(request, result.GetValue(json) is not null);
-                }
-
-                if (request.Load.Rate is not null && loadJob is not (HttpLoadJob or WebSocketLoadJob { Mode: "echo-sync" } or TcpLoadJob))
-                {
-                    throw new UsageException($"--rate needs the built-in HTTP load (--generator builtin), WebSocket echo-sync or the TCP load: the {loadJob.Name} load runs a closed loop.");
-                }
-
-                if (loadJob is TcpLoadJob tcpJob)
-                {
-                    tcpJob.Validate(request.Load);
-                }
-                else
-                {
-                    request.Load.Validate();
-                    if (!request.Load.KeepAlive && loadJob is WrkLoadJob or H2loadLoadJob)
-                    {
-                        throw new UsageException($"{loadJob.Name} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
-                    }
-
-                    if (result.GetValue(load.TlsResume) is not null && !request.Load.Tls)
-                    {
-                        throw new UsageException("--tls-resume is about TLS sessions: add --tls.");
-                    }
                 }
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
@@ -227,7 +153,7 @@ internal static class RunCommand
             // What a person reads goes where the output mode says: the terminal, standard error beside a document on standard output, or nowhere.
             var screen = result.GetValue(quiet) ? console with { Out = TextWriter.Null } : toStdout ? console with { Out = console.Error } : console;
             using var signal = new ShutdownSignal(cancellationToken);
-            var coordinator = new RunCoordinator(result.GetValue(quiet) ? SilentRunObserver.Instance : new ConsoleRunObserver(screen.Out), SystemMetrics.Create(), OsPlatform.CreateProcessControl()) { CancelReason = () => signal.Reason };
+            var coordinator = new RunCoordinator(result.GetValue(quiet) ? SilentRunObserver.Instance : new ConsoleRunObserver(screen.Out)) { CancelReason = () => signal.Reason };
             if (result.GetValue(findMax))
             {
                 // A quiet search still prints its steps and its answer, a line each: they are its result.
@@ -300,86 +226,19 @@ internal static class RunCommand
         return command;
     }
 
-    /// <summary><c>--startup N</c>: 1 to 100 starts, alone (its starts are its iterations; a search or a rate needs a load).</summary>
-    private static int StartupCount(int startup, int iterations, bool findMax) => startup switch
+    /// <summary>The options of <paramref name="options"/> that were given, as arguments (name, then values), for a load that keeps its own defaults.</summary>
+    private static List<string> Given(ParseResult result, IEnumerable<Option> options)
     {
-        0 => 0,
-        < 0 or > 100 => throw new UsageException("--startup must be between 1 and 100."),
-        _ when iterations > 1 => throw new UsageException("--startup N makes N starts, each its own iteration: not with --iterations."),
-        _ when findMax => throw new UsageException("--startup measures the server's start, with no load: not with --find-max."),
-        _ => startup,
-    };
-
-    private static TcpLoadJob ChooseTcpJob(ParseResult result, TcpOptionSet tcp, WebSocketOptionSet ws, Scenarios.ITcpScenario scenario)
-    {
-        var local = result.GetValue(ws.LocalAddresses) ?? [];
-        foreach (var address in local)
+        var given = new List<string>();
+        foreach (var option in options)
         {
-            _ = System.Net.IPAddress.TryParse(address, out _) ? 0 : throw new UsageException($"Invalid --local-address '{address}': expected an IP address.");
-        }
-
-        return new TcpLoadJob(result.GetRequiredValue(tcp.Mode), result.GetValue(ws.Window) ?? DefaultLoad.TcpWindow, result.GetValue(ws.MessageSize) ?? DefaultLoad.TcpMessageSize, result.GetValue(tcp.LingerZero), local)
-        {
-            Scenario = scenario,
-        };
-    }
-
-    private static WebSocketLoadJob ChooseWebSocketJob(ParseResult result, WebSocketOptionSet ws, Scenarios.IWebSocketScenario scenario)
-    {
-        // The scenario's contract says which load measures it; --ws-mode overrides.
-        var mode = result.GetResult(ws.Mode) is { Implicit: false } ? result.GetRequiredValue(ws.Mode)
-            : scenario.LoadKind switch { Scenarios.WebSocketLoadKind.Connect => "connect", Scenarios.WebSocketLoadKind.Broadcast => "broadcast", _ => "echo-sync" };
-        var message = result.GetValue(ws.Message) ?? scenario.Load.Path switch { "/json" => "json", "/binary" => "binary", _ => "text" };
-
-        // Broadcast knobs go to the load as given; an unset one keeps websocket-shootout's default there.
-        var broadcast = new List<string>();
-        foreach (var option in ws.Broadcast.All)
-        {
-            if (result.GetResult(option) is { Implicit: false } given)
+            if (result.GetResult(option) is { Implicit: false } found)
             {
-                broadcast.Add(option.Name);
-                broadcast.AddRange(given.Tokens.Select(t => t.Value));
+                given.Add(option.Name);
+                given.AddRange(found.Tokens.Select(t => t.Value));
             }
         }
 
-        return new WebSocketLoadJob(mode, message, result.GetValue(ws.Window) ?? DefaultLoad.WebSocketWindow, result.GetValue(ws.MessageSize) ?? DefaultLoad.WebSocketMessageSize, result.GetValue(ws.LocalAddresses) ?? [], broadcast);
+        return given;
     }
-
-    private static int ExcludeCount(int exclude, int iterations) => exclude switch
-    {
-        < 0 => throw new UsageException("--exclude must be 0 or more."),
-        > 0 when iterations - (2 * exclude) < 2 => throw new UsageException($"--exclude {exclude} leaves fewer than 2 of {iterations} iterations; run at least {(2 * exclude) + 2}."),
-        _ => exclude,
-    };
-
-    /// <summary>The full path a run's one window writes its latency distribution to; a usage error where there is no one window or no histogram.</summary>
-    private static string LatencyDistributionFile(FileInfo file, ILoadJob loadJob, int iterations, bool several)
-    {
-        if (loadJob is WrkLoadJob)
-        {
-            throw new UsageException("wrk prints percentiles, not its histogram: --latency-distribution needs the built-in load (--generator builtin).");
-        }
-
-        return iterations > 1 || several
-            ? throw new UsageException("--latency-distribution writes one window's distribution: not with --iterations, a sweep, --rate-steps or --find-max.")
-            : OutputFile.Prepare(file.FullName, "--latency-distribution");
-    }
-
-    /// <summary>The HTTP load's generator: the one named, else the built-in one (HTTP/1.1 or HTTP/2 as the wire is).</summary>
-    private static ILoadJob ChooseLoadJob(string? named, Servers.HttpWire wire)
-    {
-        var http2 = wire.Protocol == Servers.HttpWireProtocol.Http2;
-        switch (named ?? GeneratorOption.BuiltIn)
-        {
-            case GeneratorOption.Wrk when http2:
-                throw new UsageException($"wrk speaks HTTP/1.1 only: --protocol {wire.Name} needs --generator h2load.");
-            case GeneratorOption.Wrk:
-                return WrkLoadJob.Locate() is null ? throw new UsageException(WrkLoadJob.InstallHint) : new WrkLoadJob();
-            case GeneratorOption.H2load:
-                return H2loadLoadJob.Locate() is null ? throw new UsageException(H2loadLoadJob.InstallHint) : new H2loadLoadJob(wire);
-            default:
-                return new HttpLoadJob();
-        }
-    }
-
 }

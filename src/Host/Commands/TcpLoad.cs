@@ -33,7 +33,7 @@ internal static class TcpLoad
                 throw new UsageException(url.Scheme != "tcp" ? $"--tcp needs a tcp://host:port URL (got '{url}')." : $"'{url}' is a TCP address: add --tcp.");
             }
 
-            var options = load.Apply(new TcpLoadOptions
+            var options = load.Read(result).Apply(new TcpLoadOptions
             {
                 Url = url,
                 Scenario = scenario(),
@@ -42,7 +42,7 @@ internal static class TcpLoad
                 MessageSize = result.GetValue(ws.MessageSize) ?? DefaultLoad.TcpMessageSize,
                 LingerZero = result.GetValue(tcp.LingerZero),
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
-            }, result);
+            });
             options.Validate();
             return options;
         }

@@ -17,7 +17,7 @@ internal static class WebSocketLoad
         CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
         LoadOutputOptionSet output, CancellationToken cancellationToken)
     {
-        if (result.GetRequiredValue(ws.Mode) == "broadcast" && load.GetRate(result) is not null)
+        if (result.GetRequiredValue(ws.Mode) == "broadcast" && load.Read(result).Rate is not null)
         {
             return console.Fail(ExitCodes.Usage, "--rate sends each message at its own time, one at a time per connection: it needs the echo mode (--ws-mode echo-sync), not broadcast's steps.");
         }
@@ -42,7 +42,7 @@ internal static class WebSocketLoad
 
         WebSocketLoadOptions Options()
         {
-            var options = load.Apply(new WebSocketLoadOptions
+            var options = load.Read(result).Apply(new WebSocketLoadOptions
             {
                 Url = LoadJobs.WebSocketLoadJob.WebSocketUrl(url),
                 Mode = result.GetRequiredValue(ws.Mode) switch
@@ -56,7 +56,7 @@ internal static class WebSocketLoad
                 Window = result.GetValue(ws.Window) ?? DefaultLoad.WebSocketWindow,
                 TextLength = result.GetValue(ws.MessageSize) ?? DefaultLoad.WebSocketMessageSize,
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
-            }, result);
+            });
             options.Validate();
             return options;
         }

@@ -19,7 +19,10 @@ internal sealed class H2loadLoadJob(HttpWire wire) : ILoadJob
 
     private string? _log;
 
-    public string Name => "h2load";
+    /// <summary>The tool's name, as <c>--generator</c> takes it.</summary>
+    public const string Tool = "h2load";
+
+    public string Name => Tool;
 
     public bool ReportsProgress => false;
 

@@ -13,7 +13,10 @@ internal sealed class WrkLoadJob : ILoadJob
 {
     private const string Script = "pipeline.lua";
 
-    public string Name => "wrk";
+    /// <summary>The tool's name, as <c>--generator</c> takes it.</summary>
+    public const string Tool = "wrk";
+
+    public string Name => Tool;
 
     public bool ReportsProgress => false;
 

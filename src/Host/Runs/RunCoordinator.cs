@@ -24,6 +24,12 @@ internal sealed class RunCoordinator
     /// <summary>The server of the run, kept from one step to the next.</summary>
     private JobProcess? _server;
 
+    /// <summary>A coordinator of runs on this machine: its OS's metrics and process control.</summary>
+    public RunCoordinator(IRunObserver observer)
+        : this(observer, SystemMetrics.Create(), OsPlatform.CreateProcessControl())
+    {
+    }
+
     public RunCoordinator(IRunObserver observer, ISystemMetrics metrics, IProcessControl control)
     {
         _session = new RunSession(observer, metrics, control);

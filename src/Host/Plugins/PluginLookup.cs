@@ -1,9 +1,8 @@
 using Benchmarks.Host.Cli;
-using Benchmarks.Host.Plugins;
 using Benchmarks.Scenarios;
 using Benchmarks.Servers;
 
-namespace Benchmarks.Host.Commands;
+namespace Benchmarks.Host.Plugins;
 
 /// <summary>Finds a scenario or server model by name, or fails with the names that exist.</summary>
 internal static class PluginLookup
