@@ -1,15 +1,7 @@
 using System.CommandLine;
-using System.Net;
-using System.Net.Sockets;
 using Benchmarks.Host.Cli;
-using Benchmarks.Host.Databases;
-using Benchmarks.Host.Jobs;
-using Benchmarks.Host.Platform;
-using Benchmarks.Host.Plugins;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Verify;
-using Benchmarks.Scenarios;
-using Benchmarks.Servers;
 
 namespace Benchmarks.Host.Commands;
 
@@ -36,41 +28,21 @@ internal static class VerifyCommand
 
         command.SetAction(async (result, cancellationToken) =>
         {
-            List<IScenario> chosen;
-            string serverName;
-            HttpWire chosenWire;
-            var pluginDirectories = result.GetValue(plugins) ?? [];
+            ServerVerification verification;
             try
             {
-                var catalog = PluginCatalog.Load(pluginDirectories);
-                var names = result.GetValue(scenarios) ?? [];
-                // By default every scenario the server can serve; a scenario named that it cannot serve is refused.
-                var model = result.GetValue(url) is null ? PluginLookup.Server(catalog, result.GetRequiredValue(server)) : null;
-                chosen = names.Length == 0
-                    ? [.. catalog.Scenarios.Select(s => s.Plugin).Where(s => model?.CannotServe(s) is null)]
-                    : [.. names.Select(n => PluginLookup.Scenario(catalog, n))];
-                foreach (var scenario in model is null ? [] : chosen)
+                verification = ServerVerification.Choose(new VerifyChoices
                 {
-                    _ = PluginLookup.Server(catalog, model!.Name, scenario);
-                }
-
-                chosenWire = wire.Wire(result, result.GetValue(url)?.Scheme == Uri.UriSchemeHttps);
-                if (model?.CannotCarry(chosenWire) is { } cannot)
-                {
-                    throw new UsageException(cannot + ".");
-                }
-
-                chosen = [.. chosen.Where(s => chosenWire == HttpWire.Cleartext || s is not (ITcpScenario or IWebSocketScenario) || names.Length > 0)];
-                serverName = model?.Name ?? (result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : $"the server at {result.GetValue(url)}");
-                if (result.GetValue(database) is { } given && string.IsNullOrWhiteSpace(given))
-                {
-                    throw new UsageException(Databases.RunDatabase.EmptyConnectionString);
-                }
-
-                if (result.GetValue(url) is not null && chosen.Count != 1)
-                {
-                    throw new UsageException("--url verifies one running server: name its scenario with --scenario.");
-                }
+                    Scenarios = result.GetValue(scenarios) ?? [],
+                    Server = result.GetResult(server) is { Implicit: false } ? result.GetRequiredValue(server) : null,
+                    Running = result.GetValue(url),
+                    Wire = wire.Wire(result, result.GetValue(url)?.Scheme == Uri.UriSchemeHttps),
+                    Certificate = result.GetValue(wire.Certificate),
+                    CertificateKey = result.GetValue(wire.Key) ?? "rsa2048",
+                    ServerOptions = result.GetValue(serverOptions) ?? [],
+                    PluginDirectories = result.GetValue(plugins) ?? [],
+                    Database = result.GetValue(database),
+                });
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
             {
@@ -78,17 +50,15 @@ internal static class VerifyCommand
             }
 
             var failed = 0;
-            foreach (var scenario in chosen)
+            foreach (var scenario in verification.Scenarios)
             {
-                console.Out.WriteLine($"{scenario.Name} on {serverName}:");
+                console.Out.WriteLine($"{scenario.Name} on {verification.ServerName}:");
                 VerifyReport report;
                 try
                 {
-                    report = result.GetValue(url) is { } running
-                        ? await Verifier.VerifyAsync(scenario, running, cancellationToken, result.GetValue(database), chosenWire)
-                        : await VerifyStartedAsync(scenario, serverName, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), pluginDirectories, result.GetValue(database), chosenWire, result.GetValue(wire.Certificate), result.GetValue(wire.Key) ?? "rsa2048", cancellationToken);
+                    report = await verification.VerifyAsync(scenario, cancellationToken);
                 }
-                catch (Exception ex) when (ex is RunFailedException or SocketException or IOException or DatabaseUnavailableException)
+                catch (RunFailedException ex)
                 {
                     console.Out.WriteLine($"  FAIL  server: {ex.Message}");
                     failed++;
@@ -117,21 +87,5 @@ internal static class VerifyCommand
             return ExitCodes.Success;
         });
         return command;
-    }
-
-    private static async Task<VerifyReport> VerifyStartedAsync(IScenario scenario, string server, IReadOnlyDictionary<string, string> options, IReadOnlyList<string> plugins, string? existing, HttpWire wire, string? certificate, string key, CancellationToken cancellationToken)
-    {
-        wire = scenario is ITcpScenario or IWebSocketScenario ? HttpWire.Cleartext : wire;
-        var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : wire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
-        var control = OsPlatform.CreateProcessControl();
-        await using var database = scenario is IDatabaseScenario databaseScenario ? await RunDatabase.OpenAsync(databaseScenario, existing, null, control, cancellationToken) : null;
-        var environment = database is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [IDatabaseScenario.ConnectionVariable] = database.ConnectionString };
-        await using var job = ServerJob.Start(new ServerLaunch(scenario.Name, server, url) { Options = options, PluginDirectories = plugins, Environment = environment, Wire = wire, Certificate = certificate, CertificateKey = key }, control);
-        if (await ServerJob.WaitUntilReadyAsync(job, TimeSpan.FromSeconds(30), cancellationToken) is { } notReady)
-        {
-            throw new RunFailedException(notReady);
-        }
-
-        return await Verifier.VerifyAsync(scenario, url, cancellationToken, database?.ConnectionString, wire);
     }
 }
