@@ -32,6 +32,10 @@ internal static class ServeCommand
             command.Options.Add(option);
         }
 
+        HelpGroups.Declare(
+            command,
+            ("Server", ["--scenario", "--server", "--urls", "--server-option", "--plugins", "--database", "--report-runtime"]),
+            ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]));
         command.SetAction(async (result, cancellationToken) =>
         {
             try

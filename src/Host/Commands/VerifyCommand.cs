@@ -26,6 +26,10 @@ internal static class VerifyCommand
             command.Options.Add(option);
         }
 
+        HelpGroups.Declare(
+            command,
+            ("Target", ["--server", "--scenario", "--url", "--server-option", "--plugins", "--database"]),
+            ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]));
         command.SetAction(async (result, cancellationToken) =>
         {
             ServerVerification verification;

@@ -2,7 +2,7 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Cli;
 
-/// <summary><c>run --help</c> and <c>load --help</c>: options under headings, each once, with its default; hidden ones stay hidden.</summary>
+/// <summary><c>run</c>, <c>load</c>, <c>serve</c> and <c>verify --help</c>: options under headings, each once, with its default; hidden ones stay hidden.</summary>
 public sealed class GroupedHelpTests
 {
     [Trait("Tier", "Fast")]
@@ -43,13 +43,24 @@ public sealed class GroupedHelpTests
 
     [Trait("Tier", "Fast")]
     [Fact]
-    public async Task Load_help_has_its_target_and_output_headings_and_other_commands_keep_the_standard_help()
+    public async Task Load_serve_and_verify_help_have_their_headings_and_other_commands_keep_the_standard_help()
     {
         var load = await InProcessCli.InvokeAsync("load", "--help");
         Assert.True(load.ExitCode == 0, load.ToString());
         Assert.Contains("\nTarget:\n", load.Output, StringComparison.Ordinal);
         Assert.Contains("\nOutput:\n", load.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("--engine", load.Output, StringComparison.Ordinal);
+
+        // serve and verify: what to serve or check, then the wire.
+        foreach (var (name, first) in new[] { ("serve", "Server:"), ("verify", "Target:") })
+        {
+            var help = await InProcessCli.InvokeAsync(name, "--help");
+            Assert.True(help.ExitCode == 0, help.ToString());
+            var at = help.Output.IndexOf("\n" + first + "\n", StringComparison.Ordinal);
+            Assert.True(at > 0 && at < help.Output.IndexOf("\nWire:\n", StringComparison.Ordinal), help.Output);
+            Assert.Contains("--certificate-key <ecdsa-p256|rsa2048|rsa4096>", help.Output[help.Output.IndexOf("\nWire:\n", StringComparison.Ordinal)..], StringComparison.Ordinal);
+            Assert.DoesNotContain("Other options:", help.Output, StringComparison.Ordinal);
+        }
 
         var compare = await InProcessCli.InvokeAsync("compare", "--help");
         Assert.True(compare.ExitCode == 0, compare.ToString());
