@@ -51,6 +51,7 @@ taskset -c 0 nginx -c "$out/nginx/nginx.conf" -p "$out/nginx" &
 nginx_pid=$!
 trap 'kill $nginx_pid 2> /dev/null || true; wait $nginx_pid 2> /dev/null || true' EXIT
 sleep 1
+worker_pid=$(pgrep -P "$nginx_pid" | head -1)
 
 # The CPU seconds (user + kernel) a process has used so far.
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
@@ -62,10 +63,12 @@ measure() { # name file command...
   local pid=$!
   sleep $(( warmup + 1 ))
   local before; before=$(cpu_seconds "$pid")
+  local server_before; server_before=$(cpu_seconds "$worker_pid")
   sleep $(( duration - 2 ))
   local after; after=$(cpu_seconds "$pid")
+  local server_after; server_after=$(cpu_seconds "$worker_pid")
   wait "$pid" || echo "  $name failed: $(tail -1 "$file")"
-  echo "$before $after $(( duration - 2 ))" > "$file.cpu"
+  echo "$before $after $(( duration - 2 )) $server_before $server_after" > "$file.cpu"
 }
 
 export DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=1 DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 DOTNET_TieredCompilation=0
@@ -103,7 +106,7 @@ def rate(path):
     failed = int(re.search(r"(\d+) failed", text).group(1)) + int(re.search(r"(\d+) errored", text).group(1))
     return rps, failed
 
-print(f"{'wire':<4} {'cell':<8} {'load':<8} {'req/s median':>13} {'spread':>7} {'cores':>6} {'us/req':>7} {'errors':>7}")
+print(f"{'wire':<4} {'cell':<8} {'load':<8} {'req/s median':>13} {'spread':>7} {'cores':>6} {'us/req':>7} {'errors':>7} {'nginx':>6}")
 for wire in wires:
     for cell in cells:
         medians = {}
@@ -115,19 +118,19 @@ for wire in wires:
                     rps, errors = rate(path)
                 except Exception:
                     continue
-                before, after, seconds = map(float, open(path + ".txt.cpu").read().split())
+                before, after, seconds, server_before, server_after = map(float, open(path + ".txt.cpu").read().split())
                 cores = (after - before) / seconds
-                rows.append((rps, cores, cores * 1e6 / rps, errors))
+                rows.append((rps, cores, cores * 1e6 / rps, errors, (server_after - server_before) / seconds))
             if not rows:
                 print(f"{wire:<4} {cell:<8} {load:<8} (no round succeeded)"); continue
             rps = [r[0] for r in rows]
-            med = (statistics.median(rps), statistics.median(r[1] for r in rows), statistics.median(r[2] for r in rows))
+            med = (statistics.median(rps), statistics.median(r[1] for r in rows), statistics.median(r[2] for r in rows), statistics.median(r[4] for r in rows))
             medians[load] = med
             spread = (max(rps) - min(rps)) / med[0] * 100
-            print(f"{wire:<4} {cell:<8} {load:<8} {med[0]:>13,.0f} {spread:>6.1f}% {med[1]:>6.2f} {med[2]:>7.2f} {sum(r[3] for r in rows):>7}")
+            print(f"{wire:<4} {cell:<8} {load:<8} {med[0]:>13,.0f} {spread:>6.1f}% {med[1]:>6.2f} {med[2]:>7.2f} {sum(r[3] for r in rows):>7} {med[3]:>6.2f}")
         if len(medians) == 2:
             b, h = medians["builtin"], medians["h2load"]
             print(f"{wire:<4} {cell:<8} {'ratio':<8} {b[0] / h[0]:>12.2f}x {'':>7} {'':>6} {b[2] / h[2]:>6.2f}x")
 rounds = len(glob.glob(os.path.join(out, f"{wires[0]}-{cells[0]}-builtin-*.txt")))
-print(f"({rounds} rounds per cell; spread = (max - min) / median of the rounds' req/s; cores = the load's CPU over the window; ratio = built-in / h2load)")
+print(f"({rounds} rounds per cell; spread = (max - min) / median of the rounds' req/s; cores = the load's CPU over the window; ratio = built-in / h2load; nginx = its worker's cores over the same window)")
 PY

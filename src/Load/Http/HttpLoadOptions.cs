@@ -61,9 +61,9 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException($"Only http:// and https:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
         }
 
-        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive || Tls || (Http2 && Rate is not null)))
+        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive || Tls))
         {
-            throw new ArgumentException("The epoll engine runs cleartext connections with keep-alive, on Linux, and HTTP/2 in the closed loop (TLS, and HTTP/2 at a --rate, are the sockets engine's).");
+            throw new ArgumentException("The epoll engine runs cleartext connections with keep-alive, on Linux (TLS is the sockets engine's).");
         }
 
         if (Http2 && !KeepAlive)

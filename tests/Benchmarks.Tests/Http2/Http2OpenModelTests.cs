@@ -7,8 +7,10 @@ namespace Benchmarks.Tests.Http2;
 [Collection(Measuring.Name)]
 public sealed class Http2OpenModelTests
 {
-    [Fact]
-    public async Task The_open_model_sends_each_request_at_its_time_on_a_free_stream()
+    [Theory]
+    [InlineData(HttpLoadEngine.Sockets)]
+    [InlineData(HttpLoadEngine.Epoll)]
+    public async Task The_open_model_sends_each_request_at_its_time_on_a_free_stream(HttpLoadEngine engine)
     {
         await using var serve = await ServeProcess.StartAsync("kestrel", more: ["--protocol", "h2c"]);
         var machine = MachineLoad.Start();
@@ -20,6 +22,7 @@ public sealed class Http2OpenModelTests
                 Connections = 4,
                 PipelineDepth = 4,
                 Rate = 2_000,
+                Engine = engine,
                 Duration = TimeSpan.FromSeconds(2),
                 Warmup = TimeSpan.FromSeconds(0.5),
                 ValidatorFactory = () => new ExactBody("Hello, World!"),
@@ -27,6 +30,7 @@ public sealed class Http2OpenModelTests
             null,
             CancellationToken.None);
         Assert.True(result.IsClean, result.FirstError);
+        Assert.Equal(engine == HttpLoadEngine.Epoll ? "epoll" : "sockets", result.Engine);
 
         // The window's due requests are the schedule's; what was answered is those, plus any left
         // waiting from the warm-up, less any still waiting at the end: every one went out and came back.

@@ -54,12 +54,12 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
 
     public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
 
-    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext (HTTP/2 in the closed loop), not turned off.</summary>
+    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext, not turned off.</summary>
     public static bool Serves(HttpLoadOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         return options.Engine == HttpLoadEngine.Epoll
-            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && !options.Tls && !(options.Http2 && options.Rate is not null)
+            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && !options.Tls
                 && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
     }
 

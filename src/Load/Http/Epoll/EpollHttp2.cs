@@ -5,16 +5,52 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Load.Http.Epoll;
 
 /// <summary>
-/// HTTP/2 (h2c, closed loop) on an epoll worker's connections: the same <see cref="Http2Session"/>
-/// as on the sockets engine, driven by non-blocking reads and writes from the worker's thread.
-/// Every read is parsed as it comes, each answered stream replaced by a new request, and what is
-/// to be sent written at once; a write the socket cannot take in full waits for EPOLLOUT while
-/// reading goes on. The connection's <see cref="EpollConnection.Outstanding"/> follows the
-/// session's, so the worker's drain, timeouts and failures count its streams.
+/// HTTP/2 (h2c) on an epoll worker's connections: the same <see cref="Http2Session"/> as on the
+/// sockets engine, driven by non-blocking reads and writes from the worker's thread. Every read is
+/// parsed as it comes and what is to be sent written at once; a write the socket cannot take in
+/// full waits for EPOLLOUT while reading goes on. In the closed loop each answered stream is
+/// replaced by a new request at once; in the open model a connection with a free stream waits in
+/// the worker's idle stack, and the worker opens each due request on one of them
+/// (<see cref="OpenDue"/>), timed from its due time. The connection's
+/// <see cref="EpollConnection.Outstanding"/> follows the session's, so the worker's drain,
+/// timeouts and failures count its streams.
 /// </summary>
+/// <param name="idle">Open model: the worker's connections that can take a request now; null in the closed loop.</param>
 [SupportedOSPlatform("linux")]
-internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, LatencyHistogram histogram, LatencyHistogram? uncorrected, Stack<EpollConnection>? idle)
 {
+    /// <summary>
+    /// Open model: the due request <paramref name="due"/> on <paramref name="connection"/>, which
+    /// has a free stream, sent now; false when the connection cannot take it (not up, no free
+    /// stream, going away), and it leaves the idle stack.
+    /// </summary>
+    public bool OpenDue(EpollConnection connection, long due, long now)
+    {
+        var session = connection.Http2!;
+        if (connection.Phase is not (EpollPhase.Reading or EpollPhase.Writing) || !session.CanOpen)
+        {
+            return false;
+        }
+
+        var measured = state.Measuring;
+        if (measured && now - due > state.LateTicks)
+        {
+            // Late with this connection free: the thread, not the pool, held it back.
+            connection.Counters.Late++;
+            connection.Counters.LateByLoad++;
+        }
+
+        session.Open(due, now, measured, ref connection.Counters);
+        Opened(connection);
+        if (connection.Phase == EpollPhase.Reading)
+        {
+            // A connection already waiting on EPOLLOUT sends it with the rest when the socket takes it.
+            Write(connection);
+        }
+
+        return true;
+    }
+
     /// <summary>A connection is up: the preface, SETTINGS and its first requests go out.</summary>
     public void Start(EpollConnection connection, long now)
     {
@@ -147,20 +183,38 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
         return Write(connection);
     }
 
-    /// <summary>A new request on every free stream, timed from now (the write follows at once); none once the run stops.</summary>
+    /// <summary>
+    /// Closed loop: a new request on every free stream, timed from now (the write follows at once).
+    /// Open model: a connection with a free stream goes on the idle stack for the next due request.
+    /// None once the run stops.
+    /// </summary>
     private void OpenFree(EpollConnection connection, long now)
     {
         var session = connection.Http2!;
         if (!state.Stopping)
         {
-            var measured = state.Measuring;
-            while (session.CanOpen)
+            if (idle is null)
             {
-                session.Open(now, now, measured, ref connection.Counters);
+                var measured = state.Measuring;
+                while (session.CanOpen)
+                {
+                    session.Open(now, now, measured, ref connection.Counters);
+                }
+            }
+            else if (session.CanOpen && !connection.Idle)
+            {
+                connection.Idle = true;
+                idle.Push(connection);
             }
         }
 
-        connection.Outstanding = session.Outstanding;
+        Opened(connection);
+    }
+
+    /// <summary>The connection's count follows the session's; the timeout counts from the first request in flight.</summary>
+    private static void Opened(EpollConnection connection)
+    {
+        connection.Outstanding = connection.Http2!.Outstanding;
         if (connection.Outstanding > 0 && connection.WaitingSince == 0)
         {
             connection.WaitingSince = Stopwatch.GetTimestamp();

@@ -51,7 +51,7 @@ internal sealed unsafe class EpollWorker
         _idle = new Stack<EpollConnection>(connections.Length);
         Uncorrected = _schedule is null ? null : new LatencyHistogram();
         _sockets = new EpollSockets(state, address, timeoutTicks);
-        _http2 = new EpollHttp2(state, _sockets, Histogram, Uncorrected);
+        _http2 = new EpollHttp2(state, _sockets, Histogram, Uncorrected, _schedule is null ? null : _idle);
         _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
     }
 
@@ -233,6 +233,25 @@ internal sealed unsafe class EpollWorker
         while (_idle.Count > 0 && !_state.Stopping)
         {
             var connection = _idle.Peek();
+            if (connection.Http2 is not null)
+            {
+                // HTTP/2: a due request on a free stream; the connection stays while it has more.
+                if (connection.Phase is not (EpollPhase.Reading or EpollPhase.Writing) || !connection.Http2.CanOpen)
+                {
+                    connection.Idle = false;
+                    _idle.Pop();
+                    continue;
+                }
+
+                if (!_schedule!.TryTake(out var next))
+                {
+                    return;
+                }
+
+                _ = _http2.OpenDue(connection, next, Stopwatch.GetTimestamp());
+                continue;
+            }
+
             if (connection.Phase != EpollPhase.Parked)
             {
                 // Failed and reconnecting since it went idle: it comes back through its connect.
