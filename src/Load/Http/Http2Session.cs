@@ -24,7 +24,7 @@ internal sealed class Http2Session
     /// <summary>Room kept free in the send buffer for one more control frame; below it, reading stops until the connection flushes.</summary>
     private const int ControlRoom = 64;
 
-    private readonly byte[] _request;
+    private readonly Http2RequestFrames _requests;
     private readonly HpackDecoder _decoder = new();
     private readonly Http2Streams _streams;
     private readonly byte[] _headerBlock = new byte[MaxHeaderBlock];
@@ -41,16 +41,13 @@ internal sealed class Http2Session
     private int _limit;
     private int _connectionUnacknowledged;
 
-    /// <param name="request">The request's header block (<see cref="Http2RequestBlock"/>).</param>
+    /// <param name="request">The request's header blocks (<see cref="Http2RequestBlock"/>).</param>
     /// <param name="streams">Requests in flight at most (h2load's -m).</param>
-    public Http2Session(byte[] request, int streams, IResponseValidator? validator)
+    public Http2Session(Http2RequestBlocks request, int streams, IResponseValidator? validator)
     {
-        ArgumentNullException.ThrowIfNull(request);
-        _request = new byte[Http2Frame.HeaderLength + request.Length];
-        new Http2Frame(request.Length, Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 0).Write(_request);
-        request.CopyTo(_request, Http2Frame.HeaderLength);
+        _requests = new Http2RequestFrames(request);
         _streams = new Http2Streams(streams, validator);
-        _send = new byte[Math.Max(16 * 1024, (streams * (_request.Length + 16)) + 1024)];
+        _send = new byte[Math.Max(16 * 1024, (streams * (_requests.MaxLength + 16)) + 1024)];
         _limit = streams;
     }
 
@@ -61,7 +58,7 @@ internal sealed class Http2Session
     public bool GoingAway { get; private set; }
 
     /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it.</summary>
-    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _request.Length <= _send.Length;
+    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length;
 
     /// <summary>Why the connection failed (a protocol error of the server), or why the server sent GOAWAY with an error; null otherwise.</summary>
     public string? Error { get; private set; }
@@ -77,6 +74,7 @@ internal sealed class Http2Session
     {
         _streams.Clear();
         _decoder.Reset();
+        _requests.Reset();
         (_held, _parsed, _sendStart, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0, 0);
         (_nextId, _limit, GoingAway, Error) = (1, _streams.Capacity, false, null);
         Http2Frame.Preface.CopyTo(_send);
@@ -105,10 +103,7 @@ internal sealed class Http2Session
     public void Open(long timedFrom, long sentAt, bool measured, ref ConnectionCounters counters)
     {
         _streams.Open(_nextId, timedFrom, sentAt, measured);
-        var frame = _send.AsSpan(_sendLength, _request.Length);
-        _request.CopyTo(frame);
-        BinaryPrimitives.WriteInt32BigEndian(frame[5..], _nextId);
-        _sendLength += _request.Length;
+        _sendLength += _requests.Write(_send.AsSpan(_sendLength), _nextId);
         _nextId = _nextId >= int.MaxValue - 2 ? -1 : _nextId + 2;
         if (measured)
         {
@@ -353,7 +348,11 @@ internal sealed class Http2Session
         for (var at = 0; at < payload.Length; at += 6)
         {
             var value = BinaryPrimitives.ReadUInt32BigEndian(payload[(at + 2)..]);
-            if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.MaxConcurrentStreams)
+            if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.HeaderTableSize)
+            {
+                _requests.TableSize(value);
+            }
+            else if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.MaxConcurrentStreams)
             {
                 _limit = (int)Math.Min(_streams.Capacity, value);
                 if (_limit == 0)

@@ -140,6 +140,46 @@ public sealed class Http2HostileServerTests
     }
 
     /// <summary>
+    /// A server that lowers its header table to 0 (SETTINGS_HEADER_TABLE_SIZE): the client's first
+    /// request indexed its fields and the next ones referred to them; after the server's SETTINGS
+    /// the next block starts with a table size update to 0, and every block after it is plain.
+    /// </summary>
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData(HttpLoadEngine.Epoll)]
+    [InlineData(HttpLoadEngine.Sockets)]
+    public async Task A_server_that_lowers_its_header_table_gets_a_size_update_and_no_dynamic_table_from_then_on(HttpLoadEngine engine)
+    {
+        var blocks = new System.Collections.Concurrent.ConcurrentQueue<byte[]>();
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            // The requests the client sent before it read this SETTINGS may use the table; the server answers each.
+            var settings = new byte[6];
+            System.Buffers.Binary.BinaryPrimitives.WriteUInt16BigEndian(settings, 0x1);
+            await peer.WriteAsync(ScriptedHttp2Server.Frame(4, 0, 0, settings), stop);
+            while (true)
+            {
+                var frame = await peer.ReadFrameAsync(stop);
+                if (frame.Type == 1)
+                {
+                    blocks.Enqueue(frame.Payload);
+                    await peer.WriteAsync(ScriptedHttp2Server.Answer(frame.Stream, "Hello, World!"), stop);
+                }
+            }
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1, engine: engine);
+        Assert.True(result.IsClean && result.Good > 100, $"{result.Good} good: {result.FirstError}");
+
+        var expected = Benchmarks.Load.Http2.Http2RequestBlock.Build(server.Url, []);
+        var sent = blocks.ToList();
+        var update = sent.FindIndex(b => b.SequenceEqual(expected.Shrink));
+        Assert.True(update >= 1, $"no table size update among {sent.Count} blocks");
+        Assert.Equal(expected.First, sent[0]);
+        Assert.All(sent[1..update], b => Assert.Equal(expected.Repeat, b));
+        Assert.All(sent[(update + 1)..], b => Assert.Equal(expected.Plain, b));
+    }
+
+    /// <summary>
     /// The path where the client's answers cannot be written: the server shrinks its buffers and
     /// does not read while it floods PINGs, so the client's ACKs fill its socket, the client stops
     /// reading (the epoll engine waits for the socket to take its answers), and the server's own
