@@ -72,6 +72,13 @@ internal sealed class Measurement
 
     public override string ToString() => Name;
 
+    /// <summary>
+    /// A counter read from a running server every second (EventPipe counters, meters): a rate (a
+    /// unit per second) adds up over the machines of one role, any other value takes the largest.
+    /// </summary>
+    public static Measurement ServerCounter(string name, string unit, Operation aggregate, Better better, string description) =>
+        new(name, unit, aggregate, better, description, unit.EndsWith("/s", StringComparison.Ordinal) ? Operation.Sum : Operation.Max) { Sampled = true };
+
     private static Operation DefaultReduce(string unit) => unit switch
     {
         "req/s" or "msg/s" or "conn/s" or "MB/s" or "Mbit/s" or "count" or "bytes" => Operation.Sum,

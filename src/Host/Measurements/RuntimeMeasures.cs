@@ -70,5 +70,5 @@ internal static class RuntimeMeasures
     ];
 
     private static Measurement Counter(string counter, string unit, Operation aggregate, Better better, string description) =>
-        new(RuntimeCounterPrefix + counter, unit, aggregate, better, description, unit is "/s" or "B/s" or "ms/s" ? Sum : Max) { Sampled = true };
+        Measurement.ServerCounter(RuntimeCounterPrefix + counter, unit, aggregate, better, description);
 }
