@@ -39,7 +39,7 @@ internal static class RunPlanner
             ? new UriBuilder(listen) { Scheme = rawTcp ? listen.Scheme : wire.Scheme }.Uri
             : new Uri($"{(rawTcp ? "tcp" : wire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
         var proxy = Proxy(choices.Proxy, scenario, wire);
-        var proxyUrl = proxy is null ? null : new Uri($"http://127.0.0.1:{LoopbackPort.Free()}");
+        var proxyUrl = proxy is null ? null : new Uri($"http://127.0.0.1:{LoopbackPort.Free(serverUrl.Port)}");
         ILoadJob loadJob = scenario switch
         {
             ITcpScenario tcp => TcpJob(choices, tcp),
