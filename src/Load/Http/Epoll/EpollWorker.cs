@@ -21,16 +21,15 @@ internal sealed unsafe class EpollWorker
 {
     private const int MaxEvents = 256;
     private const int WaitMilliseconds = 20;
-    private const int ReceiveBufferSize = 16 * 1024;
 
     private static readonly long s_checkTicks = Stopwatch.Frequency / 20;
 
     private readonly LoadRunState _state;
     private readonly EpollConnection[] _connections;
     private readonly EpollSockets _sockets;
-    private readonly byte[] _receiveBuffer = new byte[ReceiveBufferSize];
     private readonly Thread _thread;
     private readonly OpenModel.ArrivalSchedule? _schedule;
+    private readonly EpollHttp1 _http1;
     private readonly EpollHttp2 _http2;
 
     /// <summary>Open model: connected connections with nothing owed, waiting for the next due request.</summary>
@@ -51,6 +50,7 @@ internal sealed unsafe class EpollWorker
         _idle = new Stack<EpollConnection>(connections.Length);
         Uncorrected = _schedule is null ? null : new LatencyHistogram();
         _sockets = new EpollSockets(state, address, timeoutTicks);
+        _http1 = new EpollHttp1(state, _sockets, Histogram, Uncorrected, Next);
         _http2 = new EpollHttp2(state, _sockets, Histogram, Uncorrected, _schedule is null ? null : _idle);
         _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
     }
@@ -181,11 +181,11 @@ internal sealed unsafe class EpollWorker
                 _http2.OnEvents(connection, events, now);
                 return;
             case EpollPhase.Writing when (events & (EpollNative.EPOLLOUT | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0:
-                ContinueWrite(connection);
+                _http1.ContinueWrite(connection);
                 return;
             case EpollPhase.Reading:
             case EpollPhase.Parked:
-                Read(connection, now);
+                _http1.Read(connection, now);
                 return;
         }
     }
@@ -208,13 +208,13 @@ internal sealed unsafe class EpollWorker
 
         if (_schedule is null)
         {
-            SendBatch(connection, now, 0);
+            _http1.SendBatch(connection, now, 0);
         }
         else if (_schedule.TryTake(out var due))
         {
             // Timed from now, not from when this wake began: the request is sent after it was taken.
             // Late with another connection idle: the thread, not the pool, held it back.
-            SendBatch(connection, Stopwatch.GetTimestamp(), due, _idle.Count > 0);
+            _http1.SendBatch(connection, Stopwatch.GetTimestamp(), due, _idle.Count > 0);
         }
         else
         {
@@ -267,144 +267,7 @@ internal sealed unsafe class EpollWorker
 
             connection.Idle = false;
             _idle.Pop();
-            SendBatch(connection, Stopwatch.GetTimestamp(), due, freeWaiting: true);
-        }
-    }
-
-    /// <param name="due">Open model: the request's due time (Stopwatch ticks); 0 in the closed loop.</param>
-    /// <param name="freeWaiting">Open model: a connection was idle when the request was taken, so lateness is the thread's.</param>
-    private void SendBatch(EpollConnection connection, long now, long due, bool freeWaiting = false)
-    {
-        var measured = _state.Measuring;
-        connection.Measured = measured;
-        connection.Outstanding = _state.Depth;
-        connection.SentAt = now;
-        connection.TimedFrom = due == 0 ? now : due;
-        connection.WaitingSince = now;
-        connection.Written = 0;
-        if (measured)
-        {
-            connection.Counters.Sent += _state.Depth;
-            if (due != 0 && now - due > _state.LateTicks)
-            {
-                connection.Counters.Late++;
-                if (freeWaiting)
-                {
-                    connection.Counters.LateByLoad++;
-                }
-            }
-        }
-
-        ContinueWrite(connection);
-    }
-
-    private void ContinueWrite(EpollConnection connection)
-    {
-        var batch = _state.Batch.Span;
-        while (connection.Written < batch.Length)
-        {
-            var written = EpollNative.Write(connection.Fd, batch[connection.Written..]);
-            if (written == -EpollNative.EAGAIN)
-            {
-                connection.Phase = EpollPhase.Writing;
-                _sockets.Watch(connection, EpollNative.EPOLLIN | EpollNative.EPOLLOUT);
-                return;
-            }
-
-            if (written < 0)
-            {
-                _sockets.Fail(connection, "write: " + EpollNative.Describe(-written), ref connection.Counters.WriteErrors);
-                return;
-            }
-
-            connection.Written += written;
-        }
-
-        connection.Phase = EpollPhase.Reading;
-        _sockets.Watch(connection, EpollNative.EPOLLIN);
-    }
-
-    private void Read(EpollConnection connection, long now)
-    {
-        while (true)
-        {
-            var received = EpollNative.Read(connection.Fd, _receiveBuffer);
-            if (received == -EpollNative.EAGAIN)
-            {
-                return;
-            }
-
-            if (received < 0)
-            {
-                _sockets.Fail(connection, "read: " + EpollNative.Describe(-received), ref connection.Counters.ReadErrors);
-                return;
-            }
-
-            if (received == 0)
-            {
-                if (connection.Outstanding > 0)
-                {
-                    _sockets.Fail(connection, "read: the server closed the connection with requests outstanding", ref connection.Counters.ReadErrors);
-                }
-                else
-                {
-                    _sockets.Reopen(connection);
-                }
-
-                return;
-            }
-
-            var measured = connection.Measured;
-            if (measured)
-            {
-                connection.Counters.BytesReceived += received;
-            }
-
-            var outcome = ResponseTally.Process(
-                connection.Parser, new ReadOnlySpan<byte>(_receiveBuffer, 0, received), ref connection.Counters, Histogram, Uncorrected,
-                new BatchTimes(connection.TimedFrom, connection.SentAt, now), measured, ref connection.Outstanding);
-            switch (outcome)
-            {
-                case ResponseOutcome.ServerClosing:
-                    if (connection.Outstanding > 0)
-                    {
-                        _sockets.Fail(connection, null, ref connection.Counters.ReadErrors);
-                    }
-                    else
-                    {
-                        _sockets.Reopen(connection);
-                    }
-
-                    return;
-                case ResponseOutcome.Invalid:
-                    // One problem, one count: a bad response (the requests behind it are lost), not also a read error.
-                    if (measured)
-                    {
-                        connection.FirstError ??= "read: malformed HTTP response";
-                        connection.Counters.Bad++;
-                        connection.Counters.Lost += connection.Outstanding - 1;
-                    }
-
-                    connection.Outstanding = 0;
-                    _sockets.Reopen(connection);
-                    return;
-                case ResponseOutcome.UnexpectedData:
-                    _sockets.Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)", ref connection.Counters.ReadErrors);
-                    return;
-            }
-
-            if (connection.Outstanding == 0)
-            {
-                connection.WaitingSince = 0;
-                Next(connection, now);
-                return;
-            }
-
-            if (received < _receiveBuffer.Length)
-            {
-                // The rest of the batch has not arrived yet: wait for it rather than ask again at once.
-                return;
-            }
+            _http1.SendBatch(connection, Stopwatch.GetTimestamp(), due, freeWaiting: true);
         }
     }
 }
