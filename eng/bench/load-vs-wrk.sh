@@ -37,21 +37,12 @@ server=$!
 for _ in $(seq 100); do grep -q "Application started." "$work/server.log" && break; sleep 0.1; done
 grep -q "Application started." "$work/server.log" || { cat "$work/server.log"; exit 1; }
 
-cat >"$work/pipeline.lua" <<'LUA'
-init = function(args)
-  local depth = tonumber(args[1]) or 1
-  local r = {}
-  for i = 1, depth do r[i] = wrk.format() end
-  req = table.concat(r)
-end
-request = function() return req end
-LUA
 
 # Each run prints: rps cpu_seconds requests [window_cpu_seconds]
 TIMEFORMAT='%U %S'
 run_wrk() { # depth
   local args=(-t"$THREADS" -c "$CONNECTIONS" -d "${DURATION}s")
-  [ "$1" -gt 1 ] && args+=(-s "$work/pipeline.lua")
+  [ "$1" -gt 1 ] && args+=(-s eng/bench/pipeline.lua)
   { time taskset -c "$CLIENT_CPU" wrk "${args[@]}" "$url" -- "$1" >"$work/out" 2>&1; } 2>"$work/time"
   echo "$(awk '/^Requests\/sec:/ {print $2}' "$work/out") $(awk '{print $1 + $2}' "$work/time") $(awk '/requests in/ {print $1}' "$work/out")"
 }
@@ -76,7 +67,7 @@ run_sockets() { run_builtin sockets "$1"; }
 
 # Prime the server (JIT, pools) on both paths before anything is measured.
 taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNECTIONS" -d 5s "$url" >/dev/null 2>&1
-taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNECTIONS" -d 5s -s "$work/pipeline.lua" "$url" -- 16 >/dev/null 2>&1
+taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNECTIONS" -d 5s -s eng/bench/pipeline.lua "$url" -- 16 >/dev/null 2>&1
 
 results="$work/results"
 read -r -a clients <<<"$CLIENTS"

@@ -39,14 +39,6 @@ stop_server() {
 }
 trap 'stop_server; rm -rf "$work"' EXIT
 
-cat >"$work/pipeline.lua" <<'LUA'
-init = function(args)
-  local r = {}
-  for i = 1, tonumber(args[1]) or 1 do r[i] = wrk.format() end
-  req = table.concat(r)
-end
-request = function() return req end
-LUA
 
 cat >"$work/nginx.conf" <<NGINX
 worker_processes 1;
@@ -96,7 +88,7 @@ run_load() { # loader scenario -> "rps"
   local url="http://127.0.0.1:$PORT$path"
   if [ "$1" = wrk ]; then
     local args=(-t1 -c "$CONNECTIONS" -d "${DURATION}s" -H 'Connection: keep-alive')
-    [ "$depth" -gt 1 ] && args+=(-s "$work/pipeline.lua")
+    [ "$depth" -gt 1 ] && args+=(-s eng/bench/pipeline.lua)
     taskset -c "$CLIENT_CPU" wrk "${args[@]}" "$url" -- "$depth" | awk '/^Requests\/sec:/ {print $2}'
   else
     DOTNET_TieredCompilation=0 taskset -c "$CLIENT_CPU" "$bin" load --url "$url" -t 1 -c "$CONNECTIONS" -p "$depth" -d "${DURATION}s" \

@@ -43,10 +43,6 @@ http {
   server { listen 127.0.0.1:$PORT backlog=4096 reuseport; location = /plaintext { default_type text/plain; return 200 "Hello, World!"; } }
 }
 NGINX
-cat >"$work/pipeline.lua" <<'LUA'
-init = function(args) local r = {} for i = 1, tonumber(args[1]) or 1 do r[i] = wrk.format() end req = table.concat(r) end
-request = function() return req end
-LUA
 
 url="http://127.0.0.1:$PORT/plaintext"
 run_client() { # name: runs it on CPU 1 under perf (server and client counted), prints the requests it completed
@@ -57,7 +53,7 @@ run_client() { # name: runs it on CPU 1 under perf (server and client counted), 
         perf stat -x, -e "$events" -p "$server_pid" -o "$work/server.perf" -- "${count[@]}" taskset -c 1 "$bin" load --url "$url" -t 1 -c "$CONNECTIONS" -p "$DEPTH" -d "${DURATION}s" -w 0s --json "$work/load.json" >/dev/null 2>&1
       python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['requests'], r['requestsPerSecond'])" "$work/load.json" ;;
     wrk)
-      perf stat -x, -e "$events" -p "$server_pid" -o "$work/server.perf" -- "${count[@]}" taskset -c 1 wrk -t1 -c "$CONNECTIONS" -d "${DURATION}s" -s "$work/pipeline.lua" "$url" -- "$DEPTH" >"$work/out" 2>&1
+      perf stat -x, -e "$events" -p "$server_pid" -o "$work/server.perf" -- "${count[@]}" taskset -c 1 wrk -t1 -c "$CONNECTIONS" -d "${DURATION}s" -s eng/bench/pipeline.lua "$url" -- "$DEPTH" >"$work/out" 2>&1
       echo "$(awk '/requests in/ {print $1}' "$work/out") $(awk '/^Requests\/sec:/ {print $2}' "$work/out")" ;;
     h2load)
       perf stat -x, -e "$events" -p "$server_pid" -o "$work/server.perf" -- "${count[@]}" taskset -c 1 h2load --h1 -t1 -c "$CONNECTIONS" -m "$DEPTH" -D "$DURATION" "$url" >"$work/out" 2>&1

@@ -43,7 +43,7 @@ internal struct ConnectionCounters
         if (timedOut)
         {
             Timeouts++;
-            return "connect timed out";
+            return handshake ? "TLS handshake timed out" : "connect timed out";
         }
 
         ConnectErrors++;

@@ -310,7 +310,7 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
 
             if (_state.Measuring)
             {
-                FirstError ??= _counters.ConnectFailed(timedOut, handshake, _state.EndPoint, ex.Message);
+                FirstError ??= _counters.ConnectFailed(timedOut, handshake, _state.EndPoint, TlsNames.Cause(ex));
             }
 
             // Back off a little so a refusing server is not spun against.

@@ -28,7 +28,7 @@ public static class HttpLoadGenerator
         // The rate is the answers to the requests sent in the window over the window's own length, in both
         // models: answers in flight at its start (sent in the warm-up) are left out as those at its end are
         // taken in, and a stall at its end does not stretch the window (it read as a shortfall of the open model).
-        return LoadWindowResult.WithWindow(Aggregate(options, pool), window, options.Rate) with
+        return LoadWindowResult.WithWindow(Aggregate(options, pool, state), window, options.Rate) with
         {
             ThreadsBusyPercent = driver.ThreadsBusyPercent,
             Uncorrected = pool.Uncorrected() is { } uncorrected ? LatencySummary.From(uncorrected) : null,
@@ -38,10 +38,9 @@ public static class HttpLoadGenerator
     /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>
     private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume, options.Http2) : null;
 
-    private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool)
+    private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool, LoadRunState state)
     {
         var total = pool.Totals();
-        var connectTimes = (pool as SocketConnectionPool)?.State;
         return new LoadResult
         {
             Url = options.Url.ToString(),
@@ -62,13 +61,13 @@ public static class HttpLoadGenerator
             Connects = total.Connects,
             Late = total.Late,
             LateByLoad = total.LateByLoad,
-            Connect = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.ConnectTimes),
-            FirstByte = options.KeepAlive || connectTimes is null ? null : LatencySummary.From(connectTimes.FirstByteTimes),
+            Connect = options.KeepAlive ? null : LatencySummary.From(state.ConnectTimes),
+            FirstByte = options.KeepAlive ? null : LatencySummary.From(state.FirstByteTimes),
             FirstError = pool.FirstError,
             Handshakes = total.Handshakes,
             HandshakeErrors = total.HandshakeErrors,
-            Handshake = total.Handshakes > 0 && connectTimes is not null ? LatencySummary.From(connectTimes.HandshakeTimes) : null,
-            Tls = connectTimes?.Negotiated,
+            Handshake = total.Handshakes > 0 ? LatencySummary.From(state.HandshakeTimes) : null,
+            Tls = state.Negotiated,
         };
     }
 }

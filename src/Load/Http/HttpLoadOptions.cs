@@ -61,9 +61,14 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException($"Only http:// and https:// URLs are supported by the built-in HTTP/1.1 load generator (got '{Url}').");
         }
 
-        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive || Tls))
+        if (Engine == HttpLoadEngine.Epoll && (!OperatingSystem.IsLinux() || !KeepAlive))
         {
-            throw new ArgumentException("The epoll engine runs cleartext connections with keep-alive, on Linux (TLS is the sockets engine's).");
+            throw new ArgumentException("The epoll engine runs connections with keep-alive, on Linux.");
+        }
+
+        if (Engine == HttpLoadEngine.Epoll && Tls && !Epoll.OpenSslNative.Available)
+        {
+            throw new ArgumentException($"The epoll engine's TLS is the system's OpenSSL, and {Epoll.OpenSslNative.Ssl} cannot be loaded here.");
         }
 
         if (Http2 && !KeepAlive)

@@ -268,7 +268,7 @@ internal sealed class LoadConnection : IHttpLoadConnection
 
             if (_state.Measuring)
             {
-                FirstError ??= Counters.ConnectFailed(timedOut, handshake, _state.EndPoint, ex.Message);
+                FirstError ??= Counters.ConnectFailed(timedOut, handshake, _state.EndPoint, TlsNames.Cause(ex));
             }
 
             // Back off a little so a refusing server is not spun against.

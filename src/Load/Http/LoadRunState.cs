@@ -40,13 +40,18 @@ internal sealed class LoadRunState : Core.LoadSwitches
     /// <summary>A TLS handshake ended, <paramref name="connected"/> being the end of its TCP connect: counted and timed in the window; the first one's version and cipher kept.</summary>
     public void Handshaken(System.Net.Security.SslStream tls, long connected, ref ConnectionCounters counters)
     {
+        Handshaken(connected, ref counters);
+        Negotiated ??= $"{TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}";
+    }
+
+    /// <summary>A TLS handshake ended, <paramref name="connected"/> being the end of its TCP connect: counted and timed in the window.</summary>
+    public void Handshaken(long connected, ref ConnectionCounters counters)
+    {
         if (Measuring)
         {
             counters.Handshakes++;
             HandshakeTimes.Record((long)((System.Diagnostics.Stopwatch.GetTimestamp() - connected) * (1_000_000_000.0 / System.Diagnostics.Stopwatch.Frequency)));
         }
-
-        Negotiated ??= $"{TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}";
     }
 
     public int Depth { get; }

@@ -25,7 +25,8 @@ internal sealed class NginxServer : IAsyncDisposable
 
     /// <param name="server">The server block's directives; <c>{port}</c> and <c>{folder}</c> are replaced.</param>
     /// <param name="prepare">Writes what the configuration refers to (certificates) into the folder first.</param>
-    public static async Task<NginxServer> StartAsync(string server, Func<string, Task>? prepare = null)
+    /// <param name="http">Directives of the http block besides the server (a log format).</param>
+    public static async Task<NginxServer> StartAsync(string server, Func<string, Task>? prepare = null, string http = "")
     {
         await Tools.InstallAsync("nginx");
         var folder = TestPaths.NewTempDirectory();
@@ -45,6 +46,7 @@ internal sealed class NginxServer : IAsyncDisposable
             http {
               access_log off;
               client_body_temp_path {{folder}}; proxy_temp_path {{folder}}; fastcgi_temp_path {{folder}}; uwsgi_temp_path {{folder}}; scgi_temp_path {{folder}};
+              {{http}}
               server {
                 {{directives}}
               }

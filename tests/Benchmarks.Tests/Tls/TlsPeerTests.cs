@@ -148,7 +148,7 @@ public sealed class TlsPeerTests
         await accepting;
         held.ForEach(s => s.Dispose());
         Assert.True(load.ExitCode == 1, load.ToString());
-        Assert.Contains("connect timed out", load.Error, StringComparison.Ordinal);
+        Assert.Contains("TLS handshake timed out", load.Error, StringComparison.Ordinal);
         Assert.Matches(@"Socket errors: connect 0, read 0, write 0, timeout [1-9]", load.Output);
     }
 }

@@ -10,6 +10,18 @@ internal sealed class EpollConnection(int index)
 
     public EpollPhase Phase;
 
+    /// <summary>Over TLS: the connection's OpenSSL object (SSL*); 0 in cleartext or while there is none.</summary>
+    public nint Ssl;
+
+    /// <summary>Over TLS: the handshake is done (a close_notify is owed at the close).</summary>
+    public bool TlsUp;
+
+    /// <summary>The cause of the last TLS failure (<see cref="EpollTls.Failed"/>).</summary>
+    public string? TlsError;
+
+    /// <summary>When the TCP connect ended: what the TLS handshake is timed from.</summary>
+    public long ConnectedAt;
+
     /// <summary>The epoll events the socket is registered for.</summary>
     public uint Interest;
 

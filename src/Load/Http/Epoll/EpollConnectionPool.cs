@@ -6,8 +6,9 @@ namespace Benchmarks.Load.Http.Epoll;
 
 /// <summary>
 /// The Linux engine of connections with keep-alive (closed loop, pipelined or not, and the open
-/// model): <c>--threads</c> threads, each with its own epoll instance, connections and histograms,
-/// as wrk's threads are. Connections without keep-alive use the portable engine.
+/// model), cleartext or over TLS through the system's OpenSSL: <c>--threads</c> threads, each with
+/// its own epoll instance, connections and histograms, as wrk's threads are. Connections without
+/// keep-alive use the portable engine.
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal sealed class EpollConnectionPool : IHttpConnectionPool
@@ -18,6 +19,9 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
     private readonly LoadRunState _state;
     private readonly EpollWorker[] _workers;
 
+    /// <summary>The OpenSSL context every worker's TLS connections share; null in cleartext.</summary>
+    private readonly OpenSslClient? _tls;
+
     public EpollConnectionPool(HttpLoadOptions options, LoadRunState state)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -25,6 +29,7 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
         var address = SocketAddressBytes.For(state.EndPoint);
         var timeoutTicks = (long)(options.Timeout.TotalSeconds * Stopwatch.Frequency);
         var threads = Math.Min(options.Threads, options.Connections);
+        _tls = options.Tls ? new OpenSslClient(options.Url, options.Http2, options.TlsResume) : null;
         _workers = new EpollWorker[threads];
         for (var t = 0; t < threads; t++)
         {
@@ -42,7 +47,7 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
                 };
             }
 
-            _workers[t] = new EpollWorker(t, state, connections, address, timeoutTicks);
+            _workers[t] = new EpollWorker(t, state, connections, address, timeoutTicks, _tls);
         }
     }
 
@@ -54,12 +59,12 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
 
     public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
 
-    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext, not turned off.</summary>
+    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext or with the system's OpenSSL for TLS, not turned off.</summary>
     public static bool Serves(HttpLoadOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         return options.Engine == HttpLoadEngine.Epoll
-            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && !options.Tls
+            || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && (!options.Tls || OpenSslNative.Available)
                 && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
     }
 
@@ -121,5 +126,6 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
     {
         Abort();
         await Completion.ContinueWith(static _ => { }, TaskScheduler.Default);
+        _tls?.Dispose();
     }
 }

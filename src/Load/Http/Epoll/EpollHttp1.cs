@@ -51,7 +51,7 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
         var batch = state.Batch.Span;
         while (connection.Written < batch.Length)
         {
-            var written = EpollNative.Write(connection.Fd, batch[connection.Written..]);
+            var written = EpollSockets.Write(connection, batch[connection.Written..]);
             if (written == -EpollNative.EAGAIN)
             {
                 connection.Phase = EpollPhase.Writing;
@@ -61,7 +61,7 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
 
             if (written < 0)
             {
-                sockets.Fail(connection, "write: " + EpollNative.Describe(-written), ref connection.Counters.WriteErrors);
+                sockets.Fail(connection, "write: " + EpollSockets.Describe(connection, written), ref connection.Counters.WriteErrors);
                 return;
             }
 
@@ -76,7 +76,7 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
     {
         while (true)
         {
-            var received = EpollNative.Read(connection.Fd, _receiveBuffer);
+            var received = EpollSockets.Read(connection, _receiveBuffer);
             if (received == -EpollNative.EAGAIN)
             {
                 return;
@@ -84,7 +84,7 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
 
             if (received < 0)
             {
-                sockets.Fail(connection, "read: " + EpollNative.Describe(-received), ref connection.Counters.ReadErrors);
+                sockets.Fail(connection, "read: " + EpollSockets.Describe(connection, received), ref connection.Counters.ReadErrors);
                 return;
             }
 
@@ -148,7 +148,7 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
                 return;
             }
 
-            if (received < _receiveBuffer.Length)
+            if (!EpollSockets.ReadMore(connection, received, _receiveBuffer.Length))
             {
                 // The rest of the batch has not arrived yet: wait for it rather than ask again at once.
                 return;

@@ -5,7 +5,7 @@ using Benchmarks.Load.Statistics;
 namespace Benchmarks.Load.Http.Epoll;
 
 /// <summary>
-/// HTTP/2 (h2c) on an epoll worker's connections: the same <see cref="Http2Session"/> as on the
+/// HTTP/2 (h2c, or h2 over TLS) on an epoll worker's connections: the same <see cref="Http2Session"/> as on the
 /// sockets engine, driven by non-blocking reads and writes from the worker's thread. Every read is
 /// parsed as it comes and what is to be sent written at once; a write the socket cannot take in
 /// full waits for EPOLLOUT while reading goes on. In the closed loop each answered stream is
@@ -68,7 +68,9 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
             Writable(connection, now);
         }
 
-        if (connection.Phase is EpollPhase.Reading or EpollPhase.Writing && (events & (EpollNative.EPOLLIN | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0)
+        // Over TLS, records OpenSSL read while reading paused wait in it, not in the socket: no EPOLLIN says so.
+        if (connection.Phase is EpollPhase.Reading or EpollPhase.Writing
+            && ((events & (EpollNative.EPOLLIN | EpollNative.EPOLLERR | EpollNative.EPOLLHUP)) != 0 || EpollTls.Buffered(connection)))
         {
             Readable(connection, now);
         }
@@ -98,7 +100,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
                 return;
             }
 
-            var received = EpollNative.Read(connection.Fd, space);
+            var received = EpollSockets.Read(connection, space);
             if (received == -EpollNative.EAGAIN)
             {
                 return;
@@ -106,7 +108,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
 
             if (received < 0)
             {
-                Fail(connection, "read: " + EpollNative.Describe(-received), ref connection.Counters.ReadErrors);
+                Fail(connection, "read: " + EpollSockets.Describe(connection, received), ref connection.Counters.ReadErrors);
                 return;
             }
 
@@ -129,7 +131,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
                 connection.Counters.BytesReceived += received;
             }
 
-            if (!Parse(connection, received, now) || received < space.Length)
+            if (!Parse(connection, received, now) || !EpollSockets.ReadMore(connection, received, space.Length))
             {
                 // Level-triggered: what is left is read on the next wake.
                 return;
@@ -227,7 +229,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
         var session = connection.Http2!;
         while (!session.Pending.IsEmpty)
         {
-            var written = EpollNative.Write(connection.Fd, session.Pending.Span);
+            var written = EpollSockets.Write(connection, session.Pending.Span);
             if (written == -EpollNative.EAGAIN)
             {
                 connection.Phase = EpollPhase.Writing;
@@ -237,7 +239,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
 
             if (written < 0)
             {
-                Fail(connection, "write: " + EpollNative.Describe(-written), ref connection.Counters.WriteErrors);
+                Fail(connection, "write: " + EpollSockets.Describe(connection, written), ref connection.Counters.WriteErrors);
                 return false;
             }
 

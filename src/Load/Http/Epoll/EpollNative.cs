@@ -9,6 +9,7 @@ internal static unsafe partial class EpollNative
 {
     public const int EINTR = 4;
     public const int EAGAIN = 11;
+    public const int EPIPE = 32;
     public const int EINPROGRESS = 115;
 
     public const uint EPOLLIN = 0x001;

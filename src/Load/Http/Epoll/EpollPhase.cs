@@ -8,6 +8,9 @@ internal enum EpollPhase
 
     Connecting,
 
+    /// <summary>Connected, its TLS handshake under way.</summary>
+    Handshaking,
+
     /// <summary>Part of the batch is written; the rest waits until the socket is writable.</summary>
     Writing,
 

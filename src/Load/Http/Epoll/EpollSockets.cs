@@ -7,7 +7,8 @@ namespace Benchmarks.Load.Http.Epoll;
 /// The socket lifecycle of an epoll worker's connections: a non-blocking connect registered with
 /// the worker's epoll instance, interest changes, failures counted with their first cause, the
 /// connection made again after a failure or a close, and the timeouts and connect retries the
-/// worker checks between waits. Used by its worker's thread only.
+/// worker checks between waits; reads and writes go through TLS on a connection that has it. Used
+/// by its worker's thread only.
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes address, long timeoutTicks)
@@ -119,8 +120,13 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
             }
             else if (connection.WaitingSince != 0 && now - connection.WaitingSince > _timeoutTicks)
             {
-                var connecting = connection.Phase == EpollPhase.Connecting;
-                Fail(connection, connecting ? "connect timed out" : "request timed out", ref connection.Counters.Timeouts);
+                var cause = connection.Phase switch
+                {
+                    EpollPhase.Connecting => "connect timed out",
+                    EpollPhase.Handshaking => "TLS handshake timed out",
+                    _ => "request timed out",
+                };
+                Fail(connection, cause, ref connection.Counters.Timeouts);
             }
         }
     }
@@ -129,7 +135,7 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     public void Fail(EpollConnection connection, string? cause, ref long counter)
     {
         // HTTP/1.1: the batch's own window; HTTP/2: the streams say which of them were measured.
-        if (connection.Http2 is null ? connection.Measured || (connection.Phase == EpollPhase.Connecting && _state.Measuring) : _state.Measuring)
+        if (connection.Http2 is null ? connection.Measured || (connection.Phase is EpollPhase.Connecting or EpollPhase.Handshaking && _state.Measuring) : _state.Measuring)
         {
             if (!_state.Aborted && cause is not null)
             {
@@ -180,6 +186,26 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         Connect(connection);
     }
 
+    /// <summary>Reads from the connection (decrypted over TLS): bytes, 0 at the end of the stream, or a negative code for <see cref="Describe"/> (minus EAGAIN when there is nothing yet).</summary>
+    public static int Read(EpollConnection connection, Span<byte> buffer) =>
+        connection.Ssl == 0 ? EpollNative.Read(connection.Fd, buffer) : EpollTls.Read(connection, buffer);
+
+    /// <summary>Writes to the connection (encrypted over TLS): bytes taken, or a negative code for <see cref="Describe"/> (minus EAGAIN when the socket takes none).</summary>
+    public static int Write(EpollConnection connection, ReadOnlySpan<byte> buffer) =>
+        connection.Ssl == 0 ? EpollNative.Write(connection.Fd, buffer) : EpollTls.Write(connection, buffer);
+
+    /// <summary>What a negative result of <see cref="Read"/> or <see cref="Write"/> means.</summary>
+    public static string Describe(EpollConnection connection, int code) =>
+        code == EpollTls.Failed ? connection.TlsError ?? "TLS failed" : EpollNative.Describe(-code);
+
+    /// <summary>
+    /// After a read of <paramref name="received"/> bytes into <paramref name="space"/>: whether more
+    /// may be there now — the buffer was filled, or (over TLS) OpenSSL holds records it read from
+    /// the socket, which epoll does not report. Otherwise the next read waits for the next event.
+    /// </summary>
+    public static bool ReadMore(EpollConnection connection, int received, int space) =>
+        received == space || EpollTls.Buffered(connection);
+
     /// <summary>Registers the socket for <paramref name="events"/>, with a system call only when they change.</summary>
     public void Watch(EpollConnection connection, uint events)
     {
@@ -227,6 +253,7 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     /// <summary>Closes the socket, if any; the connection is then closed until connected again.</summary>
     public static void CloseSocket(EpollConnection connection)
     {
+        EpollTls.Close(connection);
         if (connection.Fd >= 0)
         {
             EpollNative.Close(connection.Fd);

@@ -32,6 +32,9 @@ internal sealed unsafe class EpollWorker
     private readonly EpollHttp1 _http1;
     private readonly EpollHttp2 _http2;
 
+    /// <summary>TLS on this worker's connections; null in cleartext.</summary>
+    private readonly EpollTls? _tls;
+
     /// <summary>Open model: connected connections with nothing owed, waiting for the next due request.</summary>
     private readonly Stack<EpollConnection> _idle;
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -42,8 +45,9 @@ internal sealed unsafe class EpollWorker
     /// <summary>Stopwatch ticks the thread has spent in epoll_wait (written by the thread, read by the generator).</summary>
     private long _waitingTicks;
 
-    public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, SocketAddressBytes address, long timeoutTicks)
+    public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, SocketAddressBytes address, long timeoutTicks, OpenSslClient? tls)
     {
+        _tls = tls is null ? null : new EpollTls(tls);
         _state = state;
         _connections = connections;
         _schedule = state.Schedule;
@@ -77,6 +81,7 @@ internal sealed unsafe class EpollWorker
         try
         {
             _sockets.Epoll = EpollNative.CreateEpoll();
+            OpenSslClient.ReceiveSessionsOn(_tls);
             if (_schedule is not null)
             {
                 _timer = ScheduleTimer.Open(_sockets.Epoll);
@@ -146,6 +151,8 @@ internal sealed unsafe class EpollWorker
         finally
         {
             EpollSockets.CloseAll(_connections);
+            OpenSslClient.ReceiveSessionsOn(null);
+            _tls?.Dispose();
             _timer?.Dispose();
             _sockets.CloseEpoll();
 
@@ -175,7 +182,16 @@ internal sealed unsafe class EpollWorker
 
                 connection.Parser.Reset();
                 _sockets.Connected(connection);
+                if (_tls is not null)
+                {
+                    BeginTls(connection, now);
+                    return;
+                }
+
                 Next(connection, now);
+                return;
+            case EpollPhase.Handshaking:
+                Handshake(connection, now);
                 return;
             case EpollPhase.Writing or EpollPhase.Reading when connection.Http2 is not null:
                 _http2.OnEvents(connection, events, now);
@@ -188,6 +204,65 @@ internal sealed unsafe class EpollWorker
                 _http1.Read(connection, now);
                 return;
         }
+    }
+
+    /// <summary>A connected socket starts its TLS handshake, timed from now and under the request timeout.</summary>
+    private void BeginTls(EpollConnection connection, long now)
+    {
+        connection.ConnectedAt = now;
+        connection.WaitingSince = now;
+        connection.Phase = EpollPhase.Handshaking;
+        if (!_tls!.Begin(connection))
+        {
+            HandshakeFailed(connection, now);
+            return;
+        }
+
+        Handshake(connection, now);
+    }
+
+    /// <summary>The handshake's next step; once done (and the protocol agreed), counted and timed, and the connection starts its requests.</summary>
+    private void Handshake(EpollConnection connection, long now)
+    {
+        var step = EpollTls.Handshake(connection);
+        if (step > 0)
+        {
+            _sockets.Watch(connection, (uint)step);
+            return;
+        }
+
+        if (step == 0 && _tls!.Refusal(connection) is { } refusal)
+        {
+            connection.TlsError = refusal;
+            step = EpollTls.Failed;
+        }
+
+        if (step == EpollTls.Failed)
+        {
+            HandshakeFailed(connection, now);
+            return;
+        }
+
+        connection.WaitingSince = 0;
+        _state.Handshaken(connection.ConnectedAt, ref connection.Counters);
+        _state.Negotiated ??= EpollTls.Negotiated(connection);
+        _sockets.Watch(connection, EpollNative.EPOLLIN);
+        Next(connection, now);
+        if (connection.Phase is EpollPhase.Reading or EpollPhase.Parked && EpollTls.Buffered(connection))
+        {
+            // What the server sent with its last handshake flight is in OpenSSL already: epoll will not say so.
+            OnEvents(connection, EpollNative.EPOLLIN, now);
+        }
+    }
+
+    private void HandshakeFailed(EpollConnection connection, long now)
+    {
+        if (_state.Measuring && !_state.Aborted)
+        {
+            connection.Counters.HandshakeErrors++;
+        }
+
+        _sockets.ConnectFailed(connection, $"TLS handshake with {_state.EndPoint}: {connection.TlsError}", now);
     }
 
     /// <summary>A connection with nothing owed: the next batch at once (closed loop), the next due request, or idle until one falls due (open model).</summary>
