@@ -66,7 +66,7 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException("The epoll engine runs connections with keep-alive, on Linux.");
         }
 
-        if (Engine == HttpLoadEngine.Epoll && Tls && !Epoll.OpenSslNative.Available)
+        if (Engine == HttpLoadEngine.Epoll && Tls && OperatingSystem.IsLinux() && !Epoll.OpenSslNative.Available)
         {
             throw new ArgumentException($"The epoll engine's TLS is the system's OpenSSL, and {Epoll.OpenSslNative.Ssl} cannot be loaded here.");
         }

@@ -129,29 +129,55 @@ internal sealed unsafe class EpollTls : IDisposable
     public static string Negotiated(EpollConnection connection) =>
         $"{TlsNames.Version(Text(SSL_get_version(connection.Ssl)))}, {Text(SSL_CIPHER_standard_name(SSL_get_current_cipher(connection.Ssl)))}";
 
-    /// <summary>Decrypted bytes read (one record's at most), 0 at the end of the stream, minus EAGAIN, minus an errno, or <see cref="Failed"/>.</summary>
+    /// <summary>
+    /// Decrypted bytes read, 0 at the end of the stream, minus EAGAIN, minus an errno, or
+    /// <see cref="Failed"/>. A record at a time, for as long as OpenSSL holds whole records and the
+    /// buffer has room: what one <c>read</c> brought is handed out at once, as a cleartext read
+    /// hands it, so it is parsed and answered in one go, not a record at a time. What ends the
+    /// stream after some bytes comes with the next read.
+    /// </summary>
     public static int Read(EpollConnection connection, Span<byte> buffer)
     {
+        if (connection.TlsDeferred != 0)
+        {
+            var deferred = connection.TlsDeferred;
+            connection.TlsDeferred = 0;
+            return deferred == int.MaxValue ? 0 : deferred;
+        }
+
+        var total = 0;
         fixed (byte* b = buffer)
         {
-            var result = SSL_read(connection.Ssl, b, buffer.Length);
-            if (result > 0)
+            while (true)
             {
-                return result;
-            }
+                var result = SSL_read(connection.Ssl, b + total, buffer.Length - total);
+                if (result > 0)
+                {
+                    total += result;
+                    if (total == buffer.Length || SSL_has_pending(connection.Ssl) == 0)
+                    {
+                        return total;
+                    }
 
-            var errno = Marshal.GetLastPInvokeError();
-            switch (SSL_get_error(connection.Ssl, result))
-            {
-                case SSL_ERROR_WANT_READ:
-                    return -EpollNative.EAGAIN;
-                case SSL_ERROR_ZERO_RETURN:
-                    return 0;
-                case SSL_ERROR_WANT_WRITE:
-                    connection.TlsError = "TLS: the server asked for a write in the middle of a read (a renegotiation), which the epoll engine does not make";
-                    return Failed;
-                default:
-                    return Failure(connection, errno, reading: true);
+                    continue;
+                }
+
+                var errno = Marshal.GetLastPInvokeError();
+                var code = SSL_get_error(connection.Ssl, result) switch
+                {
+                    SSL_ERROR_WANT_READ => -EpollNative.EAGAIN,
+                    SSL_ERROR_ZERO_RETURN => 0,
+                    SSL_ERROR_WANT_WRITE => Renegotiation(connection),
+                    _ => Failure(connection, errno, reading: true),
+                };
+                if (total == 0 || code == -EpollNative.EAGAIN)
+                {
+                    return total > 0 ? total : code;
+                }
+
+                // The bytes first; the end (0 kept as MaxValue) on the next read, which ReadMore asks for.
+                connection.TlsDeferred = code == 0 ? int.MaxValue : code;
+                return total;
             }
         }
     }
@@ -181,8 +207,8 @@ internal sealed unsafe class EpollTls : IDisposable
         }
     }
 
-    /// <summary>Whether OpenSSL holds bytes of the connection's it has read from the socket and not yet handed out (so epoll will not say so).</summary>
-    public static bool Buffered(EpollConnection connection) => connection.Ssl != 0 && SSL_has_pending(connection.Ssl) != 0;
+    /// <summary>Whether OpenSSL holds bytes of the connection's it has read from the socket and not yet handed out, or the end of the stream waits behind the last bytes read (so epoll will not say so).</summary>
+    public static bool Buffered(EpollConnection connection) => connection.Ssl != 0 && (connection.TlsDeferred != 0 || SSL_has_pending(connection.Ssl) != 0);
 
     /// <summary>Ends TLS on the connection (a close_notify when it was up) before its socket closes.</summary>
     public static void Close(EpollConnection connection)
@@ -201,6 +227,7 @@ internal sealed unsafe class EpollTls : IDisposable
         SSL_free(connection.Ssl);
         connection.Ssl = 0;
         connection.TlsUp = false;
+        connection.TlsDeferred = 0;
     }
 
     public void Dispose()
@@ -210,6 +237,12 @@ internal sealed unsafe class EpollTls : IDisposable
             SSL_SESSION_free(_session);
             _session = 0;
         }
+    }
+
+    private static int Renegotiation(EpollConnection connection)
+    {
+        connection.TlsError = "TLS: the server asked for a write in the middle of a read (a renegotiation), which the epoll engine does not make";
+        return Failed;
     }
 
     /// <summary>
