@@ -35,8 +35,6 @@ internal sealed class LoadConnection : IHttpLoadConnection
 
     public ref ConnectionCounters Counters => ref _counters;
 
-    public LoadRunState State => _state;
-
     /// <summary>The first error this connection saw, kept as the cause to report.</summary>
     public string? FirstError { get; private set; }
 

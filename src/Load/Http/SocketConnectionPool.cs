@@ -79,9 +79,6 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
 
     public LatencyHistogram? Uncorrected() => _uncorrected is null ? null : Merge(_uncorrected);
 
-    /// <summary>Without keep-alive: connect times (from the shared state).</summary>
-    public LoadRunState State => _state;
-
     public async ValueTask DisposeAsync()
     {
         Abort();

@@ -15,10 +15,8 @@ internal static unsafe partial class OpenSslNative
     public const string Ssl = "libssl.so.3";
     public const string Crypto = "libcrypto.so.3";
 
-    public const int SSL_ERROR_SSL = 1;
     public const int SSL_ERROR_WANT_READ = 2;
     public const int SSL_ERROR_WANT_WRITE = 3;
-    public const int SSL_ERROR_SYSCALL = 5;
     public const int SSL_ERROR_ZERO_RETURN = 6;
 
     public const int SSL_CTRL_MODE = 33;
@@ -105,9 +103,6 @@ internal static unsafe partial class OpenSslNative
     public static partial int SSL_set_session(nint ssl, nint session);
 
     [LibraryImport(Ssl)]
-    public static partial int SSL_session_reused(nint ssl);
-
-    [LibraryImport(Ssl)]
     public static partial int SSL_SESSION_is_resumable(nint session);
 
     [LibraryImport(Ssl)]
@@ -125,16 +120,9 @@ internal static unsafe partial class OpenSslNative
     /// <summary>Whether the system's libssl.so.3 can be loaded here.</summary>
     public static bool Available => s_available.Value;
 
+    /// <summary>The library loads and is OpenSSL 1.1.1 or later (the newest call made here is there).</summary>
     private static readonly Lazy<bool> s_available = new(static () =>
-    {
-        if (!NativeLibrary.TryLoad(Ssl, out var handle))
-        {
-            return false;
-        }
-
-        var found = NativeLibrary.TryGetExport(handle, nameof(SSL_CIPHER_standard_name), out _);
-        return found;
-    });
+        NativeLibrary.TryLoad(Ssl, out var handle) && NativeLibrary.TryGetExport(handle, nameof(SSL_CIPHER_standard_name), out _));
 
     /// <summary>The reason of the first error on this thread's OpenSSL queue ("unexpected eof while reading"), the queue then emptied; null when it is empty.</summary>
     public static string? TakeError(out int reason)
