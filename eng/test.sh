@@ -48,23 +48,13 @@ if ! command -v dotnet >/dev/null 2>&1; then
   exit 1
 fi
 
-# Tools the tests use, installed when missing (Debian package names).
-packages=()
-command -v curl >/dev/null 2>&1 || packages+=(curl)
-command -v ip >/dev/null 2>&1 || packages+=(iproute2)
-command -v wrk >/dev/null 2>&1 || packages+=(wrk)
-command -v chromium >/dev/null 2>&1 || packages+=(chromium)
-command -v git >/dev/null 2>&1 || packages+=(git)
-command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
-command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
-command -v h2load >/dev/null 2>&1 || packages+=(nghttp2-client)
-command -v wine >/dev/null 2>&1 || packages+=(wine)
-command -v perf >/dev/null 2>&1 || packages+=(linux-perf)
-if [ ${#packages[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}"
-fi
+# Every tool the tests start (eng/tools.list), installed when missing while the builds run, and
+# waited for before the first test starts: a test never installs, it fails naming the list when
+# its tool is not there.
+echo "== tools (eng/tools.list), installed beside the builds"
+tools_log=$(mktemp)
+bash eng/install-tools.sh >"$tools_log" 2>&1 &
+tools=$!
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
@@ -101,6 +91,16 @@ if ! dotnet publish src/Host/Benchmarks.Host.csproj -c Release -p:TargetOs=windo
   exit 1
 fi
 stop_compiler_server
+
+tools_status=0
+wait $tools || tools_status=$?
+cat "$tools_log"
+rm -f "$tools_log"
+if [ $tools_status != 0 ]; then
+  echo "error: eng/install-tools.sh could not install the tools the tests need (above)." >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 
 echo "== PostgreSQL for the store tests (port 25432)"
 # Stopped when this script ends if it started it; a cluster that was already running is left as it was.

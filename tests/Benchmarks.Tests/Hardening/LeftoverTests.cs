@@ -23,7 +23,7 @@ public sealed class LeftoverTests
     public async Task A_port_another_program_answers_on_is_never_taken_for_the_proxy(string tool)
     {
         var kind = tool == "nginx" ? ProxyKind.Nginx : ProxyKind.Haproxy;
-        await Tools.InstallAsync(tool);
+        Tools.Require(tool);
 
         // An intruder that answers every request 200, on the port the proxy is given.
         using var intruder = new TcpListener(IPAddress.Loopback, 0);
@@ -42,7 +42,7 @@ public sealed class LeftoverTests
     [Fact]
     public async Task A_proxy_master_killed_mid_run_fails_the_run_and_its_workers_are_stopped()
     {
-        await Tools.InstallAsync("nginx");
+        Tools.Require("nginx");
         var temp = TestPaths.NewTempDirectory();
         var results = TestPaths.NewTempDirectory();
         using var run = LiveHostRun.Start(results, new Dictionary<string, string> { ["TMPDIR"] = temp },
@@ -64,7 +64,7 @@ public sealed class LeftoverTests
     [Fact]
     public async Task After_a_run_killed_outright_the_next_run_stops_its_database_and_proxy()
     {
-        await Tools.InstallAsync("nginx");
+        Tools.Require("nginx");
         var temp = TestPaths.NewTempDirectory();
         var environment = new Dictionary<string, string> { ["TMPDIR"] = temp };
         var results = TestPaths.NewTempDirectory();

@@ -11,6 +11,7 @@ public sealed class WrkLoadJobTests
     [Fact]
     public async Task A_pipelined_wrk_run_is_stored_under_the_same_measurement_names()
     {
+        Tools.Require("wrk");
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout, "run", "pipelined", "--generator", "wrk", "-d", "2s", "-w", "1s", "-c", "32", "--results", results);
 

@@ -18,6 +18,7 @@ public sealed class PerfTraceRunTests
     public async Task A_perf_trace_names_managed_runtime_and_kernel_frames_and_leaves_only_its_folded_stacks()
     {
         Assert.True(OperatingSystem.IsLinux(), "perf is Linux's");
+        Tools.Require("perf");
         var results = TestPaths.NewTempDirectory();
         var before = Directory.GetFiles(Path.GetTempPath(), "benchmarks-trace-*").ToHashSet();
         var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--profiler", "perf", "--trace-seconds", "2s", "-d", "3s", "-w", "1s", "--results", results);

@@ -8,7 +8,7 @@ internal static class Chromium
     public static async Task<string> DumpDomAsync(string htmlFile)
     {
         var executable = new[] { "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome" }.FirstOrDefault(File.Exists)
-            ?? throw new InvalidOperationException("Chromium is not installed: run 'bash eng/install-tools.sh chromium' (eng/test.sh does).");
+            ?? throw new InvalidOperationException("Chromium is not installed: it is on eng/tools.list, which eng/test.sh installs before the tests (bash eng/install-tools.sh does it alone).");
         var profile = TestPaths.NewTempDirectory();
         var info = new ProcessStartInfo(executable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var argument in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", $"--user-data-dir={profile}", "--dump-dom", new Uri(htmlFile).AbsoluteUri })

@@ -3,11 +3,12 @@ using System.Text;
 
 namespace Benchmarks.Tests.Support;
 
-/// <summary>Runs a real client (curl, nghttp, h2load, wrk) to its end and keeps what it printed, both streams.</summary>
+/// <summary>Runs a real client (curl, nghttp, h2load, wrk; each on eng/tools.list) to its end and keeps what it printed, both streams.</summary>
 internal static class ExternalTool
 {
     public static async Task<(int ExitCode, string Output)> RunAsync(string fileName, params string[] arguments)
     {
+        Tools.Require(fileName);
         var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var argument in arguments)
         {

@@ -28,7 +28,7 @@ internal sealed class NginxServer : IAsyncDisposable
     /// <param name="http">Directives of the http block besides the server (a log format).</param>
     public static async Task<NginxServer> StartAsync(string server, Func<string, Task>? prepare = null, string http = "")
     {
-        await Tools.InstallAsync("nginx");
+        Tools.Require("nginx");
         var folder = TestPaths.NewTempDirectory();
         var port = Integration.LoadGeneratorTests.ClosedPort();
         if (prepare is not null)

@@ -19,7 +19,7 @@ internal sealed class RedisServer : IAsyncDisposable
 
     public static async Task<RedisServer> StartAsync()
     {
-        await Tools.InstallAsync("redis-server");
+        Tools.Require("redis-server");
         var port = LoadGeneratorTests.ClosedPort();
         var start = new ProcessStartInfo("redis-server", ["--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"])
         {

@@ -31,7 +31,7 @@ public sealed class WinePrefix : IAsyncLifetime
     public async Task InitializeAsync()
     {
         // Installed through the project's script when missing (eng/test.sh installs it with the other tools).
-        await Tools.InstallAsync("wine");
+        Tools.Require("wine");
 
         if (!File.Exists(Executable))
         {

@@ -14,7 +14,7 @@ public sealed class ProxyTests
     [InlineData("haproxy")]
     public async Task The_plaintext_checks_and_the_load_go_through_the_proxy_and_its_cpu_is_reported(string proxy)
     {
-        await Tools.InstallAsync(proxy);
+        Tools.Require(proxy);
         var results = TestPaths.NewTempDirectory();
         var temp = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["TMPDIR"] = temp },

@@ -19,7 +19,7 @@ public sealed class Http2HostileTests
     [Fact]
     public async Task Kestrel_h2c_ends_flooding_connections_keeps_its_memory_and_still_answers()
     {
-        await Tools.InstallAsync("curl");
+        Tools.Require("curl");
         await using var serve = await ServeProcess.StartAsync("kestrel", more: ["--protocol", "h2c"]);
 
         // 20,000 SETTINGS frames, each owed an ACK.

@@ -14,8 +14,8 @@ public sealed class TlsPeerTests
     [Fact]
     public async Task Kestrel_serves_h2_by_alpn_http11_over_tls_and_h2c_to_curl_nghttp_and_h2load()
     {
-        await Tools.InstallAsync("curl");
-        await Tools.InstallAsync("h2load");
+        Tools.Require("curl");
+        Tools.Require("h2load");
         await using (var h2 = await ServeProcess.StartAsync("kestrel", more: ["--protocol", "h2"]))
         {
             var url = $"https://127.0.0.1:{h2.Port}/plaintext";
@@ -49,8 +49,8 @@ public sealed class TlsPeerTests
     [Fact]
     public async Task The_sockets_server_serves_http11_over_tls_to_curl_and_wrk_and_outlasts_clients_that_never_finish_a_handshake()
     {
-        await Tools.InstallAsync("curl");
-        await Tools.InstallAsync("wrk");
+        Tools.Require("curl");
+        Tools.Require("wrk");
         await using var serve = await ServeProcess.StartAsync("sockets", more: ["--tls", "--certificate-key", "ecdsa-p256"]);
         var url = $"https://127.0.0.1:{serve.Port}/plaintext";
 

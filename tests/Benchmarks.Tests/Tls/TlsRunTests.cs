@@ -44,7 +44,7 @@ public sealed class TlsRunTests
     [InlineData("h2c", "builtin")]
     public async Task An_http2_run_is_loaded_with_streams_per_connection(string protocol, string generator)
     {
-        await Tools.InstallAsync("h2load");
+        Tools.Require("h2load");
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "--generator", generator, "--streams", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
