@@ -14,6 +14,8 @@ internal static class AgentCommand
     {
         var url = new Option<string>("--url") { Description = "Address to listen on. Anything but loopback requires --allow.", DefaultValueFactory = _ => "http://127.0.0.1:5010" };
         var allow = new Option<string[]>("--allow") { Description = "A client network allowed to send jobs (10.0.0.0/8, or one address); repeatable. Loopback is always allowed.", AllowMultipleArgumentsPerToken = true };
+        var allowHost = new Option<string[]>("--allow-host") { Description = "A host name the controllers address this agent by, besides addresses, localhost and the machine's name (a lab's DNS name); repeatable.", AllowMultipleArgumentsPerToken = true };
+        var allowLocalUsers = new Option<bool>("--allow-local-users") { Description = "Serve every account of this machine; by default a local connection is served only when it is the agent's account's or the administrator's." };
         var jobsDirectory = new Option<string?>("--jobs-dir") { Description = "Folder for job sources and builds; emptied when the agent starts. Default: <temp>/benchmarks-agent." };
         var buildCache = new Option<string?>("--build-cache") { Description = "Folder of published builds shared by the agents of this machine (an application and a load agent) and kept across restarts; outside the jobs folder. Default: in the jobs folder, emptied with it." };
         var maxUpload = new Option<int>("--max-upload-mb") { Description = "Largest upload (source zip, build file) and largest extracted archive, in MB.", DefaultValueFactory = _ => 512 };
@@ -26,7 +28,7 @@ internal static class AgentCommand
         var windowsService = new Option<bool>("--windows-service") { Description = "Run under the Windows service control manager (set in the service's command line)." };
         var command = new Command("agent", "Run a crank-compatible agent: the crank controller sends it jobs (server, load) that it builds offline and runs, reporting CPU user/kernel, memory and NIC measurements.")
         {
-            url, allow, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, hardware, hardwareVersion, windowsService,
+            url, allow, allowHost, allowLocalUsers, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, hardware, hardwareVersion, windowsService,
         };
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -37,6 +39,8 @@ internal static class AgentCommand
                     result.GetRequiredValue(jobTimeLimit), result.GetRequiredValue(driverTimeout), result.GetValue(networkInterface)) with
                 {
                     Hardware = result.GetRequiredValue(hardware),
+                    AllowedHosts = HostNames(result.GetValue(allowHost) ?? []),
+                    AllowLocalUsers = result.GetValue(allowLocalUsers),
                     HardwareVersion = string.IsNullOrWhiteSpace(result.GetValue(hardwareVersion)) ? null : result.GetValue(hardwareVersion)!.Trim(),
                 };
                 options = options with { BuildCacheRoot = BuildCacheRoot(result.GetValue(buildCache), options.JobsRoot) };
@@ -106,6 +110,23 @@ internal static class AgentCommand
             DriverTimeout = Duration(driverTimeout, "--driver-timeout"),
             InterfaceName = networkInterface,
         };
+    }
+
+    /// <summary>The <c>--allow-host</c> names: DNS names, not addresses (an address is always allowed) or wildcards.</summary>
+    internal static IReadOnlyList<string> HostNames(IReadOnlyList<string> names)
+    {
+        var hosts = new List<string>();
+        foreach (var name in names.SelectMany(a => a.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)))
+        {
+            if (Uri.CheckHostName(name) != UriHostNameType.Dns)
+            {
+                throw new UsageException($"--allow-host '{name}' is not a host name (addresses are always allowed)");
+            }
+
+            hosts.Add(name);
+        }
+
+        return hosts;
     }
 
     /// <summary>The shared build folder, null for the default; never the jobs folder or inside it (it is emptied at every start).</summary>

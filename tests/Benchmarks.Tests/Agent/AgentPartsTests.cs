@@ -83,7 +83,7 @@ public sealed class AgentPartsTests
     [Fact]
     public void The_allow_list_admits_loopback_and_listed_networks_only()
     {
-        var list = new NetworkAllowList([NetworkAllowList.Parse("10.1.0.0/16"), NetworkAllowList.Parse("192.168.7.12"), NetworkAllowList.Parse("fd00::/8")], Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance);
+        var list = new NetworkAllowList([NetworkAllowList.Parse("10.1.0.0/16"), NetworkAllowList.Parse("192.168.7.12"), NetworkAllowList.Parse("fd00::/8")]);
         Assert.True(list.Allows(IPAddress.Loopback));
         Assert.True(list.Allows(IPAddress.IPv6Loopback));
         Assert.True(list.Allows(IPAddress.Parse("10.1.200.3")));

@@ -5,13 +5,13 @@ namespace Benchmarks.Tests.Support;
 /// <summary>Headless Chromium (Debian 'chromium', installed by eng/test.sh): the DOM a page shows once rendered.</summary>
 internal static class Chromium
 {
-    public static async Task<string> DumpDomAsync(string htmlFile)
+    public static async Task<string> DumpDomAsync(string htmlFile, params string[] options)
     {
         var executable = new[] { "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome" }.FirstOrDefault(File.Exists)
             ?? throw new InvalidOperationException("Chromium is not installed: it is on eng/tools.list, which eng/test.sh installs before the tests (bash eng/install-tools.sh does it alone).");
         var profile = TestPaths.NewTempDirectory();
         var info = new ProcessStartInfo(executable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", $"--user-data-dir={profile}", "--dump-dom", new Uri(htmlFile).AbsoluteUri })
+        foreach (var argument in (string[])["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", $"--user-data-dir={profile}", .. options, "--dump-dom", new Uri(htmlFile).AbsoluteUri])
         {
             info.ArgumentList.Add(argument);
         }

@@ -84,8 +84,8 @@ internal static class AgentHost
         var scheduler = new AgentScheduler(jobs, runner, options, logger);
         scheduler.CleanUpPreviousRun();
 
-        var allowList = new NetworkAllowList(options.AllowedNetworks, logger);
-        app.Use(allowList.InvokeAsync);
+        var guard = new AgentRequestGuard(options, OsPlatform.CreateConnectionOwners(), logger);
+        app.Use(guard.InvokeAsync);
         new AgentApi(jobs, scheduler, options, machine, dotnet, logger).Map(app);
 
         await app.StartAsync(cancellationToken);

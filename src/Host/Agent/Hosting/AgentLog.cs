@@ -51,9 +51,6 @@ internal static partial class AgentLog
     [LoggerMessage(15, LogLevel.Warning, "Job {Id} ({Service}): refused: {Reason}")]
     public static partial void JobRefused(ILogger logger, int id, string service, string reason);
 
-    [LoggerMessage(16, LogLevel.Warning, "Refused {Method} {Path} from {Peer}: not in the allowed networks")]
-    public static partial void PeerRefused(ILogger logger, string method, string path, IPAddress? peer);
-
     [LoggerMessage(17, LogLevel.Warning, "Ending process {Pid} left running by a previous agent")]
     public static partial void LeftoverProcess(ILogger logger, int pid);
 
@@ -71,4 +68,7 @@ internal static partial class AgentLog
 
     [LoggerMessage(22, LogLevel.Information, "Job {Id} ({Service}): deleted, its folder kept as it asked (noClean): {Directory}")]
     public static partial void FolderKept(ILogger logger, int id, string service, string directory);
+
+    [LoggerMessage(23, LogLevel.Warning, "Refused {Method} {Path} from {Peer}: {Reason}")]
+    public static partial void RequestRefused(ILogger logger, string method, string path, IPAddress? peer, string reason);
 }

@@ -10,6 +10,12 @@ internal sealed record AgentOptions
     /// <summary>Client networks allowed besides loopback. Required when listening beyond loopback.</summary>
     public IReadOnlyList<IPNetwork> AllowedNetworks { get; init; } = [];
 
+    /// <summary>Host names a request may address the agent by, besides addresses, <c>localhost</c> and the machine's names.</summary>
+    public IReadOnlyList<string> AllowedHosts { get; init; } = [];
+
+    /// <summary>Serve connections from every local account, not only the agent's own and the administrator's.</summary>
+    public bool AllowLocalUsers { get; init; }
+
     public required string JobsRoot { get; init; }
 
     /// <summary>

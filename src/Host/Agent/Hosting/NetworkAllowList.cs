@@ -1,15 +1,13 @@
 using System.Net;
-using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.Logging;
 
 namespace Benchmarks.Host.Agent.Hosting;
 
 /// <summary>
 /// Admits requests from loopback and from the allowed client networks only; the crank
-/// controller sends no credentials, so the peer's address is the one thing to check.
-/// Refused requests are logged with the peer's address.
+/// controller sends no credentials, so the peer's address is the first thing to check
+/// (<see cref="AgentRequestGuard"/> does the rest).
 /// </summary>
-internal sealed class NetworkAllowList(IReadOnlyList<IPNetwork> networks, ILogger logger)
+internal sealed class NetworkAllowList(IReadOnlyList<IPNetwork> networks)
 {
     public bool Allows(IPAddress? peer)
     {
@@ -24,22 +22,6 @@ internal sealed class NetworkAllowList(IReadOnlyList<IPNetwork> networks, ILogge
         }
 
         return IPAddress.IsLoopback(peer) || networks.Any(n => n.Contains(peer));
-    }
-
-    public async Task InvokeAsync(HttpContext context, RequestDelegate next)
-    {
-        ArgumentNullException.ThrowIfNull(context);
-        ArgumentNullException.ThrowIfNull(next);
-        var peer = context.Connection.RemoteIpAddress;
-        if (Allows(peer))
-        {
-            await next(context);
-            return;
-        }
-
-        AgentLog.PeerRefused(logger, context.Request.Method, context.Request.Path.ToString(), peer);
-        context.Response.StatusCode = StatusCodes.Status403Forbidden;
-        await context.Response.WriteAsync($"{peer} is not in this agent's allowed networks{Environment.NewLine}", context.RequestAborted);
     }
 
     /// <summary>Parses "10.0.0.0/8", "192.168.1.7" (one address) or "::1/128".</summary>
