@@ -21,4 +21,10 @@ internal static class ExitCodes
     /// find-max: no rate met it), so that CI can gate on a target as k6 users do on thresholds.
     /// </summary>
     public const int TargetMissed = 5;
+
+    /// <summary>
+    /// The run or load was stopped before it finished by Ctrl+C, SIGTERM or its parent's exit: what it measured is stored
+    /// as a failed run all the same. The shells' code for SIGINT (128 + 2), so a script can tell a stop from a failure.
+    /// </summary>
+    public const int Interrupted = 130;
 }

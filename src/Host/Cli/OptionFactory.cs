@@ -24,6 +24,29 @@ internal static class OptionFactory
     };
 
     /// <summary>A rate per second (20000, 20k, 1.5M); 0 means none (the closed loop).</summary>
+    /// <summary>A switch written with its value (<c>--keep-alive false</c>): anything but true or false is one line naming the option.</summary>
+    /// <remarks>A string underneath: a bool option takes only "true" or "false" from the command line and leaves any other word unrecognized.</remarks>
+    public static Option<string?> TrueOrFalse(string name, string description) => new(name)
+    {
+        HelpName = "true|false",
+        Description = description,
+        Arity = ArgumentArity.ExactlyOne,
+        CustomParser = result =>
+        {
+            var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+            if (bool.TryParse(text, out _))
+            {
+                return text;
+            }
+
+            result.AddError($"{name} is true or false (got '{text}').");
+            return null;
+        },
+    };
+
+    /// <summary>The value of a <see cref="TrueOrFalse"/> option; null when it was not given.</summary>
+    public static bool? Value(string? trueOrFalse) => trueOrFalse is null ? null : bool.Parse(trueOrFalse);
+
     public static Option<double?> Rate(string name, string description) => new(name)
     {
         Description = description,

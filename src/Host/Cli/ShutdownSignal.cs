@@ -36,6 +36,9 @@ internal sealed class ShutdownSignal : IDisposable
 
     public string? Reason { get; private set; }
 
+    /// <summary>The exit code of a run or load that did not succeed: interrupted when a signal or the parent's exit stopped it, else failed.</summary>
+    public int FailureCode => Reason is null ? ExitCodes.Failed : ExitCodes.Interrupted;
+
     public void Dispose()
     {
         _parentWatch?.Dispose();

@@ -11,9 +11,13 @@ internal static class SizeParser
 {
     private const long Kilo = 1024;
 
-    public static bool TryParse(string? text, out long bytes)
+    public static bool TryParse(string? text, out long bytes) => TryParse(text, out bytes, out _);
+
+    /// <summary>As <see cref="TryParse(string?, out long)"/>; <paramref name="tooLarge"/> says a size was written but is past any count of bytes.</summary>
+    public static bool TryParse(string? text, out long bytes, out bool tooLarge)
     {
         bytes = 0;
+        tooLarge = false;
         if (string.IsNullOrWhiteSpace(text))
         {
             return false;
@@ -30,9 +34,14 @@ internal static class SizeParser
             "G" or "GB" or "GIB" => Kilo * Kilo * Kilo,
             _ => null,
         };
-        if (scale is null || !double.TryParse(trimmed[..digits], NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
-            || !double.IsFinite(value) || value * scale.Value >= long.MaxValue)
+        if (scale is null || !double.TryParse(trimmed[..digits], NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value))
         {
+            return false;
+        }
+
+        if (!double.IsFinite(value) || value * scale.Value >= long.MaxValue)
+        {
+            tooLarge = true;
             return false;
         }
 

@@ -35,7 +35,7 @@ internal static class ExternalLoad
                 AnnounceChild(console, result.GetValue(output.Crank), warmup.Id);
                 if (!await WaitAsync(warmup, signal))
                 {
-                    return console.Fail(ExitCodes.Failed, $"load stopped during the {job.Name} warm-up: {signal.Reason ?? "cancelled"}");
+                    return console.Fail(signal.FailureCode, $"load stopped during the {job.Name} warm-up: {signal.Reason ?? "cancelled"}");
                 }
             }
 
@@ -53,7 +53,7 @@ internal static class ExternalLoad
             AnnounceChild(console, result.GetValue(output.Crank), main.Id);
             if (!await WaitAsync(main, signal))
             {
-                return console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}");
+                return console.Fail(signal.FailureCode, $"load stopped: {signal.Reason ?? "cancelled"}");
             }
 
             var (measurements, failure) = job.Collect(main, null);
@@ -67,7 +67,7 @@ internal static class ExternalLoad
                 return console.Fail(ExitCodes.Failed, failure?.Cause ?? $"{job.Name} printed no report");
             }
 
-            return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), result, output);
+            return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), result, output, signal.FailureCode);
         }
         finally
         {

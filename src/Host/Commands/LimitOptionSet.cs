@@ -33,12 +33,15 @@ internal sealed class LimitOptionSet
         CustomParser = result =>
         {
             var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
-            if (SizeParser.TryParse(text, out var bytes) && bytes >= Platform.ResourceLimits.LeastMemoryBytes)
+            var machine = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
+            if (SizeParser.TryParse(text, out var bytes, out var tooLarge) && bytes >= Platform.ResourceLimits.LeastMemoryBytes && (machine <= 0 || bytes <= machine))
             {
                 return bytes;
             }
 
-            result.AddError($"Invalid memory limit '{text}' for --server-memory-limit: use a size of at least 16MB, such as 128MB or 1.5GB.");
+            result.AddError(tooLarge || bytes > machine
+                ? $"Invalid memory limit '{text}' for --server-memory-limit: more than this machine's {SizeParser.Format(machine)} of memory, so it could never be reached; use a size between 16MB and that."
+                : $"Invalid memory limit '{text}' for --server-memory-limit: use a size of at least 16MB, such as 128MB or 1.5GB.");
             return null;
         },
     };

@@ -25,9 +25,9 @@ internal sealed class LoadOptionSet
 
     public Option<TimeSpan?> WarmupMax { get; } = OptionFactory.Duration("--warmup-max", null, "Warm up adaptively: at least --warmup, then until the per-second rate has settled (run: and the server's JIT is quiet), at most this long (run's default without --warmup: 5s to 60s).");
 
-    public Option<bool?> KeepAlive { get; } = new("--keep-alive") { HelpName = "true|false", Description = "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true)." };
+    public Option<string?> KeepAlive { get; } = OptionFactory.TrueOrFalse("--keep-alive", "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true).");
 
-    public Option<bool?> TlsResume { get; } = new("--tls-resume") { HelpName = "true|false", Description = "Over TLS (https://): false makes every new connection a full handshake instead of resuming the last session (default true)." };
+    public Option<string?> TlsResume { get; } = OptionFactory.TrueOrFalse("--tls-resume", "Over TLS (https://): false makes every new connection a full handshake instead of resuming the last session (default true).");
 
     public Option<double?> Rate { get; } = OptionFactory.Rate("--rate", "Open model: requests per second in all, each due at its slot in a fixed timeline and timed from it (corrected for coordinated omission); --connections is the pool that sends them. 20000, 20k, 1.5M; 0 or unset: closed loop.");
 
@@ -48,8 +48,8 @@ internal sealed class LoadOptionSet
             WarmupMax = result.GetValue(WarmupMax),
             Timeout = result.GetValue(Timeout),
             Headers = [.. (result.GetValue(Headers) ?? []).Select(h => OptionFactory.TrySplitHeader(h, out var header) ? header : default)],
-            KeepAlive = result.GetValue(KeepAlive),
-            TlsResume = result.GetValue(TlsResume),
+            KeepAlive = OptionFactory.Value(result.GetValue(KeepAlive)),
+            TlsResume = OptionFactory.Value(result.GetValue(TlsResume)),
             Rate = result.GetValue(Rate) is > 0 and var rate ? rate : null,
         };
     }

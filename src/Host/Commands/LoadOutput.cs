@@ -30,7 +30,7 @@ internal static class LoadOutput
         }
         catch (OperationCanceledException)
         {
-            return (null, console.Fail(ExitCodes.Failed, $"load stopped: {signal.Reason ?? "cancelled"}"));
+            return (null, console.Fail(signal.FailureCode, $"load stopped: {signal.Reason ?? "cancelled"}"));
         }
     }
 
@@ -49,7 +49,7 @@ internal static class LoadOutput
         ArgumentNullException.ThrowIfNull(finish);
         SocketEngine.Configure(threads);
         var (outcome, stopped) = await RunGeneratorAsync(console, signal, result.GetValue(output.Progress), generator);
-        return outcome is null ? stopped : await FinishAsync(console, finish(outcome), result, output);
+        return outcome is null ? stopped : await FinishAsync(console, finish(outcome), result, output, signal.FailureCode);
     }
 
     /// <summary>
@@ -78,7 +78,7 @@ internal static class LoadOutput
         return await RunBuiltInAsync(console, signal, result, output, result.GetValue(load.Threads) ?? Benchmarks.Load.DefaultLoad.Threads, (progress, token) => generator(chosen, progress, token), finish);
     }
 
-    public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output)
+    public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output, int failureCode = ExitCodes.Failed)
     {
         ArgumentNullException.ThrowIfNull(console);
         ArgumentNullException.ThrowIfNull(outcome);
@@ -116,7 +116,7 @@ internal static class LoadOutput
 
         if (outcome.Failure is not null)
         {
-            return console.Fail(ExitCodes.Failed, outcome.Failure);
+            return console.Fail(failureCode, outcome.Failure);
         }
 
         if (result.GetValue(output.Slo) is { } slo)

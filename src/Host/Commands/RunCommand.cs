@@ -125,7 +125,7 @@ internal static class RunCommand
                     MessageSize = result.GetValue(ws.MessageSize),
                     LocalAddresses = result.GetValue(ws.LocalAddresses) ?? [],
                     Broadcast = Given(result, ws.Broadcast.All),
-                    TcpMode = result.GetRequiredValue(tcp.Mode),
+                    TcpMode = result.GetResult(tcp.Mode) is { Implicit: false } ? result.GetValue(tcp.Mode) : null,
                     LingerZero = result.GetValue(tcp.LingerZero),
                 });
                 if (result.GetValue(findMax))
@@ -172,7 +172,7 @@ internal static class RunCommand
             }
 
             return stored != ExitCodes.Success ? stored
-                : document.Status != RunStatus.Succeeded ? ExitCodes.Failed
+                : document.Status != RunStatus.Succeeded ? signal.FailureCode
                 : request.Slo is { } objective && !ServiceLevel.Parse(objective).Check(document).Met ? ExitCodes.TargetMissed
                 : ExitCodes.Success;
 

@@ -23,9 +23,27 @@ internal sealed record JobFailure(string Cause, string? Output = null)
     {
         ArgumentNullException.ThrowIfNull(process);
         var telling = TellingLine(process.Tail);
-        var cause = $"{exited} with code {process.ExitCode}{context}" + (OutOfMemory(process) is { } killed ? $": {killed}" : telling is null ? " (no output)" : $": {telling}");
+        var signal = OperatingSystem.IsWindows() || process.ExitCode is not { } code ? null : Signal(code);
+        var cause = OutOfMemory(process) is { } killed ? $"{exited} with code {process.ExitCode}{context}: {killed}"
+            : signal is ("SIGKILL" or "SIGTERM" or "SIGINT") ? $"{exited}{context}: killed by {signal} (code {process.ExitCode}) from outside it, by another process or the kernel"
+            : signal is not null ? $"{exited}{context}: killed by {signal} (code {process.ExitCode}), a crash" + (telling is null ? "" : $"; its last line: {telling}")
+            : $"{exited} with code {process.ExitCode}{context}" + (telling is null ? " (no output)" : $": {telling}");
         return new JobFailure(OneLine(cause), process.Tail.Format(20));
     }
+
+    /// <summary>A Unix child killed by a signal has 128 + the signal's number as its code: the signal's name, or null.</summary>
+    public static string? Signal(int exitCode) => exitCode switch
+    {
+        130 => "SIGINT",
+        132 => "SIGILL",
+        134 => "SIGABRT",
+        135 => "SIGBUS",
+        136 => "SIGFPE",
+        137 => "SIGKILL",
+        139 => "SIGSEGV",
+        143 => "SIGTERM",
+        _ => null,
+    };
 
     /// <summary>Under a memory limit that killed a process of the job: that cause, in a clause; else null.</summary>
     public static string? OutOfMemory(JobProcess process)

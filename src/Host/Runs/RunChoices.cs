@@ -103,7 +103,8 @@ internal sealed record RunChoices
     /// <summary>The broadcast knobs given, as arguments for the load (<c>--step-size 500</c> …).</summary>
     public IReadOnlyList<string> Broadcast { get; init; } = [];
 
-    public string TcpMode { get; init; } = "persistent";
+    /// <summary>The TCP load's mode as named (<c>--tcp-mode</c>); null: persistent.</summary>
+    public string? TcpMode { get; init; }
 
     public bool LingerZero { get; init; }
 }

@@ -40,6 +40,7 @@ internal static class RunPlanner
             : new Uri($"{(rawTcp ? "tcp" : wire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
         var proxy = Proxy(choices.Proxy, scenario, wire);
         var proxyUrl = proxy is null ? null : new Uri($"http://127.0.0.1:{LoopbackPort.Free(serverUrl.Port)}");
+        Inapplicable(choices, scenario);
         ILoadJob loadJob = scenario switch
         {
             ITcpScenario tcp => TcpJob(choices, tcp),
@@ -102,6 +103,57 @@ internal static class RunPlanner
         };
         CheckLoad(request, shape, choices.FindMax);
         return request;
+    }
+
+    /// <summary>An option that is about another kind of scenario, or a value that could not run, is a usage error, never ignored.</summary>
+    private static void Inapplicable(RunChoices choices, IScenario scenario)
+    {
+        var kind = scenario switch { ITcpScenario => "a raw TCP scenario", IWebSocketScenario => "a WebSocket scenario", _ => "an HTTP scenario" };
+        var given = new List<string>();
+        if (scenario is not ITcpScenario)
+        {
+            given.AddRange(choices.TcpMode is null ? [] : ["--tcp-mode"]);
+            given.AddRange(choices.LingerZero ? ["--linger-zero"] : []);
+        }
+
+        if (scenario is not IWebSocketScenario)
+        {
+            given.AddRange(choices.WebSocketMode is null ? [] : ["--ws-mode"]);
+            given.AddRange(choices.Message is null ? [] : ["--message"]);
+            given.AddRange(choices.Broadcast.Count == 0 ? [] : [choices.Broadcast[0]]);
+        }
+
+        if (scenario is not (ITcpScenario or IWebSocketScenario))
+        {
+            given.AddRange(choices.Window is null ? [] : ["--window"]);
+            given.AddRange(choices.MessageSize is null ? [] : ["--message-size"]);
+            given.AddRange(choices.LocalAddresses.Count == 0 ? [] : ["--local-address"]);
+        }
+
+        if (given.Count > 0)
+        {
+            throw new UsageException($"{string.Join(", ", given)} {(given.Count == 1 ? "does" : "do")} not apply to '{scenario.Name}', {kind}.");
+        }
+
+        if (choices.TraceSeconds is { } seconds && seconds <= TimeSpan.Zero)
+        {
+            throw new UsageException("--trace-seconds must be more than 0 (it traces the window's first seconds).");
+        }
+
+        if (choices.StartTimeout is { } start && start <= TimeSpan.Zero)
+        {
+            throw new UsageException("--start-timeout must be more than 0: it is how long the server has to become ready.");
+        }
+
+        if (choices.Labels.Any(string.IsNullOrWhiteSpace))
+        {
+            throw new UsageException("--label needs a name: an empty label could never be found again.");
+        }
+
+        if (choices.Labels.FirstOrDefault(l => l.Any(c => char.IsControl(c) || CharUnicodeInfo.GetUnicodeCategory(c) == UnicodeCategory.Format)) is { } hidden)
+        {
+            throw new UsageException($"--label {System.Text.Json.JsonSerializer.Serialize(hidden)} holds control or formatting characters (they would rewrite the lines it is printed on).");
+        }
     }
 
     /// <summary>The wire the server is served over: the one asked for, checked against the scenario and the server.</summary>
@@ -213,7 +265,7 @@ internal static class RunPlanner
             _ = IPAddress.TryParse(address, out _) ? 0 : throw new UsageException($"Invalid --local-address '{address}': expected an IP address.");
         }
 
-        return new TcpLoadJob(choices.TcpMode, choices.Window ?? DefaultLoad.TcpWindow, choices.MessageSize ?? DefaultLoad.TcpMessageSize, choices.LingerZero, choices.LocalAddresses)
+        return new TcpLoadJob(choices.TcpMode ?? "persistent", choices.Window ?? DefaultLoad.TcpWindow, choices.MessageSize ?? DefaultLoad.TcpMessageSize, choices.LingerZero, choices.LocalAddresses)
         {
             Scenario = scenario,
         };
