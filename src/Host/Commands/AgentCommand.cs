@@ -30,6 +30,24 @@ internal static class AgentCommand
         {
             url, allow, allowHost, allowLocalUsers, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, hardware, hardwareVersion, windowsService,
         };
+        // The listening address and its allow-list are checked as the command line is read, so that a line that cannot
+        // run is a usage error before anything starts (and a check of the docs' commands sees it too).
+        command.Validators.Add(result =>
+        {
+            if (result.GetResult(url) is not { Implicit: false } given)
+            {
+                return;
+            }
+
+            try
+            {
+                _ = Parse(given.GetValueOrDefault<string>() ?? "", result.GetResult(allow)?.GetValueOrDefault<string[]>() ?? [], null, 1, "1s", "1s", null);
+            }
+            catch (UsageException ex)
+            {
+                result.AddError(ex.Message);
+            }
+        });
         command.SetAction(async (result, cancellationToken) =>
         {
             AgentOptions options;

@@ -17,7 +17,7 @@ internal static class LimitMeasures
     public static readonly Measurement Throttled = Sampled("benchmarks/cpu/throttled", "ms", Sum, Lower, "Time the CPU quota held the process's runnable threads back, over the intervals (ms; summed over CPUs)", Sum);
     public static readonly Measurement ThrottledShare = Sampled("benchmarks/cpu/throttled/share", "%", Avg, Lower, "Share of the CPU quota's periods that were throttled, mean of the intervals with work (%)", Avg);
     public static readonly Measurement OomKills = Sampled("benchmarks/memory/oom-kills", "count", Sum, Lower, "Processes the memory limit killed (out of memory), over the intervals", Sum);
-    public static readonly Measurement PeakMemory = Sampled("benchmarks/memory/peak", "MB", Max, Lower, "Peak memory charged to the memory limit (working set, page cache and kernel memory of its processes), largest interval (MB)", Max);
+    public static readonly Measurement PeakMemory = Sampled("benchmarks/memory/peak", "MB", Max, Lower, "Peak memory charged to the memory limit: what its processes allocated and the pages they were first to read (anonymous memory, page cache, kernel memory); shared library pages another process read first are not charged, so it can sit below the working set. Largest interval (MB)", Max);
 
     /// <summary>What the server's runtime saw of its limits, from its own report.</summary>
     public static readonly Measurement Processors = new("benchmarks/processor-count", "count", Max, Neither, "Processors the server's .NET runtime saw (Environment.ProcessorCount: its CPU affinity, or a CPU quota rounded up)", Max);

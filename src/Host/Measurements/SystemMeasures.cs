@@ -17,7 +17,7 @@ internal static class SystemMeasures
     public static readonly Measurement CpuMean = Sampled("benchmarks/cpu/mean", "%", Avg, Neither, "Process CPU with its child processes, mean of the intervals (% of the machine; user + kernel)");
     public static readonly Measurement CpuUser = Sampled("benchmarks/cpu/user", "%", Avg, Neither, "Process CPU in user mode (with its child processes), mean of the intervals (% of the machine)");
     public static readonly Measurement CpuKernel = Sampled("benchmarks/cpu/kernel", "%", Avg, Neither, "Process CPU in kernel mode (with its child processes), mean of the intervals (% of the machine)");
-    public static readonly Measurement WorkingSet = Sampled("benchmarks/working-set", "MB", Max, Lower, "Process working set with its child processes, largest interval (MB)", reduce: Max);
+    public static readonly Measurement WorkingSet = Sampled("benchmarks/working-set", "MB", Max, Lower, "Process working set (resident memory) with its child processes, largest interval: it counts every page mapped in, shared libraries and files included, which a memory limit does not charge when another process read them first, so it can exceed the limit and its peak (MB)", reduce: Max);
     public static readonly Measurement BuildTime = new("benchmarks/build-time", "ms", Max, Lower, "Build time (ms)", Max) { Format = "n0" };
     public static readonly Measurement StartTime = new("benchmarks/start-time", "ms", Max, Lower, "Start time (ms)", Max) { Format = "n0" };
     public static readonly Measurement PublishedSize = new("benchmarks/published-size", "KB", Max, Lower, "Published size: the files of the built application's folder (KB)", Max) { Format = "n0" };

@@ -24,6 +24,22 @@ internal static class PerfProfile
 
         using var perf = Process.Start(info) ?? throw new InvalidOperationException("perf did not start");
         var error = perf.StandardError.ReadToEndAsync(CancellationToken.None);
+
+        // A perf script that never ends is stopped, which ends its output, and the profile is refused.
+        var stopped = false;
+        using var bound = new CancellationTokenSource(PerfTrace.Grace);
+        using var watch = bound.Token.Register(() =>
+        {
+            stopped = true;
+            try
+            {
+                perf.Kill(entireProcessTree: true);
+            }
+            catch (InvalidOperationException)
+            {
+                // It ended on its own meanwhile.
+            }
+        });
         RunTrace trace;
         await using (var folded = new StreamWriter(foldedPath))
         {
@@ -31,6 +47,12 @@ internal static class PerfProfile
         }
 
         await perf.WaitForExitAsync(cancellationToken);
+        if (stopped)
+        {
+            File.Delete(foldedPath);
+            throw new InvalidOperationException(string.Create(CultureInfo.InvariantCulture, $"perf script did not end within {PerfTrace.Grace.TotalSeconds:0} s: it was stopped"));
+        }
+
         if (perf.ExitCode != 0)
         {
             throw new InvalidOperationException($"perf script exited with code {perf.ExitCode}: {(await error).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault()}");

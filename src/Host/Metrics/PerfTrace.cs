@@ -39,6 +39,28 @@ internal static class PerfTrace
     /// <summary>Where a .NET process writes its perf map.</summary>
     public static string PerfMapPath(int processId) => Path.Combine(Path.GetTempPath(), $"perf-{processId.ToString(CultureInfo.InvariantCulture)}.map");
 
+    /// <summary>
+    /// Longest <c>perf record</c> may take past its recording, and <c>perf script</c> in all, before it is stopped: a perf
+    /// that never ends cannot hold the run. 60 s; <c>BENCHMARKS_PERF_GRACE</c> (seconds) sets another.
+    /// </summary>
+    public static TimeSpan Grace { get; } =
+        double.TryParse(System.Environment.GetEnvironmentVariable("BENCHMARKS_PERF_GRACE"), NumberStyles.Float, CultureInfo.InvariantCulture, out var seconds) && seconds is > 0 and < 86_400
+            ? TimeSpan.FromSeconds(seconds)
+            : TimeSpan.FromSeconds(60);
+
+    /// <summary>Removes a process's perf map, if it wrote one.</summary>
+    public static void DeleteMap(int processId)
+    {
+        try
+        {
+            File.Delete(PerfMapPath(processId));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Another user's map, or a busy one: left as it is.
+        }
+    }
+
     /// <summary>Records <paramref name="duration"/> of <paramref name="processId"/>'s stacks into <paramref name="path"/> (perf's data file); the reason when it could not.</summary>
     public static async Task<string?> RecordAsync(int processId, string path, TimeSpan duration, CancellationToken cancellationToken)
     {
@@ -56,15 +78,20 @@ internal static class PerfTrace
         using var perf = Process.Start(info) ?? throw new InvalidOperationException("perf did not start");
         var output = perf.StandardOutput.ReadToEndAsync(CancellationToken.None);
         var error = perf.StandardError.ReadToEndAsync(CancellationToken.None);
+        using var bound = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bound.CancelAfter(duration + Grace);
         try
         {
-            await perf.WaitForExitAsync(cancellationToken);
+            await perf.WaitForExitAsync(bound.Token);
         }
         catch (OperationCanceledException)
         {
             perf.Kill(entireProcessTree: true);
             await perf.WaitForExitAsync(CancellationToken.None);
-            return "the perf recording was stopped before its end";
+            File.Delete(path);
+            return cancellationToken.IsCancellationRequested
+                ? "the perf recording was stopped before its end"
+                : string.Create(CultureInfo.InvariantCulture, $"perf record did not end {Grace.TotalSeconds:0} s after its {duration.TotalSeconds:0.#} s recording: it was stopped, and the run has no perf profile");
         }
 
         await output;

@@ -57,6 +57,11 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         var readings = meters is { Count: > 0 } ? new MeterReadings() : null;
         var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, arguments))
             .Concat(readings is null ? [] : [readings.ProviderFor(meters!, 1)]).ToArray();
+        if (EventPipeRequest.TooLarge(pipeProviders) is { } tooLarge)
+        {
+            return (null, $"no runtime counters from process {processId}: {tooLarge}");
+        }
+
         try
         {
             var client = new DiagnosticsClient(processId);

@@ -277,14 +277,15 @@ internal sealed class RunCoordinator
         }
 
         _session.Trace = null;
-        if (await trace.Recording is { } error)
-        {
-            _session.Observer.Note(error);
-            return;
-        }
-
+        var kept = false;
         try
         {
+            if (await trace.Recording is { } error)
+            {
+                _session.Observer.Note(error);
+                return;
+            }
+
             if (trace.Profiler == RunTrace.Perf)
             {
                 // The recording is read into folded stacks, kept beside the run; perf's data file and the server's perf map go.
@@ -297,21 +298,40 @@ internal sealed class RunCoordinator
             {
                 document.Trace = TraceProfile.Analyze(trace.Path, trace.Length.TotalSeconds);
                 document.Trace.File = trace.Path;
+                kept = true;
             }
 
             document.Parameters["trace"] = Cli.DurationParser.Format(trace.Length);
         }
-        catch (Exception ex) when (ex is IOException or InvalidOperationException or FormatException or EndOfStreamException or NotSupportedException or NotImplementedException or System.ComponentModel.Win32Exception)
+        catch (Exception ex) when (ex is not (OutOfMemoryException or StackOverflowException))
         {
-            _session.Observer.Note($"the trace {trace.Path} could not be read: {ex.Message}");
+            // Whatever the trace's reader met (a file cut short by a server that died, a full disk), the run is stored: the trace's failure is a note.
+            _session.Observer.Note($"the trace of process {trace.ProcessId} could not be read: {Jobs.JobFailure.OneLine(ex.Message)}");
         }
         finally
         {
+            // A trace is kept only as the run's own file (an EventPipe trace that was read); perf's data and the JIT map always go.
+            if (!kept)
+            {
+                TryDelete(trace.Path);
+            }
+
             if (trace.Profiler == RunTrace.Perf)
             {
-                File.Delete(trace.Path);
-                File.Delete(PerfTrace.PerfMapPath(trace.ProcessId));
+                PerfTrace.DeleteMap(trace.ProcessId);
             }
+        }
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Left for the temporary folder's own clean-up.
         }
     }
 }

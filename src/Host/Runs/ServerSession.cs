@@ -116,8 +116,17 @@ internal sealed class ServerSession(RunSession session)
             }
         }
 
+        var processId = server.Id;
         await server.StopAsync(JobProcess.StopGrace);
         await server.DisposeAsync();
+
+        // A server started for perf wrote its JIT map; the traced one's is removed once its trace is read, any other's now
+        // (one that never became ready, an iteration's before or after the traced one).
+        var traced = _session.Trace is { } trace && trace.ProcessId == processId;
+        if (server.Info.Environment.ContainsKey("DOTNET_PerfMapEnabled") && !traced)
+        {
+            PerfTrace.DeleteMap(processId);
+        }
     }
 
     private async Task WarmUpAsync(RunRequest request, string workDirectory, JobProcess server, CancellationToken cancellationToken)

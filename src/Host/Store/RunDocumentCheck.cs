@@ -39,6 +39,7 @@ internal static class RunDocumentCheck
             : document.Samples is null ? "samples"
             : document.Samples.Any(s => s?.Values is null) ? "a sample's values"
             : document.Metadata.Values.Any(m => m is null) ? "a measurement's metadata"
+            : RunDocumentNulls.First(document) is { } path ? path
             : null;
         if (missing is not null)
         {

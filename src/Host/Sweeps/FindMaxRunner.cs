@@ -99,7 +99,7 @@ internal static class FindMaxRunner
         {
             var sofar = search.BestRate is { } bestSoFar ? string.Create(c, $"; the highest rate met before it was {bestSoFar:n0} req/s, a lower bound only") : "";
             console.Out.WriteLine($"find-max {id}: no answer, the search did not finish ({ended ?? "interrupted"}){sofar} (results list --label {label})");
-            return notStored ? ExitCodes.NotStored : ExitCodes.Failed;
+            return notStored ? ExitCodes.NotStored : cancellationToken.IsCancellationRequested ? ExitCodes.Interrupted : ExitCodes.Failed;
         }
 
         if (search.BestRate is not { } best)

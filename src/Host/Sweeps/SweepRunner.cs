@@ -79,7 +79,7 @@ internal static class SweepRunner
         console.Out.WriteLine($"Sweep {id}: {stopped}, {failed} failed{targets}{unstored} (results list --label {LabelPrefix}{id})");
         var axes = plan.Axes.Select(a => a.Name).ToList();
         progress.Table(axes, [.. plan.Cells.Take(documents.Count).Select((cell, i) => ((IReadOnlyList<string>)[.. axes.Select(a => cell.Values[a])], documents[i]))]);
-        return notStored > 0 ? ExitCodes.NotStored : failed > 0 || interrupted ? ExitCodes.Failed : missed > 0 ? ExitCodes.TargetMissed : ExitCodes.Success;
+        return notStored > 0 ? ExitCodes.NotStored : cancellationToken.IsCancellationRequested ? ExitCodes.Interrupted : failed > 0 || interrupted ? ExitCodes.Failed : missed > 0 ? ExitCodes.TargetMissed : ExitCodes.Success;
     }
 
     private static string Describe(SweepPlan plan, SweepCell cell) => string.Join(", ", plan.Axes.Select(a => $"{a.Name} {cell.Values[a.Name]}"));

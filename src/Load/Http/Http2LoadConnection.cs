@@ -121,8 +121,21 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
             {
                 if (_session.Outstanding == 0 && (_state.Stopping || !_session.CanOpen) && (_sender is null || _sender.Done))
                 {
-                    // Done: the run stops, or the server is going away (a new connection follows).
+                    // Done: the run stops, or the server is going away (a new connection follows: after a pause, and
+                    // counted as a failed connect, when it answered nothing on this one).
+                    var refused = _session.Refused && !_state.Stopping;
+                    if (refused && _state.Measuring && !_state.Aborted)
+                    {
+                        _counters.ConnectErrors++;
+                        FirstError ??= $"{_session.GoAwayCause} before any answer: the server refused the connection";
+                    }
+
                     Close();
+                    if (refused)
+                    {
+                        await Task.Delay(10);
+                    }
+
                     return;
                 }
 
@@ -310,7 +323,9 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
 
             if (_state.Measuring)
             {
-                FirstError ??= _counters.ConnectFailed(timedOut, handshake, _state.EndPoint, TlsNames.Cause(ex));
+                // Counted every time, named once: the count is not on the right of ??=, which runs it only while no error is named.
+                var cause = _counters.ConnectFailed(timedOut, handshake, _state.EndPoint, TlsNames.Cause(ex));
+                FirstError ??= cause;
             }
 
             // Back off a little so a refusing server is not spun against.

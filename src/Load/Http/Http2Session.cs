@@ -40,6 +40,7 @@ internal sealed class Http2Session
     private int _nextId;
     private int _limit;
     private int _connectionUnacknowledged;
+    private int _answered;
 
     /// <param name="request">The request's header blocks (<see cref="Http2RequestBlock"/>).</param>
     /// <param name="streams">Requests in flight at most (h2load's -m).</param>
@@ -57,6 +58,15 @@ internal sealed class Http2Session
     /// <summary>The server sent GOAWAY: no new stream on this connection; it ends once the last is answered.</summary>
     public bool GoingAway { get; private set; }
 
+    /// <summary>
+    /// The server sent GOAWAY before it answered any stream of this connection: it refused the connection, which is
+    /// counted as a failed connect and retried after a pause, not reopened at once (thousands of reconnects a second).
+    /// </summary>
+    public bool Refused => GoingAway && _answered == 0;
+
+    /// <summary>The GOAWAY received, with its code ("HTTP/2 GOAWAY (NO_ERROR)"); null before one.</summary>
+    public string? GoAwayCause { get; private set; }
+
     /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it.</summary>
     public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length;
 
@@ -72,6 +82,8 @@ internal sealed class Http2Session
     /// <summary>A new connection: the preface, SETTINGS and the connection's window go first; no stream is open.</summary>
     public void Start()
     {
+        _answered = 0;
+        GoAwayCause = null;
         _streams.Clear();
         _decoder.Reset();
         _requests.Reset();
@@ -261,6 +273,7 @@ internal sealed class Http2Session
         if (frame.Has(Http2Frame.EndStream))
         {
             _streams.Complete(index, now, ref counters, histogram, uncorrected);
+            _answered++;
         }
 
         return null;
@@ -328,6 +341,7 @@ internal sealed class Http2Session
         if (_headerEndStream)
         {
             _streams.Complete(index, now, ref counters, histogram, uncorrected);
+            _answered++;
         }
 
         return null;
@@ -381,6 +395,7 @@ internal sealed class Http2Session
     private string? OnGoAway(int lastStream, uint code, ref ConnectionCounters counters)
     {
         GoingAway = true;
+        GoAwayCause = $"HTTP/2 GOAWAY ({Http2Settings.ErrorName(code)})";
         if (code != 0)
         {
             Error ??= $"HTTP/2 GOAWAY from the server: {Http2Settings.ErrorName(code)}";

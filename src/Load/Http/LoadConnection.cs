@@ -266,7 +266,9 @@ internal sealed class LoadConnection : IHttpLoadConnection
 
             if (_state.Measuring)
             {
-                FirstError ??= Counters.ConnectFailed(timedOut, handshake, _state.EndPoint, TlsNames.Cause(ex));
+                // Counted every time, named once: the count is not on the right of ??=, which runs it only while no error is named.
+                var cause = Counters.ConnectFailed(timedOut, handshake, _state.EndPoint, TlsNames.Cause(ex));
+                FirstError ??= cause;
             }
 
             // Back off a little so a refusing server is not spun against.

@@ -87,7 +87,13 @@ public sealed class HttpSysServerModel : IServerModel
         }
 
         var app = builder.Build();
-        app.UseWebSockets();
+        if (context.Scenario is Benchmarks.Scenarios.IWebSocketScenario)
+        {
+            // Only where a scenario upgrades: the middleware runs on every request (6.7% of a plaintext trace), which
+            // TechEmpower's minimal pipelines do not pay.
+            app.UseWebSockets();
+        }
+
         app.Run(new ScenarioRequestDelegate(context.Scenario).HandleAsync);
         await app.StartAsync(cancellationToken);
         Volatile.Write(ref started, true);

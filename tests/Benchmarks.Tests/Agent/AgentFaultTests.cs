@@ -104,7 +104,7 @@ public sealed class AgentFaultTests
         var id = await client.CreateAsync(AgentClient.Job("application", "truncated"));
         using var socket = new System.Net.Sockets.Socket(System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
         await socket.ConnectAsync(agent.Url.Host, agent.Url.Port);
-        var head = $"POST /jobs/{id}/source HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n";
+        var head = $"POST /jobs/{id}/source HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n";
         await socket.SendAsync(System.Text.Encoding.ASCII.GetBytes(head + new string('P', 1000)));
 
         var buffer = new byte[4096];

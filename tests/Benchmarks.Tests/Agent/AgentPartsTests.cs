@@ -155,4 +155,18 @@ public sealed class AgentPartsTests
         Assert.Equal(model, Benchmarks.Host.Metrics.CpuInfoParser.ModelName(cpuinfo));
         Assert.Equal(model is null ? "2 cores" : model + ", 2 cores", AgentMachine.Describe(model, 2));
     }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("""{"memoryLimitInBytes":"abc"}""", "memoryLimitInBytes \"abc\" is not a number")]
+    [InlineData("""{"cpuLimitRatio":"NaN"}""", "cpuLimitRatio \"NaN\" is not a number")]
+    [InlineData("""{"cpuLimitRatio":true}""", "cpuLimitRatio true is not a number")]
+    [InlineData("""{"cpuLimitRatio":1.5}""", "cpuLimitRatio 1.5 is not a share of the machine")]
+    public void A_limit_that_is_not_a_number_fails_the_job_instead_of_running_it_unlimited(string job, string cause)
+    {
+        var spec = JobSpec.Read(JsonNode.Parse(job)!.AsObject());
+        var failed = Assert.Throws<Benchmarks.Host.Agent.Scheduling.JobFailedException>(() => Benchmarks.Host.Agent.Scheduling.JobLimits.Check(spec));
+        Assert.StartsWith(cause, failed.Message, StringComparison.Ordinal);
+        Benchmarks.Host.Agent.Scheduling.JobLimits.Check(JobSpec.Read(JsonNode.Parse("""{"cpuLimitRatio":null,"memoryLimitInBytes":"268435456"}""")!.AsObject()));
+    }
 }

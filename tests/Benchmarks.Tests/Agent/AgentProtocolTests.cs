@@ -164,6 +164,32 @@ public sealed class AgentProtocolTests
     }
 
     [Fact]
+    public async Task A_job_that_names_a_process_it_did_not_start_is_not_believed_and_stopping_it_spares_that_process()
+    {
+        await using var agent = await AgentProcess.StartAsync();
+        using var client = new AgentClient(agent.Url);
+        var id = await client.CreateAsync(AgentClient.Job("application", "run-foreign", j =>
+        {
+            j["Executable"] = "/bin/sh";
+            j["Arguments"] = $"-c \"echo '##ChildProcessId:{agent.ProcessId}' >&2; echo '##ChildProcessId:1' >&2; echo 'Now Ready' >&2; sleep 300\"";
+            j["ReadyStateText"] = "now ready";
+        }));
+        await client.LaunchAsync(id, Wait);
+        Assert.Equal("Running", await client.WaitForStateAsync(id, Wait, null, "Running", "Failed"));
+        var job = await client.GetAsync(id);
+        Assert.NotEqual(agent.ProcessId, (int?)job["childProcessId"] ?? 0);
+        Assert.NotEqual(1, (int?)job["childProcessId"] ?? 0);
+        var (_, output) = await client.GetRawAsync($"/jobs/{id}/output");
+        Assert.Contains($"##ChildProcessId {agent.ProcessId} ignored: not a process this job started", output, StringComparison.Ordinal);
+
+        await client.StopAsync(id);
+        Assert.Equal("Stopped", await client.WaitForStateAsync(id, Wait, null, "Stopped", "Failed"));
+        Assert.False(agent.HasExited, "stopping the job ended the agent it named");
+        Assert.Equal(HttpStatusCode.OK, (await client.GetRawAsync("/info")).Status);
+        await client.DeleteAsync(id);
+    }
+
+    [Fact]
     public async Task A_server_that_crashes_mid_run_is_failed_with_its_exit_code_and_last_output()
     {
         await using var agent = await AgentProcess.StartAsync();

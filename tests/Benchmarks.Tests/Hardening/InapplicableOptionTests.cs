@@ -39,4 +39,22 @@ public sealed class InapplicableOptionTests
     [InlineData(1, null)]
     [InlineData(255, null)]
     public void A_code_past_128_names_the_signal_that_killed_the_process(int code, string? signal) => Assert.Equal(signal, JobFailure.Signal(code));
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_provider_list_past_the_diagnostics_port_s_64_KB_is_one_line_not_an_overflow()
+    {
+        var arguments = new List<string> { "counters", Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture) };
+        for (var i = 0; i < 1000; i++)
+        {
+            arguments.AddRange(["--provider", $"Company.Product.Component.Provider{i:0000}"]);
+        }
+
+        var run = await InProcessCli.InvokeAsync([.. arguments]);
+        Assert.True(run.ExitCode == 1, run.ToString());
+        Assert.Contains("1,000 providers make a session request of", run.Error, StringComparison.Ordinal);
+        Assert.Contains("a process's diagnostics port takes at most 64 KB", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
+        Assert.Null(Benchmarks.Host.Metrics.EventPipeRequest.TooLarge([new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("System.Runtime", System.Diagnostics.Tracing.EventLevel.Informational)]));
+    }
 }

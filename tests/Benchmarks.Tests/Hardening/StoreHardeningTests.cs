@@ -105,6 +105,38 @@ public sealed class StoreHardeningTests
     }
 
     /// <summary>A results folder with <paramref name="count"/> runs, the first half labelled a and the rest b.</summary>
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("trace", """{"file":"t.nettrace","methods":[null]}""", "trace.methods[0]")]
+    [InlineData("iterations", "[null]", "iterations[0]")]
+    [InlineData("spread", """{"http/rps/mean":null}""", "spread[http/rps/mean]")]
+    [InlineData("environment", """{"os":null}""", "environment.os")]
+    [InlineData("metadata", """{"http/rps/mean":{"description":"d","unit":null,"aggregate":"max"}}""", "metadata[http/rps/mean].unit")]
+    public async Task A_hand_edited_null_where_a_value_belongs_is_skipped_by_every_reader_and_the_others_are_read(string field, string json, string path)
+    {
+        var results = await StoreWithRunsAsync(4);
+        var edited = System.Text.Json.Nodes.JsonNode.Parse(RunDocumentJson.Serialize(SampleRuns.Create(labels: ["a"])))!;
+        edited[field] = System.Text.Json.Nodes.JsonNode.Parse(json);
+        await File.WriteAllTextAsync(Path.Combine(results, "edited.json"), edited.ToJsonString());
+        var warning = $"edited.json: the document has no {path}";
+
+        var export = await InProcessCli.InvokeAsync("results", "export", "--format", "csv", "--results", results);
+        Assert.True(export.ExitCode == 0, export.ToString());
+        Assert.Contains(warning, export.Error, StringComparison.Ordinal);
+        Assert.Equal(4, export.Output.Split('\n').Where(l => l.Contains("http/rps/mean", StringComparison.Ordinal)).Select(l => l.Split(',')[0]).Distinct().Count());
+        foreach (var arguments in new[] { new[] { "results", "list" }, ["compare", "label:a", "label:b"], ["history", "--scenario", "pipelined", "--server", "kestrel"] })
+        {
+            var run = await InProcessCli.InvokeAsync([.. arguments, "--results", results]);
+            Assert.True(run.ExitCode is 0 or 1 or 4, run.ToString());
+            Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
+            Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
+            if (arguments[0] != "compare")
+            {
+                Assert.Contains(warning, run.Error, StringComparison.Ordinal);
+            }
+        }
+    }
+
     private static async Task<string> StoreWithRunsAsync(int count)
     {
         var results = TestPaths.NewTempDirectory();

@@ -55,7 +55,7 @@ public sealed class SweepHardeningTests
         await run.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
         await run.SignalAsync(signal);
         var exit = await run.WaitForExitAsync(TimeSpan.FromSeconds(30));
-        Assert.True(exit == 1, $"exit {exit}\n{run}");
+        Assert.True(exit == 130, $"exit {exit}\n{run}");
         Assert.Contains("interrupted after 1 of 8 cells", run.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("cell 2 of 8", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);

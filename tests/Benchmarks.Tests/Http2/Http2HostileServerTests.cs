@@ -48,6 +48,42 @@ public sealed class Http2HostileServerTests
         Assert.True(result.Lost == 0 && result.Sent == result.Good, $"{result.Sent} sent, {result.Good} good, {result.Lost} lost");
     }
 
+    [Theory]
+    [InlineData(HttpLoadEngine.Epoll)]
+    [InlineData(HttpLoadEngine.Sockets)]
+    public async Task A_server_that_refuses_every_connection_with_goaway_is_counted_named_and_not_spun_against(HttpLoadEngine engine)
+    {
+        // GOAWAY(NO_ERROR, last stream 0) as the first frame of every connection, then the connection stays open.
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            await peer.WriteAsync(ScriptedHttp2Server.Frame(7, 0, 0, [0, 0, 0, 0, 0, 0, 0, 0]), stop);
+            await Task.Delay(TimeSpan.FromSeconds(10), stop);
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 2, engine: engine, seconds: 1.5);
+        Assert.Equal("HTTP/2 GOAWAY (NO_ERROR) before any answer: the server refused the connection", result.FirstError);
+        Assert.True(result.Errors.Connect >= 10 && result.Good == 0, $"{engine}: connect {result.Errors.Connect}, good {result.Good}");
+
+        // Two connections retrying 10 ms apart for 2 s at most: a few hundred, not thousands a second.
+        Assert.True(server.Connections < 600, $"{engine}: {server.Connections} connections in 2 s");
+    }
+
+    [Theory]
+    [InlineData(HttpLoadEngine.Epoll)]
+    [InlineData(HttpLoadEngine.Sockets)]
+    public async Task A_goaway_that_comes_with_a_frame_to_acknowledge_still_replaces_the_connection(HttpLoadEngine engine)
+    {
+        // The first request answered, then in the same write a SETTINGS (to be acknowledged) and GOAWAY(NO_ERROR, that stream).
+        await using var server = new ScriptedHttp2Server(async (peer, stop) =>
+        {
+            var first = await peer.NextRequestAsync(stop);
+            await peer.WriteAsync([.. ScriptedHttp2Server.Answer(first, "Hello, World!"), .. ScriptedHttp2Server.Frame(4, 0, 0, []), .. ScriptedHttp2Server.Frame(7, 0, 0, [0, 0, 0, (byte)first, 0, 0, 0, 0])], stop);
+            await Task.Delay(TimeSpan.FromSeconds(10), stop);
+        });
+        var result = await Http2LoadTests.RunAsync(server.Url, 1, connections: 1, engine: engine);
+        Assert.True(result.Good > 20 && server.Connections > 20, $"{engine}: {result.Good} good over {server.Connections} connections; first error: {result.FirstError}");
+        Assert.Equal(0, result.Errors.Total);
+    }
+
     [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("continuation", "read: HTTP/2 a header block over 64 KB on stream 1 (this client's limit)")]

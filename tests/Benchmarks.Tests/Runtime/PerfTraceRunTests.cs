@@ -57,4 +57,26 @@ public sealed class PerfTraceRunTests
         Assert.Contains("--profiler perf needs Linux's perf on PATH", run.Error, StringComparison.Ordinal);
         Assert.Empty(Directory.GetFiles(results, "*.json", SearchOption.AllDirectories));
     }
+
+    [Fact]
+    [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
+    public async Task A_perf_that_never_ends_is_stopped_and_the_run_is_stored_with_the_cause_and_no_leftovers()
+    {
+        var bin = TestPaths.NewTempDirectory();
+        var fake = Path.Combine(bin, "perf");
+        await File.WriteAllTextAsync(fake, "#!/bin/sh\nexec sleep 987.654\n");
+        File.SetUnixFileMode(fake, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        var results = TestPaths.NewTempDirectory();
+        var environment = new Dictionary<string, string> { ["PATH"] = $"{bin}:{Environment.GetEnvironmentVariable("PATH")}", ["BENCHMARKS_PERF_GRACE"] = "3" };
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var run = await HostRun.StartAsync(results, s_timeout, environment, "run", "plaintext", "--server", "sockets", "--profiler", "perf", "--trace-seconds", "1s", "-d", "2s", "-w", "1s", "--no-verify", "--results", results);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"the run took {clock.Elapsed.TotalSeconds:0} s");
+        Assert.Contains("perf record did not end 3 s after its 1 s recording: it was stopped, and the run has no perf profile", run.Output, StringComparison.Ordinal);
+        var document = StoredRuns.Single(results);
+        Assert.Null(document.Trace);
+        Assert.Empty(ProcessTable.WithArgument("987.654"));
+        Assert.DoesNotContain(Directory.GetFiles(Path.GetTempPath(), "perf-*.map"), f => File.GetLastWriteTimeUtc(f) > document.StartedAt.UtcDateTime);
+    }
 }

@@ -78,7 +78,7 @@ public sealed class WineAgentTests(WinePrefix wine)
         var port = Integration.LoadGeneratorTests.ClosedPort();
         const string name = "BenchmarksAgent";
         await wine.RunAsync(s_wait, "wine", "sc", "delete", name);
-        var create = await wine.RunAsync(s_wait, "wine", "sc", "create", name, "binPath=", $"{WinePrefix.WindowsPath(wine.Executable)} agent --windows-service --url http://127.0.0.1:{port}");
+        var create = await wine.RunAsync(s_wait, "wine", "sc", "create", name, "binPath=", $"{WinePrefix.WindowsPath(wine.Executable)} agent --windows-service --allow-local-users --url http://127.0.0.1:{port}");
         Assert.True(create.ExitCode == 0, create.ToString());
         try
         {
@@ -124,8 +124,12 @@ public sealed class WineAgentTests(WinePrefix wine)
         }
     }
 
+    /// <remarks>
+    /// With <c>--allow-local-users</c>: the tests' client is a Linux process, whose account Wine's socket table cannot
+    /// name (it knows only its own processes), so the agent's default would refuse it as an unknown local account.
+    /// </remarks>
     private Task<AgentProcess> StartAgentAsync() =>
-        AgentProcess.StartAsync(jobsDirectory: WinePrefix.WindowsPath(TestPaths.NewTempDirectory()), environment: wine.Environment, executable: wine.Executable, launcher: ["wine"]);
+        AgentProcess.StartAsync(options: ["--allow-local-users"], jobsDirectory: WinePrefix.WindowsPath(TestPaths.NewTempDirectory()), environment: wine.Environment, executable: wine.Executable, launcher: ["wine"]);
 
     /// <summary>The job once it has reported two intervals' measurements (the Windows metrics each second).</summary>
     private static async Task<JsonObject> MeasuredAsync(AgentClient client, int id)

@@ -71,4 +71,7 @@ internal static partial class AgentLog
 
     [LoggerMessage(23, LogLevel.Warning, "Refused {Method} {Path} from {Peer}: {Reason}")]
     public static partial void RequestRefused(ILogger logger, string method, string path, IPAddress? peer, string reason);
+
+    [LoggerMessage(24, LogLevel.Warning, "Job {Id} ({Service}) named process {Pid} as its child, which it did not start: ignored")]
+    public static partial void ForeignChildProcess(ILogger logger, int id, string service, int pid);
 }

@@ -26,7 +26,9 @@ internal static class JobDiagnosticsEndpoints
         _ = trace.Recording.ContinueWith(
             recorded =>
             {
-                if (recorded.Result is { } error)
+                // A recording that failed still ends the collection: crank waits for TraceCollected, and gets the cause.
+                var error = recorded.IsCompletedSuccessfully ? recorded.Result : $"the trace failed: {recorded.Exception?.GetBaseException().Message}";
+                if (error is not null)
                 {
                     job.Output.Add($"[agent] {error}");
                 }

@@ -40,6 +40,9 @@ internal sealed record JobSpec
     /// <summary>crank's <c>memoryLimitInBytes</c>: the memory the job's processes may use together; 0: no limit.</summary>
     public long MemoryLimitInBytes { get; init; }
 
+    /// <summary>A limit given that is not a number ("cpuLimitRatio 'NaN'"), which fails the job rather than let it run unlimited; null when none.</summary>
+    public string? MalformedLimit { get; init; }
+
     public TimeSpan MeasurementsInterval { get; init; } = TimeSpan.FromSeconds(1);
 
     public TimeSpan? StartTimeout { get; init; }
@@ -90,6 +93,8 @@ internal sealed record JobSpec
     /// <summary>crank's <c>collectDependencies</c>: report the runtime, ASP.NET Core and the packages the published application holds.</summary>
     public bool CollectDependencies { get; init; }
 
+    private static readonly string[] s_limits = ["cpuLimitRatio", "memoryLimitInBytes"];
+
     public static JobSpec Read(JsonObject document) => new()
     {
         BeforeScript = JobDocument.GetString(document, "beforeScript") is { Length: > 0 } before && !string.IsNullOrWhiteSpace(before) ? before : null,
@@ -115,6 +120,10 @@ internal sealed record JobSpec
         CpuSet = JobDocument.GetString(document, "cpuSet"),
         CpuLimitRatio = JobDocument.GetDouble(document, "cpuLimitRatio") ?? 0,
         MemoryLimitInBytes = (long)(JobDocument.GetDouble(document, "memoryLimitInBytes") ?? 0),
+        MalformedLimit = s_limits
+            .Where(name => JobDocument.Get(document, name) is JsonValue given && given.GetValueKind() != System.Text.Json.JsonValueKind.Null && JobDocument.GetDouble(document, name) is null)
+            .Select(name => $"{name} {JobDocument.Get(document, name)!.ToJsonString()}")
+            .FirstOrDefault(),
         MeasurementsInterval = TimeSpan.FromSeconds(Math.Clamp(JobDocument.GetInt(document, "measurementsIntervalSec") ?? 1, 1, 60)),
         StartTimeout = JobDocument.GetTimeSpan(document, "startTimeout"),
         BuildTimeout = JobDocument.GetTimeSpan(document, "buildTimeout"),

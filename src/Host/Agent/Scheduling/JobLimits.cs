@@ -40,6 +40,11 @@ internal static class JobLimits
     {
         ArgumentNullException.ThrowIfNull(spec);
         var c = CultureInfo.InvariantCulture;
+        if (spec.MalformedLimit is { } malformed)
+        {
+            throw new JobFailedException($"{malformed} is not a number: the job would run without the limit it asked for");
+        }
+
         if (spec.CpuLimitRatio is < 0 or > 1)
         {
             throw new JobFailedException(string.Create(c, $"cpuLimitRatio {spec.CpuLimitRatio} is not a share of the machine between 0 and 1 (0.5: half of its {Environment.ProcessorCount} CPUs)"));

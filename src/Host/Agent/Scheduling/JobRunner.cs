@@ -178,7 +178,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             }
         });
         var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment, Cpus = CpusOf(spec), Limit = JobLimits.Create(job.Id, spec) };
-        return JobProcess.Start(info, control, (line, isError) =>
+        var root = 0;
+        var process = JobProcess.Start(info, control, (line, isError) =>
         {
             if (isError)
             {
@@ -186,8 +187,19 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 if (line.StartsWith(ChildProcessPrefix, StringComparison.Ordinal)
                     && int.TryParse(line.AsSpan(ChildProcessPrefix.Length).Trim(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var child))
                 {
-                    job.ChildProcessId = child;
-                    restartStopwatch();
+                    // Only the job's own process or one it started may be named: the agent signals, dumps, traces and
+                    // measures the process named, and a job naming the agent's pid had 'stop' end the agent itself.
+                    SpinWait.SpinUntil(() => Volatile.Read(ref root) != 0, TimeSpan.FromSeconds(1));
+                    if (IsDescendant(child, Volatile.Read(ref root)))
+                    {
+                        job.ChildProcessId = child;
+                        restartStopwatch();
+                    }
+                    else
+                    {
+                        AgentLog.ForeignChildProcess(logger, job.Id, job.Service, child);
+                        job.Output.Add($"[AGENT] ##ChildProcessId {child} ignored: not a process this job started");
+                    }
                 }
 
                 return;
@@ -196,6 +208,35 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             job.Output.Add(line);
             statistics.OnLine(line);
         });
+        Volatile.Write(ref root, process.Id);
+        return process;
+    }
+
+    /// <summary>Whether <paramref name="processId"/> is <paramref name="root"/> or one of its descendants, now.</summary>
+    private bool IsDescendant(int processId, int root)
+    {
+        if (root <= 0 || processId <= 1)
+        {
+            return false;
+        }
+
+        var current = processId;
+        for (var depth = 0; depth < 64; depth++)
+        {
+            if (current == root)
+            {
+                return true;
+            }
+
+            if (control.ParentOf(current) is not { } parent || parent <= 1 || parent == current)
+            {
+                return false;
+            }
+
+            current = parent;
+        }
+
+        return false;
     }
 
     /// <summary>True when the job is ready; false when it ended first (its state then says how).</summary>

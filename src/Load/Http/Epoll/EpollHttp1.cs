@@ -74,7 +74,7 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
 
     public void Read(EpollConnection connection, long now)
     {
-        while (true)
+        for (var reads = 1; ; reads++)
         {
             var received = EpollSockets.Read(connection, _receiveBuffer);
             if (received == -EpollNative.EAGAIN)
@@ -151,6 +151,12 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
             if (!EpollSockets.ReadMore(connection, received, _receiveBuffer.Length))
             {
                 // The rest of the batch has not arrived yet: wait for it rather than ask again at once.
+                return;
+            }
+
+            if (reads == EpollSockets.ReadsPerTurn)
+            {
+                sockets.Deferred.Add(connection);
                 return;
             }
         }

@@ -89,7 +89,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
     private void Readable(EpollConnection connection, long now)
     {
         var session = connection.Http2!;
-        while (connection.Phase is EpollPhase.Reading or EpollPhase.Writing)
+        for (var reads = 1; connection.Phase is EpollPhase.Reading or EpollPhase.Writing; reads++)
         {
             var space = session.ReceiveSpace.Span;
             if (space.IsEmpty)
@@ -136,6 +136,12 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
                 // Level-triggered: what is left is read on the next wake.
                 return;
             }
+
+            if (reads == EpollSockets.ReadsPerTurn)
+            {
+                sockets.Deferred.Add(connection);
+                return;
+            }
         }
     }
 
@@ -173,16 +179,39 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
             connection.WaitingSince = 0;
         }
 
-        if (session.Outstanding == 0 && !session.CanOpen && session.Pending.IsEmpty)
+        if (GoneAway(connection, now))
         {
-            // GOAWAY, and its last stream answered: a new connection follows.
-            connection.Outstanding = 0;
-            sockets.Reopen(connection);
             return false;
         }
 
+        // The frames the GOAWAY came with may call for answers (a SETTINGS ACK): once they are written, it is judged again.
         OpenFree(connection, now);
-        return Write(connection);
+        return Write(connection) && !GoneAway(connection, now);
+    }
+
+    /// <summary>
+    /// A connection the server is done with (GOAWAY, its last stream answered, nothing left to write) is replaced: at
+    /// once after answers, after a pause and counted as a failed connect when the server answered nothing on it.
+    /// </summary>
+    private bool GoneAway(EpollConnection connection, long now)
+    {
+        var session = connection.Http2!;
+        if (session.Outstanding > 0 || session.CanOpen || !session.Pending.IsEmpty)
+        {
+            return false;
+        }
+
+        connection.Outstanding = 0;
+        if (session.Refused)
+        {
+            sockets.ConnectFailed(connection, $"{session.GoAwayCause} before any answer: the server refused the connection", now);
+        }
+        else
+        {
+            sockets.Reopen(connection);
+        }
+
+        return true;
     }
 
     /// <summary>

@@ -21,6 +21,12 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     /// </summary>
     public const int ConnectBurst = 256;
 
+    /// <summary>
+    /// Reads one connection may make in one turn of the worker's loop: a server that keeps the socket full (an endless
+    /// body) would otherwise hold the thread in its read loop, and no timer, timeout or end of the run would be checked.
+    /// </summary>
+    public const int ReadsPerTurn = 16;
+
     private static readonly long s_retryTicks = Stopwatch.Frequency / 100;
 
     private readonly LoadRunState _state = state;
@@ -36,6 +42,12 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
 
     /// <summary>Connects that may start now: a burst in flight at most.</summary>
     public int ConnectRoom => Math.Max(0, ConnectBurst - Connecting);
+
+    /// <summary>
+    /// Connections whose reading stopped at <see cref="ReadsPerTurn"/> with more to read: the worker reads them again
+    /// after its turn's events and timers, without sleeping (over TLS what is left may sit in OpenSSL, where no EPOLLIN says so).
+    /// </summary>
+    public List<EpollConnection> Deferred { get; } = [];
 
     /// <summary>Connections failed and waiting to connect again: the worker checks its timers on its next turn.</summary>
     public bool RetryDue { get; private set; }

@@ -37,6 +37,9 @@ internal sealed unsafe class EpollWorker
 
     /// <summary>Open model: connected connections with nothing owed, waiting for the next due request.</summary>
     private readonly Stack<EpollConnection> _idle;
+
+    /// <summary>The connections <see cref="ResumeDeferred"/> reads this turn (those it defers again go back on the sockets' list).</summary>
+    private readonly List<EpollConnection> _resuming = [];
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Open model: wakes the thread when the next request falls due; null without one.</summary>
@@ -99,7 +102,7 @@ internal sealed unsafe class EpollWorker
                 }
 
                 var waitFrom = Stopwatch.GetTimestamp();
-                var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, WaitTimeout(connecting: _sockets.RetryDue && _sockets.ConnectRoom > 0));
+                var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, _sockets.Deferred.Count > 0 ? 0 : WaitTimeout(connecting: _sockets.RetryDue && _sockets.ConnectRoom > 0));
                 if (count < 0)
                 {
                     var errno = Marshal.GetLastPInvokeError();
@@ -140,6 +143,8 @@ internal sealed unsafe class EpollWorker
                     _sockets.CheckTimers(_connections, now);
                     nextCheck = now + s_checkTicks;
                 }
+
+                ResumeDeferred();
             }
 
             _done.TrySetResult();
@@ -165,6 +170,31 @@ internal sealed unsafe class EpollWorker
     /// Milliseconds epoll_wait may sleep: not at all while connects wait to start and there is room
     /// for them (<see cref="EpollSockets.ConnectBurst"/> in flight at most).
     /// </summary>
+    /// <summary>
+    /// Reads again the connections that used up their turn's reads, once this turn's events and timers are done (a
+    /// connection the timers failed is no longer reading and is skipped); those that use up this turn too wait for the next.
+    /// </summary>
+    private void ResumeDeferred()
+    {
+        if (_sockets.Deferred.Count == 0)
+        {
+            return;
+        }
+
+        _resuming.AddRange(_sockets.Deferred);
+        _sockets.Deferred.Clear();
+        var now = Stopwatch.GetTimestamp();
+        foreach (var connection in _resuming)
+        {
+            if (connection.Phase is EpollPhase.Reading or EpollPhase.Writing or EpollPhase.Parked)
+            {
+                OnEvents(connection, EpollNative.EPOLLIN, now);
+            }
+        }
+
+        _resuming.Clear();
+    }
+
     private int WaitTimeout(bool connecting) =>
         connecting ? 0 : _schedule is not null && _timer is null && _idle.Count > 0 ? 1 : WaitMilliseconds;
 
