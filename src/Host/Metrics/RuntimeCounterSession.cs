@@ -57,6 +57,12 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         var readings = meters is { Count: > 0 } ? new MeterReadings() : null;
         var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, arguments))
             .Concat(readings is null ? [] : [readings.ProviderFor(meters!, 1)]).ToArray();
+        if (Platform.Wine.IsHost)
+        {
+            // TraceEvent parses the counters' events with the OS's event decoder (tdh.dll) on Windows; Wine has it as a stub.
+            return (null, $"no runtime counters from process {processId}: under Wine, whose tdh.dll (the event decoder they are parsed with on Windows) is a stub");
+        }
+
         if (EventPipeRequest.TooLarge(pipeProviders) is { } tooLarge)
         {
             return (null, $"no runtime counters from process {processId}: {tooLarge}");

@@ -23,6 +23,11 @@ public sealed class WinePrefix : IAsyncLifetime
         ["WINEPREFIX"] = Prefix,
         ["WINEDEBUG"] = "-all",
         ["WINEDLLOVERRIDES"] = "mshtml=",
+
+        // The runtime's W^X (executable memory mapped twice, writable and executable apart) on Wine 8's emulation of
+        // those mappings: freeing a collected dynamic method's code ended the process with "Internal CLR error"
+        // (DynamicResolver+DestroyScout.Finalize) in every run with it on, in none with it off (measured: three runs each).
+        ["DOTNET_EnableWriteXorExecute"] = "0",
     };
 
     /// <summary>A Linux path as the Windows programs see it (Wine's Z: drive is /).</summary>
