@@ -46,7 +46,7 @@ internal static class ResultsCommand
             {
                 var headline = s_headline.FirstOrDefault(run.Measurements.ContainsKey) is { } name
                     ? $"{name} {run.Measurements[name].ToString("N0", CultureInfo.InvariantCulture)}" : "";
-                console.Out.WriteLine($"{RunId.Short(run.Id),-8} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {LoadShape.Brief(run),-12} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}");
+                console.Out.WriteLine(TerminalText.Safe($"{RunId.Short(run.Id),-8} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {LoadShape.Brief(run),-12} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}"));
             }
 
             console.Out.WriteLine($"{found.Runs.Count} run(s) in {store.Description}");
@@ -74,7 +74,7 @@ internal static class ResultsCommand
                 return ExitCodes.Success;
             }
 
-            console.Out.WriteLine($"run {run.Id}, started {run.StartedAt:u}, {run.DurationSeconds:0.#} s, load {run.Load}, labels [{string.Join(", ", run.Labels)}]");
+            console.Out.WriteLine(TerminalText.Safe($"run {run.Id}, started {run.StartedAt:u}, {run.DurationSeconds:0.#} s, load {run.Load}, labels [{string.Join(", ", run.Labels)}]"));
             foreach (var (key, value) in run.Parameters)
             {
                 console.Out.WriteLine($"  {key} = {value}");

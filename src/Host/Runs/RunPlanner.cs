@@ -150,7 +150,7 @@ internal static class RunPlanner
             throw new UsageException("--label needs a name: an empty label could never be found again.");
         }
 
-        if (choices.Labels.FirstOrDefault(l => l.Any(c => char.IsControl(c) || CharUnicodeInfo.GetUnicodeCategory(c) == UnicodeCategory.Format)) is { } hidden)
+        if (choices.Labels.FirstOrDefault(l => TerminalText.Safe(l) != l) is { } hidden)
         {
             throw new UsageException($"--label {System.Text.Json.JsonSerializer.Serialize(hidden)} holds control or formatting characters (they would rewrite the lines it is printed on).");
         }

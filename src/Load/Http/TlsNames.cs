@@ -21,7 +21,10 @@ public static class TlsNames
     {
         ArgumentNullException.ThrowIfNull(exception);
         // SslStream's cause is at the bottom: "Authentication failed" wraps "SSL Handshake failed with OpenSSL error", which wraps OpenSSL's.
-        return Reason(exception is AuthenticationException ? exception.GetBaseException().Message : exception.Message);
+        // A first record that is not TLS at all SslStream refuses itself, before OpenSSL sees it: said in OpenSSL's words,
+        // as the epoll engine (OpenSSL underneath) says it.
+        var message = exception is AuthenticationException ? exception.GetBaseException().Message : exception.Message;
+        return message.StartsWith("Cannot determine the frame size or a corrupted frame was received", StringComparison.Ordinal) ? "wrong version number" : Reason(message);
     }
 
     /// <summary>OpenSSL's "error:CODE:LIBRARY:FUNCTION:REASON" as its reason; any other text as it is.</summary>

@@ -137,6 +137,22 @@ public sealed class StoreHardeningTests
         }
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_stored_label_with_control_or_formatting_characters_is_printed_escaped()
+    {
+        var results = TestPaths.NewTempDirectory();
+        await new JsonFileRunStore(results).WriteAsync(SampleRuns.Create(labels: ["evil\u202Eshown\u001b[2J"]), CancellationToken.None);
+        foreach (var arguments in new[] { new[] { "results", "list" } })
+        {
+            var run = await InProcessCli.InvokeAsync([.. arguments, "--results", results]);
+            Assert.True(run.ExitCode == 0, run.ToString());
+            Assert.Contains("evil\\u202Eshown\\u001B[2J", run.Output, StringComparison.Ordinal);
+            Assert.DoesNotContain('\u202E', run.Output);
+            Assert.DoesNotContain('\u001b', run.Output);
+        }
+    }
+
     private static async Task<string> StoreWithRunsAsync(int count)
     {
         var results = TestPaths.NewTempDirectory();

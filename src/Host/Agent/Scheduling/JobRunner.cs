@@ -38,6 +38,25 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         JobBuild? build = null;
         JobSpec? spec = null;
         var ready = false;
+        var afterRan = false;
+
+        // crank's afterScript, once, after the process and before the job says Stopped: crank reads the output once it
+        // sees Stopped, and the script's lines must be in it.
+        async Task AfterScriptAsync()
+        {
+            if (afterRan || process is null || spec?.AfterScript is not { } after || build is null)
+            {
+                return;
+            }
+
+            afterRan = true;
+            await StopProcessAsync(job, process);
+            if (await JobScripts.RunAsync(job, "afterScript", after, build.WorkingDirectory, control, CancellationToken.None) is { } afterFailed)
+            {
+                job.Output.Add("[agent] " + afterFailed);
+            }
+        }
+
         try
         {
             // crank sees a job start by its state changing to Running; with a cached build a job
@@ -81,7 +100,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             await File.WriteAllTextAsync(AgentJobFolders.ProcessFile(job), ProcessRecord(process.Id), CancellationToken.None);
             AgentLog.ProcessStarted(logger, job.Id, job.Service, process.Id, process.Info.CommandLine);
 
-            if (!await WaitUntilReadyAsync(job, spec, process, startTimeout, stop))
+            if (!await WaitUntilReadyAsync(job, spec, process, startTimeout, AfterScriptAsync, stop))
             {
                 return;
             }
@@ -115,7 +134,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 job.Dump = await ProcessDump.WriteAsync(job.TrackedProcessId, spec.DumpType, Path.Combine(job.Directory, "dump.dmp"));
             }
 
-            await EndAsync(job, process);
+            await EndAsync(job, process, AfterScriptAsync);
         }
         catch (JobFailedException ex)
         {
@@ -140,12 +159,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             if (process is not null)
             {
                 await StopProcessAsync(job, process);
+                await AfterScriptAsync();
                 await process.DisposeAsync();
-                if (spec?.AfterScript is { } after && build is not null
-                    && await JobScripts.RunAsync(job, "afterScript", after, build.WorkingDirectory, control, CancellationToken.None) is { } afterFailed)
-                {
-                    job.Output.Add("[agent] " + afterFailed);
-                }
             }
 
             // A shared build that its job could not start from (it exited or hung before it was
@@ -240,7 +255,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     }
 
     /// <summary>True when the job is ready; false when it ended first (its state then says how).</summary>
-    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobSpec spec, JobProcess process, TimeSpan timeout, CancellationToken stop)
+    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobSpec spec, JobProcess process, TimeSpan timeout, Func<Task> afterScript, CancellationToken stop)
     {
         var readiness = !string.IsNullOrEmpty(spec.ReadyStateText) ? Readiness.OnLine(spec.ReadyStateText)
             : spec.IsConsoleApp ? Readiness.Immediate
@@ -252,18 +267,19 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             case ReadinessOutcome.Cancelled:
                 return false;
             case ReadinessOutcome.Exited:
-                await EndAsync(job, process);
+                await EndAsync(job, process, afterScript);
                 return false;
             default:
                 throw new JobFailedException($"the job was not ready within {timeout}{readiness.Describe()}:{Environment.NewLine}{job.Output.Tail(20)}");
         }
     }
 
-    private async Task EndAsync(AgentJob job, JobProcess process)
+    private async Task EndAsync(AgentJob job, JobProcess process, Func<Task> afterScript)
     {
         if (job.StopSource.IsCancellationRequested && !process.HasExited)
         {
             await StopProcessAsync(job, process);
+            await afterScript();
             job.TryMove(AgentJobState.Stopped, AgentJobState.Running, AgentJobState.Stopping, AgentJobState.Starting);
             return;
         }
@@ -272,6 +288,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         job.ExitCode = process.ExitCode;
         if (job.StopSource.IsCancellationRequested || process.ExitCode == 0)
         {
+            await afterScript();
             job.TryMove(AgentJobState.Stopped, AgentJobState.Running, AgentJobState.Stopping, AgentJobState.Starting);
             return;
         }
