@@ -47,8 +47,9 @@ public sealed partial class ToolListTests
     [Fact]
     public void No_test_installs_a_tool_and_the_test_script_installs_the_whole_list()
     {
+        // InstallScriptTests runs the script against a stand-in package manager: it installs nothing.
         var installing = TestSources()
-            .Where(file => Installs().IsMatch(File.ReadAllText(file)))
+            .Where(file => Path.GetFileName(file) != nameof(InstallScriptTests) + ".cs" && Installs().IsMatch(File.ReadAllText(file)))
             .Select(Path.GetFileName)
             .ToList();
         Assert.True(installing.Count == 0, $"tests that install: {string.Join(", ", installing)}; put the tool on {Tools.ListPath} instead");
