@@ -41,7 +41,7 @@ internal static class AgentCommand
 
             try
             {
-                _ = Parse(given.GetValueOrDefault<string>() ?? "", result.GetResult(allow)?.GetValueOrDefault<string[]>() ?? [], null, 1, "1s", "1s", null);
+                _ = Listening(given.GetValueOrDefault<string>() ?? "", result.GetResult(allow)?.GetValueOrDefault<string[]>() ?? []);
             }
             catch (UsageException ex)
             {
@@ -89,6 +89,27 @@ internal static class AgentCommand
 
     internal static AgentOptions Parse(string url, IReadOnlyList<string> allow, string? jobsDirectory, int maxUploadMb, string jobTimeLimit, string driverTimeout, string? networkInterface)
     {
+        var (uri, networks) = Listening(url, allow);
+        if (maxUploadMb <= 0)
+        {
+            throw new UsageException("--max-upload-mb must be positive");
+        }
+
+        return new AgentOptions
+        {
+            Url = uri,
+            AllowedNetworks = networks,
+            JobsRoot = Path.GetFullPath(jobsDirectory ?? Path.Combine(Path.GetTempPath(), "benchmarks-agent")),
+            MaxUploadBytes = maxUploadMb * 1024L * 1024L,
+            JobTimeLimit = Duration(jobTimeLimit, "--job-time-limit"),
+            DriverTimeout = Duration(driverTimeout, "--driver-timeout"),
+            InterfaceName = networkInterface,
+        };
+    }
+
+    /// <summary>The address to listen on and the networks allowed besides loopback; anything but loopback needs an allow-list.</summary>
+    private static (Uri Url, List<IPNetwork> Networks) Listening(string url, IReadOnlyList<string> allow)
+    {
         if (!Uri.TryCreate(url, UriKind.Absolute, out var uri) || uri.Scheme != Uri.UriSchemeHttp || !string.IsNullOrEmpty(uri.Query) || uri.AbsolutePath != "/")
         {
             throw new UsageException($"--url '{url}' is not an http://host:port address");
@@ -113,21 +134,7 @@ internal static class AgentCommand
             throw new UsageException($"listening on {uri.Host} needs --allow with the controllers' networks (e.g. --allow 10.0.0.0/8): the crank controller sends no credentials");
         }
 
-        if (maxUploadMb <= 0)
-        {
-            throw new UsageException("--max-upload-mb must be positive");
-        }
-
-        return new AgentOptions
-        {
-            Url = uri,
-            AllowedNetworks = networks,
-            JobsRoot = Path.GetFullPath(jobsDirectory ?? Path.Combine(Path.GetTempPath(), "benchmarks-agent")),
-            MaxUploadBytes = maxUploadMb * 1024L * 1024L,
-            JobTimeLimit = Duration(jobTimeLimit, "--job-time-limit"),
-            DriverTimeout = Duration(driverTimeout, "--driver-timeout"),
-            InterfaceName = networkInterface,
-        };
+        return (uri, networks);
     }
 
     /// <summary>The <c>--allow-host</c> names: DNS names, not addresses (an address is always allowed) or wildcards.</summary>

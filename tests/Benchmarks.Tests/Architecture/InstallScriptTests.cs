@@ -10,7 +10,6 @@ namespace Benchmarks.Tests.Architecture;
 /// </summary>
 public sealed class InstallScriptTests
 {
-    [Trait("Tier", "Fast")]
     [Fact]
     [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
     public async Task Runs_at_once_take_turns_at_the_package_manager()

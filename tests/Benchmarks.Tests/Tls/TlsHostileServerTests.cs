@@ -98,7 +98,6 @@ public sealed class TlsHostileServerTests
 
     /// <summary>A one-second load of 2 connections against a listener that serves each connection with <paramref name="serve"/>.</summary>
     /// <summary>A cleartext server behind an https:// load: both engines say OpenSSL's words for it, "wrong version number".</summary>
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Sockets)]
     [InlineData(HttpLoadEngine.Epoll)]
