@@ -102,13 +102,13 @@ public sealed class BadInputTests
     [Fact]
     public async Task A_server_crash_mid_run_is_stored_as_failed_with_what_was_measured_before()
     {
-        // The crash 6 s after the server's start: on a busy machine (the parallel tier) its start took past 3.5 s, and the
-        // run had measured no second before it.
+        // The crash 5 s after the load's first connection, not after the server's start: on a busy machine (the parallel
+        // tier) a start took past 6 s, and the run had measured no second before the crash.
         var port = LoadGeneratorTests.ClosedPort();
         var url = $"http://127.0.0.1:{port}";
         var results = TestPaths.NewTempDirectory();
 
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--server", "faulty", "--server-option", "crashAfterMs=6000",
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--server", "faulty", "--server-option", "crashAfterMs=5000",
             "--plugins", TestPaths.SamplePluginDirectory, "--urls", url, "-d", "12s", "-w", "0s", "--no-verify", "--results", results);
 
         Assert.True(run.ExitCode == 1, run.ToString());
@@ -117,8 +117,8 @@ public sealed class BadInputTests
         Assert.Contains("server exited during the run with code 42", document.Error, StringComparison.Ordinal);
         Assert.DoesNotContain('\n', document.Error!);
         Assert.NotNull(document.ErrorOutput);
-        Assert.NotEmpty(document.Samples);
-        Assert.True(document.Measurements.GetValueOrDefault("benchmarks/cpu/user") + document.Measurements.GetValueOrDefault("benchmarks/cpu/kernel") > 0);
+        Assert.True(document.Samples.Count > 0, run.ToString());
+        Assert.True(document.Measurements.GetValueOrDefault("benchmarks/cpu/user") + document.Measurements.GetValueOrDefault("benchmarks/cpu/kernel") > 0, run.ToString());
         Assert.True(document.DurationSeconds < 12, $"the run should stop when the server dies, not wait out the duration (it took {document.DurationSeconds:0.0} s)");
         Assert.Empty(ProcessTable.WithArgument(url));
         Assert.Empty(ProcessTable.WithArgument($"{url}/greeting"));

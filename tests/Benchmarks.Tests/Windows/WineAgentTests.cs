@@ -38,7 +38,7 @@ public sealed class WineAgentTests(WinePrefix wine)
 
             return job;
         });
-        Assert.True(replay.Problems.Count == 0, string.Join(Environment.NewLine, replay.Problems.Concat(log.TakeLast(20))));
+        Assert.True(replay.Problems.Count == 0, string.Join(Environment.NewLine, replay.Problems.Concat(["the agent's last lines:"]).Concat(agent.Output.Split(Environment.NewLine).TakeLast(30))));
         var application = replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(1)).OrderBy(j => j.Key).Last().Value;
         var load = replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(2)).OrderBy(j => j.Key).Last().Value;
         Assert.True(AgentClient.Values(load, "http/requests").Sum() > 0, "the load job reported no requests");

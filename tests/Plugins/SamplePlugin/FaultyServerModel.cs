@@ -8,7 +8,8 @@ namespace Benchmarks.Samples.Plugin;
 
 /// <summary>
 /// A deliberately faulty server for fault tests: a minimal HTTP/1.1 responder on raw sockets
-/// that can crash after a delay (<c>crashAfterMs</c>), never finish starting (<c>neverReady=true</c>),
+/// that can crash a delay after its first connection (<c>crashAfterMs</c>, so that a slow start on a busy machine does
+/// not eat the time the load was meant to have), never finish starting (<c>neverReady=true</c>),
 /// stop answering for <c>stallMs</c> every <c>stallEveryMs</c> (answers owed in a stall go out when
 /// it ends), or answer at most <c>maxRate</c> requests per second in all (each answer waits for its slot).
 /// </summary>
@@ -16,7 +17,7 @@ public sealed class FaultyServerModel : IServerModel
 {
     public string Name => "faulty";
 
-    public string Description => "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process, neverReady=true never listens, stallMs=N stallEveryMs=M stops answering N ms in every M, maxRate=N answers at most N/s.";
+    public string Description => "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process N ms after the first connection, neverReady=true never listens, stallMs=N stallEveryMs=M stops answering N ms in every M, maxRate=N answers at most N/s.";
 
     public ServerAvailability Availability => ServerAvailability.Available;
 
@@ -35,10 +36,11 @@ public sealed class FaultyServerModel : IServerModel
         var url = context.Urls[0];
         var listener = new TcpListener(IPAddress.Parse(url.Host), url.Port);
         listener.Start();
+        Action? firstConnection = null;
         if (context.Options.TryGetValue("crashAfterMs", out var crash))
         {
             var delay = int.Parse(crash, CultureInfo.InvariantCulture);
-            _ = Task.Run(async () =>
+            firstConnection = () => _ = Task.Run(async () =>
             {
                 await Task.Delay(delay);
                 Environment.Exit(42);
@@ -54,11 +56,11 @@ public sealed class FaultyServerModel : IServerModel
             context.Options.TryGetValue("stallMs", out var stall) ? int.Parse(stall, CultureInfo.InvariantCulture) : 0,
             context.Options.TryGetValue("stallEveryMs", out var every) ? int.Parse(every, CultureInfo.InvariantCulture) : 0,
             context.Options.TryGetValue("maxRate", out var rate) ? double.Parse(rate, CultureInfo.InvariantCulture) : 0);
-        _ = AcceptAsync(listener, response, pace, stop.Token);
+        _ = AcceptAsync(listener, response, pace, firstConnection, stop.Token);
         return new Running(listener, stop, url.ToString());
     }
 
-    private static async Task AcceptAsync(TcpListener listener, byte[] response, Pace pace, CancellationToken cancellationToken)
+    private static async Task AcceptAsync(TcpListener listener, byte[] response, Pace pace, Action? firstConnection, CancellationToken cancellationToken)
     {
         while (!cancellationToken.IsCancellationRequested)
         {
@@ -72,6 +74,8 @@ public sealed class FaultyServerModel : IServerModel
                 return;
             }
 
+            firstConnection?.Invoke();
+            firstConnection = null;
             _ = ServeAsync(socket, response, pace);
         }
     }
