@@ -1,7 +1,10 @@
 namespace Benchmarks.Tests.Support;
 
-/// <summary>crank's keep-alive: <c>GET /jobs/{id}/touch</c> every 2 s for each job, from its creation until crank stops it.</summary>
-internal sealed class KeepAlives(HttpClient http) : IDisposable
+/// <summary>
+/// crank's keep-alive: <c>GET /jobs/{id}/touch</c> every 2 s for each job, from its creation until crank stops it. A touch
+/// that fails (an agent slow to answer on a busy machine) is logged and the next one follows, as crank's loop goes on.
+/// </summary>
+internal sealed class KeepAlives(HttpClient http, Action<string> log) : IDisposable
 {
     private readonly Dictionary<int, CancellationTokenSource> _running = [];
 
@@ -17,10 +20,17 @@ internal sealed class KeepAlives(HttpClient http) : IDisposable
                 while (!source.Token.IsCancellationRequested)
                 {
                     await Task.Delay(2000, source.Token);
-                    using var response = await http.GetAsync($"/jobs/{id}/touch", source.Token);
+                    try
+                    {
+                        using var response = await http.GetAsync($"/jobs/{id}/touch", source.Token);
+                    }
+                    catch (HttpRequestException ex)
+                    {
+                        log($"touch of job {id} failed: {ex.Message}");
+                    }
                 }
             }
-            catch (Exception ex) when (ex is OperationCanceledException or HttpRequestException or ObjectDisposedException)
+            catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException)
             {
             }
         });

@@ -33,7 +33,7 @@ internal sealed partial class TranscriptReplay : IDisposable
         _log = log;
         _serverPort = serverPort ?? Integration.LoadGeneratorTests.ClosedPort();
         _http = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip | DecompressionMethods.Deflate }) { BaseAddress = agent, Timeout = TimeSpan.FromSeconds(100) };
-        _keepAlives = new KeepAlives(_http);
+        _keepAlives = new KeepAlives(_http, log);
     }
 
     /// <summary>Every answer that differed from what crank expects, as "seq N METHOD path: why".</summary>
