@@ -228,24 +228,31 @@ public sealed class Http2HostileServerTests
     [InlineData(HttpLoadEngine.Sockets)]
     public async Task Answers_the_socket_will_not_take_wait_and_all_arrive_once_the_server_reads(HttpLoadEngine engine)
     {
-        const int Flood = 400_000;
+        // PINGs go out a chunk at a time until one chunk is not taken within a second: the client has
+        // stopped reading because the ACKs it owes fill its socket. How many that takes depends on the
+        // machine's socket buffers, so the flood is sized by the stall, not by a constant.
+        const int Chunk = 20_000, Cap = 2_000_000;
+        var flood = 0;
         var acknowledged = 0;
         var stalled = false;
         await using var server = new ScriptedHttp2Server(async (peer, stop) =>
         {
             peer.Socket.SendBufferSize = 4096;
-            var burst = new byte[Flood * 17];
+            var burst = new byte[Chunk * 17];
             var ping = ScriptedHttp2Server.Frame(6, 0, 0, new byte[8]);
-            for (var i = 0; i < Flood; i++)
+            for (var i = 0; i < Chunk; i++)
             {
                 ping.CopyTo(burst, i * 17);
             }
 
-            var writing = peer.WriteAsync(burst, stop);
-            await Task.Delay(TimeSpan.FromSeconds(1), stop);
-
-            // Still writing a second later: the client stopped reading because the ACKs it owes were not taken.
-            stalled = !writing.IsCompleted;
+            Task writing;
+            do
+            {
+                writing = peer.WriteAsync(burst, stop);
+                flood += Chunk;
+                stalled = await Task.WhenAny(writing, Task.Delay(TimeSpan.FromSeconds(1), stop)) != writing;
+            }
+            while (!stalled && flood < Cap);
 
             // Then read in bulk, frame by frame out of each chunk, answering requests once the flood is out.
             var buffer = new byte[1 << 16];
@@ -292,11 +299,11 @@ public sealed class Http2HostileServerTests
                 buffer.AsSpan(at, held - at).CopyTo(buffer);
                 held -= at;
             }
-        });
+        }, receiveBuffer: 4096);
         var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1, engine: engine, seconds: 4, timeoutSeconds: 10);
-        Assert.True(stalled, "the server's flood was taken in full while it did not read: nothing blocked the client's writes");
-        Assert.Equal(Flood, Volatile.Read(ref acknowledged));
-        Assert.True(result.IsClean && result.Good > 10, $"{result.Good} good: {result.FirstError}");
+        Assert.True(stalled, $"the server's flood of {flood} PINGs was taken in full while it did not read: nothing blocked the client's writes");
+        Assert.Equal(Volatile.Read(ref flood), Volatile.Read(ref acknowledged));
+        Assert.True(result.IsClean && result.Good > 10, $"{result.Good} good after a flood of {flood} PINGs: {result.FirstError}");
     }
 
     [Trait("Tier", "Fast")]

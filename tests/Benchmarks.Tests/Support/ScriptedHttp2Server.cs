@@ -18,9 +18,19 @@ internal sealed class ScriptedHttp2Server : IAsyncDisposable
     private readonly Task _accepting;
     private int _connections;
 
-    public ScriptedHttp2Server(Func<Peer, CancellationToken, Task> script)
+    /// <param name="script">What each connection does after the client's preface.</param>
+    /// <param name="receiveBuffer">
+    /// The accepted sockets' receive buffer, set on the listener so the window the server offers
+    /// is small from the handshake on (0: the system's default).
+    /// </param>
+    public ScriptedHttp2Server(Func<Peer, CancellationToken, Task> script, int receiveBuffer = 0)
     {
         _script = script;
+        if (receiveBuffer > 0)
+        {
+            _listener.Server.ReceiveBufferSize = receiveBuffer;
+        }
+
         _listener.Start();
         _accepting = AcceptAsync();
     }
