@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;

@@ -56,8 +56,11 @@ public sealed class RunDocument
     /// <summary>Whether the measured window was steady (null when the run measured no per-second rate).</summary>
     public WindowCheck? Window { get; set; }
 
-    /// <summary>What limited the run, in one line: the stack, the kernel, the wire, the load, or none of them.</summary>
+    /// <summary>What limited the run, in one line: its <see cref="Causes"/> as the <c>bound:</c> line says them.</summary>
     public string? Bottleneck { get; set; }
+
+    /// <summary>What limited the run, cause by cause, each with its kind, figures and certainty (empty in documents stored before causes were kept).</summary>
+    public List<VerdictCause> Causes { get; set; } = [];
 
     /// <summary>The server's EventPipe trace inside the window and its hot methods (<c>run --trace</c>).</summary>
     public RunTrace? Trace { get; set; }

@@ -12,6 +12,12 @@ namespace Benchmarks.Host.Measurements;
 /// </summary>
 internal static class LimitMeasures
 {
+    /// <summary>The run parameter that holds the server's CPU quota in CPUs ("1.5"), when it had one.</summary>
+    public const string CpuLimitParameter = "server-cpu-limit";
+
+    /// <summary>The run parameter that holds the server's memory limit ("512MB"), when it had one.</summary>
+    public const string MemoryLimitParameter = "server-memory-limit";
+
     public static readonly Measurement Periods = Sampled("benchmarks/cpu/periods/total", "count", Sum, Neither, "Scheduling periods (100 ms) of the CPU quota in which the process had work, over the intervals", Sum);
     public static readonly Measurement ThrottledPeriods = Sampled("benchmarks/cpu/periods/throttled", "count", Sum, Lower, "Periods of the CPU quota that ended with the process throttled (its quota used up), over the intervals", Sum);
     public static readonly Measurement Throttled = Sampled("benchmarks/cpu/throttled", "ms", Sum, Lower, "Time the CPU quota held the process's runnable threads back, over the intervals (ms; summed over CPUs)", Sum);

@@ -46,6 +46,17 @@ internal static class RuntimeMeasures
     /// <summary>The share of each second the runtime paused the process for collections, from its total pause time.</summary>
     public static readonly Measurement GcPause = new("runtime/gc/pause", "%", Avg, Lower, "Time the GC paused the server, mean of the seconds (% of wall time)") { Sampled = true };
 
+    /// <summary>
+    /// Why the thread pool changed its thread count, from the runtime's own adjustment events
+    /// (<c>ThreadPoolWorkerThreadAdjustment/Adjustment</c>): the adjustments it made because work
+    /// waited with no thread free for longer than the pool allows (starvation), and those it made
+    /// because pool threads blocked in waits the runtime knows of (<c>Task.Wait</c>, <c>.Result</c>:
+    /// cooperative blocking). Hill climbing's moves are not counted: they follow the throughput, not a wait.
+    /// </summary>
+    public static readonly Measurement StarvationAdjustments = new("runtime/threadpool/starvation-adjustments", "count", Sum, Lower, "Thread-pool adjustments made because work waited with no thread free (starvation), over the window") { Sampled = true };
+
+    public static readonly Measurement BlockingAdjustments = new("runtime/threadpool/blocking-adjustments", "count", Sum, Lower, "Thread-pool adjustments made because pool threads blocked in waits (Task.Wait, .Result), over the window") { Sampled = true };
+
     /// <summary>Per request, over the window: the figures two versions of a stack are compared by. Machines in one role average them: a cost per request does not add up.</summary>
     public static readonly Measurement AllocatedPerRequest = new("runtime/allocated-per-request", "bytes", Avg, Lower, "Bytes the server allocated per request (or message) over the window", reduce: Avg) { Format = "n0" };
     public static readonly Measurement GcsPer1kRequests = new("runtime/gcs-per-1k-requests", "count", Avg, Lower, "Collections per 1,000 requests (or messages) over the window", reduce: Avg) { Format = "n2" };
@@ -66,7 +77,7 @@ internal static class RuntimeMeasures
     [
         CpuUsage, WorkingSet, HeapSize, Committed, Gen0, Gen1, Gen2, Gen0Budget, PauseTime, TimeInGc, Gen0Size, Gen1Size, Gen2Size, LohSize, PohSize,
         AllocRate, Fragmentation, Assemblies, Exceptions, Threads, Contentions, QueueLength, WorkItems, Timers, IlBytesJitted, MethodsJitted, TimeInJit,
-        GcPause, AllocatedPerRequest, GcsPer1kRequests, WorkItemsPerRequest, CpuPerRequest,
+        GcPause, StarvationAdjustments, BlockingAdjustments, AllocatedPerRequest, GcsPer1kRequests, WorkItemsPerRequest, CpuPerRequest,
     ];
 
     private static Measurement Counter(string counter, string unit, Operation aggregate, Better better, string description) =>

@@ -2,6 +2,7 @@ using System.Diagnostics.Tracing;
 using Benchmarks.Host.Measurements;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
 namespace Benchmarks.Host.Metrics;
 
@@ -17,6 +18,11 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     /// <summary>The runtime's own provider: GC, thread pool, locks, exceptions, JIT, working set.</summary>
     public const string RuntimeProvider = "System.Runtime";
 
+    /// <summary>The runtime's native events, of which the session reads the thread pool's adjustments (the threading keyword, informational).</summary>
+    public const string NativeProvider = "Microsoft-Windows-DotNETRuntime";
+
+    private const long ThreadingKeyword = 0x10000;
+
     private readonly EventPipeSession _session;
     private readonly Task _reading;
     private readonly Lock _lock = new();
@@ -27,11 +33,18 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
 
     private readonly Func<string, string, string> _name;
 
-    private RuntimeCounterSession(EventPipeSession session, Func<string, string, string> name, MeterReadings? meters)
+    private RuntimeCounterSession(EventPipeSession session, Func<string, string, string> name, MeterReadings? meters, bool threadPoolAdjustments)
     {
         _session = session;
         _name = name;
         _meters = meters;
+        if (threadPoolAdjustments)
+        {
+            // Present from the start, so a run whose pool never starved says 0 rather than nothing.
+            _totals[RuntimeMeasures.StarvationAdjustments.Name] = 0;
+            _totals[RuntimeMeasures.BlockingAdjustments.Name] = 0;
+        }
+
         _reading = Task.Factory.StartNew(Read, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
     }
 
@@ -50,13 +63,20 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     /// The instruments of <paramref name="meters"/> (System.Diagnostics.Metrics) come in the same
     /// session, once a second (<see cref="MeterReadings"/>).
     /// </summary>
-    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, double intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null, IReadOnlyCollection<string>? meters = null)
+    /// <remarks>
+    /// With <paramref name="threadPoolAdjustments"/> the session also reads why the thread pool
+    /// changed its thread count (<see cref="RuntimeMeasures.StarvationAdjustments"/>,
+    /// <see cref="RuntimeMeasures.BlockingAdjustments"/>): the runtime's own judgement that work waited
+    /// with no thread free, which the thread count alone cannot tell from hill climbing.
+    /// </remarks>
+    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, double intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null, IReadOnlyCollection<string>? meters = null, bool threadPoolAdjustments = false)
     {
         ArgumentNullException.ThrowIfNull(providers);
         var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) };
         var readings = meters is { Count: > 0 } ? new MeterReadings() : null;
         var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, arguments))
-            .Concat(readings is null ? [] : [readings.ProviderFor(meters!, 1)]).ToArray();
+            .Concat(readings is null ? [] : [readings.ProviderFor(meters!, 1)])
+            .Concat(threadPoolAdjustments ? [new EventPipeProvider(NativeProvider, EventLevel.Informational, ThreadingKeyword)] : []).ToArray();
         if (Platform.Wine.IsHost)
         {
             // TraceEvent parses the counters' events with the OS's event decoder (tdh.dll) on Windows; Wine has it as a stub.
@@ -72,7 +92,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         {
             var client = new DiagnosticsClient(processId);
             var session = await client.StartEventPipeSessionAsync(pipeProviders, requestRundown: false, circularBufferMB: 16, cancellationToken);
-            return (new RuntimeCounterSession(session, name ?? RuntimeMeasures.NameOf, readings), null);
+            return (new RuntimeCounterSession(session, name ?? RuntimeMeasures.NameOf, readings, threadPoolAdjustments), null);
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException or ArgumentException or System.Net.Sockets.SocketException)
         {
@@ -113,6 +133,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         {
             using var source = new EventPipeEventSource(_session.EventStream);
             source.Dynamic.All += OnEvent;
+            source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += OnAdjustment;
             source.Process();
         }
         catch (Exception ex) when (ex is IOException or EndOfStreamException or ObjectDisposedException or InvalidOperationException or FormatException)
@@ -173,6 +194,26 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         }
 
         Interlocked.Increment(ref _reports);
+    }
+
+    /// <summary>The pool changed its thread count: counted when it added threads because work waited with none free, or because one blocked.</summary>
+    private void OnAdjustment(ThreadPoolWorkerThreadAdjustmentTraceData data)
+    {
+        var key = data.Reason switch
+        {
+            ThreadAdjustmentReason.Starvation => RuntimeMeasures.StarvationAdjustments.Name,
+            ThreadAdjustmentReason.CooperativeBlocking => RuntimeMeasures.BlockingAdjustments.Name,
+            _ => null,
+        };
+        if (key is null)
+        {
+            return;
+        }
+
+        lock (_lock)
+        {
+            _totals[key] = _totals.GetValueOrDefault(key) + 1;
+        }
     }
 
     /// <summary>Why a process has no diagnostics session, in a line: the client's first sentence, and what usually causes it.</summary>

@@ -52,7 +52,7 @@ internal static class MatrixTable
                 ? string.Create(c, $"{ready:n0} / {m.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0}") + (run.Spread.TryGetValue(StartupMeasures.FirstResponse.Name, out var first) ? string.Create(c, $" (median {first.Median:n0}, CV {first.CvPercent:0}%)") : "")
                 : "",
             run.Status != RunStatus.Succeeded ? $"failed: {run.Error}"
-                : Runs.OpenModelRule.Judge(run) is null ? "ok"
+                : Verdicts.OpenModelRule.Judge(run) is null ? "ok"
                 : string.Create(c, $"short by {m.GetValueOrDefault(OpenModelMeasures.Of(m).RateShortfall.Name):0.#}%"),
             run.Bottleneck ?? "",
         ];

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Benchmarks.Load.Http;

@@ -9,12 +9,6 @@ namespace Benchmarks.Host.Runs;
 /// <summary>A run's document before anything is measured: what was asked, on what machine, and every measurement's metadata; failed until the run succeeds.</summary>
 internal static class RunDocumentStart
 {
-    /// <summary>The parameter that holds the server's CPU quota in CPUs ("1.5"), when it had one.</summary>
-    public const string ServerCpuLimit = "server-cpu-limit";
-
-    /// <summary>The parameter that holds the server's memory limit ("512MB"), when it had one.</summary>
-    public const string ServerMemoryLimit = "server-memory-limit";
-
     public static RunDocument For(RunRequest request)
     {
         var load = request.Load;
@@ -42,12 +36,12 @@ internal static class RunDocumentStart
         parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);
         if (request.ServerCpuLimit is { } cpus)
         {
-            parameters[ServerCpuLimit] = cpus.ToString("0.###", CultureInfo.InvariantCulture);
+            parameters[LimitMeasures.CpuLimitParameter] = cpus.ToString("0.###", CultureInfo.InvariantCulture);
         }
 
         if (request.ServerMemoryLimit is { } memory)
         {
-            parameters[ServerMemoryLimit] = SizeParser.Format(memory);
+            parameters[LimitMeasures.MemoryLimitParameter] = SizeParser.Format(memory);
         }
 
         if (!load.KeepAlive)

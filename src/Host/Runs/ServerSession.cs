@@ -181,7 +181,7 @@ internal sealed class ServerSession(RunSession session)
     /// </summary>
     private async Task<RuntimeCounterSession?> StartCountersAsync(int processId, CancellationToken cancellationToken)
     {
-        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25, cancellationToken, meters: Measurements.ServerCounterMeasures.Meters);
+        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25, cancellationToken, meters: Measurements.ServerCounterMeasures.Meters, threadPoolAdjustments: true);
         _session.CountersError = error;
         return counters;
     }

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.RegularExpressions;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Verdicts;
 
 namespace Benchmarks.Host.Runs;
 

@@ -16,7 +16,7 @@ public sealed class CommandReachTests
         ["CountersCommand"] = ["Measurements", "Metrics"],
         ["DatabaseCommand"] = ["Databases", "Platform", "Plugins"],
         ["HistoryCommand"] = ["Measurements", "Reports", "Store"],
-        ["LoadCommand"] = ["LoadJobs", "Measurements", "Plugins", "Runs"],
+        ["LoadCommand"] = ["LoadJobs", "Measurements", "Plugins", "Runs", "Verdicts"],
         ["ResultsCommand"] = ["Measurements", "Reports", "Runs", "Store"],
         ["RunCommand"] = ["Runs", "Store", "Sweeps"],
         ["ServeCommand"] = ["Jobs", "Plugins"],

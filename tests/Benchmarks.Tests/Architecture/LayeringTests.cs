@@ -16,6 +16,9 @@ public sealed class LayeringTests
         // Foundations: the OS, the stored document, the measurement catalog, counters, console, plugins.
         "Platform", "Documents", "Measurements", "Metrics", "Cli", "Plugins",
 
+        // The verdicts: the rules that read a finished run's document and name what limited it.
+        "Verdicts",
+
         // Execution: crank's statistics blocks, child processes, databases and proxies started for a run, response checks, load engines.
         "Crank", "Jobs", "Databases", "Proxies", "Verify", "LoadJobs",
 

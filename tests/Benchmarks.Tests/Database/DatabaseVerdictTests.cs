@@ -1,5 +1,6 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Host.Verify;
 
 namespace Benchmarks.Tests.Database;
@@ -13,12 +14,12 @@ public sealed class DatabaseVerdictTests
     {
         var run = Run(cores: 6, server: 20, db: 32);
         run.Parameters["db-cpus"] = "2-3";
-        var verdict = BottleneckRule.Judge(run)!;
+        var verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
         Assert.StartsWith("the database: PostgreSQL kept its 2 CPUs 96% busy (24% user, 8% kernel of the machine)", verdict, StringComparison.Ordinal);
 
         // Not busy: the verdict still says how busy it was.
         run.Measurements["db/cpu"] = 10;
-        Assert.Contains("database 30% of its 2 CPUs", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.Contains("database 30% of its 2 CPUs", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]
@@ -28,7 +29,7 @@ public sealed class DatabaseVerdictTests
         var run = Run(cores: 2, server: 40, db: 35);
         run.Parameters["db-cpus"] = "any";
         run.Measurements["machine/cpu/idle"] = 4;
-        var verdict = BottleneckRule.Judge(run)!;
+        var verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
         Assert.StartsWith("the machine: the database shares the server's and the load's CPUs and the machine was 96% busy (server 40%, database 35%, load 10% of the machine)", verdict, StringComparison.Ordinal);
     }
 

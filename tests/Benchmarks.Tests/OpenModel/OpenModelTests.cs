@@ -1,5 +1,6 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 
@@ -128,7 +129,7 @@ public sealed class OpenModelTests
         busyThreads.Measurements["load/threads/busy"] = 96;
         busyThreads.Parameters["server-cpus"] = "0";
         Assert.Contains("its threads worked 96% of the window", ServiceLevel.Parse("p99<10ms").Check(busyThreads).LoadBound, StringComparison.Ordinal);
-        Assert.StartsWith("load-bound: the load generator's threads worked 96% of the window", BottleneckRule.Judge(WithServerCpu(busyThreads)), StringComparison.Ordinal);
+        Assert.StartsWith("load-bound: the load generator's threads worked 96% of the window", VerdictLine.Render(BottleneckRule.Judge(WithServerCpu(busyThreads))), StringComparison.Ordinal);
         busyThreads.Parameters["server-cpus"] = "1";
         Assert.Null(ServiceLevel.Parse("p99<10ms").Check(busyThreads).LoadBound);
 

@@ -3,6 +3,7 @@ using Benchmarks.Host.Documents;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Runs;
+using Benchmarks.Host.Verdicts;
 
 namespace Benchmarks.Tests.Runs;
 
@@ -20,12 +21,12 @@ public sealed class LimitRuleTests
     public void The_cpu_quota_is_the_cause_when_it_throttled_a_fifth_of_its_periods(double throttled, string expected)
     {
         var run = Run(throttled);
-        Assert.StartsWith(expected, BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.StartsWith(expected, VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         // The quota comes before the server's CPUs: under it they are never "saturated" from the machine's side.
         run.Measurements["benchmarks/cpu/mean"] = 95;
         run.Parameters["server-cpus"] = "0";
-        Assert.StartsWith(throttled >= 20 ? "the CPU quota:" : "the stack:", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.StartsWith(throttled >= 20 ? "the CPU quota:" : "the stack:", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]
@@ -35,13 +36,13 @@ public sealed class LimitRuleTests
         var run = Run(0);
         run.Parameters["server-memory-limit"] = "512MB";
         run.Measurements["benchmarks/memory/peak"] = 400;
-        Assert.DoesNotContain("memory limit", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.DoesNotContain("memory limit", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         run.Measurements["benchmarks/memory/peak"] = 497;
-        Assert.EndsWith("; the memory limit: the memory charged to it peaked at 97% of 512MB", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.EndsWith("; the memory limit: the memory charged to it peaked at 97% of 512MB", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         run.Measurements["benchmarks/memory/oom-kills"] = 3;
-        Assert.EndsWith("; the memory limit: 3 OOM kills under 512MB", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.EndsWith("; the memory limit: 3 OOM kills under 512MB", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]

@@ -1,5 +1,6 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Runs;
@@ -99,7 +100,7 @@ public sealed class RunVerdictTests
         run.Measurements["load/cpu/user"] = load / 2;
         run.Measurements["load/cpu/kernel"] = load / 2;
         run.Measurements["machine/cpu/idle"] = idle;
-        Assert.StartsWith(expected, BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.StartsWith(expected, VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -125,13 +126,13 @@ public sealed class RunVerdictTests
         var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
         run.Measurements["benchmarks/cpu/mean"] = 30;
         run.Measurements["net/utilization"] = 92;
-        Assert.StartsWith("the wire:", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.StartsWith("the wire:", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         // Unpinned, both on every CPU, the machine full: neither alone is the limit.
         run.Measurements.Remove("net/utilization");
         run.Measurements["machine/cpu/idle"] = 3;
         run.Measurements["machine/cpu/steal"] = 12;
-        var verdict = BottleneckRule.Judge(run)!;
+        var verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
         Assert.StartsWith("the machine:", verdict, StringComparison.Ordinal);
         Assert.Contains("noisy: the hypervisor took 12% of the machine (steal)", verdict, StringComparison.Ordinal);
 
@@ -142,7 +143,7 @@ public sealed class RunVerdictTests
         run.Measurements["load/cpu/user"] = 15;
         run.Measurements["load/cpu/kernel"] = 7;
         run.Measurements["machine/cpu/idle"] = 48;
-        verdict = BottleneckRule.Judge(run)!;
+        verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
         Assert.StartsWith("load-bound: the load generator shares the server's CPU, which were 98% busy, and took 45% of that time", verdict, StringComparison.Ordinal);
     }
 }

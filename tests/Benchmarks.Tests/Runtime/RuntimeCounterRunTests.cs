@@ -40,11 +40,15 @@ public sealed class RuntimeCounterRunTests
         Assert.All(run.Samples, s => Assert.True(s.Values.ContainsKey("runtime-counter/alloc-rate"), $"second {s.Time} has no allocation rate"));
         Assert.Contains(run.WarmupSamples, s => s.Values.ContainsKey("runtime-counter/threadpool-thread-count"));
 
-        // A request that waits on a task synchronously: the pool injects threads.
+        // A request that waits on a task synchronously: the runtime raises the pool for the blocked waits, and says so.
         results = TestPaths.NewTempDirectory();
         var blocking = await HostRun.StartAsync(results, s_timeout, Run(results, "blocking", "-c", "8", "-w", "2s"));
         Assert.True(blocking.ExitCode == 0, blocking.ToString());
-        Assert.Contains("inside the runtime: thread-pool starvation: the pool grew to ", StoredRuns.Single(results).Bottleneck, StringComparison.Ordinal);
+        run = StoredRuns.Single(results);
+        Assert.Contains("inside the runtime: thread-pool starvation: ", run.Bottleneck, StringComparison.Ordinal);
+        Assert.Contains("because pool threads blocked in waits", run.Bottleneck, StringComparison.Ordinal);
+        var starvation = Assert.Single(run.Causes, c => c.Kind == "thread-pool-starvation");
+        Assert.True(starvation.Evidence["runtime/threadpool/blocking-adjustments"] + starvation.Evidence["threadpool/warmup/blocking-adjustments"] > 0, string.Join(", ", starvation.Evidence));
 
         // The greeting alone: a few hundred bytes a request, no runtime verdict; traced for a second of its window.
         results = TestPaths.NewTempDirectory();

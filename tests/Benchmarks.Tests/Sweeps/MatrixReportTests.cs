@@ -2,6 +2,7 @@ using System.Text.Json.Nodes;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Reports;
 using Benchmarks.Host.Runs;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Host.Store;
 using Benchmarks.Tests.Support;
 
@@ -145,14 +146,14 @@ public sealed class MatrixReportTests
         run.Measurements["proxy/cpu/user"] = 20;
         run.Measurements["proxy/cpu/kernel"] = 27;
         run.Measurements["machine/cpu/idle"] = 20;
-        Assert.StartsWith("the proxy: nginx kept its 2 CPUs 94% busy (20% user, 27% kernel of the machine) while the server used 60% of its CPU", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.StartsWith("the proxy: nginx kept its 2 CPUs 94% busy (20% user, 27% kernel of the machine) while the server used 60% of its CPU", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         // Everything on every CPU, the machine full, the proxy the largest share.
         run.Parameters.Remove("server-cpus");
         run.Parameters.Remove("load-cpus");
         run.Parameters.Remove("proxy-cpus");
         run.Measurements["machine/cpu/idle"] = 5;
-        Assert.StartsWith("the machine, mostly the proxy: server, nginx and load share its CPUs and it was 95% busy (server 15%, nginx 47%, load 15% of the machine)", BottleneckRule.Judge(run), StringComparison.Ordinal);
+        Assert.StartsWith("the machine, mostly the proxy: server, nginx and load share its CPUs and it was 95% busy (server 15%, nginx 47%, load 15% of the machine)", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -3,7 +3,7 @@ using Benchmarks.Host.Cli;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Verdicts;
 
 /// <summary>
 /// What a server's limits did to a run: the CPU quota is the cause when it throttled at least
@@ -37,7 +37,7 @@ internal static class LimitRule
     public static string? Memory(RunDocument document)
     {
         ArgumentNullException.ThrowIfNull(document);
-        if (!document.Parameters.TryGetValue(RunDocumentStart.ServerMemoryLimit, out var text) || !SizeParser.TryParse(text, out var bytes) || bytes <= 0)
+        if (!document.Parameters.TryGetValue(LimitMeasures.MemoryLimitParameter, out var text) || !SizeParser.TryParse(text, out var bytes) || bytes <= 0)
         {
             return null;
         }
@@ -54,5 +54,5 @@ internal static class LimitRule
     }
 
     private static double? Cpus(RunDocument document) =>
-        document.Parameters.TryGetValue(RunDocumentStart.ServerCpuLimit, out var text) && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var cpus) ? cpus : null;
+        document.Parameters.TryGetValue(LimitMeasures.CpuLimitParameter, out var text) && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var cpus) ? cpus : null;
 }

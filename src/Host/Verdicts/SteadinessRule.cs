@@ -1,7 +1,7 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Load.Statistics;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Verdicts;
 
 /// <summary>
 /// The rule that calls a measured window steady: over its per-second rate, the robust trend

@@ -2,7 +2,7 @@ using System.Globalization;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Verdicts;
 
 /// <summary>
 /// What limited a run, from its CPU split and its link, in one line — checked in this order:
@@ -22,7 +22,14 @@ namespace Benchmarks.Host.Runs;
 internal static class BottleneckRule
 {
     /// <summary>What "nothing saturated" advises in a closed loop; left out when a cause inside the runtime explains the idle CPUs.</summary>
-    public const string ConcurrencyAdvice = "; latency- or concurrency-bound (more connections or pipelining load it harder)";
+    public const string ConcurrencyAdvice = "latency- or concurrency-bound (more connections or pipelining load it harder)";
+
+    /// <summary>The measurements a machine-level cause carries as its evidence, when the run has them.</summary>
+    private static readonly string[] Evidence =
+    [
+        SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name,
+        SystemMeasures.Utilization.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
+    ];
 
     public const double WireLimit = 80;
 
@@ -32,13 +39,14 @@ internal static class BottleneckRule
 
     public const double StealLimit = 5;
 
-    public static string? Judge(RunDocument document)
+    /// <summary>The machine-level cause, then a memory limit and a noisy machine when they apply; none when the run measured no server CPU.</summary>
+    public static List<VerdictCause> Judge(RunDocument document)
     {
         ArgumentNullException.ThrowIfNull(document);
         var m = document.Measurements;
         if (!m.TryGetValue(SystemMeasures.CpuMean.Name, out var server))
         {
-            return null;
+            return [];
         }
 
         var placement = CpuPlacement.For(document);
@@ -61,48 +69,60 @@ internal static class BottleneckRule
         var proxyBusy = placement.Busy(proxy, proxyCpus);
         var proxyPart = hasProxy ? string.Create(c, $", {proxyName} {proxy:0.#}%") : "";
         string verdict;
+        string kind;
+        string? advice = null;
         if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
         {
+            kind = CauseKinds.Wire.Name;
             verdict = string.Create(c, $"the wire: the link ran at {wire:0}% of its speed");
         }
         else if (hasDb && !dbShared && dbBusy >= CpuLimit)
         {
+            kind = CauseKinds.Database.Name;
             verdict = string.Create(c, $"the database: PostgreSQL kept its {Count(dbCpus.Count)} {dbBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.DbUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.DbKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
         }
         else if (hasProxy && !proxyShared && proxyBusy >= CpuLimit)
         {
+            kind = CauseKinds.Proxy.Name;
             verdict = string.Create(c, $"the proxy: {proxyName} kept its {Count(proxyCpus.Count)} {proxyBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.ProxyUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.ProxyKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
         }
         else if (!shared && loadBusy >= CpuLimit)
         {
+            kind = CauseKinds.Load.Name;
             verdict = string.Create(c, $"load-bound: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy, so the figures are the client's limit, not the server's");
         }
         else if (!shared && m.TryGetValue(SystemMeasures.LoadThreadsBusy.Name, out var threadsBusy) && threadsBusy >= CpuLimit)
         {
+            kind = CauseKinds.Load.Name;
             verdict = string.Create(c, $"load-bound: the load generator's threads worked {threadsBusy:0}% of the window, rarely waiting for the server (its {Count(loadCpus.Count)} {loadBusy:0}% busy), so the figures are the client's limit, not the server's");
         }
         else if (LimitRule.Quota(document) is { } quota)
         {
+            kind = CauseKinds.CpuQuota.Name;
             verdict = quota;
         }
         else if (serverBusy >= CpuLimit)
         {
             var user = m.GetValueOrDefault(SystemMeasures.CpuUser.Name);
             var kernel = m.GetValueOrDefault(SystemMeasures.CpuKernel.Name);
+            kind = user >= kernel ? CauseKinds.ServerCpu.Name : CauseKinds.Kernel.Name;
             verdict = user >= kernel
                 ? string.Create(c, $"the stack: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in user mode ({user:0.#}% user, {kernel:0.#}% kernel of the machine)")
                 : string.Create(c, $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, {user:0.#}% user of the machine)");
         }
         else if (shared && load > 0 && placement.Busy(server + load, union) is var both && both >= CpuLimit)
         {
+            kind = CauseKinds.Load.Name;
             verdict = string.Create(c, $"load-bound: the load generator shares the server's {Count(union.Count)}, which were {both:0}% busy, and took {load / (server + load) * 100:0}% of that time, so the figures are the client's limit as much as the server's; pin them apart (--server-cpus, --load-cpus)");
         }
         else if (hasDb && dbShared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var busyIdle) && busyIdle < IdleLimit)
         {
+            kind = CauseKinds.MachineBusy.Name;
             verdict = string.Create(c, $"the machine: the database shares the server's and the load's CPUs and the machine was {100 - busyIdle:0}% busy (server {server:0.#}%, database {db:0.#}%, load {load:0.#}% of the machine); give it CPUs of its own (--db-cpus) or another machine (--database)");
         }
         else if (shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) && idle < IdleLimit)
         {
+            kind = CauseKinds.MachineBusy.Name;
             verdict = hasProxy && proxy >= Math.Max(server, load)
                 ? string.Create(c, $"the machine, mostly the proxy: server, {proxyName} and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); give the proxy CPUs of its own (--proxy-cpus)")
                 : string.Create(c, $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); pin them apart (--server-cpus, --load-cpus)");
@@ -110,24 +130,41 @@ internal static class BottleneckRule
         else if (!shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var otherIdle) && otherIdle < IdleLimit)
         {
             // Pinned apart, neither saturated, yet the machine was not idle: something besides them took the CPUs.
+            kind = CauseKinds.MachineBusy.Name;
             verdict = string.Create(c, $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)} and the load {loadBusy:0}% of its{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
         }
         else
         {
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}{(document.Parameters.ContainsKey("rate") ? "; the requested rate did not load it fully (a higher --rate loads it harder)" : ConcurrencyAdvice)}");
+            kind = CauseKinds.NothingSaturated.Name;
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}");
+            advice = document.Parameters.ContainsKey("rate") ? "the requested rate did not load it fully (a higher --rate loads it harder)" : ConcurrencyAdvice;
         }
 
+        var evidence = new SortedDictionary<string, double>(StringComparer.Ordinal)
+        {
+            ["server/busy"] = serverBusy,
+            ["load/busy"] = loadBusy,
+        };
+        foreach (var name in Evidence)
+        {
+            if (m.TryGetValue(name, out var value))
+            {
+                evidence[name] = value;
+            }
+        }
+
+        var causes = new List<VerdictCause> { new() { Kind = kind, Text = verdict, Advice = advice, Evidence = evidence } };
         if (LimitRule.Memory(document) is { } memory)
         {
-            verdict += "; " + memory;
+            causes.Add(new VerdictCause { Kind = CauseKinds.MemoryLimit.Name, Text = memory });
         }
 
         if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)
         {
-            verdict += string.Create(c, $"; noisy: the hypervisor took {steal:0.#}% of the machine (steal)");
+            causes.Add(new VerdictCause { Kind = CauseKinds.Noisy.Name, Text = string.Create(c, $"noisy: the hypervisor took {steal:0.#}% of the machine (steal)"), Evidence = new(StringComparer.Ordinal) { [SystemMeasures.MachineSteal.Name] = steal } });
         }
 
-        return verdict;
+        return causes;
     }
 
     private static string Count(int cpus) => cpus == 1 ? "CPU" : $"{cpus} CPUs";

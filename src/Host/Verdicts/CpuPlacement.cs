@@ -2,7 +2,7 @@ using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Platform;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Verdicts;
 
 /// <summary>
 /// Where a run's processes ran (its <c>server-cpus</c>, <c>load-cpus</c>, <c>db-cpus</c> and

@@ -1,12 +1,12 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Verdicts;
 
 /// <summary>The verdicts a finished run carries: whether each window was steady (<see cref="SteadinessRule"/>) and what limited it (<see cref="OpenModelRule"/>, <see cref="BottleneckRule"/>, and inside a .NET server <see cref="RuntimeRule"/>).</summary>
 internal static class RunVerdicts
 {
-    /// <summary>Whether the window was steady, and what limited the run.</summary>
+    /// <summary>Whether the window was steady, and what limited the run: its causes (<see cref="RunDocument.Causes"/>) and their line (<see cref="RunDocument.Bottleneck"/>).</summary>
     public static void Judge(RunDocument document)
     {
         // Each iteration's window is judged on its own (iterations differ by the machine's noise, not by a trend); the first unsteady one is the run's.
@@ -20,22 +20,28 @@ internal static class RunVerdicts
             }
         }
 
-        // Open model: a rate not met comes first, with the machine's verdict after it.
-        var limit = BottleneckRule.Judge(document);
-        limit = OpenModelRule.Judge(document) is { } shortfall ? (limit is null ? shortfall : $"{shortfall}; {limit}") : limit;
+        document.Causes = Causes(document);
+        document.Bottleneck = VerdictLine.Render(document.Causes);
+    }
 
-        // What inside the runtime held the server back comes after what limited the machine; when nothing saturated,
-        // it is what held the load back, so it comes first and the advice to load harder goes.
-        document.Bottleneck = RuntimeRule.Judge(document) is not { } inside ? limit
-            : limit is null ? $"inside the runtime: {inside}"
-            : limit.StartsWith("nothing saturated", StringComparison.Ordinal) ? $"inside the runtime: {inside}; {limit.Replace(BottleneckRule.ConcurrencyAdvice, "", StringComparison.Ordinal)}"
-            : $"{limit}; inside the runtime: {inside}";
+    /// <summary>Every cause the rules find, in the order the line says them: a rate not met, the machine's, then the runtime's, then notes.</summary>
+    public static List<VerdictCause> Causes(RunDocument document)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var causes = new List<VerdictCause>();
+        if (OpenModelRule.Judge(document) is { } shortfall)
+        {
+            causes.Add(new VerdictCause { Kind = CauseKinds.RateNotMet.Name, Text = shortfall });
+        }
 
-        // Over TLS with a trace: how much of the server's running code was TLS.
+        causes.AddRange(BottleneckRule.Judge(document));
+        causes.AddRange(RuntimeRule.Judge(document));
         if (TlsShare(document) is { } tls)
         {
-            document.Bottleneck = document.Bottleneck is null ? tls : $"{document.Bottleneck}; {tls}";
+            causes.Add(new VerdictCause { Kind = CauseKinds.Tls.Name, Text = tls });
         }
+
+        return causes;
     }
 
     /// <summary>For a run over TLS whose server was traced: the share of its samples in TLS, in a clause.</summary>

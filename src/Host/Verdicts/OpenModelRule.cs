@@ -3,7 +3,7 @@ using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Load;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Verdicts;
 
 /// <summary>
 /// The open model's load-bound verdict: a run whose achieved rate fell short of the requested by

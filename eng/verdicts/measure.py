@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Measures the verdict against the corpus of runs whose answer is known (corpus.json).
+
+Each cell is run --reps times with the host given; every run document's causes are read
+(or, for documents stored before causes were kept, the kinds are read off the bound: line),
+and the script prints, for the runtime's causes and for the machine's, a confusion matrix
+(expected x named), precision and recall per cause, the false alarms on healthy cells, and
+the cells whose verdict flipped between repetitions. A cell is right when every repetition
+names its runtime cause (or none) and a machine cause in its list.
+
+  eng/verdicts/measure.py --host src/Host/bin/Release/net10.0/benchmarks --reps 3 [--cells NAME,...] [--out DIR]
+  eng/verdicts/measure.py --read DIR        # the matrix of runs already made
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PLUGINS = os.path.join(ROOT, "tests", "Plugins", "SamplePlugin", "bin", "Release", "net10.0")
+
+RUNTIME_KINDS = ["gc", "thread-pool-starvation", "lock-contention"]
+
+# Documents stored before causes were kept: the kind read off the line's clauses.
+LINE_KINDS = [
+    (r"^short of the requested rate", "rate-not-met"),
+    (r"^the wire", "wire"), (r"^the database", "database"), (r"^the proxy", "proxy"),
+    (r"^load-bound", "load"), (r"^the CPU quota", "cpu-quota"), (r"^the stack", "server-cpu"),
+    (r"^the kernel", "kernel"), (r"^the machine", "machine-busy"), (r"^nothing saturated", "nothing-saturated"),
+    (r"^the memory limit", "memory-limit"), (r"^noisy", "noisy"),
+]
+
+
+def kinds_of(document):
+    """(runtime kinds, machine kinds, unclear runtime kinds) a run document names."""
+    causes = document.get("causes") or []
+    if causes:
+        runtime = {c["kind"] for c in causes if c["kind"] in RUNTIME_KINDS and c.get("certainty", "sure") == "sure"}
+        unclear = {c["kind"] for c in causes if c["kind"] in RUNTIME_KINDS and c.get("certainty") == "unclear"}
+        machine = [c["kind"] for c in causes if c["kind"] not in RUNTIME_KINDS and c["kind"] not in ("tls", "rate-not-met")]
+        return runtime, machine[:1], unclear
+    line = document.get("bottleneck") or ""
+    runtime, machine = set(), []
+    outside, _, inside = line.partition("inside the runtime: ")
+    for clause in inside.split("; "):
+        for prefix, kind in (("the GC", "gc"), ("thread-pool starvation", "thread-pool-starvation"), ("lock contention", "lock-contention")):
+            if clause.startswith(prefix):
+                runtime.add(kind)
+    for clause in (outside + "; " + inside).split("; "):
+        for pattern, kind in LINE_KINDS:
+            if re.match(pattern, clause.strip()) and kind not in ("rate-not-met", "memory-limit", "noisy"):
+                machine.append(kind)
+                break
+    return runtime, machine[:1], set()
+
+
+def run_cell(host, cell, rep, out):
+    folder = os.path.join(out, f"{cell['name']}-{rep}")
+    os.makedirs(folder, exist_ok=True)
+    args = [a.replace("$PLUGINS", PLUGINS) for a in cell["args"]]
+    command = host.split() + ["run", *args, "--results", folder, "--label", f"corpus:{cell['name']}"]
+    busy = None
+    if cell.get("busy"):
+        busy = subprocess.Popen(["taskset", "-c", cell["busy"], "sh", "-c", "while :; do :; done"])
+    started = time.time()
+    try:
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    finally:
+        if busy:
+            busy.kill()
+            busy.wait()
+    lines = [l for l in result.stdout.splitlines() if l.startswith(("bound:", "window:"))]
+    print(f"{cell['name']} #{rep} ({time.time() - started:.0f} s, exit {result.returncode}): " + " | ".join(l[:160] for l in lines), flush=True)
+    if result.returncode != 0:
+        print("  " + (result.stderr.strip().splitlines() or ["(no error output)"])[-1], flush=True)
+
+
+def documents(folder):
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        if path.endswith("index.json"):
+            continue
+        with open(path) as f:
+            yield json.load(f)
+
+
+def matrix(title, rows, expected_of, named_of, kinds):
+    print(f"\n{title}: expected (rows) x named (columns), runs")
+    columns = kinds + ["none"]
+    counts = collections.Counter((expected_of(r), named_of(r)) for r in rows)
+    width = max(len(k) for k in columns) + 2
+    print(" " * width + "".join(c[:14].rjust(16) for c in columns))
+    for e in columns:
+        if not any(exp == e for exp, _ in counts):
+            continue
+        print(e.ljust(width) + "".join(str(counts.get((e, n), 0)).rjust(16) for n in columns))
+    for k in kinds:
+        tp = counts.get((k, k), 0)
+        named = sum(v for (e, n), v in counts.items() if n == k)
+        expected = sum(v for (e, n), v in counts.items() if e == k)
+        if named or expected:
+            precision = f"{tp / named * 100:.0f}%" if named else "-"
+            recall = f"{tp / expected * 100:.0f}%" if expected else "-"
+            print(f"  {k}: precision {precision} ({tp}/{named}), recall {recall} ({tp}/{expected})")
+
+
+def report(out, cells):
+    rows = []
+    for cell in cells:
+        for folder in sorted(glob.glob(os.path.join(out, f"{cell['name']}-*"))):
+            if not re.fullmatch(re.escape(cell["name"]) + r"-\d+", os.path.basename(folder)):
+                continue
+            for document in documents(folder):
+                if re.search(r"interrupted|terminated \(SIGTERM\)", document.get("error") or ""):
+                    continue
+                runtime, machine, unclear = kinds_of(document)
+                rows.append({"cell": cell, "runtime": runtime, "machine": machine[0] if machine else "none", "unclear": unclear, "status": document.get("status")})
+    if not rows:
+        print("no runs found under " + out)
+        return 1
+
+    def runtime_named(r):
+        named = sorted(r["runtime"])
+        expected = r["cell"]["runtime"]
+        return expected if expected in named else (named[0] if named else "none")
+
+    matrix("Inside the runtime", rows, lambda r: r["cell"]["runtime"], runtime_named, RUNTIME_KINDS)
+    machine_kinds = sorted({k for c in cells for k in c["machine"]} | {r["machine"] for r in rows} - {"none"})
+    matrix("The machine (first machine-level cause; expected: the cell's first)", rows,
+           lambda r: r["machine"] if r["machine"] in r["cell"]["machine"] else r["cell"]["machine"][0], lambda r: r["machine"], machine_kinds)
+
+    print("\nPer cell (right: every repetition names the runtime cause expected, or none, and a machine cause in the cell's list):")
+    wrong_cells, flipped, false_alarms, healthy_runs = 0, 0, 0, 0
+    for cell in cells:
+        mine = [r for r in rows if r["cell"] is cell]
+        if not mine:
+            continue
+        verdicts = {(tuple(sorted(r["runtime"])), r["machine"]) for r in mine}
+        right = all((cell["runtime"] in r["runtime"] if cell["runtime"] != "none" else not r["runtime"]) and r["machine"] in cell["machine"] for r in mine)
+        if cell["group"] == "healthy":
+            healthy_runs += len(mine)
+            false_alarms += sum(1 for r in mine if r["runtime"] - {cell["runtime"]})
+        flips = len(verdicts) > 1
+        flipped += flips
+        wrong_cells += not right
+        unclear = sum(1 for r in mine if r["unclear"])
+        print(f"  {'ok   ' if right else 'WRONG'} {cell['name']:<28} {len(mine)} runs; named: " + "; ".join(f"{'+'.join(rt) or 'none'} / {m}" for rt, m in sorted(verdicts))
+              + (" (flips)" if flips else "") + (f" ({unclear} unclear)" if unclear else ""))
+    print(f"\nhealthy runs naming a runtime cause that is not the cell's (false alarms): {false_alarms} of {healthy_runs}; cells wrong: {wrong_cells}; cells that flip: {flipped}")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default=os.path.join(ROOT, "src", "Host", "bin", "Release", "net10.0", "benchmarks"))
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--cells", default="")
+    parser.add_argument("--out", default=os.path.join(ROOT, "artifacts", "verdicts"))
+    parser.add_argument("--read", default="")
+    a = parser.parse_args()
+    with open(os.path.join(HERE, "corpus.json")) as f:
+        cells = json.load(f)["cells"]
+    if a.cells:
+        wanted = set(a.cells.split(","))
+        unknown = wanted - {c["name"] for c in cells}
+        if unknown:
+            print("unknown cell(s): " + ", ".join(sorted(unknown)), file=sys.stderr)
+            return 2
+        cells = [c for c in cells if c["name"] in wanted]
+    if a.read:
+        return report(a.read, cells)
+    if any("$PLUGINS" in " ".join(c["args"]) for c in cells) and not os.path.isdir(PLUGINS):
+        subprocess.run(["dotnet", "build", os.path.join(ROOT, "tests", "Plugins", "SamplePlugin"), "-c", "Release", "-nologo", "-clp:ErrorsOnly"], check=True)
+    for rep in range(1, a.reps + 1):
+        for cell in cells:
+            run_cell(a.host, cell, rep, a.out)
+    return report(a.out, cells)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
