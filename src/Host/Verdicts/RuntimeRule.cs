@@ -9,7 +9,8 @@ namespace Benchmarks.Host.Verdicts;
 /// adjustment events (docs/methodology.md, "Inside the runtime"), judged on the measured window
 /// (start-up's thread injection and JIT are not the stack's steady behaviour), each cause with its
 /// figures, in this order:
-/// the GC, when it paused the server at least <see cref="GcPauseLimit"/>% of the window;
+/// the GC, when it paused the server at least <see cref="GcPauseLimit"/>% of the window (from
+/// <see cref="GcPauseShare"/>% it is said as a cost, "unclear", not as the limit);
 /// thread-pool starvation, when the pool said so: it raised its threads because work waited with
 /// none free or pool threads blocked (<see cref="RuntimeMeasures.StarvationAdjustments"/>,
 /// <see cref="RuntimeMeasures.BlockingAdjustments"/>) at least <see cref="Adjustments"/> times in
@@ -24,7 +25,9 @@ namespace Benchmarks.Host.Verdicts;
 /// </summary>
 internal static class RuntimeRule
 {
-    public const double GcPauseLimit = 10;
+    public const double GcPauseLimit = 25;
+
+    public const double GcPauseShare = 10;
 
     public const double Adjustments = 2;
 
@@ -40,7 +43,7 @@ internal static class RuntimeRule
         var m = document.Measurements;
         var c = CultureInfo.InvariantCulture;
         var causes = new List<VerdictCause>();
-        if (m.TryGetValue(RuntimeMeasures.GcPause.Name, out var pause) && pause >= GcPauseLimit)
+        if (m.TryGetValue(RuntimeMeasures.GcPause.Name, out var pause) && pause >= GcPauseShare)
         {
             var parts = new List<string> { string.Create(c, $"paused the server {pause:0.#}% of the window") };
             var evidence = Evidence(m, RuntimeMeasures.GcPause.Name, RuntimeMeasures.AllocatedPerRequest.Name, RuntimeMeasures.Gen2.Name);
@@ -54,7 +57,10 @@ internal static class RuntimeRule
                 parts.Add(string.Create(c, $"{gen2:0.#} gen-2 collections a second"));
             }
 
-            causes.Add(new VerdictCause { Kind = CauseKinds.Gc.Name, Text = "the GC: " + string.Join(", ", parts), Evidence = evidence });
+            // A share below the limit is a cost worth saying, not the limit: stock Kestrel's pipelined plaintext pauses 10-11%.
+            causes.Add(pause >= GcPauseLimit
+                ? new VerdictCause { Kind = CauseKinds.Gc.Name, Text = "the GC: " + string.Join(", ", parts), Evidence = evidence }
+                : new VerdictCause { Kind = CauseKinds.Gc.Name, Text = string.Create(c, $"unclear: the GC {string.Join(", ", parts)} (a cost; under {GcPauseLimit:0}% it is not named the limit)"), Evidence = evidence, Certainty = VerdictCause.Unclear });
         }
 
         if (Starvation(document) is { } starvation)
