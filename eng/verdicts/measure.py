@@ -119,7 +119,10 @@ def report(out, cells):
                 if re.search(r"interrupted|terminated \(SIGTERM\)", document.get("error") or ""):
                     continue
                 runtime, machine, unclear = kinds_of(document)
-                rows.append({"cell": cell, "runtime": runtime, "machine": machine[0] if machine else "none", "unclear": unclear, "status": document.get("status")})
+                window = (document.get("window") or {}).get("verdict")
+                warm = document.get("measurements", {}).get("load/warmup/steady")
+                rows.append({"cell": cell, "runtime": runtime, "machine": machine[0] if machine else "none", "unclear": unclear, "status": document.get("status"),
+                             "window": window, "warm": warm, "jit": (document.get("window") or {}).get("jitMilliseconds")})
     if not rows:
         print("no runs found under " + out)
         return 1
@@ -151,6 +154,10 @@ def report(out, cells):
         unclear = sum(1 for r in mine if r["unclear"])
         print(f"  {'ok   ' if right else 'WRONG'} {cell['name']:<28} {len(mine)} runs; named: " + "; ".join(f"{'+'.join(rt) or 'none'} / {m}" for rt, m in sorted(verdicts))
               + (" (flips)" if flips else "") + (f" ({unclear} unclear)" if unclear else ""))
+    judged = [r for r in rows if r["warm"] == 1 and r["window"] not in (None, "empty", "too short")]
+    unsteady = [r for r in judged if r["window"] != "steady"]
+    print(f"\nwindows after a warm-up that ended steady: {len(judged)}; not steady: {len(unsteady)}"
+          + ("" if not unsteady else " (" + ", ".join(f"{r['cell']['name']}: {r['window']}" + (f", JIT {r['jit']:.0f} ms in its first 5 s" if r["jit"] else "") for r in unsteady) + ")"))
     print(f"\nhealthy runs naming a runtime cause that is not the cell's (false alarms): {false_alarms} of {healthy_runs}; cells wrong: {wrong_cells}; cells that flip: {flipped}")
     return 0
 

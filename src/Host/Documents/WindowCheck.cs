@@ -23,6 +23,9 @@ public sealed class WindowCheck
     /// <summary>Coefficient of variation of the per-second values, %: how noisy the seconds were.</summary>
     public double CvPercent { get; set; }
 
+    /// <summary>The server's JIT compile time over the window's first seconds (ms; null when the server reported none): a tier-up still under way when the window began.</summary>
+    public double? JitMilliseconds { get; set; }
+
     /// <summary>The iteration whose window this is, when the run measured several (the first one not steady, else the last).</summary>
     public int? Iteration { get; set; }
 }

@@ -26,6 +26,7 @@ internal static class SystemMeasures
     public static readonly Measurement MachineKernel = Sampled("machine/cpu/kernel", "%", Avg, Neither, "Machine CPU in kernel mode, mean of the intervals (%)");
     public static readonly Measurement MachineIdle = Sampled("machine/cpu/idle", "%", Avg, Neither, "Machine CPU idle, mean of the intervals (%)");
     public static readonly Measurement MachineSteal = Sampled("machine/cpu/steal", "%", Avg, Lower, "Machine CPU stolen by the hypervisor, mean of the intervals (%; 0 where the OS does not report it)");
+    public static readonly Measurement ServerCpusIdle = Sampled("machine/server-cpus/idle", "%", Avg, Neither, "Idle of the CPUs the server was pinned to, mean of the intervals (%): with the server's own CPU, what other work took from them");
 
     public static readonly Measurement NetRx = Sampled("net/rx", "Mbit/s", Avg, Neither, "Received on the benchmark's interface, mean of the intervals (Mbit/s)");
     public static readonly Measurement NetTx = Sampled("net/tx", "Mbit/s", Avg, Neither, "Sent on the benchmark's interface, mean of the intervals (Mbit/s)");
@@ -55,7 +56,7 @@ internal static class SystemMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal,
+        Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal, ServerCpusIdle,
         NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];

@@ -13,6 +13,8 @@ internal sealed class LinuxSystemMetrics : ISystemMetrics
 
     public MachineCpuTimes ReadMachineCpu() => ProcStatParser.Parse(File.ReadAllText("/proc/stat"), _ticksPerSecond);
 
+    public double? ReadIdle(IReadOnlyList<int> cpus) => ProcStatParser.ParseIdle(File.ReadAllText("/proc/stat"), _ticksPerSecond, cpus);
+
     public ProcessCpuTimes? ReadProcess(int processId)
     {
         try

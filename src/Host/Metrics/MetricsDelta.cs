@@ -81,6 +81,11 @@ internal static class MetricsDelta
             Set(values, MachineSteal, machine.Steal / machine.Total * 100);
         }
 
+        if (start.ServerCpus is { } c0 && end.ServerCpus is { } c1 && c1.Count == c0.Count && seconds > 0)
+        {
+            Set(values, ServerCpusIdle, Math.Clamp((c1.IdleSeconds - c0.IdleSeconds) / (seconds * c1.Count) * 100, 0, 100));
+        }
+
         if (start.Network is { } n0 && end.Network is { } n1)
         {
             var rx = (n1.RxBytes - n0.RxBytes) * 8 / seconds / 1_000_000;

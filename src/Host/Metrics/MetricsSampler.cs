@@ -11,13 +11,17 @@ internal sealed class MetricsSampler
 
     private readonly Func<Platform.ResourceLimitReading?>? _limit;
 
+    private readonly IReadOnlyList<int>? _serverCpus;
+
     /// <param name="runtime">The measured process's runtime counters at the instant of each snapshot (a .NET server with a counter session).</param>
     /// <param name="limit">The counts of the limit the measured process runs under, at the instant of each snapshot.</param>
-    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null, Func<Platform.ResourceLimitReading?>? limit = null)
+    /// <param name="serverCpus">The CPUs the measured process is pinned to: their idle time is read too, so that work beside it on them shows.</param>
+    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null, Func<Platform.ResourceLimitReading?>? limit = null, IReadOnlyList<int>? serverCpus = null)
     {
         _metrics = metrics;
         _runtime = runtime;
         _limit = limit;
+        _serverCpus = serverCpus is { Count: > 0 } ? serverCpus : null;
         InterfaceName = interfaceName;
         LinkSpeedMbps = interfaceName is null ? null : metrics.ReadLinkSpeed(interfaceName);
     }
@@ -42,5 +46,6 @@ internal sealed class MetricsSampler
     {
         Runtime = _runtime?.Invoke(),
         Limit = _limit?.Invoke(),
+        ServerCpus = _serverCpus is { } cpus && _metrics.ReadIdle(cpus) is { } idle ? (idle, cpus.Distinct().Count()) : null,
     };
 }

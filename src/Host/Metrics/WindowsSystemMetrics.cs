@@ -21,6 +21,27 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
         return new MachineCpuTimes(user / TicksPerSecond, (kernel - idle) / TicksPerSecond, idle / TicksPerSecond, 0);
     }
 
+    /// <summary>Each processor's idle time from <c>NtQuerySystemInformation(SystemProcessorPerformanceInformation)</c> (100 ns units), summed over <paramref name="cpus"/>.</summary>
+    public double? ReadIdle(IReadOnlyList<int> cpus)
+    {
+        ArgumentNullException.ThrowIfNull(cpus);
+        const int SystemProcessorPerformanceInformation = 8;
+        const int EntryBytes = 48; // IdleTime, KernelTime, UserTime, DpcTime, InterruptTime (8 bytes each), InterruptCount (4) and padding
+        var buffer = new byte[EntryBytes * 64]; // one processor group, as the call reports
+        if (NtQuerySystemInformation(SystemProcessorPerformanceInformation, buffer, buffer.Length, out var length) != 0)
+        {
+            return null;
+        }
+
+        var processors = length / EntryBytes;
+        if (cpus.Any(cpu => cpu < 0 || cpu >= processors))
+        {
+            return null;
+        }
+
+        return cpus.Distinct().Sum(cpu => BitConverter.ToInt64(buffer, cpu * EntryBytes)) / 10_000_000.0;
+    }
+
     public ProcessCpuTimes? ReadProcess(int processId)
     {
         try
@@ -67,4 +88,7 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
     [LibraryImport("kernel32.dll", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]
     private static partial bool GetSystemTimes(out long idleTime, out long kernelTime, out long userTime);
+
+    [LibraryImport("ntdll.dll")]
+    private static partial int NtQuerySystemInformation(int informationClass, [Out] byte[] information, int length, out int returnLength);
 }

@@ -42,7 +42,7 @@ internal sealed class LoadWindow(RunSession session)
         }
 
         // The counters join the samples once their session is open (it opens beside the server's start).
-        var sampler = new MetricsSampler(_session.Metrics, nic, _session.CountersStart is null ? null : () => _session.Counters?.Snapshot(), server.Info.Limit is { } limit ? limit.Read : null);
+        var sampler = new MetricsSampler(_session.Metrics, nic, _session.CountersStart is null ? null : () => _session.Counters?.Snapshot(), server.Info.Limit is { } limit ? limit.Read : null, request.ServerCpus);
         var sampling = new RunSampling(sampler, server.Id, load.Id, _session.Database?.ProcessId ?? 0, _session.Proxy?.ProcessId ?? 0);
         iteration.Sampling = sampling;
         if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))

@@ -13,10 +13,10 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal sealed class ServerWarmth
 {
-    public const int QuietSeconds = 5;
+    public const int QuietSeconds = Verdicts.SteadinessRule.JitQuietSeconds;
 
     /// <summary>0.5% of one core over <see cref="QuietSeconds"/>: a stray late compilation, not a tier-up under way.</summary>
-    public const double QuietMilliseconds = 25;
+    public const double QuietMilliseconds = Verdicts.SteadinessRule.JitQuietMilliseconds;
 
     private readonly Lock _lock = new();
     private readonly List<(long At, double JitMilliseconds)> _reports = [];

@@ -10,16 +10,30 @@ internal static class WindowText
     {
         ArgumentNullException.ThrowIfNull(window);
         var iteration = window.Iteration is { } number ? string.Create(CultureInfo.InvariantCulture, $" in iteration {number}") : "";
-        return window.Verdict switch
+        var jit = window.Verdict != "not steady" && Compiling(window) is { } ms
+            ? string.Create(CultureInfo.InvariantCulture, $"; the server's JIT was still compiling when it began ({ms:0} ms in its first {Verdicts.SteadinessRule.JitQuietSeconds} s)")
+            : "";
+        return (window.Verdict switch
         {
             "not steady" when window.StalledSeconds > 0 => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} stalled (below a tenth of its upper quartile) for {window.StalledSeconds} of {window.Seconds} s{iteration}: the server paused or lost its connections; repeat the run"),
-            "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} (z = {window.TrendZ:0.#}); warm up longer (--warmup) or repeat the run"),
+            "not steady" => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} (z = {window.TrendZ:0.#}); ") + Advice(window),
             "noisy" => string.Create(CultureInfo.InvariantCulture, $"window: noisy: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} but not out of the noise (z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%); repeat the run (--iterations) before trusting one figure"),
             "empty" => string.Create(CultureInfo.InvariantCulture, $"window: EMPTY: {window.Series} was 0 in each of its {window.Seconds} s{iteration}: the server answered nothing"),
             "too short" => string.Create(CultureInfo.InvariantCulture, $"window: too short to judge ({window.Seconds} s of {window.Series}{iteration})"),
             _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration}, z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%)"),
-        };
+        }) + jit;
     }
+
+    /// <summary>What to do about a window that drifted: warm up longer when the server's JIT was still compiling as it began; when it was quiet, the drift was not the warm-up's.</summary>
+    private static string Advice(WindowCheck window) => window.JitMilliseconds switch
+    {
+        null => "warm up longer (--warmup) or repeat the run",
+        _ when Compiling(window) is { } ms => string.Create(CultureInfo.InvariantCulture, $"the server's JIT was still compiling when it began ({ms:0} ms in its first {Verdicts.SteadinessRule.JitQuietSeconds} s): warm up longer (--warmup, --warmup-max)"),
+        _ => "the server's JIT was quiet, so not its warm-up: something else moved the rate (the machine, the GC, the load); repeat the run (--iterations)",
+    };
+
+    private static double? Compiling(WindowCheck window) =>
+        window.JitMilliseconds is { } ms && ms >= Verdicts.SteadinessRule.JitQuietMilliseconds ? ms : null;
 
     /// <summary>How long the warm-up took and how it ended; null when there was none.</summary>
     public static string? Warmup(double seconds, bool? steady) => seconds <= 0 ? null : steady switch

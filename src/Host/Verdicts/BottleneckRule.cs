@@ -12,6 +12,8 @@ namespace Benchmarks.Host.Verdicts;
 /// <see cref="CpuLimit"/>%, CPUs apart from the server's), the server's CPU quota (when it throttled:
 /// <see cref="LimitRule"/>), the server's CPUs (at least
 /// <see cref="CpuLimit"/>% busy: the stack when user mode dominates, the kernel otherwise), the
+/// machine when the server's own CPUs were that busy but not with the server (another process on
+/// them: <c>machine/server-cpus/idle</c>), the
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
 /// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
@@ -24,11 +26,14 @@ internal static class BottleneckRule
     /// <summary>What "nothing saturated" advises in a closed loop; left out when a cause inside the runtime explains the idle CPUs.</summary>
     public const string ConcurrencyAdvice = "latency- or concurrency-bound (more connections or pipelining load it harder)";
 
+    /// <summary>The same over HTTP/2, where concurrency on a connection is its streams.</summary>
+    public const string StreamsAdvice = "latency- or concurrency-bound (more connections or streams, --streams, load it harder)";
+
     /// <summary>The measurements a machine-level cause carries as its evidence, when the run has them.</summary>
     private static readonly string[] Evidence =
     [
         SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name,
-        SystemMeasures.Utilization.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
+        SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
     ];
 
     public const double WireLimit = 80;
@@ -38,6 +43,9 @@ internal static class BottleneckRule
     public const double IdleLimit = 10;
 
     public const double StealLimit = 5;
+
+    /// <summary>The share of the server's CPU time one mode needs for the verdict to name it ("the stack" for user, "the kernel"); between, the two alike.</summary>
+    public const double UserKernelShare = 0.6;
 
     /// <summary>The machine-level cause, then a memory limit and a noisy machine when they apply; none when the run measured no server CPU.</summary>
     public static List<VerdictCause> Judge(RunDocument document)
@@ -71,6 +79,7 @@ internal static class BottleneckRule
         string verdict;
         string kind;
         string? advice = null;
+        var certainty = VerdictCause.Sure;
         if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
         {
             kind = CauseKinds.Wire.Name;
@@ -85,6 +94,13 @@ internal static class BottleneckRule
         {
             kind = CauseKinds.Proxy.Name;
             verdict = string.Create(c, $"the proxy: {proxyName} kept its {Count(proxyCpus.Count)} {proxyBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.ProxyUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.ProxyKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
+        }
+        else if (!shared && loadBusy >= CpuLimit && serverBusy >= CpuLimit)
+        {
+            // Both saturated: which one set the pace the CPU figures cannot say.
+            kind = CauseKinds.Load.Name;
+            certainty = VerdictCause.Unclear;
+            verdict = string.Create(c, $"unclear: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy and the server its {Count(serverCpus.Count)} {serverBusy:0}%, so either may set the pace: the figures are the client's limit as much as the server's (give the load more CPUs)");
         }
         else if (!shared && loadBusy >= CpuLimit)
         {
@@ -105,10 +121,20 @@ internal static class BottleneckRule
         {
             var user = m.GetValueOrDefault(SystemMeasures.CpuUser.Name);
             var kernel = m.GetValueOrDefault(SystemMeasures.CpuKernel.Name);
-            kind = user >= kernel ? CauseKinds.ServerCpu.Name : CauseKinds.Kernel.Name;
-            verdict = user >= kernel
+            // Mostly one mode when it has more than UserKernelShare of the server's time; between, neither is the answer alone.
+            var userShare = user + kernel > 0 ? user / (user + kernel) : 0.5;
+            kind = userShare < 1 - UserKernelShare ? CauseKinds.Kernel.Name : CauseKinds.ServerCpu.Name;
+            verdict = userShare > UserKernelShare
                 ? string.Create(c, $"the stack: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in user mode ({user:0.#}% user, {kernel:0.#}% kernel of the machine)")
-                : string.Create(c, $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, {user:0.#}% user of the machine)");
+                : userShare < 1 - UserKernelShare
+                ? string.Create(c, $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, {user:0.#}% user of the machine)")
+                : string.Create(c, $"the server's CPU: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, in user and kernel mode alike ({user:0.#}% user, {kernel:0.#}% kernel of the machine)");
+        }
+        else if (!shared && m.TryGetValue(SystemMeasures.ServerCpusIdle.Name, out var cpusIdle) && 100 - cpusIdle >= CpuLimit)
+        {
+            // The server's CPUs were saturated but not by the server: another process (or interrupts charged to no process) had them.
+            kind = CauseKinds.MachineBusy.Name;
+            verdict = string.Create(c, $"the machine: the server's {Count(serverCpus.Count)} {(serverCpus.Count == 1 ? "was" : "were")} {100 - cpusIdle:0}% busy but the server used {serverBusy:0}% of {(serverCpus.Count == 1 ? "it" : "them")}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
         }
         else if (shared && load > 0 && placement.Busy(server + load, union) is var both && both >= CpuLimit)
         {
@@ -137,7 +163,9 @@ internal static class BottleneckRule
         {
             kind = CauseKinds.NothingSaturated.Name;
             verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}");
-            advice = document.Parameters.ContainsKey("rate") ? "the requested rate did not load it fully (a higher --rate loads it harder)" : ConcurrencyAdvice;
+            advice = document.Parameters.ContainsKey("rate") ? "the requested rate did not load it fully (a higher --rate loads it harder)"
+                : document.Parameters.GetValueOrDefault("protocol") is "h2" or "h2c" ? StreamsAdvice
+                : ConcurrencyAdvice;
         }
 
         var evidence = new SortedDictionary<string, double>(StringComparer.Ordinal)
@@ -153,7 +181,7 @@ internal static class BottleneckRule
             }
         }
 
-        var causes = new List<VerdictCause> { new() { Kind = kind, Text = verdict, Advice = advice, Evidence = evidence } };
+        var causes = new List<VerdictCause> { new() { Kind = kind, Text = verdict, Advice = advice, Evidence = evidence, Certainty = certainty } };
         if (LimitRule.Memory(document) is { } memory)
         {
             causes.Add(new VerdictCause { Kind = CauseKinds.MemoryLimit.Name, Text = memory });

@@ -14,6 +14,8 @@ internal static class RunVerdicts
         {
             document.Window = SteadinessRule.Check(SystemMeasures.LoadRate.Name, [.. window.Select(s => s.Values[SystemMeasures.LoadRate.Name])]);
             document.Window.Iteration = window.Key;
+            var jit = window.Take(SteadinessRule.JitQuietSeconds).Where(s => s.Values.ContainsKey(SystemMeasures.Jit.Name)).ToList();
+            document.Window.JitMilliseconds = jit.Count == 0 ? null : jit.Sum(s => s.Values[SystemMeasures.Jit.Name]);
             if (document.Window.Verdict != "steady")
             {
                 break;

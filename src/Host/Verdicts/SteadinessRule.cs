@@ -17,6 +17,12 @@ internal static class SteadinessRule
 {
     public const int MinimumSeconds = 5;
 
+    /// <summary>How many seconds of the server's JIT the warm-up's quiet test and the window's JIT note read.</summary>
+    public const int JitQuietSeconds = 5;
+
+    /// <summary>0.5% of one core over <see cref="JitQuietSeconds"/>: a stray late compilation, not a tier-up under way.</summary>
+    public const double JitQuietMilliseconds = 25;
+
     /// <summary>A second below this share of the window's upper quartile is a stall (the quartile, not the median, so that a stall of half the window still shows).</summary>
     public const double StallShare = 0.1;
 

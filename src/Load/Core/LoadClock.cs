@@ -70,7 +70,8 @@ internal sealed class LoadClock
     /// <summary>
     /// Warms up for at least <paramref name="minimum"/>, then until the per-second rate read by
     /// <paramref name="warmupCompleted"/> has settled over the last
-    /// <see cref="DefaultLoad.SteadySeconds"/> seconds and <paramref name="gate"/> (when there is one)
+    /// <see cref="DefaultLoad.SteadySeconds"/> seconds, is back at the best level it held before
+    /// (<see cref="Statistics.Trend.IsRecovered"/>), and <paramref name="gate"/> (when there is one)
     /// says the server is warm, at most <paramref name="maximum"/>.
     /// Returns how long it took and whether it ended steady.
     /// </summary>
@@ -78,6 +79,7 @@ internal sealed class LoadClock
     {
         var start = _time.GetTimestamp();
         var rates = new List<double>();
+        var best = 0.0;
         var last = warmupCompleted();
         _second = 0;
         _lastTick = start;
@@ -89,10 +91,17 @@ internal sealed class LoadClock
             last = now;
             _second++;
             _progress?.Report(new LoadProgress(LoadPhase.Warmup, _second, rates[^1], 0));
-            if (second >= minimum.TotalSeconds && rates.Count >= DefaultLoad.SteadySeconds)
+            if (rates.Count < DefaultLoad.SteadySeconds)
+            {
+                continue;
+            }
+
+            var level = Statistics.Trend.Level(rates[^DefaultLoad.SteadySeconds..]);
+            best = Math.Max(best, level);
+            if (second >= minimum.TotalSeconds)
             {
                 var (drift, _) = Statistics.Trend.Fit(rates[^DefaultLoad.SteadySeconds..]);
-                if (Statistics.Trend.IsSettled(drift) && (gate is null || gate()))
+                if (Statistics.Trend.IsSettled(drift) && Statistics.Trend.IsRecovered(level, best) && (gate is null || gate()))
                 {
                     return (_time.GetElapsedTime(start), true);
                 }

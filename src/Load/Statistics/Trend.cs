@@ -55,6 +55,21 @@ public static class Trend
     /// <summary>Whether a warm-up may stop: the drift over its last seconds is under the limit.</summary>
     public static bool IsSettled(double driftPercent) => Math.Abs(driftPercent) < DriftLimitPercent;
 
+    /// <summary>
+    /// Whether a warm-up's last seconds are back at the best level it held before: their median
+    /// within <see cref="DriftLimitPercent"/> of the highest median of as many consecutive seconds
+    /// seen so far. A flat stretch below an earlier plateau is a dip still recovering (dynamic
+    /// PGO's instrumented code between two tier-1 compilations), not the steady state.
+    /// </summary>
+    public static bool IsRecovered(double level, double best) => level >= best * (1 - (DriftLimitPercent / 100));
+
+    /// <summary>The median of a series: its level, as the warm-up compares it.</summary>
+    public static double Level(IReadOnlyList<double> series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        return series.Count == 0 ? 0 : Median([.. series]);
+    }
+
     /// <summary>Whether a measured window was steady: not both a drift at the limit and a trend out of the noise.</summary>
     public static bool IsSteady(double driftPercent, double z) => Math.Abs(driftPercent) < DriftLimitPercent || Math.Abs(z) < ZLimit;
 

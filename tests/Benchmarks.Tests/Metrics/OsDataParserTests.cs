@@ -31,6 +31,18 @@ public sealed class OsDataParserTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void Proc_stat_gives_the_idle_and_io_wait_of_the_cpus_asked_for()
+    {
+        Assert.Equal((42678 + 32) / 100.0, ProcStatParser.ParseIdle(ProcStat, 100, [0])!.Value, 9);
+        Assert.Equal((42693 + 31) / 100.0, ProcStatParser.ParseIdle(ProcStat, 100, [1])!.Value, 9);
+        Assert.Equal((42678 + 32 + 42693 + 31) / 100.0, ProcStatParser.ParseIdle(ProcStat, 100, [0, 1])!.Value, 9);
+
+        // A CPU the machine does not have: no figure rather than a part of one.
+        Assert.Null(ProcStatParser.ParseIdle(ProcStat, 100, [0, 2]));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void Proc_stat_without_a_cpu_line_is_an_error()
     {
         Assert.Throws<FormatException>(() => ProcStatParser.Parse("intr 1 2 3\n", 100));

@@ -146,4 +146,85 @@ public sealed class RunVerdictTests
         verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
         Assert.StartsWith("load-bound: the load generator shares the server's CPU, which were 98% busy, and took 45% of that time", verdict, StringComparison.Ordinal);
     }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_server_cpu_full_of_other_work_is_the_machine_not_nothing_saturated()
+    {
+        // Pinned apart on 2 CPUs; the server used 61% of its CPU while that CPU was 99% busy, and the machine's idle (the
+        // load's CPU was half idle) hid it: the machine's idle alone said "nothing saturated".
+        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "1";
+        run.Measurements["benchmarks/cpu/mean"] = 30.5;
+        run.Measurements["benchmarks/cpu/user"] = 20;
+        run.Measurements["benchmarks/cpu/kernel"] = 10.5;
+        run.Measurements["load/cpu/user"] = 15;
+        run.Measurements["load/cpu/kernel"] = 10;
+        run.Measurements["machine/cpu/idle"] = 24;
+        Assert.StartsWith("nothing saturated: server 61% of its CPU", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
+
+        // Over HTTP/2 the concurrency on a connection is its streams, not pipelining.
+        run.Parameters["protocol"] = "h2c";
+        Assert.Equal(BottleneckRule.StreamsAdvice, BottleneckRule.Judge(run)[0].Advice);
+
+        run.Measurements["machine/server-cpus/idle"] = 1;
+        var cause = BottleneckRule.Judge(run)[0];
+        Assert.Equal("machine-busy", cause.Kind);
+        Assert.Equal("the machine: the server's CPU was 99% busy but the server used 61% of it: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone", cause.Text);
+        Assert.Equal(1, cause.Evidence["machine/server-cpus/idle"]);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Near_even_splits_and_two_saturated_sides_are_said_as_such_not_as_one_side()
+    {
+        // Kestrel over TLS, three runs: 26.2/23.6, 27.3/22.5 and 21/28.7 % user/kernel; the mode that led flipped between runs.
+        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "1";
+        run.Measurements["benchmarks/cpu/mean"] = 49.7;
+        run.Measurements["load/cpu/user"] = 10;
+        run.Measurements["load/cpu/kernel"] = 20;
+        foreach (var (user, kernel) in new[] { (26.2, 23.6), (27.3, 22.5), (21.0, 28.7) })
+        {
+            (run.Measurements["benchmarks/cpu/user"], run.Measurements["benchmarks/cpu/kernel"]) = (user, kernel);
+            var cause = BottleneckRule.Judge(run)[0];
+            Assert.Equal("server-cpu", cause.Kind);
+            Assert.StartsWith("the server's CPU: the server kept its CPU 99% busy, in user and kernel mode alike", cause.Text, StringComparison.Ordinal);
+        }
+
+        // Past 60% of the server's time one mode is the answer.
+        (run.Measurements["benchmarks/cpu/user"], run.Measurements["benchmarks/cpu/kernel"]) = (16.2, 32.4);
+        Assert.Equal("kernel", BottleneckRule.Judge(run)[0].Kind);
+
+        // The sockets server pipelined, its load's CPU at 91% and its own at 99%: either may set the pace.
+        run.Measurements["load/cpu/user"] = 20;
+        run.Measurements["load/cpu/kernel"] = 25.3;
+        var both = BottleneckRule.Judge(run)[0];
+        Assert.Equal(("load", VerdictCause.Unclear), (both.Kind, both.Certainty));
+        Assert.StartsWith("unclear: the load generator kept its CPU 91% busy and the server its CPU 99%", both.Text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_busy_process_on_the_servers_cpu_is_named_the_machine()
+    {
+        // A busy loop pinned on the server's CPU for the length of the run: the server gets part of it.
+        using var busy = System.Diagnostics.Process.Start("taskset", ["-c", "0", "sh", "-c", "while :; do :; done"])!;
+        try
+        {
+            var results = TestPaths.NewTempDirectory();
+            var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "--server-cpus", "0", "--load-cpus", "1", "-d", "3s", "-w", "1s", "-c", "32", "--results", results);
+            Assert.True(run.ExitCode == 0, run.ToString());
+            var document = StoredRuns.Single(results);
+            Assert.True(document.Measurements["machine/server-cpus/idle"] < 10, $"the server's CPU was {document.Measurements["machine/server-cpus/idle"]:0.#}% idle");
+            Assert.Equal("machine-busy", document.Causes[0].Kind);
+            Assert.StartsWith("the machine: the server's CPU was ", document.Bottleneck, StringComparison.Ordinal);
+        }
+        finally
+        {
+            busy.Kill();
+            await busy.WaitForExitAsync();
+        }
+    }
 }

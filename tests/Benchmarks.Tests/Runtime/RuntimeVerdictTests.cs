@@ -180,6 +180,33 @@ public sealed class RuntimeVerdictTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_window_says_whether_the_servers_jit_was_still_compiling_and_advises_by_it()
+    {
+        // Kestrel over TLS, measured: a step from 30.5k to 26.6k req/s in the window's last seconds, the JIT quiet.
+        var run = new RunDocument();
+        foreach (var (rate, jit) in new[] { (30_883.0, 0.8), (30_758, 0), (30_556, 0), (29_665, 0), (30_066, 0), (26_600, 0), (26_388, 0.9), (26_749, 1) })
+        {
+            run.Samples.Add(new RunSample { Time = run.Samples.Count + 1, Values = { ["load/rate"] = rate, ["benchmarks/jit"] = jit } });
+        }
+
+        RunVerdicts.Judge(run);
+        Assert.Equal(("not steady", 0.8), (run.Window!.Verdict, run.Window.JitMilliseconds));
+        Assert.EndsWith("the server's JIT was quiet, so not its warm-up: something else moved the rate (the machine, the GC, the load); repeat the run (--iterations)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+
+        // Still compiling as the window began (a tier-up under way): that is the advice, to warm up longer.
+        run.Window.JitMilliseconds = 412;
+        Assert.EndsWith("the server's JIT was still compiling when it began (412 ms in its first 5 s): warm up longer (--warmup, --warmup-max)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+        run.Window.Verdict = "steady";
+        Assert.EndsWith("; the server's JIT was still compiling when it began (412 ms in its first 5 s)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+
+        // A server that reports no JIT (not .NET): the advice as before.
+        run.Window.Verdict = "not steady";
+        run.Window.JitMilliseconds = null;
+        Assert.EndsWith("; warm up longer (--warmup) or repeat the run", WindowText.Describe(run.Window), StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void Contended_locks_are_named_with_their_rate_and_share_of_requests()
     {
         // 'run contended --server kestrel --server-cpus 0-1 --load-cpus 0-1'.
@@ -220,6 +247,25 @@ public sealed class RuntimeVerdictTests
 
         // Without a trace on both sides there is nothing to say.
         Assert.Empty(Benchmarks.Host.Reports.TraceShift.Lines(baseline, new Benchmarks.Host.Reports.RunGroup("c", [new RunDocument()])));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Compare_says_what_limited_each_side_when_the_causes_changed()
+    {
+        static RunDocument Judged(params (string Kind, string Certainty)[] causes) => new()
+        {
+            Causes = [.. causes.Select(c => new VerdictCause { Kind = c.Kind, Text = c.Kind, Certainty = c.Certainty })],
+        };
+
+        var sure = VerdictCause.Sure;
+        var baseline = new Benchmarks.Host.Reports.RunGroup("a", [Judged(("server-cpu", sure)), Judged(("server-cpu", sure), ("gc", VerdictCause.Unclear))]);
+        var candidate = new Benchmarks.Host.Reports.RunGroup("b", [Judged(("server-cpu", sure), ("gc", sure)), Judged(("server-cpu", sure), ("gc", sure)), Judged(("server-cpu", sure))]);
+        Assert.Equal(["bound: baseline server-cpu (2 of 2); candidate server-cpu + gc (2 of 3), server-cpu (1 of 3)"], Benchmarks.Host.Reports.CauseShift.Lines(baseline, candidate));
+
+        // The same verdict on every run of both sides: nothing to say; nor when a side stored no causes.
+        Assert.Empty(Benchmarks.Host.Reports.CauseShift.Lines(baseline, new Benchmarks.Host.Reports.RunGroup("c", [Judged(("server-cpu", sure))])));
+        Assert.Empty(Benchmarks.Host.Reports.CauseShift.Lines(baseline, new Benchmarks.Host.Reports.RunGroup("d", [new RunDocument()])));
     }
 
     [Trait("Tier", "Fast")]
