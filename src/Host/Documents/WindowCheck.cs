@@ -26,6 +26,12 @@ public sealed class WindowCheck
     /// <summary>The server's JIT compile time over the window's first seconds (ms; null when the server reported none): a tier-up still under way when the window began.</summary>
     public double? JitMilliseconds { get; set; }
 
+    /// <summary>The best level the warm-up before it held (the highest median of 6 consecutive seconds, per second; null without a warm-up that long): a window well below it fell from where the server had been.</summary>
+    public double? WarmupBestLevel { get; set; }
+
+    /// <summary>The window's level (median per second) as a change from <see cref="WarmupBestLevel"/>, % (negative: below it).</summary>
+    public double? FromWarmupPercent { get; set; }
+
     /// <summary>The iteration whose window this is, when the run measured several (the first one not steady, else the last).</summary>
     public int? Iteration { get; set; }
 }

@@ -13,6 +13,9 @@ internal static class WindowText
         var jit = window.Verdict != "not steady" && Compiling(window) is { } ms
             ? string.Create(CultureInfo.InvariantCulture, $"; the server's JIT was still compiling when it began ({ms:0} ms in its first {Verdicts.SteadinessRule.JitQuietSeconds} s)")
             : "";
+        var fell = window.Verdict is "steady" or "noisy" && window.FromWarmupPercent is { } from && from <= -Benchmarks.Load.Statistics.Trend.DriftLimitPercent
+            ? string.Create(CultureInfo.InvariantCulture, $"; but {-from:0}% below the level the warm-up held ({window.WarmupBestLevel:#,0}/s): the server fell from where it had been (a late JIT change, the machine); repeat the run (--iterations)")
+            : "";
         return (window.Verdict switch
         {
             "not steady" when window.StalledSeconds > 0 => string.Create(CultureInfo.InvariantCulture, $"window: NOT STEADY: {window.Series} stalled (below a tenth of its upper quartile) for {window.StalledSeconds} of {window.Seconds} s{iteration}: the server paused or lost its connections; repeat the run"),
@@ -21,7 +24,7 @@ internal static class WindowText
             "empty" => string.Create(CultureInfo.InvariantCulture, $"window: EMPTY: {window.Series} was 0 in each of its {window.Seconds} s{iteration}: the server answered nothing"),
             "too short" => string.Create(CultureInfo.InvariantCulture, $"window: too short to judge ({window.Seconds} s of {window.Series}{iteration})"),
             _ => string.Create(CultureInfo.InvariantCulture, $"window: steady ({window.Series} drift {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration}, z = {window.TrendZ:0.#}, seconds vary by {window.CvPercent:0}%)"),
-        }) + jit;
+        }) + jit + fell;
     }
 
     /// <summary>What to do about a window that drifted: warm up longer when the server's JIT was still compiling as it began; when it was quiet, the drift was not the warm-up's.</summary>

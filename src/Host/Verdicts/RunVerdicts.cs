@@ -16,6 +16,12 @@ internal static class RunVerdicts
             document.Window.Iteration = window.Key;
             var jit = window.Take(SteadinessRule.JitQuietSeconds).Where(s => s.Values.ContainsKey(SystemMeasures.Jit.Name)).ToList();
             document.Window.JitMilliseconds = jit.Count == 0 ? null : jit.Sum(s => s.Values[SystemMeasures.Jit.Name]);
+            var warm = document.WarmupSamples.Where(s => (s.Iteration == window.Key || (s.Iteration is null && window.Key is null or 1)) && s.Values.ContainsKey(SystemMeasures.LoadRate.Name)).Select(s => s.Values[SystemMeasures.LoadRate.Name]).ToList();
+            if (BestLevel(warm) is { } best && best > 0)
+            {
+                document.Window.WarmupBestLevel = best;
+                document.Window.FromWarmupPercent = (Benchmarks.Load.Statistics.Trend.Level([.. window.Select(s => s.Values[SystemMeasures.LoadRate.Name])]) / best - 1) * 100;
+            }
             if (document.Window.Verdict != "steady")
             {
                 break;
@@ -44,6 +50,13 @@ internal static class RunVerdicts
         }
 
         return causes;
+    }
+
+    /// <summary>The highest median of <see cref="DefaultLoad.SteadySeconds"/> consecutive seconds, as the warm-up judges its level; null when it had fewer.</summary>
+    private static double? BestLevel(List<double> warmup)
+    {
+        var n = Benchmarks.Load.DefaultLoad.SteadySeconds;
+        return warmup.Count < n ? null : Enumerable.Range(0, warmup.Count - n + 1).Max(i => Benchmarks.Load.Statistics.Trend.Level(warmup.GetRange(i, n)));
     }
 
     /// <summary>For a run over TLS whose server was traced: the share of its samples in TLS, in a clause.</summary>

@@ -199,9 +199,27 @@ public sealed class RuntimeVerdictTests
         run.Window.Verdict = "steady";
         Assert.EndsWith("; the server's JIT was still compiling when it began (412 ms in its first 5 s)", WindowText.Describe(run.Window), StringComparison.Ordinal);
 
+        // The README's main job, measured: a warm-up that held 285-302k req/s, then a window flat at 215-253k after a late
+        // recompilation. Steady, but not where the server had been: said, with the figures.
+        run = new RunDocument();
+        foreach (var rate in new[] { 207_484.0, 262_522, 316_079, 281_630, 310_586, 272_643, 308_753, 298_493, 311_255, 289_867, 296_394, 302_420, 293_140, 289_055, 285_222, 284_907 })
+        {
+            run.WarmupSamples.Add(new RunSample { Time = run.WarmupSamples.Count + 1, Values = { ["load/rate"] = rate } });
+        }
+
+        foreach (var rate in new[] { 218_385.0, 231_934, 215_290, 253_185, 226_459, 231_971, 226_708, 238_985, 230_219, 235_779 })
+        {
+            run.Samples.Add(new RunSample { Time = run.Samples.Count + 1, Values = { ["load/rate"] = rate, ["benchmarks/jit"] = 0 } });
+        }
+
+        RunVerdicts.Judge(run);
+        Assert.Equal("steady", run.Window!.Verdict);
+        Assert.EndsWith("; but 24% below the level the warm-up held (303,623/s): the server fell from where it had been (a late JIT change, the machine); repeat the run (--iterations)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+
         // A server that reports no JIT (not .NET): the advice as before.
         run.Window.Verdict = "not steady";
         run.Window.JitMilliseconds = null;
+        run.Window.FromWarmupPercent = null;
         Assert.EndsWith("; warm up longer (--warmup) or repeat the run", WindowText.Describe(run.Window), StringComparison.Ordinal);
     }
 
