@@ -58,8 +58,8 @@ public static class Trend
     /// <summary>
     /// Whether a warm-up's last seconds are back at the best level it held before: their median
     /// within <see cref="DriftLimitPercent"/> of the highest median of as many consecutive seconds
-    /// seen so far. A flat stretch below an earlier plateau is a dip still recovering (dynamic
-    /// PGO's instrumented code between two tier-1 compilations), not the steady state.
+    /// seen so far. A flat stretch below an earlier plateau is a dip still recovering (after a late
+    /// recompilation), not the steady state.
     /// </summary>
     public static bool IsRecovered(double level, double best) => level >= best * (1 - (DriftLimitPercent / 100));
 

@@ -50,8 +50,8 @@ public sealed class LoadClockTests
     [Fact]
     public async Task A_flat_stretch_below_an_earlier_plateau_is_a_dip_still_recovering_not_warm()
     {
-        // Kestrel's pipelined plaintext, as measured: 300k req/s after tier-1, a dip to 200k while dynamic PGO's instrumented
-        // code ran (seconds 20-31), flat there, then back to 300k from second 32; its JIT went quiet at second 31. Flat and
+        // Kestrel's pipelined plaintext, as measured: 300k req/s after tier-1, a dip to 200k after a late recompilation
+        // (seconds 20-31), flat there, then back to 300k from second 32; its JIT went quiet at second 31. Flat and
         // quiet but below the plateau is not warm: the window that followed such a warm-up climbed 19%.
         static double Rate(int second) => second switch { < 8 => 100_000, < 20 => 300_000, < 32 => 200_000, _ => 300_000 };
         var run = new ClockRun(seconds => Enumerable.Range(1, (int)seconds).Sum(Rate));
