@@ -24,7 +24,15 @@ internal sealed class LiveHostRun : IDisposable
 
     public static LiveHostRun Start(string workingDirectory, IReadOnlyDictionary<string, string>? environment, params string[] arguments)
     {
-        var info = new ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, WorkingDirectory = workingDirectory };
+        // A test suite started in the background by a non-interactive shell runs with SIGINT ignored, and an ignored signal
+        // is inherited: the host would never see the Ctrl+C these tests send. env restores its default first (same pid).
+        var info = OperatingSystem.IsWindows()
+            ? new ProcessStartInfo(TestPaths.HostExecutable)
+            : new ProcessStartInfo("env") { ArgumentList = { "--default-signal=INT", TestPaths.HostExecutable } };
+        info.RedirectStandardOutput = true;
+        info.RedirectStandardError = true;
+        info.UseShellExecute = false;
+        info.WorkingDirectory = workingDirectory;
         foreach (var argument in arguments)
         {
             info.ArgumentList.Add(argument);
