@@ -102,8 +102,9 @@ public sealed class BadInputTests
     [Fact]
     public async Task A_server_crash_mid_run_is_stored_as_failed_with_what_was_measured_before()
     {
-        // The crash 5 s after the load's first connection, not after the server's start: on a busy machine (the parallel
-        // tier) a start took past 6 s, and the run had measured no second before the crash.
+        // The crash 5 s after the server's 100th answer, once the load is under way: not after the server's start, nor after
+        // its first connection (the run's own start-up request), for on a busy machine (the parallel tier) the load's start
+        // took past 5 s and the run had measured no second before the crash.
         var port = LoadGeneratorTests.ClosedPort();
         var url = $"http://127.0.0.1:{port}";
         var results = TestPaths.NewTempDirectory();

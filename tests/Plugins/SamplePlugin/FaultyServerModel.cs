@@ -8,8 +8,9 @@ namespace Benchmarks.Samples.Plugin;
 
 /// <summary>
 /// A deliberately faulty server for fault tests: a minimal HTTP/1.1 responder on raw sockets
-/// that can crash a delay after its first connection (<c>crashAfterMs</c>, so that a slow start on a busy machine does
-/// not eat the time the load was meant to have), never finish starting (<c>neverReady=true</c>),
+/// that can crash a delay after its 100th answer (<c>crashAfterMs</c>: counted from when the load is under way, not from
+/// the start or from the run's own start-up request, so that a slow start on a busy machine does not eat the time the
+/// load was meant to have), never finish starting (<c>neverReady=true</c>),
 /// stop answering for <c>stallMs</c> every <c>stallEveryMs</c> (answers owed in a stall go out when
 /// it ends), or answer at most <c>maxRate</c> requests per second in all (each answer waits for its slot).
 /// </summary>
@@ -17,7 +18,7 @@ public sealed class FaultyServerModel : IServerModel
 {
     public string Name => "faulty";
 
-    public string Description => "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process N ms after the first connection, neverReady=true never listens, stallMs=N stallEveryMs=M stops answering N ms in every M, maxRate=N answers at most N/s.";
+    public string Description => "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process N ms after its 100th answer, neverReady=true never listens, stallMs=N stallEveryMs=M stops answering N ms in every M, maxRate=N answers at most N/s.";
 
     public ServerAvailability Availability => ServerAvailability.Available;
 
@@ -36,15 +37,22 @@ public sealed class FaultyServerModel : IServerModel
         var url = context.Urls[0];
         var listener = new TcpListener(IPAddress.Parse(url.Host), url.Port);
         listener.Start();
-        Action? firstConnection = null;
+        Action? answered = null;
         if (context.Options.TryGetValue("crashAfterMs", out var crash))
         {
             var delay = int.Parse(crash, CultureInfo.InvariantCulture);
-            firstConnection = () => _ = Task.Run(async () =>
+            var count = 0;
+            answered = () =>
             {
-                await Task.Delay(delay);
-                Environment.Exit(42);
-            }, CancellationToken.None);
+                if (Interlocked.Increment(ref count) == 100)
+                {
+                    _ = Task.Run(async () =>
+                    {
+                        await Task.Delay(delay);
+                        Environment.Exit(42);
+                    }, CancellationToken.None);
+                }
+            };
         }
 
         var buffer = new Servers.ScenarioResponseBuffer();
@@ -56,11 +64,11 @@ public sealed class FaultyServerModel : IServerModel
             context.Options.TryGetValue("stallMs", out var stall) ? int.Parse(stall, CultureInfo.InvariantCulture) : 0,
             context.Options.TryGetValue("stallEveryMs", out var every) ? int.Parse(every, CultureInfo.InvariantCulture) : 0,
             context.Options.TryGetValue("maxRate", out var rate) ? double.Parse(rate, CultureInfo.InvariantCulture) : 0);
-        _ = AcceptAsync(listener, response, pace, firstConnection, stop.Token);
+        _ = AcceptAsync(listener, response, pace, answered, stop.Token);
         return new Running(listener, stop, url.ToString());
     }
 
-    private static async Task AcceptAsync(TcpListener listener, byte[] response, Pace pace, Action? firstConnection, CancellationToken cancellationToken)
+    private static async Task AcceptAsync(TcpListener listener, byte[] response, Pace pace, Action? answered, CancellationToken cancellationToken)
     {
         while (!cancellationToken.IsCancellationRequested)
         {
@@ -74,13 +82,11 @@ public sealed class FaultyServerModel : IServerModel
                 return;
             }
 
-            firstConnection?.Invoke();
-            firstConnection = null;
-            _ = ServeAsync(socket, response, pace);
+            _ = ServeAsync(socket, response, pace, answered);
         }
     }
 
-    private static async Task ServeAsync(Socket socket, byte[] response, Pace pace)
+    private static async Task ServeAsync(Socket socket, byte[] response, Pace pace, Action? answered)
     {
         using (socket)
         {
@@ -112,6 +118,7 @@ public sealed class FaultyServerModel : IServerModel
                     {
                         await pace.WaitAsync();
                         await socket.SendAsync(response);
+                        answered?.Invoke();
                     }
                 }
             }
