@@ -168,18 +168,9 @@ internal static class BottleneckRule
                 : ConcurrencyAdvice;
         }
 
-        var evidence = new SortedDictionary<string, double>(StringComparer.Ordinal)
-        {
-            ["server/busy"] = serverBusy,
-            ["load/busy"] = loadBusy,
-        };
-        foreach (var name in Evidence)
-        {
-            if (m.TryGetValue(name, out var value))
-            {
-                evidence[name] = value;
-            }
-        }
+        var evidence = RuntimeRule.Evidence(m, Evidence);
+        evidence["server/busy"] = serverBusy;
+        evidence["load/busy"] = loadBusy;
 
         var causes = new List<VerdictCause> { new() { Kind = kind, Text = verdict, Advice = advice, Evidence = evidence, Certainty = certainty } };
         if (LimitRule.Memory(document) is { } memory)

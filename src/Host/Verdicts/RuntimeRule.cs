@@ -98,7 +98,7 @@ internal static class RuntimeRule
 
         var c = CultureInfo.InvariantCulture;
         var minimum = Minimum(document);
-        var held = Median(threads);
+        var held = Benchmarks.Load.Statistics.Trend.Level(threads);
         var queue = Window(document, RuntimeMeasures.QueueLength.Name);
         var evidence = new SortedDictionary<string, double>(StringComparer.Ordinal)
         {
@@ -108,7 +108,7 @@ internal static class RuntimeRule
         };
         if (queue.Count > 0)
         {
-            evidence["threadpool/queue/median"] = Median(queue);
+            evidence["threadpool/queue/median"] = Benchmarks.Load.Statistics.Trend.Level(queue);
         }
 
         var cpus = string.Create(c, $"its minimum of {minimum} (the processors its runtime saw)");
@@ -176,13 +176,8 @@ internal static class RuntimeRule
     private static List<double> Window(RunDocument document, string name) =>
         [.. document.Samples.Where(s => s.Values.ContainsKey(name)).Select(s => s.Values[name])];
 
-    private static double Median(List<double> values)
-    {
-        var sorted = values.Order().ToList();
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
-    }
-
-    private static SortedDictionary<string, double> Evidence(SortedDictionary<string, double> m, params string[] names)
+    /// <summary>The figures a cause rests on: those of <paramref name="names"/> the run has. BottleneckRule uses it too.</summary>
+    public static SortedDictionary<string, double> Evidence(SortedDictionary<string, double> m, params string[] names)
     {
         var evidence = new SortedDictionary<string, double>(StringComparer.Ordinal);
         foreach (var name in names)
