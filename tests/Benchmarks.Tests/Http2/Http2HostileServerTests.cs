@@ -235,72 +235,83 @@ public sealed class Http2HostileServerTests
         var flood = 0;
         var acknowledged = 0;
         var stalled = false;
+        var drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var server = new ScriptedHttp2Server(async (peer, stop) =>
         {
-            peer.Socket.SendBufferSize = 4096;
-            var burst = new byte[Chunk * 17];
-            var ping = ScriptedHttp2Server.Frame(6, 0, 0, new byte[8]);
-            for (var i = 0; i < Chunk; i++)
+            try
             {
-                ping.CopyTo(burst, i * 17);
+                peer.Socket.SendBufferSize = 4096;
+                var burst = new byte[Chunk * 17];
+                var ping = ScriptedHttp2Server.Frame(6, 0, 0, new byte[8]);
+                for (var i = 0; i < Chunk; i++)
+                {
+                    ping.CopyTo(burst, i * 17);
+                }
+
+                Task writing;
+                do
+                {
+                    writing = peer.WriteAsync(burst, stop);
+                    flood += Chunk;
+                    stalled = await Task.WhenAny(writing, Task.Delay(TimeSpan.FromSeconds(1), stop)) != writing;
+                }
+                while (!stalled && flood < Cap);
+
+                // Then read in bulk, frame by frame out of each chunk, answering requests once the flood is out.
+                var buffer = new byte[1 << 16];
+                var held = 0;
+                var waiting = new List<int>();
+                while (true)
+                {
+                    var read = await peer.Socket.ReceiveAsync(buffer.AsMemory(held), System.Net.Sockets.SocketFlags.None, stop);
+                    if (read == 0)
+                    {
+                        return;
+                    }
+
+                    held += read;
+                    var at = 0;
+                    while (held - at >= 9 && held - at >= 9 + ((buffer[at] << 16) | (buffer[at + 1] << 8) | buffer[at + 2]))
+                    {
+                        var length = (buffer[at] << 16) | (buffer[at + 1] << 8) | buffer[at + 2];
+                        var (type, flags) = (buffer[at + 3], buffer[at + 4]);
+                        var stream = ((buffer[at + 5] & 0x7F) << 24) | (buffer[at + 6] << 16) | (buffer[at + 7] << 8) | buffer[at + 8];
+                        if (type == 6 && (flags & 1) != 0)
+                        {
+                            Interlocked.Increment(ref acknowledged);
+                        }
+                        else if (type == 1)
+                        {
+                            waiting.Add(stream);
+                        }
+
+                        at += 9 + length;
+                    }
+
+                    // One writer at a time on the socket: requests wait until the flood is out.
+                    if (writing.IsCompleted)
+                    {
+                        foreach (var request in waiting)
+                        {
+                            await peer.WriteAsync(ScriptedHttp2Server.Answer(request, "Hello, World!"), stop);
+                        }
+
+                        waiting.Clear();
+                    }
+
+                    buffer.AsSpan(at, held - at).CopyTo(buffer);
+                    held -= at;
+                }
             }
-
-            Task writing;
-            do
+            finally
             {
-                writing = peer.WriteAsync(burst, stop);
-                flood += Chunk;
-                stalled = await Task.WhenAny(writing, Task.Delay(TimeSpan.FromSeconds(1), stop)) != writing;
-            }
-            while (!stalled && flood < Cap);
-
-            // Then read in bulk, frame by frame out of each chunk, answering requests once the flood is out.
-            var buffer = new byte[1 << 16];
-            var held = 0;
-            var waiting = new List<int>();
-            while (true)
-            {
-                var read = await peer.Socket.ReceiveAsync(buffer.AsMemory(held), System.Net.Sockets.SocketFlags.None, stop);
-                if (read == 0)
-                {
-                    return;
-                }
-
-                held += read;
-                var at = 0;
-                while (held - at >= 9 && held - at >= 9 + ((buffer[at] << 16) | (buffer[at + 1] << 8) | buffer[at + 2]))
-                {
-                    var length = (buffer[at] << 16) | (buffer[at + 1] << 8) | buffer[at + 2];
-                    var (type, flags) = (buffer[at + 3], buffer[at + 4]);
-                    var stream = ((buffer[at + 5] & 0x7F) << 24) | (buffer[at + 6] << 16) | (buffer[at + 7] << 8) | buffer[at + 8];
-                    if (type == 6 && (flags & 1) != 0)
-                    {
-                        Interlocked.Increment(ref acknowledged);
-                    }
-                    else if (type == 1)
-                    {
-                        waiting.Add(stream);
-                    }
-
-                    at += 9 + length;
-                }
-
-                // One writer at a time on the socket: requests wait until the flood is out.
-                if (writing.IsCompleted)
-                {
-                    foreach (var request in waiting)
-                    {
-                        await peer.WriteAsync(ScriptedHttp2Server.Answer(request, "Hello, World!"), stop);
-                    }
-
-                    waiting.Clear();
-                }
-
-                buffer.AsSpan(at, held - at).CopyTo(buffer);
-                held -= at;
+                drained.TrySetResult();
             }
         }, receiveBuffer: 4096);
         var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1, engine: engine, seconds: 4, timeoutSeconds: 10);
+
+        // The load has closed its connection; the server may still be reading the last ACKs.
+        await drained.Task.WaitAsync(TimeSpan.FromSeconds(10));
         Assert.True(stalled, $"the server's flood of {flood} PINGs was taken in full while it did not read: nothing blocked the client's writes");
         Assert.Equal(Volatile.Read(ref flood), Volatile.Read(ref acknowledged));
         Assert.True(result.IsClean && result.Good > 10, $"{result.Good} good after a flood of {flood} PINGs: {result.FirstError}");
