@@ -27,7 +27,7 @@ public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputH
                 buildFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=" + Uri.EscapeDataString("~/../../crank-buildfile.txt"));
             }
         });
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        AssertStopped(replay, 2);
         Assert.Null((string?)FinalJob(replay, 1)["error"]);
         Assert.Equal((HttpStatusCode.OK, "an output file uploaded by crank (replay)\n"), outputFile);
         Assert.Equal((HttpStatusCode.OK, "a build file uploaded by crank (recording)\n"), buildFile);

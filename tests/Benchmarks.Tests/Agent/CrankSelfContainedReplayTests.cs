@@ -34,7 +34,7 @@ public sealed class CrankSelfContainedReplayTests(ReplayAgent fixture, ITestOutp
         });
 
         Assert.Equal("Running", replay.StartOutcome[1]);
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        AssertStopped(replay, 2);
         var load = FinalJob(replay, 2);
         Assert.Null((string?)load["error"]);
         Assert.True(Last(load, "http/rps/mean") > 1000, $"http/rps/mean = {Last(load, "http/rps/mean")}");

@@ -19,7 +19,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
 
         // crank sees every job go through Waiting before Running (its 'is running' and timeout clock).
         Assert.All(replay.FirstStateAfterStart.Values, s => Assert.NotEqual("Running", s));
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        AssertStopped(replay, 2);
 
         // /info describes the machine as the jobs do; crank stores it as the results' environment.
         Assert.Equal("Cloud", (string?)replay.Info!["hw"]);
@@ -92,7 +92,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
     public async Task The_websocket_echo_run_reports_its_open_connections()
     {
         using var replay = await ReplayAsync("ws-echo");
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        AssertStopped(replay, 2);
         var load = FinalJob(replay, 2);
         Assert.Null((string?)load["error"]);
         Assert.True(Last(load, "ws/messages/rate") > 100);
@@ -121,7 +121,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         });
         var load = FinalJob(replay, 2);
         Assert.Null((string?)load["error"]);
-        Assert.Equal("Stopped", replay.StartOutcome[2]);
+        AssertStopped(replay, 2);
         Assert.True(Last(load, "http/rps/mean") > 1000);
 
         // The agent tracked the wrk process the wrapper named (##ChildProcessId), not the wrapper.
@@ -161,8 +161,8 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         {
             Assert.Empty(replay.Problems);
             Assert.Empty(other!.Problems);
-            Assert.Equal("Stopped", replay.StartOutcome[2]);
-            Assert.Equal("Stopped", other.StartOutcome[1]);
+            AssertStopped(replay, 2);
+            AssertStopped(other, 1);
 
             // crank: each job's measurements aggregated by its metadata, then the jobs reduced.
             var loads = new[] { FinalJob(replay, 2), FinalJob(other, 1) };

@@ -15,7 +15,10 @@ public sealed class DatabaseStopTests
         var port = ((System.Net.IPEndPoint)silent.LocalEndpoint).Port;
         var results = TestPaths.NewTempDirectory();
         using var run = LiveHostRun.Start(results, null, "run", "db", "--server", "sockets", "--database", $"Host=127.0.0.1;Port={port};Username=u;Password=p;Database=d;Timeout=0", "-d", "1s", "--results", results);
-        await Task.Delay(TimeSpan.FromSeconds(3));
+
+        // Interrupted once the check has connected (a signal before the run began stores nothing: there was no run).
+        using var checking = await silent.AcceptSocketAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        await Task.Delay(TimeSpan.FromMilliseconds(300));
         var interrupted = Stopwatch.StartNew();
         await run.SignalAsync("INT");
         var exit = await run.WaitForExitAsync(TimeSpan.FromSeconds(20));

@@ -120,7 +120,8 @@ public sealed class BadInputTests
         Assert.NotNull(document.ErrorOutput);
         Assert.True(document.Samples.Count > 0, run.ToString());
         Assert.True(document.Measurements.GetValueOrDefault("benchmarks/cpu/user") + document.Measurements.GetValueOrDefault("benchmarks/cpu/kernel") > 0, run.ToString());
-        Assert.True(document.DurationSeconds < 12, $"the run should stop when the server dies, not wait out the duration (it took {document.DurationSeconds:0.0} s)");
+        // The load's seconds, not the run's (its start-up is slow on a busy machine): it stopped when the server died.
+        Assert.True(document.Samples.Count < 10, $"the run should stop when the server dies, not wait out the duration ({document.Samples.Count} seconds measured)");
         Assert.Empty(ProcessTable.WithArgument(url));
         Assert.Empty(ProcessTable.WithArgument($"{url}/greeting"));
     }

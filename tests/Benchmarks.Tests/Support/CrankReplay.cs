@@ -29,6 +29,18 @@ public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output)
     private protected static JsonObject FinalJob(TranscriptReplay replay, int recordedId) =>
         replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(recordedId)).OrderBy(j => j.Key).Last().Value;
 
+    /// <summary>Asserts the job ended as crank reads a clean end, and otherwise says why it did not: its error and the agent's last lines.</summary>
+    private protected void AssertStopped(TranscriptReplay replay, int recordedId)
+    {
+        var state = replay.StartOutcome[recordedId];
+        if (state != "Stopped")
+        {
+            var job = FinalJob(replay, recordedId);
+            var lines = Agent.Output.Split('\n');
+            Assert.Fail($"job {recordedId} ended {state}, not Stopped: {(string?)job["error"]}\n--- the agent's last lines\n{string.Join('\n', lines[Math.Max(0, lines.Length - 40)..])}");
+        }
+    }
+
     private protected static double Last(JsonObject job, string name) =>
         job["measurements"]!.AsArray().Where(m => (string?)m!["name"] == name).Select(m => (double)m!["value"]!).LastOrDefault(double.NaN);
 
