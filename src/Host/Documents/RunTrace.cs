@@ -18,7 +18,7 @@ public sealed class RunTrace
     /// <summary>Seconds recorded.</summary>
     public double Seconds { get; set; }
 
-    /// <summary>EventPipe: thread samples taken while a thread ran managed code (the sample profiler's "managed" samples, every millisecond per thread). Perf: the process's on-CPU samples (999 a second per busy CPU).</summary>
+    /// <summary>EventPipe: thread samples taken while a thread was in managed code (the sample profiler's "managed" samples, every millisecond per thread, running or waiting). Perf: the process's on-CPU samples (999 a second per busy CPU).</summary>
     public int Samples { get; set; }
 
     /// <summary>Perf only: the share of the samples (%) whose running frame was in each layer; null for EventPipe, which sees managed code only.</summary>
@@ -34,8 +34,23 @@ public sealed class RunTrace
     /// </summary>
     public double TlsPercent { get; set; }
 
-    /// <summary>The methods with the largest shares, by exclusive share (the method itself was running) then inclusive (it or what it called).</summary>
+    /// <summary>
+    /// The methods with the largest shares, by exclusive share (the method itself was running) then
+    /// inclusive (it or what it called). EventPipe: of the samples whose top frame was not a wait
+    /// (those are in <see cref="Waits"/>), as shares of all the samples.
+    /// </summary>
     public List<HotMethod> Methods { get; set; } = [];
+
+    /// <summary>
+    /// EventPipe only: the share of the samples (%) whose top frame was a wait — a lock's spin or
+    /// wait, a spin-wait, a blocking wait, a sleep, or the poll where a thread parks while the
+    /// runtime is suspended (for a GC or for the sampling itself). The sample profiler takes every
+    /// thread in managed code, running or not; these samples are where threads waited, not work.
+    /// </summary>
+    public double? WaitingPercent { get; set; }
+
+    /// <summary>EventPipe only: the wait frames with the largest shares of the samples (%), the ones <see cref="WaitingPercent"/> adds up.</summary>
+    public List<HotMethod> Waits { get; set; } = [];
 
     /// <summary>The profiler of <c>--profiler eventpipe</c>, the default.</summary>
     public const string EventPipe = "eventpipe";

@@ -68,13 +68,33 @@ internal static class ResultTableWriter
         }
         else
         {
-            writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} samples of managed code in {trace.Seconds:0.#} s, stored beside the run (.nettrace); self, total, method:"));
+            writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} samples of threads in managed code in {trace.Seconds:0.#} s, stored beside the run (.nettrace); threads, not CPUs (on-CPU time: --profiler perf)"));
+            if (trace.Waits.Count > 0)
+            {
+                writer.WriteLine(string.Create(c, $"  waiting, set apart: {trace.WaitingPercent:0.0}% ({string.Join(", ", trace.Waits.Take(3).Select(w => string.Create(c, $"{ShortName(w.Name)} {w.ExclusivePercent:0.0}%")))})"));
+            }
+
+            writer.WriteLine("  working; self, total, method:");
         }
 
         foreach (var method in trace.Methods.Take(rows))
         {
             writer.WriteLine(string.Create(c, $"  {method.ExclusivePercent,5:0.0}% {method.InclusivePercent,5:0.0}%  {method.Name}"));
         }
+    }
+
+    /// <summary>Type and method without the namespace: <c>Monitor.Enter_Slowpath</c>.</summary>
+    private static string ShortName(string method)
+    {
+        const string Native = "[native] in ";
+        if (method.StartsWith(Native, StringComparison.Ordinal))
+        {
+            return Native + ShortName(method[Native.Length..]);
+        }
+
+        var dot = method.LastIndexOf('.');
+        var type = dot > 0 ? method.LastIndexOf('.', dot - 1) : -1;
+        return type >= 0 ? method[(type + 1)..] : method;
     }
 
     /// <param name="writer">Where the table goes.</param>

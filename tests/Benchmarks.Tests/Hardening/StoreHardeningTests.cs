@@ -108,6 +108,7 @@ public sealed class StoreHardeningTests
     [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("trace", """{"file":"t.nettrace","methods":[null]}""", "trace.methods[0]")]
+    [InlineData("trace", """{"file":"t.nettrace","waits":[null]}""", "trace.waits[0]")]
     [InlineData("iterations", "[null]", "iterations[0]")]
     [InlineData("spread", """{"http/rps/mean":null}""", "spread[http/rps/mean]")]
     [InlineData("environment", """{"os":null}""", "environment.os")]

@@ -77,6 +77,21 @@ public sealed class RuntimeCounterRunTests
         Assert.All(trace.Methods, m => Assert.True(m.InclusivePercent >= m.ExclusivePercent - 1e-9, m.Name));
         Assert.Contains("trace: ", clean.Output, StringComparison.Ordinal);
 
+        // Waits are set apart from the work: no wait frame among the methods, every set-apart frame a wait, and the two add up to at most every sample.
+        Assert.DoesNotContain(trace.Methods, m => Benchmarks.Host.Metrics.WaitFrames.IsWait(m.Name));
+        Assert.All(trace.Waits, w => Assert.True(Benchmarks.Host.Metrics.WaitFrames.IsWait(w.Name), w.Name));
+        Assert.True(trace.WaitingPercent is >= 0 and <= 100 && share + trace.WaitingPercent <= 100.001, $"{share}% working, {trace.WaitingPercent}% waiting");
+        Assert.True(trace.Waits.Sum(w => w.ExclusivePercent) <= trace.WaitingPercent + 0.001, string.Join(", ", trace.Waits.Select(w => $"{w.Name} {w.ExclusivePercent:0.#}%")));
+
+        // One global lock whose holder spins inside it: the holder's spin is among the work, the waiters' spins are set apart.
+        results = TestPaths.NewTempDirectory();
+        var contended = await HostRun.StartAsync(results, s_timeout, Run(results, "contended", "-c", "16", "-d", "2s", "--trace-seconds", "1s"));
+        Assert.True(contended.ExitCode == 0, contended.ToString());
+        trace = StoredRuns.Single(results).Trace!;
+        Assert.True(trace.Methods.Exists(m => m.Name is "System.Threading.Thread.LongSpinWait" or "System.Threading.Thread.SpinWait" || m.Name.Contains("ContendedScenario", StringComparison.Ordinal)),
+            $"the lock's holder is not among the work: {string.Join(", ", trace.Methods.Select(m => $"{m.Name} {m.ExclusivePercent:0.#}/{m.InclusivePercent:0.#}%"))}; waiting {trace.WaitingPercent:0.#}%: {string.Join(", ", trace.Waits.Select(w => $"{w.Name} {w.ExclusivePercent:0.#}%"))}");
+        Assert.DoesNotContain(trace.Methods, m => Benchmarks.Host.Metrics.WaitFrames.IsWait(m.Name));
+
         // Without counters: none of it, and no verdict from it.
         results = TestPaths.NewTempDirectory();
         var off = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating", "--no-counters", "-d", "1s"));
