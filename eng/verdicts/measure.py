@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PLUGINS = os.path.join(ROOT, "tests", "Plugins", "SamplePlugin", "bin", "Release", "net10.0")
 
-RUNTIME_KINDS = ["gc", "thread-pool-starvation", "lock-contention"]
+RUNTIME_KINDS = ["gc", "thread-pool-starvation", "lock-contention", "exceptions"]
 
 # Documents stored before causes were kept: the kind read off the line's clauses.
 LINE_KINDS = [

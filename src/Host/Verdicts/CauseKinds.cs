@@ -26,10 +26,11 @@ internal static class CauseKinds
     public static readonly CauseKind Gc = new("gc", Runtime, "The GC paused the server a large share of the window");
     public static readonly CauseKind ThreadPoolStarvation = new("thread-pool-starvation", Runtime, "Work waited for a pool thread: the pool added threads because none was free (requests block pool threads: sync over async)");
     public static readonly CauseKind LockContention = new("lock-contention", Runtime, "Threads waited for Monitor locks often, per second and per request");
+    public static readonly CauseKind Exceptions = new("exceptions", Runtime, "The server threw exceptions often, per second and per request");
     public static readonly CauseKind Tls = new("tls", Note, "The share of the server's traced samples in TLS");
 
     public static IReadOnlyList<CauseKind> All { get; } =
-        [Wire, Database, Proxy, Load, CpuQuota, ServerCpu, Kernel, MachineBusy, NothingSaturated, MemoryLimit, Noisy, RateNotMet, Gc, ThreadPoolStarvation, LockContention, Tls];
+        [Wire, Database, Proxy, Load, CpuQuota, ServerCpu, Kernel, MachineBusy, NothingSaturated, MemoryLimit, Noisy, RateNotMet, Gc, ThreadPoolStarvation, LockContention, Exceptions, Tls];
 
     /// <summary>The kind of that name, or null.</summary>
     public static CauseKind? Named(string name) => All.FirstOrDefault(k => k.Name == name);

@@ -142,7 +142,10 @@ public sealed class WebSocketLoadTests
             var rate = scenario == "ws-echo" ? "ws/messages/rate" : "ws/connects/rate";
             Assert.True(document.Measurements[rate] > 0);
             Assert.Equal(0, document.Measurements["ws/errors"]);
-            Assert.True(document.Measurements["benchmarks/cpu"] > 0);
+
+            // Measured, not necessarily above 0: the kernel counts CPU in 10 ms ticks, and beside the parallel tier a
+            // second of a few connects got less than one.
+            Assert.True(document.Measurements.TryGetValue("benchmarks/cpu", out var cpu) && cpu >= 0, "no server CPU measured");
         }
     }
 

@@ -95,12 +95,18 @@ public sealed class WineRunTests(WinePrefix wine)
     public async Task Killing_a_run_under_windows_ends_its_server_and_its_load()
     {
         var results = TestPaths.NewTempDirectory();
-        using var run = wine.Start("run", "plaintext", "--server", "sockets", "-d", "60s", "-w", "1s", "-c", "8", "--no-counters", "--results", WinePrefix.WindowsPath(results));
+        // A start timeout past the default 30 s: under Wine, beside the parallel tier, the server's start took longer.
+        using var run = wine.Start("run", "plaintext", "--server", "sockets", "-d", "60s", "-w", "1s", "-c", "8", "--no-counters", "--start-timeout", "90s", "--results", WinePrefix.WindowsPath(results));
         var marker = $"--results {WinePrefix.WindowsPath(results)}";
         var waited = System.Diagnostics.Stopwatch.StartNew();
         while (wine.Processes("serve --scenario plaintext").Count == 0 || wine.Processes("load --url").Count == 0)
         {
-            Assert.True(waited.Elapsed < TimeSpan.FromSeconds(60) && !run.HasExited, "the run's server and load did not start");
+            if (run.HasExited)
+            {
+                Assert.Fail($"the run ended (exit {run.ExitCode}) before its server and load were both seen:\n{run.StandardOutput.ReadToEnd()}\n{run.StandardError.ReadToEnd()}");
+            }
+
+            Assert.True(waited.Elapsed < TimeSpan.FromSeconds(120), "the run's server and load did not start within 120 s");
             await Task.Delay(200);
         }
 
