@@ -15,7 +15,8 @@ namespace Benchmarks.Host.Verdicts;
 /// machine when the server's own CPUs were that busy but not with the server (another process on
 /// them: <c>machine/server-cpus/idle</c>), the
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
-/// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load), the whole machine when the database shares the server's or the load's CPUs (idle under
+/// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load) or on the
+/// load's CPUs apart from the server's (the two at least <see cref="CpuLimit"/>% busy there: the larger named), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// the machine's other work (CPUs apart, none of the above saturated, idle under <see cref="IdleLimit"/>%),
 /// else none of them. A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
@@ -94,6 +95,14 @@ internal static class BottleneckRule
         {
             kind = CauseKinds.Proxy.Name;
             verdict = string.Create(c, $"the proxy: {proxyName} kept its {Count(proxyCpus.Count)} {proxyBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.ProxyUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.ProxyKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
+        }
+        else if (hasProxy && proxyShared && !proxyCpus.Intersect(serverCpus).Any() && proxyCpus.Union(loadCpus).ToList() is var withLoad
+            && placement.Busy(proxy + load, withLoad) is var sharedBusy && sharedBusy >= CpuLimit)
+        {
+            // The proxy on the load's CPUs, the server on its own: the two filled the CPUs they share, and the larger one is named.
+            kind = proxy >= load ? CauseKinds.Proxy.Name : CauseKinds.Load.Name;
+            verdict = string.Create(c, $"{(proxy >= load ? "the proxy" : "the load")}: {proxyName} and the load share {Count(withLoad.Count)} and kept {(withLoad.Count == 1 ? "it" : "them")} {sharedBusy:0}% busy ({proxyName} {proxy:0.#}%, load {load:0.#}% of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
+            advice = "give the proxy CPUs of its own (--proxy-cpus)";
         }
         else if (!shared && loadBusy >= CpuLimit && serverBusy >= CpuLimit)
         {

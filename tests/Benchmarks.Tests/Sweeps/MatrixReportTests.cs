@@ -154,6 +154,21 @@ public sealed class MatrixReportTests
         run.Parameters.Remove("proxy-cpus");
         run.Measurements["machine/cpu/idle"] = 5;
         Assert.StartsWith("the machine, mostly the proxy: server, nginx and load share its CPUs and it was 95% busy (server 15%, nginx 47%, load 15% of the machine)", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
+        // 'run plaintext --proxy nginx --proxy-cpus 1' on 2 cores: nginx on the load's CPU, the server on its own at 75%: not nothing saturated.
+        run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "1";
+        run.Parameters["proxy"] = "nginx";
+        run.Parameters["proxy-cpus"] = "1";
+        run.Measurements["benchmarks/cpu/mean"] = 37.3;
+        run.Measurements["load/cpu/user"] = 3.4;
+        run.Measurements["load/cpu/kernel"] = 8.3;
+        run.Measurements["proxy/cpu"] = 37.9;
+        run.Measurements["machine/cpu/idle"] = 10.2;
+        run.Measurements["machine/server-cpus/idle"] = 20.5;
+        var cause = BottleneckRule.Judge(run)[0];
+        Assert.Equal("proxy", cause.Kind);
+        Assert.Equal("the proxy: nginx and the load share CPU and kept it 99% busy (nginx 37.9%, load 11.7% of the machine) while the server used 75% of its CPU; give the proxy CPUs of its own (--proxy-cpus)", VerdictLine.Render([cause]));
     }
 
     [Fact]
