@@ -30,7 +30,7 @@ public sealed class DbScenario : IDatabaseScenario
     public async ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(response);
-        var world = await WorldQueries.ReadOneAsync(WorldStore.RandomId(), cancellationToken);
+        var world = await WorldQueries.ReadOneAsync(WorldStore.RandomId(), WorldQueries.NotCancelled(cancellationToken));
         response.ContentType = HeaderValue.ApplicationJson;
         using var writer = new Utf8JsonWriter(response.Body);
         JsonSerializer.Serialize(writer, world, DatabaseJsonContext.Default.World);

@@ -37,8 +37,8 @@ public sealed class FortunesScenario : IDatabaseScenario
         var fortunes = new List<Fortune>();
         await using (var command = WorldStore.Source.CreateCommand(SelectSql))
         {
-            await using var reader = await command.ExecuteReaderAsync(cancellationToken);
-            while (await reader.ReadAsync(cancellationToken))
+            await using var reader = await command.ExecuteReaderAsync(WorldQueries.NotCancelled(cancellationToken));
+            while (await reader.ReadAsync(CancellationToken.None))
             {
                 fortunes.Add(new Fortune(reader.GetInt32(0), reader.GetString(1)));
             }

@@ -34,7 +34,7 @@ public sealed class QueriesScenario : IDatabaseScenario
         World[] worlds;
         await using (var connection = await WorldStore.Source.OpenConnectionAsync(cancellationToken))
         {
-            worlds = await WorldQueries.ReadManyAsync(connection, ids, cancellationToken);
+            worlds = await WorldQueries.ReadManyAsync(connection, ids, WorldQueries.NotCancelled(cancellationToken));
         }
 
         response.ContentType = HeaderValue.ApplicationJson;

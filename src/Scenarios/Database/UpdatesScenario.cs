@@ -38,7 +38,7 @@ public sealed class UpdatesScenario : IDatabaseScenario
         World[] worlds;
         await using (var connection = await WorldStore.Source.OpenConnectionAsync(cancellationToken))
         {
-            worlds = await WorldQueries.ReadManyAsync(connection, ids, cancellationToken);
+            worlds = await WorldQueries.ReadManyAsync(connection, ids, WorldQueries.NotCancelled(cancellationToken));
             for (var i = 0; i < worlds.Length; i++)
             {
                 var number = WorldStore.RandomId();
@@ -50,7 +50,7 @@ public sealed class UpdatesScenario : IDatabaseScenario
                 worlds[i] = worlds[i] with { RandomNumber = number };
             }
 
-            await WorldQueries.UpdateAsync(connection, worlds, cancellationToken);
+            await WorldQueries.UpdateAsync(connection, worlds, WorldQueries.NotCancelled(cancellationToken));
         }
 
         response.ContentType = HeaderValue.ApplicationJson;
