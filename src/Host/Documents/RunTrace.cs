@@ -36,13 +36,13 @@ public sealed class RunTrace
 
     /// <summary>
     /// The methods with the largest shares, by exclusive share (the method itself was running) then
-    /// inclusive (it or what it called). EventPipe: of the samples whose top frame was not a wait
+    /// inclusive (it or what it called). EventPipe: of the samples not in a wait (top frame, or one of the two below it)
     /// (those are in <see cref="Waits"/>), as shares of all the samples.
     /// </summary>
     public List<HotMethod> Methods { get; set; } = [];
 
     /// <summary>
-    /// EventPipe only: the share of the samples (%) whose top frame was a wait — a lock's spin or
+    /// EventPipe only: the share of the samples (%) in a wait (the top frame or one of the two below it) — a lock's spin or
     /// wait, a spin-wait, a blocking wait, a sleep, or the poll where a thread parks while the
     /// runtime is suspended (for a GC or for the sampling itself). The sample profiler takes every
     /// thread in managed code, running or not; these samples are where threads waited, not work.

@@ -7,17 +7,16 @@ namespace Benchmarks.Host.Metrics;
 /// event thread waiting in the OS for events. EventPipe's
 /// sample profiler records a thread in any of them as "in managed code", so a sample in one of
 /// them shows where threads waited, not the work they did. <c>Thread.SpinWait</c> itself is not
-/// one: code that burns a CPU on purpose calls it, and a wait that spins is named by its caller.
+/// one: code that burns a CPU on purpose calls it, and a wait that spins is named by its caller; nor
+/// are the locks' fast paths (<c>Monitor.Enter</c>, <c>Lock.Enter</c>), only their slow ones.
 /// </summary>
 internal static class WaitFrames
 {
     private static readonly string[] s_prefixes =
     [
         "System.Threading.Monitor.Enter_Slowpath",
-        "System.Threading.Monitor.ReliableEnter",
         "System.Threading.Monitor.Wait",
         "System.Threading.Monitor.TryEnter_Slowpath",
-        "System.Threading.Lock.EnterAndGetCurrentThreadId",
         "System.Threading.Lock.TryEnterSlow",
         "System.Threading.LowLevelSpinWaiter.",
         "System.Threading.LowLevelLifoSemaphore.",
