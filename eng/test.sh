@@ -121,7 +121,7 @@ if [ -f "$trx" ]; then
   counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
   passed=$(sed -n 's/.* passed="\([0-9]*\)".*/\1/p' <<<"$counters")
   failed=$(sed -n 's/.* failed="\([0-9]*\)".*/\1/p' <<<"$counters")
-  # The failed tests by name, with the first line of their message, where CI logs keep only the end.
+  # The failed tests by name, with the start of their message, where CI logs keep only the end.
   if [ "${failed:-0}" != 0 ] && ! command -v python3 >/dev/null 2>&1; then
     grep -o '<UnitTestResult [^>]*outcome="Failed"[^>]*>' "$trx" | sed 's/.* testName="\([^"]*\)".*/failed: \1/' || true
   elif [ "${failed:-0}" != 0 ]; then
@@ -132,6 +132,8 @@ for r in et.parse(sys.argv[1]).getroot().iterfind(".//t:UnitTestResult[@outcome=
     message = r.find(".//t:Message", ns)
     text = (message.text or "").strip().splitlines() if message is not None else []
     print(f"failed: {r.get('testName')}: {text[0][:400] if text else ''}")
+    for line in text[1:25]:
+        print(f"    {line[:300]}")
 PY
   fi
   echo "${passed:-0} passed, ${failed:-0} failed"

@@ -16,7 +16,8 @@ namespace Benchmarks.Host.Verdicts;
 /// <see cref="RuntimeMeasures.BlockingAdjustments"/>) at least <see cref="Adjustments"/> times in
 /// the window while holding more threads than its minimum (the processors its runtime saw), or
 /// that often over the run while holding at least <see cref="InjectedThreads"/> above its minimum
-/// through the window (the waits go on, on threads enough for them);
+/// through the window, or above it at all when the pool's reason was blocked threads (the waits go
+/// on, on threads enough for them);
 /// lock contention, at least <see cref="ContentionsPerSecond"/> contentions a second and
 /// <see cref="ContentionsPerRequest"/> per request;
 /// exceptions, at least <see cref="ExceptionsPerSecond"/> thrown a second and
@@ -164,7 +165,9 @@ internal static class RuntimeRule
             }
 
             // Starved before the window and still held there: the waits that raised the pool go on, on threads enough for them.
-            if (inRun >= Adjustments && held >= minimum + InjectedThreads)
+            // Only a synchronous wait on a pool thread raises the pool for blocking, so those adjustments need no margin
+            // above the minimum (8 connections each waiting held 8-10 threads against 2); start-up's starvation does.
+            if (inRun >= Adjustments && (held >= minimum + InjectedThreads || (blocked + warmBlocked >= Adjustments && held > minimum)))
             {
                 return new VerdictCause
                 {

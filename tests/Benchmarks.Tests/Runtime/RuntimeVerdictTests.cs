@@ -110,6 +110,16 @@ public sealed class RuntimeVerdictTests
             "thread-pool starvation: the pool raised its threads 2,300 times because pool threads blocked in waits (sync over async: Task.Wait, .Result), and held a median of 15 through the window against its minimum of 1 (the processors its runtime saw)",
             RuntimeRule.Judge(run).Single(c => c.Kind == "thread-pool-starvation").Text);
 
+        // The same beside a busy machine: it held 9 against 2, under the margin start-up's starvation needs; blocked waits need none.
+        run = Run(rps: 1_900, pause: 0, allocated: 900, gen2: 0, contentions: 255, threads: [8, 9, 9, 9, 9], starved: [0, 0, 0, 0, 0], blocked: [40, 0, 0, 0, 0]);
+        run.Measurements[LimitMeasures.Processors.Name] = 2;
+        Assert.Equal(["thread-pool-starvation", "lock-contention"], RuntimeRule.Judge(run).Select(c => c.Kind));
+
+        // Start-up's starvation with the same threads is not the stack's: a margin of 8 above the minimum is.
+        run = Run(rps: 1_900, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [8, 9, 9, 9, 9], starved: [40, 0, 0, 0, 0], blocked: [0, 0, 0, 0, 0]);
+        run.Measurements[LimitMeasures.Processors.Name] = 2;
+        Assert.Empty(RuntimeRule.Judge(run));
+
         // The pool's minimum is what its runtime saw: 4 processors, and a pool held at 4 is not starved whatever it added.
         run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [2, 4, 4, 4, 4], starved: [0, 1, 1, 1, 0]);
         run.Measurements[LimitMeasures.Processors.Name] = 4;

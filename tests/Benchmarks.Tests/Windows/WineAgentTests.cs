@@ -128,11 +128,13 @@ public sealed class WineAgentTests(WinePrefix wine)
     }
 
     /// <remarks>
-    /// With <c>--allow-local-users</c>: the tests' client is a Linux process, whose account Wine's socket table cannot
+    /// With <c>--driver-timeout 60s</c>: under Wine on a machine the parallel tests keep 100% busy, a keep-alive can wait
+    /// longer than crank's 10 s in the agent's queue, and the agent then deletes a job its controller never left (the
+    /// timeout itself is tested natively). With <c>--allow-local-users</c>: the tests' client is a Linux process, whose account Wine's socket table cannot
     /// name (it knows only its own processes), so the agent's default would refuse it as an unknown local account.
     /// </remarks>
     private Task<AgentProcess> StartAgentAsync() =>
-        AgentProcess.StartAsync(options: ["--allow-local-users"], jobsDirectory: WinePrefix.WindowsPath(TestPaths.NewTempDirectory()), environment: wine.Environment, executable: wine.Executable, launcher: ["wine"]);
+        AgentProcess.StartAsync(options: ["--allow-local-users", "--driver-timeout", "60s"], jobsDirectory: WinePrefix.WindowsPath(TestPaths.NewTempDirectory()), environment: wine.Environment, executable: wine.Executable, launcher: ["wine"]);
 
     /// <summary>The job once it has reported two intervals' measurements (the Windows metrics each second).</summary>
     private static async Task<JsonObject> MeasuredAsync(AgentClient client, int id)
