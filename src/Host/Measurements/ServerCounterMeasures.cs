@@ -26,9 +26,25 @@ internal static class ServerCounterMeasures
     /// every request with its tags, which added 70–100 bytes to what a Kestrel request allocates
     /// (about 10%): the figure would change what it explains.
     /// </summary>
-    public static IReadOnlyList<string> Meters { get; } = [KestrelMeter];
+    /// <remarks>
+    /// Npgsql's by instrument, not whole: the commands executing and the requests waiting for a
+    /// pooled connection are counted on every command anyway; its duration histogram is not read.
+    /// </remarks>
+    public static IReadOnlyList<string> Meters { get; } = [KestrelMeter, NpgsqlMeter + "\\" + NpgsqlExecuting, NpgsqlMeter + "\\" + NpgsqlPending];
 
     private const string KestrelMeter = "Microsoft.AspNetCore.Server.Kestrel";
+
+    private const string NpgsqlMeter = "Npgsql";
+
+    private const string NpgsqlExecuting = "db.client.operation.npgsql.executing";
+
+    private const string NpgsqlPending = "db.client.connection.npgsql.pending_requests";
+
+    /// <summary>Commands the server's Npgsql had sent and not yet had answered, at each second: the requests waiting on the database.</summary>
+    public static readonly Measurement DatabaseCommandsExecuting = Measurement.ServerCounter("npgsql-meter/executing-commands", "count", Avg, Neither, "Database commands the server's Npgsql was executing at once (db.client.operation.npgsql.executing), mean of the seconds");
+
+    /// <summary>Requests waiting for a connection from the server's Npgsql pool, at each second.</summary>
+    public static readonly Measurement DatabasePendingConnections = Measurement.ServerCounter("npgsql-meter/pending-connection-requests", "count", Avg, Lower, "Requests waiting for a connection from the server's Npgsql pool (db.client.connection.npgsql.pending_requests), mean of the seconds");
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
@@ -54,6 +70,8 @@ internal static class ServerCounterMeasures
         Measurement.ServerCounter("kestrel-meter/queued-connections", "count", Max, Lower, "Connections accepted and waiting for Kestrel to start them (kestrel.queued_connections), largest second"),
         Measurement.ServerCounter("kestrel-meter/queued-requests", "count", Max, Lower, "Requests on HTTP/2 and HTTP/3 connections waiting for Kestrel to start them (kestrel.queued_requests), largest second"),
         Measurement.ServerCounter("kestrel-meter/active-tls-handshakes", "count", Max, Neither, "TLS handshakes in progress in Kestrel (kestrel.active_tls_handshakes), largest second"),
+        DatabaseCommandsExecuting,
+        DatabasePendingConnections,
     ];
 
     /// <summary>The measurement name of a meter's instrument, or null for one the catalog does not declare.</summary>
@@ -65,6 +83,8 @@ internal static class ServerCounterMeasures
             (KestrelMeter, "kestrel.queued_connections") => "kestrel-meter/queued-connections",
             (KestrelMeter, "kestrel.queued_requests") => "kestrel-meter/queued-requests",
             (KestrelMeter, "kestrel.active_tls_handshakes") => "kestrel-meter/active-tls-handshakes",
+            (NpgsqlMeter, NpgsqlExecuting) => DatabaseCommandsExecuting.Name,
+            (NpgsqlMeter, NpgsqlPending) => DatabasePendingConnections.Name,
             _ => null,
         };
         return name;

@@ -63,6 +63,12 @@ internal sealed class MeterReadings
         {
             gauges[group.Key] = group.Sum(p => p.Value);
         }
+
+        // An instrument never added to publishes no series: a pool nobody waited for is 0, not missing, once Npgsql is seen.
+        if (gauges.ContainsKey(ServerCounterMeasures.DatabaseCommandsExecuting.Name))
+        {
+            gauges.TryAdd(ServerCounterMeasures.DatabasePendingConnections.Name, 0);
+        }
     }
 
     private static double? Number(object? raw) =>

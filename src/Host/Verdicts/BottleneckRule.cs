@@ -19,6 +19,8 @@ namespace Benchmarks.Host.Verdicts;
 /// load's CPUs apart from the server's (the two at least <see cref="CpuLimit"/>% busy there: the larger named), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// the machine's other work (CPUs apart, none of the above saturated, idle under <see cref="IdleLimit"/>%),
+/// the database's latency when nothing saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
+/// loop's requests in flight sat in a database command (the server's Npgsql meter),
 /// else none of them. A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
 /// </summary>
@@ -38,6 +40,9 @@ internal static class BottleneckRule
     ];
 
     public const double WireLimit = 80;
+
+    /// <summary>The share of a closed loop's requests in flight that must sit in a database command, with nothing saturated, for the database's latency to be named.</summary>
+    public const double DatabaseWaitShare = 0.5;
 
     public const double CpuLimit = 90;
 
@@ -168,6 +173,14 @@ internal static class BottleneckRule
             kind = CauseKinds.MachineBusy.Name;
             verdict = string.Create(c, $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)} and the load {loadBusy:0}% of its{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
         }
+        else if (DatabaseWait(document) is var (executing, inFlight) && executing >= DatabaseWaitShare * inFlight)
+        {
+            // Nothing busy, yet most of the closed loop's requests sat in a database command: the database's answers were slow (locks, I/O, its round trip), not its CPU.
+            kind = CauseKinds.Database.Name;
+            var pending = m.GetValueOrDefault(ServerCounterMeasures.DatabasePendingConnections.Name);
+            verdict = string.Create(c, $"the database's latency: {executing:0.#} of the {inFlight:0} requests in flight were waiting on a query at a time (Npgsql's executing commands{(pending >= 1 ? $", and {pending:0.#} for a pooled connection" : "")}), while no CPU was saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}");
+            advice = "the database answers slowly without being busy: look at what its queries wait for (pg_stat_activity's wait events: locks, I/O) or at the round trip to it";
+        }
         else
         {
             kind = CauseKinds.NothingSaturated.Name;
@@ -180,6 +193,15 @@ internal static class BottleneckRule
         var evidence = RuntimeRule.Evidence(m, Evidence);
         evidence["server/busy"] = serverBusy;
         evidence["load/busy"] = loadBusy;
+        if (kind == CauseKinds.Database.Name && DatabaseWait(document) is var (waiting, requests))
+        {
+            evidence[ServerCounterMeasures.DatabaseCommandsExecuting.Name] = waiting;
+            evidence["load/in-flight"] = requests;
+            if (m.TryGetValue(ServerCounterMeasures.DatabasePendingConnections.Name, out var queued))
+            {
+                evidence[ServerCounterMeasures.DatabasePendingConnections.Name] = queued;
+            }
+        }
 
         var causes = new List<VerdictCause> { new() { Kind = kind, Text = verdict, Advice = advice, Evidence = evidence, Certainty = certainty } };
         if (LimitRule.Memory(document) is { } memory)
@@ -193,6 +215,25 @@ internal static class BottleneckRule
         }
 
         return causes;
+    }
+
+    /// <summary>
+    /// The database commands the server's Npgsql was executing at once (mean of the window's seconds) and
+    /// the requests a closed loop keeps in flight (connections by pipeline depth, or by streams over
+    /// HTTP/2); null for an open model (its in-flight count is the server's doing) or a server without the figure.
+    /// </summary>
+    private static (double Executing, double InFlight)? DatabaseWait(RunDocument document)
+    {
+        var p = document.Parameters;
+        if (p.ContainsKey("rate") || !document.Measurements.TryGetValue(ServerCounterMeasures.DatabaseCommandsExecuting.Name, out var executing)
+            || !double.TryParse(p.GetValueOrDefault("connections"), NumberStyles.Integer, CultureInfo.InvariantCulture, out var connections) || connections < 1)
+        {
+            return null;
+        }
+
+        var depth = p.GetValueOrDefault("protocol") is "h2" or "h2c" ? p.GetValueOrDefault("streams") : p.GetValueOrDefault("pipeline");
+        var each = double.TryParse(depth, NumberStyles.Integer, CultureInfo.InvariantCulture, out var d) && d >= 1 ? d : 1;
+        return (executing, connections * each);
     }
 
     private static string Count(int cpus) => cpus == 1 ? "CPU" : $"{cpus} CPUs";

@@ -12,7 +12,7 @@ internal static class CauseKinds
     public const string Note = "note";
 
     public static readonly CauseKind Wire = new("wire", Machine, "The link ran near its speed");
-    public static readonly CauseKind Database = new("database", Machine, "PostgreSQL kept its own CPUs busy");
+    public static readonly CauseKind Database = new("database", Machine, "PostgreSQL kept its own CPUs busy, or its answers were slow while nothing was busy");
     public static readonly CauseKind Proxy = new("proxy", Machine, "The reverse proxy kept its own CPUs busy");
     public static readonly CauseKind Load = new("load", Machine, "The load generator was the limit: its CPUs or its threads were busy, or it shared the server's saturated CPUs");
     public static readonly CauseKind CpuQuota = new("cpu-quota", Machine, "The server's CPU quota throttled it");

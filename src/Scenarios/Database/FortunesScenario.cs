@@ -37,8 +37,9 @@ public sealed class FortunesScenario : IDatabaseScenario
         var fortunes = new List<Fortune>();
         await using (var command = WorldStore.Source.CreateCommand(SelectSql))
         {
-            await using var reader = await command.ExecuteReaderAsync(WorldQueries.NotCancelled(cancellationToken));
-            while (await reader.ReadAsync(CancellationToken.None))
+            var notCancelled = WorldQueries.NotCancelled(cancellationToken);
+            await using var reader = await command.ExecuteReaderAsync(notCancelled);
+            while (await reader.ReadAsync(notCancelled))
             {
                 fortunes.Add(new Fortune(reader.GetInt32(0), reader.GetString(1)));
             }

@@ -121,6 +121,42 @@ public sealed class RunVerdictTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_closed_loop_waiting_on_database_commands_with_nothing_busy_is_the_databases_latency()
+    {
+        // slow-query as measured: 16 connections, 16 commands executing, server 75% of its CPU, the database 23% of its two.
+        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "1";
+        run.Parameters["connections"] = "16";
+        run.Parameters["pipeline"] = "1";
+        run.Measurements["benchmarks/cpu/mean"] = 37.5;
+        run.Measurements["load/cpu/user"] = 5;
+        run.Measurements["machine/cpu/idle"] = 45;
+        run.Measurements["npgsql-meter/executing-commands"] = 16;
+        var cause = BottleneckRule.Judge(run)[0];
+        Assert.Equal("database", cause.Kind);
+        Assert.StartsWith("the database's latency: 16 of the 16 requests in flight were waiting on a query at a time", cause.Text, StringComparison.Ordinal);
+        Assert.Equal((16, 16), (cause.Evidence["npgsql-meter/executing-commands"], cause.Evidence["load/in-flight"]));
+
+        // Pipelined 16 deep, the same 16 commands are a tenth of what is in flight: not the database's doing.
+        run.Parameters["pipeline"] = "16";
+        Assert.Equal("nothing-saturated", BottleneckRule.Judge(run)[0].Kind);
+
+        // An open model keeps in flight what the server holds: no closed-loop share to judge by.
+        run.Parameters["pipeline"] = "1";
+        run.Parameters["rate"] = "2000";
+        Assert.Equal("nothing-saturated", BottleneckRule.Judge(run)[0].Kind);
+
+        // A busy server CPU is named first, whatever waits on the database.
+        run.Parameters.Remove("rate");
+        run.Measurements["benchmarks/cpu/mean"] = 49;
+        run.Measurements["benchmarks/cpu/user"] = 40;
+        run.Measurements["benchmarks/cpu/kernel"] = 9;
+        Assert.NotEqual("database", BottleneckRule.Judge(run)[0].Kind);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void The_wire_shared_cpus_and_steal_are_named()
     {
         var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
