@@ -1,11 +1,16 @@
 namespace Benchmarks.Host.Jobs;
 
-/// <summary>The last lines a process printed, kept for error messages.</summary>
+/// <summary>
+/// The last lines a process printed (a server's output for its error messages, an agent job's
+/// output and build log for crank), at most a capacity of them; each line keeps its index since
+/// the first, so a reader can ask for the lines after the ones it has.
+/// </summary>
 internal sealed class OutputTail
 {
     private readonly Queue<string> _lines = new();
     private readonly int _capacity;
     private readonly Lock _lock = new();
+    private long _dropped;
 
     public OutputTail(int capacity = 200)
     {
@@ -19,6 +24,7 @@ internal sealed class OutputTail
             if (_lines.Count == _capacity)
             {
                 _lines.Dequeue();
+                _dropped++;
             }
 
             _lines.Enqueue(line);
@@ -30,6 +36,32 @@ internal sealed class OutputTail
         lock (_lock)
         {
             return [.. _lines.Skip(Math.Max(0, _lines.Count - count))];
+        }
+    }
+
+    /// <summary>The kept lines whose index is <paramref name="start"/> or later.</summary>
+    public IReadOnlyList<string> From(long start)
+    {
+        lock (_lock)
+        {
+            var skip = Math.Max(0, start - _dropped);
+            return [.. _lines.Skip((int)Math.Min(skip, int.MaxValue))];
+        }
+    }
+
+    /// <summary>Every kept line, one per line of text.</summary>
+    public string Text() => string.Join(Environment.NewLine, Last(_capacity));
+
+    /// <summary>The last <paramref name="count"/> lines as they were printed, one per line of text.</summary>
+    public string Tail(int count) => string.Join(Environment.NewLine, Last(count));
+
+    /// <summary>Drops every line (a deleted job keeps none); later indexes continue from where they were.</summary>
+    public void Clear()
+    {
+        lock (_lock)
+        {
+            _dropped += _lines.Count;
+            _lines.Clear();
         }
     }
 

@@ -88,17 +88,7 @@ internal sealed class H2loadLoadJob(HttpWire wire) : ILoadJob
             return (null, JobFailure.Exited("h2load exited", main, " without a report"));
         }
 
-        JobFailure? failure = null;
-        if (main.ExitCode != 0)
-        {
-            failure = JobFailure.Exited("h2load exited", main);
-        }
-        else if (report.Requests == 0 || report.BadResponses > 0 || report.SocketErrors > 0)
-        {
-            failure = new(string.Create(CultureInfo.InvariantCulture, $"the load reported: {report.BadResponses} bad responses, {report.SocketErrors} failed or timed-out requests, {report.Requests} requests."), main.Tail.Format(20));
-        }
-
-        return (report.ToMeasurements(), failure);
+        return (report.ToMeasurements(), report.Failure("h2load", main, "failed or timed-out requests"));
     }
 
     /// <summary>A duration as h2load reads one: whole milliseconds with their unit.</summary>

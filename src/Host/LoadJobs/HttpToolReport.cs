@@ -26,6 +26,23 @@ internal sealed record HttpToolReport
     public double ThroughputMegabytesPerSecond { get; init; }
 
     /// <summary>
+    /// The run's failure, if any: <paramref name="tool"/> exited badly, or it reported no request, a bad
+    /// response or a socket error (its own words for those in <paramref name="socketErrors"/>).
+    /// </summary>
+    public Jobs.JobFailure? Failure(string tool, Jobs.JobProcess main, string socketErrors)
+    {
+        ArgumentNullException.ThrowIfNull(main);
+        if (main.ExitCode != 0)
+        {
+            return Jobs.JobFailure.Exited(tool + " exited", main);
+        }
+
+        return Requests == 0 || BadResponses > 0 || SocketErrors > 0
+            ? new(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"the load reported: {BadResponses} bad responses, {SocketErrors} {socketErrors}, {Requests} requests."), main.Tail.Format(20))
+            : null;
+    }
+
+    /// <summary>
     /// Percentiles wrk printed below a lower percentile (wrk 4.1 sometimes prints <c>99% 0.00us</c>
     /// under pipelining): they are left out rather than stored as a false value.
     /// </summary>

@@ -62,17 +62,7 @@ internal sealed class WrkLoadJob : ILoadJob
             main.Tail.Add($"warning: wrk reported an inconsistent {percentile}th latency percentile; it is left out.");
         }
 
-        JobFailure? failure = null;
-        if (main.ExitCode != 0)
-        {
-            failure = JobFailure.Exited("wrk exited", main);
-        }
-        else if (report.Requests == 0 || report.BadResponses > 0 || report.SocketErrors > 0)
-        {
-            failure = new(string.Create(CultureInfo.InvariantCulture, $"the load reported: {report.BadResponses} bad responses, {report.SocketErrors} socket errors, {report.Requests} requests."), main.Tail.Format(20));
-        }
-
-        return (measurements, failure);
+        return (measurements, report.Failure("wrk", main, "socket errors"));
     }
 
     private static JobStartInfo Command(LoadLaunch request, string workDirectory, TimeSpan duration, string name) =>

@@ -36,40 +36,27 @@ internal static class MetricsDelta
         var capacity = seconds * cores;
         if (start.Server is { } s0 && end.Server is { } s1)
         {
-            var user = Percent(s1.User - s0.User, capacity);
-            var kernel = Percent(s1.Kernel - s0.Kernel, capacity);
-            Set(values, CpuUser, user);
-            Set(values, CpuKernel, kernel);
-            Set(values, Cpu, user + kernel);
-            Set(values, CpuMean, user + kernel);
+            var busy = SetSplit(values, s0, s1, capacity, CpuUser, CpuKernel, Cpu);
+            Set(values, CpuMean, busy);
             Set(values, WorkingSet, s1.WorkingSetBytes / (1024.0 * 1024.0));
         }
 
         if (start.Load is { } l0 && end.Load is { } l1)
         {
             // The load process seen from outside (a local run's per-second series; its value is what the load reports).
-            Set(values, LoadUser, Percent(l1.User - l0.User, capacity));
-            Set(values, LoadKernel, Percent(l1.Kernel - l0.Kernel, capacity));
+            SetSplit(values, l0, l1, capacity, LoadUser, LoadKernel, total: null);
         }
 
         if (start.Database is { } d0 && end.Database is { } d1)
         {
             // The database the run started (postmaster and backends), on every path the same.
-            var user = Percent(d1.User - d0.User, capacity);
-            var kernel = Percent(d1.Kernel - d0.Kernel, capacity);
-            Set(values, DbUser, user);
-            Set(values, DbKernel, kernel);
-            Set(values, DbCpu, user + kernel);
+            SetSplit(values, d0, d1, capacity, DbUser, DbKernel, DbCpu);
         }
 
         if (start.Proxy is { } p0 && end.Proxy is { } p1)
         {
             // The reverse proxy in front of the server (nginx's master and workers, HAProxy's threads).
-            var user = Percent(p1.User - p0.User, capacity);
-            var kernel = Percent(p1.Kernel - p0.Kernel, capacity);
-            Set(values, ProxyUser, user);
-            Set(values, ProxyKernel, kernel);
-            Set(values, ProxyCpu, user + kernel);
+            SetSplit(values, p0, p1, capacity, ProxyUser, ProxyKernel, ProxyCpu);
         }
 
         var machine = end.Machine - start.Machine;
@@ -168,6 +155,21 @@ internal static class MetricsDelta
     }
 
     private static void Set(SortedDictionary<string, double> values, Measurement measurement, double value) => values[measurement.Name] = value;
+
+    /// <summary>A process's user and kernel time between two readings, and their sum, as shares of the machine; returns the sum.</summary>
+    private static double SetSplit(SortedDictionary<string, double> values, ProcessCpuTimes from, ProcessCpuTimes to, double capacity, Measurement user, Measurement kernel, Measurement? total)
+    {
+        var inUser = Percent(to.User - from.User, capacity);
+        var inKernel = Percent(to.Kernel - from.Kernel, capacity);
+        Set(values, user, inUser);
+        Set(values, kernel, inKernel);
+        if (total is not null)
+        {
+            Set(values, total, inUser + inKernel);
+        }
+
+        return inUser + inKernel;
+    }
 
     private static double Percent(double cpuSeconds, double capacitySeconds) => Math.Max(0, cpuSeconds) / capacitySeconds * 100;
 }

@@ -237,7 +237,7 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
     }
 
     /// <summary>The build's error lines (compiler and MSBuild messages), else its last lines.</summary>
-    private static string Diagnostics(RollingLog log)
+    private static string Diagnostics(OutputTail log)
     {
         var errors = log.From(0).Where(l => l.Contains(": error ", StringComparison.OrdinalIgnoreCase) || l.StartsWith("error", StringComparison.OrdinalIgnoreCase) || l.StartsWith("fatal:", StringComparison.Ordinal)).Distinct().Take(30).ToList();
         return errors.Count > 0 ? string.Join(Environment.NewLine, errors) : log.Tail(30);

@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Text.Json.Nodes;
+using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Agent.Files;
-using Benchmarks.Host.Agent.Hosting;
 
 namespace Benchmarks.Host.Agent.Protocol;
 
@@ -52,9 +52,9 @@ internal sealed class AgentJob
 
     public DateTime CreatedUtc { get; }
 
-    public RollingLog Output { get; } = new();
+    public OutputTail Output { get; } = new(10_000);
 
-    public RollingLog BuildLog { get; } = new();
+    public OutputTail BuildLog { get; } = new(10_000);
 
     /// <summary>The dump written when the job was stopped (crank's <c>dumpProcess</c>), or why there is none.</summary>
     public (string? Path, string? Error)? Dump { get; set; }
