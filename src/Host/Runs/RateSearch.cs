@@ -12,7 +12,11 @@ namespace Benchmarks.Host.Runs;
 /// kept as such, so that the answer says it is the client's limit, not the server's. A step that
 /// achieved less than half its rate is a clear miss, believed at once; before any step has met the
 /// target, the next goes down to what that step achieved rather than to half its rate, so that a
-/// search started far too high comes down in a step or two, not one halving per two steps.
+/// search started far too high comes down in a step or two, not one halving per two steps. Once a
+/// rate has met the target, a miss that fell short of its rate by more than the precision says
+/// where the server's ceiling is (what it achieved): the next step goes to just above that ceiling
+/// when the midpoint would be further up, so the search tries the rate that decides the answer
+/// instead of halving its way down through rates the server cannot serve.
 /// </summary>
 internal sealed class RateSearch(double start)
 {
@@ -22,6 +26,9 @@ internal sealed class RateSearch(double start)
     public const int MaxSteps = 16;
 
     private readonly HashSet<double> _confirming = [];
+
+    /// <summary>What the last step achieved when it fell short of its rate by more than the precision (NaN otherwise).</summary>
+    private double _shortAchieved = double.NaN;
 
     /// <summary>The rate the next step runs at.</summary>
     public double Rate { get; private set; } = start > 0 ? start : throw new ArgumentOutOfRangeException(nameof(start), "a search starts from a positive rate");
@@ -56,6 +63,7 @@ internal sealed class RateSearch(double start)
 
         Step++;
         var clear = !met && double.IsFinite(achieved) && achieved < rate / 2;
+        _shortAchieved = !met && double.IsFinite(achieved) && achieved * (1 + Precision) < rate ? achieved : double.NaN;
         if (!met && !clear && _confirming.Add(rate))
         {
             confirming = true;
@@ -70,11 +78,11 @@ internal sealed class RateSearch(double start)
 
         var next = (BestRate, Missed) switch
         {
-            (null, { } low) when clear && achieved >= 1 && low.Rate == rate => Math.Min(low.Rate / 2, RoundDown(achieved)),
+            (null, { } low) when clear && achieved >= 1 && low.Rate == rate => Math.Min(low.Rate / 2, RoundDown(achieved, 2)),
             (null, { } low) when low.Rate / 2 >= 1 => low.Rate / 2,
             (null, _) => 0,
             ({ } up, null) => up * 2,
-            ({ } up, { } down) => Round((up + down.Rate) / 2),
+            ({ } up, { } down) => Math.Min(Round((up + down.Rate) / 2), Ceiling(up)),
         };
         if (next <= 0 || next == rate)
         {
@@ -84,6 +92,10 @@ internal sealed class RateSearch(double start)
         Rate = next;
         return true;
     }
+
+    /// <summary>Just above what a step that fell short achieved (and above the best met rate): the rate that decides whether the server does better; infinite without one.</summary>
+    private double Ceiling(double best) =>
+        double.IsFinite(_shortAchieved) ? RoundDown(Math.Max(_shortAchieved, best) * (1 + Precision), 3) : double.PositiveInfinity;
 
     private void Keep(double rate, bool met, string reason, string? loadBound)
     {
@@ -100,10 +112,10 @@ internal sealed class RateSearch(double start)
         }
     }
 
-    /// <summary>Two significant digits, rounded down: the rate a step achieved, as the next to try.</summary>
-    private static double RoundDown(double rate)
+    /// <summary>Rounded down to <paramref name="digits"/> significant digits: a rate a step achieved, as the next to try.</summary>
+    private static double RoundDown(double rate, int digits)
     {
-        var scale = Math.Pow(10, Math.Floor(Math.Log10(rate)) - 1);
+        var scale = Math.Pow(10, Math.Floor(Math.Log10(rate)) - (digits - 1));
         return Math.Max(1, Math.Floor(rate / scale) * scale);
     }
 

@@ -23,6 +23,36 @@ public sealed class FindMaxTests
         Assert.Equal(20_000, near.Rate);
     }
 
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_miss_short_of_its_rate_sends_the_search_to_just_above_what_the_server_achieved()
+    {
+        // A server that serves about 2,000 req/s: 500, 1,000 and 2,000 meet; 4,000 achieves 2,002.
+        var search = new RateSearch(500);
+        Assert.True(search.Record(true, "met", null, 500, out _));
+        Assert.True(search.Record(true, "met", null, 1_000, out _));
+        Assert.True(search.Record(true, "met", null, 2_000, out _));
+        Assert.True(search.Record(false, "the rate was not met (50% short)", null, 2_002, out var confirming));
+        Assert.True(confirming);
+        Assert.True(search.Record(false, "the rate was not met (50% short)", null, 2_007, out _));
+
+        // Not the midpoint (3,000), which the server cannot serve either: just above its ceiling,
+        // so the search ends in seven steps, not fifteen.
+        Assert.Equal(2_100, search.Rate);
+        Assert.True(search.Record(false, "the rate was not met (5% short)", null, 2_000, out confirming));
+        Assert.True(confirming);
+        Assert.False(search.Record(false, "the rate was not met (5% short)", null, 2_000, out _));
+        Assert.Equal(2_000, search.BestRate);
+        Assert.Equal(2_100, search.Missed!.Value.Rate);
+
+        // A miss on latency alone, its rate achieved, still halves the interval.
+        var latency = new RateSearch(1_000);
+        Assert.True(latency.Record(true, "met", null, 1_000, out _));
+        Assert.True(latency.Record(false, "p99 was 80 ms", null, 2_000, out _));
+        Assert.True(latency.Record(false, "p99 was 80 ms", null, 2_000, out _));
+        Assert.Equal(1_500, latency.Rate);
+    }
+
     [Fact]
     public async Task An_interrupted_search_gives_no_answer_and_fails()
     {
