@@ -90,7 +90,8 @@ public sealed class WebSocketLoadTests
         { Warmup = TimeSpan.Zero,
             Url = new Uri($"ws://127.0.0.1:{serve.Port}/plain"),
             Connections = 4,
-            Duration = TimeSpan.FromSeconds(1),
+            // Long enough for a cold server's first echoes on a machine busy with other tests (1 s was not).
+            Duration = TimeSpan.FromSeconds(3),
             LocalAddresses = [System.Net.IPAddress.Parse("127.0.0.2"), System.Net.IPAddress.Parse("127.0.0.3")],
         }, null, CancellationToken.None);
 
