@@ -9,4 +9,11 @@ public interface IAsyncScenario : IScenario
 {
     /// <summary>Writes the response for one request once what it waits for has answered.</summary>
     ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken);
+
+    /// <summary>Not the path of an asynchronous scenario, which every server model awaits instead: 500 should one call it.</summary>
+    void IScenario.Handle(in ScenarioRequest request, IScenarioResponse response)
+    {
+        ArgumentNullException.ThrowIfNull(response);
+        response.StatusCode = 500;
+    }
 }

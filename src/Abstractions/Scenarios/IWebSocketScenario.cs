@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Net.WebSockets;
 
 namespace Benchmarks.Scenarios;
@@ -16,4 +17,16 @@ public interface IWebSocketScenario : IScenario
 
     /// <summary>Serves one accepted WebSocket on <paramref name="route"/> until either side closes it.</summary>
     Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken);
+
+    /// <summary>A plain HTTP request to a WebSocket route: 426 Upgrade Required.</summary>
+    void IScenario.Handle(in ScenarioRequest request, IScenarioResponse response)
+    {
+        ArgumentNullException.ThrowIfNull(response);
+        response.StatusCode = 426;
+        response.ContentType = HeaderValue.TextPlain;
+        response.Body.Write("This route speaks WebSocket."u8);
+    }
+
+    /// <summary>WebSocket messages are checked by the load's own rules, not by a response validator.</summary>
+    IResponseValidator? IScenario.CreateValidator() => null;
 }

@@ -5,33 +5,13 @@ namespace Benchmarks.Scenarios.Database;
 /// one added at request time, sorted by message, rendered as an HTML table with every message
 /// escaped, <c>text/html; charset=utf-8</c>.
 /// </summary>
-public sealed class FortunesScenario : IDatabaseScenario
+public sealed class FortunesScenario() : HelloWorldScenario(
+    "fortunes", "/fortunes", "/fortunes", DatabaseTest.Fortunes,
+    "TechEmpower fortunes: every Fortune row plus one added at request time, sorted and HTML-escaped, at /fortunes.")
 {
     public const string SelectSql = "SELECT id, message FROM fortune";
 
-    private static readonly string[] s_routes = ["/fortunes"];
-
-    public string Name => "fortunes";
-
-    public string Description => "TechEmpower fortunes: every Fortune row plus one added at request time, sorted and HTML-escaped, at /fortunes.";
-
-    public IReadOnlyList<string> Routes => s_routes;
-
-    public DatabaseTest Test => DatabaseTest.Fortunes;
-
-    public string SchemaScript => HelloWorldSchema.Script;
-
-    public LoadDefaults Load { get; } = new("/fortunes", PipelineDepth: 1, Connections: 256);
-
-    /// <summary>Every server model awaits <see cref="HandleAsync"/>; this path only declares the content type.</summary>
-    public void Handle(in ScenarioRequest request, IScenarioResponse response)
-    {
-        ArgumentNullException.ThrowIfNull(response);
-        response.StatusCode = 500;
-        response.ContentType = HeaderValue.TextHtmlUtf8;
-    }
-
-    public async ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken)
+    public override async ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(response);
         var fortunes = new List<Fortune>();
@@ -51,5 +31,5 @@ public sealed class FortunesScenario : IDatabaseScenario
         FortunesPage.Write(response.Body, fortunes);
     }
 
-    public IResponseValidator CreateValidator() => new FortunesValidator();
+    public override IResponseValidator CreateValidator() => new FortunesValidator();
 }

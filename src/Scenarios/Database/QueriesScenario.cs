@@ -3,31 +3,11 @@ using System.Text.Json;
 namespace Benchmarks.Scenarios.Database;
 
 /// <summary>TechEmpower multiple queries: <c>?queries=N</c> random World rows (N clamped to 1..500), each by its own query, sent as one batch.</summary>
-public sealed class QueriesScenario : IDatabaseScenario
+public sealed class QueriesScenario() : HelloWorldScenario(
+    "queries", "/queries", "/queries?queries=20", DatabaseTest.MultipleQueries,
+    "TechEmpower multiple queries: ?queries=N (1-500) random World rows as a JSON array at /queries, one query each, batched.")
 {
-    private static readonly string[] s_routes = ["/queries"];
-
-    public string Name => "queries";
-
-    public string Description => "TechEmpower multiple queries: ?queries=N (1-500) random World rows as a JSON array at /queries, one query each, batched.";
-
-    public IReadOnlyList<string> Routes => s_routes;
-
-    public DatabaseTest Test => DatabaseTest.MultipleQueries;
-
-    public string SchemaScript => HelloWorldSchema.Script;
-
-    public LoadDefaults Load { get; } = new("/queries?queries=20", PipelineDepth: 1, Connections: 256);
-
-    /// <summary>Every server model awaits <see cref="HandleAsync"/>; this path only declares the content type.</summary>
-    public void Handle(in ScenarioRequest request, IScenarioResponse response)
-    {
-        ArgumentNullException.ThrowIfNull(response);
-        response.StatusCode = 500;
-        response.ContentType = HeaderValue.ApplicationJson;
-    }
-
-    public async ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken)
+    public override async ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(response);
         var ids = WorldQueries.RandomIds(QueryCount.Parse(request.QueryValue("queries")));
@@ -42,5 +22,5 @@ public sealed class QueriesScenario : IDatabaseScenario
         JsonSerializer.Serialize(writer, worlds, DatabaseJsonContext.Default.WorldArray);
     }
 
-    public IResponseValidator CreateValidator() => new WorldJsonValidator(array: true);
+    public override IResponseValidator CreateValidator() => new WorldJsonValidator(array: true);
 }

@@ -18,10 +18,6 @@ public sealed class WebSocketBroadcastScenario : IWebSocketScenario
 
     public LoadDefaults Load { get; } = new("/ws", PipelineDepth: 1, Connections: 50);
 
-    public void Handle(in ScenarioRequest request, IScenarioResponse response) => UpgradeRequired.Write(response);
-
-    public IResponseValidator? CreateValidator() => null;
-
     public async Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(webSocket);

@@ -17,10 +17,6 @@ public sealed class WebSocketConnectScenario : IWebSocketScenario
 
     public LoadDefaults Load { get; } = new("/connection", PipelineDepth: 1, Connections: 64);
 
-    public void Handle(in ScenarioRequest request, IScenarioResponse response) => UpgradeRequired.Write(response);
-
-    public IResponseValidator? CreateValidator() => null;
-
     public async Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(webSocket);

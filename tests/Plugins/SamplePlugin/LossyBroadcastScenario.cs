@@ -20,10 +20,6 @@ public sealed class LossyBroadcastScenario : IWebSocketScenario
 
     public LoadDefaults Load { get; } = new("/ws", PipelineDepth: 1, Connections: 4);
 
-    public void Handle(in ScenarioRequest request, IScenarioResponse response) => response.StatusCode = 426;
-
-    public IResponseValidator? CreateValidator() => null;
-
     public async Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken)
     {
         using var gate = new SemaphoreSlim(1, 1);

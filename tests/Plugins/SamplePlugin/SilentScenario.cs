@@ -16,10 +16,6 @@ public sealed class SilentScenario : IWebSocketScenario
 
     public LoadDefaults Load { get; } = new("/plain", PipelineDepth: 1, Connections: 4);
 
-    public void Handle(in ScenarioRequest request, IScenarioResponse response) => response.StatusCode = 426;
-
-    public IResponseValidator? CreateValidator() => null;
-
     public async Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken)
     {
         var buffer = new byte[1024];

@@ -30,8 +30,6 @@ public sealed class SlowQueryScenario : IDatabaseScenario
 
     public LoadDefaults Load { get; } = new("/slow-query", PipelineDepth: 1, Connections: 16);
 
-    public void Handle(in ScenarioRequest request, IScenarioResponse response) => response.ContentType = HeaderValue.TextPlain;
-
     public async ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(response);

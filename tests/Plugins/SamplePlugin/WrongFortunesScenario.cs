@@ -30,8 +30,6 @@ public sealed class WrongFortunesScenario : IDatabaseScenario
 
     public LoadDefaults Load { get; } = new("/fortunes", PipelineDepth: 1, Connections: 4);
 
-    public void Handle(in ScenarioRequest request, IScenarioResponse response) => response.ContentType = new HeaderValue("text/html; charset=utf-8");
-
     public ValueTask HandleAsync(ScenarioCall request, IScenarioResponse response, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(response);

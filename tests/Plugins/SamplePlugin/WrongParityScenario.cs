@@ -17,10 +17,6 @@ public sealed class WrongParityScenario : IWebSocketScenario
 
     public LoadDefaults Load { get; } = new("/json", PipelineDepth: 1, Connections: 4);
 
-    public void Handle(in ScenarioRequest request, IScenarioResponse response) => response.StatusCode = 426;
-
-    public IResponseValidator? CreateValidator() => null;
-
     public async Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken)
     {
         var buffer = new byte[256];
