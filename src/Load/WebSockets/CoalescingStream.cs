@@ -9,7 +9,7 @@ namespace Benchmarks.Load.WebSockets;
 /// 16 KB buffer, so the WebSocket's small frame-by-frame reads do not each cost a system call.
 /// One writer and one reader may use it at once.
 /// </summary>
-internal sealed class CoalescingStream : Stream
+internal sealed class CoalescingStream : Benchmarks.Servers.DuplexStream
 {
     private readonly Stream _inner;
     private readonly byte[] _received = new byte[16 * 1024];
@@ -22,20 +22,6 @@ internal sealed class CoalescingStream : Stream
     public CoalescingStream(Stream inner)
     {
         _inner = inner;
-    }
-
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => true;
-
-    public override long Length => throw new NotSupportedException();
-
-    public override long Position
-    {
-        get => throw new NotSupportedException();
-        set => throw new NotSupportedException();
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -104,10 +90,6 @@ internal sealed class CoalescingStream : Stream
         _holding ? Task.CompletedTask : SendPendingAsync(cancellationToken).AsTask();
 
     public override void Flush() => FlushAsync(CancellationToken.None).GetAwaiter().GetResult();
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
 
     protected override void Dispose(bool disposing)
     {

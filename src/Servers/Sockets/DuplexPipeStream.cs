@@ -13,7 +13,7 @@ namespace Benchmarks.Servers.Sockets;
 /// is flushed at once, and so is a write that would hold more than <see cref="MaxHeldBytes"/>.
 /// </para>
 /// </summary>
-internal sealed class DuplexPipeStream : Stream
+internal sealed class DuplexPipeStream : DuplexStream
 {
     private const int MaxHeldBytes = 64 * 1024;
 
@@ -27,20 +27,6 @@ internal sealed class DuplexPipeStream : Stream
     {
         _input = input;
         _output = output;
-    }
-
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => true;
-
-    public override long Length => throw new NotSupportedException();
-
-    public override long Position
-    {
-        get => throw new NotSupportedException();
-        set => throw new NotSupportedException();
     }
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
@@ -114,10 +100,6 @@ internal sealed class DuplexPipeStream : Stream
     public override void Write(byte[] buffer, int offset, int count) => WriteAsync(buffer.AsMemory(offset, count)).AsTask().GetAwaiter().GetResult();
 
     public override void Flush() => FlushAsync(CancellationToken.None).GetAwaiter().GetResult();
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
 
     protected override void Dispose(bool disposing)
     {

@@ -4,7 +4,7 @@ namespace Benchmarks.Servers.Sockets;
 /// A connection's stream after an upgrade: first the bytes that arrived behind the upgrade
 /// request (already read from the socket), then the socket. Writes go to the socket.
 /// </summary>
-internal sealed class ReplayStream : Stream
+internal sealed class ReplayStream : DuplexStream
 {
     private readonly Stream _inner;
     private readonly byte[] _held;
@@ -14,20 +14,6 @@ internal sealed class ReplayStream : Stream
     {
         _held = held.ToArray();
         _inner = inner;
-    }
-
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => true;
-
-    public override long Length => throw new NotSupportedException();
-
-    public override long Position
-    {
-        get => throw new NotSupportedException();
-        set => throw new NotSupportedException();
     }
 
     public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
@@ -58,8 +44,4 @@ internal sealed class ReplayStream : Stream
     public override Task FlushAsync(CancellationToken cancellationToken) => _inner.FlushAsync(cancellationToken);
 
     public override void Flush() => _inner.Flush();
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
 }
