@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Attributes;
 using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http1;
 using Benchmarks.Load.Statistics;
 using Benchmarks.Scenarios.Plaintext;
 

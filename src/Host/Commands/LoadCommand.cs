@@ -2,13 +2,14 @@ using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
 using Benchmarks.Host.Cli;
-using Benchmarks.Host.Measurements;
-using Benchmarks.Host.Verdicts;
-using Benchmarks.Host.Runs;
-using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Crank;
+using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Plugins;
+using Benchmarks.Host.Runs;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Load;
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Host.Commands;

@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http1;
 
 namespace Benchmarks.Host.Verify;
 

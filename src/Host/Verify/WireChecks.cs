@@ -50,7 +50,7 @@ internal static class WireChecks
             using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
             await socket.ConnectAsync(server.Host, server.Port, timeout.Token);
             await using var tls = await TlsProbe.ConnectAsync(socket, server.Host, [expected], timeout.Token);
-            var agreed = $"{Load.Http.TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}, ALPN {(tls.NegotiatedApplicationProtocol.Protocol.IsEmpty ? "none" : tls.NegotiatedApplicationProtocol.ToString())}";
+            var agreed = $"{Load.Transports.TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}, ALPN {(tls.NegotiatedApplicationProtocol.Protocol.IsEmpty ? "none" : tls.NegotiatedApplicationProtocol.ToString())}";
             return tls.NegotiatedApplicationProtocol == expected
                 ? new VerifyCheck($"{name}: {agreed}", true, "")
                 : new VerifyCheck(name, false, $"the server agreed {agreed}");

@@ -1,3 +1,4 @@
+using Benchmarks.Load.Transports;
 using Benchmarks.Scenarios;
 
 namespace Benchmarks.Load.Http;
@@ -66,9 +67,9 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException("The epoll engine runs connections with keep-alive, on Linux.");
         }
 
-        if (Engine == HttpLoadEngine.Epoll && Tls && OperatingSystem.IsLinux() && !Epoll.OpenSslNative.Available)
+        if (Engine == HttpLoadEngine.Epoll && Tls && OperatingSystem.IsLinux() && !OpenSslNative.Available)
         {
-            throw new ArgumentException($"The epoll engine's TLS is the system's OpenSSL, and {Epoll.OpenSslNative.Ssl} cannot be loaded here.");
+            throw new ArgumentException($"The epoll engine's TLS is the system's OpenSSL, and {OpenSslNative.Ssl} cannot be loaded here.");
         }
 
         if (Http2 && !KeepAlive)

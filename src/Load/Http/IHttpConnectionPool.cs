@@ -5,7 +5,7 @@ namespace Benchmarks.Load.Http;
 /// <summary>
 /// The connections of one HTTP load and the engine that drives them: the portable one on
 /// System.Net.Sockets (<see cref="SocketConnectionPool"/>), or on Linux the epoll engine
-/// (<see cref="Epoll.EpollConnectionPool"/>). The generator runs the clock, the window and the result over either.
+/// (<see cref="EpollConnectionPool"/>). The generator runs the clock, the window and the result over either.
 /// </summary>
 internal interface IHttpConnectionPool : IAsyncDisposable
 {

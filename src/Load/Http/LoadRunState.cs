@@ -1,4 +1,5 @@
 using System.Net;
+using Benchmarks.Load.Transports;
 
 namespace Benchmarks.Load.Http;
 

@@ -9,8 +9,9 @@ namespace Benchmarks.Tests.Architecture;
 /// method signatures and every member its method bodies touch (IL tokens resolved through the
 /// module). A name written partly qualified, an alias or a <c>global::</c> prefix compiles to the
 /// same reference, so none of them escapes. A folder is the namespace segment after
-/// <paramref name="root"/> (<c>Benchmarks.Host.Runs</c> → <c>Runs</c>); types directly in the root
-/// namespace belong to no folder.
+/// <paramref name="root"/> (<c>Benchmarks.Host.Runs</c> → <c>Runs</c>), or its first two where the
+/// first groups folders (<c>Benchmarks.Load.Engines.Epoll</c> → <c>Engines.Epoll</c>); types directly
+/// in the root namespace belong to no folder.
 /// </summary>
 internal static class CompiledReferences
 {
@@ -18,19 +19,19 @@ internal static class CompiledReferences
         .Select(f => (OpCode)f.GetValue(null)!).ToDictionary(o => o.Value);
 
     /// <summary>Each reference from one folder to another: (from, to) → the first type seen making it.</summary>
-    public static IReadOnlyDictionary<(string From, string To), string> Edges(Assembly assembly, string root)
+    public static IReadOnlyDictionary<(string From, string To), string> Edges(Assembly assembly, string root, params string[] groups)
     {
         var edges = new Dictionary<(string, string), string>();
         foreach (var type in assembly.GetTypes())
         {
-            if (Folder(type, root) is not { } from)
+            if (Folder(type, root, groups) is not { } from)
             {
                 continue;
             }
 
             foreach (var used in Used(type))
             {
-                if (Folder(used, root) is { } to && to != from)
+                if (Folder(used, root, groups) is { } to && to != from)
                 {
                     edges.TryAdd((from, to), type.FullName ?? type.Name);
                 }
@@ -41,7 +42,7 @@ internal static class CompiledReferences
     }
 
     /// <summary>The folder a type belongs to (nested and generated types by their outermost type's namespace); null outside the root.</summary>
-    public static string? Folder(Type type, string root)
+    public static string? Folder(Type type, string root, params string[] groups)
     {
         while (type.IsNested)
         {
@@ -55,8 +56,8 @@ internal static class CompiledReferences
         }
 
         var rest = name[(root.Length + 1)..];
-        var dot = rest.IndexOf('.', StringComparison.Ordinal);
-        return dot < 0 ? rest : rest[..dot];
+        var parts = rest.Split('.');
+        return parts.Length > 1 && groups.Contains(parts[0], StringComparer.Ordinal) ? parts[0] + "." + parts[1] : parts[0];
     }
 
     /// <summary>Every type a compiled type refers to (signatures and method bodies).</summary>

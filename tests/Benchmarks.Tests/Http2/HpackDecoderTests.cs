@@ -1,5 +1,5 @@
 using System.Globalization;
-using Benchmarks.Load.Http2;
+using Benchmarks.Load.Protocols.Http2;
 
 namespace Benchmarks.Tests.Http2;
 

@@ -2,7 +2,7 @@ using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
 using System.Text;
-using Benchmarks.Load.Http2;
+using Benchmarks.Load.Protocols.Http2;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Http2;

@@ -1,3 +1,4 @@
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 
@@ -208,7 +209,7 @@ public sealed class Http2HostileServerTests
         var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1, engine: engine, seconds: 3);
         Assert.True(result.IsClean && result.Good > 100, $"{result.Good} good: {result.FirstError}");
 
-        var expected = Benchmarks.Load.Http2.Http2RequestBlock.Build(server.Url, []);
+        var expected = Benchmarks.Load.Protocols.Http2.Http2RequestBlock.Build(server.Url, []);
         var sent = blocks.ToList();
         var update = sent.FindIndex(b => b.SequenceEqual(expected.Shrink));
         Assert.True(update >= 1, $"no table size update among {sent.Count} blocks");

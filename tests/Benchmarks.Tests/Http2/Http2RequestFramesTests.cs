@@ -1,4 +1,4 @@
-using Benchmarks.Load.Http2;
+using Benchmarks.Load.Protocols.Http2;
 
 namespace Benchmarks.Tests.Http2;
 

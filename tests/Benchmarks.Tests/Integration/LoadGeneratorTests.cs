@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using Benchmarks.Load.Core;
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
 using Benchmarks.Scenarios;
 using Benchmarks.Tests.Support;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Tests.Load;

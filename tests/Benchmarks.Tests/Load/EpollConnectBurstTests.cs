@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Benchmarks.Load.Engines.Epoll;
 using Benchmarks.Load.Http;
-using Benchmarks.Load.Http.Epoll;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Load;

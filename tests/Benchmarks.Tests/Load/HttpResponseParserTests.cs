@@ -1,5 +1,6 @@
 using System.Text;
 using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http1;
 using Benchmarks.Scenarios;
 
 namespace Benchmarks.Tests.Load;

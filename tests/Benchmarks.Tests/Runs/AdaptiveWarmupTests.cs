@@ -1,4 +1,5 @@
 using Benchmarks.Load.Core;
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 

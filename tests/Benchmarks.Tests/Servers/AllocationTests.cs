@@ -1,6 +1,8 @@
 using System.Buffers;
 using System.Text;
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http1;
 using Benchmarks.Load.Statistics;
 using Benchmarks.Scenarios;
 using Benchmarks.Servers;

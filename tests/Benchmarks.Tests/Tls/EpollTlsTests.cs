@@ -1,3 +1,4 @@
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;
 

@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
 using System.Security.Cryptography.X509Certificates;
+using Benchmarks.Load.Engines;
 using Benchmarks.Load.Http;
 using Benchmarks.Servers;
 using Benchmarks.Tests.Support;

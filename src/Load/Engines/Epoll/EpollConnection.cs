@@ -1,0 +1,63 @@
+using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http1;
+using Benchmarks.Load.Protocols.Http2;
+
+namespace Benchmarks.Load.Engines.Epoll;
+
+/// <summary>One connection of an epoll worker: its socket, where its batch (or its HTTP/2 session) is, and its counts. Touched by its worker's thread only (the clock reads the counters).</summary>
+internal sealed class EpollConnection(int index)
+{
+    public int Index { get; } = index;
+
+    /// <summary>The socket's descriptor; -1 while there is none.</summary>
+    public int Fd = -1;
+
+    public EpollPhase Phase;
+
+    /// <summary>Over TLS: the connection's OpenSSL object (SSL*); 0 in cleartext or while there is none.</summary>
+    public nint Ssl;
+
+    /// <summary>Over TLS: the handshake is done (a close_notify is owed at the close).</summary>
+    public bool TlsUp;
+
+    /// <summary>Over TLS: what ended a read after some bytes (an error code, or int.MaxValue for the end of the stream), for the next read; 0 for none.</summary>
+    public int TlsDeferred;
+
+    /// <summary>The cause of the last TLS failure (<see cref="EpollTls.Failed"/>).</summary>
+    public string? TlsError;
+
+    /// <summary>When the TCP connect ended: what the TLS handshake is timed from.</summary>
+    public long ConnectedAt;
+
+    /// <summary>The epoll events the socket is registered for.</summary>
+    public uint Interest;
+
+    public int Written;
+
+    public int Outstanding;
+
+    public bool Measured;
+
+    /// <summary>Open model: on its worker's stack of idle connections.</summary>
+    public bool Idle;
+
+    public long SentAt;
+
+    /// <summary>What the batch's latency is timed from: its due time in the open model, else its send.</summary>
+    public long TimedFrom;
+
+    /// <summary>When the connection started waiting on the server (connect or batch), for the timeout; 0 when not waiting.</summary>
+    public long WaitingSince;
+
+    /// <summary>When a connection that failed to connect tries again.</summary>
+    public long RetryAt;
+
+    public ConnectionCounters Counters;
+
+    public string? FirstError;
+
+    public HttpResponseParser Parser { get; init; } = null!;
+
+    /// <summary>HTTP/2: the connection's protocol state (its streams in flight); null for HTTP/1.1.</summary>
+    public Http2Session? Http2 { get; init; }
+}

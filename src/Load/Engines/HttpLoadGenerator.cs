@@ -1,0 +1,77 @@
+using Benchmarks.Load.Core;
+using Benchmarks.Load.Engines.Epoll;
+using Benchmarks.Load.Engines.Sockets;
+using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http1;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Engines;
+
+/// <summary>
+/// The built-in HTTP load generator: persistent connections, HTTP/1.1 with optional pipelining or
+/// HTTP/2 with concurrent streams; closed loop, or open model at a fixed rate (<see cref="HttpLoadOptions.Rate"/>).
+/// </summary>
+public static class HttpLoadGenerator
+{
+    public static async Task<LoadResult> RunAsync(HttpLoadOptions options, IProgress<LoadProgress>? progress, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        var endPoint = await LoadTarget.ResolveAsync(options.Url, cancellationToken);
+        using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
+        using var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule, Tls(options));
+        await using IHttpConnectionPool pool = OperatingSystem.IsLinux() && EpollConnectionPool.Serves(options)
+            ? new EpollConnectionPool(options, state)
+            : new SocketConnectionPool(options, state);
+        schedule?.Start(pace: pool.ParksOnSchedule);
+        pool.Start();
+        var driver = new HttpLoadDriver(pool, state);
+        var phases = new LoadPhases(options.Warmup, options.Duration, options.Timeout) { WarmupMax = options.WarmupMax, WarmupGate = options.WarmupGate };
+        var window = await LoadRun.RunAsync(driver, phases, schedule, progress, cancellationToken);
+
+        // The rate is the answers to the requests sent in the window over the window's own length, in both
+        // models: answers in flight at its start (sent in the warm-up) are left out as those at its end are
+        // taken in, and a stall at its end does not stretch the window (it read as a shortfall of the open model).
+        return LoadWindowResult.WithWindow(Aggregate(options, pool, state), window, options.Rate) with
+        {
+            ThreadsBusyPercent = driver.ThreadsBusyPercent,
+            Uncorrected = pool.Uncorrected() is { } uncorrected ? LatencySummary.From(uncorrected) : null,
+        };
+    }
+
+    /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>
+    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume, options.Http2) : null;
+
+    private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool, LoadRunState state)
+    {
+        var total = pool.Totals();
+        return new LoadResult
+        {
+            Url = options.Url.ToString(),
+            Engine = pool.Engine,
+            Connections = options.Connections,
+            Threads = options.Threads,
+            PipelineDepth = options.PipelineDepth,
+            Http2 = options.Http2,
+            Sent = total.Sent,
+            Good = total.Good,
+            Bad = total.Bad,
+            Lost = total.Lost,
+            Unfinished = total.Unfinished,
+            Errors = new SocketErrors(total.ConnectErrors, total.ReadErrors, total.WriteErrors, total.Timeouts),
+            BytesReceived = total.BytesReceived,
+            Latency = LatencySummary.From(pool.Latency()),
+            KeepAlive = options.KeepAlive,
+            Connects = total.Connects,
+            Late = total.Late,
+            LateByLoad = total.LateByLoad,
+            Connect = options.KeepAlive ? null : LatencySummary.From(state.ConnectTimes),
+            FirstByte = options.KeepAlive ? null : LatencySummary.From(state.FirstByteTimes),
+            FirstError = pool.FirstError,
+            Handshakes = total.Handshakes,
+            HandshakeErrors = total.HandshakeErrors,
+            Handshake = total.Handshakes > 0 ? LatencySummary.From(state.HandshakeTimes) : null,
+            Tls = state.Negotiated,
+        };
+    }
+}

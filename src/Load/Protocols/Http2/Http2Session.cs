@@ -1,0 +1,412 @@
+using System.Buffers.Binary;
+using System.Globalization;
+using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http2;
+using Benchmarks.Load.Statistics;
+using Benchmarks.Scenarios;
+
+namespace Benchmarks.Load.Protocols.Http2;
+
+/// <summary>
+/// One HTTP/2 connection's protocol state as the load drives it, apart from its socket: the
+/// frames read are parsed in place, every header block decoded (so HPACK's dynamic table stays in
+/// step), each stream's response checked (status, content-length, body) and counted when it ends;
+/// SETTINGS and PING are acknowledged, flow-control windows widened, RST_STREAM and GOAWAY obeyed.
+/// What the client has to send (requests, acknowledgements, window updates) collects in a buffer
+/// the connection flushes. Nothing is allocated per request or per frame.
+/// </summary>
+internal sealed class Http2Session
+{
+    /// <summary>The largest header block (HEADERS and its CONTINUATIONs) accepted: a bound on what a server can make the client hold.</summary>
+    public const int MaxHeaderBlock = 64 * 1024;
+
+    private const int ReceiveBufferSize = 64 * 1024;
+
+    /// <summary>Room kept free in the send buffer for one more control frame; below it, reading stops until the connection flushes.</summary>
+    private const int ControlRoom = 64;
+
+    private readonly Http2RequestFrames _requests;
+    private readonly HpackDecoder _decoder = new();
+    private readonly Http2Streams _streams;
+    private readonly byte[] _headerBlock = new byte[MaxHeaderBlock];
+    private readonly byte[] _receive = new byte[ReceiveBufferSize];
+    private readonly byte[] _send;
+    private int _held;
+    private int _parsed;
+    private int _sendStart;
+    private int _sendLength;
+    private int _headerLength;
+    private int _headerStream;
+    private bool _headerEndStream;
+    private int _nextId;
+    private int _limit;
+    private int _connectionUnacknowledged;
+    private int _answered;
+
+    /// <param name="request">The request's header blocks (<see cref="Http2RequestBlock"/>).</param>
+    /// <param name="streams">Requests in flight at most (h2load's -m).</param>
+    public Http2Session(Http2RequestBlocks request, int streams, IResponseValidator? validator)
+    {
+        _requests = new Http2RequestFrames(request);
+        _streams = new Http2Streams(streams, validator);
+        _send = new byte[Math.Max(16 * 1024, (streams * (_requests.MaxLength + 16)) + 1024)];
+        _limit = streams;
+    }
+
+    /// <summary>Requests sent and not yet answered.</summary>
+    public int Outstanding => _streams.Outstanding;
+
+    /// <summary>The server sent GOAWAY: no new stream on this connection; it ends once the last is answered.</summary>
+    public bool GoingAway { get; private set; }
+
+    /// <summary>
+    /// The server sent GOAWAY before it answered any stream of this connection: it refused the connection, which is
+    /// counted as a failed connect and retried after a pause, not reopened at once (thousands of reconnects a second).
+    /// </summary>
+    public bool Refused => GoingAway && _answered == 0;
+
+    /// <summary>The GOAWAY received, with its code ("HTTP/2 GOAWAY (NO_ERROR)"); null before one.</summary>
+    public string? GoAwayCause { get; private set; }
+
+    /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it.</summary>
+    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length;
+
+    /// <summary>Why the connection failed (a protocol error of the server), or why the server sent GOAWAY with an error; null otherwise.</summary>
+    public string? Error { get; private set; }
+
+    /// <summary>Where the next read goes.</summary>
+    public Memory<byte> ReceiveSpace => _receive.AsMemory(_held);
+
+    /// <summary>What is to be sent, in order.</summary>
+    public ReadOnlyMemory<byte> Pending => _send.AsMemory(_sendStart, _sendLength - _sendStart);
+
+    /// <summary>A new connection: the preface, SETTINGS and the connection's window go first; no stream is open.</summary>
+    public void Start()
+    {
+        _answered = 0;
+        GoAwayCause = null;
+        _streams.Clear();
+        _decoder.Reset();
+        _requests.Reset();
+        (_held, _parsed, _sendStart, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0, 0);
+        (_nextId, _limit, GoingAway, Error) = (1, _streams.Capacity, false, null);
+        Http2Frame.Preface.CopyTo(_send);
+        _sendLength = Http2Frame.Preface.Length;
+        _sendLength += Http2Settings.WriteClientSettings(_send.AsSpan(_sendLength));
+        _sendLength += Http2Settings.WriteWindowUpdate(_send.AsSpan(_sendLength), 0, Http2Settings.ClientWindow - Http2Settings.DefaultWindow);
+    }
+
+    /// <summary>A PING for the server to answer (its payload is not checked).</summary>
+    public void Ping() => _sendLength += Http2Frame.Write(_send.AsSpan(_sendLength), Http2FrameType.Ping, 0, 0, "benchmks"u8);
+
+    /// <summary>The pending bytes were sent.</summary>
+    public void Sent() => (_sendStart, _sendLength) = (0, 0);
+
+    /// <summary>The first <paramref name="count"/> pending bytes were sent (a non-blocking write that took part of them).</summary>
+    public void Sent(int count)
+    {
+        _sendStart += count;
+        if (_sendStart == _sendLength)
+        {
+            Sent();
+        }
+    }
+
+    /// <summary>Opens a stream for one request: its HEADERS frame goes into the pending bytes. Call only when <see cref="CanOpen"/>.</summary>
+    public void Open(long timedFrom, long sentAt, bool measured, ref ConnectionCounters counters)
+    {
+        _streams.Open(_nextId, timedFrom, sentAt, measured);
+        _sendLength += _requests.Write(_send.AsSpan(_sendLength), _nextId);
+        _nextId = _nextId >= int.MaxValue - 2 ? -1 : _nextId + 2;
+        if (measured)
+        {
+            counters.Sent++;
+        }
+    }
+
+    /// <summary>
+    /// Parses the frames <paramref name="received"/> more bytes complete and counts the responses they
+    /// end. <see cref="Http2Outcome.Flush"/>: the pending bytes must go out before more can be
+    /// parsed (call again with 0); <see cref="Http2Outcome.Failed"/>: a connection error, in <see cref="Error"/>.
+    /// </summary>
+    public Http2Outcome Process(int received, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        _held += received;
+        while (_held - _parsed >= Http2Frame.HeaderLength)
+        {
+            if (_sendLength > _send.Length - ControlRoom)
+            {
+                Compact();
+                return Http2Outcome.Flush;
+            }
+
+            Http2Frame.TryRead(_receive.AsSpan(_parsed, Http2Frame.HeaderLength), out var frame);
+            if (frame.Length > Http2Settings.DefaultMaxFrameSize)
+            {
+                return Fail(string.Create(CultureInfo.InvariantCulture, $"FRAME_SIZE_ERROR: a {frame.Type} frame of {frame.Length:n0} bytes, over the 16,384 allowed"));
+            }
+
+            if (_held - _parsed < Http2Frame.HeaderLength + frame.Length)
+            {
+                break;
+            }
+
+            var payload = _receive.AsSpan(_parsed + Http2Frame.HeaderLength, frame.Length);
+            _parsed += Http2Frame.HeaderLength + frame.Length;
+            if (OnFrame(frame, payload, now, ref counters, histogram, uncorrected) is { } error)
+            {
+                return Fail(error);
+            }
+        }
+
+        Compact();
+        return Http2Outcome.Continue;
+    }
+
+    /// <summary>Moves what is not yet parsed (a frame not yet whole, or frames waiting on a flush) to the front of the buffer.</summary>
+    private void Compact()
+    {
+        if (_parsed > 0)
+        {
+            Buffer.BlockCopy(_receive, _parsed, _receive, 0, _held - _parsed);
+            _held -= _parsed;
+            _parsed = 0;
+        }
+    }
+
+    /// <summary>The connection failed or closed: the requests still in flight are lost (counted when measured).</summary>
+    /// <param name="unfinished">The run's hard stop: counted as unfinished rather than lost.</param>
+    public void Abandon(ref ConnectionCounters counters, bool unfinished = false) => _streams.LoseAbove(-1, ref counters, unfinished);
+
+    private Http2Outcome Fail(string error)
+    {
+        Error = "HTTP/2 " + error;
+        return Http2Outcome.Failed;
+    }
+
+    private string? OnFrame(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        if (_headerStream != 0 && (frame.Type != Http2FrameType.Continuation || frame.Stream != _headerStream))
+        {
+            return $"PROTOCOL_ERROR: a {frame.Type} frame inside the header block of stream {_headerStream}";
+        }
+
+        switch (frame.Type)
+        {
+            case Http2FrameType.Data:
+                return OnData(frame, payload, now, ref counters, histogram, uncorrected);
+            case Http2FrameType.Headers:
+            case Http2FrameType.Continuation:
+                return OnHeaders(frame, payload, now, ref counters, histogram, uncorrected);
+            case Http2FrameType.Settings:
+                return OnSettings(frame, payload);
+            case Http2FrameType.Ping:
+                if (frame.Length != 8 || frame.Stream != 0)
+                {
+                    return "FRAME_SIZE_ERROR: a PING that is not 8 bytes on stream 0";
+                }
+
+                if (!frame.Has(Http2Frame.Ack))
+                {
+                    _sendLength += Http2Frame.Write(_send.AsSpan(_sendLength), Http2FrameType.Ping, Http2Frame.Ack, 0, payload);
+                }
+
+                return null;
+            case Http2FrameType.RstStream:
+                return frame.Length != 4 || frame.Stream == 0
+                    ? "FRAME_SIZE_ERROR: a RST_STREAM that is not 4 bytes on a stream"
+                    : OnReset(frame.Stream, BinaryPrimitives.ReadUInt32BigEndian(payload), ref counters);
+            case Http2FrameType.GoAway:
+                return frame.Length < 8 || frame.Stream != 0
+                    ? "FRAME_SIZE_ERROR: a GOAWAY shorter than 8 bytes"
+                    : OnGoAway(BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue, BinaryPrimitives.ReadUInt32BigEndian(payload[4..]), ref counters);
+            case Http2FrameType.WindowUpdate:
+                return frame.Length != 4 ? "FRAME_SIZE_ERROR: a WINDOW_UPDATE that is not 4 bytes" : null;
+            case Http2FrameType.PushPromise:
+                return "PROTOCOL_ERROR: a PUSH_PROMISE, though this client disabled push";
+            default:
+                // PRIORITY and frame types this client does not know are ignored (RFC 9113, 4.1 and 5.5).
+                return null;
+        }
+    }
+
+    private string? OnData(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        if (frame.Stream == 0 || frame.Stream % 2 == 0 || frame.Stream >= NextIdOrMax)
+        {
+            return $"PROTOCOL_ERROR: DATA on stream {frame.Stream}, which this client did not open";
+        }
+
+        // Flow control counts the whole payload, padding too; the connection's window is widened by half of it at a time.
+        _connectionUnacknowledged += frame.Length;
+        if (_connectionUnacknowledged >= Http2Settings.ClientWindow / 2)
+        {
+            _sendLength += Http2Settings.WriteWindowUpdate(_send.AsSpan(_sendLength), 0, _connectionUnacknowledged);
+            _connectionUnacknowledged = 0;
+        }
+
+        var index = _streams.Find(frame.Stream);
+        if (index < 0)
+        {
+            // A stream already ended or reset: its data is dropped (it still counted against the window).
+            return null;
+        }
+
+        ref var slot = ref _streams[index];
+        if (frame.Has(Http2Frame.Padded))
+        {
+            if (payload.IsEmpty || payload[0] >= payload.Length)
+            {
+                return "PROTOCOL_ERROR: DATA padding longer than its frame";
+            }
+
+            payload = payload[1..^payload[0]];
+        }
+
+        _streams.Body(index, payload);
+        slot.Unacknowledged += frame.Length;
+        if (slot.Unacknowledged >= Http2Settings.ClientWindow / 2 && !frame.Has(Http2Frame.EndStream))
+        {
+            _sendLength += Http2Settings.WriteWindowUpdate(_send.AsSpan(_sendLength), slot.Id, slot.Unacknowledged);
+            slot.Unacknowledged = 0;
+        }
+
+        if (frame.Has(Http2Frame.EndStream))
+        {
+            _streams.Complete(index, now, ref counters, histogram, uncorrected);
+            _answered++;
+        }
+
+        return null;
+    }
+
+    private string? OnHeaders(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        if (frame.Type == Http2FrameType.Headers)
+        {
+            if (frame.Stream == 0 || frame.Stream % 2 == 0 || frame.Stream >= NextIdOrMax)
+            {
+                return $"PROTOCOL_ERROR: HEADERS on stream {frame.Stream}, which this client did not open";
+            }
+
+            if (!Http2Frame.TryFragment(frame, payload, out payload))
+            {
+                return "PROTOCOL_ERROR: HEADERS padding or priority longer than its frame";
+            }
+
+            (_headerStream, _headerLength, _headerEndStream) = (frame.Stream, 0, frame.Has(Http2Frame.EndStream));
+        }
+        else if (_headerStream == 0)
+        {
+            return "PROTOCOL_ERROR: a CONTINUATION with no header block open";
+        }
+
+        if (_headerLength + payload.Length > MaxHeaderBlock)
+        {
+            return $"a header block over {MaxHeaderBlock / 1024} KB on stream {_headerStream} (this client's limit)";
+        }
+
+        payload.CopyTo(_headerBlock.AsSpan(_headerLength));
+        _headerLength += payload.Length;
+        if (!frame.Has(Http2Frame.EndHeaders))
+        {
+            return null;
+        }
+
+        var stream = _headerStream;
+        _headerStream = 0;
+        if (!_decoder.Decode(_headerBlock.AsSpan(0, _headerLength), out var status, out var contentLength))
+        {
+            return $"COMPRESSION_ERROR: the header block of stream {stream} does not decode";
+        }
+
+        var index = _streams.Find(stream);
+        if (index < 0)
+        {
+            return null;
+        }
+
+        ref var slot = ref _streams[index];
+        if (slot.Status == 0 && status is >= 100 and < 200 && !_headerEndStream)
+        {
+            // An interim response (100 Continue, 103 Early Hints): the final one follows.
+            return null;
+        }
+
+        if (slot.Status == 0)
+        {
+            (slot.Status, slot.ContentLength) = (status, contentLength);
+            slot.Malformed |= status == 0;
+        }
+
+        if (_headerEndStream)
+        {
+            _streams.Complete(index, now, ref counters, histogram, uncorrected);
+            _answered++;
+        }
+
+        return null;
+    }
+
+    private string? OnSettings(Http2Frame frame, ReadOnlySpan<byte> payload)
+    {
+        if (frame.Stream != 0 || (frame.Has(Http2Frame.Ack) ? frame.Length != 0 : frame.Length % 6 != 0))
+        {
+            return "FRAME_SIZE_ERROR: a SETTINGS frame of a length it cannot have";
+        }
+
+        if (frame.Has(Http2Frame.Ack))
+        {
+            return null;
+        }
+
+        for (var at = 0; at < payload.Length; at += 6)
+        {
+            var value = BinaryPrimitives.ReadUInt32BigEndian(payload[(at + 2)..]);
+            if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.HeaderTableSize)
+            {
+                _requests.TableSize(value);
+            }
+            else if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.MaxConcurrentStreams)
+            {
+                _limit = (int)Math.Min(_streams.Capacity, value);
+                if (_limit == 0)
+                {
+                    return "the server allows no concurrent stream (SETTINGS_MAX_CONCURRENT_STREAMS 0)";
+                }
+            }
+        }
+
+        _sendLength += Http2Frame.Write(_send.AsSpan(_sendLength), Http2FrameType.Settings, Http2Frame.Ack, 0, default);
+        return null;
+    }
+
+    private string? OnReset(int stream, uint code, ref ConnectionCounters counters)
+    {
+        var index = _streams.Find(stream);
+        if (index >= 0)
+        {
+            Error ??= $"HTTP/2 stream reset by the server: {Http2Settings.ErrorName(code)}";
+            _streams.Lose(index, ref counters);
+        }
+
+        return null;
+    }
+
+    private string? OnGoAway(int lastStream, uint code, ref ConnectionCounters counters)
+    {
+        GoingAway = true;
+        GoAwayCause = $"HTTP/2 GOAWAY ({Http2Settings.ErrorName(code)})";
+        if (code != 0)
+        {
+            Error ??= $"HTTP/2 GOAWAY from the server: {Http2Settings.ErrorName(code)}";
+        }
+
+        // Streams above the last one the server processed never will be: they go again on a new connection.
+        _streams.ForgetAbove(lastStream, ref counters);
+
+        return null;
+    }
+
+    private int NextIdOrMax => _nextId < 0 ? int.MaxValue : _nextId;
+}

@@ -1,0 +1,31 @@
+namespace Benchmarks.Load.Protocols.Http2;
+
+/// <summary>One request in flight on an HTTP/2 connection: its stream, its times and what its response has shown so far.</summary>
+internal struct Http2StreamSlot
+{
+    /// <summary>The stream's id; 0 when the slot is free.</summary>
+    public int Id;
+
+    /// <summary>Whether the request was sent in the measured window.</summary>
+    public bool Measured;
+
+    /// <summary>Where its latency is timed from: the due time in the open model, else the send.</summary>
+    public long TimedFrom;
+
+    public long SentAt;
+
+    /// <summary>The final :status; 0 until a final (non-1xx) header block.</summary>
+    public int Status;
+
+    /// <summary>The content-length given; -1 when none.</summary>
+    public long ContentLength;
+
+    /// <summary>Body bytes received (of DATA frames, without padding).</summary>
+    public long BodyLength;
+
+    /// <summary>DATA bytes (with padding) since this client last widened the stream's window.</summary>
+    public int Unacknowledged;
+
+    /// <summary>A header block or body that cannot be a good response (a missing status, a body past the validator's limit).</summary>
+    public bool Malformed;
+}
