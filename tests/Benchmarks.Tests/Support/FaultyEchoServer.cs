@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Sockets;
 
 namespace Benchmarks.Tests.Support;
@@ -10,15 +9,13 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 internal sealed class FaultyEchoServer : IAsyncDisposable
 {
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-    private readonly CancellationTokenSource _stop = new();
-    private readonly Task _accepting;
-    private int _accepted;
+    private readonly Fault _fault;
+    private readonly LoopbackServer _server;
 
     public FaultyEchoServer(Fault fault)
     {
-        _listener.Start(4096);
-        _accepting = AcceptAsync(fault);
+        _fault = fault;
+        _server = new LoopbackServer(EchoAsync, backlog: 4096);
     }
 
     public enum Fault
@@ -28,71 +25,35 @@ internal sealed class FaultyEchoServer : IAsyncDisposable
         EchoTwice,
     }
 
-    public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
+    public int Port => _server.Port;
 
-    public int Accepted => Volatile.Read(ref _accepted);
+    public int Accepted => _server.Accepted;
 
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync() => _server.DisposeAsync();
+
+    private async Task EchoAsync(Socket socket, int number, CancellationToken stop)
     {
-        await _stop.CancelAsync();
-        _listener.Stop();
-        await _accepting.ContinueWith(static _ => { }, TaskScheduler.Default);
-        _stop.Dispose();
-    }
-
-    private async Task AcceptAsync(Fault fault)
-    {
-        while (!_stop.IsCancellationRequested)
+        if (_fault == Fault.ResetEveryTenthConnection && number % 10 == 0)
         {
-            Socket socket;
-            try
-            {
-                socket = await _listener.AcceptSocketAsync(_stop.Token);
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+            socket.LingerState = new LingerOption(true, 0);
+            return;
+        }
+
+        var buffer = new byte[4096];
+        while (true)
+        {
+            var read = await socket.ReceiveAsync(buffer, SocketFlags.None, stop);
+            if (read == 0)
             {
                 return;
             }
 
-            var number = Interlocked.Increment(ref _accepted);
-            if (fault == Fault.ResetEveryTenthConnection && number % 10 == 0)
+            var length = _fault == Fault.TruncateEchoes ? Math.Max(1, read / 2) : read;
+            await socket.SendAsync(buffer.AsMemory(0, length), SocketFlags.None, stop);
+            if (_fault == Fault.EchoTwice)
             {
-                socket.LingerState = new LingerOption(true, 0);
-                socket.Dispose();
-                continue;
+                await socket.SendAsync(buffer.AsMemory(0, length), SocketFlags.None, stop);
             }
-
-            _ = EchoAsync(socket, fault);
-        }
-    }
-
-    private async Task EchoAsync(Socket socket, Fault fault)
-    {
-        var buffer = new byte[4096];
-        try
-        {
-            while (true)
-            {
-                var read = await socket.ReceiveAsync(buffer, SocketFlags.None, _stop.Token);
-                if (read == 0)
-                {
-                    return;
-                }
-
-                var length = fault == Fault.TruncateEchoes ? Math.Max(1, read / 2) : read;
-                await socket.SendAsync(buffer.AsMemory(0, length), SocketFlags.None, _stop.Token);
-                if (fault == Fault.EchoTwice)
-                {
-                    await socket.SendAsync(buffer.AsMemory(0, length), SocketFlags.None, _stop.Token);
-                }
-            }
-        }
-        catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-        {
-        }
-        finally
-        {
-            socket.Dispose();
         }
     }
 }

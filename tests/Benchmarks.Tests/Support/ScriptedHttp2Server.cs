@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using System.Net;
 using System.Net.Sockets;
 
 namespace Benchmarks.Tests.Support;
@@ -12,11 +11,8 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 internal sealed class ScriptedHttp2Server : IAsyncDisposable
 {
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-    private readonly CancellationTokenSource _stop = new();
     private readonly Func<Peer, CancellationToken, Task> _script;
-    private readonly Task _accepting;
-    private int _connections;
+    private readonly LoopbackServer _server;
 
     /// <param name="script">What each connection does after the client's preface.</param>
     /// <param name="receiveBuffer">
@@ -26,19 +22,13 @@ internal sealed class ScriptedHttp2Server : IAsyncDisposable
     public ScriptedHttp2Server(Func<Peer, CancellationToken, Task> script, int receiveBuffer = 0)
     {
         _script = script;
-        if (receiveBuffer > 0)
-        {
-            _listener.Server.ReceiveBufferSize = receiveBuffer;
-        }
-
-        _listener.Start();
-        _accepting = AcceptAsync();
+        _server = new LoopbackServer(ServeAsync, receiveBuffer: receiveBuffer);
     }
 
-    public Uri Url => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/plaintext");
+    public Uri Url => _server.Url("/plaintext");
 
     /// <summary>Connections accepted so far.</summary>
-    public int Connections => Volatile.Read(ref _connections);
+    public int Connections => _server.Accepted;
 
     /// <summary>A frame: 9-byte header and payload.</summary>
     public static byte[] Frame(byte type, byte flags, int stream, ReadOnlySpan<byte> payload)
@@ -58,50 +48,14 @@ internal sealed class ScriptedHttp2Server : IAsyncDisposable
     public static byte[] Answer(int stream, string body) =>
         [.. Frame(1, 0x4, stream, [0x88]), .. Frame(0, 0x1, stream, System.Text.Encoding.ASCII.GetBytes(body))];
 
-    public async ValueTask DisposeAsync()
-    {
-        await _stop.CancelAsync();
-        _listener.Stop();
-        await _accepting;
-        _stop.Dispose();
-    }
+    public ValueTask DisposeAsync() => _server.DisposeAsync();
 
-    private async Task AcceptAsync()
+    private async Task ServeAsync(Socket socket, int number, CancellationToken stop)
     {
-        var serving = new List<Task>();
-        while (true)
-        {
-            Socket socket;
-            try
-            {
-                socket = await _listener.AcceptSocketAsync(_stop.Token);
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-            {
-                await Task.WhenAll(serving);
-                return;
-            }
-
-            Interlocked.Increment(ref _connections);
-            serving.Add(ServeAsync(socket));
-        }
-    }
-
-    private async Task ServeAsync(Socket socket)
-    {
-        using (socket)
-        {
-            try
-            {
-                var peer = new Peer(socket);
-                var preface = new byte[24];
-                await peer.ReadExactlyAsync(preface, _stop.Token);
-                await _script(peer, _stop.Token);
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException or EndOfStreamException)
-            {
-            }
-        }
+        var peer = new Peer(socket);
+        var preface = new byte[24];
+        await peer.ReadExactlyAsync(preface, stop);
+        await _script(peer, stop);
     }
 
     /// <summary>One client connection as the script sees it.</summary>

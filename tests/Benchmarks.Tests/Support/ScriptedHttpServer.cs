@@ -1,4 +1,3 @@
-using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
@@ -10,96 +9,60 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 internal sealed class ScriptedHttpServer : IAsyncDisposable
 {
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-    private readonly CancellationTokenSource _stop = new();
     private readonly Func<int, byte[]?> _respond;
-    private readonly Task _accepting;
+    private readonly LoopbackServer _server;
 
     /// <param name="respond">Given the 1-based number of a request on its connection, the bytes to answer, or null to close the connection.</param>
     public ScriptedHttpServer(Func<int, byte[]?> respond)
     {
         _respond = respond;
-        _listener.Start();
-        _accepting = AcceptAsync();
+        _server = new LoopbackServer(ServeAsync);
     }
 
-    public Uri Url => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/test");
+    public Uri Url => _server.Url("/test");
 
     public static byte[] Response(int status, string body, bool chunked = false) => Encoding.ASCII.GetBytes(chunked
         ? $"HTTP/1.1 {status} X\r\nTransfer-Encoding: chunked\r\n\r\n{body.Length / 2:X}\r\n{body[..(body.Length / 2)]}\r\n{body.Length - (body.Length / 2):X}\r\n{body[(body.Length / 2)..]}\r\n0\r\n\r\n"
         : $"HTTP/1.1 {status} X\r\nContent-Length: {body.Length}\r\n\r\n{body}");
 
-    public async ValueTask DisposeAsync()
-    {
-        await _stop.CancelAsync();
-        _listener.Stop();
-        await _accepting;
-        _stop.Dispose();
-    }
+    public ValueTask DisposeAsync() => _server.DisposeAsync();
 
-    private async Task AcceptAsync()
+    private async Task ServeAsync(Socket socket, int number, CancellationToken stop)
     {
-        while (true)
+        var buffer = new byte[16 * 1024];
+        var matched = 0;
+        var requests = 0;
+        while (!stop.IsCancellationRequested)
         {
-            Socket socket;
-            try
-            {
-                socket = await _listener.AcceptSocketAsync(_stop.Token);
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+            var read = await socket.ReceiveAsync(buffer, SocketFlags.None, stop);
+            if (read == 0)
             {
                 return;
             }
 
-            _ = ServeAsync(socket);
-        }
-    }
-
-    private async Task ServeAsync(Socket socket)
-    {
-        using (socket)
-        {
-            var buffer = new byte[16 * 1024];
-            var matched = 0;
-            var requests = 0;
-            try
+            var output = new List<byte>();
+            for (var i = 0; i < read; i++)
             {
-                while (!_stop.IsCancellationRequested)
+                matched = buffer[i] == "\r\n\r\n"u8[matched] ? matched + 1 : buffer[i] == (byte)'\r' ? 1 : 0;
+                if (matched < 4)
                 {
-                    var read = await socket.ReceiveAsync(buffer, SocketFlags.None, _stop.Token);
-                    if (read == 0)
-                    {
-                        return;
-                    }
-
-                    var output = new List<byte>();
-                    for (var i = 0; i < read; i++)
-                    {
-                        matched = buffer[i] == "\r\n\r\n"u8[matched] ? matched + 1 : buffer[i] == (byte)'\r' ? 1 : 0;
-                        if (matched < 4)
-                        {
-                            continue;
-                        }
-
-                        matched = 0;
-                        var response = _respond(++requests);
-                        if (response is null)
-                        {
-                            await socket.SendAsync(output.ToArray(), SocketFlags.None);
-                            return;
-                        }
-
-                        output.AddRange(response);
-                    }
-
-                    if (output.Count > 0)
-                    {
-                        await socket.SendAsync(output.ToArray(), SocketFlags.None);
-                    }
+                    continue;
                 }
+
+                matched = 0;
+                var response = _respond(++requests);
+                if (response is null)
+                {
+                    await socket.SendAsync(output.ToArray(), SocketFlags.None);
+                    return;
+                }
+
+                output.AddRange(response);
             }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+
+            if (output.Count > 0)
             {
+                await socket.SendAsync(output.ToArray(), SocketFlags.None);
             }
         }
     }

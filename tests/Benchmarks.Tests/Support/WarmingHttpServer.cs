@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
@@ -15,13 +14,11 @@ namespace Benchmarks.Tests.Support;
 internal sealed class WarmingHttpServer : IAsyncDisposable
 {
     private static readonly byte[] s_response = Encoding.ASCII.GetBytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!");
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
-    private readonly CancellationTokenSource _stop = new();
     private readonly Lock _lock = new();
     private readonly double _startRate;
     private readonly double _endRate;
     private readonly TimeSpan _ramp;
-    private readonly Task _accepting;
+    private readonly LoopbackServer _server;
     private long _origin;
     private long _nextFree;
 
@@ -30,74 +27,41 @@ internal sealed class WarmingHttpServer : IAsyncDisposable
         _startRate = startRate;
         _endRate = endRate;
         _ramp = ramp;
-        _listener.Start();
-        _accepting = AcceptAsync();
+        _server = new LoopbackServer(ServeAsync);
     }
 
-    public Uri Url => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/plaintext");
+    public Uri Url => _server.Url("/plaintext");
 
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync() => _server.DisposeAsync();
+
+    private async Task ServeAsync(Socket socket, int number, CancellationToken stop)
     {
-        await _stop.CancelAsync();
-        _listener.Stop();
-        await _accepting;
-        _stop.Dispose();
-    }
-
-    private async Task AcceptAsync()
-    {
-        var connections = new List<Task>();
-        while (true)
-        {
-            try
-            {
-                var socket = await _listener.AcceptSocketAsync(_stop.Token);
-                connections.Add(ServeAsync(socket));
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-            {
-                break;
-            }
-        }
-
-        await Task.WhenAll(connections);
-    }
-
-    private async Task ServeAsync(Socket socket)
-    {
-        using var _ = socket;
         var buffer = new byte[8192];
         var matched = 0;
-        try
+        while (true)
         {
-            while (true)
+            var read = await socket.ReceiveAsync(buffer, SocketFlags.None, stop);
+            if (read == 0)
             {
-                var read = await socket.ReceiveAsync(buffer, SocketFlags.None, _stop.Token);
-                if (read == 0)
-                {
-                    return;
-                }
+                return;
+            }
 
-                // Requests end with an empty line (no bodies): count the ends, answer each once it is served.
-                for (var i = 0; i < read; i++)
+            // Requests end with an empty line (no bodies): count the ends, answer each once it is served.
+            for (var i = 0; i < read; i++)
+            {
+                matched = buffer[i] == "\r\n\r\n"[matched] ? matched + 1 : buffer[i] == '\r' ? 1 : 0;
+                if (matched == 4)
                 {
-                    matched = buffer[i] == "\r\n\r\n"[matched] ? matched + 1 : buffer[i] == '\r' ? 1 : 0;
-                    if (matched == 4)
-                    {
-                        matched = 0;
-                        await ServeOneAsync();
-                        await socket.SendAsync(s_response, SocketFlags.None, _stop.Token);
-                    }
+                    matched = 0;
+                    await ServeOneAsync(stop);
+                    await socket.SendAsync(s_response, SocketFlags.None, stop);
                 }
             }
-        }
-        catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-        {
         }
     }
 
     /// <summary>Takes the next slot on the virtual core and waits until it has passed.</summary>
-    private Task ServeOneAsync()
+    private Task ServeOneAsync(CancellationToken stop)
     {
         long finish;
         long now;
@@ -118,6 +82,6 @@ internal sealed class WarmingHttpServer : IAsyncDisposable
         }
 
         var wait = Stopwatch.GetElapsedTime(now, finish);
-        return wait >= TimeSpan.FromMilliseconds(1) ? Task.Delay(wait, _stop.Token) : Task.CompletedTask;
+        return wait >= TimeSpan.FromMilliseconds(1) ? Task.Delay(wait, stop) : Task.CompletedTask;
     }
 }
