@@ -2,6 +2,7 @@ using Benchmarks.Host.Documents;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Verdicts;
 using Benchmarks.Host.Verify;
+using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Database;
 
@@ -57,18 +58,18 @@ public sealed class DatabaseVerdictTests
 
     private static RunDocument Run(int cores, double server, double db)
     {
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = cores } };
-        run.Parameters["server-cpus"] = cores == 2 ? "0" : "0-1";
-        run.Parameters["load-cpus"] = cores == 2 ? "1" : "4-5";
-        run.Measurements["benchmarks/cpu/mean"] = server;
-        run.Measurements["benchmarks/cpu/user"] = server * 0.7;
-        run.Measurements["benchmarks/cpu/kernel"] = server * 0.3;
-        run.Measurements["load/cpu/user"] = 5;
-        run.Measurements["load/cpu/kernel"] = 5;
-        run.Measurements["db/cpu"] = db;
-        run.Measurements["db/cpu/user"] = db * 0.75;
-        run.Measurements["db/cpu/kernel"] = db * 0.25;
-        run.Measurements["machine/cpu/idle"] = 30;
+        var run = SampleRuns.Of(cores,
+            ("server-cpus", cores == 2 ? "0" : "0-1"),
+            ("load-cpus", cores == 2 ? "1" : "4-5"),
+            ("benchmarks/cpu/mean", server),
+            ("benchmarks/cpu/user", server * 0.7),
+            ("benchmarks/cpu/kernel", server * 0.3),
+            ("load/cpu/user", 5),
+            ("load/cpu/kernel", 5),
+            ("db/cpu", db),
+            ("db/cpu/user", db * 0.75),
+            ("db/cpu/kernel", db * 0.25),
+            ("machine/cpu/idle", 30));
         return run;
     }
 }

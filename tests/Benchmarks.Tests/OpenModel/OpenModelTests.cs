@@ -101,17 +101,17 @@ public sealed class OpenModelTests
     {
         static RunDocument Run(double lateByLoad, double loadCpu)
         {
-            var run = new RunDocument { Status = RunStatus.Succeeded, Environment = new() { Cores = 2 } };
-            run.Parameters["load-cpus"] = "1";
-            run.Measurements["http/rate/requested"] = 10_000;
-            run.Measurements["http/rps/mean"] = 10_000;
-            run.Measurements["http/requests"] = 100_000;
-            run.Measurements["http/latency/99"] = 12;
-            run.Measurements["http/latency/99.9"] = 30;
-            run.Measurements["http/requests/late"] = 2_000;
-            run.Measurements["http/requests/late/load"] = lateByLoad;
-            run.Measurements["load/cpu/user"] = loadCpu / 2;
-            run.Measurements["load/cpu/kernel"] = 0;
+            var run = SampleRuns.Of(2,
+                ("load-cpus", "1"),
+                ("http/rate/requested", 10_000),
+                ("http/rps/mean", 10_000),
+                ("http/requests", 100_000),
+                ("http/latency/99", 12),
+                ("http/latency/99.9", 30),
+                ("http/requests/late", 2_000),
+                ("http/requests/late/load", lateByLoad),
+                ("load/cpu/user", loadCpu / 2),
+                ("load/cpu/kernel", 0));
             return run;
         }
 

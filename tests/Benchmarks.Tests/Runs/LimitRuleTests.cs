@@ -4,6 +4,7 @@ using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Verdicts;
+using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Runs;
 
@@ -98,14 +99,14 @@ public sealed class LimitRuleTests
 
     private static RunDocument Run(double throttledShare)
     {
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Parameters["server-cpu-limit"] = "1.5";
-        run.Measurements["benchmarks/cpu/mean"] = 75;
-        run.Measurements["benchmarks/cpu/user"] = 60;
-        run.Measurements["benchmarks/cpu/kernel"] = 15;
-        run.Measurements["machine/cpu/idle"] = 20;
-        run.Measurements["benchmarks/cpu/throttled/share"] = throttledShare;
-        run.Measurements["benchmarks/processor-count"] = 2;
+        var run = SampleRuns.Of(2,
+            ("server-cpu-limit", "1.5"),
+            ("benchmarks/cpu/mean", 75),
+            ("benchmarks/cpu/user", 60),
+            ("benchmarks/cpu/kernel", 15),
+            ("machine/cpu/idle", 20),
+            ("benchmarks/cpu/throttled/share", throttledShare),
+            ("benchmarks/processor-count", 2));
         return run;
     }
 }

@@ -91,15 +91,13 @@ public sealed class RunVerdictTests
     [InlineData(20.0, 15.0, 5.0, 10.0, 1.2, "the machine: it was 99% busy while the server used 40% of its CPU and the load 20% of its: other work")]
     public void The_verdict_names_what_limited_the_run(double server, double user, double kernel, double load, double idle, string expected)
     {
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Parameters["server-cpus"] = "0";
-        run.Parameters["load-cpus"] = "1";
-        run.Measurements["benchmarks/cpu/mean"] = server;
-        run.Measurements["benchmarks/cpu/user"] = user;
-        run.Measurements["benchmarks/cpu/kernel"] = kernel;
-        run.Measurements["load/cpu/user"] = load / 2;
-        run.Measurements["load/cpu/kernel"] = load / 2;
-        run.Measurements["machine/cpu/idle"] = idle;
+        var run = SampleRuns.Pinned(
+            ("benchmarks/cpu/mean", server),
+            ("benchmarks/cpu/user", user),
+            ("benchmarks/cpu/kernel", kernel),
+            ("load/cpu/user", load / 2),
+            ("load/cpu/kernel", load / 2),
+            ("machine/cpu/idle", idle));
         Assert.StartsWith(expected, VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
     }
 
@@ -124,15 +122,13 @@ public sealed class RunVerdictTests
     public void A_closed_loop_waiting_on_database_commands_with_nothing_busy_is_the_databases_latency()
     {
         // slow-query as measured: 16 connections, 16 commands executing, server 75% of its CPU, the database 23% of its two.
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Parameters["server-cpus"] = "0";
-        run.Parameters["load-cpus"] = "1";
-        run.Parameters["connections"] = "16";
-        run.Parameters["pipeline"] = "1";
-        run.Measurements["benchmarks/cpu/mean"] = 37.5;
-        run.Measurements["load/cpu/user"] = 5;
-        run.Measurements["machine/cpu/idle"] = 45;
-        run.Measurements["npgsql-meter/executing-commands"] = 16;
+        var run = SampleRuns.Pinned(
+            ("connections", "16"),
+            ("pipeline", "1"),
+            ("benchmarks/cpu/mean", 37.5),
+            ("load/cpu/user", 5),
+            ("machine/cpu/idle", 45),
+            ("npgsql-meter/executing-commands", 16));
         var cause = BottleneckRule.Judge(run)[0];
         Assert.Equal("database", cause.Kind);
         Assert.StartsWith("the database's latency: 16 of the 16 requests in flight were waiting on a query at a time", cause.Text, StringComparison.Ordinal);
@@ -159,9 +155,9 @@ public sealed class RunVerdictTests
     [Fact]
     public void The_wire_shared_cpus_and_steal_are_named()
     {
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Measurements["benchmarks/cpu/mean"] = 30;
-        run.Measurements["net/utilization"] = 92;
+        var run = SampleRuns.Of(2,
+            ("benchmarks/cpu/mean", 30),
+            ("net/utilization", 92));
         Assert.StartsWith("the wire:", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         // Unpinned, both on every CPU, the machine full: neither alone is the limit.
@@ -189,15 +185,13 @@ public sealed class RunVerdictTests
     {
         // Pinned apart on 2 CPUs; the server used 61% of its CPU while that CPU was 99% busy, and the machine's idle (the
         // load's CPU was half idle) hid it: the machine's idle alone said "nothing saturated".
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Parameters["server-cpus"] = "0";
-        run.Parameters["load-cpus"] = "1";
-        run.Measurements["benchmarks/cpu/mean"] = 30.5;
-        run.Measurements["benchmarks/cpu/user"] = 20;
-        run.Measurements["benchmarks/cpu/kernel"] = 10.5;
-        run.Measurements["load/cpu/user"] = 15;
-        run.Measurements["load/cpu/kernel"] = 10;
-        run.Measurements["machine/cpu/idle"] = 24;
+        var run = SampleRuns.Pinned(
+            ("benchmarks/cpu/mean", 30.5),
+            ("benchmarks/cpu/user", 20),
+            ("benchmarks/cpu/kernel", 10.5),
+            ("load/cpu/user", 15),
+            ("load/cpu/kernel", 10),
+            ("machine/cpu/idle", 24));
         Assert.StartsWith("nothing saturated: server 61% of its CPU", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         // Over HTTP/2 the concurrency on a connection is its streams, not pipelining.
@@ -216,12 +210,10 @@ public sealed class RunVerdictTests
     public void Near_even_splits_and_two_saturated_sides_are_said_as_such_not_as_one_side()
     {
         // Kestrel over TLS, three runs: 26.2/23.6, 27.3/22.5 and 21/28.7 % user/kernel; the mode that led flipped between runs.
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Parameters["server-cpus"] = "0";
-        run.Parameters["load-cpus"] = "1";
-        run.Measurements["benchmarks/cpu/mean"] = 49.7;
-        run.Measurements["load/cpu/user"] = 10;
-        run.Measurements["load/cpu/kernel"] = 20;
+        var run = SampleRuns.Pinned(
+            ("benchmarks/cpu/mean", 49.7),
+            ("load/cpu/user", 10),
+            ("load/cpu/kernel", 20));
         foreach (var (user, kernel) in new[] { (26.2, 23.6), (27.3, 22.5), (21.0, 28.7) })
         {
             (run.Measurements["benchmarks/cpu/user"], run.Measurements["benchmarks/cpu/kernel"]) = (user, kernel);

@@ -4,6 +4,7 @@ using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Verdicts;
+using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Runtime;
 
@@ -354,9 +355,7 @@ public sealed class RuntimeVerdictTests
     /// <summary>A run on 1 server CPU: the first second of each series is the warm-up's, the others the window's.</summary>
     private static RunDocument Run(double rps, double pause, double allocated, double gen2, double contentions, double[] threads, double[]? queue = null, double[]? starved = null, double[]? blocked = null)
     {
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Parameters["server-cpus"] = "0";
-        run.Parameters["load-cpus"] = "1";
+        var run = SampleRuns.Pinned();
         var m = run.Measurements;
         m["http/rps/mean"] = rps;
         m["benchmarks/cpu/mean"] = 49.5;

@@ -5,6 +5,33 @@ namespace Benchmarks.Tests.Support;
 /// <summary>Run documents with every field set, for store and report tests.</summary>
 internal static class SampleRuns
 {
+    /// <summary>
+    /// A bare run document for a rule or a report to read: succeeded, on a machine of
+    /// <paramref name="cores"/>, holding only what is named — a text is a parameter, a number a
+    /// measurement.
+    /// </summary>
+    public static RunDocument Of(int cores, params (string Name, object Value)[] values)
+    {
+        var run = new RunDocument { Status = RunStatus.Succeeded, Environment = new RunEnvironment { Cores = cores } };
+        foreach (var (name, value) in values)
+        {
+            if (value is string text)
+            {
+                run.Parameters[name] = text;
+            }
+            else
+            {
+                run.Measurements[name] = Convert.ToDouble(value, System.Globalization.CultureInfo.InvariantCulture);
+            }
+        }
+
+        return run;
+    }
+
+    /// <summary><see cref="Of"/> with the server pinned to CPU 0 and the load to CPU 1, as run places them on two cores.</summary>
+    public static RunDocument Pinned(params (string Name, object Value)[] values) =>
+        Of(2, [("server-cpus", "0"), ("load-cpus", "1"), .. values]);
+
     public static RunDocument Create(string scenario = "pipelined", string server = "kestrel", double rps = 100_000, double latency = 1.5,
         string[]? labels = null, DateTimeOffset? startedAt = null, RunStatus status = RunStatus.Succeeded, string os = "Linux")
     {

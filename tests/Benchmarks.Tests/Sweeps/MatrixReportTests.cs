@@ -134,18 +134,18 @@ public sealed class MatrixReportTests
     [Fact]
     public void A_proxy_that_fills_its_own_cpus_or_most_of_a_shared_machine_is_named()
     {
-        var run = new RunDocument { Environment = new RunEnvironment { Cores = 4 } };
-        run.Parameters["server-cpus"] = "0";
-        run.Parameters["load-cpus"] = "1";
-        run.Parameters["proxy"] = "nginx";
-        run.Parameters["proxy-cpus"] = "2-3";
-        run.Measurements["benchmarks/cpu/mean"] = 15;
-        run.Measurements["load/cpu/user"] = 10;
-        run.Measurements["load/cpu/kernel"] = 5;
-        run.Measurements["proxy/cpu"] = 47;
-        run.Measurements["proxy/cpu/user"] = 20;
-        run.Measurements["proxy/cpu/kernel"] = 27;
-        run.Measurements["machine/cpu/idle"] = 20;
+        var run = SampleRuns.Of(4,
+            ("server-cpus", "0"),
+            ("load-cpus", "1"),
+            ("proxy", "nginx"),
+            ("proxy-cpus", "2-3"),
+            ("benchmarks/cpu/mean", 15),
+            ("load/cpu/user", 10),
+            ("load/cpu/kernel", 5),
+            ("proxy/cpu", 47),
+            ("proxy/cpu/user", 20),
+            ("proxy/cpu/kernel", 27),
+            ("machine/cpu/idle", 20));
         Assert.StartsWith("the proxy: nginx kept its 2 CPUs 94% busy (20% user, 27% kernel of the machine) while the server used 60% of its CPU", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         // Everything on every CPU, the machine full, the proxy the largest share.
@@ -155,17 +155,15 @@ public sealed class MatrixReportTests
         run.Measurements["machine/cpu/idle"] = 5;
         Assert.StartsWith("the machine, mostly the proxy: server, nginx and load share its CPUs and it was 95% busy (server 15%, nginx 47%, load 15% of the machine)", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
         // 'run plaintext --proxy nginx --proxy-cpus 1' on 2 cores: nginx on the load's CPU, the server on its own at 75%: not nothing saturated.
-        run = new RunDocument { Environment = new RunEnvironment { Cores = 2 } };
-        run.Parameters["server-cpus"] = "0";
-        run.Parameters["load-cpus"] = "1";
-        run.Parameters["proxy"] = "nginx";
-        run.Parameters["proxy-cpus"] = "1";
-        run.Measurements["benchmarks/cpu/mean"] = 37.3;
-        run.Measurements["load/cpu/user"] = 3.4;
-        run.Measurements["load/cpu/kernel"] = 8.3;
-        run.Measurements["proxy/cpu"] = 37.9;
-        run.Measurements["machine/cpu/idle"] = 10.2;
-        run.Measurements["machine/server-cpus/idle"] = 20.5;
+        run = SampleRuns.Pinned(
+            ("proxy", "nginx"),
+            ("proxy-cpus", "1"),
+            ("benchmarks/cpu/mean", 37.3),
+            ("load/cpu/user", 3.4),
+            ("load/cpu/kernel", 8.3),
+            ("proxy/cpu", 37.9),
+            ("machine/cpu/idle", 10.2),
+            ("machine/server-cpus/idle", 20.5));
         var cause = BottleneckRule.Judge(run)[0];
         Assert.Equal("proxy", cause.Kind);
         Assert.Equal("the proxy: nginx and the load share CPU and kept it 99% busy (nginx 37.9%, load 11.7% of the machine) while the server used 75% of its CPU; give the proxy CPUs of its own (--proxy-cpus)", VerdictLine.Render([cause]));
