@@ -15,6 +15,13 @@ public interface IWebSocketScenario : IScenario
     /// <summary>The load <c>run</c> gives this scenario when the user names none: an echo unless the scenario says otherwise.</summary>
     WebSocketLoadKind LoadKind => WebSocketLoadKind.Echo;
 
+    /// <summary>
+    /// What an echo load sends on the scenario's load route when the user names nothing
+    /// (<c>--message</c>): <c>text</c>, <c>json</c> (<c>{"number":n}</c>, answered by the number rule) or
+    /// <c>binary</c> (an int32, the same rule); by default as the route is named (/json, /binary), else text.
+    /// </summary>
+    string EchoMessage => Load.Path switch { "/json" => "json", "/binary" => "binary", _ => "text" };
+
     /// <summary>Serves one accepted WebSocket on <paramref name="route"/> until either side closes it.</summary>
     Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken);
 

@@ -1,9 +1,10 @@
 using System.CommandLine;
 using System.Net;
-using Benchmarks.Host.Cli;
-using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Core;
 using Benchmarks.Host.Agent.Files;
 using Benchmarks.Host.Agent.Hosting;
+using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Cli;
 
 namespace Benchmarks.Host.Commands;
 

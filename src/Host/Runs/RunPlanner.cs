@@ -275,7 +275,7 @@ internal static class RunPlanner
     private static WebSocketLoadJob WebSocketJob(RunChoices choices, IWebSocketScenario scenario)
     {
         var mode = choices.WebSocketMode ?? scenario.LoadKind switch { WebSocketLoadKind.Connect => "connect", WebSocketLoadKind.Broadcast => "broadcast", _ => "echo-sync" };
-        var message = choices.Message ?? scenario.Load.Path switch { "/json" => "json", "/binary" => "binary", _ => "text" };
+        var message = choices.Message ?? scenario.EchoMessage;
         return new WebSocketLoadJob(mode, message, choices.Window ?? DefaultLoad.WebSocketWindow, choices.MessageSize ?? DefaultLoad.WebSocketMessageSize, choices.LocalAddresses, choices.Broadcast);
     }
 

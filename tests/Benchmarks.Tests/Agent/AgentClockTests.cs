@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using Benchmarks.Host.Agent.Core;
 using Benchmarks.Host.Agent.Hosting;
 using Benchmarks.Host.Agent.Protocol;
 using Benchmarks.Host.Agent.Scheduling;

@@ -165,7 +165,7 @@ public sealed class AgentPartsTests
     public void A_limit_that_is_not_a_number_fails_the_job_instead_of_running_it_unlimited(string job, string cause)
     {
         var spec = JobSpec.Read(JsonNode.Parse(job)!.AsObject());
-        var failed = Assert.Throws<Benchmarks.Host.Agent.Scheduling.JobFailedException>(() => Benchmarks.Host.Agent.Scheduling.JobLimits.Check(spec));
+        var failed = Assert.Throws<Benchmarks.Host.Agent.Protocol.JobFailedException>(() => Benchmarks.Host.Agent.Scheduling.JobLimits.Check(spec));
         Assert.StartsWith(cause, failed.Message, StringComparison.Ordinal);
         Benchmarks.Host.Agent.Scheduling.JobLimits.Check(JobSpec.Read(JsonNode.Parse("""{"cpuLimitRatio":null,"memoryLimitInBytes":"268435456"}""")!.AsObject()));
     }

@@ -48,6 +48,28 @@ public sealed class LayeringTests
         Assert.True(upward.Count == 0, string.Join(Environment.NewLine, upward));
     }
 
+    /// <summary>
+    /// The agent's folders, bottom to top: its options and log; crank's job and its documents;
+    /// the job's files on disk; building a job's program; scheduling and running jobs; the HTTP
+    /// API crank calls; and the host that puts them together.
+    /// </summary>
+    private static readonly string[] AgentLayers = ["Core", "Protocol", "Files", "Building", "Scheduling", "Api", "Hosting"];
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void An_agent_folder_references_only_itself_and_the_folders_below_it_in_the_compiled_assembly()
+    {
+        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Cli.CliConsole).Assembly, "Benchmarks.Host", "Agent")
+            .Where(e => e.Key.From.StartsWith("Agent.", StringComparison.Ordinal) && e.Key.To.StartsWith("Agent.", StringComparison.Ordinal))
+            .ToList();
+        Assert.NotEmpty(edges);
+        var folders = Directory.GetDirectories(Path.Combine(HostRoot, "Agent")).Select(d => Path.GetFileName(d)!);
+        Assert.Equal(AgentLayers.Order(StringComparer.Ordinal), folders.Order(StringComparer.Ordinal));
+        static int Place(string folder) => Array.IndexOf(AgentLayers, folder["Agent.".Length..]);
+        var upward = edges.Where(e => Place(e.Key.To) > Place(e.Key.From)).Select(e => $"{e.Key.From} -> {e.Key.To} ({e.Value})").ToList();
+        Assert.True(upward.Count == 0, string.Join(Environment.NewLine, upward));
+    }
+
     /// <summary>The load's folders that group folders of one kind: each of theirs is a folder of its own here.</summary>
     private static readonly string[] LoadGroups = ["Protocols", "Engines"];
 

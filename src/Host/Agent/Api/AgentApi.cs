@@ -4,17 +4,19 @@ using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Benchmarks.Host.Agent.Building;
+using Benchmarks.Host.Agent.Core;
+using Benchmarks.Host.Agent.Files;
+using Benchmarks.Host.Agent.Hosting;
+using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Scheduling;
 using Benchmarks.Host.Platform;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.Logging;
-using Benchmarks.Host.Agent.Files;
-using Benchmarks.Host.Agent.Scheduling;
-using Benchmarks.Host.Agent.Building;
-using Benchmarks.Host.Agent.Hosting;
 
-namespace Benchmarks.Host.Agent.Protocol;
+namespace Benchmarks.Host.Agent.Api;
 
 /// <summary>
 /// crank's agent API (see docs/agents.md): jobs are created, fed sources, started, polled,

@@ -1,6 +1,7 @@
+using Benchmarks.Host.Agent.Protocol;
 using Microsoft.AspNetCore.Http;
 
-namespace Benchmarks.Host.Agent.Protocol;
+namespace Benchmarks.Host.Agent.Api;
 
 /// <summary>
 /// crank's trace calls on a job: <c>POST …/trace</c> ends the recording (the job reports

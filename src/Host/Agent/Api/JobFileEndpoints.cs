@@ -1,9 +1,10 @@
 using System.IO.Compression;
 using System.Text.Json.Nodes;
-using Microsoft.AspNetCore.Http;
 using Benchmarks.Host.Agent.Files;
+using Benchmarks.Host.Agent.Protocol;
+using Microsoft.AspNetCore.Http;
 
-namespace Benchmarks.Host.Agent.Protocol;
+namespace Benchmarks.Host.Agent.Api;
 
 /// <summary>crank's file calls on a job: <c>/list</c>, <c>/download</c> and <c>/fetch</c>, by the path rules of <see cref="JobFiles"/>.</summary>
 internal static class JobFileEndpoints

@@ -1,8 +1,9 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
+using Benchmarks.Host.Agent.Protocol;
 using Microsoft.AspNetCore.Http;
 
-namespace Benchmarks.Host.Agent.Protocol;
+namespace Benchmarks.Host.Agent.Api;
 
 /// <summary>crank's <c>POST /jobs/{id}/measurement?name=…&amp;value=…&amp;timestamp=…</c>: a measurement a job reports for itself.</summary>
 internal static class JobMeasurementEndpoint

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using System.Text;
+using Benchmarks.Host.Agent.Protocol;
 using Benchmarks.Host.Agent.Scheduling;
 
 namespace Benchmarks.Host.Agent.Building;

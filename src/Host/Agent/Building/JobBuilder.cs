@@ -1,12 +1,13 @@
 using System.Diagnostics;
 using System.Xml.Linq;
+using Benchmarks.Host.Agent.Core;
+using Benchmarks.Host.Agent.Files;
+using Benchmarks.Host.Agent.Hosting;
+using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Scheduling;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Platform;
 using Microsoft.Extensions.Logging;
-using Benchmarks.Host.Agent.Protocol;
-using Benchmarks.Host.Agent.Files;
-using Benchmarks.Host.Agent.Scheduling;
-using Benchmarks.Host.Agent.Hosting;
 
 namespace Benchmarks.Host.Agent.Building;
 

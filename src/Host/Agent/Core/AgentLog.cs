@@ -1,7 +1,7 @@
 using System.Net;
 using Microsoft.Extensions.Logging;
 
-namespace Benchmarks.Host.Agent.Hosting;
+namespace Benchmarks.Host.Agent.Core;
 
 /// <summary>The agent's log messages (to the console, the journal or the Windows event log).</summary>
 internal static partial class AgentLog

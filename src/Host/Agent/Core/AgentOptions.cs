@@ -1,6 +1,6 @@
 using System.Net;
 
-namespace Benchmarks.Host.Agent.Hosting;
+namespace Benchmarks.Host.Agent.Core;
 
 /// <summary>How an agent listens, whom it serves, where it keeps jobs and how long they may take.</summary>
 internal sealed record AgentOptions

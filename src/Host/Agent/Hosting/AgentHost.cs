@@ -1,3 +1,8 @@
+using Benchmarks.Host.Agent.Api;
+using Benchmarks.Host.Agent.Building;
+using Benchmarks.Host.Agent.Core;
+using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Scheduling;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Microsoft.AspNetCore.Builder;
@@ -9,9 +14,6 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Hosting.Systemd;
 using Microsoft.Extensions.Hosting.WindowsServices;
 using Microsoft.Extensions.Logging;
-using Benchmarks.Host.Agent.Protocol;
-using Benchmarks.Host.Agent.Scheduling;
-using Benchmarks.Host.Agent.Building;
 
 namespace Benchmarks.Host.Agent.Hosting;
 

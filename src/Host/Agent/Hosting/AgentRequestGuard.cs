@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.NetworkInformation;
+using Benchmarks.Host.Agent.Core;
 using Benchmarks.Host.Platform;
 using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Http;

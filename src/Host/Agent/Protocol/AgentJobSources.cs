@@ -1,7 +1,7 @@
 using System.Text.Json.Nodes;
 using Benchmarks.Host.Agent.Protocol;
 
-namespace Benchmarks.Host.Agent.Files;
+namespace Benchmarks.Host.Agent.Protocol;
 
 /// <summary>Reads a job's sources: the <c>sources</c> dictionary, or the obsolete single <c>source</c> (which goes to the root).</summary>
 internal static class AgentJobSources

@@ -1,5 +1,6 @@
-using Benchmarks.Host.Metrics;
+using Benchmarks.Host.Agent.Core;
 using Benchmarks.Host.Agent.Hosting;
+using Benchmarks.Host.Metrics;
 
 namespace Benchmarks.Host.Agent.Protocol;
 

@@ -1,9 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
-using Microsoft.Extensions.Logging;
-using Benchmarks.Host.Agent.Protocol;
+using Benchmarks.Host.Agent.Core;
 using Benchmarks.Host.Agent.Files;
 using Benchmarks.Host.Agent.Hosting;
+using Benchmarks.Host.Agent.Protocol;
+using Microsoft.Extensions.Logging;
 
 namespace Benchmarks.Host.Agent.Scheduling;
 

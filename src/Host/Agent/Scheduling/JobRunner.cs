@@ -1,15 +1,16 @@
 using System.Diagnostics;
 using System.Globalization;
+using Benchmarks.Host.Agent.Building;
+using Benchmarks.Host.Agent.Core;
+using Benchmarks.Host.Agent.Files;
+using Benchmarks.Host.Agent.Hosting;
+using Benchmarks.Host.Agent.Protocol;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Microsoft.Extensions.Logging;
-using Benchmarks.Host.Agent.Protocol;
-using Benchmarks.Host.Agent.Files;
-using Benchmarks.Host.Agent.Building;
-using Benchmarks.Host.Agent.Hosting;
 
 namespace Benchmarks.Host.Agent.Scheduling;
 
