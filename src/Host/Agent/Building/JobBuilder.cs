@@ -207,6 +207,12 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
             // No MSBuild node or server outlives the build (the compiler's is stopped after it).
             ["MSBUILDDISABLENODEREUSE"] = "1",
             ["DOTNET_CLI_USE_MSBUILD_SERVER"] = "0",
+
+            // A package audit that cannot reach the feed (NU1900) is a warning in the build log, not
+            // a failed job, where the project treats warnings as errors: a lab box is often cut off
+            // from the feed with every package in its cache. A project that sets the property
+            // without its previous value keeps its own choice.
+            ["WarningsNotAsErrors"] = "NU1900",
         };
         JobProcess process;
         try
@@ -232,7 +238,9 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
 
             if (process.ExitCode != 0)
             {
-                throw new JobFailedException($"{failure} (exit code {process.ExitCode}):{Environment.NewLine}{Diagnostics(job.BuildLog)}");
+                var restoreFailed = job.BuildLog.From(0).Any(l => l.Contains("error NU1", StringComparison.Ordinal));
+                var missing = restoreFailed && MissingPackages.Describe(workingDirectory) is { } packages ? ": packages " + packages : "";
+                throw new JobFailedException($"{failure} (exit code {process.ExitCode}){missing}:{Environment.NewLine}{Diagnostics(job.BuildLog)}");
             }
         }
     }
