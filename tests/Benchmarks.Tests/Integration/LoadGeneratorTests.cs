@@ -183,7 +183,10 @@ public sealed class LoadGeneratorTests
         // Due over the window as it was measured: on a busy machine its end is noticed a few milliseconds late (1,014 due once).
         Assert.InRange(result.Due, (500 * result.ElapsedSeconds) - 10, (500 * result.ElapsedSeconds) + 10);
         Assert.InRange(result.ElapsedSeconds, 1.98, 2.1);
-        Assert.InRange(result.RequestsPerSecond, 490, 510);
+        // Sent at the rate; answered by a server in this busy process, whose last answers may still be
+        // in flight when the window closes (they count as unfinished, not as errors).
+        Assert.InRange(result.Sent / result.ElapsedSeconds, 490, 510);
+        Assert.InRange(result.RequestsPerSecond, 450, 510);
         Assert.True(result.IsClean, result.FirstError);
         Assert.NotNull(result.Uncorrected);
         Assert.Equal(result.Sent, result.Good + result.Bad + result.Lost + result.Unfinished);
