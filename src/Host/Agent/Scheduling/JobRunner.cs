@@ -22,6 +22,10 @@ namespace Benchmarks.Host.Agent.Scheduling;
 internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessControl control, ISystemMetrics metrics, AgentOptions options, ILogger logger)
 {
     private const string ChildProcessPrefix = "##ChildProcessId:";
+
+    /// <summary>The failure of a job stopped or deleted before it ran: not a fault of its build.</summary>
+    private const string StoppedBeforeStart = "the job was stopped before it started";
+
     private static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromMinutes(3);
 
     /// <summary>Longest a started job waits for its controller to read its state before it goes on anyway.</summary>
@@ -147,7 +151,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             // Stopped or deleted before it ran: a build was cancelled.
             if (job.State is AgentJobState.Starting or AgentJobState.Waiting)
             {
-                job.Fail("the job was stopped before it started");
+                job.Fail(StoppedBeforeStart);
             }
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or JobPathException or InvalidDataException or System.ComponentModel.Win32Exception or System.Text.Json.JsonException)
@@ -165,8 +169,10 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             }
 
             // A shared build that its job could not start from (it exited or hung before it was
-            // ready) is not offered again: the next job with the same sources publishes anew.
-            if (!ready && job.State == AgentJobState.Failed && build?.CacheKey is { } key && cache.Invalidate(key))
+            // ready) is not offered again: the next job with the same sources publishes anew. Read
+            // from the failure the job recorded, not its state, which a delete that followed the
+            // failure at once has already moved on.
+            if (!ready && job.Error is { } error && error != StoppedBeforeStart && build?.CacheKey is { } key && cache.Invalidate(key))
             {
                 AgentLog.BuildDropped(logger, job.Id, job.Service, key);
             }
