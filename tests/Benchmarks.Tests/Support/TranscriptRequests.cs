@@ -26,7 +26,7 @@ internal static class TranscriptRequests
             .Replace("127.0.0.1:5000", "127.0.0.1:" + port, StringComparison.Ordinal)
             .Replace("http://127.0.0.1:5010", agent.ToString().TrimEnd('/'), StringComparison.Ordinal)
             .Replace("http://127.0.0.1:5012", agent.ToString().TrimEnd('/'), StringComparison.Ordinal)
-            .Replace("--duration 3s --warmup 1s", "--duration 2s --warmup 0s", StringComparison.Ordinal);
+            .Replace("--duration 3s --warmup 1s", "--duration 2s --warmup 1s", StringComparison.Ordinal);
         var edited = JsonNode.Parse(text)!.AsObject();
         edited["Port"] = serverPort;
         if (edited["Variables"] is JsonObject variables && variables.ContainsKey("serverPort"))
