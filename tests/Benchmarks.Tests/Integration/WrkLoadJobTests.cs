@@ -23,8 +23,14 @@ public sealed class WrkLoadJobTests
         Assert.True(m["http/rps/mean"] > 0);
         Assert.True(m["http/requests"] > 0);
         Assert.Equal(0, m["http/requests/errors"]);
-        Assert.True(m["http/latency/90"] >= m["http/latency/50"]);
-        Assert.True(!m.TryGetValue("http/latency/99", out var p99) || p99 >= m["http/latency/90"], "a percentile wrk got wrong must be left out");
+        Assert.True(m["http/latency/mean"] > 0);
+
+        // wrk 4.1 sometimes prints a high percentile as 0.00us under pipelining (the 90th in one CI
+        // run, the 99th in others): such a percentile is left out, so the ones stored rise and none is zero.
+        var stored = new[] { "50", "75", "90", "99" }.Where(p => m.ContainsKey("http/latency/" + p)).Select(p => m["http/latency/" + p]).ToList();
+        Assert.NotEmpty(stored);
+        Assert.All(stored, v => Assert.True(v > 0, "a percentile wrk got wrong must be left out"));
+        Assert.Equal(stored.Order(), stored);
         Assert.True(m["benchmarks/cpu"] > 0);
         Assert.NotEmpty(document.Samples);
     }
