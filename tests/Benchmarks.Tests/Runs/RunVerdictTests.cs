@@ -153,6 +153,47 @@ public sealed class RunVerdictTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_busy_server_cpu_that_the_run_shows_is_not_the_limit_is_said_as_unclear_not_as_the_stack()
+    {
+        // Kestrel's plaintext as measured, one connection: server 97% of its CPU, load 29% of its; 73% and 23% with spinning off.
+        var one = SampleRuns.Pinned(("connections", "1"), ("pipeline", "1"), ("benchmarks/cpu/mean", 48.5), ("benchmarks/cpu/user", 16), ("benchmarks/cpu/kernel", 32.5),
+            ("load/cpu/user", 8), ("load/cpu/kernel", 6.5), ("machine/cpu/idle", 25), ("runtime-counter/threadpool-thread-count", 4));
+        var cause = BottleneckRule.Judge(one)[0];
+        Assert.Equal(("nothing-saturated", VerdictCause.Unclear), (cause.Kind, cause.Certainty));
+        Assert.StartsWith("unclear: one request was in flight at a time, so server and load took turns, yet their CPUs read 0.97 and 0.29 of a CPU", cause.Text, StringComparison.Ordinal);
+        Assert.Contains(".NET's thread-pool workers spin", cause.Text, StringComparison.Ordinal);
+        Assert.Contains("DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0", cause.Advice, StringComparison.Ordinal);
+        Assert.Equal(29, cause.Evidence["load/busy"], 6);
+
+        // Turns that add up to one CPU are work: the server at 90% while the load took 10% is the stack.
+        one.Measurements["load/cpu/user"] = 3;
+        one.Measurements["load/cpu/kernel"] = 2;
+        Assert.Equal("kernel", BottleneckRule.Judge(one)[0].Kind);
+
+        // Four in flight can keep both sides busy at once: no turns to add up; nor can one TCP connection with a window of 16.
+        one.Measurements["load/cpu/user"] = 8;
+        one.Measurements["load/cpu/kernel"] = 6.5;
+        one.Parameters["connections"] = "4";
+        Assert.Equal("kernel", BottleneckRule.Judge(one)[0].Kind);
+        one.Parameters["connections"] = "1";
+        one.Parameters["window"] = "16";
+        Assert.Equal("kernel", BottleneckRule.Judge(one)[0].Kind);
+
+        // An open model that met 15,000 req/s with 23 of 75,049 requests held back, the server's CPU 94% busy.
+        var open = SampleRuns.Pinned(("connections", "64"), ("rate", "15000"), ("http/rate/requested", 15_000), ("http/rps/mean", 14_997), ("http/requests", 75_049),
+            ("http/requests/late", 25), ("http/requests/late/load", 2), ("benchmarks/cpu/mean", 47), ("benchmarks/cpu/user", 14), ("benchmarks/cpu/kernel", 33));
+        cause = BottleneckRule.Judge(open)[0];
+        Assert.Equal(("nothing-saturated", VerdictCause.Unclear), (cause.Kind, cause.Certainty));
+        Assert.StartsWith("unclear: the server met the requested 15,000 req/s without queueing (23 of 75,049 held back for a connection) while its CPU read 94% busy: it may be near its limit", cause.Text, StringComparison.Ordinal);
+        Assert.Contains("--find-max", cause.Advice, StringComparison.Ordinal);
+
+        // Queueing is what a saturated server does: at 24,000 req/s 3% waited for a connection, and the CPU is named.
+        open.Measurements["http/requests/late"] = 2_400;
+        Assert.Equal("kernel", BottleneckRule.Judge(open)[0].Kind);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void The_wire_shared_cpus_and_steal_are_named()
     {
         var run = SampleRuns.Of(2,
@@ -203,6 +244,12 @@ public sealed class RunVerdictTests
         Assert.Equal("machine-busy", cause.Kind);
         Assert.Equal("the machine: the server's CPU was 99% busy but the server used 61% of it: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone", cause.Text);
         Assert.Equal(1, cause.Evidence["machine/server-cpus/idle"]);
+
+        // A few points beside the server are the kernel's work for its own packets, charged to no process, not other work:
+        // Kestrel at a fixed 15,000 req/s, its CPU 90% busy and the server 86% of it.
+        run.Measurements["benchmarks/cpu/mean"] = 43;
+        run.Measurements["machine/server-cpus/idle"] = 10;
+        Assert.Equal("nothing-saturated", BottleneckRule.Judge(run)[0].Kind);
     }
 
     [Trait("Tier", "Fast")]
