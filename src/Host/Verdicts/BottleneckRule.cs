@@ -250,7 +250,7 @@ internal static class BottleneckRule
             ? (executing, inFlight)
             : null;
 
-    /// <summary>The requests a closed loop keeps in flight: its connections by pipeline depth, by streams over HTTP/2, or by the TCP load's window; 0 when unknown.</summary>
+    /// <summary>The requests a closed loop keeps in flight: its connections by pipeline depth, by streams over HTTP/2 (a run stores them as its <c>pipeline</c>), or by the TCP load's window; 0 when unknown.</summary>
     public static double InFlight(RunDocument document)
     {
         ArgumentNullException.ThrowIfNull(document);
@@ -260,7 +260,7 @@ internal static class BottleneckRule
             return 0;
         }
 
-        var depth = p.GetValueOrDefault("protocol") is "h2" or "h2c" ? p.GetValueOrDefault("streams") : p.GetValueOrDefault("window") ?? p.GetValueOrDefault("pipeline");
+        var depth = p.GetValueOrDefault("protocol") is "h2" or "h2c" ? p.GetValueOrDefault("streams") ?? p.GetValueOrDefault("pipeline") : p.GetValueOrDefault("window") ?? p.GetValueOrDefault("pipeline");
         return connections * (double.TryParse(depth, NumberStyles.Integer, CultureInfo.InvariantCulture, out var d) && d >= 1 ? d : 1);
     }
 

@@ -179,6 +179,12 @@ public sealed class RunVerdictTests
         one.Parameters["window"] = "16";
         Assert.Equal("kernel", BottleneckRule.Judge(one)[0].Kind);
 
+        // Nor one HTTP/2 connection with 16 streams, which a run stores as its pipeline.
+        one.Parameters.Remove("window");
+        one.Parameters["protocol"] = "h2c";
+        one.Parameters["pipeline"] = "16";
+        Assert.Equal("kernel", BottleneckRule.Judge(one)[0].Kind);
+
         // An open model that met 15,000 req/s with 23 of 75,049 requests held back, the server's CPU 94% busy.
         var open = SampleRuns.Pinned(("connections", "64"), ("rate", "15000"), ("http/rate/requested", 15_000), ("http/rps/mean", 14_997), ("http/requests", 75_049),
             ("http/requests/late", 25), ("http/requests/late/load", 2), ("benchmarks/cpu/mean", 47), ("benchmarks/cpu/user", 14), ("benchmarks/cpu/kernel", 33));
