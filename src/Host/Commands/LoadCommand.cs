@@ -17,7 +17,13 @@ namespace Benchmarks.Host.Commands;
 /// <summary><c>benchmarks load</c>: the built-in HTTP/1.1 load generator against any URL.</summary>
 internal static class LoadCommand
 {
-    public static Command Create(CliConsole console)
+    public static Command Create(CliConsole console) => Build(console).Command;
+
+    /// <summary>
+    /// The command, and how it reads an HTTP load's options from its parse: what a run's load job
+    /// writes as arguments must read back as the options it was given (the round trip is tested).
+    /// </summary>
+    internal static (Command Command, Func<ParseResult, HttpLoadOptions> HttpOptions) Build(CliConsole console)
     {
         var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext, ws://127.0.0.1:5000/plain or tcp://127.0.0.1:5000.", allowWebSocket: true, allowTcp: true);
         url.Required = true;
@@ -54,6 +60,33 @@ internal static class LoadCommand
             LoadHelpGroups.WebSocket,
             LoadHelpGroups.Broadcast,
             LoadHelpGroups.Tcp);
+        (HttpLoadOptions Options, Servers.HttpWire Wire) Http(ParseResult result)
+        {
+            var validatorFactory = default(Func<Scenarios.IResponseValidator?>);
+            if (result.GetValue(scenario) is { } scenarioName)
+            {
+                var chosen = PluginLookup.Scenario(PluginCatalog.Load(result.GetValue(plugins) ?? []), scenarioName);
+                validatorFactory = chosen.CreateValidator;
+            }
+
+            var wire = LoadWire(result.GetValue(protocol), result.GetRequiredValue(url)!, generator.Named(result));
+            var shape = load.Read(result);
+            var options = shape.Apply(new HttpLoadOptions
+            {
+                Url = result.GetRequiredValue(url)!,
+                Http2 = wire.Protocol == Servers.HttpWireProtocol.Http2 && generator.Named(result) is null or GeneratorOption.BuiltIn,
+                Threads = shape.Threads ?? DefaultLoad.Threads,
+                PipelineDepth = shape.Depth(1, wire.Protocol == Servers.HttpWireProtocol.Http2),
+                WarmupMax = shape.WarmupMax,
+                Headers = shape.Headers,
+                KeepAlive = shape.KeepAlive ?? true,
+                TlsResume = shape.TlsResume ?? true,
+                ValidatorFactory = validatorFactory,
+            });
+            options.Validate();
+            return (options, wire);
+        }
+
         command.SetAction(async (result, cancellationToken) =>
         {
             try
@@ -95,28 +128,7 @@ internal static class LoadCommand
                     throw new UsageException($"'{result.GetValue(url)}' is a WebSocket URL: add --ws.");
                 }
 
-                var validatorFactory = default(Func<Scenarios.IResponseValidator?>);
-                if (result.GetValue(scenario) is { } scenarioName)
-                {
-                    var chosen = PluginLookup.Scenario(PluginCatalog.Load(result.GetValue(plugins) ?? []), scenarioName);
-                    validatorFactory = chosen.CreateValidator;
-                }
-
-                var wire = LoadWire(result.GetValue(protocol), result.GetRequiredValue(url)!, generator.Named(result));
-                var shape = load.Read(result);
-                var options = shape.Apply(new HttpLoadOptions
-                {
-                    Url = result.GetRequiredValue(url)!,
-                    Http2 = wire.Protocol == Servers.HttpWireProtocol.Http2 && generator.Named(result) is null or GeneratorOption.BuiltIn,
-                    Threads = shape.Threads ?? DefaultLoad.Threads,
-                    PipelineDepth = shape.Depth(1, wire.Protocol == Servers.HttpWireProtocol.Http2),
-                    WarmupMax = shape.WarmupMax,
-                    Headers = shape.Headers,
-                    KeepAlive = shape.KeepAlive ?? true,
-                    TlsResume = shape.TlsResume ?? true,
-                    ValidatorFactory = validatorFactory,
-                });
-                options.Validate();
+                var (options, wire) = Http(result);
                 // What an external tool cannot do is said before it starts.
                 if (generator.Named(result) is (GeneratorOption.Wrk or GeneratorOption.H2load) and var tool)
                 {
@@ -171,7 +183,7 @@ internal static class LoadCommand
                 return UsageErrors.Report(console, ex);
             }
         });
-        return command;
+        return (command, result => Http(result).Options);
     }
 
     /// <summary>
