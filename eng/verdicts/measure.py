@@ -24,6 +24,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PLUGINS = os.path.join(ROOT, "tests", "Plugins", "SamplePlugin", "bin", "Release", "net10.0")
+# Faults written apart from the test plugin, against Benchmarks.Abstractions alone (outside/).
+OUTSIDE = os.path.join(HERE, "outside", "bin", "Release", "net10.0")
 
 RUNTIME_KINDS = ["gc", "thread-pool-starvation", "lock-contention", "exceptions"]
 
@@ -63,7 +65,7 @@ def kinds_of(document):
 def run_cell(host, cell, rep, out):
     folder = os.path.join(out, f"{cell['name']}-{rep}")
     os.makedirs(folder, exist_ok=True)
-    args = [a.replace("$PLUGINS", PLUGINS) for a in cell["args"]]
+    args = [a.replace("$PLUGINS", PLUGINS).replace("$OUTSIDE", OUTSIDE) for a in cell["args"]]
     command = host.split() + ["run", *args, "--results", folder, "--label", f"corpus:{cell['name']}"]
     busy = None
     if cell.get("busy"):
@@ -183,6 +185,8 @@ def main():
         return report(a.read, cells)
     if any("$PLUGINS" in " ".join(c["args"]) for c in cells) and not os.path.isdir(PLUGINS):
         subprocess.run(["dotnet", "build", os.path.join(ROOT, "tests", "Plugins", "SamplePlugin"), "-c", "Release", "-nologo", "-clp:ErrorsOnly"], check=True)
+    if any("$OUTSIDE" in " ".join(c["args"]) for c in cells) and not os.path.isdir(OUTSIDE):
+        subprocess.run(["dotnet", "build", os.path.join(HERE, "outside"), "-c", "Release", "-nologo", "-clp:ErrorsOnly"], check=True)
     for rep in range(1, a.reps + 1):
         for cell in cells:
             run_cell(a.host, cell, rep, a.out)
