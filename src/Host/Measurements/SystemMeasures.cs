@@ -32,6 +32,9 @@ internal static class SystemMeasures
     public static readonly Measurement NetTx = Sampled("net/tx", "Mbit/s", Avg, Neither, "Sent on the benchmark's interface, mean of the intervals (Mbit/s)");
     public static readonly Measurement NetRxBytes = Sampled("net/rx/bytes", "bytes", Last, Neither, "Received on the benchmark's interface while measured (bytes)");
     public static readonly Measurement NetTxBytes = Sampled("net/tx/bytes", "bytes", Last, Neither, "Sent on the benchmark's interface while measured (bytes)");
+    public static readonly Measurement NetRxPackets = Sampled("net/rx/packets", "packets/s", Avg, Neither, "Packets received a second on the benchmark's interface, mean of the intervals (small messages fill a NIC's packet rate before its bandwidth)");
+    public static readonly Measurement NetTxPackets = Sampled("net/tx/packets", "packets/s", Avg, Neither, "Packets sent a second on the benchmark's interface, mean of the intervals");
+    public static readonly Measurement NetDrops = Sampled("net/drops", "count", Last, Lower, "Packets the benchmark's interface dropped while measured, received and sent (its queues or rings were full, or a policer dropped them)");
     public static readonly Measurement LinkSpeed = Sampled("net/link-speed", "Mbit/s", Max, Neither, "Link speed of the benchmark's interface (Mbit/s)", reduce: Max);
     public static readonly Measurement Utilization = Sampled("net/utilization", "%", Max, Neither, "Link utilization, max(rx, tx) / link speed, busiest interval (%)", reduce: Max);
 
@@ -57,7 +60,7 @@ internal static class SystemMeasures
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal, ServerCpusIdle,
-        NetRx, NetTx, NetRxBytes, NetTxBytes, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
+        NetRx, NetTx, NetRxBytes, NetTxBytes, NetRxPackets, NetTxPackets, NetDrops, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];
 

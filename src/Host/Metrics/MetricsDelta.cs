@@ -26,6 +26,7 @@ internal static class MetricsDelta
             // Totals since the origin count whatever the interval's length.
             Set(values, NetRxBytes, last.RxBytes - first.RxBytes);
             Set(values, NetTxBytes, last.TxBytes - first.TxBytes);
+            Set(values, NetDrops, last.Dropped - first.Dropped);
         }
 
         if (seconds <= 0 || !rates)
@@ -79,6 +80,8 @@ internal static class MetricsDelta
             var tx = (n1.TxBytes - n0.TxBytes) * 8 / seconds / 1_000_000;
             Set(values, NetRx, rx);
             Set(values, NetTx, tx);
+            Set(values, NetRxPackets, (n1.RxPackets - n0.RxPackets) / seconds);
+            Set(values, NetTxPackets, (n1.TxPackets - n0.TxPackets) / seconds);
             if (linkSpeedMbps is > 0)
             {
                 Set(values, LinkSpeed, linkSpeedMbps.Value);

@@ -17,7 +17,9 @@ internal sealed class SysClassNet
         var statistics = Path.Combine(_root, interfaceName, "statistics");
         var rx = ReadNumber(Path.Combine(statistics, "rx_bytes"));
         var tx = ReadNumber(Path.Combine(statistics, "tx_bytes"));
-        return rx is null || tx is null ? null : new NetworkCounters(rx.Value, tx.Value);
+        long Count(string name) => ReadNumber(Path.Combine(statistics, name)) ?? 0;
+        return rx is null || tx is null ? null
+            : new NetworkCounters(rx.Value, tx.Value, Count("rx_packets"), Count("tx_packets"), Count("rx_dropped") + Count("tx_dropped"));
     }
 
     /// <summary>Mbit/s; the kernel reports -1 (or refuses the read) when the speed is unknown.</summary>

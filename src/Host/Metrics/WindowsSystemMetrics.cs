@@ -66,7 +66,12 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
         }
 
         var statistics = nic.GetIPStatistics();
-        return new NetworkCounters(statistics.BytesReceived, statistics.BytesSent);
+        return new NetworkCounters(
+            statistics.BytesReceived,
+            statistics.BytesSent,
+            statistics.UnicastPacketsReceived + statistics.NonUnicastPacketsReceived,
+            statistics.UnicastPacketsSent + statistics.NonUnicastPacketsSent,
+            statistics.IncomingPacketsDiscarded + statistics.OutgoingPacketsDiscarded);
     }
 
     public double? ReadLinkSpeed(string interfaceName)

@@ -86,6 +86,7 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.True(kernel.Max() > 0.1, $"server kernel CPU peaked at {kernel.Max():0.00}%");
         Assert.True(AgentClient.Values(serverJob, "benchmarks/build-time").Single() > 0);
         Assert.True(AgentClient.Values(serverJob, "net/rx").Max() > 0, "loopback traffic was not seen on the loopback interface");
+        Assert.True(AgentClient.Values(serverJob, "net/rx/packets").Max() > 0, "the agent samples packets under the run's name");
         output.WriteLine($"pipelined through the agent: {(double)results["http/rps/mean"]!:n0} req/s; server cpu peak user {user.Max():0.0}% kernel {kernel.Max():0.0}%; build {AgentClient.Values(serverJob, "benchmarks/build-time").Single() / 1000:0.0} s (load: reused)");
 
         await client.DeleteAsync(load);

@@ -50,6 +50,10 @@ public sealed class RunTests
         Assert.Equal(100, m["machine/cpu/user"] + m["machine/cpu/kernel"] + m["machine/cpu/idle"] + m["machine/cpu/steal"], 0);
         Assert.True(m["benchmarks/working-set"] > 1);
         Assert.True(m["net/rx"] > 0, "loopback traffic should be seen");
+        // Without pipelining a request and its response are a packet each at least; pipelined, 16 share one.
+        var perPacket = scenario == "pipelined" ? 16 : 1;
+        Assert.True(m["net/rx/packets"] * perPacket >= m["http/rps/mean"], $"{m["net/rx/packets"]} packets/s for {m["http/rps/mean"]} requests/s");
+        Assert.Equal(0, m["net/drops"]);
         Assert.False(m.ContainsKey("net/utilization"), "loopback has no link speed");
 
         // Warm-up excluded: samples cover only the 2 s window.

@@ -75,13 +75,17 @@ public sealed class OsDataParserTests
         Directory.CreateDirectory(Path.Combine(root, "lo", "statistics"));
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_bytes"), "123456789\n");
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_bytes"), "987654321\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_packets"), "1000\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_packets"), "2000\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_dropped"), "3\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_dropped"), "4\n");
         File.WriteAllText(Path.Combine(root, "eth0", "speed"), "10000\n");
         File.WriteAllText(Path.Combine(root, "lo", "statistics", "rx_bytes"), "5\n");
         File.WriteAllText(Path.Combine(root, "lo", "statistics", "tx_bytes"), "6\n");
         File.WriteAllText(Path.Combine(root, "lo", "speed"), "-1\n");
 
         var net = new SysClassNet(root);
-        Assert.Equal(new NetworkCounters(123456789, 987654321), net.ReadCounters("eth0"));
+        Assert.Equal(new NetworkCounters(123456789, 987654321, 1000, 2000, 7), net.ReadCounters("eth0"));
         Assert.Equal(10000, net.ReadSpeed("eth0"));
         Assert.Equal(new NetworkCounters(5, 6), net.ReadCounters("lo"));
         Assert.Null(net.ReadSpeed("lo"));
@@ -92,10 +96,10 @@ public sealed class OsDataParserTests
     [Fact]
     public void Deltas_split_process_cpu_into_user_and_kernel_that_add_up_to_the_total()
     {
-        var start = new MetricsSnapshot(0, new MachineCpuTimes(10, 5, 85, 0), new ProcessCpuTimes(1, 0.5, 100L << 20), new ProcessCpuTimes(0, 0, 0), new NetworkCounters(0, 0));
+        var start = new MetricsSnapshot(0, new MachineCpuTimes(10, 5, 85, 0), new ProcessCpuTimes(1, 0.5, 100L << 20), new ProcessCpuTimes(0, 0, 0), new NetworkCounters(0, 0, 0, 0, 5));
         var second = System.Diagnostics.Stopwatch.Frequency;
-        var end = new MetricsSnapshot(2 * second, new MachineCpuTimes(12, 6.5, 85.5, 0), new ProcessCpuTimes(2.2, 1.1, 120L << 20), new ProcessCpuTimes(0.2, 0.2, 0), new NetworkCounters(250_000_000, 125_000_000));
-        var values = MetricsDelta.Between(start, end, cores: 2, linkSpeedMbps: 10_000);
+        var end = new MetricsSnapshot(2 * second, new MachineCpuTimes(12, 6.5, 85.5, 0), new ProcessCpuTimes(2.2, 1.1, 120L << 20), new ProcessCpuTimes(0.2, 0.2, 0), new NetworkCounters(250_000_000, 125_000_000, 400_000, 200_000, 9));
+        var values = MetricsDelta.Between(start, end, cores: 2, linkSpeedMbps: 10_000, origin: start);
 
         Assert.Equal(30, values["benchmarks/cpu/user"], 6);      // 1.2 s over 2 s x 2 cores
         Assert.Equal(15, values["benchmarks/cpu/kernel"], 6);
@@ -107,6 +111,9 @@ public sealed class OsDataParserTests
         Assert.Equal(1000, values["net/rx"], 6);                 // 250 MB in 2 s = 1000 Mbit/s
         Assert.Equal(500, values["net/tx"], 6);
         Assert.Equal(10, values["net/utilization"], 6);
+        Assert.Equal(200_000, values["net/rx/packets"], 6);      // 400,000 packets in 2 s
+        Assert.Equal(100_000, values["net/tx/packets"], 6);
+        Assert.Equal(4, values["net/drops"]);                    // dropped since the window's start, not since the interface came up
         Assert.Equal(120, values["benchmarks/working-set"], 6);
     }
 
