@@ -35,7 +35,7 @@ internal static class SystemMeasures
     public static readonly Measurement NetRxPackets = Sampled("net/rx/packets", "packets/s", Avg, Neither, "Packets received a second on the benchmark's interface, mean of the intervals (small messages fill a NIC's packet rate before its bandwidth)");
     public static readonly Measurement NetTxPackets = Sampled("net/tx/packets", "packets/s", Avg, Neither, "Packets sent a second on the benchmark's interface, mean of the intervals");
     public static readonly Measurement NetDrops = Sampled("net/drops", "count", Last, Lower, "Packets the benchmark's interface dropped while measured, received and sent (its queues or rings were full, or a policer dropped them)");
-    public static readonly Measurement LinkSpeed = Sampled("net/link-speed", "Mbit/s", Max, Neither, "Link speed of the benchmark's interface (Mbit/s)", reduce: Max);
+    public static readonly Measurement LinkSpeed = Sampled("net/link-speed", "Mbit/s", Max, Neither, "Link speed of the benchmark's interface, or the rate its qdisc shapes it to when lower (Mbit/s)", reduce: Max);
     public static readonly Measurement Utilization = Sampled("net/utilization", "%", Max, Neither, "Link utilization, max(rx, tx) / link speed, busiest interval (%)", reduce: Max);
 
     /// <summary>The load's own CPU over its measured window, as the load reports it (once).</summary>

@@ -3,7 +3,7 @@ using System.Runtime.Versioning;
 
 namespace Benchmarks.Host.Metrics;
 
-/// <summary>Linux: <c>/proc/stat</c>, <c>/proc/&lt;pid&gt;/stat</c> and <c>/sys/class/net</c>.</summary>
+/// <summary>Linux: <c>/proc/stat</c>, <c>/proc/&lt;pid&gt;/stat</c>, <c>/sys/class/net</c> and the interface's qdisc.</summary>
 [SupportedOSPlatform("linux")]
 internal sealed class LinuxSystemMetrics : ISystemMetrics
 {
@@ -31,7 +31,12 @@ internal sealed class LinuxSystemMetrics : ISystemMetrics
 
     public NetworkCounters? ReadNetwork(string interfaceName) => _net.ReadCounters(interfaceName);
 
-    public double? ReadLinkSpeed(string interfaceName) => _net.ReadSpeed(interfaceName);
+    /// <summary>The link's own speed, or the rate a qdisc shapes it to when that is lower (<see cref="QdiscRate"/>).</summary>
+    public double? ReadLinkSpeed(string interfaceName)
+    {
+        var nominal = _net.ReadSpeed(interfaceName);
+        return QdiscRate.Read(interfaceName) is { } shaped && (nominal is null || shaped < nominal) ? shaped : nominal;
+    }
 
     public string? ReadProcessorModel()
     {

@@ -11,15 +11,19 @@ internal sealed class NetworkNamespaces : IAsyncDisposable
 {
     private readonly string _bridge;
 
-    private NetworkNamespaces(string bridge, IReadOnlyList<string> names, IReadOnlyList<string> addresses, string subnet)
+    private NetworkNamespaces(string bridge, IReadOnlyList<string> names, IReadOnlyList<string> hostLinks, IReadOnlyList<string> addresses, string subnet)
     {
         _bridge = bridge;
         Names = names;
+        HostLinks = hostLinks;
         Addresses = addresses;
         Subnet = subnet;
     }
 
     public IReadOnlyList<string> Names { get; }
+
+    /// <summary>Each namespace's link as the test's namespace sees it: the veth end on the bridge.</summary>
+    public IReadOnlyList<string> HostLinks { get; }
 
     public IReadOnlyList<string> Addresses { get; }
 
@@ -31,11 +35,12 @@ internal sealed class NetworkNamespaces : IAsyncDisposable
         var bridge = $"bmbr{tag}";
         var subnet = $"10.213.{tag}.0/24";
         var names = new List<string>();
+        var hostLinks = new List<string>();
         var addresses = new List<string>();
         await IpAsync("link", "add", bridge, "type", "bridge");
         await IpAsync("addr", "add", $"10.213.{tag}.1/24", "dev", bridge);
         await IpAsync("link", "set", bridge, "up");
-        var created = new NetworkNamespaces(bridge, names, addresses, subnet);
+        var created = new NetworkNamespaces(bridge, names, hostLinks, addresses, subnet);
         try
         {
             for (var i = 0; i < count; i++)
@@ -47,6 +52,7 @@ internal sealed class NetworkNamespaces : IAsyncDisposable
                 await IpAsync("netns", "add", name);
                 names.Add(name);
                 await IpAsync("link", "add", host, "type", "veth", "peer", "name", inside);
+                hostLinks.Add(host);
                 await IpAsync("link", "set", inside, "netns", name);
                 await IpAsync("link", "set", host, "master", bridge);
                 await IpAsync("link", "set", host, "up");

@@ -1,0 +1,82 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.RegularExpressions;
+
+namespace Benchmarks.Host.Metrics;
+
+/// <summary>
+/// The rate a Linux interface's queueing discipline holds it to (<c>tc qdisc show dev IF</c>: a
+/// token bucket, <c>cake</c>'s bandwidth, <c>netem</c>'s rate), which is its real speed when lower
+/// than the one the link reports: a veth reports 10,000 Mbit/s whatever <c>tc … tbf rate 200mbit</c>
+/// lets through, and a link at 2% of its nominal speed is never "the wire".
+/// </summary>
+internal static partial class QdiscRate
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(2);
+
+    /// <summary>The lowest rate a qdisc on <paramref name="interfaceName"/> sets, in Mbit/s; null when none does or <c>tc</c> cannot be run.</summary>
+    public static double? Read(string interfaceName)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(interfaceName);
+        try
+        {
+            var start = new ProcessStartInfo("tc") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+            foreach (var argument in (string[])["qdisc", "show", "dev", interfaceName])
+            {
+                start.ArgumentList.Add(argument);
+            }
+
+            using var tc = Process.Start(start);
+            if (tc is null)
+            {
+                return null;
+            }
+
+            var output = tc.StandardOutput.ReadToEndAsync();
+            _ = tc.StandardError.ReadToEndAsync();
+            if (!tc.WaitForExit(s_timeout))
+            {
+                tc.Kill();
+                return null;
+            }
+
+            return tc.ExitCode == 0 ? Parse(output.GetAwaiter().GetResult()) : null;
+        }
+        catch (System.ComponentModel.Win32Exception)
+        {
+            // No tc on this machine: the link's own speed stands.
+            return null;
+        }
+    }
+
+    /// <summary>The lowest <c>rate</c> or <c>bandwidth</c> in <c>tc qdisc show</c>'s output, in Mbit/s; null when there is none.</summary>
+    public static double? Parse(string output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        double? lowest = null;
+        foreach (Match match in Rate().Matches(output))
+        {
+            var value = double.Parse(match.Groups[2].Value, CultureInfo.InvariantCulture);
+            var mbps = match.Groups[3].Value.ToUpperInvariant() switch
+            {
+                "K" => value / 1_000,
+                "M" => value,
+                "G" => value * 1_000,
+                "T" => value * 1_000_000,
+                _ => value / 1_000_000,
+            };
+            if (match.Groups[4].Value.Equals("bps", StringComparison.OrdinalIgnoreCase))
+            {
+                // tc's bps is bytes a second.
+                mbps *= 8;
+            }
+
+            lowest = lowest is { } known ? Math.Min(known, mbps) : mbps;
+        }
+
+        return lowest is > 0 ? lowest : null;
+    }
+
+    [GeneratedRegex(@"\b(rate|bandwidth) ([\d.]+)([KMGT]?)(bit|bps)\b", RegexOptions.IgnoreCase)]
+    private static partial Regex Rate();
+}

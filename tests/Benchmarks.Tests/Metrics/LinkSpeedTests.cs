@@ -1,0 +1,64 @@
+using System.Diagnostics;
+using Benchmarks.Host.Metrics;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Metrics;
+
+/// <summary>A link's speed is the lower of what it reports and what its qdisc lets through.</summary>
+public sealed class LinkSpeedTests
+{
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("qdisc tbf 8001: root refcnt 2 rate 200Mbit burst 32Kb lat 50ms", 200)]
+    [InlineData("qdisc cake 8002: root refcnt 2 bandwidth 1500Kbit diffserv3 triple-isolate nonat nowash no-ack-filter split-gso rtt 100ms raw overhead 0", 1.5)]
+    [InlineData("qdisc netem 8003: root refcnt 2 limit 1000 delay 1ms rate 1Gbit", 1000)]
+    [InlineData("qdisc tbf 8004: root refcnt 2 rate 25MBps burst 32Kb lat 50ms", 200)]
+    [InlineData("qdisc netem 1: root refcnt 2 limit 1000 rate 800Mbit\nqdisc tbf 10: parent 1:1 rate 100Mbit burst 32Kb lat 50ms", 100)]
+    public void A_qdisc_that_shapes_the_link_gives_its_rate_in_megabits(string shown, double expected)
+    {
+        Assert.Equal(expected, QdiscRate.Parse(shown)!.Value, 6);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("qdisc noqueue 0: root refcnt 2")]
+    [InlineData("qdisc fq_codel 0: root refcnt 2 limit 10240p flows 1024 quantum 1514 target 5ms interval 100ms memory_limit 32Mb ecn drop_batch 64")]
+    [InlineData("qdisc fq 8005: root refcnt 2 limit 10000p flow_limit 100p buckets 1024 orphan_mask 1023 quantum 3028b initial_quantum 15140b low_rate_threshold 550Kbit refill_delay 40ms")]
+    [InlineData("")]
+    public void A_qdisc_that_sets_no_rate_leaves_the_links_own_speed(string shown)
+    {
+        Assert.Null(QdiscRate.Parse(shown));
+    }
+
+    [Fact]
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public async Task A_veth_shaped_to_200_mbit_reads_200_not_the_10000_it_reports()
+    {
+        Tools.Require("tc");
+        await using var network = await NetworkNamespaces.CreateAsync(1);
+        var link = network.HostLinks[0];
+        var metrics = new LinuxSystemMetrics();
+        Assert.Equal(10_000, metrics.ReadLinkSpeed(link));
+
+        await TcAsync("qdisc", "add", "dev", link, "root", "tbf", "rate", "200mbit", "burst", "32kbit", "latency", "50ms");
+        Assert.Equal(200, metrics.ReadLinkSpeed(link));
+
+        // Faster than the link: the link's own speed stands.
+        await TcAsync("qdisc", "replace", "dev", link, "root", "tbf", "rate", "40gbit", "burst", "1mbit", "latency", "50ms");
+        Assert.Equal(10_000, metrics.ReadLinkSpeed(link));
+    }
+
+    private static async Task TcAsync(params string[] arguments)
+    {
+        var info = new ProcessStartInfo("tc") { RedirectStandardError = true, UseShellExecute = false };
+        foreach (var argument in arguments)
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        using var tc = Process.Start(info)!;
+        var error = await tc.StandardError.ReadToEndAsync();
+        await tc.WaitForExitAsync();
+        Assert.True(tc.ExitCode == 0, $"tc {string.Join(' ', arguments)}: {error}");
+    }
+}
