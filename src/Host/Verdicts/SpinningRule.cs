@@ -10,7 +10,7 @@ namespace Benchmarks.Host.Verdicts;
 /// before they sleep, and that time is charged to the server as CPU: Kestrel's plaintext at a
 /// fixed 10,000 req/s reads 90% of its CPU busy, 76% with spinning turned off. Two runs prove the
 /// CPU figure overstates the work, and are said as "unclear" rather than as the stack or the kernel:
-/// an open model that met its rate with at most <see cref="QueuedShare"/> of its requests held back
+/// an open model that met its rate (within the shortfall the rate rule allows) with at most <see cref="QueuedShare"/> of its requests held back
 /// by the server (a saturated server queues them), and a closed loop with one request in flight,
 /// where server and load take turns, yet their CPUs added up to more than
 /// <see cref="OneExchangeCpus"/> of a CPU (one exchange at a time cannot keep more busy).
@@ -46,7 +46,8 @@ internal static class SpinningRule
         {
             var sent = m.GetValueOrDefault(names.Completed);
             var queued = Math.Max(0, m.GetValueOrDefault(names.Late.Name) - m.GetValueOrDefault(names.LateByLoad.Name));
-            if (sent <= 0 || queued > QueuedShare * sent)
+            var met = m.TryGetValue(names.Achieved, out var achieved) && achieved >= requested * (1 - Benchmarks.Load.DefaultLoad.ShortfallLimit);
+            if (!met || sent <= 0 || queued > QueuedShare * sent)
             {
                 return null;
             }

@@ -193,6 +193,11 @@ public sealed class RunVerdictTests
         Assert.StartsWith("unclear: the server met the requested 15,000 req/s without queueing (23 of 75,049 held back for a connection) while its CPU read 94% busy: it may be near its limit", cause.Text, StringComparison.Ordinal);
         Assert.Contains("--find-max", cause.Advice, StringComparison.Ordinal);
 
+        // A rate not met is not "met without queueing", whoever fell behind.
+        open.Measurements["http/rps/mean"] = 10_000;
+        Assert.Equal("kernel", BottleneckRule.Judge(open)[0].Kind);
+        open.Measurements["http/rps/mean"] = 14_997;
+
         // Queueing is what a saturated server does: at 24,000 req/s 3% waited for a connection, and the CPU is named.
         open.Measurements["http/requests/late"] = 2_400;
         Assert.Equal("kernel", BottleneckRule.Judge(open)[0].Kind);
