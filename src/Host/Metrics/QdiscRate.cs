@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text.RegularExpressions;
 
@@ -18,35 +17,7 @@ internal static partial class QdiscRate
     public static double? Read(string interfaceName)
     {
         ArgumentException.ThrowIfNullOrEmpty(interfaceName);
-        try
-        {
-            var start = new ProcessStartInfo("tc") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-            foreach (var argument in (string[])["qdisc", "show", "dev", interfaceName])
-            {
-                start.ArgumentList.Add(argument);
-            }
-
-            using var tc = Process.Start(start);
-            if (tc is null)
-            {
-                return null;
-            }
-
-            var output = tc.StandardOutput.ReadToEndAsync();
-            _ = tc.StandardError.ReadToEndAsync();
-            if (!tc.WaitForExit(s_timeout))
-            {
-                tc.Kill();
-                return null;
-            }
-
-            return tc.ExitCode == 0 ? Parse(output.GetAwaiter().GetResult()) : null;
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            // No tc on this machine: the link's own speed stands.
-            return null;
-        }
+        return Platform.ToolOutput.Read("tc", s_timeout, "qdisc", "show", "dev", interfaceName) is { } shown ? Parse(shown) : null;
     }
 
     /// <summary>The lowest <c>rate</c> or <c>bandwidth</c> in <c>tc qdisc show</c>'s output, in Mbit/s; null when there is none.</summary>

@@ -23,35 +23,6 @@ internal static class RunEnvironmentProbe
     };
 
     /// <summary>The first line a tool prints, or null if it is missing, fails or takes over five seconds.</summary>
-    private static string? FirstLine(string fileName, params string[] arguments)
-    {
-        try
-        {
-            var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-            foreach (var argument in arguments)
-            {
-                info.ArgumentList.Add(argument);
-            }
-
-            using var process = Process.Start(info);
-            if (process is null)
-            {
-                return null;
-            }
-
-            var output = process.StandardOutput.ReadToEndAsync();
-            _ = process.StandardError.ReadToEndAsync();
-            if (!process.WaitForExit(5000))
-            {
-                process.Kill(entireProcessTree: true);
-                return null;
-            }
-
-            return process.ExitCode == 0 ? output.Result.Split('\n')[0].Trim() : null;
-        }
-        catch (System.ComponentModel.Win32Exception)
-        {
-            return null;
-        }
-    }
+    private static string? FirstLine(string fileName, params string[] arguments) =>
+        ToolOutput.Read(fileName, TimeSpan.FromSeconds(5), arguments)?.Split('\n')[0].Trim();
 }

@@ -264,5 +264,5 @@ internal static class BottleneckRule
         return connections * (double.TryParse(depth, NumberStyles.Integer, CultureInfo.InvariantCulture, out var d) && d >= 1 ? d : 1);
     }
 
-    private static string Count(int cpus) => cpus == 1 ? "CPU" : $"{cpus} CPUs";
+    internal static string Count(int cpus) => cpus == 1 ? "CPU" : $"{cpus} CPUs";
 }

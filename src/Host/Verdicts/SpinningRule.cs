@@ -55,7 +55,7 @@ internal static class SpinningRule
             evidence[names.Late.Name] = m.GetValueOrDefault(names.Late.Name);
             evidence[names.LateByLoad.Name] = m.GetValueOrDefault(names.LateByLoad.Name);
             return Unclear(
-                string.Create(c, $"the server met the requested {requested:n0} {names.Unit} without queueing ({queued:n0} of {sent:n0} held back for a connection) while its {Count(placement.Server.Count)} read {serverBusy:0}% busy: it may be near its limit, or {pool}"),
+                string.Create(c, $"the server met the requested {requested:n0} {names.Unit} without queueing ({queued:n0} of {sent:n0} held back for a connection) while its {BottleneckRule.Count(placement.Server.Count)} read {serverBusy:0}% busy: it may be near its limit, or {pool}"),
                 $"a higher --rate or --find-max finds its limit; {Apart}",
                 evidence);
         }
@@ -88,6 +88,4 @@ internal static class SpinningRule
         Advice = advice,
         Evidence = evidence,
     };
-
-    private static string Count(int cpus) => cpus == 1 ? "CPU" : $"{cpus} CPUs";
 }
