@@ -30,7 +30,7 @@ public sealed class AgentAccessTests
     [Fact]
     public async Task Requests_shaped_as_a_browser_s_are_refused_and_start_nothing()
     {
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         await using var agent = await AgentProcess.StartAsync(url: $"http://127.0.0.1:{port}");
         using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}") };
         var marker = Path.Combine(TestPaths.NewTempDirectory(), "ran");
@@ -96,7 +96,7 @@ public sealed class AgentAccessTests
         Tools.Require("curl");
         foreach (var allowAll in new[] { false, true })
         {
-            var port = LoadGeneratorTests.ClosedPort();
+            var port = LoopbackPort.Free();
             await using var agent = await AgentProcess.StartAsync(url: $"http://127.0.0.1:{port}", options: allowAll ? ["--allow-local-users"] : []);
             var marker = Path.Combine(TestPaths.NewTempDirectory(), "ran");
             var (exit, output) = await ExternalTool.RunAsync("runuser", "-u", "nobody", "--", "curl", "-s", "-w", " %{http_code}", "-X", "POST",

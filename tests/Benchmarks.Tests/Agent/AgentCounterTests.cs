@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Net;
 using System.Text.Json.Nodes;
 using Benchmarks.Tests.Support;
@@ -27,14 +28,14 @@ public sealed class AgentCounterTests
 
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.ServeJob("counters-1", "plaintext", port, j =>
         {
             j["Options"] = recorded["Options"]!.DeepClone();
             j["Counters"] = counters.DeepClone();
         }));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Running");
 
         // Requests for the ASP.NET Core counters to count.
         using (var http = new HttpClient())

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Net;
 using System.Text.Json.Nodes;
 using Benchmarks.Tests.Integration;
@@ -21,7 +22,7 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
     {
         // The collection's agent: its framework-dependent build of these sources is published once for this test and the replays.
         using var client = new AgentClient(fixture.Agent.Url);
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
 
         // Exactly what 'crank --config crank/plaintext.yml --scenario pipelined --profile local' sends,
         // with a free port and a shorter run (crank: --variable serverPort=… --variable duration=3s …).
@@ -58,13 +59,13 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         await client.WaitForStateAsync(server, Wait, null, "Initializing");
         Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(server, "default", sources));
         await client.StartAsync(server);
-        Assert.Equal("Running", await client.WaitForStateAsync(server, TimeSpan.FromMinutes(8), null, "Running", "Failed"));
+        await client.ReachAsync(server, TimeSpan.FromMinutes(8), null, "Running");
 
         var load = await client.CreateAsync(Send(loadSpec));
         await client.WaitForStateAsync(load, Wait, [server], "Initializing");
         Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(load, "default", sources));
         await client.StartAsync(load);
-        Assert.Equal("Stopped", await client.WaitForStateAsync(load, TimeSpan.FromMinutes(8), [server], "Stopped", "Failed"));
+        await client.ReachAsync(load, TimeSpan.FromMinutes(8), [server], "Stopped");
 
         var loadJob = await client.GetAsync(load);
         Assert.Null((string?)loadJob["error"]);
@@ -76,7 +77,7 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.Contains("Reusing the build", loadBuildLog, StringComparison.Ordinal);
 
         await client.StopAsync(server);
-        Assert.Equal("Stopped", await client.WaitForStateAsync(server, Wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(server, Wait, null, "Stopped");
         var serverJob = await client.GetAsync(server);
         var user = AgentClient.Values(serverJob, "benchmarks/cpu/user");
         var kernel = AgentClient.Values(serverJob, "benchmarks/cpu/kernel");
@@ -100,7 +101,7 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
     {
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var jobs = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml")).Render("pipelined-wrk", "local", new Dictionary<string, string>
         {
             ["serverPort"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture),
@@ -121,12 +122,12 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
 
         var server = await client.CreateAsync(Send(jobs.Single(j => j.Name == "application")));
         await client.LaunchAsync(server, Wait);
-        Assert.Equal("Running", await client.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
+        await client.ReachAsync(server, Wait, null, "Running");
         var loadSpec = jobs.Single(j => j.Name == "load");
         Assert.Contains("--generator wrk", loadSpec.Arguments, StringComparison.Ordinal);
         var load = await client.CreateAsync(Send(loadSpec));
         await client.LaunchAsync(load, Wait, [server]);
-        Assert.Equal("Stopped", await client.WaitForStateAsync(load, Wait, [server], "Stopped", "Failed"));
+        await client.ReachAsync(load, Wait, [server], "Stopped");
 
         var loadJob = await client.GetAsync(load);
         var results = AgentClient.LastMeasurements(loadJob);
@@ -157,7 +158,7 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
             j["ReadyStateText"] = "Application started.";
         }));
         await serverClient.LaunchAsync(server, Wait);
-        Assert.Equal("Running", await serverClient.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
+        await serverClient.ReachAsync(server, Wait, null, "Running");
 
         var load = await loadClient.CreateAsync(AgentClient.Job("load", "netns", j =>
         {

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using Benchmarks.Tests.Integration;
 using Benchmarks.Tests.Support;
@@ -14,7 +15,7 @@ public sealed class AgentFaultTests
     {
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var server = await client.CreateAsync(AgentClient.Job("application", "crash", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;

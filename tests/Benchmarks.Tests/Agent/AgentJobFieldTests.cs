@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Net;
 using System.Text.Json.Nodes;
 using Benchmarks.Host.Agent.Building;
@@ -26,7 +27,7 @@ public sealed class AgentJobFieldTests
 
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.ServeJob("fields-1", "plaintext", port, j =>
         {
             foreach (var field in (string[])["BeforeScript", "AfterScript", "NoClean", "CollectDependencies"])
@@ -38,7 +39,7 @@ public sealed class AgentJobFieldTests
             j["BeforeScript"] = (string)recorded["BeforeScript"]! + " && echo ran > before.txt";
         }));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Running");
         var job = await client.GetAsync(id);
 
         // The application this job runs is the framework-dependent host: the installed runtime it rolls forward to, ASP.NET Core, its packages.
@@ -52,7 +53,7 @@ public sealed class AgentJobFieldTests
         Assert.Contains("HdrHistogram", dependencies.Keys);
 
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Stopped");
         var (_, output) = await client.GetRawAsync($"/jobs/{id}/output");
         var lines = output.Split('\n').Select(l => l.TrimEnd('\r')).ToList();
         var before = lines.IndexOf("[beforeScript] before");
@@ -72,7 +73,7 @@ public sealed class AgentJobFieldTests
     {
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.ServeJob("fields-2", "plaintext", port, j => j["BeforeScript"] = "echo no database >&2; exit 3"));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
         Assert.Equal("Failed", await client.WaitForStateAsync(id, s_wait, null, "Failed", "Running"));

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Net;
 using System.Text.Json.Nodes;
 using Benchmarks.Tests.Support;
@@ -25,7 +26,7 @@ public sealed class AgentLimitTests
 
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
 
         // The recorded memory limit; a tenth of the machine's CPUs rather than half (a fifth of a CPU here), so
         // that a few hundred requests use the quota up, and no cpuSet, so that only the quota limits the processors.
@@ -36,7 +37,7 @@ public sealed class AgentLimitTests
             j["MemoryLimitInBytes"] = recorded["MemoryLimitInBytes"]!.DeepClone();
         }));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Running");
         var processId = (int)(await client.GetAsync(id))["processId"]!;
         var group = CgroupFolders.Of(processId, "cpu");
         Assert.EndsWith($"/benchmarks-{agent.ProcessId}-job{id}", group, StringComparison.Ordinal);
@@ -76,7 +77,7 @@ public sealed class AgentLimitTests
         Assert.Superset(new HashSet<string> { "benchmarks/cpu/periods/total", "benchmarks/cpu/periods/throttled", "benchmarks/cpu/throttled", "benchmarks/memory/oom-kills", "benchmarks/memory/peak" }, metadata);
 
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Stopped");
         Assert.True(await GoneAsync(agent.ProcessId) && !Directory.Exists(group), $"{group} is left behind");
     }
 
@@ -86,14 +87,14 @@ public sealed class AgentLimitTests
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.ServeJob("limits-2", "leaking", port, j =>
         {
             j["Arguments"] = (string)j["Arguments"]! + $" --plugins {TestPaths.SamplePluginDirectory}";
             j["MemoryLimitInBytes"] = 96L << 20;
         }));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Running");
 
         // Each request keeps 1 MB: the limit is reached within a hundred.
         using (var http = new HttpClient())

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using System.Globalization;
 using System.Net;
@@ -31,7 +32,7 @@ public sealed class AgentProtocolTests
         Assert.Equal("X64", (string?)info["arch"]);
         Assert.Equal(Environment.ProcessorCount, (int)info["proc"]!);
 
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var job = AgentClient.Job("application", "run-1", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;
@@ -62,7 +63,7 @@ public sealed class AgentProtocolTests
         Assert.Null(echoed["source"]);
 
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, Wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, Wait, null, "Running");
         echoed = await client.GetAsync(id);
         Assert.Equal($"http://127.0.0.1:{port}/plaintext", (string?)echoed["url"]);
         var serverPid = (int)echoed["processId"]!;
@@ -104,7 +105,7 @@ public sealed class AgentProtocolTests
         Assert.DoesNotContain("custom/pushed", AgentClient.LastMeasurements(await client.GetAsync(id)).Keys);
 
         await client.StopAsync(id);
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, Wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, Wait, null, "Stopped");
         Assert.False(IsAlive(serverPid), "the server process outlived its stop");
         var (outputStatus, output) = await client.GetRawAsync($"/jobs/{id}/output");
         Assert.Equal(HttpStatusCode.OK, outputStatus);
@@ -145,7 +146,7 @@ public sealed class AgentProtocolTests
             j["ReadyStateText"] = "now ready";
         }));
         await client.LaunchAsync(id, Wait);
-        Assert.Equal("Running", await client.WaitForStateAsync(id, Wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, Wait, null, "Running");
 
         var job = await client.GetAsync(id);
         var child = (int)job["childProcessId"]!;
@@ -157,7 +158,7 @@ public sealed class AgentProtocolTests
         Assert.Contains("[STDERR] ##ChildProcessId:", output, StringComparison.Ordinal);
 
         await client.StopAsync(id);
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, Wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, Wait, null, "Stopped");
         Assert.False(IsAlive(child), "the job's child process outlived the stop");
         Assert.False(IsAlive((int)job["processId"]!));
         await client.DeleteAsync(id);
@@ -175,7 +176,7 @@ public sealed class AgentProtocolTests
             j["ReadyStateText"] = "now ready";
         }));
         await client.LaunchAsync(id, Wait);
-        Assert.Equal("Running", await client.WaitForStateAsync(id, Wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, Wait, null, "Running");
         var job = await client.GetAsync(id);
         Assert.NotEqual(agent.ProcessId, (int?)job["childProcessId"] ?? 0);
         Assert.NotEqual(1, (int?)job["childProcessId"] ?? 0);
@@ -183,7 +184,7 @@ public sealed class AgentProtocolTests
         Assert.Contains($"##ChildProcessId {agent.ProcessId} ignored: not a process this job started", output, StringComparison.Ordinal);
 
         await client.StopAsync(id);
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, Wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, Wait, null, "Stopped");
         Assert.False(agent.HasExited, "stopping the job ended the agent it named");
         Assert.Equal(HttpStatusCode.OK, (await client.GetRawAsync("/info")).Status);
         await client.DeleteAsync(id);
@@ -201,7 +202,7 @@ public sealed class AgentProtocolTests
             j["ReadyStateText"] = "listening";
         }));
         await client.LaunchAsync(id, Wait);
-        Assert.Equal("Running", await client.WaitForStateAsync(id, Wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, Wait, null, "Running");
         Assert.Equal("Failed", await client.WaitForStateAsync(id, Wait, null, "Failed", "Stopped"));
         var job = await client.GetAsync(id);
         Assert.Equal(3, (int)job["exitCode"]!);
@@ -295,7 +296,7 @@ public sealed class AgentProtocolTests
     {
         await using var agent = await AgentProcess.StartAsync(options: ["--driver-timeout", "3s"]);
         using var client = new AgentClient(agent.Url);
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.Job("application", "run-6", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using System.Net;
 using System.Net.NetworkInformation;
@@ -86,7 +87,7 @@ public sealed class AgentSecurityTests
     {
         var address = NonLoopbackAddress();
         Assert.NotNull(address);
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         await using var agent = await AgentProcess.StartAsync(url: $"http://0.0.0.0:{port}", options: ["--allow", "203.0.113.0/24"]);
 
         using var local = new AgentClient(new Uri($"http://127.0.0.1:{port}"));

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Net;
 using System.Text.Json.Nodes;
 using Benchmarks.Tests.Support;
@@ -24,7 +25,7 @@ public sealed class AgentTraceTests
 
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.ServeJob("trace-1", "json", port, j =>
         {
             foreach (var field in new[] { "DotNetTrace", "DotNetTraceProviders", "DotNetTraceBufferSizeMB", "DotNetTraceRequestRundown", "DotNetTraceCollectMode" })
@@ -51,9 +52,9 @@ public sealed class AgentTraceTests
 
         // As crank: the application is stopped, then its trace is asked for.
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Stopped");
         Assert.Equal(HttpStatusCode.Accepted, await client.PostAsync($"/jobs/{id}/trace"));
-        Assert.Equal("TraceCollected", await client.WaitForStateAsync(id, s_wait, null, "TraceCollected", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "TraceCollected");
 
         using var download = new HttpClient { BaseAddress = agent.Url };
         using var response = await download.GetAsync(new Uri($"/jobs/{id}/trace", UriKind.Relative));
@@ -91,7 +92,7 @@ public sealed class AgentTraceTests
 
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.ServeJob("dump-1", "plaintext", port, j =>
         {
             j["DumpProcess"] = recorded["DumpProcess"]!.DeepClone();
@@ -99,11 +100,11 @@ public sealed class AgentTraceTests
             j["Options"] = recorded["Options"]!.DeepClone();
         }));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Running");
 
         // As crank: stop, wait for Stopped, then the dump.
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Stopped");
         using var download = new HttpClient { BaseAddress = agent.Url };
         using var response = await download.GetAsync(new Uri($"/jobs/{id}/dump", UriKind.Relative));
         var bytes = await response.Content.ReadAsByteArrayAsync();

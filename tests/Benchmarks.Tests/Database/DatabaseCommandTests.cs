@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
@@ -10,7 +11,7 @@ public sealed class DatabaseCommandTests
     [Fact]
     public async Task The_database_job_serves_hello_world_to_a_run_and_stops_its_postgres_on_sigterm()
     {
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var info = new ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var argument in new[] { "database", "--listen", "127.0.0.1", "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--advertise", "127.0.0.1" })
         {

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using System.Globalization;
 using Benchmarks.Tests.Support;
@@ -14,7 +15,7 @@ public sealed class DatabaseIsolationTests
     [Fact]
     public async Task Database_refuses_a_port_another_postgres_holds_and_creates_nothing_there()
     {
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var other = await PostgresServer.PrivateAsync(port);
         try
         {
@@ -55,7 +56,7 @@ public sealed class DatabaseIsolationTests
     [Fact]
     public async Task A_local_user_is_not_trusted_on_the_clusters_the_tool_starts()
     {
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var info = new ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var argument in new[] { "database", "--listen", "127.0.0.1", "--port", port.ToString(CultureInfo.InvariantCulture), "--advertise", "127.0.0.1" })
         {

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Net;
 using System.Net.Sockets;
 using Benchmarks.Host.Documents;
@@ -85,7 +86,7 @@ public sealed class BadInputTests
     [Fact]
     public async Task A_server_that_never_becomes_ready_times_out_and_is_stopped()
     {
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var url = $"http://127.0.0.1:{port}";
         var results = TestPaths.NewTempDirectory();
 
@@ -105,7 +106,7 @@ public sealed class BadInputTests
         // The crash 5 s after the server's 100th answer, once the load is under way: not after the server's start, nor after
         // its first connection (the run's own start-up request), for on a busy machine (the parallel tier) the load's start
         // took past 5 s and the run had measured no second before the crash.
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var url = $"http://127.0.0.1:{port}";
         var results = TestPaths.NewTempDirectory();
 
@@ -130,7 +131,7 @@ public sealed class BadInputTests
     public async Task The_load_command_against_a_refused_port_reports_errors_and_exits_1()
     {
         // A minute asked for: nothing ever answers, so the load gives up after 3 s of its window rather than fail for a minute.
-        var url = $"http://127.0.0.1:{LoadGeneratorTests.ClosedPort()}/plaintext";
+        var url = $"http://127.0.0.1:{LoopbackPort.Free()}/plaintext";
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "load", "--url", url, "-d", "60s", "-w", "0s", "-c", "4");
 
@@ -146,7 +147,7 @@ public sealed class BadInputTests
     public async Task The_load_command_writes_json_and_a_crank_statistics_block()
     {
         var results = TestPaths.NewTempDirectory();
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var serveInfo = new System.Diagnostics.ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, UseShellExecute = false };
         foreach (var a in new[] { "serve", "--scenario", "plaintext", "--urls", $"http://127.0.0.1:{port}" })
         {

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
@@ -100,7 +101,7 @@ public sealed class LoadGeneratorTests
     [InlineData(HttpLoadEngine.Epoll, true)]
     public async Task Connection_refused_is_counted_as_connect_errors_and_never_as_success(HttpLoadEngine engine, bool http2)
     {
-        var url = new Uri($"http://127.0.0.1:{ClosedPort()}/");
+        var url = new Uri($"http://127.0.0.1:{LoopbackPort.Free()}/");
         var result = await HttpLoadGenerator.RunAsync(Options(url, engine: engine) with { Http2 = http2 }, null, CancellationToken.None);
 
         // Four connections retrying for a second, 10 ms apart at most: dozens of refusals each.
@@ -203,27 +204,6 @@ public sealed class LoadGeneratorTests
         await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("http://127.0.0.1:1/")) with { Engine = HttpLoadEngine.Epoll, KeepAlive = false }, null, CancellationToken.None));
         await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("http://127.0.0.1:1/")) with { Connections = 0 }, null, CancellationToken.None));
     }
-
-    /// <summary>
-    /// A loopback port nothing listens on now, never handed to another test of this process: the
-    /// kernel may give a just-closed port to the next bind, and two tests starting servers at once
-    /// would then race for one port.
-    /// </summary>
-    internal static int ClosedPort()
-    {
-        while (true)
-        {
-            using var listener = new TcpListener(IPAddress.Loopback, 0);
-            listener.Start();
-            var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-            if (s_handedOut.TryAdd(port, 0))
-            {
-                return port;
-            }
-        }
-    }
-
-    private static readonly System.Collections.Concurrent.ConcurrentDictionary<int, byte> s_handedOut = new();
 
     private sealed class Exact(string body) : IResponseValidator
     {

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using System.Globalization;
 using Benchmarks.Tests.Support;
@@ -11,7 +12,7 @@ public sealed class OrphanTests
     public async Task A_server_whose_parent_was_killed_exits_even_while_the_parent_is_an_unreaped_zombie()
     {
         var directory = TestPaths.NewTempDirectory();
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var parentFile = Path.Combine(directory, "parent");
         var childFile = Path.Combine(directory, "child");
 

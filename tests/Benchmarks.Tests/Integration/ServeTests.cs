@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using System.Net.Http.Headers;
 using System.Text.Json;
@@ -12,7 +13,7 @@ public sealed partial class ServeTests
     [Fact]
     public async Task Plaintext_and_json_follow_the_techempower_rules_and_sigterm_stops_the_server_cleanly()
     {
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         foreach (var scenario in new[] { "plaintext", "json" })
         {
             using var server = StartServe(scenario, port);

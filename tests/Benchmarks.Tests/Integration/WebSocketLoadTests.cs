@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using Benchmarks.Load.WebSockets;
 using Benchmarks.Host.Documents;
 using Benchmarks.Tests.Support;
@@ -116,7 +117,7 @@ public sealed class WebSocketLoadTests
     {
         var result = await WebSocketLoadGenerator.RunAsync(new WebSocketLoadOptions
         { Warmup = TimeSpan.Zero,
-            Url = new Uri($"ws://127.0.0.1:{LoadGeneratorTests.ClosedPort()}/connection"),
+            Url = new Uri($"ws://127.0.0.1:{LoopbackPort.Free()}/connection"),
             Mode = WebSocketLoadMode.Connect,
             Connections = 4,
             Duration = TimeSpan.FromSeconds(1),

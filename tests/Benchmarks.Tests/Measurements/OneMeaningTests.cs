@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Globalization;
 using System.Text.Json.Nodes;
 using Benchmarks.Host.Documents;
@@ -42,7 +43,7 @@ public sealed class OneMeaningTests
         // The same through the agent: the server as crank's application job, the load as its load job.
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var server = await client.CreateAsync(AgentClient.Job("application", "one-meaning", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;
@@ -60,7 +61,7 @@ public sealed class OneMeaningTests
 
         // As crank's controller does: the load starts once the server is running, or a slow start on a
         // busy machine outlasts the load's warm-up and its first connects in the window are refused.
-        Assert.Equal("Running", await client.WaitForStateAsync(server, Wait, null, "Running", "Failed"));
+        await client.ReachAsync(server, Wait, null, "Running");
         var load = await client.CreateAsync(AgentClient.Job("load", "one-meaning", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;
@@ -74,7 +75,7 @@ public sealed class OneMeaningTests
         var loadState = await client.WaitForStateAsync(load, Wait, [server], "Stopped", "Failed");
         Assert.True(loadState == "Stopped", $"{loadState}: {(await client.GetAsync(load))["error"]}");
         await client.StopAsync(server);
-        Assert.Equal("Stopped", await client.WaitForStateAsync(server, Wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(server, Wait, null, "Stopped");
         var serverJob = await client.GetAsync(server);
         var loadJob = await client.GetAsync(load);
 

@@ -106,6 +106,16 @@ internal sealed class AgentClient(Uri agent) : IDisposable
         throw new TimeoutException($"job {id} stayed {state}, not {string.Join('/', states)}, for {timeout}; error: {(await GetAsync(id))["error"]}");
     }
 
+    /// <summary>Waits for <paramref name="state"/>; a job that fails instead fails the test with the job's own error, the one line a reader needs.</summary>
+    public async Task ReachAsync(int id, TimeSpan timeout, IReadOnlyList<int>? keepAlive, string state)
+    {
+        var reached = await WaitForStateAsync(id, timeout, keepAlive, state, "Failed");
+        if (reached != state)
+        {
+            Xunit.Assert.Fail($"job {id} ended {reached}, not {state}: {(await GetAsync(id))["error"]}");
+        }
+    }
+
     /// <summary>Waits until the agent has picked the job up (Initializing), then starts it, as the controller does after its uploads.</summary>
     public async Task LaunchAsync(int id, TimeSpan timeout, IReadOnlyList<int>? keepAlive = null)
     {

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 
 namespace Benchmarks.Tests.Support;
@@ -30,7 +31,7 @@ internal sealed class NginxServer : IAsyncDisposable
     {
         Tools.Require("nginx");
         var folder = TestPaths.NewTempDirectory();
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         if (prepare is not null)
         {
             await prepare(folder);

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using System.Net.Sockets;
 using Benchmarks.Tests.Integration;
@@ -20,7 +21,7 @@ internal sealed class RedisServer : IAsyncDisposable
     public static async Task<RedisServer> StartAsync()
     {
         Tools.Require("redis-server");
-        var port = LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var start = new ProcessStartInfo("redis-server", ["--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"])
         {
             RedirectStandardOutput = true,

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Diagnostics;
 using System.Globalization;
 
@@ -54,7 +55,7 @@ internal sealed class ServeProcess : IAsyncDisposable
     /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
     public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http", bool reportRuntime = false, IEnumerable<string>? more = null)
     {
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = LoopbackPort.Free();
         var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"{scheme}://127.0.0.1:{port}" };
         if (reportRuntime)
         {

@@ -1,3 +1,4 @@
+using Benchmarks.Host.Platform;
 using System.Globalization;
 using System.Net;
 using System.Text;
@@ -31,7 +32,7 @@ internal sealed partial class TranscriptReplay : IDisposable
     {
         _agent = agent;
         _log = log;
-        _serverPort = serverPort ?? Integration.LoadGeneratorTests.ClosedPort();
+        _serverPort = serverPort ?? LoopbackPort.Free();
         _http = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip | DecompressionMethods.Deflate }) { BaseAddress = agent, Timeout = TimeSpan.FromSeconds(100) };
         _keepAlives = new KeepAlives(_http, log);
     }

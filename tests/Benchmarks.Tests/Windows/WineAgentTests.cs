@@ -52,7 +52,7 @@ public sealed class WineAgentTests(WinePrefix wine)
     {
         await using var agent = await StartAgentAsync();
         using var client = new AgentClient(agent.Url);
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = Benchmarks.Host.Platform.LoopbackPort.Free();
 
         // cmd.exe is the job's process; the server is its child: only the process tree holds the server's memory.
         var id = await client.CreateAsync(AgentClient.Job("application", "wine-tree", j =>
@@ -64,18 +64,18 @@ public sealed class WineAgentTests(WinePrefix wine)
             j["Endpoints"] = new JsonArray(agent.Url.ToString());
         }));
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
-        Assert.Equal("Running", await client.WaitForStateAsync(id, s_wait, null, "Running", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Running");
         var measured = await MeasuredAsync(client, id);
         Assert.True(AgentClient.Values(measured, "benchmarks/working-set").Max() > 20, $"cmd.exe alone holds a few MB; with its .NET child, tens: {AgentClient.Values(measured, "benchmarks/working-set").Max()} MB");
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
-        Assert.Equal("Stopped", await client.WaitForStateAsync(id, s_wait, null, "Stopped", "Failed"));
+        await client.ReachAsync(id, s_wait, null, "Stopped");
         Assert.Empty(wine.Processes($"--urls http://127.0.0.1:{port}"));
     }
 
     [Fact]
     public async Task The_agent_runs_as_a_windows_service_from_create_to_delete()
     {
-        var port = Integration.LoadGeneratorTests.ClosedPort();
+        var port = Benchmarks.Host.Platform.LoopbackPort.Free();
         const string name = "BenchmarksAgent";
         await wine.RunAsync(s_wait, "wine", "sc", "delete", name);
         var create = await wine.RunAsync(s_wait, "wine", "sc", "create", name, "binPath=", $"{WinePrefix.WindowsPath(wine.Executable)} agent --windows-service --allow-local-users --url http://127.0.0.1:{port}");
