@@ -34,6 +34,7 @@ internal static class BenchmarksCli
         CompareCommand.Create(console),
         HistoryCommand.History(console),
         HistoryCommand.Report(console),
+        RegressionsCommand.Create(console),
     };
 
     public static async Task<int> InvokeAsync(string[] args, CliConsole console)

@@ -20,4 +20,7 @@ public sealed class RunEnvironment
     public string? GitCommit { get; set; }
 
     public string ToolVersion { get; set; } = "";
+
+    /// <summary>What the server was built from, by name: the shared frameworks (<c>Microsoft.NETCore.App</c>, <c>Microsoft.AspNetCore.App</c>) and every package, with their versions (crank's <c>collectDependencies</c> for an imported run); what a regression's report says changed.</summary>
+    public SortedDictionary<string, string>? Dependencies { get; set; }
 }

@@ -3,21 +3,36 @@ using Benchmarks.Host.Documents;
 namespace Benchmarks.Host.Reports;
 
 /// <summary>
-/// What makes runs of one scenario and server like enough to follow as one series: the load
-/// (its kind and shape: connections, pipelining, rate, protocol settings, proxy) and the machine.
-/// A history compares like with like and says what it grouped by.
+/// What makes runs of one scenario and server like enough to follow as one series: the load's kind
+/// and every setting that changes what is measured (wire and protocol, TLS, streams, connections,
+/// pipelining, rate, limits, pinning, proxy, database, tracing or profiling, server options), and
+/// the machine. Only what cannot change the figures' meaning is left out: how long the run warmed
+/// up and measured, its timeout, its iterations, the URL's port and crank's free-form properties.
+/// <c>history</c>, <c>regressions</c> and <c>compare</c> follow like with like and say what they grouped by.
 /// </summary>
 internal static class LoadShape
 {
-    private static readonly string[] s_parameters = ["connections", "pipeline", "rate", "keep-alive", "proxy", "tcp-mode", "tcp-protocol", "window", "message-size"];
+    /// <summary>Listed first, in this order; the other settings follow by name.</summary>
+    private static readonly string[] s_first = ["connections", "pipeline", "rate", "keep-alive", "proxy", "tcp-mode", "tcp-protocol", "window", "message-size"];
 
-    /// <summary>The shape in words, such as <c>http load, connections 256, pipeline 16, proxy none, on bench-1 (2 cores)</c>.</summary>
+    private static readonly HashSet<string> s_notDefining = new(["url", "duration", "warmup", "timeout", "iterations"], StringComparer.Ordinal);
+
+    /// <summary>Whether a run parameter sets what a series follows (<c>protocol</c>: yes; <c>duration</c>: no).</summary>
+    public static bool Defines(string parameter) =>
+        !s_notDefining.Contains(parameter) && !parameter.StartsWith("crank/", StringComparison.Ordinal);
+
+    /// <summary>The shape in words, such as <c>http load, connections 256, pipeline 16, proxy none, protocol h2, on bench-1 (2 cores)</c>.</summary>
     public static string Of(RunDocument run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        var parameters = s_parameters.Where(run.Parameters.ContainsKey).Select(p => $"{p} {run.Parameters[p]}");
-        return string.Join(", ", [$"{run.Load} load", .. parameters, $"on {run.Environment.MachineName} ({run.Environment.Cores} cores)"]);
+        var names = s_first.Where(run.Parameters.ContainsKey)
+            .Concat(run.Parameters.Keys.Where(k => Defines(k) && Array.IndexOf(s_first, k) < 0));
+        return string.Join(", ", [$"{run.Load} load", .. names.Select(p => $"{p} {Value(p, run.Parameters[p])}"), $"on {run.Environment.MachineName} ({run.Environment.Cores} cores)"]);
     }
+
+    /// <summary>A setting as the series knows it: a private database by its version, not by the process id and port it had that time.</summary>
+    private static string Value(string parameter, string value) =>
+        parameter == "database" && value.StartsWith("private ", StringComparison.Ordinal) && value.IndexOf(" (", StringComparison.Ordinal) is > 0 and var cut ? value[..cut] : value;
 
     /// <summary>The shape in a list's column: <c>c256 p16</c>, <c>c16 @2000/s</c>, <c>c2000 w4</c>.</summary>
     public static string Brief(RunDocument run)

@@ -20,6 +20,7 @@ internal static class RunEnvironmentProbe
         Sdk = FirstLine("dotnet", "--version"),
         GitCommit = FirstLine("git", "rev-parse", "HEAD"),
         ToolVersion = typeof(RunEnvironmentProbe).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "",
+        Dependencies = PublishedDependencies.OfThisTool(),
     };
 
     /// <summary>The first line a tool prints, or null if it is missing, fails or takes over five seconds.</summary>

@@ -87,7 +87,7 @@ public sealed class AgentJobFieldTests
     [Fact]
     public void The_dependencies_of_a_framework_dependent_build_name_the_runtime_it_runs_on_and_its_packages_with_their_versions()
     {
-        var dependencies = JobDependencies.Collect(Path.GetDirectoryName(TestPaths.HostExecutable)!).OfType<JsonObject>().ToList();
+        var dependencies = PublishedDependencies.Collect(Path.GetDirectoryName(TestPaths.HostExecutable)!).OfType<JsonObject>().ToList();
         Assert.Equal("Microsoft.NETCore.App", (string?)dependencies[0]["Id"]);
         Assert.Equal(Environment.Version.ToString(), (string?)dependencies[0]["Version"]);
         var packages = dependencies.Skip(2).ToDictionary(d => (string)d["Id"]!, d => (string)d["Version"]!);

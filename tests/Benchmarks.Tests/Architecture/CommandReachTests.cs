@@ -16,6 +16,7 @@ public sealed class CommandReachTests
         ["CountersCommand"] = ["Measurements", "Metrics"],
         ["DatabaseCommand"] = ["Databases", "Platform", "Plugins"],
         ["HistoryCommand"] = ["Measurements", "Reports", "Store"],
+        ["RegressionsCommand"] = ["Reports", "Store"],
         ["LoadCommand"] = ["LoadJobs", "Measurements", "Plugins", "Runs", "Verdicts"],
         ["ResultsCommand"] = ["Measurements", "Reports", "Runs", "Store"],
         ["RunCommand"] = ["Runs", "Store", "Sweeps"],

@@ -85,7 +85,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             if (spec.CollectDependencies)
             {
                 // A published project's folder; for an executable job, the folder of the program it runs.
-                job.Dependencies = JobDependencies.Collect(build.OutputDirectory ?? (Path.IsPathRooted(build.FileName) ? Path.GetDirectoryName(build.FileName) : null) ?? build.WorkingDirectory);
+                job.Dependencies = PublishedDependencies.Collect(build.OutputDirectory ?? (Path.IsPathRooted(build.FileName) ? Path.GetDirectoryName(build.FileName) : null) ?? build.WorkingDirectory);
             }
 
             if (spec.BeforeScript is { } before && await JobScripts.RunAsync(job, "beforeScript", before, build.WorkingDirectory, control, stop) is { } notRun)

@@ -1,17 +1,38 @@
 using System.Diagnostics;
 using System.Text.Json.Nodes;
 
-namespace Benchmarks.Host.Agent.Building;
+namespace Benchmarks.Host.Platform;
 
 /// <summary>
-/// crank's <c>collectDependencies</c>: what a published application is made of, as crank stores it
-/// (<c>{Id, Names, RepositoryUrl, Version, CommitHash}</c>) — the .NET runtime and ASP.NET Core it
+/// What a published application is made of (crank's <c>collectDependencies</c>, stored as crank
+/// stores it: <c>{Id, Names, RepositoryUrl, Version, CommitHash}</c>; and a run's own, by name): the .NET runtime and ASP.NET Core it
 /// runs on (inside the folder when it is self-contained, else the installed shared framework its
 /// <c>runtimeconfig.json</c> rolls forward to: the highest patch of the version it names), with the
 /// commit each was built from, then every package its <c>*.deps.json</c> lists.
 /// </summary>
-internal static class JobDependencies
+internal static class PublishedDependencies
 {
+    /// <summary>
+    /// This tool's own, as a run records them: the host's folder and each plugin's, by name, a
+    /// framework's version with the commit it was built from (<c>10.0.12+95017c71a</c>).
+    /// </summary>
+    public static SortedDictionary<string, string> OfThisTool()
+    {
+        var folder = AppContext.BaseDirectory;
+        var plugins = Path.Combine(folder, "plugins");
+        var versions = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        foreach (var each in new[] { folder }.Concat(Directory.Exists(plugins) ? Directory.GetDirectories(plugins).Order(StringComparer.Ordinal) : []))
+        {
+            foreach (var dependency in Collect(each).OfType<JsonObject>())
+            {
+                var commit = (string?)dependency["CommitHash"] ?? "";
+                versions[(string)dependency["Id"]!] = (string)dependency["Version"]! + (commit.Length > 0 ? "+" + commit[..Math.Min(9, commit.Length)] : "");
+            }
+        }
+
+        return versions;
+    }
+
     private static readonly (string Framework, string Assembly, string Repository)[] s_frameworks =
     [
         ("Microsoft.NETCore.App", "System.Private.CoreLib.dll", "https://github.com/dotnet/runtime"),

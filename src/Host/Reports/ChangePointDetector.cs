@@ -1,0 +1,253 @@
+namespace Benchmarks.Host.Reports;
+
+/// <summary>
+/// Steps in a series of runs, found as MongoDB's performance CI and Apache Otava find them: E-Divisive
+/// means (Matteson and James, 2014) proposes the splits (the split whose two sides are furthest
+/// apart in energy distance, then the same in each side), and a permutation test keeps those that
+/// are real: the weakest candidate is dropped until every one left is significant between its
+/// neighbours (no more than 1 − confidence of the shuffles of those runs split as well) and steps
+/// by at least the smallest reported change. A later change back to the level before an earlier
+/// one is its recovery. Unlike a band of the last few runs, the test weighs every run on both sides
+/// of a step, so a small step in a noisy series is found once enough runs follow it, and a lone
+/// outlier is not a step. Deterministic: the shuffles come from the settings' seed.
+/// </summary>
+internal static class ChangePointDetector
+{
+    public static IReadOnlyList<ChangePoint> Detect(IReadOnlyList<double> values, ChangePointSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(values);
+        ArgumentNullException.ThrowIfNull(settings);
+        if (settings.Problem() is { } problem)
+        {
+            throw new ArgumentException(problem);
+        }
+
+        var series = values.ToArray();
+        if (series.Any(v => !double.IsFinite(v)))
+        {
+            throw new ArgumentException("a series holds only finite values");
+        }
+
+        // Candidates: the best split of the series, then of each side, down to the shortest sides
+        // allowed, with no test yet, so that a dip that comes back (two steps, neither the best
+        // split of the whole series on its own) is among them.
+        var proposed = new Dictionary<int, double>();
+        Candidates(series, 0, series.Length, settings.MinSegment, proposed);
+        var candidates = proposed.Keys.Order().ToList();
+
+        // Then the weakest candidate is dropped, one at a time, until each one left is significant
+        // between its neighbours and steps by at least the smallest reported change: its p-value
+        // and step are those of the runs from the previous candidate to the next. Among candidates
+        // no test can yet call significant (a few runs between neighbours), the weakest is the one
+        // proposed with the least energy: a step proposed for the whole series outlives the noise
+        // proposed inside its sides, so it is not replaced by a neighbour a few runs away.
+        var random = new Random(settings.Seed);
+        var scratch = new double[series.Length];
+        var tests = new Dictionary<(int From, int At, int To), (double P, double Step)>();
+        while (candidates.Count > 0)
+        {
+            var weakest = -1;
+            var weakestTest = (P: double.NegativeInfinity, Step: double.PositiveInfinity);
+            var weakestEnergy = double.PositiveInfinity;
+            for (var k = 0; k < candidates.Count; k++)
+            {
+                var window = (From: k == 0 ? 0 : candidates[k - 1], At: candidates[k], To: k == candidates.Count - 1 ? series.Length : candidates[k + 1]);
+                if (!tests.TryGetValue(window, out var test))
+                {
+                    var segment = series.AsSpan(window.From, window.To - window.From);
+                    var at = window.At - window.From;
+                    var step = Step(Mean(segment[..at]), Mean(segment[at..]));
+                    test = (step < settings.MinChange ? 1.0 : PermutationPValue(segment, Energy(segment, at), settings, random, scratch), step);
+                    tests[window] = test;
+                }
+
+                if (test.P > weakestTest.P || (test.P == weakestTest.P && proposed[window.At] < weakestEnergy))
+                {
+                    (weakest, weakestTest, weakestEnergy) = (k, test, proposed[window.At]);
+                }
+            }
+
+            if (weakestTest.P < 1 - settings.Confidence && weakestTest.Step >= settings.MinChange)
+            {
+                break;
+            }
+
+            candidates.RemoveAt(weakest);
+        }
+
+        var found = candidates.Select((index, k) => (index, tests[(k == 0 ? 0 : candidates[k - 1], index, k == candidates.Count - 1 ? series.Length : candidates[k + 1])].P)).ToList();
+        return Recoveries(Measure(series, found), settings.MinChange);
+    }
+
+    /// <summary>Every split E-Divisive proposes, top down, with the energy it was proposed with.</summary>
+    private static void Candidates(double[] series, int start, int end, int minSegment, Dictionary<int, double> candidates)
+    {
+        var (split, energy) = BestSplit(series.AsSpan(start, end - start), minSegment);
+        if (split < 0)
+        {
+            return;
+        }
+
+        candidates[start + split] = energy;
+        Candidates(series, start, start + split, minSegment, candidates);
+        Candidates(series, start + split, end, minSegment, candidates);
+    }
+
+    /// <summary>The energy statistic q̂ of one split of <paramref name="x"/> at <paramref name="left"/>.</summary>
+    internal static double Energy(ReadOnlySpan<double> x, int left)
+    {
+        double cross = 0, withinLeft = 0, withinRight = 0;
+        for (var i = 0; i < x.Length; i++)
+        {
+            for (var j = i + 1; j < x.Length; j++)
+            {
+                var d = Distance(x[i], x[j]);
+                if (j < left)
+                {
+                    withinLeft += d;
+                }
+                else if (i >= left)
+                {
+                    withinRight += d;
+                }
+                else
+                {
+                    cross += d;
+                }
+            }
+        }
+
+        double n = x.Length, right = x.Length - left;
+        return left * right / n * ((2 * cross / (left * right)) - (2 * withinLeft / ((double)left * left)) - (2 * withinRight / (right * right)));
+    }
+
+    /// <summary>The split of <paramref name="x"/> with the largest energy statistic q̂ (each side at least <paramref name="minSegment"/> long), in O(n²): each value moved from the right side to the left updates the three distance sums.</summary>
+    internal static (int Split, double Energy) BestSplit(ReadOnlySpan<double> x, int minSegment)
+    {
+        var n = x.Length;
+        if (n < 2 * minSegment)
+        {
+            return (-1, 0);
+        }
+
+        double withinLeft = 0, cross = 0, withinRight = 0;
+        for (var i = 0; i < n; i++)
+        {
+            for (var j = i + 1; j < n; j++)
+            {
+                withinRight += Distance(x[i], x[j]);
+            }
+        }
+
+        var best = (Split: -1, Energy: double.NegativeInfinity);
+        for (var tau = 0; tau < n - minSegment; tau++)
+        {
+            // Move x[tau] from the right side to the left.
+            double toLeft = 0, toRight = 0;
+            var moved = x[tau];
+            for (var i = 0; i < tau; i++)
+            {
+                toLeft += Distance(x[i], moved);
+            }
+
+            for (var j = tau + 1; j < n; j++)
+            {
+                toRight += Distance(moved, x[j]);
+            }
+
+            cross += toRight - toLeft;
+            withinLeft += toLeft;
+            withinRight -= toRight;
+            var left = tau + 1;
+            if (left < minSegment)
+            {
+                continue;
+            }
+
+            double right = n - left;
+            var energy = (2 * cross / (left * right)) - (2 * withinLeft / ((double)left * left)) - (2 * withinRight / (right * right));
+            var q = left * right / n * energy;
+            if (q > best.Energy)
+            {
+                best = (left, q);
+            }
+        }
+
+        return best;
+    }
+
+    /// <summary>
+    /// The share of shuffles of the segment whose best split is at least as strong as the split
+    /// tested, with the observed split counted as one of them; stops as soon as the answer can no longer be
+    /// significant, so a segment with no change costs a few shuffles, not all of them.
+    /// </summary>
+    private static double PermutationPValue(ReadOnlySpan<double> segment, double observed, ChangePointSettings settings, Random random, double[] scratch)
+    {
+        var shuffled = scratch.AsSpan(0, segment.Length);
+        var permutations = settings.Permutations;
+        var giveUp = ((1 - settings.Confidence) * (permutations + 1)) - 1;
+        var asStrong = 0;
+        for (var k = 0; k < permutations; k++)
+        {
+            segment.CopyTo(shuffled);
+            random.Shuffle(shuffled);
+            if (BestSplit(shuffled, settings.MinSegment).Energy >= observed)
+            {
+                asStrong++;
+                if (asStrong >= giveUp)
+                {
+                    return 1.0;
+                }
+            }
+        }
+
+        return (1.0 + asStrong) / (permutations + 1);
+    }
+
+    private static List<ChangePoint> Measure(double[] series, List<(int Index, double PValue)> found)
+    {
+        var points = new List<ChangePoint>(found.Count);
+        for (var k = 0; k < found.Count; k++)
+        {
+            var from = k == 0 ? 0 : found[k - 1].Index;
+            var to = k == found.Count - 1 ? series.Length : found[k + 1].Index;
+            points.Add(new ChangePoint(found[k].Index, Mean(series.AsSpan(from, found[k].Index - from)), Mean(series.AsSpan(found[k].Index, to - found[k].Index)), found[k].PValue, null));
+        }
+
+        return points;
+    }
+
+    /// <summary>Each change paired with the first later one that went the other way and brought the series back to within the smallest reported step of where it was.</summary>
+    private static List<ChangePoint> Recoveries(List<ChangePoint> points, double minChange)
+    {
+        for (var k = 0; k < points.Count; k++)
+        {
+            for (var j = k + 1; j < points.Count; j++)
+            {
+                if (Math.Sign(points[j].Change) != Math.Sign(points[k].Change) && Step(points[k].Before, points[j].After) < Math.Max(minChange, 1e-9))
+                {
+                    points[k] = points[k] with { RecoveredAt = points[j].Index };
+                    break;
+                }
+            }
+        }
+
+        return points;
+    }
+
+    /// <summary>The energy distance's |x − y|^α with α = 1, the method's usual choice: a squared distance (α = 2) would test means alone, and weigh an outlier by its square (measured: no more steps found).</summary>
+    private static double Distance(double a, double b) => Math.Abs(a - b);
+
+    private static double Step(double before, double after) => before == 0 ? (after == 0 ? 0 : double.PositiveInfinity) : Math.Abs(after - before) / Math.Abs(before);
+
+    private static double Mean(ReadOnlySpan<double> values)
+    {
+        double sum = 0;
+        foreach (var v in values)
+        {
+            sum += v;
+        }
+
+        return sum / values.Length;
+    }
+}

@@ -1,0 +1,139 @@
+using System.Text.Json.Nodes;
+using Benchmarks.Host.Documents;
+using Benchmarks.Host.Store;
+using Benchmarks.Tests.Support;
+using Microsoft.Extensions.Time.Testing;
+
+namespace Benchmarks.Tests.Reports;
+
+/// <summary>
+/// <c>regressions</c> over a store a nightly lab would have: a series that slowed when a framework
+/// moved, the same scenario over h2 (its own series, flat), a series that slowed and came back,
+/// and one that stopped running.
+/// </summary>
+public sealed class RegressionsCommandTests
+{
+    private static readonly DateTimeOffset s_start = new(2026, 10, 1, 2, 0, 0, TimeSpan.Zero);
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_slowdown_is_found_at_its_run_with_what_changed_a_recovered_one_is_said_so_and_a_silent_series_is_stopped()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var noise = new Random(3);
+        double Noisy(double level) => level * (1 + (0.01 * ((noise.NextDouble() * 2) - 1)));
+        for (var night = 0; night < 40; night++)
+        {
+            // plaintext over http1: 10% slower from night 25, when ASP.NET Core moved to 10.0.12.
+            var slowed = SampleRuns.Create(scenario: "plaintext", rps: Noisy(night < 25 ? 400_000 : 360_000), startedAt: s_start.AddDays(night));
+            slowed.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.AspNetCore.App"] = night < 25 ? "10.0.11" : "10.0.12", ["Npgsql"] = "10.0.0" };
+            await store.WriteAsync(slowed, CancellationToken.None);
+
+            // The same over h2: another series, and flat.
+            var h2 = SampleRuns.Create(scenario: "plaintext", rps: Noisy(150_000), startedAt: s_start.AddDays(night).AddMinutes(30));
+            h2.Parameters["protocol"] = "h2";
+            await store.WriteAsync(h2, CancellationToken.None);
+
+            // json on sockets: slower from night 10 to 19, then back.
+            await store.WriteAsync(SampleRuns.Create(scenario: "json", server: "sockets", rps: Noisy(night is >= 10 and < 20 ? 180_000 : 200_000), startedAt: s_start.AddDays(night).AddHours(1)), CancellationToken.None);
+
+            // fortunes: last ran on night 20.
+            if (night <= 20)
+            {
+                await store.WriteAsync(SampleRuns.Create(scenario: "fortunes", rps: Noisy(50_000), startedAt: s_start.AddDays(night).AddHours(2)), CancellationToken.None);
+            }
+        }
+
+        var clock = new FakeTimeProvider(s_start.AddDays(40));
+        var markdown = Path.Combine(results, "issue.md");
+        var json = Path.Combine(results, "regressions.json");
+        var found = await InProcessCli.InvokeAsync(clock, "regressions", "-m", "http/rps/mean", "--results", results, "--markdown", markdown, "--json", json);
+
+        // Exit 1: a regression is open.
+        Assert.True(found.ExitCode == 1, found.ToString());
+        Assert.Contains("4 series, 141 runs", found.Output, StringComparison.Ordinal);
+        var slowLine = Assert.Single(found.Output.Split('\n'), l => l.Contains("plaintext on kestrel", StringComparison.Ordinal) && l.Contains("regression", StringComparison.Ordinal));
+        var step = System.Text.RegularExpressions.Regex.Match(slowLine, @"  (-\d+\.\d)% regression  ");
+        Assert.True(step.Success, slowLine);
+        Assert.InRange(double.Parse(step.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), -11, -9);
+        Assert.Contains($"({s_start.AddDays(25).UtcDateTime:yyyy-MM-dd} 02:00)", slowLine, StringComparison.Ordinal);
+        Assert.Contains("what changed: Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", found.Output, StringComparison.Ordinal);
+        Assert.True(found.Output.Contains("json on sockets", StringComparison.Ordinal), found.Output);
+        var recovered = Assert.Single(found.Output.Split('\n'), l => l.Contains("json on sockets", StringComparison.Ordinal) && l.Contains("regression", StringComparison.Ordinal));
+        Assert.Contains("recovered from run", recovered, StringComparison.Ordinal);
+        Assert.Contains("fortunes on kestrel  stopped: last run 2026-10-21 04:00, usually every 1 days", found.Output, StringComparison.Ordinal);
+        Assert.Contains("1 regression(s) open, 1 recovered", found.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain(found.Output.Split('\n'), l => l.Contains("protocol h2", StringComparison.Ordinal));
+
+        // The issue body: the open regression, its evidence, what changed and how to compare.
+        var issue = await File.ReadAllTextAsync(markdown);
+        Assert.StartsWith($"# Regression: plaintext on kestrel http/rps/mean {step.Groups[1].Value}%", issue, StringComparison.Ordinal);
+        Assert.Contains("- Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", issue, StringComparison.Ordinal);
+        Assert.Contains("Compare: `benchmarks compare ", issue, StringComparison.Ordinal);
+        Assert.DoesNotContain("json on sockets", issue, StringComparison.Ordinal);
+
+        var document = JsonNode.Parse(await File.ReadAllTextAsync(json))!;
+        Assert.Equal(1, (int)document["open"]!);
+        Assert.Equal(4, document["series"]!.AsArray().Count);
+        Assert.Single(document["series"]!.AsArray(), s => (bool)s!["stopped"]!);
+        var change = document["changes"]!.AsArray().Single(c => (string?)c!["direction"] == "regression" && c["recoveredBy"] is null)!;
+        Assert.InRange((double)change["change"]!, -0.11, -0.09);
+        var firstAfter = (await store.QueryAsync(new RunQuery(), CancellationToken.None)).Runs.Single(r => r.Id == (string)change["firstAfter"]!);
+        Assert.Equal(s_start.AddDays(25), firstAfter.StartedAt);
+
+        // What is new since the change was first reported: nothing, so nothing to gate on.
+        var later = await InProcessCli.InvokeAsync(clock, "regressions", "-m", "http/rps/mean", "--results", results, "--since", s_start.AddDays(30).ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture));
+        Assert.True(later.ExitCode == 0, later.ToString());
+        Assert.Contains("0 regression(s) open", later.Output, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("--confidence", "1.5", "the confidence must be between 0.5 and 0.9999")]
+    [InlineData("--min-change", "-1", "the smallest change must be")]
+    [InlineData("--min-runs", "1", "the fewest runs on a side of a change must be between 2 and 100")]
+    [InlineData("--since", "yesterday", "--since 'yesterday' is not a date")]
+    [InlineData("--per-issue", "0", "--per-issue must be between 1 and 20")]
+    public async Task Settings_that_cannot_work_are_refused_in_one_line(string option, string value, string message)
+    {
+        var results = TestPaths.NewTempDirectory();
+        await new JsonFileRunStore(results).WriteAsync(SampleRuns.Create(), CancellationToken.None);
+        var refused = await InProcessCli.InvokeAsync("regressions", "--results", results, option, value);
+        Assert.Equal(2, refused.ExitCode);
+        Assert.Contains(message, refused.Error, StringComparison.Ordinal);
+        Assert.Single(refused.Error.Trim().Split('\n'));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void What_changed_lists_dependencies_commit_machine_and_settings_and_the_series_leaves_out_only_what_cannot_change_a_figure()
+    {
+        var before = SampleRuns.Create(startedAt: s_start);
+        var after = SampleRuns.Create(startedAt: s_start.AddDays(1));
+        before.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.NETCore.App"] = "10.0.11+aaaa", ["Npgsql"] = "9.0.3" };
+        after.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.NETCore.App"] = "10.0.12+bbbb", ["Spectre.Console"] = "0.57.2" };
+        after.Environment.GitCommit = "def4567890abcdef";
+        before.Parameters["duration"] = "15s";
+        after.Parameters["duration"] = "10s";
+        Assert.Equal(
+            ["commit: abc123 → def4567890ab", "Microsoft.NETCore.App: 10.0.11+aaaa → 10.0.12+bbbb", "Npgsql: 9.0.3 → (none)", "Spectre.Console: (none) → 0.57.2", "duration: 15s → 10s"],
+            Benchmarks.Host.Reports.RunDifferences.Between(before, after));
+
+        // A duration is not part of the series; a protocol, a CPU quota or pinning is.
+        Assert.Equal(Benchmarks.Host.Reports.LoadShape.Of(before), Benchmarks.Host.Reports.LoadShape.Of(after));
+        foreach (var (name, value) in new[] { ("protocol", "h2"), ("server-cpu-limit", "0.5"), ("server-cpus", "0"), ("trace", "5s"), ("proxy", "nginx") })
+        {
+            var other = SampleRuns.Create();
+            other.Parameters[name] = value;
+            Assert.NotEqual(Benchmarks.Host.Reports.LoadShape.Of(SampleRuns.Create()), Benchmarks.Host.Reports.LoadShape.Of(other));
+        }
+
+        // A private database is known by its version, not by the port it had.
+        var one = SampleRuns.Create();
+        var two = SampleRuns.Create();
+        one.Parameters["database"] = "private PostgreSQL 15.14 (pid 100, port 40001)";
+        two.Parameters["database"] = "private PostgreSQL 15.14 (pid 200, port 40002)";
+        Assert.Equal(Benchmarks.Host.Reports.LoadShape.Of(one), Benchmarks.Host.Reports.LoadShape.Of(two));
+    }
+}
