@@ -48,6 +48,12 @@ internal static class CompareCommand
                 throw new ArgumentException($"the sides mix scenarios ({string.Join(", ", scenarios)}): compare runs of one scenario (add scenario=… to a filter)");
             }
 
+            // Like with like: a side that is another series (another protocol, limit, machine...) is said so, with how.
+            if (before.Runs.Count > 0 && after.Runs.Count > 0 && RunDifferences.InSeries(before.Runs[0], after.Runs[0]) is { Count: > 0 } differ)
+            {
+                console.Out.WriteLine($"note: the sides are different series: {string.Join("; ", differ)}");
+            }
+
             var comparison = Comparison.Create(before, after, settings, result.GetValue(measurements));
             if (comparison.Rows.Count == 0)
             {

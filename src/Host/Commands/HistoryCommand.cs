@@ -133,7 +133,7 @@ internal static class HistoryCommand
 
             if (result.GetValue(html) is { } file)
             {
-                await File.WriteAllTextAsync(file.FullName, HtmlReport.History($"History: {query.Scenario} on {query.Server}", name0, info.Unit, points), cancellationToken);
+                await File.WriteAllTextAsync(file.FullName, HtmlReport.History($"History: {query.Scenario} on {query.Server}", name0, info.Unit, points, result.GetValue(sigma), result.GetValue(window)), cancellationToken);
                 console.Out.WriteLine($"HTML report: {file.FullName}");
             }
 

@@ -26,9 +26,10 @@ internal static class RegressionsCommand
         var markdown = new Option<string?>("--markdown") { Description = "Write issue bodies (at most --per-issue open regressions each, with their evidence and a compare command) to this file, or '-' for the output." };
         var perIssue = new Option<int>("--per-issue") { Description = "Open regressions per Markdown issue body.", DefaultValueFactory = _ => 3 };
         var json = new Option<string?>("--json") { Description = "Write the series, changes and stopped series as JSON to this file, or '-' for the output." };
+        var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML page: the answer in words, then every series by run with its changes marked." };
         var command = new Command("regressions", "Find the changes in every series of runs (scenario, server, load shape and machine) by change-point detection, say what changed between the runs on either side, and list series that stopped running (exit 1 when a regression is open).")
         {
-            measurements, confidence, minChange, minRuns, since, markdown, perIssue, json,
+            measurements, confidence, minChange, minRuns, since, markdown, perIssue, json, html,
         };
         foreach (var option in stores.All.Concat(filters.All))
         {
@@ -69,7 +70,8 @@ internal static class RegressionsCommand
             }
 
             var asked = result.GetValue(measurements) ?? [];
-            var changes = series.SelectMany(s => SeriesChanges.Find(s, asked, settings))
+            // Series are independent (each detection seeds its own shuffles): one per core, in the series' order.
+            var changes = series.AsParallel().AsOrdered().WithCancellation(cancellationToken).SelectMany(s => SeriesChanges.Find(s, asked, settings))
                 .Where(c => from is null || c.FirstAfter.StartedAt >= from)
                 .ToList();
             var now = console.Time.GetUtcNow();
@@ -91,6 +93,12 @@ internal static class RegressionsCommand
             if (jsonTarget is not null)
             {
                 await Write(console, jsonTarget, report.ToJson(now).ToJsonString(new System.Text.Json.JsonSerializerOptions { WriteIndented = true }) + "\n", "JSON", cancellationToken);
+            }
+
+            if (result.GetValue(html) is { } page)
+            {
+                await File.WriteAllTextAsync(page.FullName, HtmlReport.Regressions(report), cancellationToken);
+                console.Out.WriteLine($"HTML report: {page.FullName}");
             }
 
             return report.Open.Count > 0 ? ExitCodes.Failed : ExitCodes.Success;

@@ -81,16 +81,17 @@ internal static class HtmlReport
         html.Append("</tbody></table>");
     }
 
-    public static string History(string title, string measurement, string unit, IReadOnlyList<HistoryPoint> points)
+    public static string History(string title, string measurement, string unit, IReadOnlyList<HistoryPoint> points, double sigmas = 2, int window = 7)
     {
         ArgumentNullException.ThrowIfNull(points);
         var html = Open(title);
         var names = StartLabels(points.Select(p => p.Run.StartedAt.UtcDateTime).ToList());
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. points.Select(p => p.Run)]))}</p>"));
-        html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± kσ of the runs before; red points are flagged.</p>"));
+        var banded = points.Any(p => p.BandLow is not null);
+        html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before; red points are flagged.{(points.Any(p => p.BandLow is null) ? $" No band for the first {Math.Min(points.Count, window)} run(s): a band needs {window} runs before it." : "")}</p>"));
         html.Append(SvgChart.Lines($"{measurement} by run", unit, "run (UTC start)", [.. points.Select((_, i) => (double)i)],
             [(measurement, [.. points.Select(p => p.Value)], SvgChart.Palette[0])],
-            [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))], [.. points.Select(p => p.Flagged)], names, bandName: "band: mean ± kσ of the runs before"));
+            banded ? [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))] : null, [.. points.Select(p => p.Flagged)], names, bandName: banded ? Invariant($"band: mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before") : null));
         html.Append("<table id=\"history\"><thead><tr><th>started (UTC)</th><th>run</th><th>value</th><th>band</th><th>flag</th><th>labels</th></tr></thead><tbody>");
         foreach (var p in points)
         {
@@ -102,6 +103,64 @@ internal static class HtmlReport
         var runs = points.Select(p => p.Run).ToList();
         // Per-second samples of the latest run.
         AppendRunCharts(html, runs, names, i => SvgChart.Palette[0], [runs.Count - 1]);
+        return Close(html);
+    }
+
+    /// <summary>
+    /// <c>regressions --html</c>: the answer in words at the top (the open regressions, what
+    /// changed, how sure), then every series: its headline by run with the level between changes
+    /// drawn as a step and the first run after each change marked, and a chart for every other
+    /// measurement that changed.
+    /// </summary>
+    public static string Regressions(RegressionReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        var html = Open("Regressions");
+        var open = report.Open;
+        var conclusion = open.Count == 0
+            ? $"No open regression in {report.Series.Count} series."
+            : $"{open.Count} open regression{(open.Count == 1 ? "" : "s")} in {report.Series.Count} series: " + string.Join("; ", open.Select(c =>
+                $"{c.Series.Scenario} on {c.Series.Server} {c.Measurement} {c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} from run {RunId.Short(c.FirstAfter.Id)} ({c.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd}), p {RegressionReport.P(c.Point.PValue)}, what changed: {c.WhatChanged}")) + ".";
+        html.Append(Invariant($"<p class=\"conclusion\"><strong>{E(conclusion)}</strong></p>"));
+        if (report.Stopped.Count > 0)
+        {
+            html.Append(Invariant($"<p class=\"stopped\">Stopped (no run for twice the usual interval): {E(string.Join("; ", report.Stopped.Select(s => $"{s.Scenario} on {s.Server} ({s.Shape}), last run {s.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}")))}.</p>"));
+        }
+
+        html.Append(Invariant($"<p class=\"settings\">{E(report.Method)}.</p>"));
+        foreach (var series in report.Series)
+        {
+            html.Append(Invariant($"<h2>{E(series.Scenario)} on {E(series.Server)}</h2><p class=\"series\"><code>{series.Id}</code> {E(series.Shape)}; {series.Runs.Count} runs, the last {series.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}.</p>"));
+            var changed = report.Changes.Where(c => c.Series == series).ToList();
+            var names = SeriesChanges.Followed(series).Take(1).Concat(changed.Select(c => c.Measurement)).Distinct(StringComparer.Ordinal);
+            foreach (var name in names)
+            {
+                var runs = SeriesChanges.Having(series, name);
+                var mine = changed.Where(c => c.Measurement == name).OrderBy(c => c.FirstAfter.StartedAt).ToList();
+                var starts = mine.Select(c => runs.ToList().IndexOf(c.FirstAfter)).ToHashSet();
+                var level = new double[runs.Count];
+                var boundaries = starts.Order().Prepend(0).Append(runs.Count).ToList();
+                for (var k = 0; k + 1 < boundaries.Count; k++)
+                {
+                    var mean = runs.Skip(boundaries[k]).Take(boundaries[k + 1] - boundaries[k]).Average(r => r.Measurements[name]);
+                    Array.Fill(level, mean, boundaries[k], boundaries[k + 1] - boundaries[k]);
+                }
+
+                var info = Comparison.Info(runs, name);
+                html.Append(SvgChart.Lines($"{name} by run{(mine.Count == 0 ? ": no change" : string.Concat(mine.Select(c => $"; {c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} {c.Direction} from {RunId.Short(c.FirstAfter.Id)}")))}", info.Unit, "run (UTC start)",
+                    [.. runs.Select((_, i) => (double)i)],
+                    [(name, [.. runs.Select(r => r.Measurements[name])], SvgChart.Palette[0]), ("level between changes", level, SvgChart.Palette[1])],
+                    marked: [.. runs.Select((_, i) => starts.Contains(i))], xNames: StartLabels([.. runs.Select(r => r.StartedAt.UtcDateTime)])));
+            }
+        }
+
+        html.Append("<table id=\"changes\"><thead><tr><th>series</th><th>measurement</th><th>change</th><th>from run</th><th>before → after</th><th>p</th><th>recovered</th><th>what changed</th></tr></thead><tbody>");
+        foreach (var c in report.Changes)
+        {
+            html.Append(Invariant($"<tr class=\"{(c.IsRegression && c.RecoveredBy is null ? "worse" : c.IsRegression ? "changed" : "better")}\"><td>{E(c.Series.Scenario)} on {E(c.Series.Server)}</td><td><code>{E(c.Measurement)}</code></td><td>{c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} {E(c.Direction)}</td><td><code>{RunId.Short(c.FirstAfter.Id)}</code></td><td>{ComparisonTextWriter.Number(c.Point.Before)} → {ComparisonTextWriter.Number(c.Point.After)} {E(c.Info.Unit)}</td><td>{E(RegressionReport.P(c.Point.PValue))}</td><td>{(c.RecoveredBy is { } back ? RunId.Short(back.Id) : "")}</td><td>{E(c.WhatChanged)}</td></tr>"));
+        }
+
+        html.Append("</tbody></table>");
         return Close(html);
     }
 

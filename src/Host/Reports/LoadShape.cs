@@ -34,7 +34,7 @@ internal static class LoadShape
     private static string Value(string parameter, string value) =>
         parameter == "database" && value.StartsWith("private ", StringComparison.Ordinal) && value.IndexOf(" (", StringComparison.Ordinal) is > 0 and var cut ? value[..cut] : value;
 
-    /// <summary>The shape in a list's column: <c>c256 p16</c>, <c>c16 @2000/s</c>, <c>c2000 w4</c>.</summary>
+    /// <summary>The shape in a list's column: <c>c256 p16</c>, <c>c16 @2000/s</c>, <c>c2000 w4</c>, <c>c256 h2 cpu0.5</c>.</summary>
     public static string Brief(RunDocument run)
     {
         ArgumentNullException.ThrowIfNull(run);
@@ -58,6 +58,37 @@ internal static class LoadShape
         if (p.TryGetValue("rate", out var rate))
         {
             parts.Add($"@{rate}/s");
+        }
+
+        // What else makes it its own series, in a word each: h2, https, a quota, a proxy, a trace.
+        if (p.TryGetValue("protocol", out var protocol))
+        {
+            parts.Add(protocol);
+        }
+
+        if (p.TryGetValue(Measurements.LimitMeasures.CpuLimitParameter, out var cpu))
+        {
+            parts.Add($"cpu{cpu}");
+        }
+
+        if (p.TryGetValue(Measurements.LimitMeasures.MemoryLimitParameter, out var memory))
+        {
+            parts.Add($"mem{memory}");
+        }
+
+        if (p.TryGetValue("proxy", out var proxy) && proxy != "none")
+        {
+            parts.Add(proxy);
+        }
+
+        if (p.GetValueOrDefault("server-cpus") == "any")
+        {
+            parts.Add("unpinned");
+        }
+
+        if (p.ContainsKey("trace") || p.ContainsKey("profiler"))
+        {
+            parts.Add("traced");
         }
 
         return string.Join(' ', parts);

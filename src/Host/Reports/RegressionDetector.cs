@@ -56,6 +56,8 @@ internal static class RegressionDetector
         var mean = values.Average();
         var sd = Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Length - 1));
         var half = Math.Max(sigmas * sd, Math.Abs(mean) * 0.01);
-        return (mean - half, mean + half);
+
+        // A band of values that are never negative (rates, latencies) stops at zero.
+        return (values.All(v => v >= 0) ? Math.Max(0, mean - half) : mean - half, mean + half);
     }
 }

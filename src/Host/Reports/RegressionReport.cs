@@ -24,7 +24,7 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
         foreach (var change in Changes)
         {
             writer.WriteLine($"{change.Series.Id}  {change.Series.Scenario} on {change.Series.Server}  {change.Measurement}  {Percent(change.Point.Change)} {change.Direction}  from run {Documents.RunId.Short(change.FirstAfter.Id)} ({change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})  {Level(change)}  p {P(change.Point.PValue)}{Recovery(change)}");
-            writer.WriteLine($"    what changed: {(change.Differences.Count == 0 ? "nothing recorded (the same commit, dependencies, machine and settings)" : string.Join("; ", change.Differences))}");
+            writer.WriteLine($"    what changed: {change.WhatChanged}");
         }
 
         foreach (var stopped in Stopped)
@@ -72,7 +72,8 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
                 writer.WriteLine();
                 writer.WriteLine($"How sure: p {P(change.Point.PValue)} ({Method}).");
                 writer.WriteLine();
-                writer.WriteLine("What changed between the two runs:");
+                writer.WriteLine(change.ChangedAt == 0 ? "What changed between the two runs:"
+                    : $"What changed, {Math.Abs(change.ChangedAt)} run{(Math.Abs(change.ChangedAt) == 1 ? "" : "s")} {(change.ChangedAt < 0 ? "before" : "after")} the change (a step in noise is placed to within a few runs):");
                 writer.WriteLine();
                 foreach (var line in change.Differences.DefaultIfEmpty("nothing recorded (the same commit, dependencies, machine and settings)"))
                 {
@@ -80,7 +81,7 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
                 }
 
                 writer.WriteLine();
-                writer.WriteLine($"Compare: `benchmarks compare {Documents.RunId.Short(change.LastBefore.Id)} {Documents.RunId.Short(change.FirstAfter.Id)}`");
+                writer.WriteLine($"Compare the two levels' runs: `{change.CompareCommand}`");
             }
         }
     }
@@ -117,7 +118,9 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
             ["firstAfter"] = c.FirstAfter.Id,
             ["firstAfterAt"] = c.FirstAfter.StartedAt,
             ["recoveredBy"] = c.RecoveredBy?.Id,
+            ["compare"] = c.CompareCommand,
             ["differences"] = new JsonArray([.. c.Differences.Select(d => (JsonNode)JsonValue.Create(d))]),
+            ["differencesAt"] = c.ChangedAt,
         })]),
         ["open"] = Open.Count,
     };
@@ -128,7 +131,10 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
 
     private static string Percent(double change) => change.ToString("+0.0%;-0.0%;0%", s_c);
 
-    private static string P(double p) => p <= 0.001 ? "≤ 0.001" : p.ToString("0.###", s_c);
+    public static string P(double p) => p <= 0.001 ? "≤ 0.001" : p.ToString("0.###", s_c);
 
-    private static string Interval(TimeSpan interval) => interval.TotalDays >= 1 ? $"{interval.TotalDays.ToString("0.#", s_c)} days" : interval.TotalHours >= 1 ? $"{interval.TotalHours.ToString("0.#", s_c)} hours" : $"{interval.TotalMinutes.ToString("0", s_c)} minutes";
+    private static string Interval(TimeSpan interval) => interval.TotalDays >= 1 ? $"{interval.TotalDays.ToString("0.#", s_c)} days"
+        : interval.TotalHours >= 1 ? $"{interval.TotalHours.ToString("0.#", s_c)} hours"
+        : interval.TotalMinutes >= 1 ? $"{interval.TotalMinutes.ToString("0.#", s_c)} minutes"
+        : $"{interval.TotalSeconds.ToString("0", s_c)} seconds";
 }

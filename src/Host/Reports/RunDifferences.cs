@@ -31,7 +31,8 @@ internal static class RunDifferences
         }
 
         Add(lines, "sdk", a.Sdk, b.Sdk);
-        Add(lines, "tool", a.ToolVersion, b.ToolVersion);
+        // The tool's version carries the commit it was built from: said once, as the commit.
+        Add(lines, "tool", Release(a.ToolVersion), Release(b.ToolVersion));
         Add(lines, "os", a.OsVersion, b.OsVersion);
         Add(lines, "machine", a.MachineName, b.MachineName);
         Add(lines, "cores", a.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture), b.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture));
@@ -43,6 +44,23 @@ internal static class RunDifferences
         return lines;
     }
 
+    /// <summary>Only what makes the two runs different series (<see cref="LoadShape"/>): the load, the settings that define a series, the machine. Empty when they are one series.</summary>
+    public static IReadOnlyList<string> InSeries(RunDocument before, RunDocument after)
+    {
+        ArgumentNullException.ThrowIfNull(before);
+        ArgumentNullException.ThrowIfNull(after);
+        var lines = new List<string>();
+        Add(lines, "load", before.Load, after.Load);
+        foreach (var name in before.Parameters.Keys.Union(after.Parameters.Keys, StringComparer.Ordinal).Where(LoadShape.Defines).Order(StringComparer.Ordinal))
+        {
+            Add(lines, name, before.Parameters.GetValueOrDefault(name), after.Parameters.GetValueOrDefault(name));
+        }
+
+        Add(lines, "machine", before.Environment.MachineName, after.Environment.MachineName);
+        Add(lines, "cores", before.Environment.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture), after.Environment.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        return lines;
+    }
+
     private static void Add(List<string> lines, string name, string? before, string? after)
     {
         if (!string.Equals(before ?? "", after ?? "", StringComparison.Ordinal))
@@ -50,6 +68,8 @@ internal static class RunDifferences
             lines.Add($"{name}: {(string.IsNullOrEmpty(before) ? "(none)" : before)} → {(string.IsNullOrEmpty(after) ? "(none)" : after)}");
         }
     }
+
+    private static string Release(string version) => version.IndexOf('+', StringComparison.Ordinal) is > 0 and var plus ? version[..plus] : version;
 
     private static string? Short(string? commit) => commit is { Length: > 12 } ? commit[..12] : commit;
 }

@@ -17,7 +17,11 @@ internal static class RunSelector
         ArgumentException.ThrowIfNullOrWhiteSpace(selector);
         if (selector.Contains('=', StringComparison.Ordinal))
         {
-            return await GroupAsync(store, selector, ParseFilter(selector), cancellationToken);
+            // series=ID (regressions' series ids) is read here: the stores filter by stored columns, a series is a reading of the whole run.
+            var parts = selector.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+            var series = parts.Where(p => p.StartsWith("series=", StringComparison.OrdinalIgnoreCase)).Select(p => p["series=".Length..]).LastOrDefault();
+            var rest = string.Join(',', parts.Where(p => !p.StartsWith("series=", StringComparison.OrdinalIgnoreCase)));
+            return await GroupAsync(store, selector, rest.Length == 0 ? new RunQuery() : ParseFilter(rest), cancellationToken, series);
         }
 
         if (selector.StartsWith("label:", StringComparison.Ordinal))
@@ -35,10 +39,10 @@ internal static class RunSelector
             return new RunGroup(selector, [run]);
         }
 
-        var labelled = await store.QueryAsync(new RunQuery { Label = selector, Status = RunStatus.Succeeded }, cancellationToken);
-        return labelled.Runs.Count > 0
-            ? new RunGroup(selector, labelled.Runs)
-            : throw new RunLookupException($"no run id, id prefix or label matches '{selector}' in {store.Description}");
+        var labelled = await store.QueryAsync(new RunQuery { Label = selector }, cancellationToken);
+        return labelled.Runs.Any(r => r.Status == RunStatus.Succeeded)
+            ? Group(selector, labelled.Runs)
+            : throw new RunLookupException($"no run id, id prefix or label matches '{selector}' with a succeeded run in {store.Description}");
     }
 
     public static RunQuery ParseFilter(string filter)
@@ -64,20 +68,34 @@ internal static class RunSelector
                 "status" => query with { Status = Enum.TryParse<RunStatus>(value, ignoreCase: true, out var status) ? status : throw new RunLookupException($"status '{value}' is not Succeeded or Failed") },
                 "since" => query with { Since = Date(value, key) },
                 "until" => query with { Until = Date(value, key) },
-                _ => throw new RunLookupException($"unknown filter key '{key}' (use scenario, server, os, label, load, status, since, until)"),
+                _ => throw new RunLookupException($"unknown filter key '{key}' (use scenario, server, os, label, load, status, since, until, series)"),
             };
         }
 
         return query;
     }
 
-    private static async Task<RunGroup> GroupAsync(IRunStore store, string selector, RunQuery query, CancellationToken cancellationToken)
+    private static async Task<RunGroup> GroupAsync(IRunStore store, string selector, RunQuery query, CancellationToken cancellationToken, string? series = null)
     {
-        var found = await store.QueryAsync(query with { Status = query.Status ?? RunStatus.Succeeded }, cancellationToken);
-        return found.Runs.Count > 0
-            ? new RunGroup(selector, found.Runs)
+        if (query.Status is not null)
+        {
+            // The runs of the status asked for, as they are.
+            var asked = InSeries((await store.QueryAsync(query, cancellationToken)).Runs, series);
+            return asked.Count > 0 ? new RunGroup(selector, asked) : throw new RunLookupException($"'{selector}' matches no run in {store.Description}");
+        }
+
+        // Failed runs cannot be compared: they are left out, and the side says how many.
+        var found = InSeries((await store.QueryAsync(query, cancellationToken)).Runs, series);
+        return found.Any(r => r.Status == RunStatus.Succeeded)
+            ? Group(selector, found)
             : throw new RunLookupException($"'{selector}' matches no succeeded run in {store.Description}");
     }
+
+    private static IReadOnlyList<RunDocument> InSeries(IReadOnlyList<RunDocument> runs, string? series) =>
+        series is null ? runs : [.. runs.Where(r => string.Equals(Series.IdOf(r), series, StringComparison.OrdinalIgnoreCase))];
+
+    private static RunGroup Group(string selector, IReadOnlyList<RunDocument> runs) =>
+        new(selector, [.. runs.Where(r => r.Status == RunStatus.Succeeded)], runs.Count(r => r.Status != RunStatus.Succeeded));
 
     private static DateTimeOffset Date(string value, string key) =>
         DateTimeOffset.TryParse(value, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var date)

@@ -12,7 +12,17 @@ namespace Benchmarks.Host.Reports;
 internal sealed record Series(string Scenario, string Server, string Shape, IReadOnlyList<RunDocument> Runs)
 {
     /// <summary>A short, stable name for the command line: the first 8 hex digits of the series' definition's hash.</summary>
-    public string Id => Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes($"{Scenario}\n{Server}\n{Shape}")))[..8];
+    public string Id => IdOf(Scenario, Server, Shape);
+
+    /// <summary>The id of the series <paramref name="run"/> belongs to.</summary>
+    public static string IdOf(RunDocument run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return IdOf(run.Scenario, run.Server, LoadShape.Of(run));
+    }
+
+    private static string IdOf(string scenario, string server, string shape) =>
+        Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes($"{scenario}\n{server}\n{shape}")))[..8];
 
     public RunDocument Last => Runs[^1];
 

@@ -4,10 +4,34 @@ namespace Benchmarks.Host.Reports;
 
 /// <summary>
 /// A change found in one measurement of a series: the step, the last run before it and the first
-/// after, the run that undid it (when a later change did), and what differed between the two runs.
+/// after, the run that undid it (when a later change did), and what changed: between the two runs,
+/// or, as a change is placed to within a few runs in noise, between the nearest two runs in a row
+/// around it that differ (<paramref name="ChangedAt"/>: runs from the change to the first run
+/// that differs from the one before it; 0 when that is the first run after).
 /// </summary>
-internal sealed record SeriesChange(Series Series, string Measurement, MeasurementInfo Info, ChangePoint Point, RunDocument LastBefore, RunDocument FirstAfter, RunDocument? RecoveredBy, IReadOnlyList<string> Differences)
+internal sealed record SeriesChange(Series Series, string Measurement, MeasurementInfo Info, ChangePoint Point, RunDocument LastBefore, RunDocument FirstAfter, RunDocument? RecoveredBy, IReadOnlyList<string> Differences, int ChangedAt = 0)
 {
+    /// <summary>The first run of the level before the change (after the previous change, or the series' first).</summary>
+    public RunDocument? LevelBefore { get; init; }
+
+    /// <summary>The first run of the level after this change's (the next change's first run); null when the series ends at this level.</summary>
+    public RunDocument? NextLevel { get; init; }
+
+    /// <summary><c>compare</c> of the runs of the level before against those of the level after, as filters a shell takes.</summary>
+    public string CompareCommand
+    {
+        get
+        {
+            static string At(RunDocument run) => run.StartedAt.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", System.Globalization.CultureInfo.InvariantCulture);
+            var side = $"series={Series.Id}";
+            return $"benchmarks compare \"{side},since={At(LevelBefore ?? LastBefore)},until={At(FirstAfter)}\" \"{side},since={At(FirstAfter)}{(NextLevel is { } next ? $",until={At(next)}" : "")}\"";
+        }
+    }
+
+    /// <summary>What changed, in words: the differences, with where they are when not at the change itself.</summary>
+    public string WhatChanged => Differences.Count == 0 ? "nothing recorded (the same commit, dependencies, machine and settings)"
+        : (ChangedAt == 0 ? "" : $"{Math.Abs(ChangedAt)} run{(Math.Abs(ChangedAt) == 1 ? "" : "s")} {(ChangedAt < 0 ? "before" : "after")} the change: ") + string.Join("; ", Differences);
+
     /// <summary><c>regression</c> or <c>improvement</c> by the measurement's direction; <c>up</c> or <c>down</c> when it has none.</summary>
     public string Direction => Info.HigherIsBetter is not { } higher ? (Point.Change > 0 ? "up" : "down")
         : Point.Change > 0 == higher ? "improvement" : "regression";

@@ -1,4 +1,3 @@
-using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Reports;
@@ -28,28 +27,63 @@ internal static class SeriesChanges
             .Distinct(StringComparer.Ordinal)];
     }
 
+    /// <summary>The runs of the series that report <paramref name="name"/> and computed it as the latest of them does (one meaning per series), oldest first.</summary>
+    public static IReadOnlyList<Documents.RunDocument> Having(Series series, string name)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        var having = series.Runs.Where(r => r.Measurements.TryGetValue(name, out var v) && double.IsFinite(v)).ToList();
+        if (having.Count == 0)
+        {
+            return having;
+        }
+
+        var meaning = MeasurementMeaning.Of(having[^1], name);
+        return [.. having.Where(r => MeasurementMeaning.Of(r, name) == meaning)];
+    }
+
+    /// <summary>
+    /// What changed between the runs on either side of the change at <paramref name="index"/>; when
+    /// nothing did, between the nearest two runs in a row within <paramref name="reach"/> runs of it
+    /// that differ (the nearer first, before on a tie): noise places a step to within a few runs.
+    /// </summary>
+    private static (IReadOnlyList<string> Differences, int At) NearestDifference(IReadOnlyList<Documents.RunDocument> runs, int index, int reach)
+    {
+        foreach (var offset in Enumerable.Range(0, reach + 1).SelectMany(d => d == 0 ? [0] : new[] { -d, d }))
+        {
+            var at = index + offset;
+            if (at >= 1 && at < runs.Count && RunDifferences.Between(runs[at - 1], runs[at]) is { Count: > 0 } differences)
+            {
+                return (differences, offset);
+            }
+        }
+
+        return ([], 0);
+    }
+
     public static IReadOnlyList<SeriesChange> Find(Series series, IReadOnlyList<string>? measurements, ChangePointSettings settings)
     {
         ArgumentNullException.ThrowIfNull(series);
+        ArgumentNullException.ThrowIfNull(settings);
         var changes = new List<SeriesChange>();
         foreach (var name in measurements is { Count: > 0 } ? measurements : Followed(series))
         {
-            // One meaning per series: the runs that computed the name as the latest run that has it does.
-            var having = series.Runs.Where(r => r.Measurements.TryGetValue(name, out var v) && double.IsFinite(v)).ToList();
+            var having = Having(series, name);
             if (having.Count < 2 * settings.MinSegment)
             {
                 continue;
             }
 
-            var meaning = MeasurementMeaning.Of(having[^1], name);
-            having = [.. having.Where(r => MeasurementMeaning.Of(r, name) == meaning)];
             var info = Comparison.Info(having, name);
             var points = ChangePointDetector.Detect([.. having.Select(r => r.Measurements[name])], settings);
-            foreach (var point in points)
+            for (var k = 0; k < points.Count; k++)
             {
-                var before = having[point.Index - 1];
-                var after = having[point.Index];
-                changes.Add(new SeriesChange(series, name, info, point, before, after, point.RecoveredAt is { } back ? having[back] : null, RunDifferences.Between(before, after)));
+                var point = points[k];
+                var (differences, at) = NearestDifference(having, point.Index, settings.MinSegment + 2);
+                changes.Add(new SeriesChange(series, name, info, point, having[point.Index - 1], having[point.Index], point.RecoveredAt is { } back ? having[back] : null, differences, at)
+                {
+                    LevelBefore = having[k == 0 ? 0 : points[k - 1].Index],
+                    NextLevel = k == points.Count - 1 ? null : having[points[k + 1].Index],
+                });
             }
         }
 

@@ -11,6 +11,32 @@ public sealed class CompareOutputTests
 {
     [Trait("Tier", "Fast")]
     [Fact]
+    public async Task Sides_that_are_different_series_are_said_so_with_what_differs_and_failed_runs_left_out_are_counted()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        for (var i = 0; i < 4; i++)
+        {
+            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + i, labels: ["https"], startedAt: DateTimeOffset.UtcNow.AddMinutes(-i)), CancellationToken.None);
+            var h2 = SampleRuns.Create(rps: 90_000 + i, labels: ["h2"], startedAt: DateTimeOffset.UtcNow.AddMinutes(-i));
+            h2.Parameters["protocol"] = "h2";
+            h2.Parameters["duration"] = "5s";
+            await store.WriteAsync(h2, CancellationToken.None);
+        }
+
+        await store.WriteAsync(SampleRuns.Create(labels: ["https"], status: Benchmarks.Host.Documents.RunStatus.Failed), CancellationToken.None);
+
+        var run = await InProcessCli.InvokeAsync("compare", "label:https", "label:h2", "--results", results);
+        var lines = run.Output.Split('\n');
+        Assert.Equal("note: the sides are different series: protocol: (none) → h2", lines[0]);
+
+        // The failed run cannot be compared: it is left out, and said so.
+        Assert.StartsWith("baseline:  label:https (4 runs: pipelined on kestrel; 1 failed run left out)", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith("candidate: label:h2 (4 runs: pipelined on kestrel)", lines[2], StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public async Task Two_groups_compare_in_at_most_15_lines_with_what_changed_first_and_one_verdict_line()
     {
         var results = await StoreAsync();

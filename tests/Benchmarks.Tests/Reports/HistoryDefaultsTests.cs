@@ -34,6 +34,11 @@ public sealed class HistoryDefaultsTests
         var page = await File.ReadAllTextAsync(html);
         Assert.Contains("tcp/responses/rate by run", page, StringComparison.Ordinal);
 
+        // The band's rule with its numbers, and no band drawn or named where there is none (3 runs, a window of 7).
+        Assert.Contains("the band is mean ± 2σ of the 7 runs before", page, StringComparison.Ordinal);
+        Assert.Contains("No band for the first 3 run(s): a band needs 7 runs before it.", page, StringComparison.Ordinal);
+        Assert.DoesNotContain("band: mean", page, StringComparison.Ordinal);
+
         // Three runs in one minute: each labelled to the second, not three times "11-01 12:54".
         foreach (var label in new[] { "11-01 12:54:00", "11-01 12:54:10", "11-01 12:54:20" })
         {

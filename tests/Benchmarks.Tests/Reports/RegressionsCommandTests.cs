@@ -19,32 +19,7 @@ public sealed class RegressionsCommandTests
     [Fact]
     public async Task A_slowdown_is_found_at_its_run_with_what_changed_a_recovered_one_is_said_so_and_a_silent_series_is_stopped()
     {
-        var results = TestPaths.NewTempDirectory();
-        var store = new JsonFileRunStore(results);
-        var noise = new Random(3);
-        double Noisy(double level) => level * (1 + (0.01 * ((noise.NextDouble() * 2) - 1)));
-        for (var night = 0; night < 40; night++)
-        {
-            // plaintext over http1: 10% slower from night 25, when ASP.NET Core moved to 10.0.12.
-            var slowed = SampleRuns.Create(scenario: "plaintext", rps: Noisy(night < 25 ? 400_000 : 360_000), startedAt: s_start.AddDays(night));
-            slowed.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.AspNetCore.App"] = night < 25 ? "10.0.11" : "10.0.12", ["Npgsql"] = "10.0.0" };
-            await store.WriteAsync(slowed, CancellationToken.None);
-
-            // The same over h2: another series, and flat.
-            var h2 = SampleRuns.Create(scenario: "plaintext", rps: Noisy(150_000), startedAt: s_start.AddDays(night).AddMinutes(30));
-            h2.Parameters["protocol"] = "h2";
-            await store.WriteAsync(h2, CancellationToken.None);
-
-            // json on sockets: slower from night 10 to 19, then back.
-            await store.WriteAsync(SampleRuns.Create(scenario: "json", server: "sockets", rps: Noisy(night is >= 10 and < 20 ? 180_000 : 200_000), startedAt: s_start.AddDays(night).AddHours(1)), CancellationToken.None);
-
-            // fortunes: last ran on night 20.
-            if (night <= 20)
-            {
-                await store.WriteAsync(SampleRuns.Create(scenario: "fortunes", rps: Noisy(50_000), startedAt: s_start.AddDays(night).AddHours(2)), CancellationToken.None);
-            }
-        }
-
+        var (results, store) = await NightlyStoreAsync();
         var clock = new FakeTimeProvider(s_start.AddDays(40));
         var markdown = Path.Combine(results, "issue.md");
         var json = Path.Combine(results, "regressions.json");
@@ -70,7 +45,17 @@ public sealed class RegressionsCommandTests
         var issue = await File.ReadAllTextAsync(markdown);
         Assert.StartsWith($"# Regression: plaintext on kestrel http/rps/mean {step.Groups[1].Value}%", issue, StringComparison.Ordinal);
         Assert.Contains("- Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", issue, StringComparison.Ordinal);
-        Assert.Contains("Compare: `benchmarks compare ", issue, StringComparison.Ordinal);
+        var compare = System.Text.RegularExpressions.Regex.Match(issue, "Compare the two levels' runs: `benchmarks compare \"([^\"]+)\" \"([^\"]+)\"`");
+        Assert.True(compare.Success, issue);
+        var seriesId = slowLine[..8];
+        Assert.Equal($"series={seriesId},since={s_start:yyyy-MM-ddTHH:mm:ssZ},until={s_start.AddDays(25):yyyy-MM-ddTHH:mm:ssZ}", compare.Groups[1].Value);
+
+        // The command as written compares the two levels of that series alone: 25 nights before against 15 after, not h2's runs of the same nights.
+        var levels = await InProcessCli.InvokeAsync("compare", compare.Groups[1].Value, compare.Groups[2].Value, "--results", results, "-m", "http/rps/mean");
+        Assert.True(levels.ExitCode == 1, levels.ToString());
+        Assert.StartsWith($"baseline:  {compare.Groups[1].Value} (25 runs: plaintext on kestrel)", levels.Output, StringComparison.Ordinal);
+        Assert.Contains($"candidate: {compare.Groups[2].Value} (15 runs: plaintext on kestrel)", levels.Output, StringComparison.Ordinal);
+        Assert.Matches(@"http/rps/mean\s+\S+\s+\S+\s+-1\d\.\d%.*WORSE", levels.Output);
         Assert.DoesNotContain("json on sockets", issue, StringComparison.Ordinal);
 
         var document = JsonNode.Parse(await File.ReadAllTextAsync(json))!;
@@ -86,6 +71,27 @@ public sealed class RegressionsCommandTests
         var later = await InProcessCli.InvokeAsync(clock, "regressions", "-m", "http/rps/mean", "--results", results, "--since", s_start.AddDays(30).ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture));
         Assert.True(later.ExitCode == 0, later.ToString());
         Assert.Contains("0 regression(s) open", later.Output, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task What_changed_a_few_runs_before_a_step_is_named_with_how_far_it_is()
+    {
+        // The framework moved at run 15; the rate fell from run 17 (a change that shows under load
+        // only once a cache warms, or a step placed two runs late by noise).
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        for (var i = 0; i < 30; i++)
+        {
+            var run = SampleRuns.Create(rps: i < 17 ? 100_000 : 90_000, startedAt: s_start.AddHours(i));
+            run.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.AspNetCore.App"] = i < 15 ? "10.0.11" : "10.0.12" };
+            await store.WriteAsync(run, CancellationToken.None);
+        }
+
+        var found = await InProcessCli.InvokeAsync(new FakeTimeProvider(s_start.AddHours(30)), "regressions", "-m", "http/rps/mean", "--results", results);
+        Assert.True(found.ExitCode == 1, found.ToString());
+        Assert.Contains("what changed: 2 runs before the change: Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", found.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("  stopped: ", found.Output, StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]
@@ -129,11 +135,73 @@ public sealed class RegressionsCommandTests
             Assert.NotEqual(Benchmarks.Host.Reports.LoadShape.Of(SampleRuns.Create()), Benchmarks.Host.Reports.LoadShape.Of(other));
         }
 
+        // results list tells them apart too.
+        var limited = SampleRuns.Create();
+        limited.Parameters["protocol"] = "h2";
+        limited.Parameters["server-cpu-limit"] = "0.5";
+        limited.Parameters["proxy"] = "nginx";
+        Assert.Equal("c256 p16 h2 cpu0.5 nginx", Benchmarks.Host.Reports.LoadShape.Brief(limited));
+        Assert.Equal("c256 p16", Benchmarks.Host.Reports.LoadShape.Brief(SampleRuns.Create()));
+
         // A private database is known by its version, not by the port it had.
         var one = SampleRuns.Create();
         var two = SampleRuns.Create();
         one.Parameters["database"] = "private PostgreSQL 15.14 (pid 100, port 40001)";
         two.Parameters["database"] = "private PostgreSQL 15.14 (pid 200, port 40002)";
         Assert.Equal(Benchmarks.Host.Reports.LoadShape.Of(one), Benchmarks.Host.Reports.LoadShape.Of(two));
+    }
+
+    /// <summary>Forty nights of four series: plaintext slowed 10% from night 25 when ASP.NET Core moved; the same over h2, flat; json on sockets slower from night 10 to 19; fortunes, last run on night 20.</summary>
+    private static async Task<(string Results, JsonFileRunStore Store)> NightlyStoreAsync()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var noise = new Random(3);
+        double Noisy(double level) => level * (1 + (0.01 * ((noise.NextDouble() * 2) - 1)));
+        for (var night = 0; night < 40; night++)
+        {
+            // plaintext over http1: 10% slower from night 25, when ASP.NET Core moved to 10.0.12.
+            var slowed = SampleRuns.Create(scenario: "plaintext", rps: Noisy(night < 25 ? 400_000 : 360_000), startedAt: s_start.AddDays(night));
+            slowed.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.AspNetCore.App"] = night < 25 ? "10.0.11" : "10.0.12", ["Npgsql"] = "10.0.0" };
+            await store.WriteAsync(slowed, CancellationToken.None);
+
+            // The same over h2: another series, and flat.
+            var h2 = SampleRuns.Create(scenario: "plaintext", rps: Noisy(150_000), startedAt: s_start.AddDays(night).AddMinutes(30));
+            h2.Parameters["protocol"] = "h2";
+            await store.WriteAsync(h2, CancellationToken.None);
+
+            // json on sockets: slower from night 10 to 19, then back.
+            await store.WriteAsync(SampleRuns.Create(scenario: "json", server: "sockets", rps: Noisy(night is >= 10 and < 20 ? 180_000 : 200_000), startedAt: s_start.AddDays(night).AddHours(1)), CancellationToken.None);
+
+            // fortunes: last ran on night 20.
+            if (night <= 20)
+            {
+                await store.WriteAsync(SampleRuns.Create(scenario: "fortunes", rps: Noisy(50_000), startedAt: s_start.AddDays(night).AddHours(2)), CancellationToken.None);
+            }
+        }
+
+        return (results, store);
+    }
+
+    [Fact]
+    public async Task The_html_page_says_its_answer_first_and_marks_each_change_on_its_series_in_a_browser()
+    {
+        var (results, _) = await NightlyStoreAsync();
+        var page = Path.Combine(results, "regressions.html");
+        var found = await InProcessCli.InvokeAsync(new FakeTimeProvider(s_start.AddDays(40)), "regressions", "-m", "http/rps/mean", "--results", results, "--html", page);
+        Assert.True(found.ExitCode == 1, found.ToString());
+
+        var dom = await Chromium.DumpDomAsync(page);
+        var conclusion = System.Text.RegularExpressions.Regex.Match(dom, "<p class=\"conclusion\"><strong>([^<]*)</strong>").Groups[1].Value;
+        Assert.StartsWith("1 open regression in 4 series: plaintext on kestrel http/rps/mean -", conclusion, StringComparison.Ordinal);
+        Assert.Contains("Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", System.Net.WebUtility.HtmlDecode(conclusion), StringComparison.Ordinal);
+        Assert.Contains("Stopped (no run for twice the usual interval): fortunes on kestrel", dom, StringComparison.Ordinal);
+
+        // A chart per series, each with the runs and the level between changes; the first run after
+        // each of the three changes (one in plaintext, two in json) is marked, on both lines.
+        Assert.Equal(4, System.Text.RegularExpressions.Regex.Count(dom, "<svg[^>]*class=\"chart\""));
+        Assert.Equal(4, System.Text.RegularExpressions.Regex.Count(dom, "<title>level between changes</title>"));
+        Assert.Equal(2 * 3, System.Text.RegularExpressions.Regex.Count(dom, "class=\"point flagged\""));
+        Assert.Equal(3, System.Text.RegularExpressions.Regex.Count(dom, "<tr class=\"(worse|changed|better)\">"));
     }
 }
