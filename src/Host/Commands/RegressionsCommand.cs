@@ -61,7 +61,10 @@ internal static class RegressionsCommand
                 }
             }
 
-            var found = await stores.Open(result).QueryAsync(filters.Query(result) with { Status = Documents.RunStatus.Succeeded }, cancellationToken);
+            // Only what a series reads of each run: many runs fit in memory.
+            var asked = result.GetValue(measurements) ?? [];
+            var store = stores.Open(result);
+            var found = await store.QuerySeriesAsync(filters.Query(result) with { Status = Documents.RunStatus.Succeeded }, asked.Length > 0 ? asked.ToHashSet(StringComparer.Ordinal) : SeriesChanges.Candidates, cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
             var series = Series.Of(found.Runs);
             if (series.Count == 0)
@@ -69,11 +72,19 @@ internal static class RegressionsCommand
                 throw new RunLookupException("no succeeded run matches");
             }
 
-            var asked = result.GetValue(measurements) ?? [];
             // Series are independent (each detection seeds its own shuffles): one per core, in the series' order.
             var changes = series.AsParallel().AsOrdered().WithCancellation(cancellationToken).SelectMany(s => SeriesChanges.Find(s, asked, settings))
                 .Where(c => from is null || c.FirstAfter.StartedAt >= from)
                 .ToList();
+
+            // What changed, from the whole documents of the few runs around each change, read at once.
+            var whole = (await store.GetAsync([.. changes.SelectMany(c => c.Around).Select(r => r.Id).Distinct(StringComparer.Ordinal)], cancellationToken))
+                .ToDictionary(r => r.Id, StringComparer.Ordinal);
+            for (var i = 0; i < changes.Count; i++)
+            {
+                changes[i] = SeriesChanges.Attribute(changes[i], [.. changes[i].Around.Select(r => whole.GetValueOrDefault(r.Id) ?? r)]);
+            }
+
             var now = console.Time.GetUtcNow();
             var report = new RegressionReport(series, changes, [.. series.Where(s => s.StoppedBy(now))], settings);
             var markdownTarget = result.GetValue(markdown);

@@ -71,6 +71,37 @@ public sealed class RunDocument
     /// <summary>One entry per second of the warm-up before the window (the first iteration's, or each iteration's with <c>--restart</c>); time is seconds since that warm-up began.</summary>
     public List<RunSample> WarmupSamples { get; set; } = [];
 
+    /// <summary>
+    /// What following a series reads of a run, and no more, so that a store of many runs fits in
+    /// memory: what, where and when it ran, its parameters, its environment without its
+    /// dependencies (read again, whole, for the runs around a change), and the named measurements
+    /// with their metadata's description, unit, aggregate and direction. No samples, iterations,
+    /// trace or causes.
+    /// </summary>
+    public RunDocument ForSeries(IReadOnlySet<string> measurements)
+    {
+        ArgumentNullException.ThrowIfNull(measurements);
+        return new RunDocument
+        {
+            Schema = Schema,
+            Id = Id,
+            Scenario = Scenario,
+            Server = Server,
+            Load = Load,
+            Parameters = Parameters,
+            Labels = Labels,
+            StartedAt = StartedAt,
+            Status = Status,
+            Environment = new RunEnvironment
+            {
+                Os = Environment.Os, OsVersion = Environment.OsVersion, Architecture = Environment.Architecture, Cores = Environment.Cores,
+                MachineName = Environment.MachineName, Runtime = Environment.Runtime, Sdk = Environment.Sdk, GitCommit = Environment.GitCommit, ToolVersion = Environment.ToolVersion,
+            },
+            Measurements = new(Measurements.Where(m => measurements.Contains(m.Key)).ToDictionary(), StringComparer.Ordinal),
+            Metadata = new(Metadata.Where(m => measurements.Contains(m.Key)).ToDictionary(m => m.Key, m => new MeasurementInfo { Description = m.Value.Description, Unit = m.Value.Unit, Aggregate = m.Value.Aggregate, HigherIsBetter = m.Value.HigherIsBetter }), StringComparer.Ordinal),
+        };
+    }
+
     /// <summary>The iterations the means and spreads are taken over: all of them but those <c>--exclude</c> left out.</summary>
     public IReadOnlyList<SortedDictionary<string, double>> KeptIterations() =>
         Iterations is null ? [] : [.. Iterations.Where((_, index) => !ExcludedIterations.Contains(index + 1))];

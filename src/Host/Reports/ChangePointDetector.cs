@@ -41,24 +41,47 @@ internal static class ChangePointDetector
         // no test can yet call significant (a few runs between neighbours), the weakest is the one
         // proposed with the least energy: a step proposed for the whole series outlives the noise
         // proposed inside its sides, so it is not replaced by a neighbour a few runs away.
-        var random = new Random(settings.Seed);
+        // A candidate found significant keeps that answer while its neighbours go (its window only
+        // grows, which rarely weakens a real step); it is tested again, in its final window, once
+        // every candidate left is significant. A real step's test runs every shuffle, so testing
+        // it again at each removal would cost most of the time.
         var scratch = new double[series.Length];
         var tests = new Dictionary<(int From, int At, int To), (double P, double Step)>();
+        var last = new Dictionary<int, (double P, double Step)>();
+        bool Significant((double P, double Step) test) => test.P < 1 - settings.Confidence && test.Step >= settings.MinChange;
+        (int From, int At, int To) Window(int k) => (k == 0 ? 0 : candidates[k - 1], candidates[k], k == candidates.Count - 1 ? series.Length : candidates[k + 1]);
+        (double P, double Step) Test((int From, int At, int To) window)
+        {
+            if (!tests.TryGetValue(window, out var test))
+            {
+                var segment = series.AsSpan(window.From, window.To - window.From);
+                var at = window.At - window.From;
+                var step = Step(Mean(segment[..at]), Mean(segment[at..]));
+                test = (step < settings.MinChange ? 1.0 : PermutationPValue(segment, Energy(segment, at), settings, new Random(Seed(settings.Seed, window)), scratch), step);
+                tests[window] = test;
+            }
+
+            last[window.At] = test;
+            return test;
+        }
+
         while (candidates.Count > 0)
         {
             var weakest = -1;
             var weakestTest = (P: double.NegativeInfinity, Step: double.PositiveInfinity);
             var weakestEnergy = double.PositiveInfinity;
+            var stale = false;
             for (var k = 0; k < candidates.Count; k++)
             {
-                var window = (From: k == 0 ? 0 : candidates[k - 1], At: candidates[k], To: k == candidates.Count - 1 ? series.Length : candidates[k + 1]);
-                if (!tests.TryGetValue(window, out var test))
+                var window = Window(k);
+                (double P, double Step) test;
+                if (!tests.ContainsKey(window) && last.TryGetValue(window.At, out var before) && Significant(before))
                 {
-                    var segment = series.AsSpan(window.From, window.To - window.From);
-                    var at = window.At - window.From;
-                    var step = Step(Mean(segment[..at]), Mean(segment[at..]));
-                    test = (step < settings.MinChange ? 1.0 : PermutationPValue(segment, Energy(segment, at), settings, random, scratch), step);
-                    tests[window] = test;
+                    (test, stale) = (before, true);
+                }
+                else
+                {
+                    test = Test(window);
                 }
 
                 if (test.P > weakestTest.P || (test.P == weakestTest.P && proposed[window.At] < weakestEnergy))
@@ -67,9 +90,15 @@ internal static class ChangePointDetector
                 }
             }
 
-            if (weakestTest.P < 1 - settings.Confidence && weakestTest.Step >= settings.MinChange)
+            if (Significant(weakestTest))
             {
-                break;
+                // Every candidate left is significant: those judged in a smaller window are judged again in their own.
+                if (!stale || Enumerable.Range(0, candidates.Count).All(k => Significant(Test(Window(k)))))
+                {
+                    break;
+                }
+
+                continue;
             }
 
             candidates.RemoveAt(weakest);
@@ -78,6 +107,10 @@ internal static class ChangePointDetector
         var found = candidates.Select((index, k) => (index, tests[(k == 0 ? 0 : candidates[k - 1], index, k == candidates.Count - 1 ? series.Length : candidates[k + 1])].P)).ToList();
         return Recoveries(Measure(series, found), settings.MinChange);
     }
+
+    /// <summary>Each window's shuffles from their own seed, so that an answer does not depend on the order the windows were tested in.</summary>
+    private static int Seed(int seed, (int From, int At, int To) window) =>
+        unchecked((((((seed * 1_000_003) + window.From) * 1_000_003) + window.At) * 1_000_003) + window.To);
 
     /// <summary>Every split E-Divisive proposes, top down, with the energy it was proposed with.</summary>
     private static void Candidates(double[] series, int start, int end, int minSegment, Dictionary<int, double> candidates)

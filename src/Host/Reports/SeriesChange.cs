@@ -11,6 +11,15 @@ namespace Benchmarks.Host.Reports;
 /// </summary>
 internal sealed record SeriesChange(Series Series, string Measurement, MeasurementInfo Info, ChangePoint Point, RunDocument LastBefore, RunDocument FirstAfter, RunDocument? RecoveredBy, IReadOnlyList<string> Differences, int ChangedAt = 0)
 {
+    /// <summary>The runs within <see cref="Reach"/> of the change on either side (and the one before), where what changed is looked for.</summary>
+    public IReadOnlyList<RunDocument> Around { get; init; } = [];
+
+    /// <summary>The first run after the change, as a position in <see cref="Around"/>.</summary>
+    public int AroundIndex { get; init; }
+
+    /// <summary>How many runs from the change a difference is looked for.</summary>
+    public int Reach { get; init; }
+
     /// <summary>The first run of the level before the change (after the previous change, or the series' first).</summary>
     public RunDocument? LevelBefore { get; init; }
 

@@ -16,6 +16,11 @@ internal static class SeriesChanges
         StartupMeasures.FirstResponse.Name, SystemMeasures.WorkingSet.Name,
     ];
 
+    /// <summary>Every measurement a series may follow by default (the headline and tail latency of every protocol, and the costs): what a store reads of each run.</summary>
+    public static IReadOnlySet<string> Candidates { get; } = MeasurementCatalog.All
+        .Where(m => m.Role is MeasurementRole.Headline or MeasurementRole.TailLatency).Select(m => m.Name)
+        .Concat(s_costs).ToHashSet(StringComparer.Ordinal);
+
     /// <summary>The measurements followed in a series by default: its headline, tail latency and costs, as its latest run reports them.</summary>
     public static IReadOnlyList<string> Followed(Series series)
     {
@@ -46,7 +51,7 @@ internal static class SeriesChanges
     /// nothing did, between the nearest two runs in a row within <paramref name="reach"/> runs of it
     /// that differ (the nearer first, before on a tie): noise places a step to within a few runs.
     /// </summary>
-    private static (IReadOnlyList<string> Differences, int At) NearestDifference(IReadOnlyList<Documents.RunDocument> runs, int index, int reach)
+    internal static (IReadOnlyList<string> Differences, int At) NearestDifference(IReadOnlyList<Documents.RunDocument> runs, int index, int reach)
     {
         foreach (var offset in Enumerable.Range(0, reach + 1).SelectMany(d => d == 0 ? [0] : new[] { -d, d }))
         {
@@ -58,6 +63,19 @@ internal static class SeriesChanges
         }
 
         return ([], 0);
+    }
+
+    /// <summary>
+    /// The change with what changed read from the whole documents of the runs around it
+    /// (<paramref name="whole"/>, in the order of <see cref="SeriesChange.Around"/>): a series
+    /// reads its runs without their dependencies, so that many runs fit in memory.
+    /// </summary>
+    public static SeriesChange Attribute(SeriesChange change, IReadOnlyList<Documents.RunDocument> whole)
+    {
+        ArgumentNullException.ThrowIfNull(change);
+        ArgumentNullException.ThrowIfNull(whole);
+        var (differences, at) = NearestDifference(whole, change.AroundIndex, change.Reach);
+        return change with { Differences = differences, ChangedAt = at };
     }
 
     public static IReadOnlyList<SeriesChange> Find(Series series, IReadOnlyList<string>? measurements, ChangePointSettings settings)
@@ -78,11 +96,17 @@ internal static class SeriesChanges
             for (var k = 0; k < points.Count; k++)
             {
                 var point = points[k];
-                var (differences, at) = NearestDifference(having, point.Index, settings.MinSegment + 2);
+                var reach = settings.MinSegment + 2;
+                var from = Math.Max(0, point.Index - reach - 1);
+                IReadOnlyList<Documents.RunDocument> around = [.. having.Skip(from).Take(Math.Min(having.Count, point.Index + reach + 1) - from)];
+                var (differences, at) = NearestDifference(around, point.Index - from, reach);
                 changes.Add(new SeriesChange(series, name, info, point, having[point.Index - 1], having[point.Index], point.RecoveredAt is { } back ? having[back] : null, differences, at)
                 {
                     LevelBefore = having[k == 0 ? 0 : points[k - 1].Index],
                     NextLevel = k == points.Count - 1 ? null : having[points[k + 1].Index],
+                    Around = around,
+                    AroundIndex = point.Index - from,
+                    Reach = reach,
                 });
             }
         }

@@ -193,6 +193,21 @@ internal static partial class CrankResultImporter
             document.Environment.MachineName = Property(environment, "hw")?.ToString() ?? "";
             document.Environment.ToolVersion = "crank " + (Property(environment, "version")?.ToString() ?? "");
         }
+
+        // collectDependencies: the application's frameworks and packages, by name, as a local run records its own.
+        if (primary && Property(job.Value, "dependencies") is { ValueKind: JsonValueKind.Array } dependencies && dependencies.GetArrayLength() > 0)
+        {
+            document.Environment.Dependencies = new(StringComparer.Ordinal);
+            foreach (var dependency in dependencies.EnumerateArray().Where(d => d.ValueKind == JsonValueKind.Object))
+            {
+                var name = Property(dependency, "id")?.ToString() is { Length: > 0 } id ? id : Property(dependency, "names") is { ValueKind: JsonValueKind.Array } names && names.GetArrayLength() > 0 ? names[0].ToString() : null;
+                if (name is not null && Property(dependency, "version")?.ToString() is { Length: > 0 } version)
+                {
+                    var commit = Property(dependency, "commitHash")?.ToString() ?? "";
+                    document.Environment.Dependencies[name] = version + (commit.Length > 0 ? "+" + commit[..Math.Min(9, commit.Length)] : "");
+                }
+            }
+        }
     }
 
     private static string UnitOf(string name, string description)

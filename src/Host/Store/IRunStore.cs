@@ -15,6 +15,12 @@ internal interface IRunStore
     /// <exception cref="RunLookupException">More than one run starts with <paramref name="idOrPrefix"/>.</exception>
     Task<RunDocument?> FindAsync(string idOrPrefix, CancellationToken cancellationToken);
 
+    /// <summary>The runs with exactly these ids, whole, in one read; an id not stored is left out.</summary>
+    Task<IReadOnlyList<RunDocument>> GetAsync(IReadOnlyCollection<string> ids, CancellationToken cancellationToken);
+
     /// <summary>Runs matching the query, oldest first, and the stored items that could not be read.</summary>
     Task<RunQueryResult> QueryAsync(RunQuery query, CancellationToken cancellationToken);
+
+    /// <summary>Runs matching the query, oldest first, as a series reads them (<see cref="RunDocument.ForSeries"/>): only the named measurements, no samples or dependencies.</summary>
+    Task<RunQueryResult> QuerySeriesAsync(RunQuery query, IReadOnlySet<string> measurements, CancellationToken cancellationToken);
 }

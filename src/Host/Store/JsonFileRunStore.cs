@@ -72,7 +72,24 @@ internal sealed class JsonFileRunStore : IRunStore
         };
     }
 
-    public async Task<RunQueryResult> QueryAsync(RunQuery query, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<RunDocument>> GetAsync(IReadOnlyCollection<string> ids, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(ids);
+        var wanted = ids.ToHashSet(StringComparer.OrdinalIgnoreCase);
+        var index = await RefreshIndexAsync(cancellationToken);
+        return [.. index.Entries.Where(e => wanted.Contains(e.Value.Id)).Select(e => Load(Path.Combine(Directory, e.Key)))];
+    }
+
+    public Task<RunQueryResult> QueryAsync(RunQuery query, CancellationToken cancellationToken) => QueryAsync(query, null, cancellationToken);
+
+    public Task<RunQueryResult> QuerySeriesAsync(RunQuery query, IReadOnlySet<string> measurements, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(measurements);
+        return QueryAsync(query, run => run.ForSeries(measurements), cancellationToken);
+    }
+
+    /// <summary>The matching runs, each kept as <paramref name="view"/> reads it as soon as it is read (whole when null).</summary>
+    private async Task<RunQueryResult> QueryAsync(RunQuery query, Func<RunDocument, RunDocument>? view, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(query);
         var index = await RefreshIndexAsync(cancellationToken);
@@ -90,7 +107,7 @@ internal sealed class JsonFileRunStore : IRunStore
                 var run = Load(Path.Combine(Directory, file));
                 if (query.Matches(run))
                 {
-                    runs.Add(run);
+                    runs.Add(view is null ? run : view(run));
                 }
             }
             catch (Exception ex) when (ex is JsonException or IOException or InvalidDataException)

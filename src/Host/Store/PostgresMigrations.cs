@@ -49,7 +49,19 @@ internal static class PostgresMigrations
                 higher_is_better boolean,
                 PRIMARY KEY (run_id, name));
             """),
+        (3, "what a series reads of a run, beside its document (regressions over many runs read no documents)", $"""
+            ALTER TABLE runs ADD COLUMN series_fields jsonb;
+            UPDATE runs SET series_fields = {SeriesFields("document")};
+            """),
     ];
+
+    /// <summary>
+    /// <see cref="Documents.RunDocument.ForSeries"/>'s fields of a document, as SQL over the jsonb
+    /// expression <paramref name="document"/>: its schema, parameters and environment without its
+    /// dependencies. Stored beside each run, as reading them from the document would read all of it.
+    /// </summary>
+    public static string SeriesFields(string document) =>
+        $"jsonb_build_object('schema', ({document})->'schema', 'parameters', ({document})->'parameters', 'environment', (({document})->'environment') - 'dependencies')";
 
     public static int Latest => All[^1].Version;
 }

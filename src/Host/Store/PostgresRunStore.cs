@@ -81,9 +81,9 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         await EnsureMigratedAsync(cancellationToken);
         await using var connection = await OpenAsync(cancellationToken);
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
-        await using (var run = new NpgsqlCommand("""
-            INSERT INTO runs (id, scenario, server, load, os, machine, status, started_at, duration_seconds, labels, error, document)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        await using (var run = new NpgsqlCommand($"""
+            INSERT INTO runs (id, scenario, server, load, os, machine, status, started_at, duration_seconds, labels, error, document, series_fields)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, {PostgresMigrations.SeriesFields("$12::jsonb")})
             ON CONFLICT (id) DO NOTHING
             """, connection, transaction))
         {
@@ -141,6 +141,23 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         return true;
     }
 
+    public Task<IReadOnlyList<RunDocument>> GetAsync(IReadOnlyCollection<string> ids, CancellationToken cancellationToken) => GuardAsync(async () =>
+    {
+        ArgumentNullException.ThrowIfNull(ids);
+        await EnsureMigratedAsync(cancellationToken);
+        await using var connection = await OpenAsync(cancellationToken);
+        await using var command = new NpgsqlCommand("SELECT document::text FROM runs WHERE id = ANY($1)", connection);
+        command.Parameters.Add(new() { Value = ids.Select(id => id.ToLowerInvariant()).ToArray() });
+        var runs = new List<RunDocument>();
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            runs.Add(RunDocumentJson.Deserialize(reader.GetString(0)));
+        }
+
+        return (IReadOnlyList<RunDocument>)runs;
+    });
+
     public Task<RunDocument?> FindAsync(string idOrPrefix, CancellationToken cancellationToken) => GuardAsync(() => FindCoreAsync(idOrPrefix, cancellationToken));
 
     private async Task<RunDocument?> FindCoreAsync(string idOrPrefix, CancellationToken cancellationToken)
@@ -175,14 +192,36 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         };
     }
 
-    public Task<RunQueryResult> QueryAsync(RunQuery query, CancellationToken cancellationToken) => GuardAsync(() => QueryCoreAsync(query, cancellationToken));
+    public Task<RunQueryResult> QueryAsync(RunQuery query, CancellationToken cancellationToken) =>
+        GuardAsync(() => QueryCoreAsync(query, "document::text", command => { }, cancellationToken));
 
-    private async Task<RunQueryResult> QueryCoreAsync(RunQuery query, CancellationToken cancellationToken)
+    /// <summary>
+    /// The series' view of each run, built by the database from the run's columns, its stored
+    /// series fields and the named measurements and their metadata: no document is read.
+    /// </summary>
+    public Task<RunQueryResult> QuerySeriesAsync(RunQuery query, IReadOnlySet<string> measurements, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(measurements);
+        const string View = """
+            jsonb_build_object(
+                'id', r.id, 'scenario', r.scenario, 'server', r.server, 'load', r.load, 'status', r.status,
+                'startedAt', r.started_at, 'labels', to_jsonb(r.labels),
+                'schema', r.series_fields->'schema', 'parameters', r.series_fields->'parameters', 'environment', r.series_fields->'environment',
+                'measurements', COALESCE((SELECT jsonb_object_agg(m.name, m.value) FROM measurements m WHERE m.run_id = r.id AND m.name = ANY($1)), '{}'::jsonb),
+                'metadata', COALESCE((SELECT jsonb_object_agg(d.name, jsonb_build_object('description', d.description, 'unit', d.unit, 'aggregate', d.aggregate, 'higherIsBetter', d.higher_is_better))
+                    FROM measurement_metadata d WHERE d.run_id = r.id AND d.name = ANY($1)), '{}'::jsonb))::text
+            """;
+        return GuardAsync(() => QueryCoreAsync(query, View, command => command.Parameters.Add(new() { Value = measurements.ToArray() }), cancellationToken));
+    }
+
+    /// <summary>The runs the query matches, oldest first, each read from the SQL expression <paramref name="select"/> over <c>runs r</c>; <paramref name="first"/> adds the parameters it names before the filters'.</summary>
+    private async Task<RunQueryResult> QueryCoreAsync(RunQuery query, string select, Action<NpgsqlCommand> first, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(query);
         await EnsureMigratedAsync(cancellationToken);
         await using var connection = await OpenAsync(cancellationToken);
         await using var command = new NpgsqlCommand { Connection = connection };
+        first(command);
         var where = new StringBuilder("TRUE");
         void Add(string condition, object value)
         {
@@ -192,45 +231,45 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
 
         if (query.Scenario is not null)
         {
-            Add("scenario = {p}", query.Scenario);
+            Add("r.scenario = {p}", query.Scenario);
         }
 
         if (query.Server is not null)
         {
-            Add("server = {p}", query.Server);
+            Add("r.server = {p}", query.Server);
         }
 
         if (query.Os is not null)
         {
-            Add("lower(os) = lower({p})", query.Os);
+            Add("lower(r.os) = lower({p})", query.Os);
         }
 
         if (query.Label is not null)
         {
-            Add("labels @> ARRAY[{p}]", query.Label);
+            Add("r.labels @> ARRAY[{p}]", query.Label);
         }
 
         if (query.Load is not null)
         {
-            Add("load = {p}", query.Load);
+            Add("r.load = {p}", query.Load);
         }
 
         if (query.Status is not null)
         {
-            Add("status = {p}", query.Status.ToString()!);
+            Add("r.status = {p}", query.Status.ToString()!);
         }
 
         if (query.Since is not null)
         {
-            Add("started_at >= {p}", query.Since.Value.ToUniversalTime());
+            Add("r.started_at >= {p}", query.Since.Value.ToUniversalTime());
         }
 
         if (query.Until is not null)
         {
-            Add("started_at < {p}", query.Until.Value.ToUniversalTime());
+            Add("r.started_at < {p}", query.Until.Value.ToUniversalTime());
         }
 
-        command.CommandText = $"SELECT id, document::text FROM runs WHERE {where} ORDER BY started_at, id";
+        command.CommandText = $"SELECT r.id, {select} FROM runs r WHERE {where} ORDER BY r.started_at, r.id";
         var runs = new List<RunDocument>();
         var unreadable = new List<string>();
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);

@@ -76,6 +76,27 @@ public sealed class ResultsCommandTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public async Task A_crank_file_s_collected_dependencies_are_the_run_s_as_a_local_run_records_its_own()
+    {
+        // The recorded run with collectDependencies, its application's list as crank's agent fills it
+        // (the recording's agent published nothing to collect, so it is filled here in crank's shape).
+        var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.CrankTranscripts, "dependencies-and-scripts.results.json")))!;
+        crank["jobResults"]!["jobs"]!["application"]!["dependencies"] = System.Text.Json.Nodes.JsonNode.Parse("""
+            [{"Id": "Microsoft.AspNetCore.App", "Names": ["Microsoft.AspNetCore.App"], "RepositoryUrl": "https://github.com/dotnet/aspnetcore", "Version": "10.0.12", "CommitHash": "95017c71a2b3c4d5"},
+             {"Id": "", "Names": ["Npgsql"], "RepositoryUrl": "", "Version": "10.0.0", "CommitHash": ""}]
+            """);
+        var results = TestPaths.NewTempDirectory();
+        var file = Path.Combine(results, "crank.json");
+        await File.WriteAllTextAsync(file, crank.ToJsonString());
+        var import = await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "store"));
+        Assert.True(import.ExitCode == 0, import.ToString());
+
+        var run = StoredRuns.Single(Path.Combine(results, "store"));
+        Assert.Equal(new Dictionary<string, string> { ["Microsoft.AspNetCore.App"] = "10.0.12+95017c71a", ["Npgsql"] = "10.0.0" }, run.Environment.Dependencies);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public async Task A_file_that_is_not_crank_output_is_refused_with_its_name()
     {
         var results = TestPaths.NewTempDirectory();

@@ -156,6 +156,12 @@ public sealed class RegressionsCommandTests
     {
         var results = TestPaths.NewTempDirectory();
         var store = new JsonFileRunStore(results);
+        await NightlyRunsAsync(store);
+        return (results, store);
+    }
+
+    private static async Task NightlyRunsAsync(IRunStore store)
+    {
         var noise = new Random(3);
         double Noisy(double level) => level * (1 + (0.01 * ((noise.NextDouble() * 2) - 1)));
         for (var night = 0; night < 40; night++)
@@ -163,24 +169,22 @@ public sealed class RegressionsCommandTests
             // plaintext over http1: 10% slower from night 25, when ASP.NET Core moved to 10.0.12.
             var slowed = SampleRuns.Create(scenario: "plaintext", rps: Noisy(night < 25 ? 400_000 : 360_000), startedAt: s_start.AddDays(night));
             slowed.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.AspNetCore.App"] = night < 25 ? "10.0.11" : "10.0.12", ["Npgsql"] = "10.0.0" };
-            await store.WriteAsync(slowed, CancellationToken.None);
+            await store.SaveAsync(slowed, CancellationToken.None);
 
             // The same over h2: another series, and flat.
             var h2 = SampleRuns.Create(scenario: "plaintext", rps: Noisy(150_000), startedAt: s_start.AddDays(night).AddMinutes(30));
             h2.Parameters["protocol"] = "h2";
-            await store.WriteAsync(h2, CancellationToken.None);
+            await store.SaveAsync(h2, CancellationToken.None);
 
             // json on sockets: slower from night 10 to 19, then back.
-            await store.WriteAsync(SampleRuns.Create(scenario: "json", server: "sockets", rps: Noisy(night is >= 10 and < 20 ? 180_000 : 200_000), startedAt: s_start.AddDays(night).AddHours(1)), CancellationToken.None);
+            await store.SaveAsync(SampleRuns.Create(scenario: "json", server: "sockets", rps: Noisy(night is >= 10 and < 20 ? 180_000 : 200_000), startedAt: s_start.AddDays(night).AddHours(1)), CancellationToken.None);
 
             // fortunes: last ran on night 20.
             if (night <= 20)
             {
-                await store.WriteAsync(SampleRuns.Create(scenario: "fortunes", rps: Noisy(50_000), startedAt: s_start.AddDays(night).AddHours(2)), CancellationToken.None);
+                await store.SaveAsync(SampleRuns.Create(scenario: "fortunes", rps: Noisy(50_000), startedAt: s_start.AddDays(night).AddHours(2)), CancellationToken.None);
             }
         }
-
-        return (results, store);
     }
 
     [Fact]
@@ -203,5 +207,23 @@ public sealed class RegressionsCommandTests
         Assert.Equal(4, System.Text.RegularExpressions.Regex.Count(dom, "<title>level between changes</title>"));
         Assert.Equal(2 * 3, System.Text.RegularExpressions.Regex.Count(dom, "class=\"point flagged\""));
         Assert.Equal(3, System.Text.RegularExpressions.Regex.Count(dom, "<tr class=\"(worse|changed|better)\">"));
+    }
+
+    /// <summary>The same over PostgreSQL: the series read from the runs' columns, what changed from the whole documents of the runs around each change.</summary>
+    [Fact]
+    public async Task Over_postgresql_the_same_changes_are_found_and_attributed()
+    {
+        var database = await (await PostgresServer.SharedAsync()).CreateDatabaseAsync();
+        await using (var store = new PostgresRunStore(database))
+        {
+            await NightlyRunsAsync(store);
+        }
+
+        var found = await InProcessCli.InvokeAsync(new FakeTimeProvider(s_start.AddDays(40)), "regressions", "--store", database);
+        Assert.True(found.ExitCode == 1, found.ToString());
+        Assert.Contains("4 series, 141 runs", found.Output, StringComparison.Ordinal);
+        Assert.Contains("what changed: Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", found.Output, StringComparison.Ordinal);
+        Assert.Contains("1 regression(s) open, 1 recovered", found.Output, StringComparison.Ordinal);
+        Assert.Contains("fortunes on kestrel  stopped:", found.Output, StringComparison.Ordinal);
     }
 }

@@ -93,6 +93,72 @@ public sealed class PostgresRunStoreTests
         Assert.Contains("127.0.0.1:1", error.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_series_reads_only_what_it_follows_and_a_database_of_schema_2_gains_its_columns()
+    {
+        // A database as schema 2 left it, with a run in it.
+        var database = await (await PostgresServer.SharedAsync()).CreateDatabaseAsync();
+        await Execute(database, "CREATE TABLE schema_version (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+        foreach (var (version, description, sql) in PostgresMigrations.All.Take(2))
+        {
+            await Execute(database, sql);
+            await Execute(database, $"INSERT INTO schema_version (version, description) VALUES ({version}, '{description}')");
+        }
+
+        var at = new DateTimeOffset(2026, 11, 1, 2, 0, 0, TimeSpan.Zero);
+        var old = SampleRuns.Create(startedAt: at);
+        old.Environment.Dependencies = new(StringComparer.Ordinal) { ["Npgsql"] = "10.0.0" };
+        await Execute(database, "INSERT INTO runs (id, scenario, server, load, os, machine, status, started_at, duration_seconds, labels, error, document) VALUES ($1, 'pipelined', 'kestrel', 'http', 'Linux', 'bench-1', 'Succeeded', $3, 1, ARRAY[]::text[], NULL, $2::jsonb)",
+            old.Id, RunDocumentJson.Serialize(old), at);
+        await Execute(database, "INSERT INTO measurements (run_id, name, value) SELECT $1, key, value::float8 FROM jsonb_each_text(($2::jsonb)->'measurements')", old.Id, RunDocumentJson.Serialize(old));
+        await Execute(database, "INSERT INTO measurement_metadata (run_id, name, description, unit, aggregate, higher_is_better) SELECT $1, key, value->>'description', value->>'unit', value->>'aggregate', (value->>'higherIsBetter')::boolean FROM jsonb_each(($2::jsonb)->'metadata')", old.Id, RunDocumentJson.Serialize(old));
+
+        // Opened by this version: migrated (the old run's series fields filled in), and a new run saved beside it.
+        await using var store = new PostgresRunStore(database);
+        var fresh = SampleRuns.Create(startedAt: at.AddDays(1));
+        fresh.Parameters["protocol"] = "h2";
+        fresh.Environment.Dependencies = new(StringComparer.Ordinal) { ["Npgsql"] = "10.0.3" };
+        Assert.True(await store.SaveAsync(fresh, CancellationToken.None));
+
+        HashSet<string> names = ["http/rps/mean", "http/latency/99", "not/reported"];
+        var read = (await store.QuerySeriesAsync(new RunQuery(), names, CancellationToken.None)).Runs;
+        Assert.Equal([old.Id, fresh.Id], read.Select(r => r.Id));
+        foreach (var (run, whole) in read.Zip([old, fresh]))
+        {
+            var expected = whole.ForSeries(names);
+            Assert.Equal(RunDocumentJson.Serialize(expected), RunDocumentJson.Serialize(run));
+            Assert.Null(run.Environment.Dependencies);
+            Assert.Empty(run.Samples);
+            Assert.Equal(["http/latency/99", "http/rps/mean"], run.Measurements.Keys);
+        }
+
+        // The runs around a change are read again whole, at once: dependencies and all, an unknown id left out.
+        var again = await store.GetAsync([fresh.Id, old.Id, "0123456789abcdef0123456789abcdef"], CancellationToken.None);
+        Assert.Equal(new[] { old.Id, fresh.Id }.Order(StringComparer.Ordinal), again.Select(r => r.Id).Order(StringComparer.Ordinal));
+        Assert.Equal(["10.0.0", "10.0.3"], again.Select(r => r.Environment.Dependencies!["Npgsql"]).Order(StringComparer.Ordinal));
+
+        // The JSON files give the same view.
+        var folder = TestPaths.NewTempDirectory();
+        var files = new JsonFileRunStore(folder);
+        await files.SaveAsync(old, CancellationToken.None);
+        await files.SaveAsync(fresh, CancellationToken.None);
+        Assert.Equal(read.Select(RunDocumentJson.Serialize), (await files.QuerySeriesAsync(new RunQuery(), names, CancellationToken.None)).Runs.Select(RunDocumentJson.Serialize));
+        Assert.Equal(["10.0.0", "10.0.3"], (await files.GetAsync([fresh.Id, old.Id, "0123456789abcdef0123456789abcdef"], CancellationToken.None)).Select(r => r.Environment.Dependencies!["Npgsql"]).Order(StringComparer.Ordinal));
+    }
+
+    private static async Task Execute(string database, string sql, params object[] values)
+    {
+        await using var connection = new NpgsqlConnection(database);
+        await connection.OpenAsync();
+        await using var command = new NpgsqlCommand(sql, connection);
+        foreach (var value in values)
+        {
+            command.Parameters.Add(new() { Value = value });
+        }
+
+        await command.ExecuteNonQueryAsync();
+    }
+
     private static async Task<long> Count(string database, string table)
     {
         await using var connection = new NpgsqlConnection(database);
