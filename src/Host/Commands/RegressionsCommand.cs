@@ -26,10 +26,11 @@ internal static class RegressionsCommand
         var markdown = new Option<string?>("--markdown") { Description = "Write issue bodies (at most --per-issue open regressions each, with their evidence and a compare command) to this file, or '-' for the output." };
         var perIssue = new Option<int>("--per-issue") { Description = "Open regressions per Markdown issue body.", DefaultValueFactory = _ => 3 };
         var json = new Option<string?>("--json") { Description = "Write the series, changes and stopped series as JSON to this file, or '-' for the output." };
+        var list = new Option<bool>("--series") { Description = "List the series (id, runs, last run, usual interval, stopped, what defines it) instead of their changes." };
         var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML page: the answer in words, then every series by run with its changes marked." };
         var command = new Command("regressions", "Find the changes in every series of runs (scenario, server, load shape and machine) by change-point detection, say what changed between the runs on either side, and list series that stopped running (exit 1 when a regression is open).")
         {
-            measurements, confidence, minChange, minRuns, since, markdown, perIssue, json, html,
+            measurements, confidence, minChange, minRuns, since, markdown, perIssue, json, html, list,
         };
         foreach (var option in stores.All.Concat(filters.All))
         {
@@ -70,6 +71,12 @@ internal static class RegressionsCommand
             if (series.Count == 0)
             {
                 throw new RunLookupException("no succeeded run matches");
+            }
+
+            if (result.GetValue(list))
+            {
+                new RegressionReport(series, [], [], settings).WriteSeries(console.Out, console.Time.GetUtcNow());
+                return ExitCodes.Success;
             }
 
             // Series are independent (each detection seeds its own shuffles): one per core, in the series' order.

@@ -65,7 +65,7 @@ internal sealed class Comparison
     /// the interval of the ratio: Hodges–Lehmann's on the logarithms, turned back into a change, so it
     /// never goes below −100%; otherwise the shift's interval over the baseline's median.
     /// </summary>
-    private static (double Low, double High) ChangeInterval(List<double> before, List<double> after, double baselineMedian, double alpha)
+    internal static (double Low, double High) ChangeInterval(List<double> before, List<double> after, double baselineMedian, double alpha)
     {
         if (before.All(v => v > 0) && after.All(v => v > 0))
         {

@@ -20,11 +20,13 @@ internal static class HtmlReport
         // Each run by its server and id: the colour says the side.
         var names = runs.Select(r => $"{r.Run.Server} {RunId.Short(r.Run.Id)}").ToList();
         var html = Open($"Comparison: {comparison.Candidate.Selector} vs {comparison.Baseline.Selector}");
+
+        // The answer first: the verdict, then the sides and how they were compared.
+        html.Append(Invariant($"<p class=\"verdict\"><b>{E(ComparisonTextWriter.Verdict(comparison))}</b></p>"));
         html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> {E(comparison.Candidate.Describe())}</p>"));
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. runs.Select(r => r.Run)]))}</p>"));
         html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));
-        // The verdict, then the short table (what changed, then the headline), then every row on request.
-        html.Append(Invariant($"<p class=\"verdict\"><b>{E(ComparisonTextWriter.Verdict(comparison))}</b></p>"));
+        // The short table (what changed, then the headline), then every row on request.
         AppendComparisonTable(html, comparison, ComparisonTextWriter.Shown(comparison, detail: false), "comparison", ComparisonTextWriter.Word);
         html.Append(Invariant($"<details><summary>All {comparison.Rows.Count} measurements, each with its note</summary>"));
         AppendComparisonTable(html, comparison, ComparisonTextWriter.Shown(comparison, detail: true), "comparison-all", ComparisonTextWriter.Mark);
@@ -184,6 +186,10 @@ internal static class HtmlReport
         {
             html.Append(Invariant($"<p class=\"answer\"><b>{E(answer)}</b></p>"));
         }
+        else if (axes.Count > 0 && Extremes(runs, axes, s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n)))) is { } extremes)
+        {
+            html.Append(Invariant($"<p class=\"answer\"><b>{E(extremes)}</b></p>"));
+        }
 
         // The verdict is a sentence: the table shows its first clause, the list under it the whole.
         var cells = runs.Select(MatrixTable.Cells).ToList();
@@ -247,10 +253,13 @@ internal static class HtmlReport
         foreach (var name in new[] { rate, p99, SystemMeasures.CpuMean.Name }.Where(n => n is not null && runs.Any(r => r.Measurements.ContainsKey(n))))
         {
             var series = groups.Select((g, k) => (g.Key, (IReadOnlyList<double>)[.. xs.Select(v => g.LastOrDefault(p => (x is null ? p.Index : x.Number(p.Run)) == v).Run is { } found && found.Status == RunStatus.Succeeded ? Get(found, name!) : double.NaN)], SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
-            // Without a numeric axis the runs stand in order, each named by its start.
-            html.Append(x is null
-                ? SvgChart.Lines($"{name} by run", Comparison.Info(runs, name!).Unit, "run (UTC start)", xs, series, xNames: StartLabels([.. runs.Select(r => r.StartedAt.UtcDateTime)]))
-                : SvgChart.Lines($"{name} by {x.Name}", Comparison.Info(runs, name!).Unit, x.Name, xs, series));
+            // Without a numeric axis: the cells side by side as bars (servers, proxies, systems), each the
+            // mean of its runs; when nothing varies, the repeated runs in order, each named by its start.
+            var unit = Comparison.Info(runs, name!).Unit;
+            html.Append(x is not null ? SvgChart.Lines($"{name} by {x.Name}", unit, x.Name, xs, series)
+                : grouping.Count > 0 ? SvgChart.Bars($"{name} by {string.Join(" / ", grouping.Select(a => a.Name))} (each the mean of its runs, {unit})", unit, [.. groups.Select(g => g.Key)],
+                    [(name!, [.. groups.Select(g => g.Select(p => p.Run).Where(r => r.Status == RunStatus.Succeeded && r.Measurements.ContainsKey(name!)).Select(r => r.Measurements[name!]).DefaultIfEmpty(double.NaN).Average())], SvgChart.Palette[0])], stacked: false)
+                : SvgChart.Lines($"{name} by run", unit, "run (UTC start)", xs, series, xNames: StartLabels([.. runs.Select(r => r.StartedAt.UtcDateTime)])));
         }
 
         if (x?.Name == "requested rate" && groups.Count == 1)
@@ -259,6 +268,28 @@ internal static class HtmlReport
         }
 
         return Close(html);
+    }
+
+    /// <summary>The page's answer in words: which cell was highest on the rate and which lowest, by how much (each cell the mean of its succeeded runs).</summary>
+    private static string? Extremes(IReadOnlyList<RunDocument> runs, IReadOnlyList<MatrixAxis> axes, string? rate)
+    {
+        if (rate is null)
+        {
+            return null;
+        }
+
+        var cells = runs.Where(r => r.Status == RunStatus.Succeeded && r.Measurements.ContainsKey(rate))
+            .GroupBy(r => string.Join(", ", axes.Select(a => $"{a.Name} {a.Read(r)}")))
+            .Select(g => (Cell: g.Key, Value: g.Average(r => r.Measurements[rate])))
+            .OrderByDescending(c => c.Value).ToList();
+        if (cells.Count < 2)
+        {
+            return null;
+        }
+
+        var unit = Comparison.Info(runs, rate).Unit;
+        var (high, low) = (cells[0], cells[^1]);
+        return $"Highest {rate}: {high.Cell} ({ComparisonTextWriter.Number(high.Value)} {unit}); lowest: {low.Cell} ({ComparisonTextWriter.Number(low.Value)} {unit}){(low.Value > 0 ? Invariant($", {high.Value / low.Value:0.00}× apart") : "")}.";
     }
 
     /// <summary>An axis's value as the table shows it: a number of thousands with its separators (10,000), anything else as it is.</summary>

@@ -23,7 +23,7 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
         writer.WriteLine($"{Series.Count} series, {Series.Sum(s => s.Runs.Count)} runs; {Method}");
         foreach (var change in Changes)
         {
-            writer.WriteLine($"{change.Series.Id}  {change.Series.Scenario} on {change.Series.Server}  {change.Measurement}  {Percent(change.Point.Change)} {change.Direction}  from run {Documents.RunId.Short(change.FirstAfter.Id)} ({change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})  {Level(change)}  p {P(change.Point.PValue)}{Recovery(change)}");
+            writer.WriteLine($"{change.Series.Id}  {change.Series.Scenario} on {change.Series.Server}  {change.Measurement}  {Percent(change.Point.Change)} {Range(change)} {change.Direction}  from run {Documents.RunId.Short(change.FirstAfter.Id)} ({change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})  {Level(change)}  p {P(change.Point.PValue)}{Recovery(change)}");
             writer.WriteLine($"    what changed: {change.WhatChanged}");
         }
 
@@ -70,7 +70,7 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
                 writer.WriteLine($"| last before | `{Documents.RunId.Short(change.LastBefore.Id)}` | {change.LastBefore.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm} | {ComparisonTextWriter.Number(change.Point.Before)} {change.Info.Unit} |");
                 writer.WriteLine($"| first after | `{Documents.RunId.Short(change.FirstAfter.Id)}` | {change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm} | {ComparisonTextWriter.Number(change.Point.After)} {change.Info.Unit} |");
                 writer.WriteLine();
-                writer.WriteLine($"How sure: p {P(change.Point.PValue)} ({Method}).");
+                writer.WriteLine($"How sure: p {P(change.Point.PValue)} ({Method}); the change's 95% interval {Range(change)} (Hodges–Lehmann over the two levels' runs).");
                 writer.WriteLine();
                 writer.WriteLine(change.ChangedAt == 0 ? "What changed between the two runs:"
                     : $"What changed, {Math.Abs(change.ChangedAt)} run{(Math.Abs(change.ChangedAt) == 1 ? "" : "s")} {(change.ChangedAt < 0 ? "before" : "after")} the change (a step in noise is placed to within a few runs):");
@@ -114,6 +114,8 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
             ["before"] = c.Point.Before,
             ["after"] = c.Point.After,
             ["pValue"] = c.Point.PValue,
+            ["changeLow"] = double.IsFinite(c.Interval.Low) ? c.Interval.Low / 100 : null,
+            ["changeHigh"] = double.IsFinite(c.Interval.High) ? c.Interval.High / 100 : null,
             ["lastBefore"] = c.LastBefore.Id,
             ["firstAfter"] = c.FirstAfter.Id,
             ["firstAfterAt"] = c.FirstAfter.StartedAt,
@@ -124,6 +126,21 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
         })]),
         ["open"] = Open.Count,
     };
+
+    private static string Range(SeriesChange change) => double.IsFinite(change.Interval.Low) && double.IsFinite(change.Interval.High)
+        ? $"[{(change.Interval.Low / 100).ToString("+0.0%;-0.0%;0%", s_c)}, {(change.Interval.High / 100).ToString("+0.0%;-0.0%;0%", s_c)}]"
+        : "";
+
+    /// <summary>The series, one a line: id, scenario and server, runs, the last, the usual interval, stopped or not, and the definition.</summary>
+    public void WriteSeries(TextWriter writer, DateTimeOffset now)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        writer.WriteLine($"{Series.Count} series, {Series.Sum(s => s.Runs.Count)} runs");
+        foreach (var s in Series)
+        {
+            writer.WriteLine($"{s.Id}  {s.Scenario} on {s.Server}  {s.Runs.Count} runs, last {s.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}{(s.UsualInterval is { } usual ? $", usually every {Interval(usual)}" : "")}{(s.StoppedBy(now) ? ", STOPPED" : "")}  [{s.Shape}]");
+        }
+    }
 
     private static string Level(SeriesChange change) => $"{ComparisonTextWriter.Number(change.Point.Before)} → {ComparisonTextWriter.Number(change.Point.After)} {change.Info.Unit}";
 

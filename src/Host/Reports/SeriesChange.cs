@@ -11,6 +11,9 @@ namespace Benchmarks.Host.Reports;
 /// </summary>
 internal sealed record SeriesChange(Series Series, string Measurement, MeasurementInfo Info, ChangePoint Point, RunDocument LastBefore, RunDocument FirstAfter, RunDocument? RecoveredBy, IReadOnlyList<string> Differences, int ChangedAt = 0)
 {
+    /// <summary>The change's 95% interval, % of the level before: Hodges–Lehmann's, over the runs of the two levels, as <c>compare</c> gives it.</summary>
+    public (double Low, double High) Interval { get; init; } = (double.NaN, double.NaN);
+
     /// <summary>The runs within <see cref="Reach"/> of the change on either side (and the one before), where what changed is looked for.</summary>
     public IReadOnlyList<RunDocument> Around { get; init; } = [];
 

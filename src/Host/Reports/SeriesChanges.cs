@@ -96,6 +96,9 @@ internal static class SeriesChanges
             for (var k = 0; k < points.Count; k++)
             {
                 var point = points[k];
+                var values = having.Select(r => r.Measurements[name]).ToList();
+                var levelBefore = values[(k == 0 ? 0 : points[k - 1].Index)..point.Index];
+                var levelAfter = values[point.Index..(k == points.Count - 1 ? values.Count : points[k + 1].Index)];
                 var reach = settings.MinSegment + 2;
                 var from = Math.Max(0, point.Index - reach - 1);
                 IReadOnlyList<Documents.RunDocument> around = [.. having.Skip(from).Take(Math.Min(having.Count, point.Index + reach + 1) - from)];
@@ -107,6 +110,7 @@ internal static class SeriesChanges
                     Around = around,
                     AroundIndex = point.Index - from,
                     Reach = reach,
+                    Interval = Comparison.ChangeInterval(levelBefore, levelAfter, Comparison.Median(levelBefore), 0.05),
                 });
             }
         }

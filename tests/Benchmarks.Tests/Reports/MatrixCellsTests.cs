@@ -24,20 +24,25 @@ public sealed class MatrixCellsTests
 
     [Trait("Tier", "Fast")]
     [Fact]
-    public void Runs_that_vary_along_no_number_are_drawn_in_order_each_named_by_its_start()
+    public void Servers_side_by_side_are_bars_with_the_answer_in_words_and_repeated_runs_stand_in_order()
     {
         var start = new DateTimeOffset(2026, 11, 1, 9, 0, 0, TimeSpan.Zero);
-        var runs = Enumerable.Range(0, 3).Select(i => SampleRuns.Create(server: i == 1 ? "sockets" : "kestrel", startedAt: start.AddMinutes(5 * i))).ToList();
+        var runs = Enumerable.Range(0, 4).Select(i => SampleRuns.Create(server: i % 2 == 1 ? "sockets" : "kestrel", rps: i % 2 == 1 ? 90_000 : 120_000, startedAt: start.AddMinutes(5 * i))).ToList();
 
+        // Two servers: bars, one per server, and which was faster, by how much, said first.
         var html = HtmlReport.Matrix("label", runs);
+        Assert.Contains("http/rps/mean by server (each the mean of its runs, req/s)", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("http/rps/mean by run", html, StringComparison.Ordinal);
+        Assert.Contains("<p class=\"answer\"><b>Highest http/rps/mean: server kestrel (120,000 req/s); lowest: server sockets (90,000 req/s), 1.33× apart.</b></p>", System.Net.WebUtility.HtmlDecode(html), StringComparison.Ordinal);
 
-        Assert.Contains("http/rps/mean by run", html, StringComparison.Ordinal);
-        foreach (var label in new[] { "11-01 09:00", "11-01 09:05", "11-01 09:10" })
+        // The same settings repeated: the runs in order, each named by its start.
+        var repeated = HtmlReport.Matrix("label", [.. runs.Where(r => r.Server == "kestrel")]);
+        Assert.Contains("http/rps/mean by run", repeated, StringComparison.Ordinal);
+        foreach (var label in new[] { "11-01 09:00", "11-01 09:10" })
         {
-            Assert.Contains($"class=\"x-tick\"", html, StringComparison.Ordinal);
-            Assert.Contains($">{label}</text>", html, StringComparison.Ordinal);
+            Assert.Contains($">{label}</text>", repeated, StringComparison.Ordinal);
         }
 
-        Assert.DoesNotContain("run 0", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("class=\"answer\"", repeated, StringComparison.Ordinal);
     }
 }

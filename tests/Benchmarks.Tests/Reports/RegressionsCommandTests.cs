@@ -29,9 +29,14 @@ public sealed class RegressionsCommandTests
         Assert.True(found.ExitCode == 1, found.ToString());
         Assert.Contains("4 series, 141 runs", found.Output, StringComparison.Ordinal);
         var slowLine = Assert.Single(found.Output.Split('\n'), l => l.Contains("plaintext on kestrel", StringComparison.Ordinal) && l.Contains("regression", StringComparison.Ordinal));
-        var step = System.Text.RegularExpressions.Regex.Match(slowLine, @"  (-\d+\.\d)% regression  ");
+        var step = System.Text.RegularExpressions.Regex.Match(slowLine, @"  (-\d+\.\d)% \[(-\d+\.\d)%, (-\d+\.\d)%\] regression  ");
         Assert.True(step.Success, slowLine);
-        Assert.InRange(double.Parse(step.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), -11, -9);
+        double Figure(int group) => double.Parse(step.Groups[group].Value, System.Globalization.CultureInfo.InvariantCulture);
+        Assert.InRange(Figure(1), -11, -9);
+
+        // The change's 95% interval holds the 10% planted, and is narrow in 1% noise.
+        Assert.InRange(-10, Figure(2), Figure(3));
+        Assert.True(Figure(3) - Figure(2) < 2, slowLine);
         Assert.Contains($"({s_start.AddDays(25).UtcDateTime:yyyy-MM-dd} 02:00)", slowLine, StringComparison.Ordinal);
         Assert.Contains("what changed: Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", found.Output, StringComparison.Ordinal);
         Assert.True(found.Output.Contains("json on sockets", StringComparison.Ordinal), found.Output);
@@ -66,6 +71,13 @@ public sealed class RegressionsCommandTests
         Assert.InRange((double)change["change"]!, -0.11, -0.09);
         var firstAfter = (await store.QueryAsync(new RunQuery(), CancellationToken.None)).Runs.Single(r => r.Id == (string)change["firstAfter"]!);
         Assert.Equal(s_start.AddDays(25), firstAfter.StartedAt);
+
+        // The series themselves, listed.
+        var listed = await InProcessCli.InvokeAsync(clock, "regressions", "--series", "--results", results);
+        Assert.True(listed.ExitCode == 0, listed.ToString());
+        Assert.StartsWith("4 series, 141 runs", listed.Output, StringComparison.Ordinal);
+        Assert.Contains("fortunes on kestrel  21 runs, last 2026-10-21 04:00, usually every 1 days, STOPPED  [http load, connections 256", listed.Output, StringComparison.Ordinal);
+        Assert.Contains("plaintext on kestrel  40 runs", listed.Output, StringComparison.Ordinal);
 
         // What is new since the change was first reported: nothing, so nothing to gate on.
         var later = await InProcessCli.InvokeAsync(clock, "regressions", "-m", "http/rps/mean", "--results", results, "--since", s_start.AddDays(30).ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture));
