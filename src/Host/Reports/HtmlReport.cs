@@ -88,6 +88,17 @@ internal static class HtmlReport
         ArgumentNullException.ThrowIfNull(points);
         var html = Open(title);
         var names = StartLabels(points.Select(p => p.Run.StartedAt.UtcDateTime).ToList());
+
+        // The answer first: what was flagged, or where the latest run stands.
+        var flagged = points.Where(p => p.Flagged).ToList();
+        var latest = points.Count == 0 ? null : points[^1];
+        var answer = flagged.Count > 0
+            ? $"{flagged.Count} result(s) flagged, the last from run {RunId.Short(flagged[^1].Run.Id)} ({flagged[^1].Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}): {flagged[^1].Direction}, {ComparisonTextWriter.Number(flagged[^1].Value)} {unit} outside its band."
+            : latest is null ? "No run."
+            : latest.BandLow is { } bandLow && latest.BandHigh is { } bandHigh
+                ? $"No result flagged: the latest run, {ComparisonTextWriter.Number(latest.Value)} {unit}, is {(latest.Outside ? "outside" : "inside")} its band ({ComparisonTextWriter.Number(bandLow)} – {ComparisonTextWriter.Number(bandHigh)} {unit})."
+                : $"No result flagged: too few runs for a band ({points.Count}; a band needs {window} before it).";
+        html.Append(Invariant($"<p class=\"answer\"><b>{E(answer)}</b></p>"));
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. points.Select(p => p.Run)]))}</p>"));
         var banded = points.Any(p => p.BandLow is not null);
         html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before; red points are flagged.{(points.Any(p => p.BandLow is null) ? $" No band for the first {Math.Min(points.Count, window)} run(s): a band needs {window} runs before it." : "")}</p>"));

@@ -107,6 +107,19 @@ public sealed class RegressionsCommandTests
     }
 
     [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_history_page_says_where_the_latest_run_stands_first()
+    {
+        // The latest plaintext run is the h2 one: its series is followed, the http1 runs are another.
+        var (results, _) = await NightlyStoreAsync();
+        var page = Path.Combine(results, "history.html");
+        var report = await InProcessCli.InvokeAsync("report", "--scenario", "plaintext", "--server", "kestrel", "--html", page, "--results", results);
+        Assert.True(report.ExitCode == 0, report.ToString());
+        var answer = System.Text.RegularExpressions.Regex.Match(System.Net.WebUtility.HtmlDecode(await File.ReadAllTextAsync(page)), "<p class=\"answer\"><b>([^<]*)</b></p>").Groups[1].Value;
+        Assert.Matches(@"^No result flagged: the latest run, 1\d\d,\d{3} req/s, is inside its band \(1\d\d,\d{3} – 1\d\d,\d{3} req/s\)\.$", answer);
+    }
+
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("--confidence", "1.5", "the confidence must be between 0.5 and 0.9999")]
     [InlineData("--min-change", "-1", "the smallest change must be")]
