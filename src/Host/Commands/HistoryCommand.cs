@@ -118,7 +118,7 @@ internal static class HistoryCommand
             var info = Comparison.Info(found.Runs, name0);
             var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter, run => RunSamples.Of(run, name0));
             var c = CultureInfo.InvariantCulture;
-            console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the previous {result.GetValue(window)} runs' samples (their iterations when they measured several), flagged after {result.GetValue(consecutive)} in a row outside)");
+            console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the {result.GetValue(window)} runs' samples (their iterations when they measured several) before the first of the {result.GetValue(consecutive)} in a row a run is judged with, so with --consecutive 2 a run's band ends one run before it; flagged after {result.GetValue(consecutive)} in a row outside)");
             console.Out.WriteLine($"grouped by: {shape}");
             if (points.Any(p => p.BandLow is null))
             {

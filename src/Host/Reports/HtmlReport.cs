@@ -101,7 +101,7 @@ internal static class HtmlReport
         html.Append(Invariant($"<p class=\"answer\"><b>{E(answer)}</b></p>"));
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. points.Select(p => p.Run)]))}</p>"));
         var banded = points.Any(p => p.BandLow is not null);
-        html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before; red points are flagged.{(points.Any(p => p.BandLow is null) ? $" No band for the first {Math.Min(points.Count, window)} run(s): a band needs {window} runs before it." : "")}</p>"));
+        html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before (before the first of the runs in a row a run is judged with); red points are flagged.{(points.Any(p => p.BandLow is null) ? $" No band for the first {Math.Min(points.Count, window)} run(s): a band needs {window} runs before it." : "")}</p>"));
         html.Append(SvgChart.Lines($"{measurement} by run", unit, "run (UTC start)", [.. points.Select((_, i) => (double)i)],
             [(measurement, [.. points.Select(p => p.Value)], SvgChart.Palette[0])],
             banded ? [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))] : null, [.. points.Select(p => p.Flagged)], names, bandName: banded ? Invariant($"band: mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before") : null));

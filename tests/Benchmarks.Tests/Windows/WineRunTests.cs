@@ -53,7 +53,7 @@ public sealed class WineRunTests(WinePrefix wine)
         Assert.Equal(m["benchmarks/cpu/mean"], m["benchmarks/cpu/user"] + m["benchmarks/cpu/kernel"], 6);
         Assert.True(m["benchmarks/working-set"] > 10, $"{m["benchmarks/working-set"]} MB");
         Assert.True(m["benchmarks/start-time"] > 0 && m["benchmarks/working-set/rest"] > 10);
-        Assert.True(m["net/rx/packets"] > 0 && m["net/tx/packets"] > 0 && m["net/drops"] >= 0, $"{m["net/rx/packets"]} packets/s received, {m["net/tx/packets"]} sent");
+        Assert.True(m["net/rx/packets"] > 0 && m["net/tx/packets"] > 0 && m["net/drops"] >= 0, $"{m["net/rx/packets"]} packets/s received, {m["net/tx/packets"]} sent; bytes: {m.GetValueOrDefault("net/rx")} Mbit/s received, {m.GetValueOrDefault("net/tx")} sent; samples with packets: {document.Samples.Count(s => s.Values.ContainsKey("net/rx/packets"))} of {document.Samples.Count}");
 
         // The runtime counters are not read under Wine (it lacks the TDH the parser calls, and a call to it could abort the
         // process): the run says so in one line.
