@@ -55,7 +55,7 @@ internal static class LoadCommand
             command,
             ("Target", ["--url", "--protocol", "--scenario", "--plugins"]),
             LoadHelpGroups.Shape,
-            ("Open model and targets", ["--rate", "--slo"]),
+            LoadHelpGroups.OpenModel("--slo"),
             ("Output", ["--json", "--crank-statistics", "--progress", "--latency-distribution"]),
             LoadHelpGroups.WebSocket,
             LoadHelpGroups.Broadcast,
@@ -75,12 +75,7 @@ internal static class LoadCommand
             {
                 Url = result.GetRequiredValue(url)!,
                 Http2 = wire.Protocol == Servers.HttpWireProtocol.Http2 && generator.Named(result) is null or GeneratorOption.BuiltIn,
-                Threads = shape.Threads ?? DefaultLoad.Threads,
                 PipelineDepth = shape.Depth(1, wire.Protocol == Servers.HttpWireProtocol.Http2),
-                WarmupMax = shape.WarmupMax,
-                Headers = shape.Headers,
-                KeepAlive = shape.KeepAlive ?? true,
-                TlsResume = shape.TlsResume ?? true,
                 ValidatorFactory = validatorFactory,
             });
             options.Validate();

@@ -4,7 +4,11 @@ namespace Benchmarks.Host.Commands;
 internal static class LoadHelpGroups
 {
     public static (string Title, IReadOnlyList<string> Names) Shape { get; } =
-        ("Load shape", ["--generator", "--connections", "--threads", "--pipeline", "--streams", "--duration", "--warmup", "--warmup-max", "--timeout", "--header", "--keep-alive", "--tls-resume"]);
+        (LoadJobs.LoadParameters.ShapeGroup, ["--generator", .. LoadJobs.LoadParameters.Flags(LoadJobs.LoadParameters.ShapeGroup)]);
+
+    /// <summary>The open model's heading: the load's rate, then the command's own options for it.</summary>
+    public static (string Title, IReadOnlyList<string> Names) OpenModel(params string[] more) =>
+        (LoadJobs.LoadParameters.OpenModelGroup, [.. LoadJobs.LoadParameters.Flags(LoadJobs.LoadParameters.OpenModelGroup), .. more]);
 
     public static (string Title, IReadOnlyList<string> Names) WebSocket { get; } =
         ("WebSocket load", ["--ws", "--ws-mode", "--message", "--window", "--message-size", "--local-address"]);

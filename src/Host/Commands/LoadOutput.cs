@@ -75,7 +75,7 @@ internal static class LoadOutput
         }
 
         using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
-        return await RunBuiltInAsync(console, signal, result, output, result.GetValue(load.Threads) ?? Benchmarks.Load.DefaultLoad.Threads, (progress, token) => generator(chosen, progress, token), finish);
+        return await RunBuiltInAsync(console, signal, result, output, load.Read(result).Get(LoadParameters.Threads) ?? Benchmarks.Load.DefaultLoad.Threads, (progress, token) => generator(chosen, progress, token), finish);
     }
 
     public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output, int failureCode = ExitCodes.Failed)

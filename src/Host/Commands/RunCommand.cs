@@ -70,7 +70,7 @@ internal static class RunCommand
             ("Server", ["--server", "--server-option", "--urls", "--start-timeout", "--no-verify", "--no-counters", "--trace", "--trace-seconds", "--profiler", "--plugins"]),
             ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]),
             LoadHelpGroups.Shape,
-            ("Open model and targets", ["--rate", "--rate-steps", "--find-max", "--slo"]),
+            LoadHelpGroups.OpenModel("--rate-steps", "--find-max", "--slo"),
             ("Repeats", ["--iterations", "--restart", "--startup", "--exclude", "--exclude-order"]),
             ("Placement and limits", ["--server-cpus", "--load-cpus", "--db-cpus", "--no-pin", "--server-cpu-limit", "--server-memory-limit", "--proxy", "--proxy-cpus", "--database"]),
             ("Output and storage", ["--quiet", "--detail", "--json", "--label", "--results", "--store", "--latency-distribution"]),

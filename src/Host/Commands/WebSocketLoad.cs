@@ -17,7 +17,7 @@ internal static class WebSocketLoad
         CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url,
         LoadOutputOptionSet output, CancellationToken cancellationToken)
     {
-        if (result.GetRequiredValue(ws.Mode) == "broadcast" && load.Read(result).Rate is not null)
+        if (result.GetRequiredValue(ws.Mode) == "broadcast" && load.Read(result).Get(LoadParameters.Rate) is not null)
         {
             return console.Fail(ExitCodes.Usage, "--rate sends each message at its own time, one at a time per connection: it needs the echo mode (--ws-mode echo-sync), not broadcast's steps.");
         }
@@ -81,11 +81,11 @@ internal static class WebSocketLoad
                 LimitRtt = result.GetValue(b.LimitRtt) ?? TimeSpan.FromMilliseconds(500),
                 TotalSteps = result.GetValue(b.TotalSteps),
                 Binary = result.GetValue(b.Binary),
-                Timeout = result.GetValue(load.Timeout) ?? DefaultLoad.BroadcastTimeout,
+                Timeout = load.Read(result).Get(LoadParameters.Timeout) ?? DefaultLoad.BroadcastTimeout,
                 LocalAddresses = [.. (result.GetValue(ws.LocalAddresses) ?? []).Select(IPAddress.Parse)],
             };
             options.Validate();
-            SocketEngine.Configure(result.GetValue(load.Threads) ?? DefaultLoad.Threads);
+            SocketEngine.Configure(load.Read(result).Get(LoadParameters.Threads) ?? DefaultLoad.Threads);
         }
         catch (Exception ex) when (UsageErrors.Is(ex))
         {

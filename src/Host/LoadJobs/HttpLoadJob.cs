@@ -25,32 +25,12 @@ internal sealed class HttpLoadJob : ILoadJob
         var load = request.Load;
         List<string> arguments =
         [
-            "load", "--url", load.Url.ToString(),
-            .. (load.Http2 ? (string[])["--protocol", load.Tls ? "h2" : "h2c", "--streams"] : ["--pipeline"]), Invariant(load.PipelineDepth),
-            .. request.LoadArguments(), .. request.ScenarioArguments(), .. request.OutputArguments(),
+            "load", "--url", load.Url.ToString(), .. load.Http2 ? (string[])["--protocol", load.Tls ? "h2" : "h2c"] : [],
+            .. request.LoadArguments(), .. request.HttpArguments(), .. request.ScenarioArguments(), .. request.OutputArguments(),
         ];
-        if (load.WarmupMax is { } maximum)
+        if (load.WarmupMax is not null && request.WarmupGate)
         {
-            arguments.AddRange(["--warmup-max", DurationParser.Format(maximum)]);
-            if (request.WarmupGate)
-            {
-                arguments.Add("--warmup-gate");
-            }
-        }
-
-        if (!load.KeepAlive)
-        {
-            arguments.AddRange(["--keep-alive", "false"]);
-        }
-
-        if (!load.TlsResume)
-        {
-            arguments.AddRange(["--tls-resume", "false"]);
-        }
-
-        foreach (var (name, value) in load.Headers)
-        {
-            arguments.AddRange(["--header", $"{name}: {value}"]);
+            arguments.Add("--warmup-gate");
         }
 
         return HostExecutable.Command("load", arguments) with

@@ -6,55 +6,44 @@ using Benchmarks.Load.Core;
 namespace Benchmarks.Host.LoadJobs;
 
 /// <summary>
-/// The load's shape as the user asked for it, each value null where it was not given (the
-/// protocol's or the scenario's default then holds): what <c>run</c> and <c>load</c> read from
-/// their shared options, in the user's terms, for the service that turns it into load settings.
+/// The load's shape as the user asked for it: the value of each <see cref="LoadParameters"/>
+/// setting that was given (the protocol's or the scenario's default holds for the rest), what
+/// <c>run</c> and <c>load</c> read from their shared options, for the service that turns it into
+/// load settings.
 /// </summary>
-internal sealed record LoadChoices
+internal sealed class LoadChoices
 {
-    public int? Connections { get; init; }
+    private readonly Dictionary<LoadParameter, object> _given;
 
-    public int? Threads { get; init; }
+    /// <param name="given">Each setting given and its value; a null value is a setting not given.</param>
+    public LoadChoices(IEnumerable<KeyValuePair<LoadParameter, object?>>? given = null) =>
+        _given = (given ?? []).Where(g => g.Value is not null).ToDictionary(g => g.Key, g => g.Value!);
 
-    /// <summary>HTTP/1.1's requests written at once per connection (<c>--pipeline</c>).</summary>
-    public int? Pipeline { get; init; }
+    /// <summary>These choices and <paramref name="parameter"/> given as <paramref name="value"/> (null: not given).</summary>
+    public LoadChoices With<T>(LoadParameter<T> parameter, T value) =>
+        new(_given.Select(g => KeyValuePair.Create(g.Key, (object?)g.Value)).Where(g => g.Key != parameter).Append(KeyValuePair.Create((LoadParameter)parameter, (object?)value)));
 
-    /// <summary>HTTP/2's concurrent streams per connection (<c>--streams</c>).</summary>
-    public int? Streams { get; init; }
-
-    public TimeSpan? Duration { get; init; }
-
-    public TimeSpan? Warmup { get; init; }
-
-    public TimeSpan? WarmupMax { get; init; }
-
-    public TimeSpan? Timeout { get; init; }
-
-    public IReadOnlyList<KeyValuePair<string, string>> Headers { get; init; } = [];
-
-    public bool? KeepAlive { get; init; }
-
-    public bool? TlsResume { get; init; }
-
-    /// <summary>The open model's rate; null for the closed loop (unset or 0).</summary>
-    public double? Rate { get; init; }
+    /// <summary>The value given for <paramref name="parameter"/>; null when it was not.</summary>
+    public T Get<T>(LoadParameter<T> parameter) => _given.TryGetValue(parameter, out var value) ? (T)value : default!;
 
     /// <summary>
-    /// A protocol's options with the shared settings that were given; what was not given keeps
-    /// the options' own value (the protocol's default, or the scenario's).
+    /// A protocol's options with the settings that were given; what was not given keeps the
+    /// options' own value (the protocol's default, the scenario's, or the caller's).
     /// </summary>
     public T Apply<T>(T options)
         where T : LoadSettings
     {
         ArgumentNullException.ThrowIfNull(options);
-        return (T)(options with
+        LoadSettings applied = options;
+        foreach (var parameter in LoadParameters.All)
         {
-            Connections = Connections ?? options.Connections,
-            Duration = Duration ?? options.Duration,
-            Warmup = Warmup ?? options.Warmup,
-            Timeout = Timeout ?? options.Timeout,
-            Rate = Rate,
-        });
+            if (_given.TryGetValue(parameter, out var value))
+            {
+                applied = parameter.Apply(applied, value);
+            }
+        }
+
+        return (T)applied;
     }
 
     /// <summary>
@@ -64,23 +53,24 @@ internal sealed record LoadChoices
     /// </summary>
     public int Depth(int fallback, bool http2)
     {
-        if (Streams is not { } streams)
+        var pipeline = Get(LoadParameters.Pipeline);
+        if (Get(LoadParameters.Streams) is not { } streams)
         {
-            return Pipeline ?? fallback;
+            return pipeline ?? fallback;
         }
 
-        if (Pipeline is not null)
+        if (pipeline is not null)
         {
-            throw new UsageException("--streams is HTTP/2's --pipeline: give one of them.");
+            throw new UsageException($"{LoadParameters.Streams.Flag} is HTTP/2's {LoadParameters.Pipeline.Flag}: give one of them.");
         }
 
         if (!http2)
         {
-            throw new UsageException("--streams counts HTTP/2 streams per connection: use it with --protocol h2 or h2c (or --generator h2load on load); HTTP/1.1 has --pipeline.");
+            throw new UsageException($"{LoadParameters.Streams.Flag} counts HTTP/2 streams per connection: use it with --protocol h2 or h2c (or --generator h2load on load); HTTP/1.1 has {LoadParameters.Pipeline.Flag}.");
         }
 
         return streams is >= 1 and <= DefaultLoad.MaxPipeline
             ? streams
-            : throw new UsageException(string.Create(CultureInfo.InvariantCulture, $"--streams must be between 1 and {DefaultLoad.MaxPipeline:n0} (got {streams:n0})."));
+            : throw new UsageException(string.Create(CultureInfo.InvariantCulture, $"{LoadParameters.Streams.Flag} must be between 1 and {DefaultLoad.MaxPipeline:n0} (got {streams:n0})."));
     }
 }

@@ -25,12 +25,10 @@ internal sealed record LoadLaunch(string Scenario, HttpLoadOptions Load)
     }
 
     /// <summary>The settings every built-in load takes the same way: connections, threads, the window's phases, the timeout, and the open model's rate when there is one.</summary>
-    public IReadOnlyList<string> LoadArguments() =>
-    [
-        "--connections", Load.Connections.ToString(CultureInfo.InvariantCulture), "--threads", Load.Threads.ToString(CultureInfo.InvariantCulture),
-        "--duration", Cli.DurationParser.Format(Load.Duration), "--warmup", Cli.DurationParser.Format(Load.Warmup), "--timeout", Cli.DurationParser.Format(Load.Timeout),
-        .. Load.Rate is { } rate ? new[] { "--rate", Cli.RateParser.Format(rate) } : [],
-    ];
+    public IReadOnlyList<string> LoadArguments() => [.. LoadParameters.All.Where(p => p.EveryLoad).SelectMany(p => p.Arguments(Load))];
+
+    /// <summary>The settings only the HTTP load takes (<see cref="LoadParameter.EveryLoad"/> false): depth, adaptive warm-up, headers, keep-alive, TLS resumption.</summary>
+    public IReadOnlyList<string> HttpArguments() => [.. LoadParameters.All.Where(p => !p.EveryLoad).SelectMany(p => p.Arguments(Load))];
 
     /// <summary>The scenario the load checks its answers by (and, over TCP, speaks the protocol of), and the plugin folders to find it in.</summary>
     public IReadOnlyList<string> ScenarioArguments() =>

@@ -25,12 +25,14 @@ internal static class RunDocumentStart
         };
         var parameters = document.Parameters;
         parameters["url"] = load.Url.ToString();
-        parameters["connections"] = Invariant(load.Connections);
-        parameters["threads"] = Invariant(load.Threads);
-        parameters["pipeline"] = Invariant(load.PipelineDepth);
-        parameters["duration"] = DurationParser.Format(load.Duration);
-        parameters["warmup"] = load.WarmupMax is { } maximum ? $"until steady ({DurationParser.Format(load.Warmup)} to {DurationParser.Format(maximum)})" : DurationParser.Format(load.Warmup);
-        parameters["timeout"] = DurationParser.Format(load.Timeout);
+        foreach (var parameter in LoadJobs.LoadParameters.All)
+        {
+            if (parameter.Parameter(load) is { } value)
+            {
+                parameters[parameter.Name] = value;
+            }
+        }
+
         parameters["iterations"] = Invariant(request.Iterations);
         parameters["server-cpus"] = request.ServerCpus is null ? "any" : CpuSet.Format(request.ServerCpus);
         parameters["load-cpus"] = request.LoadCpus is null ? "any" : CpuSet.Format(request.LoadCpus);
@@ -44,11 +46,6 @@ internal static class RunDocumentStart
             parameters[LimitMeasures.MemoryLimitParameter] = SizeParser.Format(memory);
         }
 
-        if (!load.KeepAlive)
-        {
-            parameters["keep-alive"] = "false";
-        }
-
         if (request.Wire != Servers.HttpWire.Cleartext)
         {
             // The wire, as the sweeps and compare read it: http1 over TLS is "https", HTTP/2 "h2" or "h2c".
@@ -56,18 +53,12 @@ internal static class RunDocumentStart
             if (request.Wire.Tls)
             {
                 parameters["certificate"] = request.Certificate is null ? request.CertificateKey : "given";
-                parameters["tls-resume"] = load.TlsResume ? "true" : "false";
             }
         }
 
         if (request.Slo is { } slo)
         {
             parameters["slo"] = slo;
-        }
-
-        if (load.Rate is { } rate)
-        {
-            parameters["rate"] = Cli.RateParser.Format(rate);
         }
 
         parameters["proxy"] = request.Proxy is { } proxy ? proxy.ToString().ToLowerInvariant() : "none";
@@ -93,7 +84,7 @@ internal static class RunDocumentStart
         {
             // Only the server's starts: no load ran, and nothing of one is a parameter.
             document.Load = "none";
-            foreach (var name in (string[])["connections", "threads", "pipeline", "duration", "warmup", "timeout", "load-cpus", "tls-resume"])
+            foreach (var name in LoadJobs.LoadParameters.All.Select(p => p.Name).Append("load-cpus"))
             {
                 parameters.Remove(name);
             }

@@ -89,15 +89,12 @@ internal static class RunPlanner
             {
                 Url = new Uri(proxyUrl ?? serverUrl, path),
                 Connections = scenario.Load.Connections,
-                Threads = shape.Threads ?? loadCpus?.Count ?? DefaultLoad.Threads,
+                Threads = loadCpus?.Count ?? DefaultLoad.Threads,
                 PipelineDepth = shape.Depth(scenario.Load.PipelineDepth, wire.Protocol == HttpWireProtocol.Http2),
 
                 // Without --warmup the warm-up is adaptive: until the server's rate has settled and its JIT is quiet.
-                WarmupMax = shape.WarmupMax ?? (shape.Warmup is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null),
+                WarmupMax = shape.Get(LoadParameters.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null,
                 Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
-                Headers = shape.Headers,
-                KeepAlive = shape.KeepAlive ?? true,
-                TlsResume = shape.TlsResume ?? true,
                 Http2 = wire.Protocol == HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
             }),
         };
@@ -213,7 +210,7 @@ internal static class RunPlanner
             throw new UsageException($"{job.Name} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
         }
 
-        if (shape.TlsResume is not null && !request.Load.Tls)
+        if (shape.Get(LoadParameters.TlsResume) is not null && !request.Load.Tls)
         {
             throw new UsageException("--tls-resume is about TLS sessions: add --tls.");
         }

@@ -7,21 +7,19 @@ namespace Benchmarks.Host.Sweeps;
 /// </summary>
 internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<SweepCell> Cells)
 {
-    /// <summary>The options whose values may be lists (each alias with its canonical name).</summary>
-    private static readonly Dictionary<string, string> s_sweepable = new(StringComparer.Ordinal)
-    {
-        ["--connections"] = "connections", ["-c"] = "connections",
-        ["--server"] = "server",
-        ["--pipeline"] = "pipeline", ["-p"] = "pipeline",
-        ["--keep-alive"] = "keep-alive",
-        ["--proxy"] = "proxy",
-        ["--protocol"] = "protocol",
-        ["--streams"] = "streams",
-        ["--tcp-mode"] = "tcp-mode",
-        ["--rate"] = "requested rate",
-        ["--server-cpu-limit"] = "server-cpu-limit",
-        ["--server-memory-limit"] = "server-memory-limit",
-    };
+    /// <summary>The options whose values may be lists (each alias with its axis): the load's that declare an axis, and the run's own.</summary>
+    private static readonly Dictionary<string, string> s_sweepable = new(
+        LoadJobs.LoadParameters.All.Where(p => p.SweepAxis is not null).SelectMany(p => new[] { p.Flag }.Concat(p.Aliases).Select(flag => KeyValuePair.Create(flag, p.SweepAxis!)))
+            .Concat(new Dictionary<string, string>
+            {
+                ["--server"] = "server",
+                ["--proxy"] = "proxy",
+                ["--protocol"] = "protocol",
+                ["--tcp-mode"] = "tcp-mode",
+                ["--server-cpu-limit"] = "server-cpu-limit",
+                ["--server-memory-limit"] = "server-memory-limit",
+            }),
+        StringComparer.Ordinal);
 
     /// <summary>Null when <paramref name="args"/> is not a <c>run</c> with a list in it.</summary>
     public static SweepPlan? TryCreate(IReadOnlyList<string> args)

@@ -41,6 +41,38 @@ public sealed class LoadArgumentsRoundTripTests
             Assert.True((sent.KeepAlive, sent.TlsResume, sent.Rate) == (got.KeepAlive, got.TlsResume, got.Rate), because);
             Assert.Equal(sent.Headers, got.Headers);
             Assert.Equal(sent.Threads.ToString(System.Globalization.CultureInfo.InvariantCulture), start.Environment![Benchmarks.Servers.SocketEngineSwitches.ThreadCount]);
+
+            // Whatever the declarations hold, the child's options write and store as the run's did.
+            foreach (var parameter in LoadParameters.All)
+            {
+                Assert.True(parameter.Arguments(sent).SequenceEqual(parameter.Arguments(got)), $"{parameter.Flag}: {because}");
+                Assert.True(parameter.Parameter(sent) == parameter.Parameter(got), $"{parameter.Flag}: {because}");
+            }
+        }
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Every_declared_load_setting_is_an_option_of_run_and_load_listed_under_its_heading_and_sweeps_on_its_axis()
+    {
+        var cli = BenchmarksCli.Create(new CliConsole(TextWriter.Null, TextWriter.Null));
+        foreach (var name in (string[])["run", "load"])
+        {
+            var command = cli.Subcommands.Single(c => c.Name == name);
+            var groups = HelpGroups.Of(command) ?? throw new InvalidOperationException($"{name} declares no help headings");
+            foreach (var parameter in LoadParameters.All)
+            {
+                var option = command.Options.SingleOrDefault(o => o.Name == parameter.Flag);
+                Assert.True(option is not null, $"{name} has no {parameter.Flag}");
+                Assert.Equal(parameter.Aliases.Order(StringComparer.Ordinal), option.Aliases.Order(StringComparer.Ordinal));
+                Assert.Contains(groups, g => g.Title == parameter.HelpGroup && g.Names.Contains(parameter.Flag));
+            }
+        }
+
+        foreach (var parameter in LoadParameters.All)
+        {
+            var plan = Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", parameter.Flag, "1,2"]);
+            Assert.Equal(parameter.SweepAxis, plan?.Axes.Single().Name);
         }
     }
 

@@ -33,14 +33,14 @@ public sealed class RunPlannerTests
         {
             Scenario = "plaintext",
             NoPin = true,
-            Load = new LoadChoices { Connections = 32, Threads = 3, Rate = 5000 },
+            Load = new LoadChoices().With(LoadParameters.Connections, 32).With(LoadParameters.Threads, 3).With(LoadParameters.Rate, 5000),
             Profiler = Benchmarks.Host.Documents.RunTrace.EventPipe,
         });
         Assert.Equal((32, 3, 1, 5000d), (shaped.Load.Connections, shaped.Load.Threads, shaped.Load.PipelineDepth, shaped.Load.Rate!.Value));
         Assert.Equal(TimeSpan.FromSeconds(5), shaped.Trace);
 
         // The pipelined scenario's depth with an open rate is the load's own refusal, said from the plan.
-        var open = Assert.Throws<ArgumentException>(() => RunPlanner.Plan(new RunChoices { Scenario = "pipelined", NoPin = true, Load = new LoadChoices { Rate = 5000 } }));
+        var open = Assert.Throws<ArgumentException>(() => RunPlanner.Plan(new RunChoices { Scenario = "pipelined", NoPin = true, Load = new LoadChoices().With(LoadParameters.Rate, 5000) }));
         Assert.Contains("--pipeline must be 1", open.Message, StringComparison.Ordinal);
 
         // A raw TCP scenario: the sockets server by default and the TCP load; a WebSocket one: the WebSocket load.
