@@ -116,6 +116,11 @@ internal static class ServeCommand
                 console.Out.WriteLine($"Wire: {context.Wire.Name}");
             }
 
+            if (reportRuntime)
+            {
+                console.Out.WriteLine(RuntimeConfiguration.Now().Format());
+            }
+
             console.Out.WriteLine(ReadyText);
             try
             {

@@ -15,6 +15,9 @@ public sealed class RunEnvironment
 
     public string Runtime { get; set; } = "";
 
+    /// <summary>What the server's .NET runtime reported it ran with (its GC's settings, its JIT's switches, its version); null: no report (an older document, or a server that is not .NET).</summary>
+    public SortedDictionary<string, string>? ServerRuntime { get; set; }
+
     public string? Sdk { get; set; }
 
     public string? GitCommit { get; set; }

@@ -21,14 +21,14 @@ internal static class MatrixTable
 
     private static readonly IReadOnlyList<Measurement> s_errors = MeasurementCatalog.WithRole(MeasurementRole.Failures);
 
-    public static IReadOnlyList<string> Columns { get; } = ["rate", "per server CPU", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "status", "bound"];
+    public static IReadOnlyList<string> Columns { get; } = ["rate", "per server CPU", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "alloc B/req", "GC pause %", "working set MB at rest / loaded", "status", "bound"];
 
     /// <summary>A run's cells under <see cref="Columns"/>; a cell that ran no document has only its status.</summary>
     public static IReadOnlyList<string> Cells(RunDocument? run)
     {
         if (run is null)
         {
-            return ["", "", "", "", "", "", "", "", "", "no document", ""];
+            return ["", "", "", "", "", "", "", "", "", "", "", "", "no document", ""];
         }
 
         var c = CultureInfo.InvariantCulture;
@@ -51,12 +51,40 @@ internal static class MatrixTable
             run.Parameters.ContainsKey("startup") && m.TryGetValue(SystemMeasures.StartTime.Name, out var ready)
                 ? string.Create(c, $"{ready:n0} / {m.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0}") + (run.Spread.TryGetValue(StartupMeasures.FirstResponse.Name, out var first) ? string.Create(c, $" (median {first.Median:n0}, CV {first.CvPercent:0}%)") : "")
                 : "",
+            .. RuntimeCells(run),
             run.Status != RunStatus.Succeeded ? $"failed: {run.Error}"
                 : Verdicts.OpenModelRule.Judge(run) is null ? "ok"
                 : string.Create(c, $"short by {m.GetValueOrDefault(OpenModelMeasures.Of(m).RateShortfall.Name):0.#}%"),
             run.Bottleneck ?? "",
         ];
     }
+
+    /// <summary>
+    /// What the server's runtime cost, for a run that set the runtime (<see cref="Runs.RuntimeSettings"/>):
+    /// bytes allocated per request, the share of time the GC paused the server, and its working set
+    /// at rest and under load, the figures a GC flavour or a JIT setting moves; empty for other runs.
+    /// </summary>
+    private static string[] RuntimeCells(RunDocument run)
+    {
+        if (!Runs.RuntimeSettings.All.Any(s => run.Parameters.ContainsKey(s.Name)))
+        {
+            return ["", "", ""];
+        }
+
+        var c = CultureInfo.InvariantCulture;
+        var m = run.Measurements;
+        return
+        [
+            m.TryGetValue(RuntimeMeasures.AllocatedPerRequest.Name, out var allocated) ? allocated.ToString("n0", c) : "",
+            m.TryGetValue(RuntimeMeasures.GcPause.Name, out var pause) ? pause.ToString("0.00", c) : "",
+            m.ContainsKey(StartupMeasures.WorkingSetAtRest.Name) || m.ContainsKey(SystemMeasures.WorkingSet.Name)
+                ? $"{Megabytes(m, StartupMeasures.WorkingSetAtRest)} / {Megabytes(m, SystemMeasures.WorkingSet)}"
+                : "",
+        ];
+    }
+
+    private static string Megabytes(SortedDictionary<string, double> measurements, Measurement measurement) =>
+        measurements.TryGetValue(measurement.Name, out var value) ? value.ToString("0", CultureInfo.InvariantCulture) : "-";
 
     /// <summary>Runs as a Markdown table over the axes they vary in.</summary>
     public static void WriteMarkdown(TextWriter writer, IReadOnlyList<RunDocument> runs)

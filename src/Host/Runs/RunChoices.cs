@@ -107,4 +107,7 @@ internal sealed record RunChoices
     public string? TcpMode { get; init; }
 
     public bool LingerZero { get; init; }
+
+    /// <summary>The server runtime's settings given (<see cref="RuntimeSettings"/>: name to value).</summary>
+    public IReadOnlyDictionary<string, string> Runtime { get; init; } = new Dictionary<string, string>();
 }

@@ -220,6 +220,11 @@ internal sealed class RunCoordinator
         finally
         {
             _server = server;
+            if (_session.ServerRuntime is { } ran)
+            {
+                document.Environment.ServerRuntime = new SortedDictionary<string, string>(ran.Values.ToDictionary(), StringComparer.Ordinal);
+            }
+
             await FinishTraceAsync(document);
             if (current is not null)
             {

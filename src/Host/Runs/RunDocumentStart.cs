@@ -75,6 +75,11 @@ internal static class RunDocumentStart
             parameters["linger-zero"] = tcp.LingerZero ? "true" : "false";
         }
 
+        foreach (var (name, value) in request.Runtime)
+        {
+            parameters[name] = value;
+        }
+
         foreach (var (name, value) in request.ServerOptions)
         {
             parameters[$"server-option/{name}"] = value;

@@ -59,6 +59,7 @@ internal static class RunPlanner
             Certificate = choices.Certificate,
             CertificateKey = choices.CertificateKey,
             ServerOptions = serverOptions,
+            Runtime = RuntimeChoices(choices.Runtime, serverCpus),
             PluginDirectories = choices.PluginDirectories,
             ServerCpus = serverCpus,
             ServerCpuLimit = CpuLimit(choices.ServerCpuLimit, serverCpus),
@@ -100,6 +101,17 @@ internal static class RunPlanner
         };
         CheckLoad(request, shape, choices.FindMax);
         return request;
+    }
+
+    /// <summary>The runtime's settings, refused where the server's placement already says they cannot take effect.</summary>
+    private static IReadOnlyDictionary<string, string> RuntimeChoices(IReadOnlyDictionary<string, string> given, IReadOnlyList<int>? serverCpus)
+    {
+        if (given.TryGetValue(RuntimeSettings.Gc.Name, out var gc) && gc is "server" or "datas" && serverCpus is { Count: 1 })
+        {
+            throw new UsageException($"{RuntimeSettings.Gc.Flag} {gc} needs the server on 2 or more CPUs: on one, the runtime runs workstation GC whatever it is asked (--server-cpus 0-1, or --no-pin).");
+        }
+
+        return given;
     }
 
     /// <summary>An option that is about another kind of scenario, or a value that could not run, is a usage error, never ignored.</summary>

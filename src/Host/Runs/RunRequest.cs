@@ -23,6 +23,9 @@ internal sealed record RunRequest
     /// <summary>The key of the certificate made at the server's start (<c>--certificate-key</c>).</summary>
     public string CertificateKey { get; init; } = "rsa2048";
 
+    /// <summary>The server runtime's settings (<see cref="RuntimeSettings"/>: name to value), each a parameter of the run and checked against what the server reports.</summary>
+    public IReadOnlyDictionary<string, string> Runtime { get; init; } = new Dictionary<string, string>();
+
     /// <summary>The load job's options; the URL is the server's with the scenario's path.</summary>
     public required HttpLoadOptions Load { get; init; }
 

@@ -40,6 +40,9 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
     /// <summary>How the running server started (<see cref="ServerStartup"/>): set by each fresh start, taken into the iteration it starts.</summary>
     public SortedDictionary<string, double>? Startup { get; set; }
 
+    /// <summary>What the running server's runtime reported it runs with (its <c>#runtime-config</c> line).</summary>
+    public RuntimeConfiguration? ServerRuntime { get; set; }
+
     /// <summary>The running server's JIT activity, as its own lines report it.</summary>
     public ServerWarmth Warmth { get; set; } = new();
 

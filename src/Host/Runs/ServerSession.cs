@@ -21,6 +21,7 @@ internal sealed class ServerSession(RunSession session)
         var warmth = new ServerWarmth();
         _session.Warmth = warmth;
         _session.Startup = null;
+        _session.ServerRuntime = null;
         var started = Stopwatch.GetTimestamp();
         var server = ServerJob.Start(
             new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
@@ -38,7 +39,11 @@ internal sealed class ServerSession(RunSession session)
             _session.Control,
             (line, isError) =>
             {
-                if (!isError && RuntimeActivity.Parse(line) is { } activity)
+                if (!isError && RuntimeConfiguration.Parse(line) is { } ran)
+                {
+                    _session.ServerRuntime = ran;
+                }
+                else if (!isError && RuntimeActivity.Parse(line) is { } activity)
                 {
                     var now = Stopwatch.GetTimestamp();
                     warmth.Report(activity, now);
@@ -50,6 +55,18 @@ internal sealed class ServerSession(RunSession session)
             if (await ServerJob.WaitUntilReadyAsync(server, request.StartTimeout, cancellationToken) is { } notReady)
             {
                 throw new RunFailedException(notReady);
+            }
+
+            // The runtime's settings are checked against what the server says it runs with before anything is measured.
+            if (request.Runtime.Count > 0)
+            {
+                var notTaken = _session.ServerRuntime is { } ran
+                    ? RuntimeSettings.NotTaken(request.Runtime, ran)
+                    : "the server did not report its runtime (#runtime-config), so its runtime settings cannot be checked";
+                if (notTaken is not null)
+                {
+                    throw new RunFailedException(notTaken);
+                }
             }
 
             // Its start, measured before anything else talks to it: the first request is the server's first.
@@ -161,6 +178,11 @@ internal sealed class ServerSession(RunSession session)
         if (_session.Database is { } database)
         {
             environment[Scenarios.IDatabaseScenario.ConnectionVariable] = database.ConnectionString;
+        }
+
+        foreach (var (name, value) in RuntimeSettings.Environment(request.Runtime))
+        {
+            environment[name] = value;
         }
 
         if (request.Trace is not null && request.Profiler == Documents.RunTrace.Perf)

@@ -18,8 +18,12 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
                 ["--tcp-mode"] = "tcp-mode",
                 ["--server-cpu-limit"] = "server-cpu-limit",
                 ["--server-memory-limit"] = "server-memory-limit",
-            }),
+            })
+            .Concat(Runs.RuntimeSettings.All.Select(s => KeyValuePair.Create(s.Flag, s.Name))),
         StringComparer.Ordinal);
+
+    /// <summary>The options whose values may be lists, by their long names.</summary>
+    public static IReadOnlyList<string> Flags { get; } = [.. s_sweepable.Keys.Where(k => k.StartsWith("--", StringComparison.Ordinal))];
 
     /// <summary>Null when <paramref name="args"/> is not a <c>run</c> with a list in it.</summary>
     public static SweepPlan? TryCreate(IReadOnlyList<string> args)

@@ -53,13 +53,19 @@ public sealed partial class DocumentedCommandTests
     public async Task A_documented_command_parses_and_a_run_is_planned(string where, string line)
     {
         string[] arguments = [.. CommandLineSplitter.Split(line)];
-        using var output = new StringWriter();
-        var parse = BenchmarksCli.Create(new CliConsole(output, output)).Parse(arguments);
-        Assert.True(parse.Errors.Count == 0, $"{where}: benchmarks {line}: {string.Join("; ", parse.Errors.Select(e => e.Message))}");
-        if (arguments[0] == "run" && !arguments.Contains("--find-max") && !arguments.Any(a => a.Contains(',', StringComparison.Ordinal) && !a.Contains('=', StringComparison.Ordinal)))
+
+        // A sweep is each of its cells, as run itself checks them before the first starts.
+        var cells = Benchmarks.Host.Sweeps.SweepPlan.TryCreate(arguments) is { } sweep ? sweep.Cells.Select(c => c.Arguments.ToArray()).ToList() : [arguments];
+        foreach (var cell in cells)
         {
-            var run = await InProcessCli.InvokeAsync([.. arguments, Benchmarks.Host.Sweeps.SweepRunner.CheckOnlyOption]);
-            Assert.True(run.ExitCode == 0, $"{where}: benchmarks {line}: {run}");
+            using var output = new StringWriter();
+            var parse = BenchmarksCli.Create(new CliConsole(output, output)).Parse(cell);
+            Assert.True(parse.Errors.Count == 0, $"{where}: benchmarks {string.Join(' ', cell)}: {string.Join("; ", parse.Errors.Select(e => e.Message))}");
+            if (cell[0] == "run" && !cell.Contains("--find-max") && !cell.Contains("--rate-steps"))
+            {
+                var run = await InProcessCli.InvokeAsync([.. cell, Benchmarks.Host.Sweeps.SweepRunner.CheckOnlyOption]);
+                Assert.True(run.ExitCode == 0, $"{where}: benchmarks {string.Join(' ', cell)}: {run}");
+            }
         }
     }
 }

@@ -24,6 +24,25 @@ public sealed class MatrixCellsTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_run_that_set_the_servers_runtime_shows_its_allocations_gc_pauses_and_working_set_and_another_run_leaves_them_out()
+    {
+        var columns = MatrixTable.Columns.ToList();
+        var (allocated, pause, memory) = (columns.IndexOf("alloc B/req"), columns.IndexOf("GC pause %"), columns.IndexOf("working set MB at rest / loaded"));
+        var plain = SampleRuns.Create();
+        plain.Measurements["runtime/allocated-per-request"] = 832.2;
+        plain.Measurements["runtime/gc/pause"] = 0.46;
+        plain.Measurements["benchmarks/working-set"] = 119.9;
+        Assert.Equal(("", "", ""), (MatrixTable.Cells(plain)[allocated], MatrixTable.Cells(plain)[pause], MatrixTable.Cells(plain)[memory]));
+
+        plain.Parameters["gc"] = "server";
+        Assert.Equal(("832", "0.46", "- / 120"), (MatrixTable.Cells(plain)[allocated], MatrixTable.Cells(plain)[pause], MatrixTable.Cells(plain)[memory]));
+        plain.Measurements["benchmarks/working-set/rest"] = 60.9;
+        Assert.Equal("61 / 120", MatrixTable.Cells(plain)[memory]);
+        Assert.Equal(MatrixTable.Columns.Count, MatrixTable.Cells(null).Count);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void Servers_side_by_side_are_bars_with_the_answer_in_words_and_repeated_runs_stand_in_order()
     {
         var start = new DateTimeOffset(2026, 11, 1, 9, 0, 0, TimeSpan.Zero);

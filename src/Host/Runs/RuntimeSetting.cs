@@ -1,0 +1,41 @@
+using System.CommandLine;
+using Benchmarks.Host.Jobs;
+
+namespace Benchmarks.Host.Runs;
+
+/// <summary>
+/// One setting of the server's .NET runtime, declared once in <see cref="RuntimeSettings"/>: its
+/// name (the option <c>--name</c>, the run document's parameter and a sweep's axis), the values it
+/// takes, the environment variables each value gives the server, and how the server's own report
+/// of its runtime (<see cref="RuntimeConfiguration"/>) shows whether it took effect.
+/// </summary>
+/// <param name="Name">The option without its dashes, and the document's parameter.</param>
+/// <param name="Help">The option's help.</param>
+/// <param name="Values">The values it takes, the runtime's default first.</param>
+/// <param name="Environment">The server's environment variables for a value.</param>
+/// <param name="Expected">For a value, the name and value the server's runtime report must hold; null: the report cannot say.</param>
+internal sealed record RuntimeSetting(
+    string Name,
+    string Help,
+    IReadOnlyList<string> Values,
+    Func<string, IReadOnlyDictionary<string, string>> Environment,
+    Func<string, (string Name, string Value)?> Expected)
+{
+    public string Flag => "--" + Name;
+
+    public Option<string?> CreateOption()
+    {
+        var option = new Option<string?>(Flag) { Description = Help, HelpName = string.Join('|', Values) };
+        option.AcceptOnlyFromAmong([.. Values]);
+        return option;
+    }
+
+    /// <summary>Null when the server's runtime ran with <paramref name="value"/>; otherwise what it ran with instead.</summary>
+    public string? NotTaken(string value, RuntimeConfiguration ran)
+    {
+        ArgumentNullException.ThrowIfNull(ran);
+        return Expected(value) is { } expected && ran[expected.Name] is { } actual && actual != expected.Value
+            ? $"{Flag} {value} did not take effect: the server's runtime reports {expected.Name}={actual}{(ran["processors"] == "1" ? " on 1 processor" : "")}"
+            : null;
+    }
+}

@@ -1,0 +1,85 @@
+namespace Benchmarks.Host.Runs;
+
+/// <summary>
+/// The server runtime's settings <c>run</c> takes, each an axis a sweep can vary
+/// (<c>run json --gc workstation,server,datas</c>): the GC's flavour and concurrency, tiered
+/// compilation, Dynamic PGO and the use of ReadyToRun code. Each is handed to the server as the
+/// runtime's own environment variables, stored as a parameter of the run (so part of its series),
+/// and checked against what the server's runtime reports it ran with.
+/// </summary>
+internal static class RuntimeSettings
+{
+    /// <summary>The help heading they are listed under.</summary>
+    public const string HelpGroup = "Server runtime";
+
+    public static RuntimeSetting Gc { get; } = new(
+        "gc",
+        "The server's GC: workstation (one heap), server (a heap per CPU) or datas (server GC that adapts its heap count to the load, .NET 8's DATAS); default: the host's, workstation.",
+        ["workstation", "server", "datas"],
+        value => value switch
+        {
+            "server" => Variables(("gcServer", "1"), ("GCDynamicAdaptationMode", "0")),
+            "datas" => Variables(("gcServer", "1"), ("GCDynamicAdaptationMode", "1")),
+            _ => Variables(("gcServer", "0"), ("GCDynamicAdaptationMode", "0")),
+        },
+        value => value switch
+        {
+            "datas" => ("datas", "1"),
+            "server" => ("gc", "server"),
+            _ => ("gc", "workstation"),
+        });
+
+    public static RuntimeSetting GcConcurrent { get; } = OnOff(
+        "gc-concurrent", "gcConcurrent", "concurrent", byDefault: false,
+        "Background (concurrent) GC of the server: true or false; default: the host's, false.");
+
+    public static RuntimeSetting TieredCompilation { get; } = OnOff(
+        "tiered-compilation", "TieredCompilation", "tiered-compilation", byDefault: true,
+        "The server's tiered compilation: false compiles every method once, fully optimized (no tier 0, no Dynamic PGO); default true.");
+
+    public static RuntimeSetting TieredPgo { get; } = OnOff(
+        "tiered-pgo", "TieredPGO", "tiered-pgo", byDefault: true,
+        "Dynamic PGO in the server (instrumented tier, then code optimized for the profile seen): true or false; default true.");
+
+    public static RuntimeSetting ReadyToRun { get; } = OnOff(
+        "ready-to-run", "ReadyToRun", "ready-to-run", byDefault: true,
+        "false: the server ignores the ReadyToRun code of the framework and its assemblies and JIT-compiles everything (start-up and warm-up as a JIT-only build's); default true.");
+
+    public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcConcurrent, TieredCompilation, TieredPgo, ReadyToRun];
+
+    /// <summary>The server's environment for the settings given (name to value).</summary>
+    public static IReadOnlyDictionary<string, string> Environment(IReadOnlyDictionary<string, string> given)
+    {
+        ArgumentNullException.ThrowIfNull(given);
+        var environment = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        foreach (var setting in All)
+        {
+            if (given.TryGetValue(setting.Name, out var value))
+            {
+                foreach (var (name, text) in setting.Environment(value))
+                {
+                    environment[name] = text;
+                }
+            }
+        }
+
+        return environment;
+    }
+
+    /// <summary>Null when the server's runtime ran with every setting given; otherwise the first it did not take, in one line.</summary>
+    public static string? NotTaken(IReadOnlyDictionary<string, string> given, Jobs.RuntimeConfiguration ran) =>
+        All.Where(s => given.ContainsKey(s.Name)).Select(s => s.NotTaken(given[s.Name], ran)).FirstOrDefault(n => n is not null);
+
+    /// <summary>A true/false setting: one runtime knob (<c>DOTNET_knob</c> 1 or 0), reported back under <paramref name="report"/>.</summary>
+    private static RuntimeSetting OnOff(string name, string knob, string report, bool byDefault, string help) => new(
+        name,
+        help,
+        byDefault ? ["true", "false"] : ["false", "true"],
+        value => Variables((knob, Switch(value))),
+        value => (report, Switch(value)));
+
+    private static string Switch(string value) => value == "true" ? "1" : "0";
+
+    private static Dictionary<string, string> Variables(params (string Knob, string Value)[] knobs) =>
+        knobs.ToDictionary(k => "DOTNET_" + k.Knob, k => k.Value, StringComparer.Ordinal);
+}
