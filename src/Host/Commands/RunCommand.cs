@@ -57,11 +57,12 @@ internal static class RunCommand
         var tcp = new TcpOptionSet();
         var limits = new LimitOptionSet();
         var runtime = RuntimeSettings.All.Select(s => (Setting: s, Option: s.CreateOption())).ToList();
+        var runtimeVersion = new Option<string?>("--" + RunPlanner.RuntimeVersionParameter) { Description = "Run the server on another patch of this build's .NET runtime, such as 10.0.14: its runtime packs are fetched once through NuGet and laid out as an installation of their own (kept for later runs); the version the server reports is checked.", HelpName = "VERSION" };
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in " + string.Join(", ", SweepPlan.Flags) + " makes a sweep: a full run per cell, then one table.")
         {
             scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, profiler, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, startup, exclude, excludeOrder, distribution,
         };
-        foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)).Concat(runtime.Select(r => r.Option)))
+        foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)).Concat(runtime.Select(r => r.Option)).Append(runtimeVersion))
         {
             command.Options.Add(option);
         }
@@ -72,7 +73,7 @@ internal static class RunCommand
             ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]),
             LoadHelpGroups.Shape,
             LoadHelpGroups.OpenModel("--rate-steps", "--find-max", "--slo"),
-            (RuntimeSettings.HelpGroup, [.. RuntimeSettings.All.Select(s => s.Flag)]),
+            (RuntimeSettings.HelpGroup, [.. RuntimeSettings.All.Select(s => s.Flag), runtimeVersion.Name]),
             ("Repeats", ["--iterations", "--restart", "--startup", "--exclude", "--exclude-order"]),
             ("Placement and limits", ["--server-cpus", "--load-cpus", "--db-cpus", "--no-pin", "--server-cpu-limit", "--server-memory-limit", "--proxy", "--proxy-cpus", "--database"]),
             ("Output and storage", ["--quiet", "--detail", "--json", "--label", "--results", "--store", "--latency-distribution"]),
@@ -129,6 +130,7 @@ internal static class RunCommand
                     Broadcast = Given(result, ws.Broadcast.All),
                     TcpMode = result.GetResult(tcp.Mode) is { Implicit: false } ? result.GetValue(tcp.Mode) : null,
                     LingerZero = result.GetValue(tcp.LingerZero),
+                    RuntimeVersion = result.GetValue(runtimeVersion),
                     Runtime = runtime.Where(r => result.GetValue(r.Option) is not null).ToDictionary(r => r.Setting.Name, r => result.GetValue(r.Option)!, StringComparer.Ordinal),
                 });
                 if (result.GetValue(findMax))

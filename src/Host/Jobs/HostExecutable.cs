@@ -3,8 +3,14 @@ namespace Benchmarks.Host.Jobs;
 /// <summary>How to start this same program again as a child (<c>benchmarks serve …</c>, <c>benchmarks load …</c>).</summary>
 internal static class HostExecutable
 {
-    public static JobStartInfo Command(string name, IEnumerable<string> arguments)
+    /// <param name="dotnetRoot">A .NET installation to run it on (its <c>dotnet</c> and this program's assembly); null: as this process runs.</param>
+    public static JobStartInfo Command(string name, IEnumerable<string> arguments, string? dotnetRoot = null)
     {
+        if (dotnetRoot is not null)
+        {
+            return new JobStartInfo(name, RuntimePatch.Muxer(dotnetRoot), [Path.Combine(AppContext.BaseDirectory, "benchmarks.dll"), .. arguments]);
+        }
+
         var processPath = Environment.ProcessPath ?? throw new InvalidOperationException("The path of this process is unknown.");
         var file = Path.GetFileNameWithoutExtension(processPath);
         if (string.Equals(file, "dotnet", StringComparison.OrdinalIgnoreCase))

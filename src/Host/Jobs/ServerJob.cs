@@ -37,7 +37,10 @@ internal static class ServerJob
             arguments.AddRange(["--plugins", Path.GetFullPath(directory)]);
         }
 
-        return JobProcess.Start(HostExecutable.Command("server", arguments) with { Cpus = launch.Cpus, Environment = launch.Environment, Limit = launch.Limit }, control, onLine);
+        var environment = launch.DotnetRoot is { } root
+            ? new Dictionary<string, string>(launch.Environment, StringComparer.Ordinal) { ["DOTNET_ROOT"] = root }
+            : launch.Environment;
+        return JobProcess.Start(HostExecutable.Command("server", arguments, launch.DotnetRoot) with { Cpus = launch.Cpus, Environment = environment, Limit = launch.Limit }, control, onLine);
     }
 
     /// <summary><c>serve</c>'s options for the launch's wire and certificate: none for cleartext HTTP/1.1.</summary>

@@ -23,6 +23,9 @@ internal sealed record ServerLaunch(string Scenario, string Server, Uri Url)
 
     public string CertificateKey { get; init; } = "rsa2048";
 
+    /// <summary>A .NET installation of its own to run the server on (<see cref="RuntimePatch"/>); null: this program's runtime.</summary>
+    public string? DotnetRoot { get; init; }
+
     /// <summary>Ask the server for its once-a-second <see cref="RuntimeActivity"/> lines.</summary>
     public bool ReportRuntime { get; init; }
 }

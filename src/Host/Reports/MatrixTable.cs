@@ -60,13 +60,13 @@ internal static class MatrixTable
     }
 
     /// <summary>
-    /// What the server's runtime cost, for a run that set the runtime (<see cref="Runs.RuntimeSettings"/>):
+    /// What the server's runtime cost, for a run that set the runtime (<see cref="Runs.RuntimeSettings"/>, or its version):
     /// bytes allocated per request, the share of time the GC paused the server, and its working set
     /// at rest and under load, the figures a GC flavour or a JIT setting moves; empty for other runs.
     /// </summary>
     private static string[] RuntimeCells(RunDocument run)
     {
-        if (!Runs.RuntimeSettings.All.Any(s => run.Parameters.ContainsKey(s.Name)))
+        if (!Runs.RuntimeSettings.All.Any(s => run.Parameters.ContainsKey(s.Name)) && !run.Parameters.ContainsKey(Runs.RunPlanner.RuntimeVersionParameter))
         {
             return ["", "", ""];
         }

@@ -108,6 +108,9 @@ internal sealed record RunChoices
 
     public bool LingerZero { get; init; }
 
+    /// <summary>Another patch of the runtime for the server (<c>--runtime-version</c>); null: this program's.</summary>
+    public string? RuntimeVersion { get; init; }
+
     /// <summary>The server runtime's settings given (<see cref="RuntimeSettings"/>: name to value).</summary>
     public IReadOnlyDictionary<string, string> Runtime { get; init; } = new Dictionary<string, string>();
 }

@@ -75,6 +75,11 @@ internal static class RunDocumentStart
             parameters["linger-zero"] = tcp.LingerZero ? "true" : "false";
         }
 
+        if (request.RuntimeVersion is { } runtimeVersion)
+        {
+            parameters[RunPlanner.RuntimeVersionParameter] = runtimeVersion;
+        }
+
         foreach (var (name, value) in request.Runtime)
         {
             parameters[name] = value;

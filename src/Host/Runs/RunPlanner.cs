@@ -21,6 +21,9 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal static class RunPlanner
 {
+    /// <summary>The option and the document's parameter naming the server's runtime patch.</summary>
+    public const string RuntimeVersionParameter = "runtime-version";
+
     /// <summary>The request <paramref name="choices"/> ask for; listen ports are chosen free on 127.0.0.1 now (a <see cref="System.Net.Sockets.SocketException"/> when there is none).</summary>
     public static RunRequest Plan(RunChoices choices)
     {
@@ -60,6 +63,7 @@ internal static class RunPlanner
             CertificateKey = choices.CertificateKey,
             ServerOptions = serverOptions,
             Runtime = RuntimeChoices(choices.Runtime, serverCpus),
+            RuntimeVersion = choices.RuntimeVersion is { } version && Jobs.RuntimePatch.Check(version) is { } notThis ? throw new UsageException($"--runtime-version: {notThis}.") : choices.RuntimeVersion,
             PluginDirectories = choices.PluginDirectories,
             ServerCpus = serverCpus,
             ServerCpuLimit = CpuLimit(choices.ServerCpuLimit, serverCpus),

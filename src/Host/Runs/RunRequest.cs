@@ -26,6 +26,9 @@ internal sealed record RunRequest
     /// <summary>The server runtime's settings (<see cref="RuntimeSettings"/>: name to value), each a parameter of the run and checked against what the server reports.</summary>
     public IReadOnlyDictionary<string, string> Runtime { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>The runtime patch the server runs on (<see cref="Jobs.RuntimePatch"/>); null: this program's own.</summary>
+    public string? RuntimeVersion { get; init; }
+
     /// <summary>The load job's options; the URL is the server's with the scenario's path.</summary>
     public required HttpLoadOptions Load { get; init; }
 

@@ -22,6 +22,19 @@ internal sealed class ServerSession(RunSession session)
         _session.Warmth = warmth;
         _session.Startup = null;
         _session.ServerRuntime = null;
+        string? dotnetRoot = null;
+        if (request.RuntimeVersion is { } version)
+        {
+            try
+            {
+                dotnetRoot = await RuntimePatch.EnsureAsync(version, cancellationToken);
+            }
+            catch (Exception ex) when (ex is InvalidOperationException or IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
+            {
+                throw new RunFailedException(ex.Message);
+            }
+        }
+
         var started = Stopwatch.GetTimestamp();
         var server = ServerJob.Start(
             new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
@@ -35,6 +48,7 @@ internal sealed class ServerSession(RunSession session)
                 Certificate = request.Certificate,
                 CertificateKey = request.CertificateKey,
                 Environment = Environment(request),
+                DotnetRoot = dotnetRoot,
             },
             _session.Control,
             (line, isError) =>
@@ -58,11 +72,13 @@ internal sealed class ServerSession(RunSession session)
             }
 
             // The runtime's settings are checked against what the server says it runs with before anything is measured.
-            if (request.Runtime.Count > 0)
+            if (request.Runtime.Count > 0 || request.RuntimeVersion is not null)
             {
-                var notTaken = _session.ServerRuntime is { } ran
-                    ? RuntimeSettings.NotTaken(request.Runtime, ran)
-                    : "the server did not report its runtime (#runtime-config), so its runtime settings cannot be checked";
+                var notTaken = _session.ServerRuntime is not { } ran
+                    ? "the server did not report its runtime (#runtime-config), so its runtime settings cannot be checked"
+                    : request.RuntimeVersion is { } asked && ran["version"] != asked
+                        ? $"--runtime-version {asked} did not take effect: the server's runtime reports version={ran["version"]}"
+                        : RuntimeSettings.NotTaken(request.Runtime, ran);
                 if (notTaken is not null)
                 {
                     throw new RunFailedException(notTaken);

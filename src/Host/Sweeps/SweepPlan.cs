@@ -19,7 +19,8 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
                 ["--server-cpu-limit"] = "server-cpu-limit",
                 ["--server-memory-limit"] = "server-memory-limit",
             })
-            .Concat(Runs.RuntimeSettings.All.Select(s => KeyValuePair.Create(s.Flag, s.Name))),
+            .Concat(Runs.RuntimeSettings.All.Select(s => KeyValuePair.Create(s.Flag, s.Name)))
+            .Append(KeyValuePair.Create("--" + Runs.RunPlanner.RuntimeVersionParameter, Runs.RunPlanner.RuntimeVersionParameter)),
         StringComparer.Ordinal);
 
     /// <summary>The options whose values may be lists, by their long names.</summary>

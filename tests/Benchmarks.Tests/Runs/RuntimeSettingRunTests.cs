@@ -43,4 +43,29 @@ public sealed class RuntimeSettingRunTests
         Assert.Equal("workstation", document.Environment.ServerRuntime?["gc"]);
         Assert.Contains("did not take effect", run.Error + run.Output, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Two_runtime_patches_side_by_side_each_read_back_from_its_server_and_one_not_to_be_had_fails_in_one_line()
+    {
+        // Patches the registry serves other than the one installed here, fetched into a cache of this test's own.
+        var installed = Environment.Version.ToString();
+        var versions = new[] { "10.0.11", "10.0.14", "10.0.15" }.Where(v => v != installed).Take(2).ToArray();
+        var results = TestPaths.NewTempDirectory();
+        var environment = new Dictionary<string, string> { ["BENCHMARKS_RUNTIME_CACHE"] = TestPaths.NewTempDirectory() };
+        var run = await HostRun.StartAsync(results, s_timeout, environment,
+            "run", "plaintext", "--server", "sockets", "--runtime-version", string.Join(',', versions), "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var documents = StoredRuns.All(results).OrderBy(d => d.StartedAt).ToList();
+        Assert.Equal(versions, documents.Select(d => d.Parameters["runtime-version"]));
+        Assert.Equal(versions, documents.Select(d => d.Environment.ServerRuntime?["version"]));
+        Assert.Contains("| runtime-version |", run.Output, StringComparison.Ordinal);
+
+        var missing = await HostRun.StartAsync(results, s_timeout, environment,
+            "run", "plaintext", "--server", "sockets", "--runtime-version", "10.0.99", "-d", "1s", "-w", "1s", "--results", results);
+        Assert.True(missing.ExitCode == 1, missing.ToString());
+        var failed = StoredRuns.All(results).Single(d => d.Parameters.GetValueOrDefault("runtime-version") == "10.0.99");
+        Assert.StartsWith("runtime 10.0.99 could not be fetched: ", failed.Error, StringComparison.Ordinal);
+        Assert.Contains("NU1102", failed.Error, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetDirectories(environment["BENCHMARKS_RUNTIME_CACHE"], ".*"));
+    }
 }

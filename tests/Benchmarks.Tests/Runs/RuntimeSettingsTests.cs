@@ -67,6 +67,13 @@ public sealed class RuntimeSettingsTests
         var document = RunDocumentStart.For(request);
         Assert.Equal(("datas", "false"), (document.Parameters["gc"], document.Parameters["ready-to-run"]));
 
+        Assert.Equal("runtime-version", SweepPlan.TryCreate(["run", "json", "--runtime-version", "10.0.14,10.0.15"])?.Axes.Single().Name);
+        var major = $"{Environment.Version.Major}.{Environment.Version.Minor}";
+        Assert.Null(RuntimePatch.Check($"{major}.14"));
+        Assert.StartsWith("'latest' is not a runtime version", RuntimePatch.Check("latest"), StringComparison.Ordinal);
+        Assert.Equal($"this build of benchmarks targets .NET {major}: its servers run on a {major}.x runtime, not 8.0.30", RuntimePatch.Check("8.0.30"));
+        Assert.Equal($"{major}.14", RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, RuntimeVersion = $"{major}.14" }).RuntimeVersion);
+
         var refused = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", ServerCpus = "0", LoadCpus = "0", Runtime = new Dictionary<string, string> { ["gc"] = "server" } }));
         Assert.StartsWith("--gc server needs the server on 2 or more CPUs", refused.Message, StringComparison.Ordinal);
     }
