@@ -147,48 +147,30 @@ public sealed class BadInputTests
     public async Task The_load_command_writes_json_and_a_crank_statistics_block()
     {
         var results = TestPaths.NewTempDirectory();
-        var port = LoopbackPort.Free();
-        var serveInfo = new System.Diagnostics.ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, UseShellExecute = false };
-        foreach (var a in new[] { "serve", "--scenario", "plaintext", "--urls", $"http://127.0.0.1:{port}" })
-        {
-            serveInfo.ArgumentList.Add(a);
-        }
+        await using var server = await ServeProcess.StartAsync("kestrel");
+        var port = server.Port;
+        var json = Path.Combine(results, "load.json");
+        var hgrm = Path.Combine(results, "latency.hgrm");
+        var run = await HostRun.StartAsync(results, s_timeout, "load", "--url", $"http://127.0.0.1:{port}/plaintext", "--scenario", "plaintext",
+            "-d", "1s", "-c", "8", "-p", "4", "--json", json, "--crank-statistics", "-H", "X-Test: yes", "--latency-distribution", hgrm);
 
-        using var server = System.Diagnostics.Process.Start(serveInfo)!;
-        try
-        {
-            while (await server.StandardOutput.ReadLineAsync() is { } line && !line.Contains("Application started.", StringComparison.Ordinal))
-            {
-            }
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("Requests/sec:", run.Output, StringComparison.Ordinal);
+        Assert.Contains("#StartJobStatistics", run.Output, StringComparison.Ordinal);
+        Assert.Contains("#EndJobStatistics", run.Output, StringComparison.Ordinal);
+        using var document = System.Text.Json.JsonDocument.Parse(File.ReadAllText(json));
+        Assert.True(document.RootElement.GetProperty("good").GetInt64() > 0);
+        Assert.Equal(0, document.RootElement.GetProperty("bad").GetInt64());
+        Assert.Equal(4, document.RootElement.GetProperty("pipelineDepth").GetInt32());
 
-            var json = Path.Combine(results, "load.json");
-            var hgrm = Path.Combine(results, "latency.hgrm");
-            var run = await HostRun.StartAsync(results, s_timeout, "load", "--url", $"http://127.0.0.1:{port}/plaintext", "--scenario", "plaintext",
-                "-d", "1s", "-c", "8", "-p", "4", "--json", json, "--crank-statistics", "-H", "X-Test: yes", "--latency-distribution", hgrm);
-
-            Assert.True(run.ExitCode == 0, run.ToString());
-            Assert.Contains("Requests/sec:", run.Output, StringComparison.Ordinal);
-            Assert.Contains("#StartJobStatistics", run.Output, StringComparison.Ordinal);
-            Assert.Contains("#EndJobStatistics", run.Output, StringComparison.Ordinal);
-            using var document = System.Text.Json.JsonDocument.Parse(File.ReadAllText(json));
-            Assert.True(document.RootElement.GetProperty("good").GetInt64() > 0);
-            Assert.Equal(0, document.RootElement.GetProperty("bad").GetInt64());
-            Assert.Equal(4, document.RootElement.GetProperty("pipelineDepth").GetInt32());
-
-            // The distribution holds every request the window timed, and its max is the summary's (to the bucket, 0.1%).
-            var distribution = File.ReadAllText(hgrm);
-            Assert.StartsWith("       Value     Percentile TotalCount 1/(1-Percentile)", distribution.TrimStart('\n', '\r'), StringComparison.Ordinal);
-            var footer = System.Text.RegularExpressions.Regex.Match(distribution, @"#\[Max +=  +([0-9.]+), Total count +=  +([0-9]+)\]");
-            Assert.True(footer.Success, distribution);
-            var requests = document.RootElement.GetProperty("good").GetInt64() + document.RootElement.GetProperty("bad").GetInt64();
-            Assert.Equal(requests, long.Parse(footer.Groups[2].Value, System.Globalization.CultureInfo.InvariantCulture));
-            var max = document.RootElement.GetProperty("latency").GetProperty("max").GetDouble();
-            Assert.InRange(double.Parse(footer.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), max * 0.999 - 0.001, max * 1.001 + 0.001);
-        }
-        finally
-        {
-            server.Kill(entireProcessTree: true);
-            await server.WaitForExitAsync();
-        }
+        // The distribution holds every request the window timed, and its max is the summary's (to the bucket, 0.1%).
+        var distribution = File.ReadAllText(hgrm);
+        Assert.StartsWith("       Value     Percentile TotalCount 1/(1-Percentile)", distribution.TrimStart('\n', '\r'), StringComparison.Ordinal);
+        var footer = System.Text.RegularExpressions.Regex.Match(distribution, @"#\[Max +=  +([0-9.]+), Total count +=  +([0-9]+)\]");
+        Assert.True(footer.Success, distribution);
+        var requests = document.RootElement.GetProperty("good").GetInt64() + document.RootElement.GetProperty("bad").GetInt64();
+        Assert.Equal(requests, long.Parse(footer.Groups[2].Value, System.Globalization.CultureInfo.InvariantCulture));
+        var max = document.RootElement.GetProperty("latency").GetProperty("max").GetDouble();
+        Assert.InRange(double.Parse(footer.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), max * 0.999 - 0.001, max * 1.001 + 0.001);
     }
 }

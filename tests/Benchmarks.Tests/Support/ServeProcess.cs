@@ -53,7 +53,26 @@ internal sealed class ServeProcess : IAsyncDisposable
     public int Pid => _process.Id;
 
     /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
+    /// <remarks>
+    /// A port free when chosen can be another process's by the time the server binds it (every
+    /// process of the suite picks from the same range and remembers only its own picks): a server
+    /// that says so is started again on another port, twice at most.
+    /// </remarks>
     public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http", bool reportRuntime = false, IEnumerable<string>? more = null)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return await StartOnceAsync(server, scenario, options, fileLimit, environment, scheme, reportRuntime, more);
+            }
+            catch (InvalidOperationException ex) when (attempt < 3 && ex.Message.Contains("address already in use", StringComparison.OrdinalIgnoreCase))
+            {
+            }
+        }
+    }
+
+    private static async Task<ServeProcess> StartOnceAsync(string server, string scenario, IEnumerable<string>? options, int? fileLimit, IReadOnlyDictionary<string, string>? environment, string scheme, bool reportRuntime, IEnumerable<string>? more)
     {
         var port = LoopbackPort.Free();
         var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"{scheme}://127.0.0.1:{port}" };
