@@ -14,7 +14,7 @@ public sealed class CrankConfigTests
     {
         var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", file));
         Assert.NotEmpty(config.Scenarios);
-        Assert.Equal(["lab", "lab-linux", "lab-windows", "local"], config.Profiles.Order(StringComparer.Ordinal));
+        Assert.Equal(["lab", "lab-linux", "lab-local", "lab-windows", "local"], config.Profiles.Order(StringComparer.Ordinal));
         var known = (await InProcessCli.InvokeAsync("scenarios")).Output;
 
         foreach (var scenario in config.Scenarios)
@@ -92,6 +92,20 @@ public sealed class CrankConfigTests
             var run = await InProcessCli.InvokeAsync([.. Support.CommandLine.Split(job.Arguments), "--help"]);
             Assert.True(run.ExitCode == 0, $"benchmarks {job.Arguments}\n{run}");
         }
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void The_lab_local_profile_points_at_the_boxes_eng_lab_sh_makes_by_default()
+    {
+        // eng/lab.sh: the lab's /24 is 10.77.0 unless given, box i at .(10+i): application, load, database.
+        var script = File.ReadAllText(Path.Combine(TestPaths.RepoRoot, "eng", "lab.sh"));
+        Assert.Contains("subnet=10.77.0 ", script, StringComparison.Ordinal);
+        Assert.Contains("address=\"$subnet.$((10 + i))\"", script, StringComparison.Ordinal);
+        var jobs = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml")).Render("pipelined", "lab-local");
+        Assert.Equal(["http://10.77.0.11:5010"], jobs.Single(j => j.Name == "application").Endpoints);
+        Assert.Equal(["http://10.77.0.12:5010"], jobs.Single(j => j.Name == "load").Endpoints);
+        Assert.Contains("http://10.77.0.11:", jobs.Single(j => j.Name == "load").Arguments, StringComparison.Ordinal);
     }
 
     /// <summary>Every crank command in README.md, docs/ and crank/, with the folder it runs from (a leading 'cd X &&', else the repository root).</summary>

@@ -3,17 +3,18 @@ using System.Diagnostics;
 namespace Benchmarks.Tests.Support;
 
 /// <summary>
-/// Network namespaces joined by veth links to one bridge in the test's namespace: each namespace
-/// is a separate "machine" with its own interface and address, reachable from the test.
-/// Needs root (CI runs as root); removed on dispose.
+/// A lab of boxes made by <c>eng/lab.sh</c>, the script a user rehearses a lab with: network
+/// namespaces joined by veth links to one bridge in the test's namespace, each a separate
+/// "machine" with its own interface and address, reachable from the test. Each lab has a name and
+/// a /24 of its own, so tests in parallel do not meet. Needs root (CI runs as root); removed on dispose.
 /// </summary>
 internal sealed class NetworkNamespaces : IAsyncDisposable
 {
-    private readonly string _bridge;
+    private readonly string _lab;
 
-    private NetworkNamespaces(string bridge, IReadOnlyList<string> names, IReadOnlyList<string> hostLinks, IReadOnlyList<string> addresses, string subnet)
+    private NetworkNamespaces(string lab, IReadOnlyList<string> names, IReadOnlyList<string> hostLinks, IReadOnlyList<string> addresses, string subnet)
     {
-        _bridge = bridge;
+        _lab = lab;
         Names = names;
         HostLinks = hostLinks;
         Addresses = addresses;
@@ -29,74 +30,42 @@ internal sealed class NetworkNamespaces : IAsyncDisposable
 
     public string Subnet { get; }
 
-    public static async Task<NetworkNamespaces> CreateAsync(int count)
+    /// <param name="count">How many boxes.</param>
+    /// <param name="options">More of <c>eng/lab.sh up</c>'s options (<c>--rate 200mbit</c>, <c>--agents</c>).</param>
+    public static async Task<NetworkNamespaces> CreateAsync(int count, params string[] options)
     {
         var tag = Random.Shared.Next(10, 250);
-        var bridge = $"bmbr{tag}";
-        var subnet = $"10.213.{tag}.0/24";
-        var names = new List<string>();
-        var hostLinks = new List<string>();
-        var addresses = new List<string>();
-        await IpAsync("link", "add", bridge, "type", "bridge");
-        await IpAsync("addr", "add", $"10.213.{tag}.1/24", "dev", bridge);
-        await IpAsync("link", "set", bridge, "up");
-        var created = new NetworkNamespaces(bridge, names, hostLinks, addresses, subnet);
-        try
+        var lab = $"bm{tag}";
+        var (exit, output, error) = await LabAsync(["up", "--name", lab, "--boxes", count.ToString(System.Globalization.CultureInfo.InvariantCulture), "--subnet", $"10.213.{tag}", .. options]);
+        if (exit != 0)
         {
-            for (var i = 0; i < count; i++)
-            {
-                var name = $"bm{tag}n{i}";
-                var host = $"bm{tag}h{i}";
-                var inside = $"bm{tag}v{i}";
-                var address = $"10.213.{tag}.{i + 2}";
-                await IpAsync("netns", "add", name);
-                names.Add(name);
-                await IpAsync("link", "add", host, "type", "veth", "peer", "name", inside);
-                hostLinks.Add(host);
-                await IpAsync("link", "set", inside, "netns", name);
-                await IpAsync("link", "set", host, "master", bridge);
-                await IpAsync("link", "set", host, "up");
-                await IpAsync("netns", "exec", name, "ip", "addr", "add", address + "/24", "dev", inside);
-                await IpAsync("netns", "exec", name, "ip", "link", "set", inside, "up");
-                await IpAsync("netns", "exec", name, "ip", "link", "set", "lo", "up");
-                addresses.Add(address);
-            }
-        }
-        catch
-        {
-            await created.DisposeAsync();
-            throw;
+            throw new InvalidOperationException($"eng/lab.sh up failed (exit {exit}): {error.Trim()}; a lab needs root and iproute2 (eng/tools.list)");
         }
 
-        return created;
+        // One line per box: "box NAME ADDRESS LINK".
+        var boxes = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => l.Split(' ')).Where(p => p is ["box", _, _, _]).ToList();
+        return new NetworkNamespaces(lab, [.. boxes.Select(b => b[1])], [.. boxes.Select(b => b[3])], [.. boxes.Select(b => b[2])], $"10.213.{tag}.0/24");
     }
 
-    public async ValueTask DisposeAsync()
+    /// <summary>The lab's name, for <c>eng/lab.sh status|down --name</c>.</summary>
+    public string Lab => _lab;
+
+    public async ValueTask DisposeAsync() => await LabAsync("down", "--name", _lab);
+
+    /// <summary>Runs <c>eng/lab.sh</c> with <paramref name="arguments"/>.</summary>
+    public static async Task<(int Exit, string Output, string Error)> LabAsync(params string[] arguments)
     {
-        foreach (var name in Names)
-        {
-            await IpAsync(false, "netns", "del", name);
-        }
-
-        await IpAsync(false, "link", "del", _bridge);
-    }
-
-    private static Task IpAsync(params string[] arguments) => IpAsync(true, arguments);
-
-    private static async Task IpAsync(bool check, params string[] arguments)
-    {
-        var info = new ProcessStartInfo("ip") { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
+        var info = new ProcessStartInfo("bash") { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
+        info.ArgumentList.Add(Path.Combine(TestPaths.RepoRoot, "eng", "lab.sh"));
         foreach (var argument in arguments)
         {
             info.ArgumentList.Add(argument);
         }
 
         using var process = Process.Start(info)!;
-        var error = await process.StandardError.ReadToEndAsync();
+        var output = process.StandardOutput.ReadToEndAsync();
+        var error = process.StandardError.ReadToEndAsync();
         await process.WaitForExitAsync();
-        if (check && process.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"ip {string.Join(' ', arguments)} failed (exit {process.ExitCode}): {error.Trim()}; network namespaces need root and iproute2 (eng/test.sh installs it)");
-        }
+        return (process.ExitCode, await output, await error);
     }
 }
