@@ -115,6 +115,16 @@ internal static class RunPlanner
             throw new UsageException($"{RuntimeSettings.Gc.Flag} {gc} needs the server on 2 or more CPUs: on one, the runtime runs workstation GC whatever it is asked (--server-cpus 0-1, or --no-pin).");
         }
 
+        if (given.TryGetValue(RuntimeSettings.GcHeapCount.Name, out var heaps) && RuntimeSettings.GcHeapCount.Check?.Invoke(heaps) is { } wrong)
+        {
+            throw new UsageException($"{RuntimeSettings.GcHeapCount.Flag} {heaps}: {wrong}.");
+        }
+
+        if (heaps is not null && gc == "workstation")
+        {
+            throw new UsageException($"{RuntimeSettings.GcHeapCount.Flag} is server GC's: workstation GC has one heap (--gc server).");
+        }
+
         return given;
     }
 

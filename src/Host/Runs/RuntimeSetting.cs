@@ -11,7 +11,7 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 /// <param name="Name">The option without its dashes, and the document's parameter.</param>
 /// <param name="Help">The option's help.</param>
-/// <param name="Values">The values it takes, the runtime's default first.</param>
+/// <param name="Values">The values it takes, the runtime's default first; empty: any that <see cref="Check"/> accepts.</param>
 /// <param name="Environment">The server's environment variables for a value.</param>
 /// <param name="Expected">For a value, the name and value the server's runtime report must hold; null: the report cannot say.</param>
 internal sealed record RuntimeSetting(
@@ -23,10 +23,27 @@ internal sealed record RuntimeSetting(
 {
     public string Flag => "--" + Name;
 
+    /// <summary>For a setting of no fixed values: null when a value is one it takes, otherwise why not.</summary>
+    public Func<string, string?>? Check { get; init; }
+
     public Option<string?> CreateOption()
     {
-        var option = new Option<string?>(Flag) { Description = Help, HelpName = string.Join('|', Values) };
-        option.AcceptOnlyFromAmong([.. Values]);
+        var option = new Option<string?>(Flag) { Description = Help, HelpName = Values.Count > 0 ? string.Join('|', Values) : "N" };
+        if (Values.Count > 0)
+        {
+            option.AcceptOnlyFromAmong([.. Values]);
+        }
+        else if (Check is { } check)
+        {
+            option.Validators.Add(result =>
+            {
+                if (result.GetValueOrDefault<string?>() is { } value && check(value) is { } wrong)
+                {
+                    result.AddError($"{Flag} {value}: {wrong}");
+                }
+            });
+        }
+
         return option;
     }
 

@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace Benchmarks.Host.Runs;
 
 /// <summary>
@@ -29,6 +31,17 @@ internal static class RuntimeSettings
             _ => ("gc", "workstation"),
         });
 
+    /// <summary>Server GC's heaps (and GC threads); the runtime takes at most one per CPU the process may use, and workstation GC has one whatever is asked.</summary>
+    public static RuntimeSetting GcHeapCount { get; } = new(
+        "gc-heap-count",
+        "Server GC's heap count (and GC threads), such as 2; at most one per CPU the server may use (default: one per CPU; DATAS: as the load needs). Workstation GC has one heap whatever is asked.",
+        [],
+        value => Variables(("GCHeapCount", int.Parse(value, CultureInfo.InvariantCulture).ToString("x", CultureInfo.InvariantCulture))),
+        value => ("heaps", value))
+    {
+        Check = value => int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var heaps) && heaps is >= 1 and <= 1024 ? null : "a heap count is a whole number from 1 to 1,024",
+    };
+
     public static RuntimeSetting GcConcurrent { get; } = OnOff(
         "gc-concurrent", "gcConcurrent", "concurrent", byDefault: false,
         "Background (concurrent) GC of the server: true or false; default: the host's, false.");
@@ -45,7 +58,7 @@ internal static class RuntimeSettings
         "ready-to-run", "ReadyToRun", "ready-to-run", byDefault: true,
         "false: the server ignores the ReadyToRun code of the framework and its assemblies and JIT-compiles everything (start-up and warm-up as a JIT-only build's); default true.");
 
-    public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcConcurrent, TieredCompilation, TieredPgo, ReadyToRun];
+    public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcHeapCount, GcConcurrent, TieredCompilation, TieredPgo, ReadyToRun];
 
     /// <summary>The server's environment for the settings given (name to value).</summary>
     public static IReadOnlyDictionary<string, string> Environment(IReadOnlyDictionary<string, string> given)

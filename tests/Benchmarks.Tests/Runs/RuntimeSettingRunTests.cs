@@ -13,20 +13,26 @@ public sealed class RuntimeSettingRunTests
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);
 
     [Fact]
-    public async Task A_server_runs_with_the_runtime_settings_asked_and_its_report_is_stored_with_the_run()
+    public async Task A_server_runs_with_the_runtime_settings_asked_and_its_report_is_stored_with_the_run_and_a_heap_count_workstation_gc_does_not_read_fails()
     {
         Assert.True(Environment.ProcessorCount >= 2, "server GC needs two CPUs");
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout,
-            "run", "plaintext", "--server", "sockets", "--no-pin", "--gc", "datas", "--tiered-pgo", "false", "--ready-to-run", "false",
+            "run", "plaintext", "--server", "sockets", "--no-pin", "--gc", "server", "--gc-heap-count", "1", "--tiered-pgo", "false", "--ready-to-run", "false",
             "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
-        Assert.Equal(("datas", "false", "false"), (document.Parameters["gc"], document.Parameters["tiered-pgo"], document.Parameters["ready-to-run"]));
+        Assert.Equal(("server", "1", "false", "false"), (document.Parameters["gc"], document.Parameters["gc-heap-count"], document.Parameters["tiered-pgo"], document.Parameters["ready-to-run"]));
         var ran = document.Environment.ServerRuntime ?? throw new InvalidOperationException("no server runtime stored");
-        Assert.Equal(("server", "1", "0", "0"), (ran["gc"], ran["datas"], ran["tiered-pgo"], ran["ready-to-run"]));
+        Assert.Equal(("server", "1", "0", "0", "0"), (ran["gc"], ran["heaps"], ran["datas"], ran["tiered-pgo"], ran["ready-to-run"]));
         Assert.Equal(Environment.Version.ToString(), ran["version"]);
-        Assert.True(int.Parse(ran["heaps"], System.Globalization.CultureInfo.InvariantCulture) >= 1, string.Join(' ', ran));
+
+        // The host's default GC, workstation, has one heap and does not read a heap count: the run says so before measuring.
+        var ignoredResults = TestPaths.NewTempDirectory();
+        var ignored = await HostRun.StartAsync(ignoredResults, s_timeout,
+            "run", "plaintext", "--server", "sockets", "--no-pin", "--gc-heap-count", "2", "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", ignoredResults);
+        Assert.True(ignored.ExitCode == 1, ignored.ToString());
+        Assert.Equal("--gc-heap-count 2 did not take effect: the server's runtime reports heaps=1", StoredRuns.Single(ignoredResults).Error);
     }
 
     [Fact]
@@ -45,20 +51,19 @@ public sealed class RuntimeSettingRunTests
     }
 
     [Fact]
-    public async Task Two_runtime_patches_side_by_side_each_read_back_from_its_server_and_one_not_to_be_had_fails_in_one_line()
+    public async Task Another_runtime_patch_runs_the_server_and_is_read_back_and_one_not_to_be_had_fails_in_one_line()
     {
         // Patches the registry serves other than the one installed here, fetched into a cache of this test's own.
         var installed = Environment.Version.ToString();
-        var versions = new[] { "10.0.11", "10.0.14", "10.0.15" }.Where(v => v != installed).Take(2).ToArray();
+        var versions = new[] { "10.0.14", "10.0.15" }.Where(v => v != installed).Take(1).ToArray();
         var results = TestPaths.NewTempDirectory();
         var environment = new Dictionary<string, string> { ["BENCHMARKS_RUNTIME_CACHE"] = TestPaths.NewTempDirectory() };
         var run = await HostRun.StartAsync(results, s_timeout, environment,
-            "run", "plaintext", "--server", "sockets", "--runtime-version", string.Join(',', versions), "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
+            "run", "plaintext", "--server", "sockets", "--runtime-version", versions[0], "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var documents = StoredRuns.All(results).OrderBy(d => d.StartedAt).ToList();
         Assert.Equal(versions, documents.Select(d => d.Parameters["runtime-version"]));
         Assert.Equal(versions, documents.Select(d => d.Environment.ServerRuntime?["version"]));
-        Assert.Contains("| runtime-version |", run.Output, StringComparison.Ordinal);
 
         var missing = await HostRun.StartAsync(results, s_timeout, environment,
             "run", "plaintext", "--server", "sockets", "--runtime-version", "10.0.99", "-d", "1s", "-w", "1s", "--results", results);

@@ -21,6 +21,7 @@ public sealed class RuntimeSettingsTests
     [InlineData("gc", "server", "DOTNET_GCDynamicAdaptationMode=0 DOTNET_gcServer=1")]
     [InlineData("gc", "datas", "DOTNET_GCDynamicAdaptationMode=1 DOTNET_gcServer=1")]
     [InlineData("gc-concurrent", "true", "DOTNET_gcConcurrent=1")]
+    [InlineData("gc-heap-count", "12", "DOTNET_GCHeapCount=c")]
     [InlineData("tiered-compilation", "false", "DOTNET_TieredCompilation=0")]
     [InlineData("tiered-pgo", "false", "DOTNET_TieredPGO=0")]
     [InlineData("ready-to-run", "false", "DOTNET_ReadyToRun=0")]
@@ -56,9 +57,10 @@ public sealed class RuntimeSettingsTests
     {
         foreach (var setting in RuntimeSettings.All)
         {
-            var plan = SweepPlan.TryCreate(["run", "json", setting.Flag, string.Join(',', setting.Values)]);
+            var values = setting.Values.Count > 0 ? setting.Values : ["1", "2"];
+            var plan = SweepPlan.TryCreate(["run", "json", setting.Flag, string.Join(',', values)]);
             Assert.Equal(setting.Name, plan?.Axes.Single().Name);
-            Assert.Equal(setting.Values.Count, plan!.Cells.Count);
+            Assert.Equal(values.Count, plan!.Cells.Count);
         }
 
         var asked = new Dictionary<string, string> { ["gc"] = "datas", ["ready-to-run"] = "false" };
@@ -73,6 +75,11 @@ public sealed class RuntimeSettingsTests
         Assert.StartsWith("'latest' is not a runtime version", RuntimePatch.Check("latest"), StringComparison.Ordinal);
         Assert.Equal($"this build of benchmarks targets .NET {major}: its servers run on a {major}.x runtime, not 8.0.30", RuntimePatch.Check("8.0.30"));
         Assert.Equal($"{major}.14", RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, RuntimeVersion = $"{major}.14" }).RuntimeVersion);
+
+        var workstation = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, Runtime = new Dictionary<string, string> { ["gc"] = "workstation", ["gc-heap-count"] = "2" } }));
+        Assert.Equal("--gc-heap-count is server GC's: workstation GC has one heap (--gc server).", workstation.Message);
+        var zero = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, Runtime = new Dictionary<string, string> { ["gc-heap-count"] = "0" } }));
+        Assert.Equal("--gc-heap-count 0: a heap count is a whole number from 1 to 1,024.", zero.Message);
 
         var refused = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", ServerCpus = "0", LoadCpus = "0", Runtime = new Dictionary<string, string> { ["gc"] = "server" } }));
         Assert.StartsWith("--gc server needs the server on 2 or more CPUs", refused.Message, StringComparison.Ordinal);
