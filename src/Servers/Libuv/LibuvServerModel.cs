@@ -72,6 +72,7 @@ public sealed class LibuvServerModel : IServerModel
         limits = limits with { MaxConnections = Math.Max(1, limits.MaxConnections / Math.Max(1, loops * context.Urls.Count)) };
         var sockets = new List<Socket>();
         var started = new List<LibuvLoop>();
+        var addresses = new List<string>();
         try
         {
             foreach (var url in context.Urls)
@@ -82,10 +83,15 @@ public sealed class LibuvServerModel : IServerModel
                 {
                     var socket = Listen(endPoint, reusePort: loops > 1);
                     sockets.Add(socket);
+
+                    // Port 0: the first loop's socket gets a port from the system, and the other loops share that one.
+                    endPoint = (IPEndPoint)socket.LocalEndPoint!;
                     var loop = new LibuvLoop(socket, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Libuv"), limits);
                     await loop.StartAsync(started.Count).WaitAsync(cancellationToken);
                     started.Add(loop);
                 }
+
+                addresses.Add($"{url.Scheme}://{endPoint}");
             }
         }
         catch
@@ -94,7 +100,7 @@ public sealed class LibuvServerModel : IServerModel
             throw;
         }
 
-        return new LibuvRunningServer(started, sockets, [.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
+        return new LibuvRunningServer(started, sockets, addresses);
     }
 
     private static IPEndPoint EndPointOf(Uri url)

@@ -54,7 +54,9 @@ internal sealed class ServeProcess : IAsyncDisposable
 
     /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
     /// <remarks>
-    /// A port free when chosen can be another process's by the time the server binds it (every
+    /// An HTTP server listens on port 0, a port the system gives it as it binds, and says which
+    /// (<c>Now listening on:</c>). A raw TCP address takes no port 0, so a TCP server gets a port
+    /// chosen free; that port can be another process's by the time the server binds it (every
     /// process of the suite picks from the same range and remembers only its own picks): a server
     /// that says so is started again on another port, twice at most.
     /// </remarks>
@@ -74,7 +76,7 @@ internal sealed class ServeProcess : IAsyncDisposable
 
     private static async Task<ServeProcess> StartOnceAsync(string server, string scenario, IEnumerable<string>? options, int? fileLimit, IReadOnlyDictionary<string, string>? environment, string scheme, bool reportRuntime, IEnumerable<string>? more)
     {
-        var port = LoopbackPort.Free();
+        var port = scheme == "tcp" ? LoopbackPort.Free() : 0;
         var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"{scheme}://127.0.0.1:{port}" };
         if (reportRuntime)
         {
@@ -118,6 +120,11 @@ internal sealed class ServeProcess : IAsyncDisposable
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
         {
+            if (port == 0 && line.StartsWith("Now listening on: ", StringComparison.Ordinal))
+            {
+                port = new Uri(line["Now listening on: ".Length..].Trim()).Port;
+            }
+
             if (line.Contains("Application started.", StringComparison.Ordinal))
             {
                 var serving = new ServeProcess(process, port);
