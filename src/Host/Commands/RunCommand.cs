@@ -57,7 +57,7 @@ internal static class RunCommand
         var tcp = new TcpOptionSet();
         var limits = new LimitOptionSet();
         var runtime = RuntimeSettings.All.Select(s => (Setting: s, Option: s.CreateOption())).ToList();
-        var runtimeVersion = new Option<string?>("--" + RunPlanner.RuntimeVersionParameter) { Description = "Run the server on another patch of this build's .NET runtime, such as 10.0.14: its runtime packs are fetched once through NuGet and laid out as an installation of their own (kept for later runs); the version the server reports is checked.", HelpName = "VERSION" };
+        var runtimeVersion = new Option<string?>("--" + RuntimeSettings.VersionName) { Description = "Run the server on another patch of this build's .NET runtime, such as 10.0.14: its runtime packs are fetched once through NuGet and laid out as an installation of their own (kept for later runs); the version the server reports is checked.", HelpName = "VERSION" };
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in " + string.Join(", ", SweepPlan.Flags) + " makes a sweep: a full run per cell, then one table.")
         {
             scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, profiler, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, startup, exclude, excludeOrder, distribution,

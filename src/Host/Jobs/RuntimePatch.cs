@@ -92,7 +92,7 @@ internal static partial class RuntimePatch
             $"""<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net{Environment.Version.Major}.{Environment.Version.Minor}</TargetFramework></PropertyGroup><ItemGroup>{downloads}</ItemGroup></Project>""",
             cancellationToken);
         var packages = Path.Combine(work, "packages");
-        var info = new ProcessStartInfo(Muxer(MachineRoot()), ["restore", "--packages", packages, "--nologo"])
+        var info = new ProcessStartInfo(DotnetMuxer.Path, ["restore", "--packages", packages, "--nologo"])
         {
             WorkingDirectory = work,
             RedirectStandardOutput = true,
@@ -159,7 +159,7 @@ internal static partial class RuntimePatch
         }
     }
 
-    /// <summary>The .NET installation this process runs from (<c>…/shared/Microsoft.NETCore.App/V/</c> is three folders below it).</summary>
+    /// <summary>The .NET installation this process runs from (<c>…/shared/Microsoft.NETCore.App/V/</c> is three folders below it): its muxer is a file to copy, where <see cref="DotnetMuxer"/> may be a name on the PATH.</summary>
     private static string MachineRoot() => Path.GetFullPath(Path.Combine(RuntimeEnvironment.GetRuntimeDirectory(), "..", "..", ".."));
 
     private static string Shorten(string line, string work) => line.Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal).Replace(work, "", StringComparison.Ordinal);

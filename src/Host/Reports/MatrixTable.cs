@@ -66,7 +66,7 @@ internal static class MatrixTable
     /// </summary>
     private static string[] RuntimeCells(RunDocument run)
     {
-        if (!Runs.RuntimeSettings.All.Any(s => run.Parameters.ContainsKey(s.Name)) && !run.Parameters.ContainsKey(Runs.RunPlanner.RuntimeVersionParameter))
+        if (!Runs.RuntimeSettings.SetIn(run.Parameters))
         {
             return ["", "", ""];
         }

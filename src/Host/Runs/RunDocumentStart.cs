@@ -77,7 +77,7 @@ internal static class RunDocumentStart
 
         if (request.RuntimeVersion is { } runtimeVersion)
         {
-            parameters[RunPlanner.RuntimeVersionParameter] = runtimeVersion;
+            parameters[RuntimeSettings.VersionName] = runtimeVersion;
         }
 
         foreach (var (name, value) in request.Runtime)

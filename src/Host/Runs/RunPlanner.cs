@@ -21,8 +21,6 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal static class RunPlanner
 {
-    /// <summary>The option and the document's parameter naming the server's runtime patch.</summary>
-    public const string RuntimeVersionParameter = "runtime-version";
 
     /// <summary>The request <paramref name="choices"/> ask for; listen ports are chosen free on 127.0.0.1 now (a <see cref="System.Net.Sockets.SocketException"/> when there is none).</summary>
     public static RunRequest Plan(RunChoices choices)

@@ -11,6 +11,9 @@ namespace Benchmarks.Host.Runs;
 /// </summary>
 internal static class RuntimeSettings
 {
+    /// <summary>The option and the document's parameter naming the server's runtime patch (<see cref="Jobs.RuntimePatch"/>).</summary>
+    public const string VersionName = "runtime-version";
+
     /// <summary>The help heading they are listed under.</summary>
     public const string HelpGroup = "Server runtime";
 
@@ -59,6 +62,13 @@ internal static class RuntimeSettings
         "false: the server ignores the ReadyToRun code of the framework and its assemblies and JIT-compiles everything (start-up and warm-up as a JIT-only build's); default true.");
 
     public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcHeapCount, GcConcurrent, TieredCompilation, TieredPgo, ReadyToRun];
+
+    /// <summary>Whether a run's parameters set the server's runtime: one of these settings, or its version.</summary>
+    public static bool SetIn(IReadOnlyDictionary<string, string> parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        return parameters.ContainsKey(VersionName) || All.Any(s => parameters.ContainsKey(s.Name));
+    }
 
     /// <summary>The server's environment for the settings given (name to value).</summary>
     public static IReadOnlyDictionary<string, string> Environment(IReadOnlyDictionary<string, string> given)

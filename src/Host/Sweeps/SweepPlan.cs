@@ -20,7 +20,7 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
                 ["--server-memory-limit"] = "server-memory-limit",
             })
             .Concat(Runs.RuntimeSettings.All.Select(s => KeyValuePair.Create(s.Flag, s.Name)))
-            .Append(KeyValuePair.Create("--" + Runs.RunPlanner.RuntimeVersionParameter, Runs.RunPlanner.RuntimeVersionParameter)),
+            .Append(KeyValuePair.Create("--" + Runs.RuntimeSettings.VersionName, Runs.RuntimeSettings.VersionName)),
         StringComparer.Ordinal);
 
     /// <summary>The options whose values may be lists, by their long names.</summary>

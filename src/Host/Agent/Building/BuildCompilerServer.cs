@@ -43,7 +43,7 @@ internal sealed class BuildCompilerServer(DotnetInstallation dotnet, string pipe
 
     private static async Task<(int ExitCode, string Output)> RunAsync(IReadOnlyList<string> arguments, string workingDirectory)
     {
-        var startInfo = new ProcessStartInfo(DotnetInstallation.DotnetPath)
+        var startInfo = new ProcessStartInfo(Jobs.DotnetMuxer.Path)
         {
             WorkingDirectory = workingDirectory,
             RedirectStandardOutput = true,

@@ -26,22 +26,6 @@ internal sealed class DotnetInstallation
 
     public IReadOnlyList<string> AspNetCoreRuntimes { get; }
 
-    public static string DotnetPath
-    {
-        get
-        {
-            var root = Environment.GetEnvironmentVariable("DOTNET_ROOT");
-            var name = OperatingSystem.IsWindows() ? "dotnet.exe" : "dotnet";
-            if (!string.IsNullOrEmpty(root) && File.Exists(Path.Combine(root, name)))
-            {
-                return Path.Combine(root, name);
-            }
-
-            var self = Environment.ProcessPath;
-            return self is not null && string.Equals(Path.GetFileName(self), name, StringComparison.OrdinalIgnoreCase) ? self : name;
-        }
-    }
-
     public static async Task<DotnetInstallation> ReadAsync(CancellationToken cancellationToken)
     {
         // "10.0.401 [/usr/share/dotnet/sdk]": the version, then the folder that holds it.
@@ -117,7 +101,7 @@ internal sealed class DotnetInstallation
     {
         try
         {
-            using var process = Process.Start(new ProcessStartInfo(DotnetPath, argument)
+            using var process = Process.Start(new ProcessStartInfo(Jobs.DotnetMuxer.Path, argument)
             {
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,

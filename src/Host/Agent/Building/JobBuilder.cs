@@ -169,7 +169,7 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
 
         if (!selfContained)
         {
-            return (DotnetInstallation.DotnetPath, [assembly]);
+            return (Jobs.DotnetMuxer.Path, [assembly]);
         }
 
         var executable = Path.Combine(output, assemblyName + (OperatingSystem.IsWindows() ? ".exe" : ""));
@@ -187,7 +187,7 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
         job.BuildLog.Add("> dotnet " + string.Join(' ', publish));
         try
         {
-            await RunToolAsync(job, DotnetInstallation.DotnetPath, publish, workingDirectory, "the build failed", cancellationToken);
+            await RunToolAsync(job, Jobs.DotnetMuxer.Path, publish, workingDirectory, "the build failed", cancellationToken);
         }
         finally
         {
