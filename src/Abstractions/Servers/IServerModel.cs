@@ -30,10 +30,14 @@ public interface IServerModel
     /// <summary>
     /// Why this server cannot serve <paramref name="scenario"/>, in one line, or null when it can:
     /// asked before anything starts. By default a server serves HTTP scenarios (WebSocket upgrades
-    /// included) and not raw TCP ones.
+    /// included) and not raw TCP ones; a scenario with endpoints of its own is served only by a
+    /// server that <see cref="HostsEndpoints"/>, whatever this says.
     /// </summary>
     string? CannotServe(IScenario scenario) =>
         scenario is ITcpScenario ? $"{Name} serves HTTP only, and '{scenario.Name}' is raw TCP (tcp://)" : null;
+
+    /// <summary>Whether this server hosts ASP.NET Core services and endpoints, and so serves an <see cref="IEndpointScenario"/> (gRPC).</summary>
+    bool HostsEndpoints => false;
 
     /// <summary>
     /// Why this server cannot carry HTTP as <paramref name="wire"/> says (TLS, HTTP/2), in one

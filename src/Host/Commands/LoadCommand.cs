@@ -79,6 +79,11 @@ internal static class LoadCommand
                 ValidatorFactory = validatorFactory,
             });
             options.Validate();
+            if (options.Grpc is not null && wire.Protocol != Servers.HttpWireProtocol.Http2)
+            {
+                throw new UsageException($"gRPC runs over HTTP/2: give --protocol h2c (cleartext) or h2 (TLS){(generator.IsWrk(result) ? ", and a load that speaks it (wrk speaks HTTP/1.1 only)" : "")}.");
+            }
+
             return (options, wire);
         }
 

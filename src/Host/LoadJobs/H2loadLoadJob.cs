@@ -11,7 +11,8 @@ namespace Benchmarks.Host.LoadJobs;
 /// (<c>--h1</c>); timing-based (<c>-D</c>) with its own warm-up (<c>--warm-up-time</c>), one
 /// process. Requests in flight per connection are its <c>-m</c>: concurrent streams for HTTP/2, the
 /// pipeline for HTTP/1.1. h2load prints no percentiles, so each request's time is read from its
-/// <c>--log-file</c> and the latency percentiles are computed from them.
+/// <c>--log-file</c> and the latency percentiles are computed from them. A gRPC call goes as a POST
+/// of its framed message (<c>-d</c>) with gRPC's headers.
 /// </summary>
 internal sealed class H2loadLoadJob(HttpWire wire) : ILoadJob
 {
@@ -68,6 +69,19 @@ internal sealed class H2loadLoadJob(HttpWire wire) : ILoadJob
         if (wire.Protocol == HttpWireProtocol.Http1)
         {
             arguments.Add("--h1");
+        }
+
+        if (load.Grpc is { } call)
+        {
+            // A gRPC call as h2load can make it: the framed message POSTed from a file with gRPC's headers
+            // (h2load counts HTTP statuses only; a grpc-status other than OK is not seen).
+            var body = Path.Combine(workDirectory, "grpc-request.bin");
+            File.WriteAllBytes(body, call.Framed());
+            arguments.AddRange(["-d", body]);
+            foreach (var (header, value) in Load.Protocols.Grpc.GrpcCall.Headers)
+            {
+                arguments.AddRange(["-H", $"{header}: {value}"]);
+            }
         }
 
         foreach (var (header, value) in load.Headers)

@@ -3,6 +3,7 @@ using System.Globalization;
 using Benchmarks.Host.Cli;
 using Benchmarks.Load;
 using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Grpc;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -132,6 +133,21 @@ internal static class LoadParameters
         HelpGroup = ShapeGroup, Http = (o, v) => o with { TlsResume = v!.Value },
     };
 
+    /// <summary>A gRPC call instead of a GET (<see cref="HttpLoadOptions.Grpc"/>): run's default is the gRPC scenario's own message.</summary>
+    public static LoadParameter<GrpcCall?> GrpcMessage { get; } = new(
+        "grpc-message",
+        () => new Option<string?>("--grpc-message")
+        {
+            Description = "gRPC: call the URL's path as a method (/package.Service/Method) over HTTP/2 with this request message: a file of the serialized message, or hex:… its bytes (run: a gRPC scenario's own). Every answer is counted by its grpc-status.",
+            HelpName = "FILE|hex:BYTES",
+        },
+        (result, option) => result.GetValue((Option<string?>)option) is { } given ? GrpcCall.Parse(given) : null,
+        o => o.Grpc is { } call ? [call.ToHex()] : [],
+        o => o.Grpc is { } call ? Invariant(call.Message.Length) + " bytes" : null)
+    {
+        HelpGroup = ShapeGroup, Http = (o, v) => o with { Grpc = v },
+    };
+
     /// <summary>The open model's rate; 0 on the command line is the closed loop, as not giving it is.</summary>
     public static LoadParameter<double?> Rate { get; } = new(
         "rate",
@@ -144,7 +160,7 @@ internal static class LoadParameters
     };
 
     /// <summary>Every shared load setting, in the order the help lists them.</summary>
-    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, Rate];
+    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, GrpcMessage, Rate];
 
     /// <summary>The options under <paramref name="group"/>, as the help lists them.</summary>
     public static IReadOnlyList<string> Flags(string group) => [.. All.Where(p => p.HelpGroup == group).Select(p => p.Flag)];

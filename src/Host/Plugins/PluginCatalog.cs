@@ -58,7 +58,7 @@ internal sealed class PluginCatalog
             }
             catch (Exception ex) when (ex is BadImageFormatException or FileLoadException or FileNotFoundException or ReflectionTypeLoadException or TargetInvocationException or TypeLoadException or MissingMethodException)
             {
-                problems.Add($"Plugin {assemblyPath} could not be loaded: {ex.Message}");
+                problems.Add($"Plugin {assemblyPath} could not be loaded: {(ex is TargetInvocationException { InnerException: { } inner } ? inner.Message : ex.Message)}");
             }
         }
 

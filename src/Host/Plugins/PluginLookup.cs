@@ -28,7 +28,7 @@ internal static class PluginLookup
     {
         ArgumentNullException.ThrowIfNull(scenario);
         var server = Server(catalog, name);
-        return server.CannotServe(scenario) is { } why
+        return Refusal(server, scenario) is { } why
             ? throw new UsageException($"{why}; servers that serve it: {string.Join(", ", Serving(catalog, scenario).Select(s => s.Name))}.")
             : server;
     }
@@ -40,6 +40,15 @@ internal static class PluginLookup
         return (serving.FirstOrDefault(s => s.Name == "kestrel") ?? serving.FirstOrDefault(s => s.Name == "sockets") ?? serving.FirstOrDefault())?.Name ?? "kestrel";
     }
 
+    /// <summary>
+    /// Why <paramref name="server"/> cannot serve <paramref name="scenario"/>, in one line, or null: a
+    /// scenario with endpoints of its own needs a server that hosts them, and otherwise the server says.
+    /// </summary>
+    public static string? Refusal(IServerModel server, IScenario scenario) =>
+        scenario is IEndpointScenario && !server.HostsEndpoints
+            ? $"'{scenario.Name}' is served by ASP.NET Core endpoints of its own ({scenario.Description.TrimEnd('.')}), which {server.Name} does not host"
+            : server.CannotServe(scenario);
+
     private static IEnumerable<IServerModel> Serving(PluginCatalog catalog, IScenario scenario) =>
-        catalog.Servers.Select(s => s.Plugin).Where(s => s.Availability.IsAvailable && s.CannotServe(scenario) is null);
+        catalog.Servers.Select(s => s.Plugin).Where(s => s.Availability.IsAvailable && Refusal(s, scenario) is null);
 }

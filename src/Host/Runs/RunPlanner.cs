@@ -99,6 +99,7 @@ internal static class RunPlanner
                 WarmupMax = shape.Get(LoadParameters.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null,
                 Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
                 Http2 = wire.Protocol == HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
+                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) : null,
             }),
         };
         CheckLoad(request, shape, choices.FindMax);
@@ -180,6 +181,12 @@ internal static class RunPlanner
     /// <summary>The wire the server is served over: the one asked for, checked against the scenario and the server.</summary>
     private static HttpWire Wire(HttpWire asked, IScenario scenario, IServerModel server)
     {
+        if (scenario.Load.GrpcMessage is not null && asked.Protocol == HttpWireProtocol.Http1)
+        {
+            // gRPC is HTTP/2's: h2c, or h2 with --tls.
+            asked = asked with { Protocol = HttpWireProtocol.Http2 };
+        }
+
         if (asked == HttpWire.Cleartext)
         {
             return asked;

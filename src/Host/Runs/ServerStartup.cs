@@ -32,7 +32,7 @@ internal static class ServerStartup
         if (request.Scenario is not Scenarios.ITcpScenario)
         {
             var sent = Stopwatch.GetTimestamp();
-            await FirstRequestAsync(new Uri(request.ServerUrl, request.Scenario.Load.Path), request.Wire, cancellationToken);
+            await FirstRequestAsync(new Uri(request.ServerUrl, request.Scenario.Load.Path), request.Wire, request.Load.Grpc, cancellationToken);
             values[StartupMeasures.FirstRequest.Name] = Stopwatch.GetElapsedTime(sent).TotalMilliseconds;
             values[StartupMeasures.FirstResponse.Name] = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
         }
@@ -46,8 +46,8 @@ internal static class ServerStartup
         return values;
     }
 
-    /// <summary>One GET on the run's wire (HTTP/1.1 or HTTP/2, over TLS or not); any HTTP answer is a response.</summary>
-    private static async Task FirstRequestAsync(Uri url, HttpWire wire, CancellationToken cancellationToken)
+    /// <summary>One GET on the run's wire (HTTP/1.1 or HTTP/2, over TLS or not), or the load's gRPC call; any HTTP answer is a response.</summary>
+    private static async Task FirstRequestAsync(Uri url, HttpWire wire, Load.Protocols.Grpc.GrpcCall? grpc, CancellationToken cancellationToken)
     {
         var http2 = wire.Protocol == HttpWireProtocol.Http2;
         using var handler = new SocketsHttpHandler
@@ -63,7 +63,15 @@ internal static class ServerStartup
         };
         try
         {
-            using var response = await client.GetAsync(url, HttpCompletionOption.ResponseContentRead, cancellationToken);
+            using var first = new HttpRequestMessage(grpc is null ? HttpMethod.Get : HttpMethod.Post, url) { Version = client.DefaultRequestVersion, VersionPolicy = client.DefaultVersionPolicy };
+            if (grpc is not null)
+            {
+                first.Content = new ByteArrayContent(grpc.Framed());
+                first.Content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/grpc");
+                first.Headers.TE.ParseAdd("trailers");
+            }
+
+            using var response = await client.SendAsync(first, HttpCompletionOption.ResponseContentRead, cancellationToken);
         }
         catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
         {

@@ -44,7 +44,7 @@ internal sealed class ServerVerification
         var catalog = PluginCatalog.Load(choices.PluginDirectories);
         var model = running is null ? PluginLookup.Server(catalog, server ?? "kestrel") : null;
         List<IScenario> chosen = names.Count == 0
-            ? [.. catalog.Scenarios.Select(s => s.Plugin).Where(s => model?.CannotServe(s) is null)]
+            ? [.. catalog.Scenarios.Select(s => s.Plugin).Where(s => model is null || PluginLookup.Refusal(model, s) is null)]
             : [.. names.Select(n => PluginLookup.Scenario(catalog, n))];
         foreach (var scenario in model is null ? [] : chosen)
         {

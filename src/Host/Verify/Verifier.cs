@@ -33,6 +33,12 @@ internal static partial class Verifier
             return new VerifyReport(scenario.Name, await TcpChecks.RunAsync(endPoint, tcp, cancellationToken));
         }
 
+        if (scenario.Load.GrpcMessage is not null)
+        {
+            var http2 = wire is { Protocol: HttpWireProtocol.Http2 } ? wire : new HttpWire(HttpWireProtocol.Http2, server.Scheme == Uri.UriSchemeHttps);
+            return new VerifyReport(scenario.Name, [.. await WireChecks.HandshakeIfTlsAsync(server, http2, cancellationToken), .. await GrpcChecks.RunAsync(scenario, server, http2, scenario.CreateValidator(), cancellationToken)]);
+        }
+
         var checks = new List<VerifyCheck>();
         var expectedType = ExpectedContentType(scenario);
         var validator = scenario is IDatabaseScenario { Test: DatabaseTest.Fortunes } && database is not null

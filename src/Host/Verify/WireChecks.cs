@@ -39,6 +39,10 @@ internal static class WireChecks
         return checks;
     }
 
+    /// <summary>Over TLS, the handshake's check (what it agreed); nothing in cleartext.</summary>
+    public static async Task<IReadOnlyList<VerifyCheck>> HandshakeIfTlsAsync(Uri server, HttpWire wire, CancellationToken cancellationToken) =>
+        wire.Tls ? [await HandshakeAsync(server, wire, cancellationToken)] : [];
+
     private static async Task<VerifyCheck> HandshakeAsync(Uri server, HttpWire wire, CancellationToken cancellationToken)
     {
         var name = wire.Protocol == HttpWireProtocol.Http2 ? "TLS handshake (ALPN h2)" : "TLS handshake (ALPN http/1.1)";

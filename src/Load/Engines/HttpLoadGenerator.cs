@@ -17,6 +17,11 @@ public static class HttpLoadGenerator
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
+        if (options.Grpc is not null && !options.Http2)
+        {
+            throw new ArgumentException("gRPC runs over HTTP/2: the built-in load calls it with Http2 set (h2c or h2).");
+        }
+
         var endPoint = await LoadTarget.ResolveAsync(options.Url, cancellationToken);
         using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
         using var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule, Tls(options));
@@ -41,6 +46,21 @@ public static class HttpLoadGenerator
 
     /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>
     private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume, options.Http2) : null;
+
+    /// <summary>The statuses gRPC's answers came with, by name, those that came only.</summary>
+    private static SortedDictionary<string, long> GrpcStatuses(in ConnectionCounters total)
+    {
+        var statuses = new SortedDictionary<string, long>(StringComparer.Ordinal);
+        for (var i = 0; i < Protocols.Grpc.GrpcStatus.Count; i++)
+        {
+            if (total.Grpc[i] > 0)
+            {
+                statuses[Protocols.Grpc.GrpcStatus.Names[i]] = total.Grpc[i];
+            }
+        }
+
+        return statuses;
+    }
 
     private static LoadResult Aggregate(HttpLoadOptions options, IHttpConnectionPool pool, LoadRunState state)
     {
@@ -72,6 +92,7 @@ public static class HttpLoadGenerator
             HandshakeErrors = total.HandshakeErrors,
             Handshake = total.Handshakes > 0 ? LatencySummary.From(state.HandshakeTimes) : null,
             Tls = state.Negotiated,
+            GrpcStatuses = options.Grpc is null ? null : GrpcStatuses(total),
         };
     }
 }

@@ -35,6 +35,9 @@ internal struct ConnectionCounters
     /// <summary>Responses completed during warm-up (not counted anywhere else): the warm-up's own rate.</summary>
     public long WarmupCompleted;
 
+    /// <summary>gRPC calls answered in the window, by status (<see cref="Protocols.Grpc.GrpcStatus"/>).</summary>
+    public Protocols.Grpc.GrpcStatusCounts Grpc;
+
     public readonly long Errors => ConnectErrors + ReadErrors + WriteErrors + Timeouts;
 
     /// <summary>Counts a connect that failed in the window (a timeout, a refused or failed TCP connect, or a TLS handshake that failed) and says its cause.</summary>
@@ -73,5 +76,9 @@ internal struct ConnectionCounters
         HandshakeErrors += other.HandshakeErrors;
         Late += other.Late;
         LateByLoad += other.LateByLoad;
+        for (var i = 0; i < Protocols.Grpc.GrpcStatus.Count; i++)
+        {
+            Grpc[i] += other.Grpc[i];
+        }
     }
 }

@@ -51,6 +51,13 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
     /// <summary>Which engine drives the connections; <see cref="HttpLoadEngine.Auto"/> takes the epoll engine where it serves.</summary>
     public HttpLoadEngine Engine { get; init; }
 
+    /// <summary>
+    /// A gRPC call instead of a GET: the URL's path is the method (<c>/package.Service/Method</c>),
+    /// and each request POSTs this message over HTTP/2; an answer is good when its trailers say
+    /// <c>grpc-status: 0</c>, and every answer is counted by its status.
+    /// </summary>
+    public Protocols.Grpc.GrpcCall? Grpc { get; init; }
+
     /// <summary>Makes one body validator per connection; null checks status codes only.</summary>
     public Func<IResponseValidator?>? ValidatorFactory { get; init; }
 

@@ -34,6 +34,9 @@ public sealed record LoadResult : Core.LoadWindowResult
 
     public long BytesReceived { get; init; }
 
+    /// <summary>gRPC calls answered in the window by status name (OK included; "missing": no grpc-status); null when the load made no gRPC calls.</summary>
+    public IReadOnlyDictionary<string, long>? GrpcStatuses { get; init; }
+
     public double RequestsPerSecond => ElapsedSeconds > 0 ? Requests / ElapsedSeconds : 0;
 
     /// <summary>MB (10^6 bytes) received per second.</summary>

@@ -10,7 +10,11 @@ using Microsoft.Extensions.Logging;
 
 namespace Benchmarks.Servers.Kestrel;
 
-/// <summary>ASP.NET Core's Kestrel with a single terminal request delegate (no routing, no middleware).</summary>
+/// <summary>
+/// ASP.NET Core's Kestrel with a single terminal request delegate (no routing, no middleware); a
+/// scenario with endpoints of its own (<see cref="Benchmarks.Scenarios.IEndpointScenario"/>, gRPC)
+/// gets its services and endpoints instead.
+/// </summary>
 public sealed class KestrelServerModel : IServerModel
 {
     public string Name => "kestrel";
@@ -20,6 +24,9 @@ public sealed class KestrelServerModel : IServerModel
     public ServerAvailability Availability => ServerAvailability.Available;
 
     public void ValidateOptions(IReadOnlyDictionary<string, string> options) => KestrelSettings.Parse(options);
+
+    /// <summary>A scenario's own services and endpoints (gRPC) are hosted on the application.</summary>
+    public bool HostsEndpoints => true;
 
     /// <summary>Every wire: HTTP/1.1 and HTTP/2 over TLS by ALPN, h2c with prior knowledge, cleartext HTTP/1.1.</summary>
     public string? CannotCarry(HttpWire wire) => null;
@@ -50,17 +57,26 @@ public sealed class KestrelServerModel : IServerModel
 
         builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
         builder.WebHost.UseSockets(settings.Apply);
+        var endpoints = context.Scenario as Benchmarks.Scenarios.IEndpointScenario;
+        endpoints?.AddServices(builder.Services);
 
         var app = builder.Build();
-        var handler = new ScenarioRequestDelegate(context.Scenario);
-        if (context.Scenario is Benchmarks.Scenarios.IWebSocketScenario)
+        if (endpoints is not null)
         {
-            // Only where a scenario upgrades: the middleware runs on every request (6.7% of a plaintext trace), which
-            // TechEmpower's minimal pipelines do not pay.
-            app.UseWebSockets();
+            // The scenario's own endpoints (a gRPC service) behind routing, as an application serves them.
+            endpoints.MapEndpoints(app);
         }
+        else
+        {
+            if (context.Scenario is Benchmarks.Scenarios.IWebSocketScenario)
+            {
+                // Only where a scenario upgrades: the middleware runs on every request (6.7% of a plaintext trace), which
+                // TechEmpower's minimal pipelines do not pay.
+                app.UseWebSockets();
+            }
 
-        app.Run(handler.HandleAsync);
+            app.Run(new ScenarioRequestDelegate(context.Scenario).HandleAsync);
+        }
         try
         {
             await app.StartAsync(cancellationToken);

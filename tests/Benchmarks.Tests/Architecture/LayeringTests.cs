@@ -76,6 +76,7 @@ public sealed class LayeringTests
     /// <summary>
     /// The load's folders and the edges allowed between them (a folder may always use itself and the
     /// root namespace): the core; the transports (TLS through the system's OpenSSL, and TLS's names);
+    /// gRPC's call and status codes, which HTTP's settings and counters carry and HTTP/2 speaks;
     /// HTTP's settings, counters and run state; the protocols on them, none on another; the engines
     /// (sockets, epoll) that drive any protocol over a transport, none on another; and the generator
     /// that picks an engine. WebSockets and TCP are each a protocol with its engine.
@@ -86,12 +87,13 @@ public sealed class LayeringTests
         ["OpenModel"] = ["Statistics"],
         ["Core"] = ["OpenModel", "Statistics"],
         ["Transports"] = [],
-        ["Http"] = ["Core", "OpenModel", "Statistics", "Transports"],
+        ["Protocols.Grpc"] = [],
+        ["Http"] = ["Core", "OpenModel", "Statistics", "Transports", "Protocols.Grpc"],
         ["Protocols.Http1"] = ["Http", "Core", "OpenModel", "Statistics"],
-        ["Protocols.Http2"] = ["Http", "Core", "OpenModel", "Statistics"],
+        ["Protocols.Http2"] = ["Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
         ["Engines.Sockets"] = ["Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
         ["Engines.Epoll"] = ["Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
-        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Protocols.Http1", "Http", "Core", "OpenModel", "Statistics"],
+        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Protocols.Http1", "Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
         ["Tcp"] = ["Core", "OpenModel", "Statistics"],
         ["WebSockets"] = ["Core", "OpenModel", "Statistics"],
     };

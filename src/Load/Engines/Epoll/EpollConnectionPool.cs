@@ -40,7 +40,7 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
             // Connections dealt round the threads, as wrk deals them.
             var count = (options.Connections / threads) + (t < options.Connections % threads ? 1 : 0);
             var connections = new EpollConnection[count];
-            var request = options.Http2 ? Protocols.Http2.Http2RequestBlock.Build(options.Url, options.Headers) : null;
+            var request = options.Http2 ? Protocols.Http2.Http2RequestBlock.Build(options) : null;
             for (var i = 0; i < count; i++)
             {
                 var validator = options.ValidatorFactory?.Invoke();

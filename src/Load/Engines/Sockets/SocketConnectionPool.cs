@@ -32,7 +32,7 @@ internal sealed class SocketConnectionPool : IHttpConnectionPool
         _shards = NewShards(options.Threads);
         _uncorrected = state.Schedule is null ? null : NewShards(options.Threads);
         _connections = new IHttpLoadConnection[options.Connections];
-        var request = options.Http2 ? Protocols.Http2.Http2RequestBlock.Build(options.Url, options.Headers) : null;
+        var request = options.Http2 ? Protocols.Http2.Http2RequestBlock.Build(options) : null;
         for (var i = 0; i < _connections.Length; i++)
         {
             var (shard, uncorrected) = (_shards[i % _shards.Length], _uncorrected?[i % _uncorrected.Length]);

@@ -3,7 +3,7 @@ namespace Benchmarks.Load.Protocols.Http2;
 /// <summary>
 /// Decodes the header blocks of HTTP/2 responses (RFC 7541) as a load needs them: every field is
 /// read, so the dynamic table stays in step with the server's encoder, and of the fields only the
-/// status and the content length are kept. Huffman-coded strings are decoded into a buffer of the
+/// status, the content length and gRPC's status (in a call's trailers) are kept. Huffman-coded strings are decoded into a buffer of the
 /// decoder's own; nothing is allocated per block. A block that breaks the rules (an index out of
 /// range, a string longer than the limit, bad Huffman padding, a size update above what was
 /// allowed) is a compression error, which ends the connection.
@@ -24,6 +24,8 @@ internal sealed class HpackDecoder
 
     private static ReadOnlySpan<byte> ContentLength => "content-length"u8;
 
+    private static ReadOnlySpan<byte> GrpcStatus => "grpc-status"u8;
+
     /// <summary>The longest block kept for <see cref="Decode"/>'s repeat check; a response's block is tens of bytes.</summary>
     private const int RepeatLimit = 256;
 
@@ -34,6 +36,7 @@ internal sealed class HpackDecoder
     private int _lastLength = -1;
     private int _lastStatus;
     private long _lastContentLength;
+    private int _lastGrpcStatus;
     private readonly HuffmanMemory _strings = new();
 
     /// <param name="tableSize">The dynamic table size this side advertised (SETTINGS_HEADER_TABLE_SIZE; 4,096 by default).</param>
@@ -64,18 +67,23 @@ internal sealed class HpackDecoder
     /// is the :status (0 when absent), <paramref name="contentLength"/> the content-length (-1
     /// when absent or unreadable).
     /// </summary>
-    public bool Decode(ReadOnlySpan<byte> block, out int status, out long contentLength)
+    public bool Decode(ReadOnlySpan<byte> block, out int status, out long contentLength) => Decode(block, out status, out contentLength, out _);
+
+    /// <summary>As <see cref="Decode(ReadOnlySpan{byte}, out int, out long)"/>, with <paramref name="grpcStatus"/> the <c>grpc-status</c> (-1 when absent or unreadable).</summary>
+    public bool Decode(ReadOnlySpan<byte> block, out int status, out long contentLength, out int grpcStatus)
     {
         if (_lastLength >= 0 && block.SequenceEqual(_last.AsSpan(0, _lastLength)))
         {
             Repeats++;
             status = _lastStatus;
             contentLength = _lastContentLength;
+            grpcStatus = _lastGrpcStatus;
             return true;
         }
 
         status = 0;
         contentLength = -1;
+        grpcStatus = -1;
         _lastLength = -1;
         var changesTable = false;
         var at = 0;
@@ -146,7 +154,7 @@ internal sealed class HpackDecoder
                 }
             }
 
-            Keep(name, value, ref status, ref contentLength);
+            Keep(name, value, ref status, ref contentLength, ref grpcStatus);
         }
 
         if (!changesTable && block.Length <= RepeatLimit)
@@ -155,13 +163,20 @@ internal sealed class HpackDecoder
             _lastLength = block.Length;
             _lastStatus = status;
             _lastContentLength = contentLength;
+            _lastGrpcStatus = grpcStatus;
         }
 
         return true;
     }
 
-    private static void Keep(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value, ref int status, ref long contentLength)
+    private static void Keep(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value, ref int status, ref long contentLength, ref int grpcStatus)
     {
+        if (name.SequenceEqual(GrpcStatus))
+        {
+            grpcStatus = System.Buffers.Text.Utf8Parser.TryParse(value, out int code, out var read) && read == value.Length && code >= 0 ? code : -1;
+            return;
+        }
+
         if (name.SequenceEqual(Status))
         {
             status = value.Length == 3 && char.IsAsciiDigit((char)value[0]) && char.IsAsciiDigit((char)value[1]) && char.IsAsciiDigit((char)value[2])

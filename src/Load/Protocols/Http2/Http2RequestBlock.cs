@@ -3,8 +3,8 @@ using System.Text;
 namespace Benchmarks.Load.Protocols.Http2;
 
 /// <summary>
-/// Builds a GET's header blocks (<see cref="Http2RequestBlocks"/>): :method GET and the :scheme
-/// from the static table; :path (unless it is the static table's "/"), :authority and any further
+/// Builds a request's header blocks (<see cref="Http2RequestBlocks"/>): :method (GET, or POST
+/// with a body) and the :scheme from the static table; :path (unless it is the static table's "/"), :authority and any further
 /// header as literals, not Huffman-coded, on the static table's names where there are some — with
 /// incremental indexing in the first block, so the later ones are indexed fields. The same bytes
 /// serve every request, so a load encodes its request once.
@@ -20,7 +20,19 @@ internal static class Http2RequestBlock
     /// <summary>The first dynamic table index (RFC 7541, 2.3.3): the newest entry.</summary>
     private const int FirstDynamicIndex = 62;
 
-    public static Http2RequestBlocks Build(Uri url, IReadOnlyList<KeyValuePair<string, string>> headers)
+    /// <summary>The blocks of the load's request: a GET of its URL, or with <see cref="Http.HttpLoadOptions.Grpc"/> a gRPC call (a POST of the framed message with gRPC's headers).</summary>
+    public static Http2RequestBlocks Build(Http.HttpLoadOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return options.Grpc is { } call
+            ? Build(options.Url, [.. Grpc.GrpcCall.Headers, .. options.Headers], call.Framed()) with { Grpc = true }
+            : Build(options.Url, options.Headers);
+    }
+
+    /// <param name="url">The :scheme, :authority and :path.</param>
+    /// <param name="headers">Further fields.</param>
+    /// <param name="body">A POST's body, sent in one DATA frame; null: a GET.</param>
+    public static Http2RequestBlocks Build(Uri url, IReadOnlyList<KeyValuePair<string, string>> headers, byte[]? body = null)
     {
         ArgumentNullException.ThrowIfNull(url);
         ArgumentNullException.ThrowIfNull(headers);
@@ -47,9 +59,11 @@ internal static class Http2RequestBlock
         var entries = fields.Sum(f => EntryOverhead + Encoding.ASCII.GetByteCount(f.Name) + Encoding.ASCII.GetByteCount(f.Value));
         var indexed = entries <= DefaultTableSize;
         var scheme = url.Scheme == Uri.UriSchemeHttps ? (byte)0x87 : (byte)0x86;
-        var first = new List<byte> { 0x82, scheme };
-        var repeat = new List<byte> { 0x82, scheme };
-        var plain = new List<byte> { 0x82, scheme };
+        // :method GET is static index 2, POST index 3.
+        var method = body is null ? (byte)0x82 : (byte)0x83;
+        var first = new List<byte> { method, scheme };
+        var repeat = new List<byte> { method, scheme };
+        var plain = new List<byte> { method, scheme };
         if (url.PathAndQuery == "/")
         {
             first.Add(0x84);
@@ -70,7 +84,7 @@ internal static class Http2RequestBlock
         }
 
         byte[] shrink = [0x20, .. plain];
-        return indexed ? new([.. first], [.. repeat], [.. plain], shrink) : new([.. plain], [.. plain], [.. plain], shrink);
+        return (indexed ? new Http2RequestBlocks([.. first], [.. repeat], [.. plain], shrink) : new([.. plain], [.. plain], [.. plain], shrink)) with { Body = body };
     }
 
     /// <summary>A literal field: the name by static index, or (index 0) as a string; the value as a string, not Huffman-coded.</summary>

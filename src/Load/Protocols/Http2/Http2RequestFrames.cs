@@ -3,7 +3,8 @@ using System.Buffers.Binary;
 namespace Benchmarks.Load.Protocols.Http2;
 
 /// <summary>
-/// One connection's request HEADERS frames: the first request's block fills the server's dynamic
+/// One connection's request frames: HEADERS, and a DATA frame after them when the request has a
+/// body (which then ends the stream instead). the first request's block fills the server's dynamic
 /// table and the later ones refer to it, until the server lowers its table below the default
 /// (SETTINGS_HEADER_TABLE_SIZE); then the next block starts with a table size update to 0 and
 /// every block after it uses no dynamic table (RFC 7541, 4.2; RFC 9113, 4.3.1).
@@ -14,6 +15,7 @@ internal sealed class Http2RequestFrames
     private readonly byte[] _repeat;
     private readonly byte[] _plain;
     private readonly byte[] _shrink;
+    private readonly byte[]? _body;
     private bool _opened;
     private bool _shrinkDue;
     private bool _withoutTable;
@@ -21,12 +23,23 @@ internal sealed class Http2RequestFrames
     public Http2RequestFrames(Http2RequestBlocks blocks)
     {
         ArgumentNullException.ThrowIfNull(blocks);
-        _first = Frame(blocks.First);
-        _repeat = Frame(blocks.Repeat);
-        _plain = Frame(blocks.Plain);
-        _shrink = Frame(blocks.Shrink);
-        MaxLength = Math.Max(Math.Max(_first.Length, _repeat.Length), Math.Max(_plain.Length, _shrink.Length));
+        var endStream = blocks.Body is null;
+        _first = Frame(blocks.First, endStream);
+        _repeat = Frame(blocks.Repeat, endStream);
+        _plain = Frame(blocks.Plain, endStream);
+        _shrink = Frame(blocks.Shrink, endStream);
+        if (blocks.Body is { } body)
+        {
+            _body = new byte[Http2Frame.HeaderLength + body.Length];
+            new Http2Frame(body.Length, Http2FrameType.Data, Http2Frame.EndStream, 0).Write(_body);
+            body.CopyTo(_body, Http2Frame.HeaderLength);
+        }
+
+        MaxLength = Math.Max(Math.Max(_first.Length, _repeat.Length), Math.Max(_plain.Length, _shrink.Length)) + (_body?.Length ?? 0);
     }
+
+    /// <summary>The body's bytes each request sends in DATA (what it takes of the flow-control windows); 0 without a body.</summary>
+    public int BodyLength => _body is null ? 0 : _body.Length - Http2Frame.HeaderLength;
 
     /// <summary>The longest frame <see cref="Write"/> may write.</summary>
     public int MaxLength { get; }
@@ -50,13 +63,20 @@ internal sealed class Http2RequestFrames
         (_opened, _shrinkDue) = (true, false);
         frame.CopyTo(into);
         BinaryPrimitives.WriteInt32BigEndian(into[5..], stream);
-        return frame.Length;
+        if (_body is null)
+        {
+            return frame.Length;
+        }
+
+        _body.CopyTo(into[frame.Length..]);
+        BinaryPrimitives.WriteInt32BigEndian(into[(frame.Length + 5)..], stream);
+        return frame.Length + _body.Length;
     }
 
-    private static byte[] Frame(byte[] block)
+    private static byte[] Frame(byte[] block, bool endStream)
     {
         var frame = new byte[Http2Frame.HeaderLength + block.Length];
-        new Http2Frame(block.Length, Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 0).Write(frame);
+        new Http2Frame(block.Length, Http2FrameType.Headers, endStream ? (byte)(Http2Frame.EndHeaders | Http2Frame.EndStream) : Http2Frame.EndHeaders, 0).Write(frame);
         block.CopyTo(frame, Http2Frame.HeaderLength);
         return frame;
     }

@@ -43,12 +43,15 @@ internal sealed class Http2Session
     private int _connectionUnacknowledged;
     private int _answered;
 
+    /// <summary>What the connection's flow-control window lets this client send in DATA (request bodies) before the server widens it.</summary>
+    private long _sendWindow;
+
     /// <param name="request">The request's header blocks (<see cref="Http2RequestBlock"/>).</param>
     /// <param name="streams">Requests in flight at most (h2load's -m).</param>
     public Http2Session(Http2RequestBlocks request, int streams, IResponseValidator? validator)
     {
         _requests = new Http2RequestFrames(request);
-        _streams = new Http2Streams(streams, validator);
+        _streams = new Http2Streams(streams, validator, request.Grpc);
         _send = new byte[Math.Max(16 * 1024, (streams * (_requests.MaxLength + 16)) + 1024)];
         _limit = streams;
     }
@@ -68,8 +71,8 @@ internal sealed class Http2Session
     /// <summary>The GOAWAY received, with its code ("HTTP/2 GOAWAY (NO_ERROR)"); null before one.</summary>
     public string? GoAwayCause { get; private set; }
 
-    /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it.</summary>
-    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length;
+    /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it, and room in the connection's window for its body.</summary>
+    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length && _sendWindow >= _requests.BodyLength;
 
     /// <summary>Why the connection failed (a protocol error of the server), or why the server sent GOAWAY with an error; null otherwise.</summary>
     public string? Error { get; private set; }
@@ -89,7 +92,7 @@ internal sealed class Http2Session
         _decoder.Reset();
         _requests.Reset();
         (_held, _parsed, _sendStart, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0, 0);
-        (_nextId, _limit, GoingAway, Error) = (1, _streams.Capacity, false, null);
+        (_nextId, _limit, GoingAway, Error, _sendWindow) = (1, _streams.Capacity, false, null, Http2Settings.DefaultWindow);
         Http2Frame.Preface.CopyTo(_send);
         _sendLength = Http2Frame.Preface.Length;
         _sendLength += Http2Settings.WriteClientSettings(_send.AsSpan(_sendLength));
@@ -117,6 +120,7 @@ internal sealed class Http2Session
     {
         _streams.Open(_nextId, timedFrom, sentAt, measured);
         _sendLength += _requests.Write(_send.AsSpan(_sendLength), _nextId);
+        _sendWindow -= _requests.BodyLength;
         _nextId = _nextId >= int.MaxValue - 2 ? -1 : _nextId + 2;
         if (measured)
         {
@@ -221,7 +225,7 @@ internal sealed class Http2Session
                     ? "FRAME_SIZE_ERROR: a GOAWAY shorter than 8 bytes"
                     : OnGoAway(BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue, BinaryPrimitives.ReadUInt32BigEndian(payload[4..]), ref counters);
             case Http2FrameType.WindowUpdate:
-                return frame.Length != 4 ? "FRAME_SIZE_ERROR: a WINDOW_UPDATE that is not 4 bytes" : null;
+                return OnWindowUpdate(frame, payload);
             case Http2FrameType.PushPromise:
                 return "PROTOCOL_ERROR: a PUSH_PROMISE, though this client disabled push";
             default:
@@ -315,7 +319,7 @@ internal sealed class Http2Session
 
         var stream = _headerStream;
         _headerStream = 0;
-        if (!_decoder.Decode(_headerBlock.AsSpan(0, _headerLength), out var status, out var contentLength))
+        if (!_decoder.Decode(_headerBlock.AsSpan(0, _headerLength), out var status, out var contentLength, out var grpcStatus))
         {
             return $"COMPRESSION_ERROR: the header block of stream {stream} does not decode";
         }
@@ -327,6 +331,12 @@ internal sealed class Http2Session
         }
 
         ref var slot = ref _streams[index];
+        if (grpcStatus >= 0)
+        {
+            // A gRPC call's status: in its trailers, or in a trailers-only answer's one block.
+            slot.GrpcStatus = grpcStatus;
+        }
+
         if (slot.Status == 0 && status is >= 100 and < 200 && !_headerEndStream)
         {
             // An interim response (100 Continue, 103 Early Hints): the final one follows.
@@ -367,6 +377,10 @@ internal sealed class Http2Session
             {
                 _requests.TableSize(value);
             }
+            else if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.InitialWindowSize && value < _requests.BodyLength)
+            {
+                return string.Create(CultureInfo.InvariantCulture, $"the server's stream window ({value:n0} bytes) is smaller than the request body ({_requests.BodyLength:n0} bytes), which this load sends in one DATA frame");
+            }
             else if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.MaxConcurrentStreams)
             {
                 _limit = (int)Math.Min(_streams.Capacity, value);
@@ -378,6 +392,26 @@ internal sealed class Http2Session
         }
 
         _sendLength += Http2Frame.Write(_send.AsSpan(_sendLength), Http2FrameType.Settings, Http2Frame.Ack, 0, default);
+        return null;
+    }
+
+    /// <summary>The server widens a window: the connection's is what request bodies take from (a stream's own starts at the server's SETTINGS and a body fits it).</summary>
+    private string? OnWindowUpdate(Http2Frame frame, ReadOnlySpan<byte> payload)
+    {
+        if (frame.Length != 4)
+        {
+            return "FRAME_SIZE_ERROR: a WINDOW_UPDATE that is not 4 bytes";
+        }
+
+        if (frame.Stream == 0)
+        {
+            _sendWindow += BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue;
+            if (_sendWindow > int.MaxValue)
+            {
+                return "FLOW_CONTROL_ERROR: the server widened the connection's window past 2^31 - 1";
+            }
+        }
+
         return null;
     }
 

@@ -26,6 +26,9 @@ internal struct Http2StreamSlot
     /// <summary>DATA bytes (with padding) since this client last widened the stream's window.</summary>
     public int Unacknowledged;
 
+    /// <summary>A gRPC call's <c>grpc-status</c> (from its trailers, or a trailers-only answer); -1 until one comes.</summary>
+    public int GrpcStatus;
+
     /// <summary>A header block or body that cannot be a good response (a missing status, a body past the validator's limit).</summary>
     public bool Malformed;
 }

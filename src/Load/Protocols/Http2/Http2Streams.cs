@@ -15,13 +15,16 @@ internal sealed class Http2Streams
     private static readonly double s_nanosecondsPerTick = 1_000_000_000.0 / Stopwatch.Frequency;
 
     private readonly IResponseValidator? _validator;
+    private readonly bool _grpc;
     private readonly Http2StreamSlot[] _slots;
     private readonly byte[]?[] _bodies;
     private int _lastFound;
 
-    public Http2Streams(int capacity, IResponseValidator? validator)
+    /// <param name="grpc">gRPC calls: good only with <c>grpc-status: 0</c>, each counted by its status.</param>
+    public Http2Streams(int capacity, IResponseValidator? validator, bool grpc = false)
     {
         _validator = validator;
+        _grpc = grpc;
         _slots = new Http2StreamSlot[capacity];
         _bodies = new byte[]?[capacity];
     }
@@ -48,7 +51,7 @@ internal sealed class Http2Streams
             index++;
         }
 
-        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1 };
+        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1, GrpcStatus = -1 };
         Outstanding++;
     }
 
@@ -88,7 +91,11 @@ internal sealed class Http2Streams
         slot.BodyLength += data.Length;
     }
 
-    /// <summary>The stream ended: its response is good (2xx or 3xx, its content-length kept, its body valid) or bad, and its latency recorded.</summary>
+    /// <summary>
+    /// The stream ended: its response is good (2xx or 3xx, its content-length kept, its body valid;
+    /// a gRPC call's <c>grpc-status</c> 0 as well) or bad, and its latency recorded; a gRPC call is
+    /// counted by its status.
+    /// </summary>
     public void Complete(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
     {
         ref var slot = ref _slots[index];
@@ -96,7 +103,13 @@ internal sealed class Http2Streams
         {
             var good = slot.Status is >= 200 and < 400 && !slot.Malformed
                 && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength)
-                && (_validator is not { } validator || validator.IsValid(_bodies[index] is { } body ? body.AsSpan(0, (int)slot.BodyLength) : default));
+                && (_validator is not { } validator || validator.IsValid(_bodies[index] is { } body ? body.AsSpan(0, (int)slot.BodyLength) : default))
+                && (!_grpc || slot.GrpcStatus == 0);
+            if (_grpc)
+            {
+                counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
+            }
+
             if (good)
             {
                 counters.Good++;

@@ -1,0 +1,42 @@
+using Benchmarks.Load.Protocols.Grpc;
+using static Benchmarks.Host.Measurements.Better;
+using static Benchmarks.Host.Measurements.Operation;
+
+namespace Benchmarks.Host.Measurements;
+
+/// <summary>
+/// What a gRPC load reports beside its HTTP figures (a call is an HTTP/2 request: its rate is
+/// <c>http/rps/mean</c>, its latency <c>http/latency/…</c>): the calls answered with each status
+/// other than OK, one name per status. They are among <c>http/requests/badresponses</c>, which
+/// counts every call that did not end OK, so they are its detail and not failures of their own.
+/// </summary>
+internal static class GrpcMeasures
+{
+    /// <summary>The name of the count of calls answered with <paramref name="slot"/>'s status (<see cref="GrpcStatus"/>).</summary>
+    public static string StatusName(int slot) => "grpc/status/" + GrpcStatus.Names[slot].ToLowerInvariant();
+
+    public static IReadOnlyList<Measurement> All { get; } =
+    [
+        .. Enumerable.Range(1, GrpcStatus.Count - 1).Select(slot => new Measurement(
+            StatusName(slot),
+            "count",
+            Max,
+            Lower,
+            slot == GrpcStatus.Missing
+                ? "gRPC calls answered without a grpc-status trailer (among the bad responses)"
+                : $"gRPC calls answered with status {GrpcStatus.Names[slot]} ({slot}) (among the bad responses)")),
+    ];
+
+    /// <summary>Adds the counts of the statuses other than OK that came: none for a load that made no gRPC calls.</summary>
+    public static void Add(IDictionary<string, double> measurements, IReadOnlyDictionary<string, long>? statuses)
+    {
+        ArgumentNullException.ThrowIfNull(measurements);
+        for (var slot = 1; statuses is not null && slot < GrpcStatus.Count; slot++)
+        {
+            if (statuses.TryGetValue(GrpcStatus.Names[slot], out var count))
+            {
+                measurements[StatusName(slot)] = count;
+            }
+        }
+    }
+}

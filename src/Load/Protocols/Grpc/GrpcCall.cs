@@ -1,0 +1,86 @@
+using System.Buffers.Binary;
+
+namespace Benchmarks.Load.Protocols.Grpc;
+
+/// <summary>
+/// A gRPC call the load makes again and again, to any server (as ghz does): the method is the
+/// URL's path (<c>/package.Service/Method</c>) and <see cref="Message"/> the request message as
+/// the server's protobuf code serializes it. It goes over HTTP/2 as a POST with
+/// <c>content-type: application/grpc</c> and <c>te: trailers</c>, the message length-prefixed and
+/// uncompressed in one DATA frame; the answer is good when its trailers say <c>grpc-status: 0</c>.
+/// </summary>
+public sealed record GrpcCall
+{
+    /// <summary>The prefix of a message on the wire: a compressed flag and a big-endian length.</summary>
+    public const int PrefixLength = 5;
+
+    /// <summary>The largest request message: its framed bytes fit one DATA frame of the default maximum size (16,384 bytes).</summary>
+    public const int MaxMessageLength = (16 * 1024) - PrefixLength;
+
+    public GrpcCall(byte[] message)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        if (message.Length > MaxMessageLength)
+        {
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"a gRPC request message of {message.Length:n0} bytes is over the {MaxMessageLength:n0} this load sends (one DATA frame)."));
+        }
+
+        Message = message;
+    }
+
+    /// <summary>The serialized request message (protobuf bytes; empty for an empty message).</summary>
+    public byte[] Message { get; }
+
+    /// <summary>The request headers a gRPC call adds to the load's own (RFC-style gRPC over HTTP/2).</summary>
+    public static IReadOnlyList<KeyValuePair<string, string>> Headers { get; } =
+    [
+        new("content-type", "application/grpc"),
+        new("te", "trailers"),
+    ];
+
+    /// <summary>The message as the request's DATA carries it: uncompressed, its length before it.</summary>
+    public byte[] Framed()
+    {
+        var framed = new byte[PrefixLength + Message.Length];
+        BinaryPrimitives.WriteInt32BigEndian(framed.AsSpan(1), Message.Length);
+        Message.CopyTo(framed, PrefixLength);
+        return framed;
+    }
+
+    /// <summary>The message as <c>hex:…</c>, the form <see cref="Parse"/> reads and a run gives its load.</summary>
+    public string ToHex() => "hex:" + Convert.ToHexStringLower(Message);
+
+    /// <summary>
+    /// Reads a request message: <c>hex:0a0b…</c> (the bytes in hexadecimal; <c>hex:</c> alone is the
+    /// empty message) or the path of a file holding the serialized bytes.
+    /// </summary>
+    public static GrpcCall Parse(string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        if (value.StartsWith("hex:", StringComparison.OrdinalIgnoreCase))
+        {
+            try
+            {
+                return new GrpcCall(Convert.FromHexString(value.AsSpan(4)));
+            }
+            catch (FormatException)
+            {
+                throw new ArgumentException($"'{value}' is not a message in hexadecimal (hex: then an even number of 0-9, a-f).");
+            }
+        }
+
+        if (!File.Exists(value))
+        {
+            throw new ArgumentException($"no file '{value}' holds the request message (give a file of the serialized message, or hex:… its bytes).");
+        }
+
+        var length = new FileInfo(value).Length;
+        return length > MaxMessageLength
+            ? throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"'{value}' holds {length:n0} bytes: a gRPC request message is at most {MaxMessageLength:n0} here (one DATA frame)."))
+            : new GrpcCall(File.ReadAllBytes(value));
+    }
+
+    public bool Equals(GrpcCall? other) => other is not null && Message.AsSpan().SequenceEqual(other.Message);
+
+    public override int GetHashCode() => Message.Length;
+}

@@ -1,0 +1,66 @@
+using System.Text.Json.Nodes;
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Grpc;
+
+/// <summary>
+/// gRPC end to end: the unary scenario served by Kestrel through Grpc.AspNetCore, verified and
+/// loaded over h2c by the built-in load and by h2load; the load calling a method the server does
+/// not have counts every answer as UNIMPLEMENTED; a server model that cannot host the scenario is
+/// refused before anything starts. Nothing here is a speed, so it runs in the parallel tier.
+/// </summary>
+public sealed class GrpcRunTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
+
+    [Theory]
+    [InlineData("builtin")]
+    [InlineData("h2load")]
+    public async Task A_grpc_unary_run_is_verified_loaded_over_http2_and_stored_with_its_call_rate(string generator)
+    {
+        Tools.Require("h2load");
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "grpc-unary", "--generator", generator, "-c", "8", "--streams", "4", "-d", "2s", "-w", "1s", "-T", "10s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("Verified: 4", run.Output, StringComparison.Ordinal);
+        var document = StoredRuns.Single(results);
+        Assert.Equal("h2c", document.Parameters["protocol"]);
+        Assert.EndsWith("/grpc.testing.BenchmarkService/UnaryCall", document.Parameters["url"], StringComparison.Ordinal);
+        Assert.Equal("2 bytes", document.Parameters["grpc-message"]);
+        var m = document.Measurements;
+        Assert.True(m["http/rps/mean"] > 100 && m["http/requests/badresponses"] == 0, run.ToString());
+        Assert.DoesNotContain(m.Keys, k => k.StartsWith("grpc/status/", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task A_load_calling_a_method_the_server_lacks_counts_every_answer_unimplemented_and_fails_in_one_line()
+    {
+        await using var serve = await ServeProcess.StartAsync("kestrel", scenario: "grpc-unary", more: ["--protocol", "h2c"]);
+        var folder = TestPaths.NewTempDirectory();
+        var json = Path.Combine(folder, "load.json");
+        var load = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/NoSuchMethod", "--protocol", "h2c", "--grpc-message", "hex:100a", "-c", "2", "-d", "1s", "-w", "0s", "--json", json);
+        Assert.NotEqual(0, load.ExitCode);
+        var result = JsonNode.Parse(await File.ReadAllTextAsync(json))!;
+        var requests = (long)result["good"]! + (long)result["bad"]!;
+        Assert.True(requests > 10 && (long)result["good"]! == 0, load.ToString());
+        Assert.Equal(requests, (long)result["grpcStatuses"]!["UNIMPLEMENTED"]!);
+
+        // The same load with a message over HTTP/1.1 is refused before it starts.
+        var http1 = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/UnaryCall", "--grpc-message", "hex:100a", "-d", "1s");
+        Assert.Equal(2, http1.ExitCode);
+        Assert.Contains("gRPC runs over HTTP/2", http1.Error, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("sockets")]
+    [InlineData("libuv")]
+    public async Task A_server_model_that_cannot_host_grpc_endpoints_is_refused_in_one_line(string server)
+    {
+        var (exitCode, _, error) = await InProcessCli.InvokeAsync("run", "grpc-unary", "--server", server);
+        Assert.Equal(2, exitCode);
+        Assert.Contains($"served by ASP.NET Core endpoints of its own", error, StringComparison.Ordinal);
+        Assert.Contains("servers that serve it: kestrel.", error, StringComparison.Ordinal);
+        Assert.Single(error.Trim().Split('\n'));
+    }
+}
