@@ -152,6 +152,11 @@ internal static class RunPlanner
             given.AddRange(choices.LocalAddresses.Count == 0 ? [] : ["--local-address"]);
         }
 
+        if (scenario.Load.GrpcMessage is null)
+        {
+            given.AddRange(choices.Load.Get(LoadParameters.GrpcMessage) is null ? [] : [LoadParameters.GrpcMessage.Flag]);
+        }
+
         if (given.Count > 0)
         {
             throw new UsageException($"{string.Join(", ", given)} {(given.Count == 1 ? "does" : "do")} not apply to '{scenario.Name}', {kind}.");

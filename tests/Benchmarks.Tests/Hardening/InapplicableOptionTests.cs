@@ -13,6 +13,8 @@ public sealed class InapplicableOptionTests
     [InlineData("--ws-mode does not apply to 'tcp-echo', a raw TCP scenario.", "run", "tcp-echo", "--server", "sockets", "--ws-mode", "connect")]
     [InlineData("--tcp-mode does not apply to 'ws-echo', a WebSocket scenario.", "run", "ws-echo", "--tcp-mode", "churn")]
     [InlineData("--window, --message-size do not apply to 'json', an HTTP scenario.", "run", "json", "--window", "4", "--message-size", "64")]
+    [InlineData("--grpc-message does not apply to 'json', an HTTP scenario.", "run", "json", "--grpc-message", "hex:100a")]
+    [InlineData("--grpc-message does not apply to 'ws-echo', a WebSocket scenario.", "run", "ws-echo", "--grpc-message", "hex:")]
     [InlineData("--trace-seconds must be more than 0", "run", "plaintext", "--trace-seconds", "0s")]
     [InlineData("--start-timeout must be more than 0", "run", "plaintext", "--start-timeout", "0s")]
     [InlineData("--keep-alive is true or false (got 'maybe').", "run", "plaintext", "--keep-alive", "maybe")]

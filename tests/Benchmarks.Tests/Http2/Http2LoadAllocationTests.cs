@@ -4,22 +4,28 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Http2;
 
-/// <summary>The HTTP/2 load allocates nothing per request once warm: framing, HPACK, streams and counting, over h2c and over h2 (OpenSSL's TLS), in the closed loop and in the open model (the epoll engine's idle stack and schedule).</summary>
+/// <summary>
+/// The HTTP/2 load allocates nothing per request once warm: framing, HPACK, streams and counting,
+/// over h2c and over h2 (OpenSSL's TLS), and gRPC calls (a POST's DATA, the connection's window,
+/// trailers, counting by status) in the open model (the epoll engine's idle stack and schedule).
+/// </summary>
 [Collection(Measuring.Name)]
 public sealed class Http2LoadAllocationTests
 {
     [Theory]
     [InlineData("h2c", 0)]
-    [InlineData("h2c", 20_000)]
+    [InlineData("grpc", 20_000)]
     [InlineData("h2", 0)]
     public async Task The_http2_load_allocates_nothing_per_request_against_a_real_server(string protocol, int rate)
     {
         // Four streams per connection: answers one at a time and several per read both happen.
         const int streams = 4;
-        await using var serve = await ServeProcess.StartAsync("kestrel", more: ["--protocol", protocol]);
+        var grpc = protocol == "grpc";
+        await using var serve = await ServeProcess.StartAsync("kestrel", scenario: grpc ? "grpc-unary" : "plaintext", more: ["--protocol", grpc ? "h2c" : protocol]);
         var options = new HttpLoadOptions
         {
-            Url = new Uri($"{(protocol == "h2" ? "https" : "http")}://127.0.0.1:{serve.Port}/plaintext"),
+            Url = new Uri($"{(protocol == "h2" ? "https" : "http")}://127.0.0.1:{serve.Port}/{(grpc ? "grpc.testing.BenchmarkService/UnaryCall" : "plaintext")}"),
+            Grpc = grpc ? new Benchmarks.Load.Protocols.Grpc.GrpcCall([0x10, 0x0a]) : null,
             Http2 = true,
             Connections = 16,
             Threads = 1,
@@ -27,7 +33,8 @@ public sealed class Http2LoadAllocationTests
             Rate = rate == 0 ? null : rate,
             Duration = TimeSpan.FromSeconds(1),
             Warmup = TimeSpan.FromSeconds(0.5),
-            ValidatorFactory = () => new ExactBody("Hello, World!"),
+            // gRPC: SimpleResponse { payload: { body: 10 zero bytes } }, framed.
+            ValidatorFactory = () => grpc ? new ExactBody([0, 0, 0, 0, 14, 0x0a, 12, 0x12, 10, .. new byte[10]]) : new ExactBody("Hello, World!"),
         };
         var machine = MachineLoad.Start();
         var warm = await HttpLoadGenerator.RunAsync(options, null, CancellationToken.None);

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# gRPC unary loads side by side, in one sitting, against one server: the gRPC scenario
+# (Grpc.AspNetCore on Kestrel, h2c) on CPU 0, each load on CPU 1 — the built-in gRPC load (epoll
+# engine, one thread), h2load posting the same framed message with gRPC's headers (one thread),
+# and Grpc.Net.Client, the load a .NET user would write (eng/bench/grpc-client). Every cell is
+# CONNECTIONS x CALLS in flight per connection, ROUNDS times with the loads in rotating order.
+# The rate is each load's count of calls completed in its measured window; the CPU is the load
+# process's user + kernel time from /proc/<pid>/stat over the window's inner part (1 s after the
+# warm-up to 1 s before the end), so CPU per call is its own time over the calls it made then.
+# Prints per cell and load the median calls/s with its spread, the median µs of load CPU per
+# call, and the ratios of the built-in load to each peer.
+#
+#   eng/bench/grpc.sh   (DURATION=8 WARMUP=3 ROUNDS=3 CELLS="16x4 64x1 64x16" OUT=/tmp/...)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+exe=$root/src/Host/bin/Release/net10.0/benchmarks
+client=$root/eng/bench/grpc-client/bin/Release/net10.0/grpc-client-load
+duration=${DURATION:-8}
+warmup=${WARMUP:-3}
+rounds=${ROUNDS:-3}
+cells=${CELLS:-"16x4 64x1 64x16"}
+out=${OUT:-/tmp/benchmarks-grpc}
+bash "$root/eng/install-tools.sh" h2load
+dotnet build "$root/src/Host" -c Release -nologo -clp:ErrorsOnly > /dev/null
+dotnet build "$root/eng/bench/grpc-client" -c Release -nologo -clp:ErrorsOnly > /dev/null
+rm -rf "$out" && mkdir -p "$out"
+
+port=$(( 20000 + RANDOM % 10000 ))
+method="http://127.0.0.1:$port/grpc.testing.BenchmarkService/UnaryCall"
+taskset -c 0 "$exe" serve --scenario grpc-unary --server kestrel --protocol h2c --urls "http://127.0.0.1:$port" > "$out/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2> /dev/null || true; wait $server 2> /dev/null || true' EXIT
+for _ in $(seq 1 100); do grep -q "Application started" "$out/server.log" && break; sleep 0.1; done
+# SimpleRequest { response_size: 10 }, framed for h2load.
+printf '\x00\x00\x00\x00\x02\x10\x0a' > "$out/request.bin"
+# The server warms up (JIT, tiering) under a load that is not measured: the first cell's first load would carry it.
+taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a -c 16 --streams 4 -t 1 -w 0s -d 8s > "$out/server-warmup.txt" 2>&1
+
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
+
+measure() { # name connections calls round
+  local name=$1 c=$2 m=$3 round=$4 file="$out/$1-$2x$3-$4.txt"
+  case $name in
+    builtin) taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a -c "$c" --streams "$m" -t 1 -w "${warmup}s" -d "${duration}s" --json "$file.json" > "$file" 2>&1 & ;;
+    h2load) taskset -c 1 h2load -c "$c" -m "$m" -t 1 --warm-up-time "$warmup" -D "$duration" -d "$out/request.bin" -H 'content-type: application/grpc' -H 'te: trailers' "$method" > "$file" 2>&1 & ;;
+    dotnet) taskset -c 1 "$client" "http://127.0.0.1:$port" "$c" "$m" "$warmup" "$duration" > "$file" 2>&1 & ;;
+  esac
+  local pid=$!
+  sleep $(( warmup + 1 ))
+  local before; before=$(cpu_seconds "$pid")
+  sleep $(( duration - 2 ))
+  local after; after=$(cpu_seconds "$pid")
+  wait "$pid" || true
+  local rate
+  case $name in
+    builtin) rate=$(awk '/^Requests\/sec:/ { print $2 }' "$file") ;;
+    h2load) rate=$(awk '/^finished in/ { print $4 }' "$file") ;;
+    dotnet) rate=$(awk '/^calls/ { print $4 }' "$file") ;;
+  esac
+  echo "$name $c $m $rate $(awk -v a="$after" -v b="$before" -v r="$rate" -v d="$duration" 'BEGIN { printf "%.3f", (a - b) / ((d - 2) * r) * 1e6 }')" >> "$out/cells.txt"
+}
+
+for cell in $cells; do
+  c=${cell%x*}; m=${cell#*x}
+  for round in $(seq 1 "$rounds"); do
+    case $(( round % 3 )) in
+      1) order="builtin h2load dotnet" ;;
+      2) order="h2load dotnet builtin" ;;
+      0) order="dotnet builtin h2load" ;;
+    esac
+    for name in $order; do measure "$name" "$c" "$m" "$round"; done
+  done
+done
+
+python3 - "$out/cells.txt" <<'PY'
+import sys, statistics, collections
+rows = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    name, c, m, rate, cpu = line.split()
+    rows[(c, m, name)].append((float(rate), float(cpu)))
+cells = sorted({(c, m) for c, m, _ in rows}, key=lambda k: (int(k[0]), int(k[1])))
+print(f"{'cell':>10} {'load':>8} {'calls/s':>10} {'spread':>16} {'us/call':>8}")
+for c, m in cells:
+    med = {}
+    for name in ("builtin", "h2load", "dotnet"):
+        values = rows[(c, m, name)]
+        rate = statistics.median(v[0] for v in values); cpu = statistics.median(v[1] for v in values)
+        med[name] = (rate, cpu)
+        print(f"{c + 'x' + m:>10} {name:>8} {rate:>10,.0f} {min(v[0] for v in values):>7,.0f}-{max(v[0] for v in values):<8,.0f} {cpu:>8.2f}")
+    for peer in ("h2load", "dotnet"):
+        print(f"{'':>10} builtin/{peer}: rate {med['builtin'][0] / med[peer][0]:.2f}x, CPU per call {med['builtin'][1] / med[peer][1]:.2f}x")
+PY
