@@ -8,9 +8,11 @@
 # process's user + kernel time from /proc/<pid>/stat over the window's inner part (1 s after the
 # warm-up to 1 s before the end), so CPU per call is its own time over the calls it made then.
 # Prints per cell and load the median calls/s with its spread, the median µs of load CPU per
-# call, and the ratios of the built-in load to each peer.
+# call, and the ratios of the built-in load to each peer. CALL=ping-pong measures gRPC streaming
+# instead (StreamingCall kept open, a message answered before the next goes, round trips counted)
+# with the built-in load and Grpc.Net.Client: h2load cannot hold a stream open.
 #
-#   eng/bench/grpc.sh   (DURATION=8 WARMUP=3 ROUNDS=3 CELLS="16x4 64x1 64x16" OUT=/tmp/...)
+#   eng/bench/grpc.sh   (DURATION=8 WARMUP=3 ROUNDS=3 CELLS="16x4 64x1 64x16" CALL=unary OUT=/tmp/...)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 exe=$root/src/Host/bin/Release/net10.0/benchmarks
@@ -19,14 +21,16 @@ duration=${DURATION:-8}
 warmup=${WARMUP:-3}
 rounds=${ROUNDS:-3}
 cells=${CELLS:-"16x4 64x1 64x16"}
+call=${CALL:-unary}
 out=${OUT:-/tmp/benchmarks-grpc}
+if [ "$call" = ping-pong ]; then loads="builtin dotnet"; method_name=StreamingCall; else loads="builtin h2load dotnet"; method_name=UnaryCall; fi
 bash "$root/eng/install-tools.sh" h2load
 dotnet build "$root/src/Host" -c Release -nologo -clp:ErrorsOnly > /dev/null
 dotnet build "$root/eng/bench/grpc-client" -c Release -nologo -clp:ErrorsOnly > /dev/null
 rm -rf "$out" && mkdir -p "$out"
 
 port=$(( 20000 + RANDOM % 10000 ))
-method="http://127.0.0.1:$port/grpc.testing.BenchmarkService/UnaryCall"
+method="http://127.0.0.1:$port/grpc.testing.BenchmarkService/$method_name"
 taskset -c 0 "$exe" serve --scenario grpc-unary --server kestrel --protocol h2c --urls "http://127.0.0.1:$port" > "$out/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2> /dev/null || true; wait $server 2> /dev/null || true' EXIT
@@ -34,16 +38,16 @@ for _ in $(seq 1 100); do grep -q "Application started" "$out/server.log" && bre
 # SimpleRequest { response_size: 10 }, framed for h2load.
 printf '\x00\x00\x00\x00\x02\x10\x0a' > "$out/request.bin"
 # The server warms up (JIT, tiering) under a load that is not measured: the first cell's first load would carry it.
-taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a -c 16 --streams 4 -t 1 -w 0s -d 8s > "$out/server-warmup.txt" 2>&1
+taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" -c 16 --streams 4 -t 1 -w 0s -d 8s > "$out/server-warmup.txt" 2>&1
 
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
 
 measure() { # name connections calls round
   local name=$1 c=$2 m=$3 round=$4 file="$out/$1-$2x$3-$4.txt"
   case $name in
-    builtin) taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a -c "$c" --streams "$m" -t 1 -w "${warmup}s" -d "${duration}s" --json "$file.json" > "$file" 2>&1 & ;;
+    builtin) taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" -c "$c" --streams "$m" -t 1 -w "${warmup}s" -d "${duration}s" --json "$file.json" > "$file" 2>&1 & ;;
     h2load) taskset -c 1 h2load -c "$c" -m "$m" -t 1 --warm-up-time "$warmup" -D "$duration" -d "$out/request.bin" -H 'content-type: application/grpc' -H 'te: trailers' "$method" > "$file" 2>&1 & ;;
-    dotnet) taskset -c 1 "$client" "http://127.0.0.1:$port" "$c" "$m" "$warmup" "$duration" > "$file" 2>&1 & ;;
+    dotnet) taskset -c 1 "$client" "http://127.0.0.1:$port" "$c" "$m" "$warmup" "$duration" ${call/unary/} > "$file" 2>&1 & ;;
   esac
   local pid=$!
   sleep $(( warmup + 1 ))
@@ -63,11 +67,8 @@ measure() { # name connections calls round
 for cell in $cells; do
   c=${cell%x*}; m=${cell#*x}
   for round in $(seq 1 "$rounds"); do
-    case $(( round % 3 )) in
-      1) order="builtin h2load dotnet" ;;
-      2) order="h2load dotnet builtin" ;;
-      0) order="dotnet builtin h2load" ;;
-    esac
+    # The loads in rotating order: each goes first in one round.
+    order=$(echo $loads | awk -v r="$round" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r - 1) % NF + 1) }')
     for name in $order; do measure "$name" "$c" "$m" "$round"; done
   done
 done
@@ -84,9 +85,11 @@ for c, m in cells:
     med = {}
     for name in ("builtin", "h2load", "dotnet"):
         values = rows[(c, m, name)]
+        if not values:
+            continue
         rate = statistics.median(v[0] for v in values); cpu = statistics.median(v[1] for v in values)
         med[name] = (rate, cpu)
         print(f"{c + 'x' + m:>10} {name:>8} {rate:>10,.0f} {min(v[0] for v in values):>7,.0f}-{max(v[0] for v in values):<8,.0f} {cpu:>8.2f}")
-    for peer in ("h2load", "dotnet"):
+    for peer in [p for p in ("h2load", "dotnet") if p in med]:
         print(f"{'':>10} builtin/{peer}: rate {med['builtin'][0] / med[peer][0]:.2f}x, CPU per call {med['builtin'][1] / med[peer][1]:.2f}x")
 PY

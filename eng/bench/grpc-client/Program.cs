@@ -3,15 +3,19 @@ using System.Globalization;
 using Benchmarks.Scenarios.Grpc;
 using Grpc.Net.Client;
 
-// grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS
+// grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS [ping-pong]
 // A closed loop of unary calls (response_size 10), one GrpcChannel (one HTTP/2 connection) per
-// connection, each with that many calls in flight; prints the window's calls, calls/s and the
-// process's CPU seconds (user + kernel) over the warm-up and the window.
-if (args.Length != 5)
+// connection, each with that many calls in flight; with ping-pong, that many StreamingCall
+// streams per connection instead, each sending its next message when the last is answered.
+// Prints the window's calls (round trips), their rate and the process's CPU seconds (user +
+// kernel) over the warm-up and the window.
+if (args.Length is not (5 or 6) || (args.Length == 6 && args[5] != "ping-pong"))
 {
-    Console.Error.WriteLine("usage: grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS");
+    Console.Error.WriteLine("usage: grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS [ping-pong]");
     return 2;
 }
+
+var pingPong = args.Length == 6;
 
 var url = args[0];
 var (connections, calls) = (Int(args[1]), Int(args[2]));
@@ -25,11 +29,24 @@ using var stop = new CancellationTokenSource();
 var loops = channels.SelectMany(channel => Enumerable.Range(0, calls).Select(_ => Task.Run(async () =>
 {
     var client = new BenchmarkService.BenchmarkServiceClient(channel);
+    using var stream = pingPong ? client.StreamingCall(cancellationToken: stop.Token) : null;
     while (!stop.IsCancellationRequested)
     {
         try
         {
-            await client.UnaryCallAsync(request, cancellationToken: stop.Token);
+            if (stream is null)
+            {
+                await client.UnaryCallAsync(request, cancellationToken: stop.Token);
+            }
+            else
+            {
+                await stream.RequestStream.WriteAsync(request, stop.Token);
+                if (!await stream.ResponseStream.MoveNext(stop.Token))
+                {
+                    throw new InvalidOperationException("the server ended the stream");
+                }
+            }
+
             if (Volatile.Read(ref measuring))
             {
                 Interlocked.Increment(ref counted);

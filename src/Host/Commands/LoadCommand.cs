@@ -144,6 +144,11 @@ internal static class LoadCommand
                         throw new UsageException($"{tool} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
                     }
 
+                    if (options.Grpc is { PingPong: true })
+                    {
+                        throw new UsageException($"{tool} cannot keep a gRPC stream open for ping-pong: --grpc-call ping-pong needs the built-in load (--generator builtin).");
+                    }
+
                     if (result.GetValue(output.Distribution) is not null)
                     {
                         throw new UsageException($"{tool} prints no histogram: --latency-distribution needs the built-in load (--generator builtin).");

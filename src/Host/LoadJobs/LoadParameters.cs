@@ -145,7 +145,30 @@ internal static class LoadParameters
         o => o.Grpc is { } call ? [call.ToHex()] : [],
         o => o.Grpc is { } call ? Invariant(call.Message.Length) + " bytes" : null)
     {
-        HelpGroup = ShapeGroup, Http = (o, v) => o with { Grpc = v },
+        HelpGroup = ShapeGroup, Http = (o, v) => o with { Grpc = v! with { PingPong = o.Grpc?.PingPong ?? false } },
+    };
+
+    /// <summary>How each gRPC call goes: unary, or a ping-pong stream (<see cref="GrpcCall.PingPong"/>); run's default is the scenario's.</summary>
+    public static LoadParameter<string?> GrpcCallKind { get; } = new(
+        "grpc-call",
+        () =>
+        {
+            var option = new Option<string?>("--grpc-call")
+            {
+                Description = "gRPC: unary (a call per message; the default) or ping-pong (a bidirectional stream kept open, its next message sent when the last is answered, as gRPC's StreamingCall; each round trip counted and timed).",
+                HelpName = "unary|ping-pong",
+            };
+            option.AcceptOnlyFromAmong("unary", "ping-pong");
+            return option;
+        },
+        (result, option) => result.GetValue((Option<string?>)option),
+        o => o.Grpc is { PingPong: true } ? ["ping-pong"] : [],
+        o => o.Grpc is { } call ? (call.PingPong ? "ping-pong" : "unary") : null)
+    {
+        HelpGroup = ShapeGroup,
+        Http = (o, v) => o.Grpc is { } call
+            ? o with { Grpc = call with { PingPong = v == "ping-pong" } }
+            : throw new ArgumentException("--grpc-call needs --grpc-message: the message each call sends."),
     };
 
     /// <summary>The open model's rate; 0 on the command line is the closed loop, as not giving it is.</summary>
@@ -160,7 +183,7 @@ internal static class LoadParameters
     };
 
     /// <summary>Every shared load setting, in the order the help lists them.</summary>
-    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, GrpcMessage, Rate];
+    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, GrpcMessage, GrpcCallKind, Rate];
 
     /// <summary>The options under <paramref name="group"/>, as the help lists them.</summary>
     public static IReadOnlyList<string> Flags(string group) => [.. All.Where(p => p.HelpGroup == group).Select(p => p.Flag)];

@@ -48,6 +48,11 @@ internal static class RunPlanner
             IWebSocketScenario ws => WebSocketJob(choices, ws),
             _ => HttpJob(choices.Generator, wire),
         };
+        if (loadJob is H2loadLoadJob && scenario.Load.GrpcPingPong)
+        {
+            throw new UsageException($"h2load cannot keep a gRPC stream open for ping-pong: '{scenario.Name}' needs the built-in load (--generator builtin).");
+        }
+
         var path = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, scenario.Load.Path) : scenario.Load.Path;
         var shape = choices.Load;
         var iterations = choices.Iterations is >= 1 and <= 100 ? choices.Iterations : throw new UsageException("--iterations must be between 1 and 100.");
@@ -99,7 +104,7 @@ internal static class RunPlanner
                 WarmupMax = shape.Get(LoadParameters.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null,
                 Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
                 Http2 = wire.Protocol == HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
-                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) : null,
+                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) { PingPong = scenario.Load.GrpcPingPong } : null,
             }),
         };
         CheckLoad(request, shape, choices.FindMax);

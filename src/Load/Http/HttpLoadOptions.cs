@@ -79,6 +79,11 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException($"The epoll engine's TLS is the system's OpenSSL, and {OpenSslNative.Ssl} cannot be loaded here.");
         }
 
+        if (Grpc is { PingPong: true } && Rate is not null)
+        {
+            throw new ArgumentException("--rate sends each request at its own time, and a ping-pong stream sends its next message when the last is answered: the open model takes unary calls.");
+        }
+
         if (Http2 && !KeepAlive)
         {
             throw new ArgumentException("--keep-alive false is HTTP/1.1's: an HTTP/2 connection carries many requests (give --protocol http1 or https for a handshake per request).");

@@ -70,9 +70,7 @@ public sealed class GrpcProtocolTests
     public void Answers_are_good_only_with_grpc_status_0_and_every_answer_is_counted_by_its_status()
     {
         var expected = new byte[] { 0, 0, 0, 0, 2, 0x0a, 0x00 };
-        var session = new Http2Session(Http2RequestBlock.Build(new HttpLoadOptions { Url = s_method, Http2 = true, Grpc = new GrpcCall([]) }), 4, new Exactly(expected));
-        session.Start();
-        session.Sent();
+        var session = Started(new GrpcCall([]), 4, new Exactly(expected));
         var counters = default(ConnectionCounters);
         var histogram = new LatencyHistogram();
         for (var i = 0; i < 4; i++)
@@ -108,9 +106,7 @@ public sealed class GrpcProtocolTests
     public void Request_bodies_wait_for_the_connections_window_and_a_stream_window_smaller_than_one_body_fails_the_connection()
     {
         var message = new byte[GrpcCall.MaxMessageLength];
-        var session = new Http2Session(Http2RequestBlock.Build(new HttpLoadOptions { Url = s_method, Http2 = true, Grpc = new GrpcCall(message) }), 8, null);
-        session.Start();
-        session.Sent();
+        var session = Started(new GrpcCall(message), 8, null);
         var counters = default(ConnectionCounters);
         var histogram = new LatencyHistogram();
 
@@ -140,6 +136,86 @@ public sealed class GrpcProtocolTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_ping_pong_stream_counts_each_answered_message_and_sends_the_next_on_the_same_stream()
+    {
+        byte[] expected = [0, 0, 0, 0, 2, 0x0a, 0x00];
+        var session = Started(new GrpcCall([0x10, 0x0a]) { PingPong = true }, 2, new Exactly(expected));
+        var counters = default(ConnectionCounters);
+        var histogram = new LatencyHistogram();
+        session.Open(0, 0, measured: true, ref counters);
+        session.Open(0, 0, measured: true, ref counters);
+
+        // The first message's DATA leaves the stream open.
+        var opened = session.Pending.ToArray();
+        Assert.True(Http2Frame.TryRead(opened, out var headers));
+        Assert.True(Http2Frame.TryRead(opened.AsSpan(Http2Frame.HeaderLength + headers.Length), out var data));
+        Assert.Equal((Http2FrameType.Data, 1, (byte)0), (data.Type, data.Stream, data.Flags));
+        session.Sent();
+
+        // Stream 1: its answer split across two DATA frames, then a second answer; stream 3: one answer,
+        // then its trailers say OK while its next message is in flight (a bad round trip: the stream ended instead).
+        Feed(session, ref counters, histogram,
+        [
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 1, [0x88]),
+            .. Frame(Http2FrameType.Data, 0, 1, expected[..3]),
+            .. Frame(Http2FrameType.Data, 0, 1, expected[3..]),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 3, [0x88]),
+            .. Frame(Http2FrameType.Data, 0, 3, expected),
+        ]);
+        Assert.Equal((4, 2, 0), (counters.Sent, counters.Good, counters.Bad));
+        var next = session.Pending.ToArray();
+        Assert.Equal(2 * (Http2Frame.HeaderLength + 7), next.Length);
+        Assert.True(Http2Frame.TryRead(next, out var again));
+        Assert.Equal((Http2FrameType.Data, 1, (byte)0, 7), (again.Type, again.Stream, again.Flags, again.Length));
+        session.Sent();
+
+        Feed(session, ref counters, histogram,
+        [
+            .. Frame(Http2FrameType.Data, 0, 1, expected),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 3, Literal("grpc-status", "0")),
+        ]);
+        Assert.Equal((5, 3, 1), (counters.Sent, counters.Good, counters.Bad));
+        Assert.Equal(1, counters.Grpc[0]);
+        Assert.Equal(1, session.Outstanding);
+        Assert.Equal(4, histogram.TotalCount);
+
+        // The run's end: stream 1's message in flight is unfinished, and Sent = Good + Bad + Lost + Unfinished.
+        session.Abandon(ref counters, unfinished: true);
+        Assert.Equal(counters.Sent, counters.Good + counters.Bad + counters.Lost + counters.Unfinished);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_ping_pong_message_waits_for_its_streams_window_and_goes_when_the_server_widens_it()
+    {
+        var message = new byte[GrpcCall.MaxMessageLength];
+        byte[] answer = [0, 0, 0, 0, 0];
+        var session = Started(new GrpcCall(message) { PingPong = true }, 1, null);
+        var counters = default(ConnectionCounters);
+        var histogram = new LatencyHistogram();
+        session.Open(0, 0, measured: true, ref counters);
+        session.Sent();
+
+        // 65,535 bytes a stream: three messages of 16,384 go, the fourth waits for a WINDOW_UPDATE of the stream.
+        for (var i = 0; i < 3; i++)
+        {
+            Feed(session, ref counters, histogram, i == 0 ? [.. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 1, [0x88]), .. Frame(Http2FrameType.Data, 0, 1, answer)] : Frame(Http2FrameType.Data, 0, 1, answer));
+            Assert.Equal(i < 2 ? Http2Frame.HeaderLength + 16_384 : 0, session.Pending.Length);
+            session.Sent();
+        }
+
+        // The connection's window was widened; the stream's was not.
+        Span<byte> increment = stackalloc byte[4];
+        BinaryPrimitives.WriteInt32BigEndian(increment, 65_536);
+        Feed(session, ref counters, histogram, Frame(Http2FrameType.WindowUpdate, 0, 0, increment.ToArray()));
+        Assert.Equal(0, session.Pending.Length);
+        Feed(session, ref counters, histogram, Frame(Http2FrameType.WindowUpdate, 0, 1, increment.ToArray()));
+        Assert.Equal(Http2Frame.HeaderLength + 16_384, session.Pending.Length);
+        Assert.Equal((4, 3), (counters.Sent, counters.Good));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void The_header_decoder_reads_grpc_status_and_gives_it_again_for_a_repeated_block()
     {
         var decoder = new HpackDecoder();
@@ -153,6 +229,15 @@ public sealed class GrpcProtocolTests
         Assert.True(decoder.Decode(Literal("grpc-status", "x1"), out _, out _, out grpcStatus));
         Assert.Equal(-1, grpcStatus);
         Assert.Equal((2, GrpcStatus.Missing, 16), (GrpcStatus.Slot(99), GrpcStatus.Slot(-1), GrpcStatus.Slot(16)));
+    }
+
+    /// <summary>A session for <paramref name="call"/>, started (its preface taken as sent) and measuring.</summary>
+    private static Http2Session Started(GrpcCall call, int streams, Benchmarks.Scenarios.IResponseValidator? validator)
+    {
+        var session = new Http2Session(Http2RequestBlock.Build(new HttpLoadOptions { Url = s_method, Http2 = true, Grpc = call }), streams, validator) { Measuring = true };
+        session.Start();
+        session.Sent();
+        return session;
     }
 
     private static void Feed(Http2Session session, ref ConnectionCounters counters, LatencyHistogram histogram, byte[] bytes)

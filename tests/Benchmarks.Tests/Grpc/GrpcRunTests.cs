@@ -4,8 +4,8 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Grpc;
 
 /// <summary>
-/// gRPC end to end: the unary scenario served by Kestrel through Grpc.AspNetCore, verified and
-/// loaded over h2c by the built-in load and by h2load; the load calling a method the server does
+/// gRPC end to end: the unary and ping-pong scenarios served by Kestrel through Grpc.AspNetCore,
+/// verified and loaded over h2c by the built-in load (unary also by h2load); the load calling a method the server does
 /// not have counts every answer as UNIMPLEMENTED; a server model that cannot host the scenario is
 /// refused before anything starts. Nothing here is a speed, so it runs in the parallel tier.
 /// </summary>
@@ -14,19 +14,21 @@ public sealed class GrpcRunTests
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
     [Theory]
-    [InlineData("builtin")]
-    [InlineData("h2load")]
-    public async Task A_grpc_unary_run_is_verified_loaded_over_http2_and_stored_with_its_call_rate(string generator)
+    [InlineData("grpc-unary", "builtin", "UnaryCall", "unary")]
+    [InlineData("grpc-unary", "h2load", "UnaryCall", "unary")]
+    [InlineData("grpc-ping-pong", "builtin", "StreamingCall", "ping-pong")]
+    public async Task A_grpc_run_is_verified_loaded_over_http2_and_stored_with_its_call_rate(string scenario, string generator, string method, string call)
     {
         Tools.Require("h2load");
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "grpc-unary", "--generator", generator, "-c", "8", "--streams", "4", "-d", "2s", "-w", "1s", "-T", "10s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--generator", generator, "-c", "8", "--streams", "4", "-d", "2s", "-w", "1s", "-T", "10s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified: 4", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
         Assert.Equal("h2c", document.Parameters["protocol"]);
-        Assert.EndsWith("/grpc.testing.BenchmarkService/UnaryCall", document.Parameters["url"], StringComparison.Ordinal);
+        Assert.EndsWith("/grpc.testing.BenchmarkService/" + method, document.Parameters["url"], StringComparison.Ordinal);
         Assert.Equal("2 bytes", document.Parameters["grpc-message"]);
+        Assert.Equal(call, document.Parameters["grpc-call"]);
         var m = document.Measurements;
         Assert.True(m["http/rps/mean"] > 100 && m["http/requests/badresponses"] == 0, run.ToString());
         Assert.DoesNotContain(m.Keys, k => k.StartsWith("grpc/status/", StringComparison.Ordinal));
@@ -44,6 +46,11 @@ public sealed class GrpcRunTests
         var requests = (long)result["good"]! + (long)result["bad"]!;
         Assert.True(requests > 10 && (long)result["good"]! == 0, load.ToString());
         Assert.Equal(requests, (long)result["grpcStatuses"]!["UNIMPLEMENTED"]!);
+
+        // h2load cannot hold a stream open for ping-pong: refused before anything starts, as over HTTP/1.1.
+        var h2load = await HostRun.StartAsync(folder, s_timeout, "run", "grpc-ping-pong", "--generator", "h2load");
+        Assert.Equal(2, h2load.ExitCode);
+        Assert.Contains("h2load cannot keep a gRPC stream open for ping-pong", h2load.Error, StringComparison.Ordinal);
 
         // The same load with a message over HTTP/1.1 is refused before it starts.
         var http1 = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/UnaryCall", "--grpc-message", "hex:100a", "-d", "1s");

@@ -151,7 +151,8 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
     private bool Parse(EpollConnection connection, int received, long now)
     {
         var session = connection.Http2!;
-        var before = session.Outstanding;
+        var answers = session.Answers;
+        (session.Measuring, session.Stopping) = (state.Measuring, state.Stopping);
         var outcome = session.Process(received, now, ref connection.Counters, histogram, uncorrected);
         while (outcome == Http2Outcome.Flush)
         {
@@ -176,7 +177,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
             connection.FirstError ??= cause;
         }
 
-        if (session.Outstanding < before)
+        if (session.Answers > answers)
         {
             connection.WaitingSince = 0;
         }

@@ -224,7 +224,8 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
 
     private async ValueTask<bool> ProcessUnderGateAsync(int received, long now)
     {
-        var outstanding = _session.Outstanding;
+        var answers = _session.Answers;
+        (_session.Measuring, _session.Stopping) = (_state.Measuring, _state.Stopping);
         var outcome = _session.Process(received, now, ref _counters, _histogram, _uncorrected);
         while (outcome == Http2Outcome.Flush)
         {
@@ -239,7 +240,7 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
 
         // The timeout counts from the last answer (or from the first request after none was in
         // flight): a server that sends only PINGs or SETTINGS while it owes answers still times out.
-        var progressed = _session.Outstanding < outstanding;
+        var progressed = _session.Answers > answers;
         OpenFree(now);
         await FlushAsync();
         var since = _transport.WaitingSince;

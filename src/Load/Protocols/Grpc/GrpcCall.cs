@@ -31,6 +31,13 @@ public sealed record GrpcCall
     /// <summary>The serialized request message (protobuf bytes; empty for an empty message).</summary>
     public byte[] Message { get; }
 
+    /// <summary>
+    /// A bidirectional stream answered message for message (gRPC's <c>StreamingCall</c>): each call
+    /// stays open, and its next message goes when the last is answered. A round trip is then what
+    /// the load counts and times; false: a unary call, one message each way.
+    /// </summary>
+    public bool PingPong { get; init; }
+
     /// <summary>The request headers a gRPC call adds to the load's own (RFC-style gRPC over HTTP/2).</summary>
     public static IReadOnlyList<KeyValuePair<string, string>> Headers { get; } =
     [
@@ -80,7 +87,7 @@ public sealed record GrpcCall
             : new GrpcCall(File.ReadAllBytes(value));
     }
 
-    public bool Equals(GrpcCall? other) => other is not null && Message.AsSpan().SequenceEqual(other.Message);
+    public bool Equals(GrpcCall? other) => other is not null && PingPong == other.PingPong && Message.AsSpan().SequenceEqual(other.Message);
 
     public override int GetHashCode() => Message.Length;
 }

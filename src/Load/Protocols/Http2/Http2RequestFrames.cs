@@ -31,7 +31,7 @@ internal sealed class Http2RequestFrames
         if (blocks.Body is { } body)
         {
             _body = new byte[Http2Frame.HeaderLength + body.Length];
-            new Http2Frame(body.Length, Http2FrameType.Data, Http2Frame.EndStream, 0).Write(_body);
+            new Http2Frame(body.Length, Http2FrameType.Data, blocks.PingPong ? (byte)0 : Http2Frame.EndStream, 0).Write(_body);
             body.CopyTo(_body, Http2Frame.HeaderLength);
         }
 
@@ -72,6 +72,18 @@ internal sealed class Http2RequestFrames
         BinaryPrimitives.WriteInt32BigEndian(into[(frame.Length + 5)..], stream);
         return frame.Length + _body.Length;
     }
+
+    /// <summary>Writes the body's DATA frame alone on <paramref name="stream"/> (a ping-pong stream's next message); the bytes written.</summary>
+    public int WriteBody(Span<byte> into, int stream)
+    {
+        var body = _body ?? throw new InvalidOperationException("the request has no body");
+        body.CopyTo(into);
+        BinaryPrimitives.WriteInt32BigEndian(into[5..], stream);
+        return body.Length;
+    }
+
+    /// <summary>The body's DATA frame, header included; 0 without a body.</summary>
+    public int BodyFrameLength => _body?.Length ?? 0;
 
     private static byte[] Frame(byte[] block, bool endStream)
     {

@@ -46,18 +46,37 @@ internal sealed class Http2Session
     /// <summary>What the connection's flow-control window lets this client send in DATA (request bodies) before the server widens it.</summary>
     private long _sendWindow;
 
+    /// <summary>The window each new stream starts with for this client's DATA: the server's SETTINGS_INITIAL_WINDOW_SIZE.</summary>
+    private long _streamWindow;
+
+    /// <summary>gRPC ping-pong streams: each answered message is a round trip, and the stream's next message follows.</summary>
+    private readonly bool _pingPong;
+
+    /// <summary>A ping-pong stream's next message waits for a window or room to write it.</summary>
+    private bool _due;
+
     /// <param name="request">The request's header blocks (<see cref="Http2RequestBlock"/>).</param>
     /// <param name="streams">Requests in flight at most (h2load's -m).</param>
     public Http2Session(Http2RequestBlocks request, int streams, IResponseValidator? validator)
     {
         _requests = new Http2RequestFrames(request);
-        _streams = new Http2Streams(streams, validator, request.Grpc);
+        _streams = new Http2Streams(streams, validator, request.Grpc, request.PingPong);
+        _pingPong = request.PingPong;
         _send = new byte[Math.Max(16 * 1024, (streams * (_requests.MaxLength + 16)) + 1024)];
         _limit = streams;
     }
 
-    /// <summary>Requests sent and not yet answered.</summary>
+    /// <summary>Requests sent and not yet answered (ping-pong: streams open).</summary>
     public int Outstanding => _streams.Outstanding;
+
+    /// <summary>Whether the load is in its measured window now: a ping-pong stream's next message, sent while parsing, is measured by it. Set by the engine before <see cref="Process"/>.</summary>
+    public bool Measuring { get; set; }
+
+    /// <summary>The load is stopping: a ping-pong stream sends no further message once its last is answered. Set by the engine before <see cref="Process"/>.</summary>
+    public bool Stopping { get; set; }
+
+    /// <summary>Answers received since the session was made (responses, and ping-pong round trips): what the engines' timeouts count progress by.</summary>
+    public long Answers { get; private set; }
 
     /// <summary>The server sent GOAWAY: no new stream on this connection; it ends once the last is answered.</summary>
     public bool GoingAway { get; private set; }
@@ -72,7 +91,7 @@ internal sealed class Http2Session
     public string? GoAwayCause { get; private set; }
 
     /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it, and room in the connection's window for its body.</summary>
-    public bool CanOpen => Outstanding < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length && _sendWindow >= _requests.BodyLength;
+    public bool CanOpen => _streams.Occupied < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length && _sendWindow >= _requests.BodyLength;
 
     /// <summary>Why the connection failed (a protocol error of the server), or why the server sent GOAWAY with an error; null otherwise.</summary>
     public string? Error { get; private set; }
@@ -92,7 +111,7 @@ internal sealed class Http2Session
         _decoder.Reset();
         _requests.Reset();
         (_held, _parsed, _sendStart, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0, 0);
-        (_nextId, _limit, GoingAway, Error, _sendWindow) = (1, _streams.Capacity, false, null, Http2Settings.DefaultWindow);
+        (_nextId, _limit, GoingAway, Error, _sendWindow, _streamWindow, _due) = (1, _streams.Capacity, false, null, Http2Settings.DefaultWindow, Http2Settings.DefaultWindow, false);
         Http2Frame.Preface.CopyTo(_send);
         _sendLength = Http2Frame.Preface.Length;
         _sendLength += Http2Settings.WriteClientSettings(_send.AsSpan(_sendLength));
@@ -121,6 +140,11 @@ internal sealed class Http2Session
         _streams.Open(_nextId, timedFrom, sentAt, measured);
         _sendLength += _requests.Write(_send.AsSpan(_sendLength), _nextId);
         _sendWindow -= _requests.BodyLength;
+        if (_pingPong)
+        {
+            _streams[_streams.Find(_nextId)].SendWindow = _streamWindow - _requests.BodyLength;
+        }
+
         _nextId = _nextId >= int.MaxValue - 2 ? -1 : _nextId + 2;
         if (measured)
         {
@@ -136,6 +160,7 @@ internal sealed class Http2Session
     public Http2Outcome Process(int received, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
     {
         _held += received;
+        SendDue(now, ref counters);
         while (_held - _parsed >= Http2Frame.HeaderLength)
         {
             if (_sendLength > _send.Length - ControlRoom)
@@ -164,7 +189,55 @@ internal sealed class Http2Session
         }
 
         Compact();
+        SendDue(now, ref counters);
         return Http2Outcome.Continue;
+    }
+
+    /// <summary>Sends the ping-pong messages that waited for a window or for room, as far as the windows and the buffer allow now.</summary>
+    private void SendDue(long now, ref ConnectionCounters counters)
+    {
+        if (!_due)
+        {
+            return;
+        }
+
+        _due = false;
+        for (var i = 0; i < _streams.Capacity; i++)
+        {
+            if (_streams[i].Id != 0 && _streams[i].Due)
+            {
+                SendNext(i, now, ref counters);
+            }
+        }
+    }
+
+    /// <summary>A ping-pong stream's next message: sent now, or marked due while a window or the buffer lacks room for it.</summary>
+    private void SendNext(int index, long now, ref ConnectionCounters counters)
+    {
+        ref var slot = ref _streams[index];
+        var body = _requests.BodyLength;
+        if (Stopping)
+        {
+            _streams.Withdraw(index);
+            return;
+        }
+
+        _streams.Expect(index);
+        if (slot.SendWindow < body || _sendWindow < body || _sendLength + _requests.BodyFrameLength > _send.Length - ControlRoom)
+        {
+            // Not sent, so not measured: a connection lost meanwhile loses nothing it sent.
+            (slot.Due, slot.Measured, _due) = (true, false, true);
+            return;
+        }
+
+        _sendLength += _requests.WriteBody(_send.AsSpan(_sendLength), slot.Id);
+        slot.SendWindow -= body;
+        _sendWindow -= body;
+        (slot.Due, slot.Measured, slot.TimedFrom, slot.SentAt) = (false, Measuring, now, now);
+        if (Measuring)
+        {
+            counters.Sent++;
+        }
     }
 
     /// <summary>Moves what is not yet parsed (a frame not yet whole, or frames waiting on a flush) to the front of the buffer.</summary>
@@ -267,7 +340,15 @@ internal sealed class Http2Session
             payload = payload[1..^payload[0]];
         }
 
-        _streams.Body(index, payload);
+        if (_pingPong)
+        {
+            Messages(index, payload, now, ref counters, histogram, uncorrected);
+        }
+        else
+        {
+            _streams.Body(index, payload);
+        }
+
         slot.Unacknowledged += frame.Length;
         if (slot.Unacknowledged >= Http2Settings.ClientWindow / 2 && !frame.Has(Http2Frame.EndStream))
         {
@@ -279,9 +360,38 @@ internal sealed class Http2Session
         {
             _streams.Complete(index, now, ref counters, histogram, uncorrected);
             _answered++;
+            Answers++;
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// A ping-pong stream's answer bytes: each message (its 5-byte prefix and the length it
+    /// declares) ends a round trip, and the stream's next message follows it.
+    /// </summary>
+    private void Messages(int index, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        while (!payload.IsEmpty)
+        {
+            ref var slot = ref _streams[index];
+            var needed = slot.BodyLength < Grpc.GrpcCall.PrefixLength ? Grpc.GrpcCall.PrefixLength - slot.BodyLength : Grpc.GrpcCall.PrefixLength + slot.Declared - slot.BodyLength;
+            var chunk = payload[..(int)Math.Min(needed, payload.Length)];
+            for (var i = 0; i < chunk.Length && slot.BodyLength + i < Grpc.GrpcCall.PrefixLength; i++)
+            {
+                // The prefix: a compressed flag, then the length big-endian.
+                slot.Declared = slot.BodyLength + i == 0 ? 0 : (slot.Declared << 8) | chunk[i];
+            }
+
+            _streams.Body(index, chunk);
+            payload = payload[chunk.Length..];
+            if (slot.BodyLength >= Grpc.GrpcCall.PrefixLength && slot.BodyLength == Grpc.GrpcCall.PrefixLength + slot.Declared)
+            {
+                _streams.RoundTrip(index, now, ref counters, histogram, uncorrected);
+                (_answered, Answers) = (_answered + 1, Answers + 1);
+                SendNext(index, now, ref counters);
+            }
+        }
     }
 
     private string? OnHeaders(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
@@ -353,6 +463,7 @@ internal sealed class Http2Session
         {
             _streams.Complete(index, now, ref counters, histogram, uncorrected);
             _answered++;
+            Answers++;
         }
 
         return null;
@@ -377,9 +488,20 @@ internal sealed class Http2Session
             {
                 _requests.TableSize(value);
             }
-            else if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.InitialWindowSize && value < _requests.BodyLength)
+            else if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.InitialWindowSize)
             {
-                return string.Create(CultureInfo.InvariantCulture, $"the server's stream window ({value:n0} bytes) is smaller than the request body ({_requests.BodyLength:n0} bytes), which this load sends in one DATA frame");
+                if (value < _requests.BodyLength)
+                {
+                    return string.Create(CultureInfo.InvariantCulture, $"the server's stream window ({value:n0} bytes) is smaller than the request body ({_requests.BodyLength:n0} bytes), which this load sends in one DATA frame");
+                }
+
+                // A new initial window moves every open stream's window by the difference (RFC 9113, 6.9.2).
+                for (var i = 0; _pingPong && i < _streams.Capacity; i++)
+                {
+                    _streams[i].SendWindow += value - _streamWindow;
+                }
+
+                (_streamWindow, _due) = (value, _pingPong);
             }
             else if (BinaryPrimitives.ReadUInt16BigEndian(payload[at..]) == Http2Settings.MaxConcurrentStreams)
             {
@@ -403,13 +525,21 @@ internal sealed class Http2Session
             return "FRAME_SIZE_ERROR: a WINDOW_UPDATE that is not 4 bytes";
         }
 
+        var increment = BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue;
         if (frame.Stream == 0)
         {
-            _sendWindow += BinaryPrimitives.ReadInt32BigEndian(payload) & int.MaxValue;
+            _sendWindow += increment;
             if (_sendWindow > int.MaxValue)
             {
                 return "FLOW_CONTROL_ERROR: the server widened the connection's window past 2^31 - 1";
             }
+
+            _due |= _pingPong;
+        }
+        else if (_pingPong && _streams.Find(frame.Stream) is >= 0 and var index)
+        {
+            _streams[index].SendWindow += increment;
+            _due = true;
         }
 
         return null;

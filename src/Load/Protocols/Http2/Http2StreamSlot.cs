@@ -29,6 +29,18 @@ internal struct Http2StreamSlot
     /// <summary>A gRPC call's <c>grpc-status</c> (from its trailers, or a trailers-only answer); -1 until one comes.</summary>
     public int GrpcStatus;
 
+    /// <summary>A request (or a ping-pong stream's message) is sent and not yet answered: what a lost connection loses.</summary>
+    public bool InFlight;
+
+    /// <summary>A ping-pong stream: what the stream's own flow-control window lets this client send.</summary>
+    public long SendWindow;
+
+    /// <summary>A ping-pong stream: its next message is due but waits for a window or room to write it.</summary>
+    public bool Due;
+
+    /// <summary>A ping-pong stream: the length the answer's 5-byte prefix declares, read as its bytes come.</summary>
+    public uint Declared;
+
     /// <summary>A header block or body that cannot be a good response (a missing status, a body past the validator's limit).</summary>
     public bool Malformed;
 }

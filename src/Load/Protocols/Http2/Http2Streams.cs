@@ -16,15 +16,18 @@ internal sealed class Http2Streams
 
     private readonly IResponseValidator? _validator;
     private readonly bool _grpc;
+    private readonly bool _pingPong;
     private readonly Http2StreamSlot[] _slots;
     private readonly byte[]?[] _bodies;
     private int _lastFound;
 
     /// <param name="grpc">gRPC calls: good only with <c>grpc-status: 0</c>, each counted by its status.</param>
-    public Http2Streams(int capacity, IResponseValidator? validator, bool grpc = false)
+    /// <param name="pingPong">gRPC ping-pong streams: each answer message is a round trip, counted and timed, and the stream stays open.</param>
+    public Http2Streams(int capacity, IResponseValidator? validator, bool grpc = false, bool pingPong = false)
     {
         _validator = validator;
         _grpc = grpc;
+        _pingPong = pingPong;
         _slots = new Http2StreamSlot[capacity];
         _bodies = new byte[]?[capacity];
     }
@@ -34,12 +37,15 @@ internal sealed class Http2Streams
     /// <summary>Requests sent and not yet answered.</summary>
     public int Outstanding { get; private set; }
 
+    /// <summary>Slots taken by open streams: <see cref="Outstanding"/> for requests, more for ping-pong streams with no message in flight.</summary>
+    public int Occupied { get; private set; }
+
     public ref Http2StreamSlot this[int index] => ref _slots[index];
 
     public void Clear()
     {
         Array.Clear(_slots);
-        Outstanding = 0;
+        (Outstanding, Occupied) = (0, 0);
     }
 
     /// <summary>Takes a free slot for a new stream. Call only with fewer than <see cref="Capacity"/> outstanding.</summary>
@@ -51,8 +57,9 @@ internal sealed class Http2Streams
             index++;
         }
 
-        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1, GrpcStatus = -1 };
+        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1, GrpcStatus = -1, InFlight = true };
         Outstanding++;
+        Occupied++;
     }
 
     /// <summary>The slot of an open stream; -1 when none. Answers mostly come in order, so the search starts at the last found.</summary>
@@ -99,50 +106,125 @@ internal sealed class Http2Streams
     public void Complete(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
     {
         ref var slot = ref _slots[index];
-        if (slot.Measured)
+        if (_pingPong)
         {
-            var good = slot.Status is >= 200 and < 400 && !slot.Malformed
-                && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength)
-                && (_validator is not { } validator || validator.IsValid(_bodies[index] is { } body ? body.AsSpan(0, (int)slot.BodyLength) : default))
-                && (!_grpc || slot.GrpcStatus == 0);
-            if (_grpc)
-            {
-                counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
-            }
+            EndPingPong(index, now, ref counters, histogram, uncorrected);
+            return;
+        }
 
-            if (good)
-            {
-                counters.Good++;
-            }
-            else
-            {
-                counters.Bad++;
-            }
+        if (slot.Measured && _grpc)
+        {
+            counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
+        }
 
-            histogram.Record((long)((now - slot.TimedFrom) * s_nanosecondsPerTick));
-            uncorrected?.Record((long)((now - slot.SentAt) * s_nanosecondsPerTick));
+        Count(index, slot.Status is >= 200 and < 400 && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength) && (!_grpc || slot.GrpcStatus == 0), now, ref counters, histogram, uncorrected);
+        Free(ref slot);
+    }
+
+    /// <summary>
+    /// An answer counted: good when <paramref name="good"/> says so, its body was whole and the
+    /// validator accepts it, else bad, and its latency recorded; in the warm-up, only its completion.
+    /// </summary>
+    private void Count(int index, bool good, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        ref var slot = ref _slots[index];
+        if (!slot.Measured)
+        {
+            counters.WarmupCompleted++;
+            return;
+        }
+
+        good = good && !slot.Malformed && (_validator is not { } validator || validator.IsValid(_bodies[index] is { } body ? body.AsSpan(0, (int)slot.BodyLength) : default));
+        if (good)
+        {
+            counters.Good++;
         }
         else
         {
-            counters.WarmupCompleted++;
+            counters.Bad++;
         }
 
-        slot.Id = 0;
-        Outstanding--;
+        histogram.Record((long)((now - slot.TimedFrom) * s_nanosecondsPerTick));
+        uncorrected?.Record((long)((now - slot.SentAt) * s_nanosecondsPerTick));
     }
 
-    /// <summary>The stream will not be answered (reset, or above a GOAWAY's last stream): lost, when measured.</summary>
+    /// <summary>
+    /// A ping-pong stream's answer to its message in flight is whole: good (a 2xx stream, the
+    /// validator's) or bad, and its time recorded; the stream stays open for the next message.
+    /// </summary>
+    public void RoundTrip(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        ref var slot = ref _slots[index];
+        if (slot.InFlight)
+        {
+            Count(index, slot.Status is >= 200 and < 300, now, ref counters, histogram, uncorrected);
+            Outstanding--;
+        }
+
+        (slot.InFlight, slot.BodyLength, slot.Declared, slot.Malformed) = (false, 0, 0, false);
+    }
+
+    /// <summary>A ping-pong stream's next message is due: in flight from now, sent or waiting for a window (so a connection with messages waiting is not idle, and a window that never comes times out).</summary>
+    public void Expect(int index)
+    {
+        if (!_slots[index].InFlight)
+        {
+            _slots[index].InFlight = true;
+            Outstanding++;
+        }
+    }
+
+    /// <summary>A ping-pong stream's message that waited will not go (the load is stopping): no longer in flight.</summary>
+    public void Withdraw(int index)
+    {
+        ref var slot = ref _slots[index];
+        if (slot.InFlight)
+        {
+            (slot.InFlight, slot.Due) = (false, false);
+            Outstanding--;
+        }
+    }
+
+    /// <summary>The slot's stream is done: the slot is free, and its request no longer in flight.</summary>
+    private void Free(ref Http2StreamSlot slot)
+    {
+        Outstanding -= slot.InFlight ? 1 : 0;
+        Occupied--;
+        (slot.Id, slot.InFlight) = (0, false);
+    }
+
+    /// <summary>
+    /// A ping-pong stream ended (the server's trailers): its status counted, and a message still in
+    /// flight is a bad answer (the stream ended instead); the slot is free for a new stream.
+    /// </summary>
+    private void EndPingPong(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        ref var slot = ref _slots[index];
+        if (slot.InFlight)
+        {
+            slot.Malformed = true;
+            RoundTrip(index, now, ref counters, histogram, uncorrected);
+        }
+
+        if (_grpc && slot.Measured)
+        {
+            counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
+        }
+
+        Free(ref slot);
+    }
+
+    /// <summary>The stream will not be answered (reset, or above a GOAWAY's last stream): lost, when measured and a request of it is in flight.</summary>
     public void Lose(int index, ref ConnectionCounters counters, bool unfinished = false)
     {
         ref var slot = ref _slots[index];
-        if (slot.Measured)
+        if (slot.Measured && slot.InFlight)
         {
             ref var count = ref unfinished ? ref counters.Unfinished : ref counters.Lost;
             count++;
         }
 
-        slot.Id = 0;
-        Outstanding--;
+        Free(ref slot);
     }
 
     /// <summary>
@@ -158,9 +240,8 @@ internal sealed class Http2Streams
             ref var slot = ref _slots[i];
             if (slot.Id != 0 && slot.Id > lastStream)
             {
-                counters.Sent -= slot.Measured ? 1 : 0;
-                slot.Id = 0;
-                Outstanding--;
+                counters.Sent -= slot.Measured && slot.InFlight ? 1 : 0;
+                Free(ref slot);
             }
         }
     }
