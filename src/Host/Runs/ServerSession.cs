@@ -96,7 +96,7 @@ internal sealed class ServerSession(RunSession session)
                     throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
                 }
 
-                _session.Observer.Verified(report.Checks.Count, request.Scenario is Scenarios.ITcpScenario ? "raw TCP" : "TechEmpower", [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
+                _session.Observer.Verified(report.Checks.Count, request.Scenario switch { Scenarios.ITcpScenario => "raw TCP", { Load.GrpcMessage: not null } => "gRPC", _ => "TechEmpower" }, [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
             }
 
             if (request.RuntimeCounters && warmUp)

@@ -23,7 +23,7 @@ public sealed class GrpcRunTests
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--generator", generator, "-c", "8", "--streams", "4", "-d", "2s", "-w", "1s", "-T", "10s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
-        Assert.Contains("Verified: 4", run.Output, StringComparison.Ordinal);
+        Assert.Contains("Verified: 4 gRPC checks passed.", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
         Assert.Equal("h2c", document.Parameters["protocol"]);
         Assert.EndsWith("/grpc.testing.BenchmarkService/" + method, document.Parameters["url"], StringComparison.Ordinal);
