@@ -10,7 +10,8 @@
 # Prints per cell and load the median calls/s with its spread, the median µs of load CPU per
 # call, and the ratios of the built-in load to each peer. CALL=ping-pong measures gRPC streaming
 # instead (StreamingCall kept open, a message answered before the next goes, round trips counted)
-# with the built-in load and Grpc.Net.Client: h2load cannot hold a stream open.
+# with the built-in load and Grpc.Net.Client: h2load cannot hold a stream open. CALL=server-streaming
+# counts the messages of StreamingFromServer streams, each sending for as long as the load lasts.
 #
 #   eng/bench/grpc.sh   (DURATION=8 WARMUP=3 ROUNDS=3 CELLS="16x4 64x1 64x16" CALL=unary OUT=/tmp/...)
 set -euo pipefail
@@ -23,7 +24,11 @@ rounds=${ROUNDS:-3}
 cells=${CELLS:-"16x4 64x1 64x16"}
 call=${CALL:-unary}
 out=${OUT:-/tmp/benchmarks-grpc}
-if [ "$call" = ping-pong ]; then loads="builtin dotnet"; method_name=StreamingCall; else loads="builtin h2load dotnet"; method_name=UnaryCall; fi
+case $call in
+  ping-pong) loads="builtin dotnet"; method_name=StreamingCall ;;
+  server-streaming) loads="builtin dotnet"; method_name=StreamingFromServer ;;
+  *) loads="builtin h2load dotnet"; method_name=UnaryCall ;;
+esac
 bash "$root/eng/install-tools.sh" h2load
 dotnet build "$root/src/Host" -c Release -nologo -clp:ErrorsOnly > /dev/null
 dotnet build "$root/eng/bench/grpc-client" -c Release -nologo -clp:ErrorsOnly > /dev/null

@@ -3,19 +3,21 @@ using System.Globalization;
 using Benchmarks.Scenarios.Grpc;
 using Grpc.Net.Client;
 
-// grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS [ping-pong]
+// grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS [ping-pong|server-streaming]
 // A closed loop of unary calls (response_size 10), one GrpcChannel (one HTTP/2 connection) per
 // connection, each with that many calls in flight; with ping-pong, that many StreamingCall
-// streams per connection instead, each sending its next message when the last is answered.
+// streams per connection instead, each sending its next message when the last is answered; with
+// server-streaming, that many StreamingFromServer calls, each message received counted.
 // Prints the window's calls (round trips), their rate and the process's CPU seconds (user +
 // kernel) over the warm-up and the window.
-if (args.Length is not (5 or 6) || (args.Length == 6 && args[5] != "ping-pong"))
+if (args.Length is not (5 or 6) || (args.Length == 6 && args[5] is not ("ping-pong" or "server-streaming")))
 {
-    Console.Error.WriteLine("usage: grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS [ping-pong]");
+    Console.Error.WriteLine("usage: grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS [ping-pong|server-streaming]");
     return 2;
 }
 
-var pingPong = args.Length == 6;
+var pingPong = args is [_, _, _, _, _, "ping-pong"];
+var serverStreaming = args is [_, _, _, _, _, "server-streaming"];
 
 var url = args[0];
 var (connections, calls) = (Int(args[1]), Int(args[2]));
@@ -30,11 +32,19 @@ var loops = channels.SelectMany(channel => Enumerable.Range(0, calls).Select(_ =
 {
     var client = new BenchmarkService.BenchmarkServiceClient(channel);
     using var stream = pingPong ? client.StreamingCall(cancellationToken: stop.Token) : null;
+    using var streamed = serverStreaming ? client.StreamingFromServer(request, cancellationToken: stop.Token) : null;
     while (!stop.IsCancellationRequested)
     {
         try
         {
-            if (stream is null)
+            if (streamed is not null)
+            {
+                if (!await streamed.ResponseStream.MoveNext(stop.Token))
+                {
+                    throw new InvalidOperationException("the server ended the stream");
+                }
+            }
+            else if (stream is null)
             {
                 await client.UnaryCallAsync(request, cancellationToken: stop.Token);
             }

@@ -13,10 +13,6 @@ public sealed record LoadDefaults(string Path, int PipelineDepth, int Connection
     /// </summary>
     public byte[]? GrpcMessage { get; init; }
 
-    /// <summary>
-    /// With <see cref="GrpcMessage"/>: the method is a bidirectional stream answered message for
-    /// message, and the load keeps each call open, sending the next message when the last is
-    /// answered (ping-pong); a round trip is then what it counts and times.
-    /// </summary>
-    public bool GrpcPingPong { get; init; }
+    /// <summary>With <see cref="GrpcMessage"/>: how the load calls the method (unary, ping-pong, server streaming).</summary>
+    public GrpcCallKind GrpcKind { get; init; }
 }

@@ -144,9 +144,9 @@ internal static class LoadCommand
                         throw new UsageException($"{tool} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
                     }
 
-                    if (options.Grpc is { PingPong: true })
+                    if (options.Grpc is { Kind: not Scenarios.GrpcCallKind.Unary and var kind })
                     {
-                        throw new UsageException($"{tool} cannot keep a gRPC stream open for ping-pong: --grpc-call ping-pong needs the built-in load (--generator builtin).");
+                        throw new UsageException($"{tool} cannot keep a gRPC stream open: --grpc-call {Load.Protocols.Grpc.GrpcCall.NameOf(kind)} needs the built-in load (--generator builtin).");
                     }
 
                     if (result.GetValue(output.Distribution) is not null)

@@ -4,6 +4,7 @@ using Benchmarks.Host.Cli;
 using Benchmarks.Load;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Protocols.Grpc;
+using Benchmarks.Scenarios;
 
 namespace Benchmarks.Host.LoadJobs;
 
@@ -145,29 +146,29 @@ internal static class LoadParameters
         o => o.Grpc is { } call ? [call.ToHex()] : [],
         o => o.Grpc is { } call ? Invariant(call.Message.Length) + " bytes" : null)
     {
-        HelpGroup = ShapeGroup, Http = (o, v) => o with { Grpc = v! with { PingPong = o.Grpc?.PingPong ?? false } },
+        HelpGroup = ShapeGroup, Http = (o, v) => o with { Grpc = v! with { Kind = o.Grpc?.Kind ?? GrpcCallKind.Unary } },
     };
 
-    /// <summary>How each gRPC call goes: unary, or a ping-pong stream (<see cref="GrpcCall.PingPong"/>); run's default is the scenario's.</summary>
-    public static LoadParameter<string?> GrpcCallKind { get; } = new(
+    /// <summary>How each gRPC call goes (<see cref="GrpcCall.Kind"/>); run's default is the scenario's.</summary>
+    public static LoadParameter<string?> GrpcKind { get; } = new(
         "grpc-call",
         () =>
         {
             var option = new Option<string?>("--grpc-call")
             {
-                Description = "gRPC: unary (a call per message; the default) or ping-pong (a bidirectional stream kept open, its next message sent when the last is answered, as gRPC's StreamingCall; each round trip counted and timed).",
-                HelpName = "unary|ping-pong",
+                Description = "gRPC: unary (a call per message; the default), ping-pong (a bidirectional stream kept open, its next message sent when the last is answered, as gRPC's StreamingCall; each round trip counted and timed) or server-streaming (one request, then every message the server streams counted, timed from the stream's previous one).",
+                HelpName = "unary|ping-pong|server-streaming",
             };
-            option.AcceptOnlyFromAmong("unary", "ping-pong");
+            option.AcceptOnlyFromAmong([.. GrpcCall.KindNames]);
             return option;
         },
         (result, option) => result.GetValue((Option<string?>)option),
-        o => o.Grpc is { PingPong: true } ? ["ping-pong"] : [],
-        o => o.Grpc is { } call ? (call.PingPong ? "ping-pong" : "unary") : null)
+        o => o.Grpc is { Kind: not GrpcCallKind.Unary and var kind } ? [GrpcCall.NameOf(kind)] : [],
+        o => o.Grpc is { } call ? GrpcCall.NameOf(call.Kind) : null)
     {
         HelpGroup = ShapeGroup,
         Http = (o, v) => o.Grpc is { } call
-            ? o with { Grpc = call with { PingPong = v == "ping-pong" } }
+            ? o with { Grpc = call with { Kind = GrpcCall.KindOf(v!) } }
             : throw new ArgumentException("--grpc-call needs --grpc-message: the message each call sends."),
     };
 
@@ -183,7 +184,7 @@ internal static class LoadParameters
     };
 
     /// <summary>Every shared load setting, in the order the help lists them.</summary>
-    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, GrpcMessage, GrpcCallKind, Rate];
+    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, GrpcMessage, GrpcKind, Rate];
 
     /// <summary>The options under <paramref name="group"/>, as the help lists them.</summary>
     public static IReadOnlyList<string> Flags(string group) => [.. All.Where(p => p.HelpGroup == group).Select(p => p.Flag)];

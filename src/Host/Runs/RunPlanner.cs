@@ -48,9 +48,9 @@ internal static class RunPlanner
             IWebSocketScenario ws => WebSocketJob(choices, ws),
             _ => HttpJob(choices.Generator, wire),
         };
-        if (loadJob is H2loadLoadJob && scenario.Load.GrpcPingPong)
+        if (loadJob is H2loadLoadJob && scenario.Load is { GrpcMessage: not null, GrpcKind: not GrpcCallKind.Unary })
         {
-            throw new UsageException($"h2load cannot keep a gRPC stream open for ping-pong: '{scenario.Name}' needs the built-in load (--generator builtin).");
+            throw new UsageException($"h2load cannot keep a gRPC stream open: '{scenario.Name}' needs the built-in load (--generator builtin).");
         }
 
         var path = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, scenario.Load.Path) : scenario.Load.Path;
@@ -104,7 +104,7 @@ internal static class RunPlanner
                 WarmupMax = shape.Get(LoadParameters.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null,
                 Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
                 Http2 = wire.Protocol == HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
-                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) { PingPong = scenario.Load.GrpcPingPong } : null,
+                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) { Kind = scenario.Load.GrpcKind } : null,
             }),
         };
         CheckLoad(request, shape, choices.FindMax);

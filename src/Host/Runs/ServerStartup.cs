@@ -71,7 +71,8 @@ internal static class ServerStartup
                 first.Headers.TE.ParseAdd("trailers");
             }
 
-            using var response = await client.SendAsync(first, HttpCompletionOption.ResponseContentRead, cancellationToken);
+            // A gRPC call's first response is its headers: a server stream's body never ends.
+            using var response = await client.SendAsync(first, grpc is null ? HttpCompletionOption.ResponseContentRead : HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         }
         catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
         {

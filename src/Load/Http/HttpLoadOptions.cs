@@ -79,9 +79,9 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException($"The epoll engine's TLS is the system's OpenSSL, and {OpenSslNative.Ssl} cannot be loaded here.");
         }
 
-        if (Grpc is { PingPong: true } && Rate is not null)
+        if (Grpc is { Kind: not GrpcCallKind.Unary } && Rate is not null)
         {
-            throw new ArgumentException("--rate sends each request at its own time, and a ping-pong stream sends its next message when the last is answered: the open model takes unary calls.");
+            throw new ArgumentException("--rate sends each request at its own time, and a stream's messages go as it answers them: the open model takes unary calls.");
         }
 
         if (Http2 && !KeepAlive)

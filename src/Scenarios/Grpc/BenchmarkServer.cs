@@ -6,7 +6,8 @@ namespace Benchmarks.Scenarios.Grpc;
 /// <summary>
 /// gRPC's benchmark service as its reference servers answer it: a response whose payload is
 /// <c>response_size</c> zero bytes, to every request. A size over <see cref="MaxResponseSize"/>
-/// or below zero is INVALID_ARGUMENT. The streaming methods answer every request on the stream.
+/// or below zero is INVALID_ARGUMENT. The streaming methods answer every request on the stream;
+/// the server stream sends until the client cancels it, yielding its thread after each message.
 /// </summary>
 internal sealed class BenchmarkServer : BenchmarkService.BenchmarkServiceBase
 {
@@ -33,6 +34,11 @@ internal sealed class BenchmarkServer : BenchmarkService.BenchmarkServiceBase
         while (!context.CancellationToken.IsCancellationRequested)
         {
             await responseStream.WriteAsync(response, context.CancellationToken);
+
+            // A write that completes at once (room in the stream's pipe) never gives the thread back: without
+            // this, two such streams on one connection starved Kestrel's output loop, sent nothing and spun on
+            // after the client had gone.
+            await Task.Yield();
         }
     }
 

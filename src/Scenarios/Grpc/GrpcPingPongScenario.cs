@@ -5,7 +5,7 @@ namespace Benchmarks.Scenarios.Grpc;
 /// <c>StreamingCall</c>, a bidirectional stream kept open, each message answered before the next
 /// goes; the load counts and times round trips (messages per second).
 /// </summary>
-public sealed class GrpcPingPongScenario() : GrpcBenchmarkScenario("StreamingCall", pingPong: true)
+public sealed class GrpcPingPongScenario() : GrpcBenchmarkScenario("StreamingCall", GrpcCallKind.PingPong)
 {
     public override string Name => "grpc-ping-pong";
 

@@ -114,7 +114,7 @@ public sealed class LoadArgumentsRoundTripTests
             TlsResume = random.Next(4) != 0,
             Rate = random.Next(2) == 0 ? null : random.Next(1, 2_000) * 500,
             Headers = [.. Enumerable.Range(0, random.Next(3)).Select(h => new KeyValuePair<string, string>($"X-Test-{h}", $"value {random.Next()}"))],
-            Grpc = http2 && random.Next(2) == 0 ? new Benchmarks.Load.Protocols.Grpc.GrpcCall([.. Enumerable.Range(0, random.Next(0, 64)).Select(_ => (byte)random.Next(256))]) : null,
+            Grpc = http2 && random.Next(2) == 0 ? new Benchmarks.Load.Protocols.Grpc.GrpcCall([.. Enumerable.Range(0, random.Next(0, 64)).Select(_ => (byte)random.Next(256))]) { Kind = (Benchmarks.Scenarios.GrpcCallKind)random.Next(3) } : null,
         };
     }
 }

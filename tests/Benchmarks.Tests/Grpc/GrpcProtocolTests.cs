@@ -3,6 +3,7 @@ using Benchmarks.Load.Http;
 using Benchmarks.Load.Protocols.Grpc;
 using Benchmarks.Load.Protocols.Http2;
 using Benchmarks.Load.Statistics;
+using Benchmarks.Scenarios;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Grpc;
@@ -139,7 +140,7 @@ public sealed class GrpcProtocolTests
     public void A_ping_pong_stream_counts_each_answered_message_and_sends_the_next_on_the_same_stream()
     {
         byte[] expected = [0, 0, 0, 0, 2, 0x0a, 0x00];
-        var session = Started(new GrpcCall([0x10, 0x0a]) { PingPong = true }, 2, new Exactly(expected));
+        var session = Started(new GrpcCall([0x10, 0x0a]) { Kind = GrpcCallKind.PingPong }, 2, new Exactly(expected));
         var counters = default(ConnectionCounters);
         var histogram = new LatencyHistogram();
         session.Open(0, 0, measured: true, ref counters);
@@ -190,7 +191,7 @@ public sealed class GrpcProtocolTests
     {
         var message = new byte[GrpcCall.MaxMessageLength];
         byte[] answer = [0, 0, 0, 0, 0];
-        var session = Started(new GrpcCall(message) { PingPong = true }, 1, null);
+        var session = Started(new GrpcCall(message) { Kind = GrpcCallKind.PingPong }, 1, null);
         var counters = default(ConnectionCounters);
         var histogram = new LatencyHistogram();
         session.Open(0, 0, measured: true, ref counters);
@@ -216,6 +217,47 @@ public sealed class GrpcProtocolTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_server_stream_counts_every_message_as_it_comes_and_is_cancelled_when_the_load_stops()
+    {
+        byte[] expected = [0, 0, 0, 0, 2, 0x0a, 0x00];
+        var session = Started(new GrpcCall([0x10, 0x0a]) { Kind = GrpcCallKind.ServerStreaming }, 1, new Exactly(expected));
+        var counters = default(ConnectionCounters);
+        var histogram = new LatencyHistogram();
+        session.Open(0, 0, measured: true, ref counters);
+
+        // One request: its DATA ends the client's side; the server's side goes on.
+        var opened = session.Pending.ToArray();
+        Assert.True(Http2Frame.TryRead(opened, out var headers));
+        Assert.True(Http2Frame.TryRead(opened.AsSpan(Http2Frame.HeaderLength + headers.Length), out var data));
+        Assert.True(data.Has(Http2Frame.EndStream));
+        session.Sent();
+        Assert.Equal(0, counters.Sent);
+
+        // Three messages, the second across two frames: each counted as it comes, nothing sent back.
+        Feed(session, ref counters, histogram,
+        [
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 1, [0x88]),
+            .. Frame(Http2FrameType.Data, 0, 1, [.. expected, .. expected[..4]]),
+            .. Frame(Http2FrameType.Data, 0, 1, [.. expected[4..], .. expected]),
+        ]);
+        Assert.Equal((3, 3, 0), (counters.Sent, counters.Good, counters.Bad));
+        Assert.Equal(3, histogram.TotalCount);
+        Assert.True(session.Pending.IsEmpty);
+        Assert.Equal(1, session.Outstanding);
+
+        // Stopping: the stream is cancelled, and what the server had already sent is dropped uncounted.
+        session.Stopping = true;
+        Feed(session, ref counters, histogram, Frame(Http2FrameType.Data, 0, 1, expected));
+        Assert.Equal((3, 3, 0), (counters.Sent, counters.Good, counters.Bad));
+        Assert.Equal(0, session.Outstanding);
+        var cancel = session.Pending.ToArray();
+        Assert.True(Http2Frame.TryRead(cancel, out var reset));
+        Assert.Equal((Http2FrameType.RstStream, 1, 4), (reset.Type, reset.Stream, reset.Length));
+        Assert.Equal(8u, BinaryPrimitives.ReadUInt32BigEndian(cancel.AsSpan(Http2Frame.HeaderLength)));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void The_header_decoder_reads_grpc_status_and_gives_it_again_for_a_repeated_block()
     {
         var decoder = new HpackDecoder();
@@ -232,7 +274,7 @@ public sealed class GrpcProtocolTests
     }
 
     /// <summary>A session for <paramref name="call"/>, started (its preface taken as sent) and measuring.</summary>
-    private static Http2Session Started(GrpcCall call, int streams, Benchmarks.Scenarios.IResponseValidator? validator)
+    private static Http2Session Started(GrpcCall call, int streams, IResponseValidator? validator)
     {
         var session = new Http2Session(Http2RequestBlock.Build(new HttpLoadOptions { Url = s_method, Http2 = true, Grpc = call }), streams, validator) { Measuring = true };
         session.Start();
@@ -261,7 +303,7 @@ public sealed class GrpcProtocolTests
 
     private static IEnumerable<byte[]> Slices(byte[] block, int length) => Enumerable.Range(0, block.Length - length + 1).Select(i => block[i..(i + length)]);
 
-    private sealed class Exactly(byte[] body) : Benchmarks.Scenarios.IResponseValidator
+    private sealed class Exactly(byte[] body) : IResponseValidator
     {
         public int MaxBodyLength => body.Length;
 

@@ -17,6 +17,7 @@ public sealed class GrpcRunTests
     [InlineData("grpc-unary", "builtin", "UnaryCall", "unary")]
     [InlineData("grpc-unary", "h2load", "UnaryCall", "unary")]
     [InlineData("grpc-ping-pong", "builtin", "StreamingCall", "ping-pong")]
+    [InlineData("grpc-server-streaming", "builtin", "StreamingFromServer", "server-streaming")]
     public async Task A_grpc_run_is_verified_loaded_over_http2_and_stored_with_its_call_rate(string scenario, string generator, string method, string call)
     {
         Tools.Require("h2load");
@@ -50,7 +51,7 @@ public sealed class GrpcRunTests
         // h2load cannot hold a stream open for ping-pong: refused before anything starts, as over HTTP/1.1.
         var h2load = await HostRun.StartAsync(folder, s_timeout, "run", "grpc-ping-pong", "--generator", "h2load");
         Assert.Equal(2, h2load.ExitCode);
-        Assert.Contains("h2load cannot keep a gRPC stream open for ping-pong", h2load.Error, StringComparison.Ordinal);
+        Assert.Contains("h2load cannot keep a gRPC stream open", h2load.Error, StringComparison.Ordinal);
 
         // The same load with a message over HTTP/1.1 is refused before it starts.
         var http1 = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/UnaryCall", "--grpc-message", "hex:100a", "-d", "1s");

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using Benchmarks.Scenarios;
 
 namespace Benchmarks.Load.Protocols.Grpc;
 
@@ -32,11 +33,20 @@ public sealed record GrpcCall
     public byte[] Message { get; }
 
     /// <summary>
-    /// A bidirectional stream answered message for message (gRPC's <c>StreamingCall</c>): each call
-    /// stays open, and its next message goes when the last is answered. A round trip is then what
-    /// the load counts and times; false: a unary call, one message each way.
+    /// How each call goes (<see cref="GrpcCallKind"/>): unary; a ping-pong stream, its next message
+    /// sent when the last is answered and each round trip counted; or a server stream, each message
+    /// the server sends counted.
     /// </summary>
-    public bool PingPong { get; init; }
+    public GrpcCallKind Kind { get; init; }
+
+    /// <summary>The kinds' names as <c>--grpc-call</c> takes them and documents store them.</summary>
+    public static IReadOnlyList<string> KindNames { get; } = ["unary", "ping-pong", "server-streaming"];
+
+    /// <summary>The kind's name: <c>unary</c>, <c>ping-pong</c> or <c>server-streaming</c>.</summary>
+    public static string NameOf(GrpcCallKind kind) => KindNames[(int)kind];
+
+    /// <summary>The kind <paramref name="name"/> names (one of <see cref="KindNames"/>).</summary>
+    public static GrpcCallKind KindOf(string name) => (GrpcCallKind)Math.Max(0, ((IList<string>)KindNames).IndexOf(name));
 
     /// <summary>The request headers a gRPC call adds to the load's own (RFC-style gRPC over HTTP/2).</summary>
     public static IReadOnlyList<KeyValuePair<string, string>> Headers { get; } =
@@ -87,7 +97,7 @@ public sealed record GrpcCall
             : new GrpcCall(File.ReadAllBytes(value));
     }
 
-    public bool Equals(GrpcCall? other) => other is not null && PingPong == other.PingPong && Message.AsSpan().SequenceEqual(other.Message);
+    public bool Equals(GrpcCall? other) => other is not null && Kind == other.Kind && Message.AsSpan().SequenceEqual(other.Message);
 
     public override int GetHashCode() => Message.Length;
 }

@@ -25,7 +25,7 @@ internal static class Http2RequestBlock
     {
         ArgumentNullException.ThrowIfNull(options);
         return options.Grpc is { } call
-            ? Build(options.Url, [.. Grpc.GrpcCall.Headers, .. options.Headers], call.Framed()) with { Grpc = true, PingPong = call.PingPong }
+            ? Build(options.Url, [.. Grpc.GrpcCall.Headers, .. options.Headers], call.Framed()) with { Grpc = true, Kind = call.Kind }
             : Build(options.Url, options.Headers);
     }
 

@@ -16,6 +16,6 @@ internal sealed record Http2RequestBlocks(byte[] First, byte[] Repeat, byte[] Pl
     /// <summary>A gRPC call: an answer is good only when its trailers say <c>grpc-status: 0</c>, and every answer is counted by its status.</summary>
     public bool Grpc { get; init; }
 
-    /// <summary>A gRPC ping-pong stream: the body's DATA leaves the stream open, and the same DATA goes again for every message answered.</summary>
-    public bool PingPong { get; init; }
+    /// <summary>How a gRPC call goes: a ping-pong stream's DATA leaves the stream open, and the same DATA goes again for every message answered.</summary>
+    public Scenarios.GrpcCallKind Kind { get; init; }
 }

@@ -31,7 +31,7 @@ internal sealed class Http2RequestFrames
         if (blocks.Body is { } body)
         {
             _body = new byte[Http2Frame.HeaderLength + body.Length];
-            new Http2Frame(body.Length, Http2FrameType.Data, blocks.PingPong ? (byte)0 : Http2Frame.EndStream, 0).Write(_body);
+            new Http2Frame(body.Length, Http2FrameType.Data, blocks.Kind == Scenarios.GrpcCallKind.PingPong ? (byte)0 : Http2Frame.EndStream, 0).Write(_body);
             body.CopyTo(_body, Http2Frame.HeaderLength);
         }
 

@@ -52,6 +52,9 @@ internal sealed class Http2Session
     /// <summary>gRPC ping-pong streams: each answered message is a round trip, and the stream's next message follows.</summary>
     private readonly bool _pingPong;
 
+    /// <summary>gRPC server streams: each message is counted as it comes, and the streams are cancelled when the load stops.</summary>
+    private readonly bool _serverStreams;
+
     /// <summary>A ping-pong stream's next message waits for a window or room to write it.</summary>
     private bool _due;
 
@@ -60,8 +63,9 @@ internal sealed class Http2Session
     public Http2Session(Http2RequestBlocks request, int streams, IResponseValidator? validator)
     {
         _requests = new Http2RequestFrames(request);
-        _streams = new Http2Streams(streams, validator, request.Grpc, request.PingPong);
-        _pingPong = request.PingPong;
+        _streams = new Http2Streams(streams, validator, request.Grpc, request.Kind);
+        _pingPong = request.Kind == Scenarios.GrpcCallKind.PingPong;
+        _serverStreams = request.Kind == Scenarios.GrpcCallKind.ServerStreaming;
         _send = new byte[Math.Max(16 * 1024, (streams * (_requests.MaxLength + 16)) + 1024)];
         _limit = streams;
     }
@@ -146,8 +150,9 @@ internal sealed class Http2Session
         }
 
         _nextId = _nextId >= int.MaxValue - 2 ? -1 : _nextId + 2;
-        if (measured)
+        if (measured && !_serverStreams)
         {
+            // A server stream is not a request of the window: its messages are counted as they come.
             counters.Sent++;
         }
     }
@@ -161,6 +166,7 @@ internal sealed class Http2Session
     {
         _held += received;
         SendDue(now, ref counters);
+        CancelIfStopping();
         while (_held - _parsed >= Http2Frame.HeaderLength)
         {
             if (_sendLength > _send.Length - ControlRoom)
@@ -191,6 +197,21 @@ internal sealed class Http2Session
         Compact();
         SendDue(now, ref counters);
         return Http2Outcome.Continue;
+    }
+
+    /// <summary>The load is stopping: server streams would send for ever, so each is cancelled (RST_STREAM CANCEL) and its slot freed, as far as the buffer has room.</summary>
+    private void CancelIfStopping()
+    {
+        Span<byte> cancel = stackalloc byte[4];
+        BinaryPrimitives.WriteUInt32BigEndian(cancel, 0x8);
+        for (var i = 0; _serverStreams && Stopping && i < _streams.Capacity; i++)
+        {
+            if (_streams[i].Id != 0 && _sendLength + Http2Frame.HeaderLength + 4 <= _send.Length - ControlRoom)
+            {
+                _sendLength += Http2Frame.Write(_send.AsSpan(_sendLength), Http2FrameType.RstStream, 0, _streams[i].Id, cancel);
+                _streams.Cancel(i);
+            }
+        }
     }
 
     /// <summary>Sends the ping-pong messages that waited for a window or for room, as far as the windows and the buffer allow now.</summary>
@@ -340,7 +361,7 @@ internal sealed class Http2Session
             payload = payload[1..^payload[0]];
         }
 
-        if (_pingPong)
+        if (_pingPong || _serverStreams)
         {
             Messages(index, payload, now, ref counters, histogram, uncorrected);
         }
@@ -358,7 +379,7 @@ internal sealed class Http2Session
 
         if (frame.Has(Http2Frame.EndStream))
         {
-            _streams.Complete(index, now, ref counters, histogram, uncorrected);
+            _streams.Complete(index, now, ref counters, histogram, uncorrected, Measuring);
             _answered++;
             Answers++;
         }
@@ -387,8 +408,14 @@ internal sealed class Http2Session
             payload = payload[chunk.Length..];
             if (slot.BodyLength >= Grpc.GrpcCall.PrefixLength && slot.BodyLength == Grpc.GrpcCall.PrefixLength + slot.Declared)
             {
-                _streams.RoundTrip(index, now, ref counters, histogram, uncorrected);
                 (_answered, Answers) = (_answered + 1, Answers + 1);
+                if (_serverStreams)
+                {
+                    _streams.Streamed(index, Measuring, now, ref counters, histogram, uncorrected);
+                    continue;
+                }
+
+                _streams.RoundTrip(index, now, ref counters, histogram, uncorrected);
                 SendNext(index, now, ref counters);
             }
         }
@@ -461,7 +488,7 @@ internal sealed class Http2Session
 
         if (_headerEndStream)
         {
-            _streams.Complete(index, now, ref counters, histogram, uncorrected);
+            _streams.Complete(index, now, ref counters, histogram, uncorrected, Measuring);
             _answered++;
             Answers++;
         }

@@ -16,18 +16,18 @@ internal sealed class Http2Streams
 
     private readonly IResponseValidator? _validator;
     private readonly bool _grpc;
-    private readonly bool _pingPong;
+    private readonly Scenarios.GrpcCallKind _kind;
     private readonly Http2StreamSlot[] _slots;
     private readonly byte[]?[] _bodies;
     private int _lastFound;
 
     /// <param name="grpc">gRPC calls: good only with <c>grpc-status: 0</c>, each counted by its status.</param>
-    /// <param name="pingPong">gRPC ping-pong streams: each answer message is a round trip, counted and timed, and the stream stays open.</param>
-    public Http2Streams(int capacity, IResponseValidator? validator, bool grpc = false, bool pingPong = false)
+    /// <param name="kind">gRPC streams: a ping-pong stream's answers are round trips, a server stream's messages are counted; either stays open.</param>
+    public Http2Streams(int capacity, IResponseValidator? validator, bool grpc = false, Scenarios.GrpcCallKind kind = Scenarios.GrpcCallKind.Unary)
     {
         _validator = validator;
         _grpc = grpc;
-        _pingPong = pingPong;
+        _kind = kind;
         _slots = new Http2StreamSlot[capacity];
         _bodies = new byte[]?[capacity];
     }
@@ -57,7 +57,8 @@ internal sealed class Http2Streams
             index++;
         }
 
-        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1, GrpcStatus = -1, InFlight = true };
+        // A server stream's messages are counted as they come, by the window's flag then: the stream itself is never a request in the window.
+        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured && _kind != Scenarios.GrpcCallKind.ServerStreaming, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1, GrpcStatus = -1, InFlight = true };
         Outstanding++;
         Occupied++;
     }
@@ -103,12 +104,13 @@ internal sealed class Http2Streams
     /// a gRPC call's <c>grpc-status</c> 0 as well) or bad, and its latency recorded; a gRPC call is
     /// counted by its status.
     /// </summary>
-    public void Complete(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    /// <param name="measuring">Whether the load is in its window now (what a server stream's end is counted by).</param>
+    public void Complete(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected, bool measuring = false)
     {
         ref var slot = ref _slots[index];
-        if (_pingPong)
+        if (_kind != Scenarios.GrpcCallKind.Unary)
         {
-            EndPingPong(index, now, ref counters, histogram, uncorrected);
+            EndStream(index, measuring, now, ref counters, histogram, uncorrected);
             return;
         }
 
@@ -117,7 +119,7 @@ internal sealed class Http2Streams
             counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
         }
 
-        Count(index, slot.Status is >= 200 and < 400 && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength) && (!_grpc || slot.GrpcStatus == 0), now, ref counters, histogram, uncorrected);
+        Count(index, slot.Measured, slot.Status is >= 200 and < 400 && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength) && (!_grpc || slot.GrpcStatus == 0), now, ref counters, histogram, uncorrected);
         Free(ref slot);
     }
 
@@ -125,10 +127,10 @@ internal sealed class Http2Streams
     /// An answer counted: good when <paramref name="good"/> says so, its body was whole and the
     /// validator accepts it, else bad, and its latency recorded; in the warm-up, only its completion.
     /// </summary>
-    private void Count(int index, bool good, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    private void Count(int index, bool measured, bool good, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
     {
         ref var slot = ref _slots[index];
-        if (!slot.Measured)
+        if (!measured)
         {
             counters.WarmupCompleted++;
             return;
@@ -157,7 +159,7 @@ internal sealed class Http2Streams
         ref var slot = ref _slots[index];
         if (slot.InFlight)
         {
-            Count(index, slot.Status is >= 200 and < 300, now, ref counters, histogram, uncorrected);
+            Count(index, slot.Measured, slot.Status is >= 200 and < 300, now, ref counters, histogram, uncorrected);
             Outstanding--;
         }
 
@@ -185,6 +187,9 @@ internal sealed class Http2Streams
         }
     }
 
+    /// <summary>A stream this client cancels (a server stream at the load's end): the slot is free, nothing counted.</summary>
+    public void Cancel(int index) => Free(ref _slots[index]);
+
     /// <summary>The slot's stream is done: the slot is free, and its request no longer in flight.</summary>
     private void Free(ref Http2StreamSlot slot)
     {
@@ -194,19 +199,38 @@ internal sealed class Http2Streams
     }
 
     /// <summary>
-    /// A ping-pong stream ended (the server's trailers): its status counted, and a message still in
-    /// flight is a bad answer (the stream ended instead); the slot is free for a new stream.
+    /// A server stream's message is whole: counted (in the window, <paramref name="measuring"/>) as
+    /// sent and answered, good or bad, and timed from the stream's previous message; the stream goes on.
     /// </summary>
-    private void EndPingPong(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    public void Streamed(int index, bool measuring, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
     {
         ref var slot = ref _slots[index];
-        if (slot.InFlight)
+        counters.Sent += measuring ? 1 : 0;
+        Count(index, measuring, slot.Status is >= 200 and < 300, now, ref counters, histogram, uncorrected);
+        (slot.BodyLength, slot.Declared, slot.Malformed, slot.TimedFrom, slot.SentAt) = (0, 0, false, now, now);
+    }
+
+    /// <summary>
+    /// A gRPC stream ended (the server's trailers): its status counted; a ping-pong message still in
+    /// flight is a bad answer (the stream ended instead), and a server stream that ends with an
+    /// error is one bad message; the slot is free for a new stream.
+    /// </summary>
+    private void EndStream(int index, bool measuring, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    {
+        ref var slot = ref _slots[index];
+        var serverStream = _kind == Scenarios.GrpcCallKind.ServerStreaming;
+        if (serverStream && slot.GrpcStatus != 0 && measuring)
+        {
+            slot.Malformed = true;
+            Streamed(index, measuring: true, now, ref counters, histogram, uncorrected);
+        }
+        else if (_kind == Scenarios.GrpcCallKind.PingPong && slot.InFlight)
         {
             slot.Malformed = true;
             RoundTrip(index, now, ref counters, histogram, uncorrected);
         }
 
-        if (_grpc && slot.Measured)
+        if (_grpc && (slot.Measured || (serverStream && measuring)))
         {
             counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
         }

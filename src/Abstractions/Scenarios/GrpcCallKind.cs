@@ -1,0 +1,14 @@
+namespace Benchmarks.Scenarios;
+
+/// <summary>How a gRPC load calls its method: what it counts and times as one answer.</summary>
+public enum GrpcCallKind
+{
+    /// <summary>One request, one response: a call each (<c>UnaryCall</c>).</summary>
+    Unary,
+
+    /// <summary>A bidirectional stream kept open, each message answered before the next goes (<c>StreamingCall</c>): a round trip each.</summary>
+    PingPong,
+
+    /// <summary>One request, then responses for as long as the stream stays open (<c>StreamingFromServer</c>): a message each, timed from the stream's previous one.</summary>
+    ServerStreaming,
+}
