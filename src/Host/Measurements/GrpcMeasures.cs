@@ -22,9 +22,13 @@ internal static class GrpcMeasures
             "count",
             Max,
             Lower,
-            slot == GrpcStatus.Missing
-                ? "gRPC calls answered without a grpc-status trailer (among the bad responses)"
-                : $"gRPC calls answered with status {GrpcStatus.Names[slot]} ({slot}) (among the bad responses)")),
+            slot switch
+            {
+                GrpcStatus.Missing => "gRPC calls answered without a grpc-status trailer (among the bad responses)",
+                GrpcStatus.Compressed => "gRPC answers whose message had the compressed flag though no compression was agreed (among the bad responses)",
+                GrpcStatus.BadLength => "Unary gRPC answers that were not one whole message of the length their prefix declared (among the bad responses)",
+                _ => $"gRPC calls answered with status {GrpcStatus.Names[slot]} ({slot}) (among the bad responses)",
+            })),
     ];
 
     /// <summary>Adds the counts of the statuses other than OK that came: none for a load that made no gRPC calls.</summary>

@@ -15,7 +15,7 @@ namespace Benchmarks.Host.Verify;
 /// </summary>
 internal static partial class Verifier
 {
-    private static readonly TimeSpan s_dateChangeLimit = TimeSpan.FromSeconds(2.1);
+    private static readonly TimeSpan s_dateChangeLimit = TimeSpan.FromSeconds(3);
     private static readonly TimeSpan s_dateCheckEvery = TimeSpan.FromMilliseconds(250);
 
     /// <param name="scenario">What the server serves.</param>
@@ -81,9 +81,10 @@ internal static partial class Verifier
             var split = await Single(endPoint, tlsHost, [request[..5], request[5..20], request[20..]], cancellationToken, TimeSpan.FromMilliseconds(50));
             checks.Add(Check($"{route} request split across TCP segments", split is { Status: 200 } && (validator?.IsValid(split.Body) ?? true), split is null ? "no response" : $"status {split.Status}"));
 
-            // TechEmpower's "Invalid Cached Date" (it waits 3 s). Servers refresh Date on a one-second
-            // heartbeat, so it may lag by up to a second: two seconds apart it must have changed. Asked
-            // again every quarter second, it passes as soon as it changes and fails at 2.1 s.
+            // TechEmpower's "Invalid Cached Date": three seconds apart, Date must have changed. Servers
+            // refresh it on a one-second heartbeat, so it changes within a second or two; asked again
+            // every quarter second, it passes as soon as it changes and fails at 3 s, TechEmpower's wait
+            // (2.1 s once failed a server under Wine on a saturated machine, its heartbeat late).
             // A request that gets no answer (the connection closed or timed out) is asked again
             // within the same limit, and counted: the check says so if none came back.
             var later = await Single(endPoint, tlsHost, [request], cancellationToken);

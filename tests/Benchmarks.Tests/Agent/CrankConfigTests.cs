@@ -5,7 +5,7 @@ namespace Benchmarks.Tests.Agent;
 /// <summary>The crank/ configurations: every scenario renders for every profile into jobs and arguments this program accepts.</summary>
 public sealed class CrankConfigTests
 {
-    public static TheoryData<string> Files => ["plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "https.yml", "h2.yml"];
+    public static TheoryData<string> Files => ["plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "https.yml", "h2.yml", "grpc.yml"];
 
     [Trait("Tier", "Fast")]
     [Theory]
@@ -46,7 +46,7 @@ public sealed class CrankConfigTests
     [Fact]
     public async Task The_rendered_load_and_server_arguments_are_accepted_by_the_command_line()
     {
-        foreach (var file in new[] { "plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "https.yml", "h2.yml" })
+        foreach (var file in new[] { "plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "https.yml", "h2.yml", "grpc.yml" })
         {
             var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", file));
             foreach (var scenario in config.Scenarios)

@@ -258,6 +258,50 @@ public sealed class GrpcProtocolTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void Hostile_answers_are_each_counted_with_their_cause_and_none_hangs()
+    {
+        var session = Started(new GrpcCall([]), 4, null);
+        var counters = default(ConnectionCounters);
+        var histogram = new LatencyHistogram();
+        for (var i = 0; i < 4; i++)
+        {
+            session.Open(0, 0, measured: true, ref counters);
+        }
+
+        // 1: the compressed flag, though no compression was agreed; 3: a message declared 10 bytes long that brings 3;
+        // 5: a non-numeric grpc-status; 7: reset in the middle of its message.
+        Feed(session, ref counters, histogram,
+        [
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 1, [0x88]),
+            .. Frame(Http2FrameType.Data, 0, 1, [1, 0, 0, 0, 2, 0x0a, 0x00]),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 1, Literal("grpc-status", "0")),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 3, [0x88]),
+            .. Frame(Http2FrameType.Data, 0, 3, [0, 0, 0, 0, 10, 1, 2, 3]),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 3, Literal("grpc-status", "0")),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 5, [0x88]),
+            .. Frame(Http2FrameType.Data, 0, 5, [0, 0, 0, 0, 0]),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 5, Literal("grpc-status", "OK")),
+        ]);
+        byte[] reset = [.. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 7, [0x88]), .. Frame(Http2FrameType.Data, 0, 7, [0, 0, 0, 0, 9, 1]), .. Frame(Http2FrameType.RstStream, 0, 7, [0, 0, 0, 2])];
+        reset.CopyTo(session.ReceiveSpace.Span);
+        Assert.Equal(Http2Outcome.Continue, session.Process(reset.Length, 0, ref counters, histogram, null));
+        Assert.Contains("stream reset by the server: INTERNAL_ERROR", session.Error, StringComparison.Ordinal);
+        Assert.Equal((4, 0, 3, 1), (counters.Sent, counters.Good, counters.Bad, counters.Lost));
+        Assert.Equal((1, 1, 1), (counters.Grpc[GrpcStatus.Compressed], counters.Grpc[GrpcStatus.BadLength], counters.Grpc[GrpcStatus.Missing]));
+        Assert.Equal(0, session.Outstanding);
+        Assert.Equal(["compressed", "bad-length"], GrpcStatus.Names.Skip(GrpcStatus.Compressed));
+
+        // A stream's message declared past what gRPC's clients accept (4 MiB): the connection fails with that cause.
+        var streams = Started(new GrpcCall([]) { Kind = GrpcCallKind.ServerStreaming }, 1, null);
+        streams.Open(0, 0, measured: true, ref counters);
+        byte[] huge = [.. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 1, [0x88]), .. Frame(Http2FrameType.Data, 0, 1, [0, 0x10, 0, 0, 0])];
+        huge.CopyTo(streams.ReceiveSpace.Span);
+        Assert.Equal(Http2Outcome.Failed, streams.Process(huge.Length, 0, ref counters, histogram, null));
+        Assert.Contains("a gRPC message of 268,435,456 bytes declared on stream 1", streams.Error, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void The_header_decoder_reads_grpc_status_and_gives_it_again_for_a_repeated_block()
     {
         var decoder = new HpackDecoder();

@@ -22,7 +22,7 @@ public sealed class OpenModelTests
     public async Task A_stall_shows_in_the_corrected_p99_and_only_in_the_max_of_the_closed_loop()
     {
         // The server stops answering for 500 ms in every 2 s.
-        string[] stalls = ["--server-option", "stallMs=500", "--server-option", "stallEveryMs=2000", "-c", "8", "-d", "6s", "-w", "1s"];
+        string[] stalls = ["--server-option", "stallMs=500", "--server-option", "stallEveryMs=2000", "-c", "8", "-d", "4s", "-w", "1s"];
         var results = TestPaths.NewTempDirectory();
         var open = await HostRun.StartAsync(results, s_timeout, Faulty(results, [.. stalls, "--rate", "1000"]));
         Assert.True(open.ExitCode == 0, open.ToString());

@@ -22,6 +22,9 @@ internal sealed class Http2Session
 
     private const int ReceiveBufferSize = 64 * 1024;
 
+    /// <summary>The longest gRPC answer message a stream accepts: gRPC's clients' default receive limit (4 MiB).</summary>
+    private const int MaxAnswerMessage = 4 * 1024 * 1024;
+
     /// <summary>Room kept free in the send buffer for one more control frame; below it, reading stops until the connection flushes.</summary>
     private const int ControlRoom = 64;
 
@@ -363,10 +366,18 @@ internal sealed class Http2Session
 
         if (_pingPong || _serverStreams)
         {
-            Messages(index, payload, now, ref counters, histogram, uncorrected);
+            if (Messages(index, payload, now, ref counters, histogram, uncorrected) is { } tooLong)
+            {
+                return tooLong;
+            }
         }
         else
         {
+            if (_streams.Grpc)
+            {
+                Prefix(ref slot, payload);
+            }
+
             _streams.Body(index, payload);
         }
 
@@ -388,20 +399,22 @@ internal sealed class Http2Session
     }
 
     /// <summary>
-    /// A ping-pong stream's answer bytes: each message (its 5-byte prefix and the length it
-    /// declares) ends a round trip, and the stream's next message follows it.
+    /// A gRPC stream's answer bytes: each message (its 5-byte prefix and the length it declares)
+    /// ends a ping-pong round trip, and the stream's next message follows it, or is a server
+    /// stream's next message. A message declared longer than gRPC's clients accept fails the
+    /// connection: the stream's messages could not be told apart after it.
     /// </summary>
-    private void Messages(int index, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    private string? Messages(int index, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
     {
         while (!payload.IsEmpty)
         {
             ref var slot = ref _streams[index];
             var needed = slot.BodyLength < Grpc.GrpcCall.PrefixLength ? Grpc.GrpcCall.PrefixLength - slot.BodyLength : Grpc.GrpcCall.PrefixLength + slot.Declared - slot.BodyLength;
             var chunk = payload[..(int)Math.Min(needed, payload.Length)];
-            for (var i = 0; i < chunk.Length && slot.BodyLength + i < Grpc.GrpcCall.PrefixLength; i++)
+            Prefix(ref slot, chunk);
+            if (slot.BodyLength + chunk.Length >= Grpc.GrpcCall.PrefixLength && slot.Declared > MaxAnswerMessage)
             {
-                // The prefix: a compressed flag, then the length big-endian.
-                slot.Declared = slot.BodyLength + i == 0 ? 0 : (slot.Declared << 8) | chunk[i];
+                return string.Create(CultureInfo.InvariantCulture, $"a gRPC message of {slot.Declared:n0} bytes declared on stream {slot.Id}, over the {MaxAnswerMessage:n0} gRPC's clients accept");
             }
 
             _streams.Body(index, chunk);
@@ -417,6 +430,24 @@ internal sealed class Http2Session
 
                 _streams.RoundTrip(index, now, ref counters, histogram, uncorrected);
                 SendNext(index, now, ref counters);
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Reads what of a message's 5-byte prefix <paramref name="bytes"/> holds (a compressed flag, then the length big-endian), before they are added to the body.</summary>
+    private static void Prefix(ref Http2StreamSlot slot, ReadOnlySpan<byte> bytes)
+    {
+        for (var i = 0; i < bytes.Length && slot.BodyLength + i < Grpc.GrpcCall.PrefixLength; i++)
+        {
+            if (slot.BodyLength + i == 0)
+            {
+                (slot.Declared, slot.Compressed) = (0, bytes[i] != 0);
+            }
+            else
+            {
+                slot.Declared = (slot.Declared << 8) | bytes[i];
             }
         }
     }

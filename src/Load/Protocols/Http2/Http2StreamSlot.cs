@@ -38,8 +38,11 @@ internal struct Http2StreamSlot
     /// <summary>A ping-pong stream: its next message is due but waits for a window or room to write it.</summary>
     public bool Due;
 
-    /// <summary>A ping-pong stream: the length the answer's 5-byte prefix declares, read as its bytes come.</summary>
+    /// <summary>gRPC: the length the answer message's 5-byte prefix declares, read as its bytes come.</summary>
     public uint Declared;
+
+    /// <summary>gRPC: the answer's message has the compressed flag set.</summary>
+    public bool Compressed;
 
     /// <summary>A header block or body that cannot be a good response (a missing status, a body past the validator's limit).</summary>
     public bool Malformed;

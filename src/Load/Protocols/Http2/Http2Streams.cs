@@ -34,6 +34,9 @@ internal sealed class Http2Streams
 
     public int Capacity => _slots.Length;
 
+    /// <summary>The streams are gRPC calls.</summary>
+    public bool Grpc => _grpc;
+
     /// <summary>Requests sent and not yet answered.</summary>
     public int Outstanding { get; private set; }
 
@@ -114,12 +117,17 @@ internal sealed class Http2Streams
             return;
         }
 
+        // A unary gRPC answer is one whole, uncompressed message: what breaks that is counted by its cause, whatever its status.
+        var framing = !_grpc ? -1
+            : slot.Compressed ? Protocols.Grpc.GrpcStatus.Compressed
+            : slot.GrpcStatus == 0 && slot.BodyLength != Protocols.Grpc.GrpcCall.PrefixLength + slot.Declared ? Protocols.Grpc.GrpcStatus.BadLength
+            : -1;
         if (slot.Measured && _grpc)
         {
-            counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
+            counters.Grpc[framing >= 0 ? framing : Protocols.Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
         }
 
-        Count(index, slot.Measured, slot.Status is >= 200 and < 400 && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength) && (!_grpc || slot.GrpcStatus == 0), now, ref counters, histogram, uncorrected);
+        Count(index, slot.Measured, slot.Status is >= 200 and < 400 && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength) && (!_grpc || (slot.GrpcStatus == 0 && framing < 0)), now, ref counters, histogram, uncorrected);
         Free(ref slot);
     }
 
@@ -159,11 +167,11 @@ internal sealed class Http2Streams
         ref var slot = ref _slots[index];
         if (slot.InFlight)
         {
-            Count(index, slot.Measured, slot.Status is >= 200 and < 300, now, ref counters, histogram, uncorrected);
+            Count(index, slot.Measured, slot.Status is >= 200 and < 300 && !slot.Compressed, now, ref counters, histogram, uncorrected);
             Outstanding--;
         }
 
-        (slot.InFlight, slot.BodyLength, slot.Declared, slot.Malformed) = (false, 0, 0, false);
+        (slot.InFlight, slot.BodyLength, slot.Declared, slot.Compressed, slot.Malformed) = (false, 0, 0, false, false);
     }
 
     /// <summary>A ping-pong stream's next message is due: in flight from now, sent or waiting for a window (so a connection with messages waiting is not idle, and a window that never comes times out).</summary>
@@ -206,8 +214,8 @@ internal sealed class Http2Streams
     {
         ref var slot = ref _slots[index];
         counters.Sent += measuring ? 1 : 0;
-        Count(index, measuring, slot.Status is >= 200 and < 300, now, ref counters, histogram, uncorrected);
-        (slot.BodyLength, slot.Declared, slot.Malformed, slot.TimedFrom, slot.SentAt) = (0, 0, false, now, now);
+        Count(index, measuring, slot.Status is >= 200 and < 300 && !slot.Compressed, now, ref counters, histogram, uncorrected);
+        (slot.BodyLength, slot.Declared, slot.Compressed, slot.Malformed, slot.TimedFrom, slot.SentAt) = (0, 0, false, false, now, now);
     }
 
     /// <summary>
@@ -232,7 +240,7 @@ internal sealed class Http2Streams
 
         if (_grpc && (slot.Measured || (serverStream && measuring)))
         {
-            counters.Grpc[Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
+            counters.Grpc[Protocols.Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
         }
 
         Free(ref slot);
