@@ -41,6 +41,9 @@ internal sealed class EpollConnection(int index)
     /// <summary>Open model: on its worker's stack of idle connections.</summary>
     public bool Idle;
 
+    /// <summary>Open model, HTTP/2: when the connection last went on the idle stack with a free stream (Stopwatch ticks).</summary>
+    public long FreeSince;
+
     public long SentAt;
 
     /// <summary>What the batch's latency is timed from: its due time in the open model, else its send.</summary>

@@ -37,9 +37,10 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
         var measured = state.Measuring;
         if (measured && now - due > state.LateTicks)
         {
-            // Late with this connection free: the thread, not the pool, held it back.
+            // Late: the thread held it back if this connection's stream was already free while it was
+            // still on time; a stream freed only after that (the server answering late) is the pool's.
             connection.Counters.Late++;
-            connection.Counters.LateByLoad++;
+            connection.Counters.LateByLoad += connection.FreeSince - due <= state.LateTicks ? 1 : 0;
         }
 
         session.Open(due, now, measured, ref connection.Counters);
@@ -237,7 +238,7 @@ internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, Laten
             }
             else if (session.CanOpen && !connection.Idle)
             {
-                connection.Idle = true;
+                (connection.Idle, connection.FreeSince) = (true, now);
                 idle.Push(connection);
             }
         }
