@@ -66,6 +66,11 @@ internal static class LoadSummaryWriter
         }
 
         writer.WriteLine(string.Create(c, $"Requests/sec: {result.RequestsPerSecond,12:0.00}"));
+        if (result.MessagesPerSecondPerStream is { } perStream)
+        {
+            writer.WriteLine(string.Create(c, $"  per stream: {perStream,12:0.00} messages/sec ({result.GrpcCall}, {result.Connections * result.PipelineDepth} streams)"));
+        }
+
         writer.WriteLine(string.Create(c, $"Transfer/sec: {result.ThroughputMegabytesPerSecond,10:0.00}MB"));
         if (result.Requests > 0)
         {

@@ -20,7 +20,7 @@ internal static class LoadMeasurements
             [HttpMeasures.Bytes.Name] = result.BytesReceived,
         };
         LatencyMeasures.Http.Add(measurements, result.Latency);
-        GrpcMeasures.Add(measurements, result.GrpcStatuses);
+        GrpcMeasures.Add(measurements, result);
         WindowMeasurements.Add(measurements, result, result.RequestsPerSecond, OpenModelMeasures.Http);
         if (result.ThreadsBusyPercent is { } busy)
         {

@@ -15,8 +15,12 @@ internal static class GrpcMeasures
     /// <summary>The name of the count of calls answered with <paramref name="slot"/>'s status (<see cref="GrpcStatus"/>).</summary>
     public static string StatusName(int slot) => "grpc/status/" + GrpcStatus.Names[slot].ToLowerInvariant();
 
+    /// <summary>A gRPC stream's own rate: its round trips (ping-pong) or messages (server streaming) per second.</summary>
+    public static readonly Measurement StreamRate = new("grpc/stream/rate", "msg/s", Max, Higher, "Messages per second of one gRPC stream: ping-pong round trips or server-stream messages, the rate over connections × streams");
+
     public static IReadOnlyList<Measurement> All { get; } =
     [
+        StreamRate,
         .. Enumerable.Range(1, GrpcStatus.Count - 1).Select(slot => new Measurement(
             StatusName(slot),
             "count",
@@ -31,10 +35,17 @@ internal static class GrpcMeasures
             })),
     ];
 
-    /// <summary>Adds the counts of the statuses other than OK that came: none for a load that made no gRPC calls.</summary>
-    public static void Add(IDictionary<string, double> measurements, IReadOnlyDictionary<string, long>? statuses)
+    /// <summary>Adds the counts of the statuses other than OK that came, and a stream's own rate: none for a load that made no gRPC calls.</summary>
+    public static void Add(IDictionary<string, double> measurements, Load.Http.LoadResult result)
     {
         ArgumentNullException.ThrowIfNull(measurements);
+        ArgumentNullException.ThrowIfNull(result);
+        var statuses = result.GrpcStatuses;
+        if (result.MessagesPerSecondPerStream is { } perStream)
+        {
+            measurements[StreamRate.Name] = perStream;
+        }
+
         for (var slot = 1; statuses is not null && slot < GrpcStatus.Count; slot++)
         {
             if (statuses.TryGetValue(GrpcStatus.Names[slot], out var count))

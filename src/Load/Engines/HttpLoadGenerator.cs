@@ -93,6 +93,7 @@ public static class HttpLoadGenerator
             Handshake = total.Handshakes > 0 ? LatencySummary.From(state.HandshakeTimes) : null,
             Tls = state.Negotiated,
             GrpcStatuses = options.Grpc is null ? null : GrpcStatuses(total),
+            GrpcCall = options.Grpc is { } call ? Protocols.Grpc.GrpcCall.NameOf(call.Kind) : null,
         };
     }
 }

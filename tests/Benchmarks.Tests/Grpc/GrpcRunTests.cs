@@ -33,6 +33,16 @@ public sealed class GrpcRunTests
         var m = document.Measurements;
         Assert.True(m["http/rps/mean"] > 100 && m["http/requests/badresponses"] == 0, run.ToString());
         Assert.DoesNotContain(m.Keys, k => k.StartsWith("grpc/status/", StringComparison.Ordinal));
+
+        // A stream's own rate: the run's over its 8 connections × 4 streams; none for unary calls.
+        if (call == "unary")
+        {
+            Assert.False(m.ContainsKey("grpc/stream/rate"));
+        }
+        else
+        {
+            Assert.InRange(m["grpc/stream/rate"], m["http/rps/mean"] / 32 * 0.999, m["http/rps/mean"] / 32 * 1.001);
+        }
     }
 
     [Fact]
