@@ -15,8 +15,11 @@ internal static class GrpcMeasures
     /// <summary>The name of the count of calls answered with <paramref name="slot"/>'s status (<see cref="GrpcStatus"/>).</summary>
     public static string StatusName(int slot) => "grpc/status/" + GrpcStatus.Names[slot].ToLowerInvariant();
 
-    /// <summary>A gRPC stream's own rate: its round trips (ping-pong) or messages (server streaming) per second.</summary>
-    public static readonly Measurement StreamRate = new("grpc/stream/rate", "msg/s", Max, Higher, "Messages per second of one gRPC stream: ping-pong round trips or server-stream messages, the rate over connections × streams");
+    /// <summary>
+    /// A gRPC stream's own rate: its round trips (ping-pong) or messages (server streaming) per second.
+    /// Loads on several machines each report one stream's rate: combined, it is their mean, not their sum as a rate's.
+    /// </summary>
+    public static readonly Measurement StreamRate = new("grpc/stream/rate", "msg/s", Max, Higher, "Messages per second of one gRPC stream: ping-pong round trips or server-stream messages, the rate over connections × streams", reduce: Avg);
 
     public static IReadOnlyList<Measurement> All { get; } =
     [

@@ -63,13 +63,9 @@ internal static class ServerStartup
         };
         try
         {
-            using var first = new HttpRequestMessage(grpc is null ? HttpMethod.Get : HttpMethod.Post, url) { Version = client.DefaultRequestVersion, VersionPolicy = client.DefaultVersionPolicy };
-            if (grpc is not null)
-            {
-                first.Content = new ByteArrayContent(grpc.Framed());
-                first.Content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/grpc");
-                first.Headers.TE.ParseAdd("trailers");
-            }
+            using var first = grpc is null
+                ? new HttpRequestMessage(HttpMethod.Get, url) { Version = client.DefaultRequestVersion, VersionPolicy = client.DefaultVersionPolicy }
+                : Verify.GrpcChecks.Request(url, grpc.Framed());
 
             // A gRPC call's first response is its headers: a server stream's body never ends.
             using var response = await client.SendAsync(first, grpc is null ? HttpCompletionOption.ResponseContentRead : HttpCompletionOption.ResponseHeadersRead, cancellationToken);

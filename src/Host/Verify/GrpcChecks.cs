@@ -67,11 +67,23 @@ internal static class GrpcChecks
     private static VerifyCheck Check(string name, bool passed, string detail) => new(name, passed, passed ? "" : detail);
 
     /// <param name="firstMessage">A server stream: read its first message, then cancel it; its grpc-status is then "0" when that message came whole.</param>
+    /// <summary>A gRPC call as .NET's HTTP/2 client sends it: a POST of the framed message with gRPC's request headers (<see cref="GrpcCall.Headers"/>), over HTTP/2 only.</summary>
+    public static HttpRequestMessage Request(Uri url, byte[] framed)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Post, url) { Content = new ByteArrayContent(framed), Version = HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
+        foreach (var (name, value) in GrpcCall.Headers)
+        {
+            // content-type is the body's header in .NET's model, te the request's.
+            HttpHeaders headers = name == "content-type" ? request.Content.Headers : request.Headers;
+            headers.TryAddWithoutValidation(name, value);
+        }
+
+        return request;
+    }
+
     private static async Task<Answer> CallAsync(HttpClient client, Uri url, byte[] framed, bool firstMessage, CancellationToken cancellationToken)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, url) { Content = new ByteArrayContent(framed), Version = HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
-        request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/grpc");
-        request.Headers.TE.ParseAdd("trailers");
+        using var request = Request(url, framed);
         try
         {
             using var response = await client.SendAsync(request, firstMessage ? HttpCompletionOption.ResponseHeadersRead : HttpCompletionOption.ResponseContentRead, cancellationToken);

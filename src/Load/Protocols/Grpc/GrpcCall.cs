@@ -46,7 +46,9 @@ public sealed record GrpcCall
     public static string NameOf(GrpcCallKind kind) => KindNames[(int)kind];
 
     /// <summary>The kind <paramref name="name"/> names (one of <see cref="KindNames"/>).</summary>
-    public static GrpcCallKind KindOf(string name) => (GrpcCallKind)Math.Max(0, ((IList<string>)KindNames).IndexOf(name));
+    public static GrpcCallKind KindOf(string name) => ((IList<string>)KindNames).IndexOf(name) is >= 0 and var index
+        ? (GrpcCallKind)index
+        : throw new ArgumentException($"'{name}' is not a gRPC call kind: {string.Join(", ", KindNames)}.");
 
     /// <summary>The request headers a gRPC call adds to the load's own (RFC-style gRPC over HTTP/2).</summary>
     public static IReadOnlyList<KeyValuePair<string, string>> Headers { get; } =

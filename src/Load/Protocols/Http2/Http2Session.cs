@@ -44,7 +44,8 @@ internal sealed class Http2Session
     private int _nextId;
     private int _limit;
     private int _connectionUnacknowledged;
-    private int _answered;
+    /// <summary><see cref="Answers"/> when the connection started: none since means the server answered nothing on it.</summary>
+    private long _answersAtStart;
 
     /// <summary>What the connection's flow-control window lets this client send in DATA (request bodies) before the server widens it.</summary>
     private long _sendWindow;
@@ -92,7 +93,7 @@ internal sealed class Http2Session
     /// The server sent GOAWAY before it answered any stream of this connection: it refused the connection, which is
     /// counted as a failed connect and retried after a pause, not reopened at once (thousands of reconnects a second).
     /// </summary>
-    public bool Refused => GoingAway && _answered == 0;
+    public bool Refused => GoingAway && Answers == _answersAtStart;
 
     /// <summary>The GOAWAY received, with its code ("HTTP/2 GOAWAY (NO_ERROR)"); null before one.</summary>
     public string? GoAwayCause { get; private set; }
@@ -112,7 +113,7 @@ internal sealed class Http2Session
     /// <summary>A new connection: the preface, SETTINGS and the connection's window go first; no stream is open.</summary>
     public void Start()
     {
-        _answered = 0;
+        _answersAtStart = Answers;
         GoAwayCause = null;
         _streams.Clear();
         _decoder.Reset();
@@ -391,7 +392,6 @@ internal sealed class Http2Session
         if (frame.Has(Http2Frame.EndStream))
         {
             _streams.Complete(index, now, ref counters, histogram, uncorrected, Measuring);
-            _answered++;
             Answers++;
         }
 
@@ -421,7 +421,7 @@ internal sealed class Http2Session
             payload = payload[chunk.Length..];
             if (slot.BodyLength >= Grpc.GrpcCall.PrefixLength && slot.BodyLength == Grpc.GrpcCall.PrefixLength + slot.Declared)
             {
-                (_answered, Answers) = (_answered + 1, Answers + 1);
+                Answers++;
                 if (_serverStreams)
                 {
                     _streams.Streamed(index, Measuring, now, ref counters, histogram, uncorrected);
@@ -520,7 +520,6 @@ internal sealed class Http2Session
         if (_headerEndStream)
         {
             _streams.Complete(index, now, ref counters, histogram, uncorrected, Measuring);
-            _answered++;
             Answers++;
         }
 
