@@ -29,7 +29,7 @@ public sealed class CommandReachTests
     [Fact]
     public void Each_command_reaches_only_its_services_and_what_it_renders()
     {
-        var assembly = typeof(Benchmarks.Host.Cli.CliConsole).Assembly;
+        var assembly = typeof(Benchmarks.Host.Commands.RunCommand).Assembly;
         var commands = assembly.GetTypes()
             .Where(t => CompiledReferences.Folder(t, "Benchmarks.Host") == "Commands")
             .GroupBy(Outermost)

@@ -19,10 +19,14 @@ internal static class CompiledReferences
         .Select(f => (OpCode)f.GetValue(null)!).ToDictionary(o => o.Value);
 
     /// <summary>Each reference from one folder to another: (from, to) → the first type seen making it.</summary>
-    public static IReadOnlyDictionary<(string From, string To), string> Edges(Assembly assembly, string root, params string[] groups)
+    public static IReadOnlyDictionary<(string From, string To), string> Edges(Assembly assembly, string root, params string[] groups) =>
+        Edges([assembly], root, groups);
+
+    /// <summary>The same over several assemblies that share the root namespace (the host's projects).</summary>
+    public static IReadOnlyDictionary<(string From, string To), string> Edges(IEnumerable<Assembly> assemblies, string root, params string[] groups)
     {
         var edges = new Dictionary<(string, string), string>();
-        foreach (var type in assembly.GetTypes())
+        foreach (var type in assemblies.SelectMany(a => a.GetTypes()))
         {
             if (Folder(type, root, groups) is not { } from)
             {

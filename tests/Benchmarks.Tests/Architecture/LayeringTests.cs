@@ -10,42 +10,49 @@ namespace Benchmarks.Tests.Architecture;
 /// </summary>
 public sealed class LayeringTests
 {
-    /// <summary>Bottom to top.</summary>
-    private static readonly string[] Layers =
-    [
-        // Foundations: the OS, the stored document, the measurement catalog, counters, console, plugins.
-        "Platform", "Documents", "Measurements", "Metrics", "Cli", "Plugins",
-
-        // The verdicts: the rules that read a finished run's document and name what limited it.
-        "Verdicts",
-
-        // Execution: crank's statistics blocks, child processes, databases and proxies started for a run, response checks, load engines.
-        "Crank", "Jobs", "Databases", "Proxies", "Verify", "LoadJobs",
-
-        // Services: a local run, the agent, stores, reports; sweeps and searches, made of runs.
-        "Runs", "Agent", "Store", "Reports", "Sweeps",
-
-        // The command line: parse, call one service, render.
-        "Commands",
-    ];
+    /// <summary>Bottom to top, the host's projects' folders in their order.</summary>
+    private static readonly string[] Layers = HostProjects.Folders;
 
     [Trait("Tier", "Fast")]
     [Fact]
     public void Every_folder_of_the_host_has_a_place_in_the_stack()
     {
-        Assert.Empty(HostFolders().Except(Layers));
-        Assert.Empty(Layers.Except(HostFolders()));
+        foreach (var project in HostProjects.Stack)
+        {
+            Assert.Equal(project.Folders.Order(StringComparer.Ordinal), ProjectFolders(project).Order(StringComparer.Ordinal));
+        }
     }
 
     [Trait("Tier", "Fast")]
     [Fact]
-    public void A_host_folder_references_only_itself_and_the_folders_below_it_in_the_compiled_assembly()
+    public void A_host_folder_references_only_itself_and_the_folders_below_it_in_the_compiled_assemblies()
     {
-        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Cli.CliConsole).Assembly, "Benchmarks.Host");
+        var edges = CompiledReferences.Edges(HostProjects.Assemblies, "Benchmarks.Host");
         Assert.NotEmpty(edges);
         var upward = edges.Where(e => Array.IndexOf(Layers, e.Key.To) > Array.IndexOf(Layers, e.Key.From) || Array.IndexOf(Layers, e.Key.From) < 0 || Array.IndexOf(Layers, e.Key.To) < 0)
             .Select(e => $"{e.Key.From} -> {e.Key.To} ({e.Value})").ToList();
         Assert.True(upward.Count == 0, string.Join(Environment.NewLine, upward));
+    }
+
+    /// <summary>
+    /// Each of the host's projects references only projects below it (the compiler holds the rest:
+    /// without the reference an upward use does not compile), and the agent and the store, side by
+    /// side above the runs, not each other.
+    /// </summary>
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_host_project_references_only_the_host_projects_below_it()
+    {
+        var names = HostProjects.Stack.Select(p => p.Assembly.GetName().Name!).ToArray();
+        for (var i = 0; i < names.Length; i++)
+        {
+            var referenced = HostProjects.Stack[i].Assembly.GetReferencedAssemblies().Select(a => a.Name!).Where(names.Contains).ToList();
+            Assert.All(referenced, r => Assert.True(Array.IndexOf(names, r) < i, $"{names[i]} references {r}, which is not below it"));
+        }
+
+        Assert.DoesNotContain("Benchmarks.Host.Store", typeof(Benchmarks.Host.Agent.Api.AgentApi).Assembly.GetReferencedAssemblies().Select(a => a.Name));
+        Assert.Equal(["Benchmarks.Host.Agent", "Benchmarks.Host.Model", "Benchmarks.Host.Runs", "Benchmarks.Host.Store"],
+            typeof(Benchmarks.Host.Commands.RunCommand).Assembly.GetReferencedAssemblies().Select(a => a.Name!).Where(n => n.StartsWith("Benchmarks.Host.", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
     }
 
     /// <summary>
@@ -59,11 +66,11 @@ public sealed class LayeringTests
     [Fact]
     public void An_agent_folder_references_only_itself_and_the_folders_below_it_in_the_compiled_assembly()
     {
-        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Cli.CliConsole).Assembly, "Benchmarks.Host", "Agent")
+        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Agent.Api.AgentApi).Assembly, "Benchmarks.Host", "Agent")
             .Where(e => e.Key.From.StartsWith("Agent.", StringComparison.Ordinal) && e.Key.To.StartsWith("Agent.", StringComparison.Ordinal))
             .ToList();
         Assert.NotEmpty(edges);
-        var folders = Directory.GetDirectories(Path.Combine(HostRoot, "Agent")).Select(d => Path.GetFileName(d)!);
+        var folders = Directory.GetDirectories(Path.Combine(TestPaths.RepoRoot, "src", "Host.Agent", "Agent")).Select(d => Path.GetFileName(d)!);
         Assert.Equal(AgentLayers.Order(StringComparer.Ordinal), folders.Order(StringComparer.Ordinal));
         static int Place(string folder) => Array.IndexOf(AgentLayers, folder["Agent.".Length..]);
         var upward = edges.Where(e => Place(e.Key.To) > Place(e.Key.From)).Select(e => $"{e.Key.From} -> {e.Key.To} ({e.Value})").ToList();
@@ -133,7 +140,7 @@ public sealed class LayeringTests
     public void A_partly_qualified_upward_reference_is_seen_in_the_compiled_assembly()
     {
         // Runs below Commands: a reference written as Commands.X inside Benchmarks.Host (no using) is still an edge Runs -> Commands.
-        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Cli.CliConsole).Assembly, "Benchmarks.Host");
+        var edges = CompiledReferences.Edges(typeof(Benchmarks.Host.Commands.RunCommand).Assembly, "Benchmarks.Host");
         Assert.Contains(edges.Keys, e => e.From == "Commands" && e.To == "Runs");
         Assert.Equal("Runs", CompiledReferences.Folder(typeof(Benchmarks.Host.Runs.RunRequest), "Benchmarks.Host"));
         Assert.Null(CompiledReferences.Folder(typeof(string), "Benchmarks.Host"));
@@ -176,10 +183,9 @@ public sealed class LayeringTests
         }
     }
 
-    private static string HostRoot => Path.Combine(TestPaths.RepoRoot, "src", "Host");
-
-    private static IEnumerable<string> HostFolders() =>
-        Directory.GetDirectories(HostRoot).Select(d => Path.GetFileName(d)!).Where(n => n is not ("bin" or "obj" or "Properties"));
+    private static IEnumerable<string> ProjectFolders(HostProject project) =>
+        Directory.GetDirectories(Path.Combine(TestPaths.RepoRoot, "src", project.Directory)).Select(d => Path.GetFileName(d)!)
+            .Where(n => n is not ("bin" or "obj" or "Properties"));
 
     [Trait("Tier", "Fast")]
     [Fact]
