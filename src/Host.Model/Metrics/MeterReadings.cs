@@ -10,8 +10,12 @@ namespace Benchmarks.Host.Metrics;
 /// process as dotnet-counters reads them: a session of <c>MetricsEventSource</c> (provider
 /// System.Diagnostics.Metrics) asked for the named meters, whose events carry each time series'
 /// value once per refresh. Kestrel's connections and queues live there since .NET 8, no longer in
-/// EventCounters. Each series (an instrument with one set of tags) keeps its last value; a
-/// measurement is the sum over its instrument's series (the connections of every endpoint).
+/// EventCounters. Each series (an instrument with one set of tags) is the mean of the values it
+/// published since the last time the readings were taken (its last value if it published none),
+/// and a measurement is the sum over its instrument's series (the connections of every endpoint).
+/// A count at one instant a second was too few: the commands a database scenario's server waited
+/// on read 1, 3 and 15 in three seconds of one steady run, and the window's mean named the wrong
+/// cause; read four times a second, a second's value is the mean of four instants.
 /// Histograms are not read: the one that matters (ASP.NET Core's request duration) costs the
 /// server allocations once listened to (<see cref="ServerCounterMeasures.Meters"/>).
 /// </summary>
@@ -20,7 +24,8 @@ internal sealed class MeterReadings
     public const string Provider = "System.Diagnostics.Metrics";
 
     private readonly string _session = Guid.NewGuid().ToString("N");
-    private readonly Dictionary<(string Name, string Tags), double> _sums = [];
+    private readonly Dictionary<(string Name, string Tags), double> _last = [];
+    private readonly Dictionary<(string Name, string Tags), (double Sum, int Count)> _since = [];
 
     /// <summary>The EventPipe provider that asks for <paramref name="meters"/>' values every <paramref name="refreshSeconds"/>.</summary>
     public EventPipeProvider ProviderFor(IReadOnlyCollection<string> meters, double refreshSeconds) => new(Provider, EventLevel.Informational, 0x2, new Dictionary<string, string>
@@ -45,30 +50,42 @@ internal sealed class MeterReadings
         switch (eventName)
         {
             case "GaugeValuePublished" when ServerCounterMeasures.MeterName(meter, instrument) is { } name && Number(field("lastValue")) is { } value:
-                _sums[(name, tags)] = value;
+                Keep((name, tags), value);
                 return true;
             case "UpDownCounterRateValuePublished" when ServerCounterMeasures.MeterName(meter, instrument) is { } name && Number(field("value")) is { } value:
-                _sums[(name, tags)] = value;
+                Keep((name, tags), value);
                 return true;
             default:
                 return false;
         }
     }
 
-    /// <summary>Adds each measurement's current value to <paramref name="gauges"/>.</summary>
+    /// <summary>
+    /// Adds each measurement's value since the last call (the mean of what its series published
+    /// since then) to <paramref name="gauges"/>, and starts the next such span.
+    /// </summary>
     public void AddTo(Dictionary<string, double> gauges)
     {
         ArgumentNullException.ThrowIfNull(gauges);
-        foreach (var group in _sums.GroupBy(p => p.Key.Name))
+        foreach (var group in _last.GroupBy(p => p.Key.Name))
         {
-            gauges[group.Key] = group.Sum(p => p.Value);
+            gauges[group.Key] = group.Sum(p => _since.TryGetValue(p.Key, out var since) ? since.Sum / since.Count : p.Value);
         }
+
+        _since.Clear();
 
         // An instrument never added to publishes no series: a pool nobody waited for is 0, not missing, once Npgsql is seen.
         if (gauges.ContainsKey(ServerCounterMeasures.DatabaseCommandsExecuting.Name))
         {
             gauges.TryAdd(ServerCounterMeasures.DatabasePendingConnections.Name, 0);
         }
+    }
+
+    private void Keep((string Name, string Tags) series, double value)
+    {
+        _last[series] = value;
+        var (sum, count) = _since.GetValueOrDefault(series);
+        _since[series] = (sum + value, count + 1);
     }
 
     private static double? Number(object? raw) =>

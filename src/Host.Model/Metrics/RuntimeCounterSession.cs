@@ -61,7 +61,8 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     /// diagnostics port (not .NET, diagnostics disabled, gone). Each counter is kept under the
     /// measurement name <paramref name="name"/> gives its provider and name (crank's, by default).
     /// The instruments of <paramref name="meters"/> (System.Diagnostics.Metrics) come in the same
-    /// session, once a second (<see cref="MeterReadings"/>).
+    /// session at the same interval, each snapshot the mean of the values since the one before
+    /// (<see cref="MeterReadings"/>).
     /// </summary>
     /// <remarks>
     /// With <paramref name="threadPoolAdjustments"/> the session also reads why the thread pool
@@ -75,7 +76,7 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) };
         var readings = meters is { Count: > 0 } ? new MeterReadings() : null;
         var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, arguments))
-            .Concat(readings is null ? [] : [readings.ProviderFor(meters!, 1)])
+            .Concat(readings is null ? [] : [readings.ProviderFor(meters!, intervalSeconds)])
             .Concat(threadPoolAdjustments ? [new EventPipeProvider(NativeProvider, EventLevel.Informational, ThreadingKeyword)] : []).ToArray();
         if (Platform.Wine.IsHost)
         {
