@@ -165,7 +165,19 @@ internal static class BottleneckRule
         {
             // The server's CPUs were saturated but not by the server: another process (or interrupts charged to no process) had them.
             kind = CauseKinds.MachineBusy.Name;
-            verdict = string.Create(c, $"the machine: the server's {Count(serverCpus.Count)} {(serverCpus.Count == 1 ? "was" : "were")} {100 - cpusIdle:0}% busy but the server used {serverBusy:0}% of {(serverCpus.Count == 1 ? "it" : "them")}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
+            var busyPart = string.Create(c, $"the server's {Count(serverCpus.Count)} {(serverCpus.Count == 1 ? "was" : "were")} {100 - cpusIdle:0}% busy but the server used {serverBusy:0}% of {(serverCpus.Count == 1 ? "it" : "them")}");
+            var otherWork = (100 - cpusIdle - serverBusy) * serverCpus.Count / placement.Cores;
+            if (hasDb && dbCpus.Intersect(serverCpus).Any() && db >= otherWork / 2)
+            {
+                // PostgreSQL may run on the server's CPUs (--db-cpus any, or overlapping) and its CPU time could be the other work: it is named, with how to part them.
+                var where = document.Parameters.GetValueOrDefault("db-cpus") ?? "any";
+                verdict = string.Create(c, $"the machine, most likely the database: {busyPart}, and PostgreSQL, which may run on {(serverCpus.Count == 1 ? "it" : "them")} (--db-cpus {where}), used {db:0.#}% of the machine against the {otherWork:0.#}% other work took there, so the figures are not the stack's alone");
+                advice = "give the database CPUs of its own (--db-cpus) or another machine (--database)";
+            }
+            else
+            {
+                verdict = string.Create(c, $"the machine: {busyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
+            }
         }
         else if (shared && load > 0 && placement.Busy(server + load, union) is var both && both >= CpuLimit)
         {

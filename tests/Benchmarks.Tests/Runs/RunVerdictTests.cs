@@ -256,6 +256,19 @@ public sealed class RunVerdictTests
         Assert.Equal("the machine: the server's CPU was 99% busy but the server used 61% of it: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone", cause.Text);
         Assert.Equal(1, cause.Evidence["machine/server-cpus/idle"]);
 
+        // A database free to run on any CPU, busy enough to be that other work (a slow-query run: the server's CPU 95% busy,
+        // the server 79% of it, PostgreSQL 24.9% of the machine): named, with how to part them. Pinned to the load's CPU, it is not.
+        run.Measurements["db/cpu"] = 24.9;
+        run.Parameters["db-cpus"] = "any";
+        cause = BottleneckRule.Judge(run)[0];
+        Assert.Equal("machine-busy", cause.Kind);
+        Assert.Equal("the machine, most likely the database: the server's CPU was 99% busy but the server used 61% of it, and PostgreSQL, which may run on it (--db-cpus any), used 24.9% of the machine against the 19% other work took there, so the figures are not the stack's alone", cause.Text);
+        Assert.Contains("--db-cpus", cause.Advice, StringComparison.Ordinal);
+        run.Parameters["db-cpus"] = "1";
+        Assert.StartsWith("the machine: the server's CPU was 99% busy", BottleneckRule.Judge(run)[0].Text, StringComparison.Ordinal);
+        run.Measurements.Remove("db/cpu");
+        run.Parameters.Remove("db-cpus");
+
         // A few points beside the server are the kernel's work for its own packets, charged to no process, not other work:
         // Kestrel at a fixed 15,000 req/s, its CPU 90% busy and the server 86% of it.
         run.Measurements["benchmarks/cpu/mean"] = 43;
