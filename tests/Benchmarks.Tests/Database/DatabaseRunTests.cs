@@ -6,6 +6,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Database;
 
 /// <summary><c>run</c> and <c>verify</c> with the database scenarios: the private PostgreSQL they start, its CPU, its checks, and the ways it fails.</summary>
+[LongRunning]
 public sealed partial class DatabaseRunTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);

@@ -6,6 +6,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Database;
 
 /// <summary>The database scenarios on every server model, against a real PostgreSQL whose tables the test wrote.</summary>
+[LongRunning]
 public sealed partial class DatabaseScenarioTests
 {
     private static readonly SemaphoreSlim s_gate = new(1, 1);

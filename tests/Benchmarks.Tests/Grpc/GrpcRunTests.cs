@@ -9,6 +9,7 @@ namespace Benchmarks.Tests.Grpc;
 /// not have counts every answer as UNIMPLEMENTED; a server model that cannot host the scenario is
 /// refused before anything starts. Nothing here is a speed, so it runs in the parallel tier.
 /// </summary>
+[LongRunning]
 public sealed class GrpcRunTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);

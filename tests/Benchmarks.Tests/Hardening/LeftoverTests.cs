@@ -13,6 +13,7 @@ namespace Benchmarks.Tests.Hardening;
 /// port is its own, a proxy that dies fails the run, and a run killed outright (SIGKILL) leaves
 /// nothing the next run does not stop.
 /// </summary>
+[LongRunning]
 public sealed class LeftoverTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);

@@ -6,6 +6,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Hardening;
 
 /// <summary>A sweep loses no cell it could not store, checks every cell before the first starts, and stops as a whole on a signal.</summary>
+[LongRunning]
 public sealed class SweepHardeningTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);

@@ -8,6 +8,7 @@ namespace Benchmarks.Tests.Http2;
 /// The built-in HTTP/2 load against servers that misbehave on purpose: every fault ends in a
 /// counted error with its cause, memory stays bounded, and the run ends on time.
 /// </summary>
+[LongRunning]
 public sealed class Http2HostileServerTests
 {
     private static ReadOnlySpan<byte> RefusedStream => [0, 0, 0, 7];

@@ -7,6 +7,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Integration;
 
 /// <summary>results, compare, history and report through the real executable.</summary>
+[LongRunning]
 public sealed class ResultsCommandTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);

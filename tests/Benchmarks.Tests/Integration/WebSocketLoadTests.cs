@@ -6,6 +6,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Integration;
 
 /// <summary>The WebSocket generator against real servers: exact counts, broken protocols, refused connections.</summary>
+[LongRunning]
 public sealed class WebSocketLoadTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);

@@ -7,6 +7,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Runs;
 
 /// <summary><c>run --iterations</c>: several windows on one server, their spread, and compare reading them as samples.</summary>
+[LongRunning]
 public sealed class IterationTests
 {
     [Trait("Tier", "Fast")]

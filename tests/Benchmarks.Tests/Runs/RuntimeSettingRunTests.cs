@@ -8,6 +8,7 @@ namespace Benchmarks.Tests.Runs;
 /// (the whole run under <c>taskset -c 0</c>, as a container's cpuset would), server GC does not
 /// take effect, and the run fails saying so instead of measuring workstation GC as server GC.
 /// </summary>
+[LongRunning]
 public sealed class RuntimeSettingRunTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);

@@ -9,6 +9,7 @@ namespace Benchmarks.Tests.Servers;
 /// endless input and unread output do not grow memory, slow and idle clients are timed out,
 /// and running out of file descriptors neither spins nor wedges the server.
 /// </summary>
+[LongRunning]
 public sealed class RawServerLimitTests
 {
     private const string Get = "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\n";

@@ -5,6 +5,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Sweeps;
 
 /// <summary><c>run</c> with lists: a full run per cell, one document each labelled with the sweep, one table at the end.</summary>
+[LongRunning]
 public sealed class SweepTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(4);

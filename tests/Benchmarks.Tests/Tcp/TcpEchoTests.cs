@@ -5,6 +5,7 @@ using Benchmarks.Tests.Support;
 namespace Benchmarks.Tests.Tcp;
 
 /// <summary>tcp-echo on the raw servers and the TCP load: exact counts in both modes, faults caught by cause, bad arguments.</summary>
+[LongRunning]
 public sealed class TcpEchoTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);

@@ -7,6 +7,7 @@ namespace Benchmarks.Tests.Tls;
 /// it (the built-in load over TLS; h2load for HTTP/2), and the document saying which wire it was.
 /// Nothing here is a speed, so it runs in the parallel tier.
 /// </summary>
+[LongRunning]
 public sealed class TlsRunTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
