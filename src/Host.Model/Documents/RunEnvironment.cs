@@ -18,6 +18,9 @@ public sealed class RunEnvironment
     /// <summary>What the server's .NET runtime reported it ran with (its GC's settings, its JIT's switches, its version); null: no report (an older document, or a server that is not .NET).</summary>
     public SortedDictionary<string, string>? ServerRuntime { get; set; }
 
+    /// <summary>The interface the run's traffic went over and its link's capacity; null: not recorded (an older document, an imported one).</summary>
+    public RunNetwork? Network { get; set; }
+
     public string? Sdk { get; set; }
 
     public string? GitCommit { get; set; }

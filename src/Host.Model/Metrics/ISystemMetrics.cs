@@ -20,8 +20,8 @@ internal interface ISystemMetrics
     /// <summary>Null when the interface's counters cannot be read.</summary>
     NetworkCounters? ReadNetwork(string interfaceName);
 
-    /// <summary>Link speed in Mbit/s, or null when unknown (loopback, virtual links).</summary>
-    double? ReadLinkSpeed(string interfaceName);
+    /// <summary>What the link carries at most and where that figure came from, or null when unknown (loopback, virtual links).</summary>
+    LinkCapacity? ReadLinkCapacity(string interfaceName);
 
     /// <summary>The processor's model name (e.g. "AMD EPYC 7763 64-Core Processor"), or null when the OS does not say.</summary>
     string? ReadProcessorModel();

@@ -32,10 +32,12 @@ internal sealed class LinuxSystemMetrics : ISystemMetrics
     public NetworkCounters? ReadNetwork(string interfaceName) => _net.ReadCounters(interfaceName);
 
     /// <summary>The link's own speed, or the rate a qdisc shapes it to when that is lower (<see cref="QdiscRate"/>).</summary>
-    public double? ReadLinkSpeed(string interfaceName)
+    public LinkCapacity? ReadLinkCapacity(string interfaceName)
     {
         var nominal = _net.ReadSpeed(interfaceName);
-        return QdiscRate.Read(interfaceName) is { } shaped && (nominal is null || shaped < nominal) ? shaped : nominal;
+        return QdiscRate.Read(interfaceName) is { } shaped && (nominal is null || shaped < nominal) ? new LinkCapacity(shaped, LinkCapacity.Qdisc)
+            : nominal is { } speed ? new LinkCapacity(speed, LinkCapacity.Nic)
+            : null;
     }
 
     public string? ReadProcessorModel()

@@ -16,19 +16,23 @@ internal sealed class MetricsSampler
     /// <param name="runtime">The measured process's runtime counters at the instant of each snapshot (a .NET server with a counter session).</param>
     /// <param name="limit">The counts of the limit the measured process runs under, at the instant of each snapshot.</param>
     /// <param name="serverCpus">The CPUs the measured process is pinned to: their idle time is read too, so that work beside it on them shows.</param>
-    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null, Func<Platform.ResourceLimitReading?>? limit = null, IReadOnlyList<int>? serverCpus = null)
+    /// <param name="capacity">The link's capacity as the operator knows it, in place of what the interface says.</param>
+    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null, Func<Platform.ResourceLimitReading?>? limit = null, IReadOnlyList<int>? serverCpus = null, LinkCapacity? capacity = null)
     {
         _metrics = metrics;
         _runtime = runtime;
         _limit = limit;
         _serverCpus = serverCpus is { Count: > 0 } ? serverCpus : null;
         InterfaceName = interfaceName;
-        LinkSpeedMbps = interfaceName is null ? null : metrics.ReadLinkSpeed(interfaceName);
+        Capacity = interfaceName is null ? null : capacity ?? metrics.ReadLinkCapacity(interfaceName);
     }
 
     public string? InterfaceName { get; }
 
-    public double? LinkSpeedMbps { get; }
+    /// <summary>What the interface's link carries at most, and the figure's source; null when unknown.</summary>
+    public LinkCapacity? Capacity { get; }
+
+    public double? LinkSpeedMbps => Capacity?.Mbps;
 
     /// <summary>
     /// A snapshot; a process id of 0 or less (or null) is not read. The measured process and the

@@ -36,6 +36,22 @@ internal static class NetworkInterfaceLocator
             .FirstOrDefault(n => n.OperationalStatus == OperationalStatus.Up && n.NetworkInterfaceType != NetworkInterfaceType.Loopback)?.Name;
     }
 
+    /// <summary>
+    /// The interface <paramref name="name"/> as a run document records it: loopback or not, and its
+    /// link's capacity (loopback has none, unless a qdisc shapes it: a rehearsal of a slow link).
+    /// </summary>
+    public static Documents.RunNetwork Describe(string name, LinkCapacity? capacity)
+    {
+        var loopback = NetworkInterface.GetAllNetworkInterfaces().FirstOrDefault(n => n.Name == name)?.NetworkInterfaceType == NetworkInterfaceType.Loopback;
+        return new Documents.RunNetwork
+        {
+            Interface = name,
+            Loopback = loopback,
+            LinkSpeed = capacity?.Mbps,
+            LinkSpeedSource = capacity?.Source,
+        };
+    }
+
     public static NetworkInterface? ForDestination(IPAddress destination)
     {
         ArgumentNullException.ThrowIfNull(destination);

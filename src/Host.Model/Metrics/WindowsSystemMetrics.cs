@@ -74,10 +74,10 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
             statistics.IncomingPacketsDiscarded + statistics.OutgoingPacketsDiscarded);
     }
 
-    public double? ReadLinkSpeed(string interfaceName)
+    public LinkCapacity? ReadLinkCapacity(string interfaceName)
     {
         var nic = Find(interfaceName);
-        return nic is null || nic.NetworkInterfaceType == NetworkInterfaceType.Loopback || nic.Speed <= 0 ? null : nic.Speed / 1_000_000.0;
+        return nic is null || nic.NetworkInterfaceType == NetworkInterfaceType.Loopback || nic.Speed <= 0 ? null : new LinkCapacity(nic.Speed / 1_000_000.0, LinkCapacity.Nic);
     }
 
     /// <summary>The processor's name as Windows records it for the first CPU.</summary>

@@ -156,6 +156,11 @@ internal static class ResultTableWriter
             writer.WriteLine(WindowText.Describe(window));
         }
 
+        if (WireText.Describe(document) is { } wire)
+        {
+            writer.WriteLine(wire);
+        }
+
         if (document.Bottleneck is { } bottleneck)
         {
             writer.WriteLine($"bound: {bottleneck}");

@@ -143,7 +143,12 @@ internal sealed class RunCoordinator
                 // later windows find the server warm, and give their new load process a short warm-up (Iteration.LaterWarmup).
                 var fresh = server is null;
                 server ??= await _servers.StartAsync(request, workDirectory, verify: number == 1 && !kept, cancellationToken);
-                nic ??= NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]);
+                if (nic is null && NetworkInterfaceLocator.ForEndpoints([request.ServerUrl]) is { } located)
+                {
+                    nic = located;
+                    document.Environment.Network = NetworkInterfaceLocator.Describe(located, _session.Metrics.ReadLinkCapacity(located));
+                }
+
                 var stepWarmup = kept && number == 1;
                 var launch = fresh
                     ? request.LoadLaunch with { WarmupGate = request.Load.WarmupMax is not null }

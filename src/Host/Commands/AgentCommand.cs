@@ -23,13 +23,14 @@ internal static class AgentCommand
         var jobTimeLimit = new Option<string>("--job-time-limit") { Description = "Longest a job may run before it is stopped (e.g. 30m, 2h).", DefaultValueFactory = _ => "2h" };
         var driverTimeout = new Option<string>("--driver-timeout") { Description = "A job whose controller has been silent this long is stopped and deleted.", DefaultValueFactory = _ => "10s" };
         var networkInterface = new Option<string?>("--interface") { Description = "Interface reported as net/*; default: the one that carries the controller's traffic." };
+        var linkSpeed = new Option<string?>("--link-speed") { Description = "What the interface's link carries at most, when the machine cannot see it (an upstream limit): 200mbit, 1gbit, or Mbit/s. Default: the interface's speed, or its qdisc's rate when lower." };
         var hardware = new Option<string>("--hardware") { Description = "The machine's kind as crank names it, reported in /info (hw) and every job (hardware).", DefaultValueFactory = _ => "Unknown" };
         hardware.AcceptOnlyFromAmong([.. AgentMachine.HardwareKinds]);
         var hardwareVersion = new Option<string?>("--hardware-version") { Description = "The machine's description, reported in /info (env) and every job (hardwareVersion). Default: the processor model and core count." };
         var windowsService = new Option<bool>("--windows-service") { Description = "Run under the Windows service control manager (set in the service's command line)." };
         var command = new Command("agent", "Run a crank-compatible agent: the crank controller sends it jobs (server, load) that it builds offline and runs, reporting CPU user/kernel, memory and NIC measurements.")
         {
-            url, allow, allowHost, allowLocalUsers, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, hardware, hardwareVersion, windowsService,
+            url, allow, allowHost, allowLocalUsers, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, linkSpeed, hardware, hardwareVersion, windowsService,
         };
         // The listening address and its allow-list are checked as the command line is read, so that a line that cannot
         // run is a usage error before anything starts (and a check of the docs' commands sees it too).
@@ -61,6 +62,7 @@ internal static class AgentCommand
                     AllowedHosts = HostNames(result.GetValue(allowHost) ?? []),
                     AllowLocalUsers = result.GetValue(allowLocalUsers),
                     HardwareVersion = string.IsNullOrWhiteSpace(result.GetValue(hardwareVersion)) ? null : result.GetValue(hardwareVersion)!.Trim(),
+                    LinkCapacity = result.GetValue(linkSpeed) is { } rate ? LinkRate(rate) : null,
                 };
                 options = options with { BuildCacheRoot = BuildCacheRoot(result.GetValue(buildCache), options.JobsRoot) };
             }
@@ -106,6 +108,18 @@ internal static class AgentCommand
             DriverTimeout = Duration(driverTimeout, "--driver-timeout"),
             InterfaceName = networkInterface,
         };
+    }
+
+    private static Metrics.LinkCapacity LinkRate(string text)
+    {
+        try
+        {
+            return Metrics.LinkCapacity.Parse(text);
+        }
+        catch (ArgumentException ex)
+        {
+            throw new UsageException($"--link-speed: {ex.Message}");
+        }
     }
 
     /// <summary>The address to listen on and the networks allowed besides loopback; anything but loopback needs an allow-list.</summary>

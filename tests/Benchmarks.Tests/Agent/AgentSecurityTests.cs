@@ -117,6 +117,15 @@ public sealed class AgentSecurityTests
     }
 
     [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_link_speed_that_is_not_a_rate_is_a_usage_error()
+    {
+        var result = await InProcessCli.InvokeAsync("agent", "--link-speed", "fast", "--url", "http://127.0.0.1:5999");
+        Assert.Equal(2, result.ExitCode);
+        Assert.Contains("--link-speed: 'fast' is not a link rate", result.Error, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("jobs/builds")]
     [InlineData("jobs")]

@@ -11,7 +11,7 @@ public sealed class CommandReachTests
     /// <summary>Each command and the folders it may reach: its services, and what their results are typed in.</summary>
     private static readonly Dictionary<string, string[]> Allowed = new(StringComparer.Ordinal)
     {
-        ["AgentCommand"] = ["Agent"],
+        ["AgentCommand"] = ["Agent", "Metrics"],
         ["CompareCommand"] = ["Reports", "Store"],
         ["CountersCommand"] = ["Measurements", "Metrics"],
         ["DatabaseCommand"] = ["Databases", "Platform", "Plugins"],

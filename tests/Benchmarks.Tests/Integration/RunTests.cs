@@ -69,6 +69,11 @@ public sealed class RunTests
         Assert.False(string.IsNullOrEmpty(document.Bottleneck));
         Assert.Contains("bound: ", run.Output, StringComparison.Ordinal);
 
+        // Over loopback there is no wire to judge: the document says so, and the run says it rather than a speed.
+        Assert.Equal(("lo", true, null, null), (document.Environment.Network!.Interface, document.Environment.Network.Loopback, document.Environment.Network.LinkSpeed, document.Environment.Network.LinkSpeedSource));
+        Assert.Contains("wire: none: the traffic stayed on loopback (lo), so no link could be the limit", run.Output, StringComparison.Ordinal);
+        Assert.False(m.ContainsKey("net/utilization"));
+
         Assert.Equal(Environment.ProcessorCount, document.Environment.Cores);
         Assert.False(string.IsNullOrEmpty(document.Environment.Runtime));
         Assert.Equal("32", document.Parameters["connections"]);

@@ -30,6 +30,35 @@ public sealed class LinkSpeedTests
         Assert.Null(QdiscRate.Parse(shown));
     }
 
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("200mbit", 200)]
+    [InlineData("1gbit", 1000)]
+    [InlineData("1500kbit", 1.5)]
+    [InlineData("25MBps", 200)]
+    [InlineData("10Gbit/s", 10_000)]
+    [InlineData("400", 400)]
+    [InlineData("2.5g", 2500)]
+    public void A_link_rate_reads_as_tc_writes_it_or_as_mbit(string text, double mbps)
+    {
+        var capacity = LinkCapacity.Parse(text);
+        Assert.Equal(mbps, capacity.Mbps, 6);
+        Assert.Equal(LinkCapacity.Given, capacity.Source);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("fast")]
+    [InlineData("0")]
+    [InlineData("-5mbit")]
+    [InlineData("200 furlongs")]
+    [InlineData("")]
+    public void A_link_rate_that_is_not_one_is_refused(string text)
+    {
+        var error = Assert.Throws<ArgumentException>(() => LinkCapacity.Parse(text));
+        Assert.StartsWith($"'{text}' is not a link rate", error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     [System.Runtime.Versioning.SupportedOSPlatform("linux")]
     public async Task A_veth_shaped_to_200_mbit_reads_200_not_the_10000_it_reports()
@@ -38,14 +67,17 @@ public sealed class LinkSpeedTests
         await using var network = await NetworkNamespaces.CreateAsync(1);
         var link = network.HostLinks[0];
         var metrics = new LinuxSystemMetrics();
-        Assert.Equal(10_000, metrics.ReadLinkSpeed(link));
+        Assert.Equal(new LinkCapacity(10_000, LinkCapacity.Nic), metrics.ReadLinkCapacity(link));
 
         await TcAsync("qdisc", "add", "dev", link, "root", "tbf", "rate", "200mbit", "burst", "32kbit", "latency", "50ms");
-        Assert.Equal(200, metrics.ReadLinkSpeed(link));
+        Assert.Equal(new LinkCapacity(200, LinkCapacity.Qdisc), metrics.ReadLinkCapacity(link));
 
         // Faster than the link: the link's own speed stands.
         await TcAsync("qdisc", "replace", "dev", link, "root", "tbf", "rate", "40gbit", "burst", "1mbit", "latency", "50ms");
-        Assert.Equal(10_000, metrics.ReadLinkSpeed(link));
+        Assert.Equal(new LinkCapacity(10_000, LinkCapacity.Nic), metrics.ReadLinkCapacity(link));
+
+        // The operator's word stands over both: a limit upstream that the machine cannot see.
+        Assert.Equal(new LinkCapacity(50, LinkCapacity.Given), new MetricsSampler(metrics, link, capacity: LinkCapacity.Parse("50mbit")).Capacity);
     }
 
     private static async Task TcAsync(params string[] arguments)

@@ -155,6 +155,6 @@ public sealed class OsDataParserTests
         var loopback = NetworkInterfaceLocator.ForDestination(System.Net.IPAddress.Loopback);
         Assert.NotNull(loopback);
         Assert.NotNull(metrics.ReadNetwork(loopback.Name));
-        Assert.Null(metrics.ReadLinkSpeed(loopback.Name));
+        Assert.Null(metrics.ReadLinkCapacity(loopback.Name));
     }
 }

@@ -14,7 +14,7 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// A job under a CPU quota or memory limit (crank's <c>cpuLimitRatio</c>, <c>memoryLimitInBytes</c>)
 /// has its throttling and OOM kills sampled the same way.
 /// </summary>
-internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName, Platform.IResourceLimit? limit = null)
+internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName, Platform.IResourceLimit? limit = null, LinkCapacity? capacity = null)
 {
     public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken) => await RunAsync(interval, [], new Dictionary<string, string>(), cancellationToken);
 
@@ -40,7 +40,7 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         }
 
         await using var _ = counters;
-        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot, limit is null ? null : limit.Read);
+        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot, limit is null ? null : limit.Read, capacity: capacity);
         if (limit is not null)
         {
             var reading = limit.Read();

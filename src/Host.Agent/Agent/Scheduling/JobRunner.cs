@@ -122,7 +122,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             AgentLog.JobRunning(logger, job.Id, job.Service);
             StartTrace(job, spec);
             using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
-            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints), process.Info.Limit).RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
+            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints), process.Info.Limit, options.LinkCapacity).RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
             try
             {
                 await process.Exited.WaitAsync(stop);
