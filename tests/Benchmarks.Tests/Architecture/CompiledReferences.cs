@@ -117,6 +117,23 @@ internal static class CompiledReferences
     /// <summary>The types whose members (or which themselves) the method's IL names.</summary>
     private static IEnumerable<Type> BodyReferences(MethodBase method)
     {
+        foreach (var member in BodyMembers(method))
+        {
+            if (member is Type named)
+            {
+                yield return named;
+            }
+            else if (member.DeclaringType is { } declaring)
+            {
+                yield return declaring;
+            }
+        }
+    }
+
+    /// <summary>The types, methods and fields the method's IL names (calls, loads, tokens), resolved through its module.</summary>
+    public static IEnumerable<MemberInfo> BodyMembers(MethodBase method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
         byte[]? il;
         try
         {
@@ -151,13 +168,9 @@ internal static class CompiledReferences
                     {
                     }
 
-                    if (member is Type named)
+                    if (member is not null)
                     {
-                        yield return named;
-                    }
-                    else if (member?.DeclaringType is { } declaring)
-                    {
-                        yield return declaring;
+                        yield return member;
                     }
 
                     i += 4;

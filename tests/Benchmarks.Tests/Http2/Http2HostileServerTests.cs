@@ -13,7 +13,6 @@ public sealed class Http2HostileServerTests
 {
     private static ReadOnlySpan<byte> RefusedStream => [0, 0, 0, 7];
 
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Epoll)]
     [InlineData(HttpLoadEngine.Sockets)]
@@ -31,7 +30,6 @@ public sealed class Http2HostileServerTests
         Assert.Equal("HTTP/2 stream reset by the server: REFUSED_STREAM", result.FirstError);
     }
 
-    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_goaway_with_an_error_is_named_and_the_load_opens_a_new_connection()
     {
@@ -86,7 +84,6 @@ public sealed class Http2HostileServerTests
         Assert.Equal(0, result.Errors.Total);
     }
 
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("continuation", "read: HTTP/2 a header block over 64 KB on stream 1 (this client's limit)")]
     [InlineData("oversized", "read: HTTP/2 FRAME_SIZE_ERROR: a Data frame of 20,000 bytes, over the 16,384 allowed")]
@@ -133,7 +130,6 @@ public sealed class Http2HostileServerTests
         Assert.True(result.Errors.Read > 0 && result.Good == 0, $"{result.Errors.Read} read errors, {result.Good} good");
     }
 
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Epoll)]
     [InlineData(HttpLoadEngine.Sockets)]
@@ -183,7 +179,6 @@ public sealed class Http2HostileServerTests
     /// request indexed its fields and the next ones referred to them; after the server's SETTINGS
     /// the next block starts with a table size update to 0, and every block after it is plain.
     /// </summary>
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Epoll)]
     [InlineData(HttpLoadEngine.Sockets)]
@@ -320,7 +315,6 @@ public sealed class Http2HostileServerTests
         Assert.True(result.IsClean && result.Good > 10, $"{result.Good} good after a flood of {flood} PINGs: {result.FirstError}");
     }
 
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Epoll)]
     [InlineData(HttpLoadEngine.Sockets)]

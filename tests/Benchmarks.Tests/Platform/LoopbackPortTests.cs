@@ -29,7 +29,6 @@ public sealed class LoopbackPortTests
         }
     }
 
-    [Trait("Tier", "Fast")]
     [Fact]
     public void A_port_is_chosen_outside_the_range_outgoing_connections_take_their_own_end_from()
     {

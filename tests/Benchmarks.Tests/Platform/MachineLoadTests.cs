@@ -8,7 +8,6 @@ namespace Benchmarks.Tests.Platform;
 [Collection(Measuring.Name)]
 public sealed class MachineLoadTests
 {
-    [Trait("Tier", "Fast")]
     [Fact]
     public async Task A_busy_process_is_named_with_its_cpu_seconds()
     {

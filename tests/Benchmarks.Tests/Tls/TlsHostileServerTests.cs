@@ -17,7 +17,6 @@ namespace Benchmarks.Tests.Tls;
 /// </summary>
 public sealed class TlsHostileServerTests
 {
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Sockets, false)]
     [InlineData(HttpLoadEngine.Sockets, true)]
@@ -43,7 +42,6 @@ public sealed class TlsHostileServerTests
         Assert.StartsWith("read: ", result.FirstError, StringComparison.Ordinal);
     }
 
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Sockets)]
     [InlineData(HttpLoadEngine.Epoll)]
@@ -60,7 +58,6 @@ public sealed class TlsHostileServerTests
         Assert.Equal("TLS handshake timed out", result.FirstError);
     }
 
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Sockets)]
     [InlineData(HttpLoadEngine.Epoll)]
@@ -78,7 +75,6 @@ public sealed class TlsHostileServerTests
     /// A server that speaks ALPN but not h2 ends the handshake with an alert, which the client
     /// names; one that ignores ALPN completes it with no protocol agreed, which the client refuses.
     /// </summary>
-    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData(HttpLoadEngine.Sockets, true, ": tlsv1 alert no application protocol")]
     [InlineData(HttpLoadEngine.Epoll, true, ": tlsv1 alert no application protocol")]

@@ -118,7 +118,6 @@ public sealed class TlsPeerTests
         Assert.Equal(0, result.GetProperty("handshakeErrors").GetInt64());
     }
 
-    [Trait("Tier", "Fast")]
     [Fact]
     public async Task Our_tls_load_against_a_server_that_never_finishes_the_handshake_counts_timeouts_and_ends()
     {
