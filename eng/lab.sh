@@ -47,6 +47,14 @@ fail() { echo "error: $*" >&2; exit 2; }
 [[ "$name" =~ ^[a-z][a-z0-9]{0,7}$ ]] || fail "--name '$name' must be 1 to 8 lower-case letters and digits, starting with a letter (link names are 15 characters at most)"
 [[ "$boxes" =~ ^[1-9][0-9]?$ ]] || fail "--boxes '$boxes' must be 1 to 99"
 [[ "$subnet" =~ ^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$ ]] || fail "--subnet '$subnet' must be the first three parts of an IPv4 /24, such as 10.77.0"
+# The token bucket holds 5 ms of the rate (at least 16 KB): a bucket smaller than what the link
+# sends between two timer ticks (rate / HZ) cannot keep the link full once the kernel's timers run
+# late on a busy machine, and the link then carries less than its rate without saying so.
+burst=""
+if [ -n "$rate" ]; then
+  [[ "$rate" =~ ^([0-9]+(\.[0-9]+)?)(kbit|mbit|gbit)$ ]] || fail "--rate '$rate' must be a number and kbit, mbit or gbit, such as 200mbit"
+  burst=$(awk -v n="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[3]}" 'BEGIN { m = (u == "kbit") ? 1e3 : (u == "mbit") ? 1e6 : 1e9; b = n * m / 8 * 0.005; if (b < 16384) b = 16384; printf "%d", b }')
+fi
 state=${BENCHMARKS_LAB_STATE:-/run/benchmarks-lab}/$name
 bridge="${name}br"
 
@@ -136,10 +144,10 @@ up() {
       ip netns exec "$ns" tc qdisc add dev eth0 root handle 1: netem delay "$delay" 2>/dev/null \
         || { echo "error: --delay $delay: this kernel has no netem queueing discipline (sch_netem), so a link cannot be delayed here" >&2; down; exit 1; }
       if [ -n "$rate" ]; then
-        ip netns exec "$ns" tc qdisc add dev eth0 parent 1: handle 2: tbf rate "$rate" burst 64kbit latency 50ms
+        ip netns exec "$ns" tc qdisc add dev eth0 parent 1: handle 2: tbf rate "$rate" burst "$burst" latency 50ms
       fi
     elif [ -n "$rate" ]; then
-      ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst 64kbit latency 50ms
+      ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst "$burst" latency 50ms
     fi
     mkdir -p "$state/box$i"
     if [ $agents = 1 ]; then
