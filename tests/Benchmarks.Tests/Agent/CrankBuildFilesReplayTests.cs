@@ -6,7 +6,11 @@ namespace Benchmarks.Tests.Agent;
 
 /// <summary>
 /// A recording whose job carries build files and output files, replayed: build files change the
-/// sources, so its publish is never the other replays' cached one.
+/// sources, so its publish is never the other replays' cached one. What is checked is where the
+/// files land, so the application's sources are a small web program at the recorded project's
+/// path (it answers the recorded load's pipelined plaintext) instead of the whole host: a publish
+/// of a few CPU-seconds instead of some ninety. The load job uploads this repository, as recorded,
+/// and reuses the other replays' build of it.
 /// </summary>
 [Collection(PublishingBuildFiles.Name)]
 public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputHelper output) : CrankReplay(fixture, output)
@@ -26,10 +30,21 @@ public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputH
                 outputFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=crank-outputfile.txt");
                 buildFile = await RawAsync($"/jobs/{running.IdOf(1)}/download?path=" + Uri.EscapeDataString("~/../../crank-buildfile.txt"));
             }
-        });
+        }, sources: job => job == 1 ? s_application.Value : null);
         AssertStopped(replay, 2);
         Assert.Null((string?)FinalJob(replay, 1)["error"]);
         Assert.Equal((HttpStatusCode.OK, "an output file uploaded by crank (replay)\n"), outputFile);
         Assert.Equal((HttpStatusCode.OK, "a build file uploaded by crank (recording)\n"), buildFile);
+        Assert.True(Last(FinalJob(replay, 2), "http/rps/mean") > 1000, "the load ran against the small program");
     }
+
+    private static readonly Lazy<byte[]> s_application = new(() => AgentClient.Zip(
+        ("src/Host/Benchmarks.Host.csproj", """<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net10.0</TargetFramework><AssemblyName>benchmarks</AssemblyName><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"""),
+        ("src/Host/Program.cs", """
+            var builder = WebApplication.CreateSlimBuilder(args);
+            builder.Logging.ClearProviders().AddSimpleConsole();
+            var app = builder.Build();
+            app.MapGet("/plaintext", () => Results.Text("Hello, World!", "text/plain"));
+            app.Run();
+            """)));
 }

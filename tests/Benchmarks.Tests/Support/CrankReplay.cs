@@ -15,12 +15,12 @@ public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output)
 
     private protected ITestOutputHelper Output => output;
 
-    private protected async Task<TranscriptReplay> ReplayAsync(string name, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null)
+    private protected async Task<TranscriptReplay> ReplayAsync(string name, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null, Func<int, byte[]?>? sources = null)
     {
         var transcript = CrankTranscript.Load(name);
         output.WriteLine($"replaying {name}: {transcript.Command}");
         var replay = new TranscriptReplay(Agent.Url, output.WriteLine);
-        await replay.RunAsync(transcript, editJob: editJob, beforeCall: beforeCall);
+        await replay.RunAsync(transcript, editJob: editJob, beforeCall: beforeCall, sources: sources);
         output.WriteLine($"{replay.Checked.Count} exchanges answered as crank expects, {replay.Problems.Count} not");
         Assert.True(replay.Problems.Count == 0, string.Join(Environment.NewLine, replay.Problems));
         return replay;

@@ -4,7 +4,13 @@ namespace Benchmarks.Tests.Support;
 
 internal static class TestPaths
 {
-    public static string HostDirectory => Metadata("HostDirectory");
+    /// <summary>
+    /// The host the tests start: the build's output, or the ReadyToRun publish that
+    /// <c>eng/test.sh</c> makes and names in <c>BENCHMARKS_TEST_HOST</c> (the same code, precompiled).
+    /// </summary>
+    public static string HostDirectory => Environment.GetEnvironmentVariable("BENCHMARKS_TEST_HOST") is { Length: > 0 } published
+        ? Path.TrimEndingDirectorySeparator(published) + Path.DirectorySeparatorChar
+        : Metadata("HostDirectory");
 
     public static string RepoRoot => Metadata("RepoRoot");
 

@@ -74,7 +74,8 @@ internal sealed partial class TranscriptReplay : IDisposable
     public Dictionary<string, (HttpStatusCode Status, byte[] Body)> ListedDownloads { get; } = [];
 
     /// <summary>Replays the transcript up to and including sequence number <paramref name="lastSeq"/>; <paramref name="beforeCall"/> runs before each call, given its sequence number.</summary>
-    public async Task RunAsync(CrankTranscript transcript, int lastSeq = int.MaxValue, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null)
+    /// <param name="sources">The sources a job uploads, by the transcript's job id, where not this repository's (null: the repository's).</param>
+    public async Task RunAsync(CrankTranscript transcript, int lastSeq = int.MaxValue, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null, Func<int, byte[]?>? sources = null)
     {
         ArgumentNullException.ThrowIfNull(transcript);
         var calls = transcript.Exchanges
@@ -107,7 +108,7 @@ internal sealed partial class TranscriptReplay : IDisposable
                 continue;
             }
 
-            await SendAsync(call, seq, method, path, editJob);
+            await SendAsync(call, seq, method, path, editJob, sources);
         }
     }
 
@@ -185,7 +186,7 @@ internal sealed partial class TranscriptReplay : IDisposable
         }
     }
 
-    private async Task SendAsync(JsonObject call, int seq, string method, string path, Func<JsonObject, JsonObject>? editJob)
+    private async Task SendAsync(JsonObject call, int seq, string method, string path, Func<JsonObject, JsonObject>? editJob, Func<int, byte[]?>? sources)
     {
         var recordedId = JobIdPath().Match(path) is { Success: true } m ? int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture) : (int?)null;
         var localPath = recordedId is { } r ? JobIdPath().Replace(path, $"/jobs/{_ids[r]}", 1) : path;
@@ -199,7 +200,7 @@ internal sealed partial class TranscriptReplay : IDisposable
         }
         else if (path.Contains("/source", StringComparison.Ordinal))
         {
-            request.Content = new ByteArrayContent(TranscriptRequests.Sources.Value);
+            request.Content = new ByteArrayContent((recordedId is { } job ? sources?.Invoke(job) : null) ?? TranscriptRequests.Sources.Value);
             TranscriptRequests.CopyHeaders(call, request, "id", "destinationFilename");
         }
         else if (path.EndsWith("/build", StringComparison.Ordinal))
