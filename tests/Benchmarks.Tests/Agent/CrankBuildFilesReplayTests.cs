@@ -42,7 +42,9 @@ public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputH
         ("src/Host/Benchmarks.Host.csproj", """<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net10.0</TargetFramework><AssemblyName>benchmarks</AssemblyName><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"""),
         ("src/Host/Program.cs", """
             var builder = WebApplication.CreateSlimBuilder(args);
-            builder.Logging.ClearProviders().AddSimpleConsole();
+            // Kestrel's own line ("Application started.") and nothing per request: a line a request
+            // to the console, which the agent reads, would hold the server to a few hundred a second.
+            builder.Logging.ClearProviders().AddSimpleConsole().SetMinimumLevel(LogLevel.Warning).AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Information);
             var app = builder.Build();
             app.MapGet("/plaintext", () => Results.Text("Hello, World!", "text/plain"));
             app.Run();
