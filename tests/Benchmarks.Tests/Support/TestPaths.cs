@@ -5,7 +5,7 @@ namespace Benchmarks.Tests.Support;
 internal static class TestPaths
 {
     /// <summary>
-    /// The host the tests start: the build's output, or the ReadyToRun publish that
+    /// The host the tests start: the build's output, or the precompiled (ReadyToRun) copy of it that
     /// <c>eng/test.sh</c> makes and names in <c>BENCHMARKS_TEST_HOST</c> (the same code, precompiled).
     /// </summary>
     public static string HostDirectory => Environment.GetEnvironmentVariable("BENCHMARKS_TEST_HOST") is { Length: > 0 } published
