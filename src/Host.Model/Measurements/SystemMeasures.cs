@@ -30,6 +30,13 @@ internal static class SystemMeasures
 
     public static readonly Measurement NetRx = Sampled("net/rx", "Mbit/s", Avg, Neither, "Received on the benchmark's interface, mean of the intervals (Mbit/s)");
     public static readonly Measurement NetTx = Sampled("net/tx", "Mbit/s", Avg, Neither, "Sent on the benchmark's interface, mean of the intervals (Mbit/s)");
+    /// <summary>
+    /// The busiest interval's rates: an agent's job spans the server's start-up and idle seconds
+    /// around the load's window, so crank's mean of net/rx and net/tx understates the window's
+    /// traffic; its maximum of these is the load's rate on the wire (on a run, the busiest second of the window).
+    /// </summary>
+    public static readonly Measurement NetRxPeak = Sampled("net/rx/peak", "Mbit/s", Max, Neither, "Received on the benchmark's interface, busiest interval (Mbit/s): under an agent, whose job spans start-up and idle seconds, the load's window rather than the job's mean", reduce: Max);
+    public static readonly Measurement NetTxPeak = Sampled("net/tx/peak", "Mbit/s", Max, Neither, "Sent on the benchmark's interface, busiest interval (Mbit/s): under an agent, the load's window rather than the job's mean", reduce: Max);
     public static readonly Measurement NetRxBytes = Sampled("net/rx/bytes", "bytes", Last, Neither, "Received on the benchmark's interface while measured (bytes)");
     public static readonly Measurement NetTxBytes = Sampled("net/tx/bytes", "bytes", Last, Neither, "Sent on the benchmark's interface while measured (bytes)");
     public static readonly Measurement NetRxPackets = Sampled("net/rx/packets", "packets/s", Avg, Neither, "Packets received a second on the benchmark's interface, mean of the intervals (small messages fill a NIC's packet rate before its bandwidth)");
@@ -60,7 +67,7 @@ internal static class SystemMeasures
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal, ServerCpusIdle,
-        NetRx, NetTx, NetRxBytes, NetTxBytes, NetRxPackets, NetTxPackets, NetDrops, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
+        NetRx, NetTx, NetRxPeak, NetTxPeak, NetRxBytes, NetTxBytes, NetRxPackets, NetTxPackets, NetDrops, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];
 

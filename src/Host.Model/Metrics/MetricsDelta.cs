@@ -80,6 +80,8 @@ internal static class MetricsDelta
             var tx = (n1.TxBytes - n0.TxBytes) * 8 / seconds / 1_000_000;
             Set(values, NetRx, rx);
             Set(values, NetTx, tx);
+            Set(values, NetRxPeak, rx);
+            Set(values, NetTxPeak, tx);
             Set(values, NetRxPackets, (n1.RxPackets - n0.RxPackets) / seconds);
             Set(values, NetTxPackets, (n1.TxPackets - n0.TxPackets) / seconds);
             if (linkSpeedMbps is > 0)

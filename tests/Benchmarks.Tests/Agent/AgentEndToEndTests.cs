@@ -88,6 +88,14 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.True(AgentClient.Values(serverJob, "benchmarks/build-time").Single() > 0);
         Assert.True(AgentClient.Values(serverJob, "net/rx").Max() > 0, "loopback traffic was not seen on the loopback interface");
         Assert.True(AgentClient.Values(serverJob, "net/rx/packets").Max() > 0, "the agent samples packets under the run's name");
+
+        // The job spans the server's start-up and its idle seconds after the load: crank's mean of net/tx
+        // is below the window's rate, and its maximum of net/tx/peak is the busiest interval's.
+        var tx = AgentClient.Values(serverJob, "net/tx");
+        var txPeak = AgentClient.Values(serverJob, "net/tx/peak");
+        Assert.Equal(tx.Max(), txPeak.Max(), 6);
+        Assert.True(txPeak.Max() > tx.Average(), $"net/tx/peak {txPeak.Max():0.0} Mbit/s, net/tx mean {tx.Average():0.0} over {tx.Count} intervals");
+        Assert.Contains(serverJob["metadata"]!.AsArray(), m => (string?)m!["name"] == "net/tx/peak" && (string?)m["aggregate"] == "Max");
         output.WriteLine($"pipelined through the agent: {(double)results["http/rps/mean"]!:n0} req/s; server cpu peak user {user.Max():0.0}% kernel {kernel.Max():0.0}%; build {AgentClient.Values(serverJob, "benchmarks/build-time").Single() / 1000:0.0} s (load: reused)");
 
         await client.DeleteAsync(load);

@@ -110,6 +110,8 @@ public sealed class OsDataParserTests
         Assert.Equal(0, values["machine/cpu/steal"], 6);
         Assert.Equal(1000, values["net/rx"], 6);                 // 250 MB in 2 s = 1000 Mbit/s
         Assert.Equal(500, values["net/tx"], 6);
+        Assert.Equal(1000, values["net/rx/peak"], 6);            // one interval: its own rate, aggregated by its maximum
+        Assert.Equal(500, values["net/tx/peak"], 6);
         Assert.Equal(10, values["net/utilization"], 6);
         Assert.Equal(200_000, values["net/rx/packets"], 6);      // 400,000 packets in 2 s
         Assert.Equal(100_000, values["net/tx/packets"], 6);
