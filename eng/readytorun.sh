@@ -18,6 +18,10 @@ from=${1%/} to=${2%/}
 
 rid=$(dotnet --info 2>/dev/null | sed -n 's/^ *RID: *//p' | head -n 1)
 rid=${rid:-linux-x64}
+os=${rid%-*} arch=${rid##*-}
+# The runtime the host targets, from its own runtimeconfig (net10.0: 10).
+major=$(sed -n 's/.*"version": *"\([0-9]*\)\..*/\1/p' "$from"/*.runtimeconfig.json | head -n 1)
+[ -n "$major" ] || { echo "error: no runtimeconfig.json with a framework version in '$from'" >&2; exit 2; }
 packages=$(dotnet nuget locals global-packages -l | sed 's/^global-packages: *//')
 
 # The crossgen2 pack the SDK would use, restored by a throwaway project that asks for it.
@@ -25,7 +29,7 @@ probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 cat >"$probe/probe.csproj" <<EOF
 <Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup><TargetFramework>net10.0</TargetFramework><RuntimeIdentifier>$rid</RuntimeIdentifier><PublishReadyToRun>true</PublishReadyToRun></PropertyGroup>
+  <PropertyGroup><TargetFramework>net$major.0</TargetFramework><RuntimeIdentifier>$rid</RuntimeIdentifier><PublishReadyToRun>true</PublishReadyToRun></PropertyGroup>
 </Project>
 EOF
 dotnet restore "$probe/probe.csproj" -nologo -v:q >/dev/null
@@ -34,8 +38,8 @@ crossgen=$(ls -d "$packages"/microsoft.netcore.app.crossgen2."$rid"/*/tools/cros
 
 # The shared frameworks the host runs on: the newest installed patch of the SDK's runtime.
 dotnet_root=$(dirname "$(readlink -f "$(command -v dotnet)")")
-runtime=$(ls -d "$dotnet_root"/shared/Microsoft.NETCore.App/10.* | sort -V | tail -n 1)
-aspnet=$(ls -d "$dotnet_root"/shared/Microsoft.AspNetCore.App/10.* | sort -V | tail -n 1)
+runtime=$(ls -d "$dotnet_root"/shared/Microsoft.NETCore.App/"$major".* | sort -V | tail -n 1)
+aspnet=$(ls -d "$dotnet_root"/shared/Microsoft.AspNetCore.App/"$major".* | sort -V | tail -n 1)
 
 rm -rf "$to"
 mkdir -p "$(dirname "$to")"
@@ -47,7 +51,7 @@ precompile() {
   for dll in "$from/$folder"*.dll; do
     [ -f "$dll" ] || continue
     name=${dll#"$from/"}
-    if "$crossgen" "$dll" -o "$to/$name" -O --targetos:linux --targetarch:x64 \
+    if "$crossgen" "$dll" -o "$to/$name" -O --targetos:"$os" --targetarch:"$arch" \
         -r "$from/$folder*.dll" -r "$from/*.dll" -r "$runtime/*.dll" -r "$aspnet/*.dll" >/dev/null 2>&1; then
       compiled=$((compiled + 1))
     else

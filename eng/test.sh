@@ -76,8 +76,8 @@ linux_status=0
 dotnet build Benchmarks.sln -c Release -nologo -clp:ErrorsOnly "${build_flags[@]}" || linux_status=$?
 # The host the tests start (every run, server, load and agent they launch: some 600 processes)
 # is a copy of the build's with its assemblies and plugins precompiled (ReadyToRun, as an
-# install of the tool is): each start JITs about a second of CPU less (a 1-second run: 3.1-3.3
-# CPU-seconds before, 2.1-2.5 after), for some 30 CPU-seconds of crossgen2 beside the parity
+# install of the tool is): each start JITs about a second of CPU less (a 1-second run: 3.0-3.4
+# CPU-seconds before, 1.9-2.5 after), for some 30 CPU-seconds of crossgen2 beside the parity
 # build. The in-process tests, and the tests run without this script, use the build itself.
 host_log=$(mktemp)
 host_status=0

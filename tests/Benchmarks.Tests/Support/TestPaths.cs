@@ -6,7 +6,7 @@ internal static class TestPaths
 {
     /// <summary>
     /// The host the tests start: the build's output, or the precompiled (ReadyToRun) copy of it that
-    /// <c>eng/test.sh</c> makes and names in <c>BENCHMARKS_TEST_HOST</c> (the same code, precompiled).
+    /// <c>eng/test.sh</c> makes and names in <c>BENCHMARKS_TEST_HOST</c>.
     /// </summary>
     public static string HostDirectory => Environment.GetEnvironmentVariable("BENCHMARKS_TEST_HOST") is { Length: > 0 } published
         ? Path.TrimEndingDirectorySeparator(published) + Path.DirectorySeparatorChar
