@@ -15,7 +15,7 @@ namespace Benchmarks.Servers.Libuv;
 /// duplicate descriptor of the socket, so the socket and its backlog stay) instead of letting
 /// libuv retry accept() forever, and listens again once a descriptor is free.
 /// </summary>
-internal sealed unsafe class LibuvLoop
+internal sealed unsafe class LibuvLoop : IEventLoop, IResumeTarget<LibuvConnection>
 {
     private const int ReadBufferSize = 64 * 1024;
     private const ulong HeartbeatMilliseconds = 250;

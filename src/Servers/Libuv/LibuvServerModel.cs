@@ -1,6 +1,4 @@
 using System.Globalization;
-using System.Net;
-using System.Net.Sockets;
 using Benchmarks.Servers.Http;
 
 namespace Benchmarks.Servers.Libuv;
@@ -70,78 +68,10 @@ public sealed class LibuvServerModel : IServerModel
         var routes = new RouteTable(context.Scenario.Routes);
         var limits = RawServerLimits.Parse(context.Options);
         limits = limits with { MaxConnections = Math.Max(1, limits.MaxConnections / Math.Max(1, loops * context.Urls.Count)) };
-        var sockets = new List<Socket>();
-        var started = new List<LibuvLoop>();
-        var addresses = new List<string>();
-        try
-        {
-            foreach (var url in context.Urls)
-            {
-                var endPoint = EndPointOf(url);
-                EnsureFree(endPoint, url);
-                for (var i = 0; i < loops; i++)
-                {
-                    var socket = Listen(endPoint, reusePort: loops > 1);
-                    sockets.Add(socket);
-
-                    // Port 0: the first loop's socket gets a port from the system, and the other loops share that one.
-                    endPoint = (IPEndPoint)socket.LocalEndPoint!;
-                    var loop = new LibuvLoop(socket, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Libuv"), limits);
-                    await loop.StartAsync(started.Count).WaitAsync(cancellationToken);
-                    started.Add(loop);
-                }
-
-                addresses.Add($"{url.Scheme}://{endPoint}");
-            }
-        }
-        catch
-        {
-            await new LibuvRunningServer(started, sockets, []).DisposeAsync();
-            throw;
-        }
-
-        return new LibuvRunningServer(started, sockets, addresses);
-    }
-
-    private static IPEndPoint EndPointOf(Uri url)
-    {
-        var address = url.Host is "localhost" ? IPAddress.Loopback : url.Host is "*" or "+" or "0.0.0.0" ? IPAddress.Any : IPAddress.Parse(url.Host);
-        return new IPEndPoint(address, url.Port);
-    }
-
-    /// <summary>SO_REUSEPORT would let us share a port with another listener of this user: check it is free first.</summary>
-    private static void EnsureFree(IPEndPoint endPoint, Uri url)
-    {
-        using var probe = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
-        try
-        {
-            probe.Bind(endPoint);
-        }
-        catch (SocketException ex) when (ex.SocketErrorCode == SocketError.AddressAlreadyInUse)
-        {
-            throw new IOException($"Failed to bind to address {url.GetLeftPart(UriPartial.Authority)}: address already in use.", ex);
-        }
-    }
-
-    private static Socket Listen(IPEndPoint endPoint, bool reusePort)
-    {
-        var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
-        try
-        {
-            if (reusePort && OperatingSystem.IsLinux())
-            {
-                const int SolSocket = 1, SoReusePort = 15;
-                socket.SetRawSocketOption(SolSocket, SoReusePort, BitConverter.GetBytes(1));
-            }
-
-            socket.Bind(endPoint);
-            socket.Listen(4096);
-            return socket;
-        }
-        catch
-        {
-            socket.Dispose();
-            throw;
-        }
+        return await EventLoopServer.StartAsync(
+            context.Urls,
+            loops,
+            socket => new LibuvLoop(socket, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Libuv"), limits),
+            cancellationToken);
     }
 }

@@ -16,6 +16,7 @@ public sealed partial class DatabaseScenarioTests
     [InlineData("kestrel")]
     [InlineData("sockets")]
     [InlineData("libuv")]
+    [InlineData("iouring")]
     public async Task Db_answers_random_world_rows_as_the_database_holds_them_also_pipelined(string server)
     {
         var database = await DatabaseAsync();
@@ -50,6 +51,7 @@ public sealed partial class DatabaseScenarioTests
     [InlineData("kestrel")]
     [InlineData("sockets")]
     [InlineData("libuv")]
+    [InlineData("iouring")]
     public async Task Queries_answers_n_rows_clamped_to_1_and_500(string server)
     {
         var database = await DatabaseAsync();
@@ -69,6 +71,7 @@ public sealed partial class DatabaseScenarioTests
     [InlineData("kestrel")]
     [InlineData("sockets")]
     [InlineData("libuv")]
+    [InlineData("iouring")]
     public async Task Updates_writes_new_numbers_and_reports_what_it_wrote(string server)
     {
         var database = await DatabaseAsync();
@@ -90,6 +93,7 @@ public sealed partial class DatabaseScenarioTests
     [InlineData("kestrel")]
     [InlineData("sockets")]
     [InlineData("libuv")]
+    [InlineData("iouring")]
     public async Task Fortunes_lists_every_row_and_the_added_one_sorted_and_escaped(string server)
     {
         var database = await DatabaseAsync();

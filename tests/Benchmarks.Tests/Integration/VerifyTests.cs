@@ -11,6 +11,7 @@ public sealed class VerifyTests
     [InlineData("kestrel")]
     [InlineData("sockets")]
     [InlineData("libuv")]
+    [InlineData("iouring")]
     public async Task Every_built_in_scenario_passes_every_check(string server)
     {
         var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--server", server, "-s", "plaintext", "-s", "json");

@@ -99,6 +99,7 @@ public sealed class AllocationTests
     [InlineData("sockets", 1)]
     [InlineData("sockets", 16)]
     [InlineData("libuv", 1)]
+    [InlineData("iouring", 1)]
     public async Task A_raw_server_allocates_nothing_per_request_once_warm(string server, int depth)
     {
         // The server process's own count of allocated bytes (serve --report-runtime, once a second)

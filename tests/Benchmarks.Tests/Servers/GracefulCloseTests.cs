@@ -13,7 +13,7 @@ public sealed class GracefulCloseTests
 {
     private const string Get = "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\n";
 
-    public static TheoryData<string> RawServers => new() { "sockets", "libuv" };
+    public static TheoryData<string> RawServers => new() { "sockets", "libuv", "iouring" };
 
     [Theory]
     [MemberData(nameof(RawServers))]

@@ -19,7 +19,7 @@ public sealed class RawServerFuzzTests(ITestOutputHelper output)
     private const string Get = "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\n";
 
     public static TheoryData<string> Servers => new(
-        (Environment.GetEnvironmentVariable("BENCHMARKS_FUZZ_SERVERS") ?? "sockets,libuv").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+        (Environment.GetEnvironmentVariable("BENCHMARKS_FUZZ_SERVERS") ?? "sockets,libuv,iouring").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 
     [Theory]
     [MemberData(nameof(Servers))]

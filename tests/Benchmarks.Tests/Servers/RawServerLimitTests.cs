@@ -14,7 +14,7 @@ public sealed class RawServerLimitTests
 {
     private const string Get = "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\n";
 
-    public static TheoryData<string> RawServers => new() { "sockets", "libuv" };
+    public static TheoryData<string> RawServers => new() { "sockets", "libuv", "iouring" };
 
     [Theory]
     [MemberData(nameof(RawServers))]
@@ -115,12 +115,14 @@ public sealed class RawServerLimitTests
         await AssertServesAsync(serve.Port);
     }
 
-    /// <summary>By default the connection limit keeps the server below its descriptor limit; with the limit lifted, libuv meets EMFILE itself.</summary>
+    /// <summary>By default the connection limit keeps the server below its descriptor limit; with the limit lifted, libuv and io_uring meet EMFILE themselves.</summary>
     public static TheoryData<string, string[]> DescriptorCases => new()
     {
         { "sockets", [] },
         { "libuv", [] },
         { "libuv", ["maxConnections=100000"] },
+        { "iouring", [] },
+        { "iouring", ["maxConnections=100000"] },
     };
 
     [Theory]
@@ -161,7 +163,7 @@ public sealed class RawServerLimitTests
     [MemberData(nameof(RawServers))]
     public async Task Past_max_connections_a_client_waits_until_another_closes(string server)
     {
-        await using var serve = await ServeProcess.StartAsync(server, options: server == "libuv" ? ["maxConnections=2", "loops=1"] : ["maxConnections=2"]);
+        await using var serve = await ServeProcess.StartAsync(server, options: server is "libuv" or "iouring" ? ["maxConnections=2", "loops=1"] : ["maxConnections=2"]);
         using var first = await RawClient.ConnectAsync(serve.Port);
         using var second = await RawClient.ConnectAsync(serve.Port);
         await first.SendAsync(Get);

@@ -15,6 +15,8 @@ public sealed class TcpEchoTests
     [InlineData("sockets", "churn")]
     [InlineData("libuv", "persistent")]
     [InlineData("libuv", "churn")]
+    [InlineData("iouring", "persistent")]
+    [InlineData("iouring", "churn")]
     public async Task Every_message_is_echoed_byte_for_byte_and_counted_exactly(string server, string mode)
     {
         await using var serve = await ServeProcess.StartAsync(server, "tcp-echo", scheme: "tcp");

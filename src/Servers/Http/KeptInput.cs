@@ -1,9 +1,9 @@
 using System.Buffers;
 
-namespace Benchmarks.Servers.Libuv;
+namespace Benchmarks.Servers.Http;
 
-/// <summary>The bytes a libuv connection read but has not answered yet (a partial request, or requests behind one that waits), kept in a buffer of its own.</summary>
-internal sealed class KeptInput
+/// <summary>The bytes an event-loop connection (libuv, io_uring) read but has not answered yet (a partial request, or requests behind one that waits), kept in a buffer of its own.</summary>
+public sealed class KeptInput
 {
     private byte[] _bytes = [];
 

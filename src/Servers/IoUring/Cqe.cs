@@ -1,0 +1,12 @@
+using System.Runtime.InteropServices;
+
+namespace Benchmarks.Servers.IoUring;
+
+/// <summary>struct io_uring_cqe: one completion (16 bytes).</summary>
+[StructLayout(LayoutKind.Sequential)]
+internal struct Cqe
+{
+    public ulong UserData;
+    public int Result;
+    public uint Flags;
+}

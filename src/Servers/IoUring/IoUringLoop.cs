@@ -1,0 +1,443 @@
+using System.Collections.Concurrent;
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+using System.Runtime.Versioning;
+using Benchmarks.Servers.Http;
+using static Benchmarks.Servers.IoUring.IoUringNative;
+
+namespace Benchmarks.Servers.IoUring;
+
+/// <summary>
+/// One io_uring event loop on its own thread, with its own ring and its own listening socket
+/// (SO_REUSEPORT spreads connections over the loops). Each turn is one io_uring_enter: it submits
+/// the turn's sends and re-armed operations and waits for the next completions, which are then
+/// served in a batch. A multishot accept takes new connections; each connection's multishot
+/// receive reads into the loop's provided-buffer ring; an eventfd read wakes the loop for
+/// connections whose wait is over and for stop; a timeout is the heartbeat that enforces the time
+/// limits. At the connection limit, or out of descriptors, the accept is cancelled until the
+/// heartbeat finds room again.
+/// </summary>
+[SupportedOSPlatform("linux")]
+internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConnection>
+{
+    public const byte OpAccept = 1;
+    public const byte OpReceive = 2;
+    public const byte OpSend = 3;
+    public const byte OpWakeup = 4;
+    public const byte OpHeartbeat = 5;
+    public const byte OpCancel = 6;
+
+    private const uint RingEntries = 1024;
+    private const int BufferCount = 2048;
+    private const int BufferSize = 4096;
+    private const long HeartbeatNanoseconds = 250_000_000;
+
+    private readonly Socket _listenSocket;
+    private readonly Func<HttpRequestProcessor> _processorFactory;
+    private readonly bool _sqPoll;
+    private readonly TaskCompletionSource _started = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly ConcurrentQueue<IoUringConnection> _resumed = new();
+    private readonly List<IoUringConnection> _flushes = [];
+    private readonly Stack<int> _freeSlots = new();
+    private IoUringConnection?[] _connections = new IoUringConnection?[64];
+    private uint[] _generations = new uint[64];
+    private int _slotsUsed;
+    private int _count;
+    private IoUringRing? _ring;
+    private BufferRing? _buffers;
+    private int _eventFd = -1;
+    private long* _eventValue;
+    private long* _heartbeatTime;
+    private bool _accepting;
+    private bool _acceptPaused;
+    private volatile bool _stopRequested;
+    private bool _stopping;
+
+    public IoUringLoop(Socket listenSocket, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits, bool sqPoll)
+    {
+        _listenSocket = listenSocket;
+        _processorFactory = processorFactory;
+        _sqPoll = sqPoll;
+        Limits = limits;
+    }
+
+    public RawServerLimits Limits { get; }
+
+    public Task Stopped => _stopped.Task;
+
+    public Task StartAsync(int index)
+    {
+        var thread = new Thread(Run) { IsBackground = true, Name = $"io_uring loop {index}" };
+        thread.Start();
+        return _started.Task;
+    }
+
+    /// <summary>Asks the loop (from any thread) to stop accepting and close its connections once their writes are out.</summary>
+    public void RequestStop()
+    {
+        _stopRequested = true;
+        Wake();
+    }
+
+    /// <summary>From any thread: a connection whose wait is over resumes on this loop's thread.</summary>
+    public void Post(IoUringConnection connection)
+    {
+        _resumed.Enqueue(connection);
+        Wake();
+    }
+
+    public void QueueFlush(IoUringConnection connection)
+    {
+        if (!connection.FlushQueued)
+        {
+            connection.FlushQueued = true;
+            _flushes.Add(connection);
+        }
+    }
+
+    public void Receive(IoUringConnection connection)
+    {
+        var sqe = _ring!.Next();
+        sqe->Opcode = IoUringNative.OpRecv;
+        sqe->Fd = connection.Fd;
+        sqe->IoPriority = RecvMultishot;
+        sqe->Flags = SqeBufferSelect;
+        sqe->BufferGroup = _buffers!.Group;
+        sqe->UserData = Data(OpReceive, connection);
+    }
+
+    public void Send(IoUringConnection connection, byte* data, int length)
+    {
+        var sqe = _ring!.Next();
+        sqe->Opcode = IoUringNative.OpSend;
+        sqe->Fd = connection.Fd;
+        sqe->Address = (ulong)data;
+        sqe->Length = (uint)length;
+        sqe->OpFlags = MsgNoSignal;
+        sqe->UserData = Data(OpSend, connection);
+    }
+
+    /// <summary>Cancels the connection's operation <paramref name="op"/>; its last completion arrives as ECANCELED (or not at all, if it had ended).</summary>
+    public void Cancel(IoUringConnection connection, byte op) => Cancel(Data(op, connection));
+
+    /// <summary>The connection's slot is free again; completions still on their way carry the old generation.</summary>
+    public void Release(IoUringConnection connection)
+    {
+        _connections[connection.Slot] = null;
+        _generations[connection.Slot]++;
+        _freeSlots.Push(connection.Slot);
+        _count--;
+    }
+
+    private static ulong Data(byte op, IoUringConnection connection) => op | ((ulong)(uint)connection.Slot << 8) | ((ulong)connection.Generation << 32);
+
+    private void Cancel(ulong userData)
+    {
+        var sqe = _ring!.Next();
+        sqe->Opcode = IoUringNative.OpAsyncCancel;
+        sqe->Fd = -1;
+        sqe->Address = userData;
+        sqe->UserData = OpCancel | (0xFFFFFFul << 8);
+    }
+
+    private void Wake()
+    {
+        var one = 1L;
+        if (Volatile.Read(ref _eventFd) >= 0)
+        {
+            _ = IoUringNative.Write(_eventFd, &one, sizeof(long));
+        }
+    }
+
+    private void Run()
+    {
+        try
+        {
+            // The ring is made on the thread that uses it: it is set up for a single issuer.
+            _ring = IoUringRing.Create(RingEntries, _sqPoll, out var error)
+                ?? throw new IOException($"io_uring_setup failed: {IoUringProbe.Describe(error)}");
+            _buffers = BufferRing.Create(_ring, 0, BufferCount, BufferSize, out error)
+                ?? throw new IOException($"registering the provided-buffer ring failed: {IoUringProbe.Describe(error)}");
+            _eventValue = (long*)NativeMemory.AllocZeroed(sizeof(long));
+            _heartbeatTime = (long*)NativeMemory.AllocZeroed(2 * sizeof(long));
+            _heartbeatTime[1] = HeartbeatNanoseconds;
+            var eventFd = EventFd(0, EfdCloexec);
+            if (eventFd < 0)
+            {
+                throw new IOException($"eventfd failed: {IoUringProbe.Describe(Marshal.GetLastPInvokeError())}");
+            }
+
+            Volatile.Write(ref _eventFd, eventFd);
+            Accept();
+            ReadWakeup();
+            ArmHeartbeat();
+        }
+        catch (Exception ex)
+        {
+            Cleanup();
+            _started.TrySetException(ex);
+            return;
+        }
+
+        _started.TrySetResult();
+        try
+        {
+            Loop();
+            _stopped.TrySetResult();
+        }
+        catch (Exception ex)
+        {
+            _stopped.TrySetException(ex);
+        }
+        finally
+        {
+            Cleanup();
+        }
+    }
+
+    private void Loop()
+    {
+        var ring = _ring!;
+        while (true)
+        {
+            foreach (var connection in _flushes)
+            {
+                connection.Flush();
+            }
+
+            _flushes.Clear();
+            _buffers!.Publish();
+            if (_stopping && _count == 0)
+            {
+                return;
+            }
+
+            var result = ring.Submit(1);
+            if (result < 0 && result != -EBusy && result != -EAgain)
+            {
+                throw new IOException($"io_uring_enter failed: {IoUringProbe.Describe(-result)}");
+            }
+
+            var batch = ring.Completions();
+            for (uint i = 0; i < batch.Count; i++)
+            {
+                ref readonly var cqe = ref batch[i];
+                Complete(cqe.UserData, cqe.Result, cqe.Flags);
+            }
+
+            ring.Advance(batch.Count);
+        }
+    }
+
+    private void Complete(ulong userData, int result, uint flags)
+    {
+        var op = (byte)userData;
+        switch (op)
+        {
+            case OpAccept:
+                Accepted(result, flags);
+                return;
+            case OpWakeup:
+                Woken();
+                return;
+            case OpHeartbeat:
+                Beat();
+                return;
+            case OpCancel:
+                return;
+        }
+
+        var slot = (int)((userData >> 8) & 0xFFFFFF);
+        var connection = slot < _slotsUsed && _generations[slot] == (uint)(userData >> 32) ? _connections[slot] : null;
+        var more = (flags & CqeFMore) != 0;
+        if (op == OpReceive)
+        {
+            var id = (ushort)(flags >> CqeBufferShift);
+            var hasBuffer = (flags & CqeFBuffer) != 0;
+            connection?.OnReceived(result, more, hasBuffer && result > 0 ? _buffers!.Read(id, result) : default);
+            if (hasBuffer)
+            {
+                // The bytes are served or kept by now: the buffer goes back to the kernel.
+                _buffers!.Give(id);
+            }
+        }
+        else if (op == OpSend)
+        {
+            connection?.OnSent(result);
+        }
+    }
+
+    private void Accepted(int result, uint flags)
+    {
+        if ((flags & CqeFMore) == 0)
+        {
+            _accepting = false;
+        }
+
+        if (result >= 0)
+        {
+            if (_stopping)
+            {
+                _ = IoUringNative.Close(result);
+            }
+            else
+            {
+                Add(result);
+            }
+        }
+        else if (result is -EMFile or -ENFile or -ENoMem or -ENoBufs)
+        {
+            // Out of descriptors: stop accepting until the heartbeat finds one free.
+            PauseAccepting();
+        }
+
+        if (!_accepting && !_acceptPaused && !_stopping)
+        {
+            Accept();
+        }
+    }
+
+    private void Add(int fd)
+    {
+        NoDelay(fd);
+        int slot;
+        if (!_freeSlots.TryPop(out slot))
+        {
+            slot = _slotsUsed++;
+            if (slot == _connections.Length)
+            {
+                Array.Resize(ref _connections, slot * 2);
+                Array.Resize(ref _generations, slot * 2);
+            }
+        }
+
+        var connection = new IoUringConnection(this, fd, slot, _generations[slot], _processorFactory());
+        _connections[slot] = connection;
+        _count++;
+        connection.Start();
+        if (_count >= Limits.MaxConnections)
+        {
+            // At this loop's share of the connection limit: further clients wait in the backlog.
+            PauseAccepting();
+        }
+    }
+
+    private void Accept()
+    {
+        var sqe = _ring!.Next();
+        sqe->Opcode = IoUringNative.OpAccept;
+        sqe->Fd = (int)_listenSocket.Handle;
+        sqe->IoPriority = AcceptMultishot;
+        sqe->OpFlags = SockCloexec;
+        sqe->UserData = OpAccept;
+        _accepting = true;
+    }
+
+    private void PauseAccepting()
+    {
+        if (_acceptPaused)
+        {
+            return;
+        }
+
+        _acceptPaused = true;
+        if (_accepting)
+        {
+            Cancel(OpAccept);
+        }
+    }
+
+    private void ReadWakeup()
+    {
+        var sqe = _ring!.Next();
+        sqe->Opcode = IoUringNative.OpRead;
+        sqe->Fd = _eventFd;
+        sqe->Address = (ulong)_eventValue;
+        sqe->Length = sizeof(long);
+        sqe->UserData = OpWakeup;
+    }
+
+    private void ArmHeartbeat()
+    {
+        var sqe = _ring!.Next();
+        sqe->Opcode = IoUringNative.OpTimeout;
+        sqe->Fd = -1;
+        sqe->Address = (ulong)_heartbeatTime;
+        sqe->Length = 1;
+        sqe->UserData = OpHeartbeat;
+    }
+
+    private void Woken()
+    {
+        while (_resumed.TryDequeue(out var connection))
+        {
+            try
+            {
+                connection.Resume();
+            }
+            catch (Exception ex)
+            {
+                Console.Error.WriteLine($"io_uring: resuming a connection failed: {ex.Message}");
+                connection.Close();
+            }
+        }
+
+        if (_stopRequested && !_stopping)
+        {
+            _stopping = true;
+            if (_accepting)
+            {
+                Cancel(OpAccept);
+            }
+
+            ForEachConnection(c => c.Finish(drain: false));
+        }
+
+        ReadWakeup();
+    }
+
+    private void Beat()
+    {
+        var now = Environment.TickCount64;
+        var stopping = _stopping;
+        ForEachConnection(c => c.Heartbeat(Limits, now, stopping));
+        if (_acceptPaused && !_stopping && _count < Limits.MaxConnections)
+        {
+            _acceptPaused = false;
+            if (!_accepting)
+            {
+                Accept();
+            }
+        }
+
+        ArmHeartbeat();
+    }
+
+    private void ForEachConnection(Action<IoUringConnection> action)
+    {
+        for (var i = 0; i < _slotsUsed; i++)
+        {
+            if (_connections[i] is { } connection)
+            {
+                action(connection);
+            }
+        }
+    }
+
+    private void Cleanup()
+    {
+        var eventFd = Interlocked.Exchange(ref _eventFd, -1);
+        _buffers?.Dispose();
+        _ring?.Dispose();
+        if (eventFd >= 0)
+        {
+            _ = IoUringNative.Close(eventFd);
+        }
+
+        NativeMemory.Free(_eventValue);
+        NativeMemory.Free(_heartbeatTime);
+        _eventValue = null;
+        _heartbeatTime = null;
+    }
+}
