@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Server models side by side: kestrel, sockets, libuv and nginx (one worker, the reference) on
+# Server models side by side: kestrel, sockets, libuv, iouring and nginx (one worker, the reference) on
 # pipelined plaintext (depth 16), plaintext one request at a time and JSON, under wrk and under the built-in generator, with the
 # server pinned to one core and the client to another, rounds alternating. Prints req/s, the
-# server's CPU split into user and kernel mode (% of its core), and the ratio to nginx.
+# server's CPU split into user and kernel mode (% of its core), its CPU per request, and the
+# ratios to nginx and to sockets.
 #
 #   eng/bench/servers.sh                        # 3 rounds of 10 s, 256 connections
 #   ROUNDS=1 DURATION=5 SERVERS="sockets nginx" eng/bench/servers.sh
@@ -11,13 +12,14 @@
 # socket completions inline on the epoll thread, request code inline on the transport's thread,
 # no wait for data before a read buffer is rented.
 #
-# Targets: sockets >= 1.0x nginx on pipelined plaintext; kestrel >= 0.8x nginx; libuv >= 0.9x sockets.
+# Targets: sockets >= 1.0x nginx on pipelined plaintext; kestrel >= 0.8x nginx; libuv >= 0.9x sockets;
+# iouring >= 1.2x nginx at <= 0.8x its CPU per request one request per read, >= 1.1x sockets pipelined.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-256}
-SERVERS=${SERVERS:-"kestrel sockets libuv nginx"}
+SERVERS=${SERVERS:-"kestrel sockets libuv iouring nginx"}
 SCENARIOS=${SCENARIOS:-"pipelined plaintext json"}
 LOADERS=${LOADERS:-"wrk builtin"}
 SERVER_CPU=${SERVER_CPU:-0}
@@ -127,11 +129,16 @@ rows = [l.split() for l in open(sys.argv[1])]
 data = {}
 for scenario, server, loader, _round, rps, user, kernel in rows:
     data.setdefault((scenario, server, loader), []).append((float(rps), float(user), float(kernel)))
-print(f"{'scenario':<10} {'server':<14} {'load':<8} {'req/s':>12} {'user%':>7} {'kernel%':>8} {'vs nginx':>9} {'vs sockets':>11}")
+print(f"{'scenario':<10} {'server':<14} {'load':<8} {'req/s':>12} {'spread':>7} {'user%':>7} {'kernel%':>8} {'us/req':>7} {'vs nginx':>9} {'cpu/req vs nginx':>17} {'vs sockets':>11}")
+def cpu_per_request(values):
+    return st.median((v[1] + v[2]) / 100 / v[0] * 1e6 for v in values if v[0] > 0)
 for (scenario, server, loader), values in sorted(data.items()):
     rps = st.median(v[0] for v in values); user = st.median(v[1] for v in values); kernel = st.median(v[2] for v in values)
     def ratio(ref):
         r = data.get((scenario, ref, loader))
         return f"{rps / st.median(v[0] for v in r):.2f}x" if r else "-"
-    print(f"{scenario:<10} {server:<14} {loader:<8} {rps:>12,.0f} {user:>7.1f} {kernel:>8.1f} {ratio('nginx'):>9} {ratio('sockets'):>11}")
+    spread = (max(v[0] for v in values) - min(v[0] for v in values)) / rps * 100 if rps else 0
+    reference = data.get((scenario, "nginx", loader))
+    cpu_ratio = f"{cpu_per_request(values) / cpu_per_request(reference):.2f}x" if reference else "-"
+    print(f"{scenario:<10} {server:<14} {loader:<8} {rps:>12,.0f} {spread:>6.1f}% {user:>7.1f} {kernel:>8.1f} {cpu_per_request(values):>7.2f} {ratio('nginx'):>9} {cpu_ratio:>17} {ratio('sockets'):>11}")
 PY

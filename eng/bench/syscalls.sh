@@ -6,10 +6,10 @@
 # Shows where a model's kernel time goes: reads that find nothing (EAGAIN), thread wake-ups
 # (futex), epoll registrations.
 #
-#   eng/bench/syscalls.sh        # SERVERS="sockets libuv kestrel nginx" CLIENTS="epoll sockets wrk h2load" DEPTH=1 CONNECTIONS=64
+#   eng/bench/syscalls.sh        # SERVERS="sockets libuv iouring kestrel nginx" CLIENTS="epoll sockets wrk h2load" DEPTH=1 CONNECTIONS=64
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-SERVERS=${SERVERS:-"sockets libuv kestrel nginx"}
+SERVERS=${SERVERS:-"sockets libuv iouring kestrel nginx"}
 CLIENTS=${CLIENTS:-"epoll sockets wrk h2load"}
 DURATION=${DURATION:-5}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -25,7 +25,7 @@ work=$(mktemp -d)
 server_pid=""
 trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
 events=raw_syscalls:sys_enter
-for call in read write writev sendmsg recvmsg sendto recvfrom epoll_wait epoll_pwait epoll_ctl futex; do
+for call in read write writev sendmsg recvmsg sendto recvfrom epoll_wait epoll_pwait epoll_ctl futex io_uring_enter; do
   events+=",syscalls:sys_enter_$call"
 done
 

@@ -7,6 +7,9 @@ public sealed class RunEnvironment
 
     public string OsVersion { get; set; } = "";
 
+    /// <summary>The kernel's release (Linux: <c>/proc/sys/kernel/osrelease</c>), which decides what io_uring and the network stack can do; null: not recorded (an older document, an imported one, another OS).</summary>
+    public string? Kernel { get; set; }
+
     public string Architecture { get; set; } = "";
 
     public int Cores { get; set; }

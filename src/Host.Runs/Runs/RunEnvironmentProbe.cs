@@ -13,6 +13,7 @@ internal static class RunEnvironmentProbe
     {
         Os = OsPlatform.Name,
         OsVersion = RuntimeInformation.OSDescription,
+        Kernel = KernelRelease(),
         Architecture = RuntimeInformation.OSArchitecture.ToString(),
         Cores = MachineCpus.Count,
         MachineName = Environment.MachineName,
@@ -22,6 +23,19 @@ internal static class RunEnvironmentProbe
         ToolVersion = typeof(RunEnvironmentProbe).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "",
         Dependencies = PublishedDependencies.OfThisTool(),
     };
+
+    private static string? KernelRelease()
+    {
+        const string Release = "/proc/sys/kernel/osrelease";
+        try
+        {
+            return OperatingSystem.IsLinux() && File.Exists(Release) ? File.ReadAllText(Release).Trim() : null;
+        }
+        catch (IOException)
+        {
+            return null;
+        }
+    }
 
     /// <summary>The first line a tool prints, or null if it is missing, fails or takes over five seconds.</summary>
     private static string? FirstLine(string fileName, params string[] arguments) =>

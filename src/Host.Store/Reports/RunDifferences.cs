@@ -34,6 +34,11 @@ internal static class RunDifferences
         // The tool's version carries the commit it was built from: said once, as the commit.
         Add(lines, "tool", Release(a.ToolVersion), Release(b.ToolVersion));
         Add(lines, "os", a.OsVersion, b.OsVersion);
+        if (a.Kernel is not null && b.Kernel is not null)
+        {
+            // A document from before the kernel was recorded says nothing about it.
+            Add(lines, "kernel", a.Kernel, b.Kernel);
+        }
         Add(lines, "machine", a.MachineName, b.MachineName);
         Add(lines, "cores", a.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture), b.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture));
         foreach (var name in before.Parameters.Keys.Union(after.Parameters.Keys, StringComparer.Ordinal).Where(n => n != "url").Order(StringComparer.Ordinal))

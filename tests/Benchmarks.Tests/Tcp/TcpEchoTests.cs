@@ -130,12 +130,12 @@ public sealed class TcpEchoTests
     [InlineData("--rate paces persistent connections with one request in flight each", "run", "tcp-echo", "--server", "sockets", "--tcp-mode", "churn", "--rate", "100")]
     [InlineData("'plaintext' is an HTTP scenario", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--scenario", "plaintext")]
     [InlineData("Argument 'bulk' not recognized", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--tcp-mode", "bulk")]
-    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: libuv, sockets.", "serve", "--scenario", "tcp-echo", "--server", "kestrel", "--urls", "tcp://127.0.0.1:1")]
+    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "serve", "--scenario", "tcp-echo", "--server", "kestrel", "--urls", "tcp://127.0.0.1:1")]
     [InlineData("expected a raw TCP address such as tcp://127.0.0.1:5000", "serve", "--scenario", "tcp-echo", "--server", "sockets", "--urls", "http://127.0.0.1:1")]
     [InlineData("--window applies to --tcp-mode persistent", "run", "tcp-echo", "--server", "sockets", "--tcp-mode", "churn", "--window", "3")]
-    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: libuv, sockets.", "run", "tcp-echo", "--server", "kestrel")]
+    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "run", "tcp-echo", "--server", "kestrel")]
     [InlineData("libuv answers no WebSocket upgrade, and 'ws-echo' needs one; servers that serve it: kestrel, sockets.", "run", "ws-echo", "--server", "libuv")]
-    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: libuv, sockets.", "verify", "--scenario", "tcp-echo", "--server", "kestrel")]
+    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "verify", "--scenario", "tcp-echo", "--server", "kestrel")]
     public async Task Bad_tcp_arguments_exit_2_with_one_clear_line(string expected, params string[] arguments)
     {
         var run = await InProcessCli.InvokeAsync(arguments);
