@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The built-in HTTP/1.1 load generator against wrk and h2load, in one sitting, on a server that is
-# not the limit: the libuv plaintext server (SERVER=sockets|libuv|kestrel) warmed first, pinned to
+# not the limit: the libuv plaintext server (SERVER=sockets|libuv|iouring|kestrel) warmed first, pinned to
 # its own core, each client pinned to the other. Runs alternate between the clients, round by
 # round. For every client: req/s and client CPU per request (user + kernel, from the kernel's
 # account of the process: `time` for wrk and h2load; the built-in load's own window account and
 # its whole process, start-up and JIT included, both shown), best and median over the rounds.
-# The built-in load runs with both of its engines: epoll (Linux, the default for a closed loop with
-# keep-alive) and sockets (System.Net.Sockets, the portable engine).
+# The built-in load runs with each of its engines: epoll (Linux, the default for a closed loop with
+# keep-alive), iouring (Linux, BENCHMARKS_HTTP_ENGINE=iouring) and sockets (System.Net.Sockets, the
+# portable engine).
 #
 #   eng/bench/load-vs-wrk.sh                       # 3 rounds of 6 s, 64 connections, pipeline 1 and 16
 #   ROUNDS=5 DURATION=10 CONNECTIONS=256 THREADS=1 SERVER=sockets eng/bench/load-vs-wrk.sh
@@ -21,7 +22,7 @@ SERVER=${SERVER:-libuv}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 PORT=${PORT:-5099}
-CLIENTS=${CLIENTS:-wrk h2load epoll sockets}
+CLIENTS=${CLIENTS:-wrk h2load epoll iouring sockets}
 
 bash eng/install-tools.sh wrk >/dev/null
 command -v h2load >/dev/null || bash eng/install-tools.sh nghttp2-client >/dev/null
@@ -64,6 +65,7 @@ PY
 }
 run_epoll() { run_builtin epoll "$1"; }
 run_sockets() { run_builtin sockets "$1"; }
+run_iouring() { run_builtin iouring "$1"; }
 
 # Prime the server (JIT, pools) on both paths before anything is measured.
 taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNECTIONS" -d 5s "$url" >/dev/null 2>&1

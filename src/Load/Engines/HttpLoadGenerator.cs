@@ -1,5 +1,6 @@
 using Benchmarks.Load.Core;
 using Benchmarks.Load.Engines.Epoll;
+using Benchmarks.Load.Engines.IoUring;
 using Benchmarks.Load.Engines.Sockets;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Protocols.Http1;
@@ -22,10 +23,13 @@ public static class HttpLoadGenerator
             throw new ArgumentException("gRPC runs over HTTP/2: the built-in load calls it with Http2 set (h2c or h2).");
         }
 
+        var ioUring = IoUringChosen(options);
         var endPoint = await LoadTarget.ResolveAsync(options.Url, cancellationToken);
         using var schedule = options.Rate is { } rate ? new OpenModel.ArrivalSchedule(rate) : null;
         using var state = new LoadRunState(endPoint, HttpRequestBatch.Build(options), options.PipelineDepth, options.KeepAlive, schedule, Tls(options));
-        await using IHttpConnectionPool pool = OperatingSystem.IsLinux() && EpollConnectionPool.Serves(options)
+        await using IHttpConnectionPool pool = ioUring && OperatingSystem.IsLinux()
+            ? new IoUringConnectionPool(options, state)
+            : OperatingSystem.IsLinux() && EpollConnectionPool.Serves(options)
             ? new EpollConnectionPool(options, state)
             : new SocketConnectionPool(options, state);
         schedule?.Start(pace: pool.ParksOnSchedule);
@@ -42,6 +46,24 @@ public static class HttpLoadGenerator
             ThreadsBusyPercent = driver.ThreadsBusyPercent,
             Uncorrected = pool.Uncorrected() is { } uncorrected ? LatencySummary.From(uncorrected) : null,
         };
+    }
+
+    /// <summary>Whether the io_uring engine was asked for; throws with its one-line reason when it cannot run these options here.</summary>
+    private static bool IoUringChosen(HttpLoadOptions options)
+    {
+        var chosen = options.Engine == HttpLoadEngine.IoUring
+            || (options.Engine == HttpLoadEngine.Auto && Environment.GetEnvironmentVariable(HttpLoadEngines.Variable) == "iouring");
+        if (!chosen)
+        {
+            return false;
+        }
+
+        if (!OperatingSystem.IsLinux())
+        {
+            throw new ArgumentException("The io_uring engine is Linux's: there is no io_uring on this system.");
+        }
+
+        return IoUringConnectionPool.Refusal(options) is { } refusal ? throw new ArgumentException(refusal) : true;
     }
 
     /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>

@@ -11,4 +11,7 @@ public enum HttpLoadEngine
 
     /// <summary>wrk's design: a thread per <c>--threads</c> with its own epoll instance and connections.</summary>
     Epoll,
+
+    /// <summary>The epoll engine's design on io_uring: a thread per <c>--threads</c> with its own ring (Linux; cleartext HTTP/1.1, closed loop).</summary>
+    IoUring,
 }

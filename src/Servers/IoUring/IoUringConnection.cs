@@ -1,7 +1,8 @@
 using System.Buffers;
 using System.Runtime.Versioning;
+using Benchmarks.IoUring;
 using Benchmarks.Servers.Http;
-using static Benchmarks.Servers.IoUring.IoUringNative;
+using static Benchmarks.IoUring.IoUringNative;
 
 namespace Benchmarks.Servers.IoUring;
 

@@ -2,8 +2,9 @@ using System.Collections.Concurrent;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
+using Benchmarks.IoUring;
 using Benchmarks.Servers.Http;
-using static Benchmarks.Servers.IoUring.IoUringNative;
+using static Benchmarks.IoUring.IoUringNative;
 
 namespace Benchmarks.Servers.IoUring;
 

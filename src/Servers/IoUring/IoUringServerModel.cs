@@ -1,4 +1,5 @@
 using System.Globalization;
+using Benchmarks.IoUring;
 using Benchmarks.Servers.Http;
 
 namespace Benchmarks.Servers.IoUring;

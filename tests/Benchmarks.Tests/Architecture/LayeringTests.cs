@@ -85,7 +85,7 @@ public sealed class LayeringTests
     /// root namespace): the core; the transports (TLS through the system's OpenSSL, and TLS's names);
     /// gRPC's call and status codes, which HTTP's settings and counters carry and HTTP/2 speaks;
     /// HTTP's settings, counters and run state; the protocols on them, none on another; the engines
-    /// (sockets, epoll) that drive any protocol over a transport, none on another; and the generator
+    /// (sockets, epoll, io_uring) that drive any protocol over a transport, none on another; and the generator
     /// that picks an engine. WebSockets and TCP are each a protocol with its engine.
     /// </summary>
     private static readonly Dictionary<string, string[]> LoadEdges = new(StringComparer.Ordinal)
@@ -100,7 +100,8 @@ public sealed class LayeringTests
         ["Protocols.Http2"] = ["Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
         ["Engines.Sockets"] = ["Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
         ["Engines.Epoll"] = ["Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
-        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Protocols.Http1", "Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
+        ["Engines.IoUring"] = ["Protocols.Http1", "Http", "Core", "Statistics"],
+        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Engines.IoUring", "Protocols.Http1", "Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
         ["Tcp"] = ["Core", "OpenModel", "Statistics"],
         ["WebSockets"] = ["Core", "OpenModel", "Statistics"],
     };

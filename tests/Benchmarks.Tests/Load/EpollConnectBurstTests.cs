@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Engines.Epoll;
 using Benchmarks.Load.Http;
 using Benchmarks.Tests.Support;

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.Versioning;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Protocols.Http1;
 using Benchmarks.Load.Protocols.Http2;
@@ -17,9 +18,6 @@ namespace Benchmarks.Load.Engines.Epoll;
 [SupportedOSPlatform("linux")]
 internal sealed class EpollConnectionPool : IHttpConnectionPool
 {
-    /// <summary>Set to <c>sockets</c> to run the portable engine where this one would serve (to compare them).</summary>
-    public const string EngineVariable = "BENCHMARKS_HTTP_ENGINE";
-
     private readonly LoadRunState _state;
     private readonly EpollWorker[] _workers;
 
@@ -69,7 +67,7 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
         ArgumentNullException.ThrowIfNull(options);
         return options.Engine == HttpLoadEngine.Epoll
             || (options.Engine == HttpLoadEngine.Auto && options.KeepAlive && (!options.Tls || OpenSslNative.Available)
-                && Environment.GetEnvironmentVariable(EngineVariable) != "sockets");
+                && Environment.GetEnvironmentVariable(HttpLoadEngines.Variable) is not ("sockets" or "iouring"));
     }
 
     public void Start()

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
+using Benchmarks.Load.Core;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Statistics;
 

@@ -1,8 +1,8 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
-using static Benchmarks.Servers.IoUring.IoUringNative;
+using static Benchmarks.IoUring.IoUringNative;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>
 /// A provided-buffer ring (IORING_REGISTER_PBUF_RING): receive buffers the kernel picks from as

@@ -1,8 +1,8 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
-using static Benchmarks.Servers.IoUring.IoUringNative;
+using static Benchmarks.IoUring.IoUringNative;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>
 /// Whether this machine lets this process use io_uring as the server does, and if not, the one
@@ -35,6 +35,16 @@ internal static unsafe class IoUringProbe
             ENoSys => "ENOSYS",
             ENoBufs => "ENOBUFS",
             ECanceled => "ECANCELED",
+            9 => "EBADF",
+            32 => "EPIPE",
+            62 => "ETIME",
+            101 => "ENETUNREACH",
+            103 => "ECONNABORTED",
+            104 => "ECONNRESET",
+            107 => "ENOTCONN",
+            110 => "ETIMEDOUT",
+            111 => "ECONNREFUSED",
+            113 => "EHOSTUNREACH",
             _ => $"errno {errno}",
         };
         return $"{name} ({Marshal.GetPInvokeErrorMessage(errno)})";

@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>struct io_uring_params with its ring offsets (120 bytes).</summary>
 [StructLayout(LayoutKind.Sequential)]

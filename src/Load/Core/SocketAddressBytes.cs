@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace Benchmarks.Load.Engines.Epoll;
+namespace Benchmarks.Load.Core;
 
 /// <summary>An IP end point as the native <c>sockaddr</c> connect(2) takes (.NET's <see cref="SocketAddress"/> holds the platform's layout), with its native family.</summary>
 internal readonly record struct SocketAddressBytes(byte[] Bytes, int Family)
@@ -17,7 +17,7 @@ internal readonly record struct SocketAddressBytes(byte[] Bytes, int Family)
         {
             AddressFamily.InterNetwork => LinuxInet,
             AddressFamily.InterNetworkV6 => LinuxInet6,
-            _ => throw new ArgumentException($"the epoll engine connects over IPv4 or IPv6, not {endPoint.AddressFamily}", nameof(endPoint)),
+            _ => throw new ArgumentException($"the native engines (epoll, io_uring) connect over IPv4 or IPv6, not {endPoint.AddressFamily}", nameof(endPoint)),
         };
         return new SocketAddressBytes(address.Buffer[..address.Size].ToArray(), family);
     }

@@ -1,4 +1,4 @@
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>The completions posted between two reads of the completion ring's head and tail.</summary>
 internal readonly unsafe struct CompletionBatch

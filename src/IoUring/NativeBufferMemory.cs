@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>One provided receive buffer as <see cref="Memory{T}"/>, so the parser reads it where the kernel wrote it.</summary>
 internal sealed unsafe class NativeBufferMemory(byte* pointer, int length) : MemoryManager<byte>

@@ -1,7 +1,7 @@
 using System.Runtime.Versioning;
-using static Benchmarks.Servers.IoUring.IoUringNative;
+using static Benchmarks.IoUring.IoUringNative;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>
 /// One io_uring instance, its submission and completion rings mapped into this process. Used by

@@ -1,7 +1,7 @@
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>
 /// The io_uring system calls and the few libc calls around them, with the kernel's constants
@@ -44,6 +44,7 @@ internal static unsafe partial class IoUringNative
     public const byte OpRead = 22;
     public const byte OpSend = 26;
     public const byte OpRecv = 27;
+    public const byte OpConnect = 16;
 
     public const byte SqeBufferSelect = 1 << 5;
 
@@ -141,6 +142,23 @@ internal static unsafe partial class IoUringNative
 
     [LibraryImport("libc", EntryPoint = "dup", SetLastError = true)]
     public static partial int Dup(int descriptor);
+
+    [LibraryImport("libc", EntryPoint = "socket", SetLastError = true)]
+    private static partial int SocketCall(int family, int type, int protocol);
+
+    /// <summary>A blocking TCP socket of <paramref name="family"/> (the ring waits for it, not the socket), with TCP_NODELAY; -errno when none can be made.</summary>
+    public static int TcpSocket(int family)
+    {
+        const int SockStream = 1;
+        var fd = SocketCall(family, SockStream | SockCloexec, 0);
+        if (fd < 0)
+        {
+            return -Marshal.GetLastPInvokeError();
+        }
+
+        NoDelay(fd);
+        return fd;
+    }
 
     public const int EfdCloexec = 0x80000;
     public const int EfdNonBlock = 0x800;

@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>struct io_uring_cqe: one completion (16 bytes).</summary>
 [StructLayout(LayoutKind.Sequential)]

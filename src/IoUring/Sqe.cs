@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace Benchmarks.Servers.IoUring;
+namespace Benchmarks.IoUring;
 
 /// <summary>struct io_uring_sqe: one submission (64 bytes), with the fields this server sets.</summary>
 [StructLayout(LayoutKind.Explicit, Size = 64)]

@@ -1,0 +1,109 @@
+using System.Diagnostics;
+using System.Runtime.Versioning;
+using Benchmarks.Load.Core;
+using Benchmarks.Load.Http;
+using Benchmarks.Load.Protocols.Http1;
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Engines.IoUring;
+
+/// <summary>
+/// The io_uring engine: <c>--threads</c> threads, each with its own ring, connections and
+/// histogram, as the epoll engine's are; cleartext HTTP/1.1 with keep-alive in the closed loop,
+/// pipelined or not. Chosen with <c>BENCHMARKS_HTTP_ENGINE=iouring</c>; where io_uring cannot be
+/// used here the load is refused with the probe's reason.
+/// </summary>
+[SupportedOSPlatform("linux")]
+internal sealed class IoUringConnectionPool : IHttpConnectionPool
+{
+    private readonly LoadRunState _state;
+    private readonly IoUringLoadWorker[] _workers;
+
+    public IoUringConnectionPool(HttpLoadOptions options, LoadRunState state)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        _state = state;
+        var address = SocketAddressBytes.For(state.EndPoint);
+        var timeoutTicks = (long)(options.Timeout.TotalSeconds * Stopwatch.Frequency);
+        var threads = Math.Min(options.Threads, options.Connections);
+        _workers = new IoUringLoadWorker[threads];
+        for (var t = 0; t < threads; t++)
+        {
+            var count = (options.Connections / threads) + (t < options.Connections % threads ? 1 : 0);
+            var connections = new IoUringLoadConnection[count];
+            for (var i = 0; i < count; i++)
+            {
+                connections[i] = new IoUringLoadConnection(i) { Parser = new HttpResponseParser(options.ValidatorFactory?.Invoke()) };
+            }
+
+            _workers[t] = new IoUringLoadWorker(t, state, connections, address, timeoutTicks);
+        }
+    }
+
+    public string Engine => "io_uring";
+
+    public bool ParksOnSchedule => false;
+
+    public Task Completion => Task.WhenAll(_workers.Select(w => w.Completion));
+
+    public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
+
+    /// <summary>Why this engine cannot run <paramref name="options"/> here, in one line, or null.</summary>
+    public static string? Refusal(HttpLoadOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (options.Tls || options.Http2 || !options.KeepAlive || options.Rate is not null)
+        {
+            return "the io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop (not TLS, HTTP/2, --keep-alive false or --rate)";
+        }
+
+        return Benchmarks.IoUring.IoUringProbe.Problem is { } problem ? $"the io_uring engine cannot run here: {problem}" : null;
+    }
+
+    public void Start()
+    {
+        foreach (var worker in _workers)
+        {
+            worker.Start();
+        }
+    }
+
+    public ConnectionCounters Totals()
+    {
+        var total = default(ConnectionCounters);
+        foreach (var worker in _workers)
+        {
+            foreach (var connection in worker.Connections)
+            {
+                total.Add(connection.Counters);
+                total.WarmupCompleted += Volatile.Read(ref connection.Counters.WarmupCompleted);
+            }
+        }
+
+        return total;
+    }
+
+    public void Abort() => _state.AbortNow();
+
+    public LatencyHistogram Latency()
+    {
+        var merged = new LatencyHistogram();
+        foreach (var worker in _workers)
+        {
+            merged.Add(worker.Histogram);
+        }
+
+        return merged;
+    }
+
+    public LatencyHistogram? Uncorrected() => null;
+
+    /// <summary>Not known: the kernel runs the turn's sends inside the same io_uring_enter that waits, so the time in it is not idle time.</summary>
+    public (long Ticks, int Threads)? Waiting() => null;
+
+    public async ValueTask DisposeAsync()
+    {
+        Abort();
+        await Completion.ContinueWith(static _ => { }, TaskScheduler.Default);
+    }
+}

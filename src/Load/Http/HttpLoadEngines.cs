@@ -1,0 +1,8 @@
+namespace Benchmarks.Load.Http;
+
+/// <summary>How a run picks the engine of the built-in HTTP load from outside (to compare engines on one machine).</summary>
+public static class HttpLoadEngines
+{
+    /// <summary><c>sockets</c> runs the portable engine where epoll would serve; <c>iouring</c> runs the io_uring engine.</summary>
+    public const string Variable = "BENCHMARKS_HTTP_ENGINE";
+}
