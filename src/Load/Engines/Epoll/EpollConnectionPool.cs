@@ -78,51 +78,15 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
         }
     }
 
-    public ConnectionCounters Totals()
-    {
-        var total = default(ConnectionCounters);
-        foreach (var worker in _workers)
-        {
-            foreach (var connection in worker.Connections)
-            {
-                total.Add(connection.Counters);
-                total.WarmupCompleted += Volatile.Read(ref connection.Counters.WarmupCompleted);
-            }
-        }
-
-        return total;
-    }
+    public ConnectionCounters Totals() => EngineTotals.Sum(_workers.SelectMany(w => w.Connections), static c => ref c.Counters);
 
     public void Abort() => _state.AbortNow();
 
-    public LatencyHistogram Latency()
-    {
-        var merged = new LatencyHistogram();
-        foreach (var worker in _workers)
-        {
-            merged.Add(worker.Histogram);
-        }
-
-        return merged;
-    }
+    public LatencyHistogram Latency() => EngineTotals.Merge(_workers.Select(w => w.Histogram));
 
     public (long Ticks, int Threads)? Waiting() => (_workers.Sum(w => w.WaitingTicks), _workers.Length);
 
-    public LatencyHistogram? Uncorrected()
-    {
-        if (_state.Schedule is null)
-        {
-            return null;
-        }
-
-        var merged = new LatencyHistogram();
-        foreach (var worker in _workers)
-        {
-            merged.Add(worker.Uncorrected!);
-        }
-
-        return merged;
-    }
+    public LatencyHistogram? Uncorrected() => _state.Schedule is null ? null : EngineTotals.Merge(_workers.Select(w => w.Uncorrected!));
 
     public async ValueTask DisposeAsync()
     {

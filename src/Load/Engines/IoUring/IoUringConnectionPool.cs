@@ -68,33 +68,11 @@ internal sealed class IoUringConnectionPool : IHttpConnectionPool
         }
     }
 
-    public ConnectionCounters Totals()
-    {
-        var total = default(ConnectionCounters);
-        foreach (var worker in _workers)
-        {
-            foreach (var connection in worker.Connections)
-            {
-                total.Add(connection.Counters);
-                total.WarmupCompleted += Volatile.Read(ref connection.Counters.WarmupCompleted);
-            }
-        }
-
-        return total;
-    }
+    public ConnectionCounters Totals() => EngineTotals.Sum(_workers.SelectMany(w => w.Connections), static c => ref c.Counters);
 
     public void Abort() => _state.AbortNow();
 
-    public LatencyHistogram Latency()
-    {
-        var merged = new LatencyHistogram();
-        foreach (var worker in _workers)
-        {
-            merged.Add(worker.Histogram);
-        }
-
-        return merged;
-    }
+    public LatencyHistogram Latency() => EngineTotals.Merge(_workers.Select(w => w.Histogram));
 
     public LatencyHistogram? Uncorrected() => null;
 

@@ -1,0 +1,39 @@
+using Benchmarks.Load.Statistics;
+
+namespace Benchmarks.Load.Http;
+
+/// <summary>What the native engines' pools (epoll, io_uring) add up over their threads' connections and histograms, read while they run.</summary>
+internal static class EngineTotals
+{
+    /// <summary>A connection's counters, in place.</summary>
+    public delegate ref ConnectionCounters CountersOf<in TConnection>(TConnection connection);
+
+    /// <summary>The counts so far over <paramref name="connections"/>; the warm-up's completions read as another thread writes them.</summary>
+    public static ConnectionCounters Sum<TConnection>(IEnumerable<TConnection> connections, CountersOf<TConnection> counters)
+    {
+        ArgumentNullException.ThrowIfNull(connections);
+        ArgumentNullException.ThrowIfNull(counters);
+        var total = default(ConnectionCounters);
+        foreach (var connection in connections)
+        {
+            ref var own = ref counters(connection);
+            total.Add(own);
+            total.WarmupCompleted += Volatile.Read(ref own.WarmupCompleted);
+        }
+
+        return total;
+    }
+
+    /// <summary>One histogram of all of <paramref name="histograms"/>.</summary>
+    public static LatencyHistogram Merge(IEnumerable<LatencyHistogram> histograms)
+    {
+        ArgumentNullException.ThrowIfNull(histograms);
+        var merged = new LatencyHistogram();
+        foreach (var histogram in histograms)
+        {
+            merged.Add(histogram);
+        }
+
+        return merged;
+    }
+}
