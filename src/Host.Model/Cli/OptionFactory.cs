@@ -44,6 +44,25 @@ internal static class OptionFactory
         },
     };
 
+    /// <summary>An option that takes one of <paramref name="values"/> (case-insensitive, returned as given in the list): anything else is one line naming the option and the values.</summary>
+    public static Option<string?> OneOf(string name, IReadOnlyList<string> values, string description) => new(name)
+    {
+        HelpName = string.Join('|', values),
+        Description = description,
+        Arity = ArgumentArity.ExactlyOne,
+        CustomParser = result =>
+        {
+            var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+            if (values.FirstOrDefault(v => v.Equals(text, StringComparison.OrdinalIgnoreCase)) is { } value)
+            {
+                return value;
+            }
+
+            result.AddError($"{name} is {string.Join(", ", values.Take(values.Count - 1))} or {values[^1]} (got '{text}').");
+            return null;
+        },
+    };
+
     /// <summary>The value of a <see cref="TrueOrFalse"/> option; null when it was not given.</summary>
     public static bool? Value(string? trueOrFalse) => trueOrFalse is null ? null : bool.Parse(trueOrFalse);
 

@@ -16,6 +16,15 @@ namespace Benchmarks.Host.LoadJobs;
 /// </summary>
 internal static class LoadParameters
 {
+    /// <summary>The built-in HTTP load's engines by the names <c>--load-engine</c> takes (first: initialized before the settings that read it).</summary>
+    private static readonly Dictionary<string, HttpLoadEngine> s_engines = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["auto"] = HttpLoadEngine.Auto,
+        ["epoll"] = HttpLoadEngine.Epoll,
+        ["iouring"] = HttpLoadEngine.IoUring,
+        ["sockets"] = HttpLoadEngine.Sockets,
+    };
+
     /// <summary>The help heading of the load's shape.</summary>
     public const string ShapeGroup = "Load shape";
 
@@ -183,11 +192,24 @@ internal static class LoadParameters
         HelpGroup = OpenModelGroup, SweepAxis = "requested rate", EveryLoad = true, Every = (o, v) => o with { Rate = v },
     };
 
+    /// <summary>The built-in HTTP load's engine; not given (auto): epoll on Linux where it serves, else sockets.</summary>
+    public static LoadParameter<HttpLoadEngine?> Engine { get; } = new(
+        "load-engine",
+        () => OptionFactory.OneOf("--load-engine", s_engines.Keys.ToArray(), "The built-in HTTP load's engine: auto (epoll on Linux where it serves, else sockets), epoll, iouring (Linux: cleartext HTTP/1.1 with keep-alive, closed loop) or sockets (System.Net.Sockets, every platform and mode)."),
+        (result, option) => result.GetValue((Option<string?>)option) is { } name ? s_engines[name] : null,
+        o => o.Engine == HttpLoadEngine.Auto ? [] : [EngineName(o.Engine)],
+        o => o.Engine == HttpLoadEngine.Auto ? null : EngineName(o.Engine))
+    {
+        HelpGroup = ShapeGroup, SweepAxis = "load-engine", Http = (o, v) => o with { Engine = v!.Value },
+    };
+
     /// <summary>Every shared load setting, in the order the help lists them.</summary>
-    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, GrpcMessage, GrpcKind, Rate];
+    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, Engine, GrpcMessage, GrpcKind, Rate];
 
     /// <summary>The options under <paramref name="group"/>, as the help lists them.</summary>
     public static IReadOnlyList<string> Flags(string group) => [.. All.Where(p => p.HelpGroup == group).Select(p => p.Flag)];
+
+    private static string EngineName(HttpLoadEngine engine) => s_engines.First(e => e.Value == engine).Key;
 
     private static int? Int(ParseResult result, Option option) => result.GetValue((Option<int?>)option);
 

@@ -251,6 +251,11 @@ internal static class RunPlanner
             throw new UsageException($"{job.Name} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
         }
 
+        if (request.Load.Engine != Load.Http.HttpLoadEngine.Auto && job is WrkLoadJob or H2loadLoadJob)
+        {
+            throw new UsageException($"{job.Name} is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).");
+        }
+
         if (shape.Get(LoadParameters.TlsResume) is not null && !request.Load.Tls)
         {
             throw new UsageException("--tls-resume is about TLS sessions: add --tls.");

@@ -144,6 +144,11 @@ internal static class LoadCommand
                         throw new UsageException($"{tool} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
                     }
 
+                    if (options.Engine != Load.Http.HttpLoadEngine.Auto)
+                    {
+                        throw new UsageException($"{tool} is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).");
+                    }
+
                     if (options.Grpc is { Kind: not Scenarios.GrpcCallKind.Unary and var kind })
                     {
                         throw new UsageException($"{tool} cannot keep a gRPC stream open: --grpc-call {Load.Protocols.Grpc.GrpcCall.NameOf(kind)} needs the built-in load (--generator builtin).");

@@ -48,22 +48,12 @@ public static class HttpLoadGenerator
         };
     }
 
-    /// <summary>Whether the io_uring engine was asked for; throws with its one-line reason when it cannot run these options here.</summary>
+    /// <summary>Whether the io_uring engine was asked for (by the options or the engine variable); throws with its one-line reason when it cannot run them here.</summary>
     private static bool IoUringChosen(HttpLoadOptions options)
     {
         var chosen = options.Engine == HttpLoadEngine.IoUring
             || (options.Engine == HttpLoadEngine.Auto && Environment.GetEnvironmentVariable(HttpLoadEngines.Variable) == "iouring");
-        if (!chosen)
-        {
-            return false;
-        }
-
-        if (!OperatingSystem.IsLinux())
-        {
-            throw new ArgumentException("The io_uring engine is Linux's: there is no io_uring on this system.");
-        }
-
-        return IoUringConnectionPool.Refusal(options) is { } refusal ? throw new ArgumentException(refusal) : true;
+        return chosen && options.IoUringRefusal() is { } refusal ? throw new ArgumentException(refusal) : chosen;
     }
 
     /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>

@@ -61,6 +61,22 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
     /// <summary>Makes one body validator per connection; null checks status codes only.</summary>
     public Func<IResponseValidator?>? ValidatorFactory { get; init; }
 
+    /// <summary>Why the io_uring engine cannot run these options on this machine, in one line, or null when it can.</summary>
+    public string? IoUringRefusal()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return "The io_uring engine is Linux's: there is no io_uring on this system.";
+        }
+
+        if (Tls || Http2 || !KeepAlive || Rate is not null)
+        {
+            return "The io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop (not TLS, HTTP/2, --keep-alive false or --rate).";
+        }
+
+        return Benchmarks.IoUring.IoUringProbe.Problem is { } problem ? $"The io_uring engine cannot run here: {problem}." : null;
+    }
+
     /// <summary>Throws <see cref="ArgumentException"/> with a one-line cause for a value that cannot work.</summary>
     public void Validate()
     {
@@ -77,6 +93,11 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
         if (Engine == HttpLoadEngine.Epoll && Tls && OperatingSystem.IsLinux() && !OpenSslNative.Available)
         {
             throw new ArgumentException($"The epoll engine's TLS is the system's OpenSSL, and {OpenSslNative.Ssl} cannot be loaded here.");
+        }
+
+        if (Engine == HttpLoadEngine.IoUring && IoUringRefusal() is { } refusal)
+        {
+            throw new ArgumentException(refusal);
         }
 
         if (Grpc is { Kind: not GrpcCallKind.Unary } && Rate is not null)

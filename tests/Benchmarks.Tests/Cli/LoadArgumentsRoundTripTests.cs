@@ -38,7 +38,7 @@ public sealed class LoadArgumentsRoundTripTests
             Assert.True(sent.Url == got.Url, because);
             Assert.True((sent.Connections, sent.Threads, sent.PipelineDepth, sent.Http2) == (got.Connections, got.Threads, got.PipelineDepth, got.Http2), because);
             Assert.True((sent.Duration, sent.Warmup, sent.WarmupMax, sent.Timeout) == (got.Duration, got.Warmup, got.WarmupMax, got.Timeout), because);
-            Assert.True((sent.KeepAlive, sent.TlsResume, sent.Rate) == (got.KeepAlive, got.TlsResume, got.Rate), because);
+            Assert.True((sent.KeepAlive, sent.TlsResume, sent.Rate, sent.Engine) == (got.KeepAlive, got.TlsResume, got.Rate, got.Engine), because);
             Assert.Equal(sent.Headers, got.Headers);
             Assert.Equal(sent.Grpc, got.Grpc);
             Assert.Equal(sent.Threads.ToString(System.Globalization.CultureInfo.InvariantCulture), start.Environment![Benchmarks.Servers.SocketEngineSwitches.ThreadCount]);
@@ -114,6 +114,7 @@ public sealed class LoadArgumentsRoundTripTests
             TlsResume = random.Next(4) != 0,
             Rate = random.Next(2) == 0 ? null : random.Next(1, 2_000) * 500,
             Headers = [.. Enumerable.Range(0, random.Next(3)).Select(h => new KeyValuePair<string, string>($"X-Test-{h}", $"value {random.Next()}"))],
+            Engine = (HttpLoadEngine)random.Next(4),
             Grpc = http2 && random.Next(2) == 0 ? new Benchmarks.Load.Protocols.Grpc.GrpcCall([.. Enumerable.Range(0, random.Next(0, 64)).Select(_ => (byte)random.Next(256))]) { Kind = (Benchmarks.Scenarios.GrpcCallKind)random.Next(3) } : null,
         };
     }

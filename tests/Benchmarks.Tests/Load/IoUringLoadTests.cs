@@ -59,8 +59,33 @@ public sealed class IoUringLoadTests
         var folder = TestPaths.NewTempDirectory();
         var load = await HostRun.StartAsync(folder, s_timeout, s_ioUring, "load", "--url", "http://127.0.0.1:9/plaintext", option, value, "-d", "1s");
         Assert.Equal(2, load.ExitCode);
-        Assert.Contains("the io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop", load.Error, StringComparison.Ordinal);
+        Assert.Contains("The io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop", load.Error, StringComparison.Ordinal);
         Assert.Single(load.Error.Trim().Split('\n'));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("--load-engine is auto, epoll, iouring or sockets (got 'uring').", "run", "plaintext", "--load-engine", "uring")]
+    [InlineData("wrk is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).", "run", "plaintext", "--generator", "wrk", "--load-engine", "iouring")]
+    [InlineData("wrk is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).", "load", "--url", "http://127.0.0.1:9/", "--engine", "wrk", "--load-engine", "epoll")]
+    [InlineData("The io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop", "run", "plaintext", "--load-engine", "iouring", "--tls")]
+    [InlineData("The io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop", "run", "plaintext", "--load-engine", "iouring", "--rate", "1000")]
+    public async Task A_load_engine_that_cannot_run_is_refused_before_anything_starts(string message, params string[] arguments)
+    {
+        var (exitCode, _, error) = await InProcessCli.InvokeAsync(arguments);
+        Assert.Equal(2, exitCode);
+        Assert.Contains(message, error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task One_run_sweeps_the_load_over_its_engines_and_stores_which_ran()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "libuv", "--load-engine", "epoll,iouring", "-c", "16", "-d", "1s", "-w", "0s", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("2 cells, 0 failed", run.Output, StringComparison.Ordinal);
+        var engines = Directory.GetFiles(results, "*.json").Select(f => JsonNode.Parse(File.ReadAllText(f))!["parameters"]!["load-engine"]!.ToString()).Order(StringComparer.Ordinal);
+        Assert.Equal(["epoll", "iouring"], engines);
     }
 
     [Fact]
@@ -70,7 +95,7 @@ public sealed class IoUringLoadTests
         var filter = Path.Combine(TestPaths.RepoRoot, "eng", "no-io-uring.py");
         var load = await HostRun.StartProcessAsync(folder, s_timeout, s_ioUring, "python3", filter, TestPaths.HostExecutable, "load", "--url", "http://127.0.0.1:9/plaintext", "-d", "1s");
         Assert.Equal(2, load.ExitCode);
-        Assert.Contains("the io_uring engine cannot run here: io_uring_setup was refused (EPERM)", load.Error, StringComparison.Ordinal);
+        Assert.Contains("The io_uring engine cannot run here: io_uring_setup was refused (EPERM)", load.Error, StringComparison.Ordinal);
         Assert.Single(load.Error.Trim().Split('\n'));
     }
 }

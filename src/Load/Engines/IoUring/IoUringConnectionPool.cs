@@ -10,8 +10,8 @@ namespace Benchmarks.Load.Engines.IoUring;
 /// <summary>
 /// The io_uring engine: <c>--threads</c> threads, each with its own ring, connections and
 /// histogram, as the epoll engine's are; cleartext HTTP/1.1 with keep-alive in the closed loop,
-/// pipelined or not. Chosen with <c>BENCHMARKS_HTTP_ENGINE=iouring</c>; where io_uring cannot be
-/// used here the load is refused with the probe's reason.
+/// pipelined or not. Chosen with <c>--load-engine iouring</c> (or <c>BENCHMARKS_HTTP_ENGINE=iouring</c>);
+/// what it cannot run is refused before it starts (<see cref="HttpLoadOptions.IoUringRefusal"/>).
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal sealed class IoUringConnectionPool : IHttpConnectionPool
@@ -47,18 +47,6 @@ internal sealed class IoUringConnectionPool : IHttpConnectionPool
     public Task Completion => Task.WhenAll(_workers.Select(w => w.Completion));
 
     public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
-
-    /// <summary>Why this engine cannot run <paramref name="options"/> here, in one line, or null.</summary>
-    public static string? Refusal(HttpLoadOptions options)
-    {
-        ArgumentNullException.ThrowIfNull(options);
-        if (options.Tls || options.Http2 || !options.KeepAlive || options.Rate is not null)
-        {
-            return "the io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop (not TLS, HTTP/2, --keep-alive false or --rate)";
-        }
-
-        return Benchmarks.IoUring.IoUringProbe.Problem is { } problem ? $"the io_uring engine cannot run here: {problem}" : null;
-    }
 
     public void Start()
     {
