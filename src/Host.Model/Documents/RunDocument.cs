@@ -94,7 +94,7 @@ public sealed class RunDocument
             Status = Status,
             Environment = new RunEnvironment
             {
-                Os = Environment.Os, OsVersion = Environment.OsVersion, Kernel = Environment.Kernel, Architecture = Environment.Architecture, Cores = Environment.Cores,
+                Os = Environment.Os, OsVersion = Environment.OsVersion, Kernel = Environment.Kernel, IoUring = Environment.IoUring, Architecture = Environment.Architecture, Cores = Environment.Cores,
                 MachineName = Environment.MachineName, Runtime = Environment.Runtime, Sdk = Environment.Sdk, GitCommit = Environment.GitCommit, ToolVersion = Environment.ToolVersion,
             },
             Measurements = new(Measurements.Where(m => measurements.Contains(m.Key)).ToDictionary(), StringComparer.Ordinal),

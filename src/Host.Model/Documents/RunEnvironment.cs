@@ -10,6 +10,9 @@ public sealed class RunEnvironment
     /// <summary>The kernel's release (Linux: <c>/proc/sys/kernel/osrelease</c>), which decides what io_uring and the network stack can do; null: not recorded (an older document, an imported one, another OS).</summary>
     public string? Kernel { get; set; }
 
+    /// <summary>Whether io_uring could be used on the machine that ran the run: "available", or the probe's reason (a sysctl, a seccomp filter, the kernel); null: not Linux, or not recorded.</summary>
+    public string? IoUring { get; set; }
+
     public string Architecture { get; set; } = "";
 
     public int Cores { get; set; }

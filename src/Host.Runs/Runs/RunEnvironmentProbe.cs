@@ -14,6 +14,7 @@ internal static class RunEnvironmentProbe
         Os = OsPlatform.Name,
         OsVersion = RuntimeInformation.OSDescription,
         Kernel = KernelRelease(),
+        IoUring = Load.Http.HttpLoadEngines.IoUringAvailability(),
         Architecture = RuntimeInformation.OSArchitecture.ToString(),
         Cores = MachineCpus.Count,
         MachineName = Environment.MachineName,

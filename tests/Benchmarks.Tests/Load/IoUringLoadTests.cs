@@ -84,8 +84,12 @@ public sealed class IoUringLoadTests
         var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "libuv", "--load-engine", "epoll,iouring", "-c", "16", "-d", "1s", "-w", "0s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("2 cells, 0 failed", run.Output, StringComparison.Ordinal);
-        var engines = Directory.GetFiles(results, "*.json").Select(f => JsonNode.Parse(File.ReadAllText(f))!["parameters"]!["load-engine"]!.ToString()).Order(StringComparer.Ordinal);
-        Assert.Equal(["epoll", "iouring"], engines);
+        var documents = Directory.GetFiles(results, "*.json").Select(f => JsonNode.Parse(File.ReadAllText(f))!).ToList();
+        Assert.Equal(["epoll", "iouring"], documents.Select(d => d["parameters"]!["load-engine"]!.ToString()).Order(StringComparer.Ordinal));
+
+        // The machine's kernel and what its io_uring probe said are part of where the run happened.
+        var kernel = (await File.ReadAllTextAsync("/proc/sys/kernel/osrelease")).Trim();
+        Assert.All(documents, d => Assert.Equal((kernel, "available"), (d["environment"]!["kernel"]!.ToString(), d["environment"]!["ioUring"]!.ToString())));
     }
 
     [Fact]
