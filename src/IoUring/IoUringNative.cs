@@ -37,7 +37,6 @@ internal static unsafe partial class IoUringNative
     public const long OffCqRing = 0x8000000;
     public const long OffSqes = 0x10000000;
 
-    public const byte OpNop = 0;
     public const byte OpTimeout = 11;
     public const byte OpAccept = 13;
     public const byte OpAsyncCancel = 14;
@@ -140,9 +139,6 @@ internal static unsafe partial class IoUringNative
     [LibraryImport("libc", EntryPoint = "write")]
     public static partial nint Write(int descriptor, void* buffer, nuint count);
 
-    [LibraryImport("libc", EntryPoint = "dup", SetLastError = true)]
-    public static partial int Dup(int descriptor);
-
     [LibraryImport("libc", EntryPoint = "socket", SetLastError = true)]
     private static partial int SocketCall(int family, int type, int protocol);
 
@@ -161,7 +157,6 @@ internal static unsafe partial class IoUringNative
     }
 
     public const int EfdCloexec = 0x80000;
-    public const int EfdNonBlock = 0x800;
 
     /// <summary>TCP_NODELAY on an accepted connection (IPPROTO_TCP = 6, TCP_NODELAY = 1).</summary>
     public static void NoDelay(int descriptor)

@@ -5,18 +5,14 @@ namespace Benchmarks.Load.Http;
 /// <summary>What the native engines' pools (epoll, io_uring) add up over their threads' connections and histograms, read while they run.</summary>
 internal static class EngineTotals
 {
-    /// <summary>A connection's counters, in place.</summary>
-    public delegate ref ConnectionCounters CountersOf<in TConnection>(TConnection connection);
-
     /// <summary>The counts so far over <paramref name="connections"/>; the warm-up's completions read as another thread writes them.</summary>
-    public static ConnectionCounters Sum<TConnection>(IEnumerable<TConnection> connections, CountersOf<TConnection> counters)
+    public static ConnectionCounters Sum(IEnumerable<NativeConnection> connections)
     {
         ArgumentNullException.ThrowIfNull(connections);
-        ArgumentNullException.ThrowIfNull(counters);
         var total = default(ConnectionCounters);
         foreach (var connection in connections)
         {
-            ref var own = ref counters(connection);
+            ref var own = ref connection.Counters;
             total.Add(own);
             total.WarmupCompleted += Volatile.Read(ref own.WarmupCompleted);
         }

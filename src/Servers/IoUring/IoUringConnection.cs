@@ -19,7 +19,7 @@ namespace Benchmarks.Servers.IoUring;
 /// its memory, and its completions after that are recognised by their generation and dropped.
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed unsafe class IoUringConnection
+internal sealed unsafe class IoUringConnection : LoopConnection
 {
     public const int MaxQueuedBytes = 64 * 1024;
     public const int MaxKeptBytes = 256 * 1024;
@@ -33,16 +33,10 @@ internal sealed unsafe class IoUringConnection
     private bool _receiving;
     private bool _receiveCancelled;
     private bool _held;
-    private bool _waiting;
-    private bool _finishing;
-    private bool _drainWhenWritten;
-    private bool _draining;
-    private long _drainDeadline;
-    private long _drained;
-    private bool _closing;
     private bool _released;
 
     public IoUringConnection(IoUringLoop loop, int fd, int slot, uint generation, HttpRequestProcessor processor)
+        : base(loop.Limits)
     {
         _loop = loop;
         Fd = fd;
@@ -57,75 +51,14 @@ internal sealed unsafe class IoUringConnection
 
     public uint Generation { get; }
 
-    public ConnectionClock Clock { get; } = new();
-
     /// <summary>Whether the loop has this connection in its list of sends for this turn.</summary>
     public bool FlushQueued { get; set; }
 
     private int Queued => _sending.Remaining + _pending.Length;
 
+    protected override bool HasUnsent => _sendInFlight || _pending.Length > 0;
+
     public void Start() => Receive();
-
-    /// <summary>
-    /// Answers nothing more; once every response is out, shuts the send side and drains the input
-    /// (<paramref name="drain"/>) or closes at once (server stop).
-    /// </summary>
-    public void Finish(bool drain)
-    {
-        if (_finishing || _closing)
-        {
-            return;
-        }
-
-        _finishing = true;
-        _drainWhenWritten = drain;
-        if (!_sendInFlight && _pending.Length == 0)
-        {
-            AfterLastWrite();
-        }
-    }
-
-    /// <summary>Called by the loop's heartbeat: ends a drain that took too long, a request too slow to arrive, an idle connection.</summary>
-    public void Heartbeat(RawServerLimits limits, long now, bool stopping)
-    {
-        if (_closing)
-        {
-            return;
-        }
-
-        if (_draining || stopping)
-        {
-            // A stopping server waits for no client; a drain waits only so long.
-            if (stopping || now > _drainDeadline)
-            {
-                Close();
-            }
-
-            return;
-        }
-
-        if (_waiting)
-        {
-            // The request was read; its answer waits on the scenario, not on the client.
-            return;
-        }
-
-        switch (Clock.Check(limits, now))
-        {
-            case ConnectionTimeout.Request when !_finishing:
-                _processor.WriteRequestTimeout(_pending);
-                _loop.QueueFlush(this);
-                Finish(drain: true);
-                break;
-            case ConnectionTimeout.KeepAlive when Queued > 0:
-                // A client that has not read its responses for the whole time.
-                Close();
-                break;
-            case ConnectionTimeout.KeepAlive:
-                Finish(drain: true);
-                break;
-        }
-    }
 
     /// <summary>A completion of this connection's multishot receive: <paramref name="data"/> is valid only during the call.</summary>
     public void OnReceived(int result, bool more, ReadOnlyMemory<byte> data)
@@ -135,7 +68,7 @@ internal sealed unsafe class IoUringConnection
             _receiving = false;
         }
 
-        if (result > 0 && !_closing)
+        if (result > 0 && !Closing)
         {
             OnData(data);
         }
@@ -145,7 +78,7 @@ internal sealed unsafe class IoUringConnection
             Close();
         }
 
-        if (!_receiving && !_closing && !_receiveCancelled)
+        if (!_receiving && !Closing && !_receiveCancelled)
         {
             // The kernel ended the multishot receive (out of provided buffers, a full completion queue): arm it again.
             Receive();
@@ -158,7 +91,7 @@ internal sealed unsafe class IoUringConnection
     public void OnSent(int result)
     {
         _sendInFlight = false;
-        if (result < 0 || _closing)
+        if (result < 0 || Closing)
         {
             Close();
             TryRelease();
@@ -177,7 +110,7 @@ internal sealed unsafe class IoUringConnection
         {
             _loop.QueueFlush(this);
         }
-        else if (_finishing)
+        else if (Finishing)
         {
             AfterLastWrite();
         }
@@ -193,7 +126,7 @@ internal sealed unsafe class IoUringConnection
     public void Flush()
     {
         FlushQueued = false;
-        if (_sendInFlight || _closing || _pending.Length == 0)
+        if (_sendInFlight || Closing || _pending.Length == 0)
         {
             return;
         }
@@ -205,13 +138,13 @@ internal sealed unsafe class IoUringConnection
     /// <summary>On the loop thread, once a wait is over: the answer goes out, then what was kept behind it is served.</summary>
     public void Resume()
     {
-        _waiting = false;
-        if (_closing)
+        Waiting = false;
+        if (Closing)
         {
             return;
         }
 
-        if (_finishing)
+        if (Finishing)
         {
             // Stopped or timed out meanwhile: the answer is dropped.
             return;
@@ -230,19 +163,12 @@ internal sealed unsafe class IoUringConnection
 
     private void OnData(ReadOnlyMemory<byte> data)
     {
-        if (_draining || _finishing)
+        if (DropAfterFinish(data.Length))
         {
-            // After the server decided to close, what the client sends is read and dropped, never answered.
-            _drained += data.Length;
-            if (_drained > RawServerLimits.MaxDrainBytes)
-            {
-                Close();
-            }
-
             return;
         }
 
-        if (_waiting || _held)
+        if (Waiting || _held)
         {
             _kept.Append(data.Span);
             if (_kept.Length > MaxKeptBytes && _receiving && !_receiveCancelled)
@@ -273,7 +199,7 @@ internal sealed unsafe class IoUringConnection
             Serve(_kept.Sequence);
         }
 
-        if (_receiveCancelled && !_waiting && !_held && !_closing)
+        if (_receiveCancelled && !Waiting && !_held && !Closing)
         {
             _receiveCancelled = false;
             if (!_receiving)
@@ -296,7 +222,7 @@ internal sealed unsafe class IoUringConnection
 
         if (processed.Pending)
         {
-            _waiting = true;
+            Waiting = true;
             _ = PendingAnswer.WaitAsync(_processor, _loop, this);
         }
         else if (processed.Close)
@@ -309,17 +235,20 @@ internal sealed unsafe class IoUringConnection
         }
     }
 
-    private void AfterLastWrite()
+    protected override void AnswerRequestTimeout()
     {
-        if (!_drainWhenWritten)
-        {
-            Close();
-            return;
-        }
+        _processor.WriteRequestTimeout(_pending);
+        _loop.QueueFlush(this);
+    }
 
+    protected override bool ShutdownSend()
+    {
         _ = Shutdown(Fd, ShutWrite);
-        _draining = true;
-        _drainDeadline = Environment.TickCount64 + (long)_loop.Limits.DrainTimeout.TotalMilliseconds;
+        return true;
+    }
+
+    protected override void ResumeInput()
+    {
         if (!_receiving)
         {
             _receiveCancelled = false;
@@ -343,14 +272,13 @@ internal sealed unsafe class IoUringConnection
     /// Shuts the socket both ways, which ends its receive and any send in flight, and cancels the
     /// receive as well; the descriptor is closed once no send reads this connection's memory.
     /// </summary>
-    public void Close()
+    public override void Close()
     {
-        if (_closing)
+        if (!BeginClose())
         {
             return;
         }
 
-        _closing = true;
         _ = Shutdown(Fd, ShutBoth);
         if (_receiving)
         {
@@ -362,7 +290,7 @@ internal sealed unsafe class IoUringConnection
 
     private void TryRelease()
     {
-        if (_closing && !_sendInFlight && !_released)
+        if (Closing && !_sendInFlight && !_released)
         {
             _released = true;
             _ = IoUringNative.Close(Fd);

@@ -402,7 +402,7 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
     {
         var now = Environment.TickCount64;
         var stopping = _stopping;
-        ForEachConnection(c => c.Heartbeat(Limits, now, stopping));
+        ForEachConnection(c => c.Heartbeat(now, stopping));
         if (_acceptPaused && !_stopping && _count < Limits.MaxConnections)
         {
             _acceptPaused = false;

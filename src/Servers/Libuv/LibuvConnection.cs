@@ -17,7 +17,7 @@ namespace Benchmarks.Servers.Libuv;
 /// follows the request is kept, the wait runs off the loop thread, and its end is posted back to the
 /// loop (<see cref="LibuvLoop.Post"/>), which writes the answer and carries on with what was kept.
 /// </summary>
-internal sealed unsafe class LibuvConnection
+internal sealed unsafe class LibuvConnection : LoopConnection
 {
     public const int MaxQueuedBytes = 64 * 1024;
 
@@ -29,22 +29,16 @@ internal sealed unsafe class LibuvConnection
     private int _pendingWrites;
     private long _queuedBytes;
     private bool _readStopped;
-    private bool _waiting;
-    private bool _finishing;
-    private bool _drainWhenWritten;
-    private bool _draining;
-    private long _drainDeadline;
-    private long _drained;
-    private bool _closing;
 
     public LibuvConnection(LibuvLoop loop, IntPtr handle, HttpRequestProcessor processor)
+        : base(loop.Limits)
     {
         _loop = loop;
         _handle = handle;
         _processor = processor;
     }
 
-    public ConnectionClock Clock { get; } = new();
+    protected override bool HasUnsent => _pendingWrites > 0;
 
     public void Start()
     {
@@ -56,113 +50,44 @@ internal sealed unsafe class LibuvConnection
         }
     }
 
-    /// <summary>
-    /// Answers nothing more; once every write is out, shuts the send side and drains the input
-    /// (<paramref name="drain"/>) or closes at once (server stop).
-    /// </summary>
-    public void Finish(bool drain)
+    protected override void AnswerRequestTimeout()
     {
-        if (_finishing || _closing)
-        {
-            return;
-        }
-
-        _finishing = true;
-        _drainWhenWritten = drain;
-        if (_pendingWrites == 0)
-        {
-            AfterLastWrite();
-        }
+        var output = _loop.Output;
+        output.ResetWrittenCount();
+        _processor.WriteRequestTimeout(output);
+        Write(output.WrittenSpan);
     }
 
-    /// <summary>Called by the loop's heartbeat: ends a drain that took too long, a request too slow to arrive, an idle connection.</summary>
-    public void Heartbeat(RawServerLimits limits, long now)
+    protected override bool ShutdownSend()
     {
-        if (_closing)
-        {
-            return;
-        }
-
-        if (_draining)
-        {
-            if (now > _drainDeadline)
-            {
-                Close();
-            }
-
-            return;
-        }
-
-        if (_waiting)
-        {
-            // The request was read; its answer waits on the scenario, not on the client.
-            return;
-        }
-
-        switch (Clock.Check(limits, now))
-        {
-            case ConnectionTimeout.Request when !_finishing:
-                var output = _loop.Output;
-                output.ResetWrittenCount();
-                _processor.WriteRequestTimeout(output);
-                Write(output.WrittenSpan);
-                Finish(drain: true);
-                break;
-            case ConnectionTimeout.KeepAlive when _pendingWrites > 0:
-                // A client that has not read its responses for the whole time.
-                Close();
-                break;
-            case ConnectionTimeout.KeepAlive:
-                Finish(drain: true);
-                break;
-        }
-    }
-
-    private void AfterLastWrite()
-    {
-        if (!_drainWhenWritten)
-        {
-            Close();
-            return;
-        }
-
         var request = Allocate(LibuvLoop.ShutdownRequestSize);
         SetData(request, GCHandle.ToIntPtr(_self));
         if (uv_shutdown(request, _handle, &OnShutdown) < 0)
         {
             Free(request);
-            Close();
-            return;
+            return false;
         }
 
-        _draining = true;
-        _drainDeadline = Environment.TickCount64 + (long)_loop.Limits.DrainTimeout.TotalMilliseconds;
-        ResumeReading();
+        return true;
     }
 
-    private void Close()
+    protected override void ResumeInput() => ResumeReading();
+
+    public override void Close()
     {
-        if (_closing)
+        if (!BeginClose())
         {
             return;
         }
 
-        _closing = true;
         _loop.Forget(this);
         uv_close(_handle, &OnClosed);
     }
 
     private void OnData(int count)
     {
-        if (_draining || _finishing)
+        if (DropAfterFinish(count))
         {
-            // After the server decided to close, what the client sends is read and dropped, never answered.
-            _drained += count;
-            if (_drained > RawServerLimits.MaxDrainBytes)
-            {
-                Close();
-            }
-
             return;
         }
 
@@ -201,7 +126,7 @@ internal sealed unsafe class LibuvConnection
         {
             Finish(drain: true);
         }
-        else if (_queuedBytes > MaxQueuedBytes && !_readStopped && !_closing)
+        else if (_queuedBytes > MaxQueuedBytes && !_readStopped && !Closing)
         {
             _readStopped = uv_read_stop(_handle) == 0;
         }
@@ -213,8 +138,8 @@ internal sealed unsafe class LibuvConnection
 
     private void Wait()
     {
-        _waiting = true;
-        if (!_readStopped && !_closing)
+        Waiting = true;
+        if (!_readStopped && !Closing)
         {
             _readStopped = uv_read_stop(_handle) == 0;
         }
@@ -225,13 +150,13 @@ internal sealed unsafe class LibuvConnection
     /// <summary>On the loop thread, once the wait is over: the answer goes out, then what was kept behind it is served.</summary>
     public void Resume()
     {
-        _waiting = false;
-        if (_closing)
+        Waiting = false;
+        if (Closing)
         {
             return;
         }
 
-        if (_finishing)
+        if (Finishing)
         {
             // Stopped or timed out meanwhile: the answer is dropped; a drain that started reads again.
             ResumeReading();
@@ -252,7 +177,7 @@ internal sealed unsafe class LibuvConnection
 
     private void ResumeReading()
     {
-        if (_readStopped && !_closing && !_waiting)
+        if (_readStopped && !Closing && !Waiting)
         {
             _readStopped = false;
             if (uv_read_start(_handle, &OnAlloc, &OnRead) < 0)
@@ -353,9 +278,9 @@ internal sealed unsafe class LibuvConnection
         {
             connection.Close();
         }
-        else if (connection._finishing)
+        else if (connection.Finishing)
         {
-            if (connection._pendingWrites == 0 && !connection._draining && !connection._closing)
+            if (connection._pendingWrites == 0 && !connection.Draining && !connection.Closing)
             {
                 connection.AfterLastWrite();
             }

@@ -191,7 +191,7 @@ internal sealed unsafe class LibuvLoop : IEventLoop, IResumeTarget<LibuvConnecti
         var now = Environment.TickCount64;
         foreach (var connection in _connections.ToArray())
         {
-            connection.Heartbeat(Limits, now);
+            connection.Heartbeat(now, stopping: false);
         }
 
         if (_listenerPaused && !_stopping && _connections.Count < Limits.MaxConnections && Listen() >= 0)

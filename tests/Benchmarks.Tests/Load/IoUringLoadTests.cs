@@ -40,12 +40,15 @@ public sealed class IoUringLoadTests
         var json = Path.Combine(folder, "load.json");
         var started = System.Diagnostics.Stopwatch.StartNew();
         var run = HostRun.StartAsync(folder, s_timeout, s_ioUring, "load", "--url", $"http://127.0.0.1:{serve.Port}/plaintext", "-c", "16", "-d", "3s", "-w", "0s", "--json", json);
-        await Task.Delay(1000);
+        // Once the load is in (its start can take a second on a busy machine), it serves it a little longer, then goes.
+        await serve.WaitForClientAsync(TimeSpan.FromSeconds(20));
+        await Task.Delay(500);
         await serve.DisposeAsync();
         var load = await run;
         Assert.InRange(started.Elapsed.TotalSeconds, 2.5, 20);
         var result = JsonNode.Parse(await File.ReadAllTextAsync(json))!;
-        Assert.True((long)result["good"]! > 100, load.ToString());
+        // Some answers before the server went away (a contended machine may serve only tens in that half second).
+        Assert.True((long)result["good"]! > 0, load.ToString());
         Assert.True((long)result["errors"]!["total"]! > 0, load.ToString());
         // The first cause is the requests the dying server left unanswered, or its refusal to reconnect.
         Assert.Matches("^(read: ECONNRESET|read: the server closed the connection with requests outstanding|connect to 127.0.0.1:[0-9]+: ECONNREFUSED)", result["firstError"]!.ToString());

@@ -148,6 +148,28 @@ internal sealed class ServeProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>Waits until a client's connection to this server is established (Linux: /proc/net/tcp and tcp6), for a test that must act once its load is in.</summary>
+    public async Task WaitForClientAsync(TimeSpan timeout)
+    {
+        // A socket on the server's port in state 01 (ESTABLISHED): the server's end of an accepted connection.
+        var local = ":" + Port.ToString("X4", CultureInfo.InvariantCulture);
+        var deadline = DateTime.UtcNow + timeout;
+        while (DateTime.UtcNow < deadline)
+        {
+            foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
+            {
+                if (File.Exists(table) && File.ReadLines(table).Skip(1).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)).Any(f => f.Length > 3 && f[1].EndsWith(local, StringComparison.Ordinal) && f[3] == "01"))
+                {
+                    return;
+                }
+            }
+
+            await Task.Delay(20);
+        }
+
+        throw new TimeoutException($"no client connected to port {Port} within {timeout.TotalSeconds:0} s");
+    }
+
     /// <summary>Resident memory (VmRSS), in bytes.</summary>
     public long ResidentBytes()
     {

@@ -4,14 +4,9 @@ using Benchmarks.Load.Protocols.Http2;
 
 namespace Benchmarks.Load.Engines.Epoll;
 
-/// <summary>One connection of an epoll worker: its socket, where its batch (or its HTTP/2 session) is, and its counts. Touched by its worker's thread only (the clock reads the counters).</summary>
-internal sealed class EpollConnection(int index)
+/// <summary>One connection of an epoll worker: its socket and batch (<see cref="NativeConnection"/>), its phase, its TLS and its HTTP/2 session.</summary>
+internal sealed class EpollConnection(int index) : NativeConnection(index)
 {
-    public int Index { get; } = index;
-
-    /// <summary>The socket's descriptor; -1 while there is none.</summary>
-    public int Fd = -1;
-
     public EpollPhase Phase;
 
     /// <summary>Over TLS: the connection's OpenSSL object (SSL*); 0 in cleartext or while there is none.</summary>
@@ -32,34 +27,14 @@ internal sealed class EpollConnection(int index)
     /// <summary>The epoll events the socket is registered for.</summary>
     public uint Interest;
 
-    public int Written;
-
-    public int Outstanding;
-
-    public bool Measured;
-
     /// <summary>Open model: on its worker's stack of idle connections.</summary>
     public bool Idle;
 
     /// <summary>Open model, HTTP/2: when the connection last went on the idle stack with a free stream (Stopwatch ticks).</summary>
     public long FreeSince;
 
-    public long SentAt;
-
     /// <summary>What the batch's latency is timed from: its due time in the open model, else its send.</summary>
     public long TimedFrom;
-
-    /// <summary>When the connection started waiting on the server (connect or batch), for the timeout; 0 when not waiting.</summary>
-    public long WaitingSince;
-
-    /// <summary>When a connection that failed to connect tries again.</summary>
-    public long RetryAt;
-
-    public ConnectionCounters Counters;
-
-    public string? FirstError;
-
-    public HttpResponseParser Parser { get; init; } = null!;
 
     /// <summary>HTTP/2: the connection's protocol state (its streams in flight); null for HTTP/1.1.</summary>
     public Http2Session? Http2 { get; init; }

@@ -127,15 +127,7 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
 
                     return;
                 case ResponseOutcome.Invalid:
-                    // One problem, one count: a bad response (the requests behind it are lost), not also a read error.
-                    if (measured)
-                    {
-                        connection.FirstError ??= "read: malformed HTTP response";
-                        connection.Counters.Bad++;
-                        connection.Counters.Lost += connection.Outstanding - 1;
-                    }
-
-                    connection.Outstanding = 0;
+                    connection.CountMalformed(measured);
                     sockets.Reopen(connection);
                     return;
                 case ResponseOutcome.UnexpectedData:

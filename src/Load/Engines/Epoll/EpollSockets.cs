@@ -149,19 +149,9 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     public void Fail(EpollConnection connection, string? cause, ref long counter)
     {
         // HTTP/1.1: the batch's own window; HTTP/2: the streams say which of them were measured.
-        if (connection.Http2 is null ? connection.Measured || (connection.Phase is EpollPhase.Connecting or EpollPhase.Handshaking && _state.Measuring) : _state.Measuring)
-        {
-            if (!_state.Aborted && cause is not null)
-            {
-                connection.FirstError ??= cause;
-            }
-
-            counter++;
-            connection.Counters.Lost += connection.Http2 is null ? connection.Outstanding : 0;
-        }
-
+        var inWindow = connection.Http2 is null ? connection.Measured || (connection.Phase is EpollPhase.Connecting or EpollPhase.Handshaking && _state.Measuring) : _state.Measuring;
+        connection.CountFailure(inWindow, _state, cause, ref counter, connection.Http2 is null ? connection.Outstanding : 0);
         connection.Http2?.Abandon(ref connection.Counters);
-        connection.Outstanding = 0;
         EndConnect(connection);
         CloseSocket(connection);
         connection.RetryAt = 0;
@@ -171,12 +161,7 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     /// <summary>Counts a failed connect (in the window) and sets the retry a little later, so a refusing server is not spun against.</summary>
     public void ConnectFailed(EpollConnection connection, string cause, long now)
     {
-        if (_state.Measuring && !_state.Aborted)
-        {
-            connection.FirstError ??= cause;
-            connection.Counters.ConnectErrors++;
-        }
-
+        connection.CountConnectFailure(_state, cause);
         EndConnect(connection);
         CloseSocket(connection);
 

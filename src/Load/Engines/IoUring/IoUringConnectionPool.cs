@@ -56,7 +56,7 @@ internal sealed class IoUringConnectionPool : IHttpConnectionPool
         }
     }
 
-    public ConnectionCounters Totals() => EngineTotals.Sum(_workers.SelectMany(w => w.Connections), static c => ref c.Counters);
+    public ConnectionCounters Totals() => EngineTotals.Sum(_workers.SelectMany(w => w.Connections));
 
     public void Abort() => _state.AbortNow();
 

@@ -295,15 +295,7 @@ internal sealed unsafe class IoUringLoadWorker
 
                 return;
             case ResponseOutcome.Invalid:
-                // One problem, one count: a bad response (the requests behind it are lost), not also a read error.
-                if (measured)
-                {
-                    connection.FirstError ??= "read: malformed HTTP response";
-                    connection.Counters.Bad++;
-                    connection.Counters.Lost += connection.Outstanding - 1;
-                }
-
-                connection.Outstanding = 0;
+                connection.CountMalformed(measured);
                 Reopen(connection, now);
                 return;
             case ResponseOutcome.UnexpectedData:
@@ -329,18 +321,7 @@ internal sealed unsafe class IoUringLoadWorker
     /// <summary>Counts a failure with its first cause (in the window of the batch it hit), closes the socket and connects again at the next check.</summary>
     private void Fail(IoUringLoadConnection connection, string? cause, ref long counter)
     {
-        if (connection.Measured || (connection.Connecting && _state.Measuring))
-        {
-            if (!_state.Aborted && cause is not null)
-            {
-                connection.FirstError ??= cause;
-            }
-
-            counter++;
-            connection.Counters.Lost += connection.Outstanding;
-        }
-
-        connection.Outstanding = 0;
+        connection.CountFailure(connection.Measured || (connection.Connecting && _state.Measuring), _state, cause, ref counter, connection.Outstanding);
         Close(connection);
         connection.RetryAt = 0;
         _retryDue = true;
@@ -348,12 +329,7 @@ internal sealed unsafe class IoUringLoadWorker
 
     private void ConnectFailed(IoUringLoadConnection connection, string cause, long now)
     {
-        if (_state.Measuring && !_state.Aborted)
-        {
-            connection.FirstError ??= cause;
-            connection.Counters.ConnectErrors++;
-        }
-
+        connection.CountConnectFailure(_state, cause);
         Close(connection);
 
         // Back off a little so a refusing server is not spun against.
