@@ -99,9 +99,10 @@ public sealed class LayeringTests
         ["Protocols.Http1"] = ["Http", "Core", "OpenModel", "Statistics"],
         ["Protocols.Http2"] = ["Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
         ["Engines.Sockets"] = ["Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
-        ["Engines.Epoll"] = ["Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
-        ["Engines.IoUring"] = ["Protocols.Http1", "Http", "Core", "Statistics"],
-        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Engines.IoUring", "Protocols.Http1", "Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
+        ["Engines.Native"] = ["Protocols.Http1", "Http", "Core", "Statistics"],
+        ["Engines.Epoll"] = ["Engines.Native", "Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
+        ["Engines.IoUring"] = ["Engines.Native", "Protocols.Http1", "Http", "Core", "Statistics"],
+        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Engines.IoUring", "Engines.Native", "Protocols.Http1", "Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
         ["Tcp"] = ["Core", "OpenModel", "Statistics"],
         ["WebSockets"] = ["Core", "OpenModel", "Statistics"],
     };

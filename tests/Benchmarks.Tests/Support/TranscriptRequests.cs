@@ -15,7 +15,7 @@ internal static class TranscriptRequests
     /// <summary>
     /// The job crank posted, pointed at this machine: this repository, this agent, a free server
     /// port. A replay checks the protocol, not the figures, so a recorded 3-second window after a
-    /// second of warm-up becomes 2 seconds with none: the load's figures are still there to read.
+    /// second of warm-up becomes 1 second with none: the load's figures are still there to read.
     /// </summary>
     public static JsonObject Substitute(JsonObject job, Uri agent, int serverPort)
     {
@@ -26,7 +26,7 @@ internal static class TranscriptRequests
             .Replace("127.0.0.1:5000", "127.0.0.1:" + port, StringComparison.Ordinal)
             .Replace("http://127.0.0.1:5010", agent.ToString().TrimEnd('/'), StringComparison.Ordinal)
             .Replace("http://127.0.0.1:5012", agent.ToString().TrimEnd('/'), StringComparison.Ordinal)
-            .Replace("--duration 3s --warmup 1s", "--duration 2s --warmup 1s", StringComparison.Ordinal);
+            .Replace("--duration 3s --warmup 1s", "--duration 1s --warmup 0s", StringComparison.Ordinal);
         var edited = JsonNode.Parse(text)!.AsObject();
         edited["Port"] = serverPort;
         if (edited["Variables"] is JsonObject variables && variables.ContainsKey("serverPort"))

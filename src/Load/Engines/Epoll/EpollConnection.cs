@@ -1,5 +1,5 @@
+using Benchmarks.Load.Engines.Native;
 using Benchmarks.Load.Http;
-using Benchmarks.Load.Protocols.Http1;
 using Benchmarks.Load.Protocols.Http2;
 
 namespace Benchmarks.Load.Engines.Epoll;

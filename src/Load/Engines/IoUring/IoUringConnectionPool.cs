@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.Versioning;
 using Benchmarks.Load.Core;
+using Benchmarks.Load.Engines.Native;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Protocols.Http1;
 using Benchmarks.Load.Statistics;

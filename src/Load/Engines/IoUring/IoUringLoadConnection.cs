@@ -1,3 +1,4 @@
+using Benchmarks.Load.Engines.Native;
 using Benchmarks.Load.Http;
 
 namespace Benchmarks.Load.Engines.IoUring;

@@ -1,6 +1,7 @@
+using Benchmarks.Load.Http;
 using Benchmarks.Load.Protocols.Http1;
 
-namespace Benchmarks.Load.Http;
+namespace Benchmarks.Load.Engines.Native;
 
 /// <summary>
 /// What a connection of a native engine (epoll, io_uring) holds whatever the engine: its socket,

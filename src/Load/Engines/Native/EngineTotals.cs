@@ -1,6 +1,7 @@
+using Benchmarks.Load.Http;
 using Benchmarks.Load.Statistics;
 
-namespace Benchmarks.Load.Http;
+namespace Benchmarks.Load.Engines.Native;
 
 /// <summary>What the native engines' pools (epoll, io_uring) add up over their threads' connections and histograms, read while they run.</summary>
 internal static class EngineTotals
