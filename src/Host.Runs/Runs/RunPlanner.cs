@@ -246,14 +246,9 @@ internal static class RunPlanner
         }
 
         request.Load.Validate();
-        if (!request.Load.KeepAlive && job is WrkLoadJob or H2loadLoadJob)
+        if (job is WrkLoadJob or H2loadLoadJob && ExternalToolRefusals.Of(job.Name, request.Load) is { } refusal)
         {
-            throw new UsageException($"{job.Name} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
-        }
-
-        if (request.Load.Engine != Load.Http.HttpLoadEngine.Auto && job is WrkLoadJob or H2loadLoadJob)
-        {
-            throw new UsageException($"{job.Name} is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).");
+            throw new UsageException(refusal);
         }
 
         if (shape.Get(LoadParameters.TlsResume) is not null && !request.Load.Tls)

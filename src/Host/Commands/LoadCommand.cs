@@ -139,19 +139,9 @@ internal static class LoadCommand
                             : "h2load's -r paces new connections, not requests: --rate needs the built-in load (--generator builtin).");
                     }
 
-                    if (!options.KeepAlive)
+                    if (ExternalToolRefusals.Of(tool, options) is { } refusal)
                     {
-                        throw new UsageException($"{tool} keeps its connections alive: --keep-alive false needs the built-in load (--generator builtin).");
-                    }
-
-                    if (options.Engine != Load.Http.HttpLoadEngine.Auto)
-                    {
-                        throw new UsageException($"{tool} is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).");
-                    }
-
-                    if (options.Grpc is { Kind: not Scenarios.GrpcCallKind.Unary and var kind })
-                    {
-                        throw new UsageException($"{tool} cannot keep a gRPC stream open: --grpc-call {Load.Protocols.Grpc.GrpcCall.NameOf(kind)} needs the built-in load (--generator builtin).");
+                        throw new UsageException(refusal);
                     }
 
                     if (result.GetValue(output.Distribution) is not null)

@@ -41,7 +41,15 @@ public sealed class IoUringLoadTests
         var started = System.Diagnostics.Stopwatch.StartNew();
         var run = HostRun.StartAsync(folder, s_timeout, s_ioUring, "load", "--url", $"http://127.0.0.1:{serve.Port}/plaintext", "-c", "16", "-d", "3s", "-w", "0s", "--json", json);
         // Once the load is in (its start can take a second on a busy machine), it serves it a little longer, then goes.
-        await serve.WaitForClientAsync(TimeSpan.FromSeconds(20));
+        try
+        {
+            await serve.WaitForClientAsync(TimeSpan.FromSeconds(20));
+        }
+        catch (TimeoutException ex)
+        {
+            Assert.Fail($"{ex.Message}\n{await run}");
+        }
+
         await Task.Delay(500);
         await serve.DisposeAsync();
         var load = await run;

@@ -10,10 +10,13 @@ internal sealed class ServeProcess : IAsyncDisposable
     private readonly Process _process;
     private volatile string? _lastRuntimeLine;
 
-    private ServeProcess(Process process, int port)
+    private readonly System.Collections.Concurrent.ConcurrentQueue<string> _errors;
+
+    private ServeProcess(Process process, int port, System.Collections.Concurrent.ConcurrentQueue<string> errors)
     {
         _process = process;
         Port = port;
+        _errors = errors;
     }
 
     /// <summary>With <c>reportRuntime</c>: the last <c>#runtime</c> line the server printed (once a second).</summary>
@@ -127,7 +130,7 @@ internal sealed class ServeProcess : IAsyncDisposable
 
             if (line.Contains("Application started.", StringComparison.Ordinal))
             {
-                var serving = new ServeProcess(process, port);
+                var serving = new ServeProcess(process, port, errors);
                 _ = serving.ReadOutputAsync();
                 return serving;
             }
@@ -156,6 +159,11 @@ internal sealed class ServeProcess : IAsyncDisposable
         var deadline = DateTime.UtcNow + timeout;
         while (DateTime.UtcNow < deadline)
         {
+            if (_process.HasExited)
+            {
+                throw new TimeoutException($"the server on port {Port} exited (code {_process.ExitCode}) before a client connected: {string.Join(" | ", _errors)}");
+            }
+
             foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
             {
                 if (File.Exists(table) && File.ReadLines(table).Skip(1).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)).Any(f => f.Length > 3 && f[1].EndsWith(local, StringComparison.Ordinal) && f[3] == "01"))
@@ -167,7 +175,8 @@ internal sealed class ServeProcess : IAsyncDisposable
             await Task.Delay(20);
         }
 
-        throw new TimeoutException($"no client connected to port {Port} within {timeout.TotalSeconds:0} s");
+        var listening = File.ReadLines("/proc/net/tcp").Skip(1).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)).Count(f => f.Length > 3 && f[1].EndsWith(local, StringComparison.Ordinal) && f[3] == "0A");
+        throw new TimeoutException($"no client connected to port {Port} within {timeout.TotalSeconds:0} s ({listening} sockets listening on it, server pid {Pid} running)");
     }
 
     /// <summary>Resident memory (VmRSS), in bytes.</summary>
