@@ -85,10 +85,10 @@ public sealed class OpenModelTests
         Assert.True(m["http/requests/late/load"] >= m["http/requests/late"] * 0.9, $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late with a connection free");
         Assert.True(m["http/latency/99"] > 10, $"p99 {m["http/latency/99"]} ms");
 
-        // From the send the tail is the server's: well under the corrected one (the grid's 20 ms is not in it), whatever
-        // a busy machine adds to both.
-        // At least 30% apart: a noisy machine (steal) raises the uncorrected tail too (1.49x was seen).
-        Assert.True(m["http/latency/uncorrected/99"] < m["http/latency/99"] / 1.3, $"uncorrected p99 {m["http/latency/uncorrected/99"]} ms, corrected {m["http/latency/99"]} ms");
+        // From the send the time is the server's: the grid's 20 ms is not in it. Judged at p90, where the grid puts most
+        // of the lateness (late by up to 20 ms, evenly): a busy machine's stall of some tens of ms lifts both p99s alike
+        // (33 and 35 ms were seen), but it would have to last a tenth of the run to lift the uncorrected p90.
+        Assert.True(m["http/latency/uncorrected/90"] < m["http/latency/90"] / 2, $"uncorrected p90 {m["http/latency/uncorrected/90"]} ms, corrected {m["http/latency/90"]} ms (p99 {m["http/latency/uncorrected/99"]} and {m["http/latency/99"]} ms)");
         var (met, _, loadBound) = ServiceLevel.Parse("p99<10ms").Check(document);
         Assert.False(met);
         Assert.Contains("late with a connection free for them", loadBound, StringComparison.Ordinal);
