@@ -35,7 +35,8 @@ public sealed class IoUringLoadTests
     [Fact]
     public async Task A_server_that_goes_away_mid_run_is_counted_with_its_cause_and_the_run_ends_on_time()
     {
-        var serve = await ServeProcess.StartAsync("libuv");
+        // Disposed mid-run by the test; the using stops it too when an assertion fails first.
+        await using var serve = await ServeProcess.StartAsync("libuv");
         var folder = TestPaths.NewTempDirectory();
         var json = Path.Combine(folder, "load.json");
         var started = System.Diagnostics.Stopwatch.StartNew();

@@ -9,6 +9,7 @@ internal sealed class ServeProcess : IAsyncDisposable
 {
     private readonly Process _process;
     private volatile string? _lastRuntimeLine;
+    private int _disposed;
 
     private readonly System.Collections.Concurrent.ConcurrentQueue<string> _errors;
 
@@ -214,8 +215,14 @@ internal sealed class ServeProcess : IAsyncDisposable
         return _process.ExitCode;
     }
 
+    /// <summary>Stops the server (SIGTERM, then a kill after 15 s); safe to call again, as a test that stops its server mid-way and then leaves its scope does.</summary>
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) == 1)
+        {
+            return;
+        }
+
         if (!_process.HasExited)
         {
             try
