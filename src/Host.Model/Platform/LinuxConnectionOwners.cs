@@ -17,7 +17,11 @@ internal sealed partial class LinuxConnectionOwners : IConnectionOwners
     public string? OwnerOf(IPEndPoint client, IPEndPoint server) =>
         Uid(client, server) is { } uid ? "uid " + uid.ToString(CultureInfo.InvariantCulture) : null;
 
-    private static uint? Uid(IPEndPoint client, IPEndPoint server)
+    private static uint? Uid(IPEndPoint client, IPEndPoint server) =>
+        Sockets().FirstOrDefault(row => Same(row.Local, client) && Same(row.Remote, server)) is { Local: not null } found ? found.Uid : null;
+
+    /// <summary>This network namespace's TCP sockets, IPv4 then IPv6.</summary>
+    internal static IEnumerable<(IPEndPoint Local, IPEndPoint Remote, int State, uint Uid)> Sockets()
     {
         foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
         {
@@ -28,27 +32,29 @@ internal sealed partial class LinuxConnectionOwners : IConnectionOwners
 
             foreach (var line in File.ReadLines(table).Skip(1))
             {
-                if (ParseLine(line) is { } row && Same(row.Local, client) && Same(row.Remote, server))
+                if (ParseLine(line) is { } row)
                 {
-                    return row.Uid;
+                    yield return row;
                 }
             }
         }
-
-        return null;
     }
 
+    /// <summary>The state column's ESTABLISHED (01) and LISTEN (0A), as the kernel's tcp_states.h numbers them.</summary>
+    internal const int Established = 0x01, Listen = 0x0A;
+
     /// <summary>One socket of the table: "sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...".</summary>
-    internal static (IPEndPoint Local, IPEndPoint Remote, uint Uid)? ParseLine(string line)
+    internal static (IPEndPoint Local, IPEndPoint Remote, int State, uint Uid)? ParseLine(string line)
     {
         var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
         if (fields.Length < 8 || Endpoint(fields[1]) is not { } local || Endpoint(fields[2]) is not { } remote
+            || !int.TryParse(fields[3], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var state)
             || !uint.TryParse(fields[7], NumberStyles.None, CultureInfo.InvariantCulture, out var uid))
         {
             return null;
         }
 
-        return (local, remote, uid);
+        return (local, remote, state, uid);
     }
 
     /// <summary>"0100007F:1F90" (IPv4) or 32 hex digits (IPv6): the address as 32-bit words in the machine's order, then the port.</summary>

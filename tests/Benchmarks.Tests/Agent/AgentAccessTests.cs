@@ -127,6 +127,7 @@ public sealed class AgentAccessTests
         Assert.Equal(new IPEndPoint(IPAddress.Loopback, 0xA2C4), v4.Value.Local);
         Assert.Equal(new IPEndPoint(IPAddress.Loopback, 5010), v4.Value.Remote);
         Assert.Equal(65534u, v4.Value.Uid);
+        Assert.Equal(LinuxConnectionOwners.Established, v4.Value.State);
         var v6 = LinuxConnectionOwners.ParseLine("   0: 00000000000000000000000001000000:1392 0000000000000000FFFF00000100007F:A2C4 01 00000000:00000000 00:00000000 00000000     0        0 1 1 0 20 4 30 10 -1");
         Assert.NotNull(v6);
         Assert.Equal(IPAddress.IPv6Loopback, v6.Value.Local.Address);

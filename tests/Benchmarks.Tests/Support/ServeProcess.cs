@@ -155,8 +155,11 @@ internal sealed class ServeProcess : IAsyncDisposable
     /// <summary>Waits until a client's connection to this server is established (Linux: /proc/net/tcp and tcp6), for a test that must act once its load is in.</summary>
     public async Task WaitForClientAsync(TimeSpan timeout)
     {
-        // A socket on the server's port in state 01 (ESTABLISHED): the server's end of an accepted connection.
-        var local = ":" + Port.ToString("X4", CultureInfo.InvariantCulture);
+        if (!OperatingSystem.IsLinux())
+        {
+            throw new PlatformNotSupportedException("the socket table read here is Linux's");
+        }
+
         var deadline = DateTime.UtcNow + timeout;
         while (DateTime.UtcNow < deadline)
         {
@@ -165,18 +168,16 @@ internal sealed class ServeProcess : IAsyncDisposable
                 throw new TimeoutException($"the server on port {Port} exited (code {_process.ExitCode}) before a client connected: {string.Join(" | ", _errors)}");
             }
 
-            foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
+            // The server's end of an accepted connection.
+            if (LinuxConnectionOwners.Sockets().Any(s => s.Local.Port == Port && s.State == LinuxConnectionOwners.Established))
             {
-                if (File.Exists(table) && File.ReadLines(table).Skip(1).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)).Any(f => f.Length > 3 && f[1].EndsWith(local, StringComparison.Ordinal) && f[3] == "01"))
-                {
-                    return;
-                }
+                return;
             }
 
             await Task.Delay(20);
         }
 
-        var listening = File.ReadLines("/proc/net/tcp").Skip(1).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)).Count(f => f.Length > 3 && f[1].EndsWith(local, StringComparison.Ordinal) && f[3] == "0A");
+        var listening = LinuxConnectionOwners.Sockets().Count(s => s.Local.Port == Port && s.State == LinuxConnectionOwners.Listen);
         throw new TimeoutException($"no client connected to port {Port} within {timeout.TotalSeconds:0} s ({listening} sockets listening on it, server pid {Pid} running)");
     }
 
