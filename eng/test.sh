@@ -51,7 +51,9 @@ fi
 # Every tool the tests start (eng/tools.list), installed when missing while the builds run, and
 # waited for before the first test starts: a test never installs, it fails naming the list when
 # its tool is not there.
-echo "== tools (eng/tools.list), installed beside the builds"
+# Each stage's header says when it began (m:ss since this script started), so a CI log shows where its minutes went.
+stage() { echo "== [$((SECONDS / 60)):$(printf '%02d' $((SECONDS % 60)))] $*"; }
+stage "tools (eng/tools.list), installed beside the builds"
 tools_log=$(mktemp)
 bash eng/install-tools.sh >"$tools_log" 2>&1 &
 tools=$!
@@ -66,7 +68,7 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 # (docs/windows.md: Wine needs no .NET of its own), with the analyzers a publish otherwise skips
 # (Directory.Build.props) turned on, so CA1416 is checked as a build checks it: one step beside
 # the Linux build instead of a build and then a publish after both.
-echo "== build for this machine, and publish for win-x64 (parity check, the Windows tier's build)"
+stage "build for this machine, and publish for win-x64 (parity check, the Windows tier's build)"
 parity_log=$(mktemp)
 dotnet publish src/Host/Benchmarks.Host.csproj -c Release -p:TargetOs=windows -p:RunAnalyzers=true --self-contained \
   --artifacts-path artifacts/windows -o artifacts/windows/publish \
@@ -103,6 +105,7 @@ if [ $linux_status != 0 ] || [ $parity_status != 0 ] || [ $host_status != 0 ]; t
 fi
 
 
+stage "built; waiting for the tools"
 tools_status=0
 wait $tools || tools_status=$?
 cat "$tools_log"
@@ -113,14 +116,14 @@ if [ $tools_status != 0 ]; then
   exit 1
 fi
 
-echo "== PostgreSQL for the store tests (port 25432)"
+stage "PostgreSQL for the store tests (port 25432)"
 # Stopped when this script ends if it started it; a cluster that was already running is left as it was.
 if ! bash eng/postgres.sh status 25432; then
   trap 'bash eng/postgres.sh stop 25432; stop_compiler_server' EXIT
 fi
 bash eng/postgres.sh start 25432 >/dev/null
 
-echo "== test"
+stage "test"
 results="$(pwd)/artifacts/test-results"
 rm -rf "$results"
 status=0
@@ -147,6 +150,7 @@ for r in et.parse(sys.argv[1]).getroot().iterfind(".//t:UnitTestResult[@outcome=
         print(f"    {line[:300]}")
 PY
   fi
+  stage "done"
   echo "${passed:-0} passed, ${failed:-0} failed"
 else
   echo "0 passed, 1 failed"

@@ -17,7 +17,7 @@ public sealed class AgentCounterTests
 {
     private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(60);
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_job_that_asks_for_counters_reports_every_runtime_counter_under_cranks_names()
     {
         // The controller's own job document for the application, as recorded.

@@ -12,7 +12,7 @@ public sealed class SlowDatabaseTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_database_slow_to_answer_is_seen_in_the_commands_the_server_waits_on()
     {
         // A third party's scenario whose every request waits 5 ms on pg_sleep: the server's own Npgsql counts the commands in flight.

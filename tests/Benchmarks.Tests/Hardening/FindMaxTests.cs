@@ -53,7 +53,7 @@ public sealed class FindMaxTests
         Assert.Equal(1_500, latency.Rate);
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task An_interrupted_search_gives_no_answer_and_fails()
     {
         var results = TestPaths.NewTempDirectory();

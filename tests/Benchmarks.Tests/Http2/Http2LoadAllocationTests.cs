@@ -12,7 +12,7 @@ namespace Benchmarks.Tests.Http2;
 [Collection(Measuring.Name)]
 public sealed class Http2LoadAllocationTests
 {
-    [Theory]
+    [MeasuredTheory]
     [InlineData("h2c", 0)]
     [InlineData("grpc", 20_000)]
     [InlineData("h2", 0)]

@@ -12,7 +12,7 @@ namespace Benchmarks.Tests.Http2;
 [Collection(Measuring.Name)]
 public sealed class Http2OpenModelTests
 {
-    [Theory]
+    [MeasuredTheory]
     [InlineData(HttpLoadEngine.Sockets)]
     [InlineData(HttpLoadEngine.Epoll)]
     public async Task The_open_model_sends_each_request_at_its_time_on_a_free_stream(HttpLoadEngine engine)
@@ -47,7 +47,7 @@ public sealed class Http2OpenModelTests
         Assert.True(result.Latency.P50 >= result.Uncorrected.P50 && result.Latency.P50 < 50, $"p50 {result.Latency.P50} ms from the due time, {result.Uncorrected.P50} from the send");
     }
 
-    [Theory]
+    [MeasuredTheory]
     [InlineData(HttpLoadEngine.Sockets)]
     [InlineData(HttpLoadEngine.Epoll)]
     public async Task Past_the_servers_capacity_requests_late_for_want_of_a_free_stream_are_not_the_loads(HttpLoadEngine engine)

@@ -7,7 +7,7 @@ namespace Benchmarks.Tests.Integration;
 [Collection(Measuring.Name)]
 public sealed class WebSocketLoadAllocationTests
 {
-    [Theory]
+    [MeasuredTheory]
     [InlineData(WebSocketLoadMode.EchoSync)]
     [InlineData(WebSocketLoadMode.EchoAsync)]
     public async Task The_websocket_load_allocates_nothing_per_message_against_a_real_server(WebSocketLoadMode mode)

@@ -16,7 +16,7 @@ namespace Benchmarks.Tests.Load;
 [Collection(Measuring.Name)]
 public sealed class EpollConnectBurstTests
 {
-    [Fact]
+    [MeasuredFact]
     public void Connects_start_a_burst_at_a_time_and_every_connection_gets_its_turn()
     {
         if (!OperatingSystem.IsLinux())

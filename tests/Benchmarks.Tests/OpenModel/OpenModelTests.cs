@@ -18,7 +18,7 @@ public sealed class OpenModelTests
     private static string[] Faulty(string results, params string[] more) =>
         ["run", "plaintext", "--server", "faulty", "--plugins", TestPaths.SamplePluginDirectory, "--no-verify", "--results", results, .. more];
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_stall_shows_in_the_corrected_p99_and_only_in_the_max_of_the_closed_loop()
     {
         // The server stops answering for 500 ms in every 2 s.
@@ -48,7 +48,7 @@ public sealed class OpenModelTests
         Assert.False(c.ContainsKey("http/latency/uncorrected/99"));
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_request_leaves_within_a_fraction_of_a_millisecond_of_its_due_time_and_is_never_timed_from_before_its_send()
     {
         // A server with no fault, far below its capacity: nearly every request finds an idle
@@ -70,7 +70,7 @@ public sealed class OpenModelTests
         }
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task Requests_the_load_sends_late_with_a_connection_free_make_a_missed_target_load_bound()
     {
         // The load's schedule timer on a 20 ms grid: requests leave up to 20 ms after their due
@@ -149,7 +149,7 @@ public sealed class OpenModelTests
         return run;
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_server_that_serves_half_the_rate_is_marked_short_and_named()
     {
         var results = TestPaths.NewTempDirectory();
@@ -172,7 +172,7 @@ public sealed class OpenModelTests
         Assert.Contains("bound: short of the requested rate", run.Output, StringComparison.Ordinal);
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task Find_max_searches_for_the_highest_rate_under_the_target_and_reports_the_hockey_stick()
     {
         // The server answers at most 2,000 requests a second: above it, requests queue and p99 grows without bound.
@@ -219,7 +219,7 @@ public sealed class OpenModelTests
         }
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task Rate_steps_run_each_rate_as_a_cell_of_a_sweep()
     {
         var results = TestPaths.NewTempDirectory();
@@ -298,7 +298,7 @@ public sealed class OpenModelTests
     [InlineData("latency fast")]
     public void A_target_that_cannot_be_read_is_refused(string text) => Assert.Throws<FormatException>(() => ServiceLevel.Parse(text));
 
-    [Fact]
+    [MeasuredFact]
     public async Task WebSocket_echo_takes_a_message_rate_and_times_each_round_trip_from_its_due_time()
     {
         var results = TestPaths.NewTempDirectory();

@@ -8,7 +8,7 @@ namespace Benchmarks.Tests.Platform;
 [Collection(Measuring.Name)]
 public sealed class MachineLoadTests
 {
-    [Fact]
+    [MeasuredFact]
     public async Task A_busy_process_is_named_with_its_cpu_seconds()
     {
         Assert.True(OperatingSystem.IsLinux(), "reads /proc");

@@ -13,7 +13,7 @@ namespace Benchmarks.Tests.Platform;
 [Collection(Measuring.Name)]
 public sealed class ResourceLimitTests
 {
-    [Fact]
+    [MeasuredFact]
     public async Task A_busy_loop_under_a_fifth_of_a_cpu_gets_a_fifth_and_is_throttled()
     {
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");
@@ -48,7 +48,7 @@ public sealed class ResourceLimitTests
         Assert.False(Directory.Exists(folder), $"{folder} is left behind");
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_process_writing_past_its_memory_limit_is_killed_and_the_kill_is_counted()
     {
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");
@@ -63,7 +63,7 @@ public sealed class ResourceLimitTests
         Assert.Equal("32 MB", limit.Description);
     }
 
-    [Fact]
+    [MeasuredFact]
     public void A_group_a_crashed_run_left_empty_is_removed_when_the_next_limit_is_made_and_a_running_tools_is_not()
     {
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");

@@ -9,7 +9,7 @@ namespace Benchmarks.Tests.Runs;
 [Collection(Measuring.Name)]
 public sealed class AdaptiveWarmupTests
 {
-    [Fact]
+    [MeasuredFact]
     public async Task A_constant_speed_server_is_warm_once_the_rule_has_seen_enough_seconds_and_a_fixed_warmup_stays_fixed()
     {
         await using var serve = await ServeProcess.StartAsync("sockets");

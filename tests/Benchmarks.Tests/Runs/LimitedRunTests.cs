@@ -14,7 +14,7 @@ public sealed class LimitedRunTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(3);
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_server_under_a_quarter_cpu_quota_is_throttled_and_the_verdict_names_the_quota()
     {
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");
@@ -49,7 +49,7 @@ public sealed class LimitedRunTests
         Assert.Empty(LimitGroups());
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_server_that_leaks_past_its_memory_limit_is_killed_and_the_run_fails_with_that_cause()
     {
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");

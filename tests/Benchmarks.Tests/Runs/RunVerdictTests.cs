@@ -101,7 +101,7 @@ public sealed class RunVerdictTests
         Assert.StartsWith(expected, VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_load_pinned_on_the_servers_cpu_is_called_load_bound()
     {
         var results = TestPaths.NewTempDirectory();
@@ -305,7 +305,7 @@ public sealed class RunVerdictTests
         Assert.StartsWith("unclear: the load generator kept its CPU 91% busy and the server its CPU 99%", both.Text, StringComparison.Ordinal);
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_busy_process_on_the_servers_cpu_is_named_the_machine()
     {
         // A busy loop pinned on the server's CPU for the length of the run: the server gets part of it.

@@ -12,7 +12,7 @@ namespace Benchmarks.Tests.Runs;
 [Collection(Measuring.Name)]
 public sealed partial class SteadyStateTests
 {
-    [Fact]
+    [MeasuredFact]
     public async Task Warm_up_lasts_until_a_speeding_up_server_is_steady_a_short_fixed_one_is_flagged_and_a_constant_server_raises_no_alarm()
     {
         var directory = TestPaths.NewTempDirectory();
@@ -50,7 +50,7 @@ public sealed partial class SteadyStateTests
         Assert.Contains("window: steady", flat.Output, StringComparison.Ordinal);
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task The_warm_up_waits_for_the_run_to_say_the_server_is_warm()
     {
         var directory = TestPaths.NewTempDirectory();

@@ -14,7 +14,7 @@ public sealed class PerfTraceRunTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
-    [Fact]
+    [MeasuredFact]
     public async Task A_perf_trace_names_managed_runtime_and_kernel_frames_and_leaves_only_its_folded_stacks()
     {
         Assert.True(OperatingSystem.IsLinux(), "perf is Linux's");
@@ -48,7 +48,7 @@ public sealed class PerfTraceRunTests
         Assert.DoesNotContain(Directory.GetFiles(Path.GetTempPath(), "perf-*.map"), f => File.GetLastWriteTimeUtc(f) > document.StartedAt.UtcDateTime);
     }
 
-    [Fact]
+    [MeasuredFact]
     public async Task Without_perf_on_the_path_the_profiler_is_refused_in_one_line_before_anything_starts()
     {
         var results = TestPaths.NewTempDirectory();
@@ -58,7 +58,7 @@ public sealed class PerfTraceRunTests
         Assert.Empty(Directory.GetFiles(results, "*.json", SearchOption.AllDirectories));
     }
 
-    [Fact]
+    [MeasuredFact]
     [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
     public async Task A_perf_that_never_ends_is_stopped_and_the_run_is_stored_with_the_cause_and_no_leftovers()
     {

@@ -19,7 +19,7 @@ public sealed class RuntimeCounterRunTests
         ["run", scenario, "--server", "kestrel", "--plugins", TestPaths.SamplePluginDirectory, "--no-verify", "--results", results,
             .. more.Contains("-d") ? Array.Empty<string>() : ["-d", "3s"], .. more.Contains("-w") ? Array.Empty<string>() : ["-w", "1s"], .. more];
 
-    [Fact]
+    [MeasuredFact]
     public async Task Each_fault_inside_the_runtime_is_named_and_a_clean_server_has_no_such_verdict()
     {
         // 96 KB per request on the large object heap: the GC.

@@ -18,7 +18,7 @@ public sealed class AllocationTests
     private static readonly byte[] s_requests = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Repeat("GET /plaintext HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n", 16)));
     private static readonly byte[] s_responses = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Repeat("HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!", 16)));
 
-    [Fact]
+    [MeasuredFact]
     public void The_server_request_loop_allocates_nothing_per_request()
     {
         var processor = new HttpRequestProcessor(new Hello(), new RouteTable(["/plaintext"]), "Test");
@@ -36,7 +36,7 @@ public sealed class AllocationTests
         Assert.Contains("Hello, World!", Encoding.ASCII.GetString(output.WrittenSpan), StringComparison.Ordinal);
     }
 
-    [Fact]
+    [MeasuredFact]
     public void The_load_response_tally_allocates_nothing_per_response()
     {
         var parser = new HttpResponseParser(new Hello().CreateValidator());
@@ -65,7 +65,7 @@ public sealed class AllocationTests
     /// the connection's own buffers; the io_uring engine, whose answers are tallied in the kernel's
     /// provided buffers.
     /// </summary>
-    [Theory]
+    [MeasuredTheory]
     [InlineData("epoll", false)]
     [InlineData("epoll", true)]
     [InlineData("io_uring", false)]
@@ -100,7 +100,7 @@ public sealed class AllocationTests
         Assert.True(perRequest < 1, $"{shortBytes:n0} bytes for {shortRun.Good:n0} requests, {longBytes:n0} for {longRun.Good:n0}: {perRequest:0.00} per extra request");
     }
 
-    [Theory]
+    [MeasuredTheory]
     [InlineData("sockets", 1)]
     [InlineData("sockets", 16)]
     [InlineData("libuv", 1)]

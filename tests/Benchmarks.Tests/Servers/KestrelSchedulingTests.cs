@@ -13,7 +13,7 @@ namespace Benchmarks.Tests.Servers;
 [Collection(Measuring.Name)]
 public sealed class KestrelSchedulingTests
 {
-    [Fact]
+    [MeasuredFact]
     public async Task Inline_completions_and_scheduling_take_the_thread_pool_off_the_request_path()
     {
         Assert.True(OperatingSystem.IsLinux(), "inline socket completions are Linux's");

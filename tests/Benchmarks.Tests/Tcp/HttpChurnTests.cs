@@ -9,7 +9,7 @@ public sealed class HttpChurnTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);
 
-    [Theory]
+    [MeasuredTheory]
     [InlineData("sockets")]
     [InlineData("kestrel")]
     public async Task Every_request_opens_its_own_connection_and_its_connect_time_is_reported_apart(string server)

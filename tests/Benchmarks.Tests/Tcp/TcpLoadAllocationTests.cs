@@ -7,7 +7,7 @@ namespace Benchmarks.Tests.Tcp;
 [Collection(Measuring.Name)]
 public sealed class TcpLoadAllocationTests
 {
-    [Fact]
+    [MeasuredFact]
     public async Task The_tcp_load_allocates_nothing_per_echo_against_a_real_server()
     {
         await using var server = await ServeProcess.StartAsync("libuv", "tcp-echo", scheme: "tcp");
