@@ -26,6 +26,7 @@ internal sealed partial class TranscriptReplay : IDisposable
     private readonly Dictionary<int, string> _phase = [];
     private readonly Dictionary<int, bool> _waitForExit = [];
     private readonly KeepAlives _keepAlives;
+    private readonly System.Diagnostics.Stopwatch _clock = System.Diagnostics.Stopwatch.StartNew();
 
     /// <param name="serverPort">The port the transcript's server runs on (another replay's, for a second agent of the same run); default: a free one.</param>
     public TranscriptReplay(Uri agent, Action<string> log, int? serverPort = null)
@@ -172,6 +173,7 @@ internal sealed partial class TranscriptReplay : IDisposable
                 }
 
                 Checked.Add($"seq {seq} GET /jobs/{{id}}/state ({phase}) → {state}");
+                _log(string.Create(CultureInfo.InvariantCulture, $"[{_clock.Elapsed.TotalSeconds:0.0} s] seq {seq}: job {recorded} {state} ({phase})"));
                 return;
             }
 
@@ -182,7 +184,8 @@ internal sealed partial class TranscriptReplay : IDisposable
                 return;
             }
 
-            await Task.Delay(1000);
+            // crank polls once a second; a quarter of that reads the same states sooner.
+            await Task.Delay(250);
         }
     }
 
