@@ -70,6 +70,11 @@ def run_cell(host, cell, rep, out):
     busy = None
     if cell.get("busy"):
         busy = subprocess.Popen(["taskset", "-c", cell["busy"], "sh", "-c", "while :; do :; done"])
+    shaped = None
+    if cell.get("shape"):
+        # A link that is the limit: loopback shaped by a token bucket for the length of the run (root).
+        shaped = cell["shape"]["dev"]
+        subprocess.run(["tc", "qdisc", "replace", "dev", shaped, "root", "tbf", "rate", cell["shape"]["rate"], "burst", "256kbit", "latency", "50ms"], check=True)
     started = time.time()
     try:
         result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -77,6 +82,8 @@ def run_cell(host, cell, rep, out):
         if busy:
             busy.kill()
             busy.wait()
+        if shaped:
+            subprocess.run(["tc", "qdisc", "del", "dev", shaped, "root"], check=False)
     lines = [l for l in result.stdout.splitlines() if l.startswith(("bound:", "window:"))]
     print(f"{cell['name']} #{rep} ({time.time() - started:.0f} s, exit {result.returncode}): " + " | ".join(l[:160] for l in lines), flush=True)
     if result.returncode != 0:

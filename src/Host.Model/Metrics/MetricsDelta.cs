@@ -27,6 +27,11 @@ internal static class MetricsDelta
             Set(values, NetRxBytes, last.RxBytes - first.RxBytes);
             Set(values, NetTxBytes, last.TxBytes - first.TxBytes);
             Set(values, NetDrops, last.Dropped - first.Dropped);
+            var moved = (last.RxPackets - first.RxPackets) + (last.TxPackets - first.TxPackets) + (last.Dropped - first.Dropped);
+            if (moved > 0)
+            {
+                Set(values, NetDropShare, 100.0 * (last.Dropped - first.Dropped) / moved);
+            }
         }
 
         if (seconds <= 0 || !rates)

@@ -48,6 +48,36 @@ internal static partial class QdiscRate
         return lowest is > 0 ? lowest : null;
     }
 
+    /// <summary>
+    /// The packets the root qdisc of <paramref name="interfaceName"/> has dropped since it was made
+    /// (<c>tc -s qdisc show</c>: a shaper's queue that overflowed); null when <c>tc</c> cannot be run.
+    /// The interface's own counters never hold these.
+    /// </summary>
+    public static long? ReadDrops(string interfaceName)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(interfaceName);
+        return Platform.ToolOutput.Read("tc", s_timeout, "-s", "qdisc", "show", "dev", interfaceName) is { } shown ? ParseDrops(shown) : null;
+    }
+
+    /// <summary>
+    /// The root qdisc's <c>dropped</c> count in <c>tc -s qdisc show</c>'s output (a classful root such
+    /// as <c>mq</c> or <c>htb</c> counts its children's); null when the output has no root qdisc.
+    /// </summary>
+    public static long? ParseDrops(string output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var root = RootBlock().Match(output);
+        return root.Success && Dropped().Match(root.Value) is { Success: true } dropped
+            ? long.Parse(dropped.Groups[1].Value, CultureInfo.InvariantCulture)
+            : null;
+    }
+
     [GeneratedRegex(@"\b(rate|bandwidth) ([\d.]+)([KMGT]?)(bit|bps)\b", RegexOptions.IgnoreCase)]
     private static partial Regex Rate();
+
+    [GeneratedRegex(@"^qdisc \S+ \S+ root\b[^\n]*(\n[ \t][^\n]*)*", RegexOptions.Multiline)]
+    private static partial Regex RootBlock();
+
+    [GeneratedRegex(@"\(dropped (\d+),")]
+    private static partial Regex Dropped();
 }

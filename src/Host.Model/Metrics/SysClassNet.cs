@@ -12,6 +12,11 @@ internal sealed class SysClassNet
         _root = root;
     }
 
+    /// <summary>
+    /// Bytes, packets and drops: the stack's (<c>rx_dropped</c>, <c>tx_dropped</c>) and the NIC's
+    /// (<c>rx_missed_errors</c>: its receive ring was full, how a packet rate the host cannot keep up
+    /// with shows before the bandwidth is reached).
+    /// </summary>
     public NetworkCounters? ReadCounters(string interfaceName)
     {
         var statistics = Path.Combine(_root, interfaceName, "statistics");
@@ -19,7 +24,7 @@ internal sealed class SysClassNet
         var tx = ReadNumber(Path.Combine(statistics, "tx_bytes"));
         long Count(string name) => ReadNumber(Path.Combine(statistics, name)) ?? 0;
         return rx is null || tx is null ? null
-            : new NetworkCounters(rx.Value, tx.Value, Count("rx_packets"), Count("tx_packets"), Count("rx_dropped") + Count("tx_dropped"));
+            : new NetworkCounters(rx.Value, tx.Value, Count("rx_packets"), Count("tx_packets"), Count("rx_dropped") + Count("tx_dropped") + Count("rx_missed_errors"));
     }
 
     /// <summary>Mbit/s; the kernel reports -1 (or refuses the read) when the speed is unknown.</summary>

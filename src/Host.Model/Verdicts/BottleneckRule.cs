@@ -19,7 +19,7 @@ namespace Benchmarks.Host.Verdicts;
 /// load's CPUs apart from the server's (the two at least <see cref="CpuLimit"/>% busy there: the larger named), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// the machine's other work (CPUs apart, none of the above saturated, idle under <see cref="IdleLimit"/>%),
-/// the database's latency when nothing saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
+/// the wire again when no CPU saturated and the link dropped packets (<see cref="DropLimit"/>), the database's latency when nothing saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
 /// loop's requests in flight sat in a database command (the server's Npgsql meter),
 /// else none of them. A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy.
@@ -36,10 +36,21 @@ internal static class BottleneckRule
     private static readonly string[] Evidence =
     [
         SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name,
-        SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
+        SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.NetDrops.Name, SystemMeasures.NetDropShare.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
     ];
 
     public const double WireLimit = 80;
+
+    /// <summary>
+    /// The share of the window's packets the interface (or the qdisc that shapes it) must have dropped,
+    /// with at least <see cref="DropsAtLeast"/> of them, for the wire to be named when no CPU saturated:
+    /// a queue, ring or shaper that overflows is the link's limit even where its speed is unknown or
+    /// its bandwidth not reached (small packets fill a NIC's packet rate first). Loopback and a
+    /// healthy link drop none.
+    /// </summary>
+    public const double DropLimit = 0.1;
+
+    public const double DropsAtLeast = 100;
 
     /// <summary>The share of a closed loop's requests in flight that must sit in a database command, with nothing saturated, for the database's latency to be named.</summary>
     public const double DatabaseWaitShare = 0.5;
@@ -94,10 +105,13 @@ internal static class BottleneckRule
         string? advice = null;
         var certainty = VerdictCause.Sure;
         IReadOnlyDictionary<string, double>? ownEvidence = null;
+        var drops = m.GetValueOrDefault(SystemMeasures.NetDrops.Name);
+        var dropShare = m.GetValueOrDefault(SystemMeasures.NetDropShare.Name);
+        var dropped = drops >= 1 ? string.Create(c, $" and dropped {drops:#,0} packets ({dropShare:0.##}% of them)") : "";
         if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
         {
             kind = CauseKinds.Wire.Name;
-            verdict = string.Create(c, $"the wire: the link ran at {wire:0}% of its speed");
+            verdict = string.Create(c, $"the wire: the link ran at {wire:0}% of its speed{dropped}");
         }
         else if (hasDb && !dbShared && dbBusy >= CpuLimit)
         {
@@ -201,6 +215,13 @@ internal static class BottleneckRule
             // Pinned apart, neither saturated, yet the machine was not idle: something besides them took the CPUs.
             kind = CauseKinds.MachineBusy.Name;
             verdict = string.Create(c, $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)} and the load {loadBusy:0}% of its{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
+        }
+        else if (drops >= DropsAtLeast && dropShare >= DropLimit)
+        {
+            // No CPU saturated, and the link lost packets: its queue, the NIC's ring or a shaper was full.
+            kind = CauseKinds.Wire.Name;
+            var used = m.TryGetValue(SystemMeasures.Utilization.Name, out var part) ? string.Create(c, $" at {part:0}% of its speed") : "";
+            verdict = string.Create(c, $"the wire: the interface{used} dropped {drops:#,0} packets ({dropShare:0.##}% of them) while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}): a queue, the NIC's receive ring or a shaper on the link was full");
         }
         else if (DatabaseWait(document) is var (executing, inFlight) && executing >= DatabaseWaitShare * inFlight)
         {

@@ -38,6 +38,9 @@ internal static class WireText
 
         var source = new LinkCapacity(speed, network.LinkSpeedSource ?? LinkCapacity.Nic).SourceText;
         var used = m.TryGetValue(SystemMeasures.Utilization.Name, out var utilization) ? string.Create(c, $", {utilization:0.#}% of it") : "";
-        return string.Create(c, $"wire: {network.Interface} at {speed:#,0.###} Mbit/s ({source}): {traffic}{used}");
+        var dropped = m.TryGetValue(SystemMeasures.NetDrops.Name, out var drops) && drops >= 1
+            ? string.Create(c, $"; {drops:#,0} packets dropped ({m.GetValueOrDefault(SystemMeasures.NetDropShare.Name):0.##}%)")
+            : "";
+        return string.Create(c, $"wire: {network.Interface} at {speed:#,0.###} Mbit/s ({source}): {traffic}{used}{dropped}");
     }
 }

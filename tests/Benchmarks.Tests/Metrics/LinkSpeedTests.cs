@@ -32,6 +32,19 @@ public sealed class LinkSpeedTests
 
     [Trait("Tier", "Fast")]
     [Theory]
+    [InlineData("qdisc tbf 8004: root refcnt 2 rate 200Mbit burst 32750b lat 50ms \n Sent 98765 bytes 321 pkt (dropped 17, overlimits 40 requeues 0) \n backlog 0b 0p requeues 0", 17L)]
+    // The root's count, which holds its children's: the child tbf is not added again.
+    [InlineData("qdisc netem 1: root refcnt 2 limit 1000 delay 1ms\n Sent 500 bytes 5 pkt (dropped 9, overlimits 0 requeues 0)\n backlog 0b 0p requeues 0\nqdisc tbf 10: parent 1:1 rate 100Mbit burst 32Kb lat 50ms\n Sent 500 bytes 5 pkt (dropped 4, overlimits 2 requeues 0)", 9L)]
+    [InlineData("qdisc noqueue 0: root refcnt 2 \n Sent 0 bytes 0 pkt (dropped 0, overlimits 0 requeues 0) \n backlog 0b 0p requeues 0", 0L)]
+    [InlineData("qdisc tbf 10: parent 1:1 rate 100Mbit burst 32Kb lat 50ms\n Sent 500 bytes 5 pkt (dropped 4, overlimits 2 requeues 0)", null)]
+    [InlineData("", null)]
+    public void A_shaped_links_drops_are_its_root_qdiscs(string shown, long? expected)
+    {
+        Assert.Equal(expected, QdiscRate.ParseDrops(shown));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
     [InlineData("200mbit", 200)]
     [InlineData("1gbit", 1000)]
     [InlineData("1500kbit", 1.5)]

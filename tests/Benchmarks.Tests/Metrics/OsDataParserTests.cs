@@ -79,13 +79,15 @@ public sealed class OsDataParserTests
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_packets"), "2000\n");
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_dropped"), "3\n");
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_dropped"), "4\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_missed_errors"), "5\n");
         File.WriteAllText(Path.Combine(root, "eth0", "speed"), "10000\n");
         File.WriteAllText(Path.Combine(root, "lo", "statistics", "rx_bytes"), "5\n");
         File.WriteAllText(Path.Combine(root, "lo", "statistics", "tx_bytes"), "6\n");
         File.WriteAllText(Path.Combine(root, "lo", "speed"), "-1\n");
 
         var net = new SysClassNet(root);
-        Assert.Equal(new NetworkCounters(123456789, 987654321, 1000, 2000, 7), net.ReadCounters("eth0"));
+        // Drops: the stack's either way and the NIC's full receive ring.
+        Assert.Equal(new NetworkCounters(123456789, 987654321, 1000, 2000, 12), net.ReadCounters("eth0"));
         Assert.Equal(10000, net.ReadSpeed("eth0"));
         Assert.Equal(new NetworkCounters(5, 6), net.ReadCounters("lo"));
         Assert.Null(net.ReadSpeed("lo"));
@@ -116,6 +118,7 @@ public sealed class OsDataParserTests
         Assert.Equal(200_000, values["net/rx/packets"], 6);      // 400,000 packets in 2 s
         Assert.Equal(100_000, values["net/tx/packets"], 6);
         Assert.Equal(4, values["net/drops"]);                    // dropped since the window's start, not since the interface came up
+        Assert.Equal(100.0 * 4 / 600_004, values["net/drops/share"], 9); // of the packets that moved or were dropped
         Assert.Equal(120, values["benchmarks/working-set"], 6);
     }
 

@@ -212,6 +212,25 @@ public sealed class RunVerdictTests
             ("net/utilization", 92));
         Assert.StartsWith("the wire:", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
+        // A link that dropped packets while no CPU saturated is the wire, below its speed or of none known;
+        // a handful of drops, or a small share of many packets, is not.
+        run.Measurements.Remove("net/utilization");
+        run.Measurements["machine/cpu/idle"] = 60;
+        run.Measurements["net/drops"] = 1_200;
+        run.Measurements["net/drops/share"] = 0.8;
+        var dropped = BottleneckRule.Judge(run)[0];
+        Assert.Equal("wire", dropped.Kind);
+        Assert.StartsWith("the wire: the interface dropped 1,200 packets (0.8% of them) while no CPU was saturated", dropped.Text, StringComparison.Ordinal);
+        Assert.Equal(1_200, dropped.Evidence["net/drops"]);
+        run.Measurements["net/drops/share"] = 0.05;
+        Assert.StartsWith("nothing saturated:", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
+        run.Measurements["net/drops"] = 50;
+        run.Measurements["net/drops/share"] = 5;
+        Assert.StartsWith("nothing saturated:", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
+        run.Measurements.Remove("net/drops");
+        run.Measurements.Remove("net/drops/share");
+        run.Measurements.Remove("machine/cpu/idle");
+
         // Unpinned, both on every CPU, the machine full: neither alone is the limit.
         run.Measurements.Remove("net/utilization");
         run.Measurements["machine/cpu/idle"] = 3;
