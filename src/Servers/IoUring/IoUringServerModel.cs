@@ -90,8 +90,7 @@ public sealed class IoUringServerModel : IServerModel
         var loops = Option(context.Options, LoopsName) is { } text ? int.Parse(text, CultureInfo.InvariantCulture) : Environment.ProcessorCount;
         var sqPoll = Option(context.Options, SqPollName) is { } poll && bool.Parse(poll);
         var routes = new RouteTable(context.Scenario.Routes);
-        var limits = RawServerLimits.Parse(context.Options);
-        limits = limits with { MaxConnections = Math.Max(1, limits.MaxConnections / Math.Max(1, loops * context.Urls.Count)) };
+        var limits = RawServerLimits.Parse(context.Options).PerLoop(loops, context.Urls.Count);
         return await EventLoopServer.StartAsync(
             context.Urls,
             loops,

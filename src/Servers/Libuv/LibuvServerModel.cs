@@ -66,8 +66,7 @@ public sealed class LibuvServerModel : IServerModel
         }
 
         var routes = new RouteTable(context.Scenario.Routes);
-        var limits = RawServerLimits.Parse(context.Options);
-        limits = limits with { MaxConnections = Math.Max(1, limits.MaxConnections / Math.Max(1, loops * context.Urls.Count)) };
+        var limits = RawServerLimits.Parse(context.Options).PerLoop(loops, context.Urls.Count);
         return await EventLoopServer.StartAsync(
             context.Urls,
             loops,

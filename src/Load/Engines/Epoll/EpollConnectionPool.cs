@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Runtime.Versioning;
 using Benchmarks.Load.Core;
 using Benchmarks.Load.Engines.Native;
@@ -17,50 +16,26 @@ namespace Benchmarks.Load.Engines.Epoll;
 /// keep-alive use the portable engine.
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed class EpollConnectionPool : IHttpConnectionPool
+internal sealed class EpollConnectionPool : NativeConnectionPool<EpollWorker, EpollConnection>
 {
     private readonly LoadRunState _state;
-    private readonly EpollWorker[] _workers;
 
     /// <summary>The OpenSSL context every worker's TLS connections share; null in cleartext.</summary>
     private readonly OpenSslClient? _tls;
 
     public EpollConnectionPool(HttpLoadOptions options, LoadRunState state)
+        : this(options, state, (options ?? throw new ArgumentNullException(nameof(options))).Tls ? new OpenSslClient(options.Url, options.Http2, options.TlsResume) : null)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        _state = state;
-        var address = SocketAddressBytes.For(state.EndPoint);
-        var timeoutTicks = (long)(options.Timeout.TotalSeconds * Stopwatch.Frequency);
-        var threads = Math.Min(options.Threads, options.Connections);
-        _tls = options.Tls ? new OpenSslClient(options.Url, options.Http2, options.TlsResume) : null;
-        _workers = new EpollWorker[threads];
-        for (var t = 0; t < threads; t++)
-        {
-            // Connections dealt round the threads, as wrk deals them.
-            var count = (options.Connections / threads) + (t < options.Connections % threads ? 1 : 0);
-            var connections = new EpollConnection[count];
-            var request = options.Http2 ? Protocols.Http2.Http2RequestBlock.Build(options) : null;
-            for (var i = 0; i < count; i++)
-            {
-                var validator = options.ValidatorFactory?.Invoke();
-                connections[i] = new EpollConnection(i)
-                {
-                    Parser = new HttpResponseParser(validator),
-                    Http2 = request is null ? null : new Http2Session(request, options.PipelineDepth, validator),
-                };
-            }
-
-            _workers[t] = new EpollWorker(t, state, connections, address, timeoutTicks, _tls);
-        }
     }
 
-    public string Engine => "epoll";
+    private EpollConnectionPool(HttpLoadOptions options, LoadRunState state, OpenSslClient? tls)
+        : base(options, state, (t, count, address, timeoutTicks) => new EpollWorker(t, state, Connections(options, count), address, timeoutTicks, tls))
+    {
+        _state = state;
+        _tls = tls;
+    }
 
-    public bool ParksOnSchedule => false;
-
-    public Task Completion => Task.WhenAll(_workers.Select(w => w.Completion));
-
-    public string? FirstError => _workers.SelectMany(w => w.Connections).Select(c => c.FirstError).FirstOrDefault(e => e is not null);
+    public override string Engine => "epoll";
 
     /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext or with the system's OpenSSL for TLS, not turned off.</summary>
     public static bool Serves(HttpLoadOptions options)
@@ -71,28 +46,30 @@ internal sealed class EpollConnectionPool : IHttpConnectionPool
                 && Environment.GetEnvironmentVariable(HttpLoadEngines.Variable) is not ("sockets" or "iouring"));
     }
 
-    public void Start()
+    public override (long Ticks, int Threads)? Waiting() => (Workers.Sum(w => w.WaitingTicks), Workers.Count);
+
+    public override LatencyHistogram? Uncorrected() => _state.Schedule is null ? null : Merge(Workers.Select(w => w.Uncorrected!));
+
+    public override async ValueTask DisposeAsync()
     {
-        foreach (var worker in _workers)
-        {
-            worker.Start();
-        }
+        await base.DisposeAsync();
+        _tls?.Dispose();
     }
 
-    public ConnectionCounters Totals() => EngineTotals.Sum(_workers.SelectMany(w => w.Connections));
-
-    public void Abort() => _state.AbortNow();
-
-    public LatencyHistogram Latency() => EngineTotals.Merge(_workers.Select(w => w.Histogram));
-
-    public (long Ticks, int Threads)? Waiting() => (_workers.Sum(w => w.WaitingTicks), _workers.Length);
-
-    public LatencyHistogram? Uncorrected() => _state.Schedule is null ? null : EngineTotals.Merge(_workers.Select(w => w.Uncorrected!));
-
-    public async ValueTask DisposeAsync()
+    private static EpollConnection[] Connections(HttpLoadOptions options, int count)
     {
-        Abort();
-        await Completion.ContinueWith(static _ => { }, TaskScheduler.Default);
-        _tls?.Dispose();
+        var connections = new EpollConnection[count];
+        var request = options.Http2 ? Protocols.Http2.Http2RequestBlock.Build(options) : null;
+        for (var i = 0; i < count; i++)
+        {
+            var validator = options.ValidatorFactory?.Invoke();
+            connections[i] = new EpollConnection(i)
+            {
+                Parser = new HttpResponseParser(validator),
+                Http2 = request is null ? null : new Http2Session(request, options.PipelineDepth, validator),
+            };
+        }
+
+        return connections;
     }
 }

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using Benchmarks.Load.Core;
+using Benchmarks.Load.Engines.Native;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Statistics;
 
@@ -19,7 +20,7 @@ namespace Benchmarks.Load.Engines.Epoll;
 /// and a connection that finishes a batch takes the next due one at once.
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed unsafe class EpollWorker
+internal sealed unsafe class EpollWorker : NativeWorker<EpollConnection>
 {
     private const int MaxEvents = 256;
     private const int WaitMilliseconds = 20;
@@ -29,7 +30,6 @@ internal sealed unsafe class EpollWorker
     private readonly LoadRunState _state;
     private readonly EpollConnection[] _connections;
     private readonly EpollSockets _sockets;
-    private readonly Thread _thread;
     private readonly OpenModel.ArrivalSchedule? _schedule;
     private readonly EpollHttp1 _http1;
     private readonly EpollHttp2 _http2;
@@ -42,7 +42,6 @@ internal sealed unsafe class EpollWorker
 
     /// <summary>The connections <see cref="ResumeDeferred"/> reads this turn (those it defers again go back on the sockets' list).</summary>
     private readonly List<EpollConnection> _resuming = [];
-    private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Open model: wakes the thread when the next request falls due; null without one.</summary>
     private ScheduleTimer? _timer;
@@ -50,7 +49,11 @@ internal sealed unsafe class EpollWorker
     /// <summary>Stopwatch ticks the thread has spent in epoll_wait (written by the thread, read by the generator).</summary>
     private long _waitingTicks;
 
+    /// <summary>epoll_wait's events, allocated by the thread when it starts.</summary>
+    private byte* _events;
+
     public EpollWorker(int number, LoadRunState state, EpollConnection[] connections, SocketAddressBytes address, long timeoutTicks, OpenSslClient? tls)
+        : base(number, connections)
     {
         _tls = tls is null ? null : new EpollTls(tls);
         _state = state;
@@ -61,111 +64,92 @@ internal sealed unsafe class EpollWorker
         _sockets = new EpollSockets(state, address, timeoutTicks);
         _http1 = new EpollHttp1(state, _sockets, Histogram, Uncorrected, Next);
         _http2 = new EpollHttp2(state, _sockets, Histogram, Uncorrected, _schedule is null ? null : _idle);
-        _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
     }
-
-    /// <summary>The measured latencies: from the send in the closed loop, from the due time in the open model.</summary>
-    public LatencyHistogram Histogram { get; } = new();
 
     /// <summary>Open model: latencies from the send; null in the closed loop.</summary>
     public LatencyHistogram? Uncorrected { get; }
 
-    public IReadOnlyList<EpollConnection> Connections => _connections;
-
     /// <summary>How long the thread has waited in epoll_wait so far: the rest of its time it worked (or was runnable but not running).</summary>
     public long WaitingTicks => Volatile.Read(ref _waitingTicks);
 
-    /// <summary>Completes when the thread has ended and closed every socket; faults if epoll itself failed.</summary>
-    public Task Completion => _done.Task;
-
-    public void Start() => _thread.Start();
-
-    private void Run()
+    protected override void Work()
     {
-        var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * EpollNative.EventSize));
-        try
+        _events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * EpollNative.EventSize));
+        var events = _events;
+        _sockets.Epoll = EpollNative.CreateEpoll();
+        OpenSslClient.ReceiveSessionsOn(_tls);
+        if (_schedule is not null)
         {
-            _sockets.Epoll = EpollNative.CreateEpoll();
-            OpenSslClient.ReceiveSessionsOn(_tls);
+            _timer = ScheduleTimer.Open(_sockets.Epoll);
+        }
+
+        // Every connection starts closed with its connect due: the timer check connects them, a burst at a time.
+        var now = Stopwatch.GetTimestamp();
+        _sockets.CheckTimers(_connections, now);
+        var nextCheck = now + s_checkTicks;
+        while (!_state.Aborted)
+        {
+            if (_state.Stopping && EpollSockets.NothingOwed(_connections))
+            {
+                break;
+            }
+
+            var waitFrom = Stopwatch.GetTimestamp();
+            var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, _sockets.Deferred.Count > 0 ? 0 : WaitTimeout(connecting: _sockets.RetryDue && _sockets.ConnectRoom > 0));
+            if (count < 0)
+            {
+                var errno = Marshal.GetLastPInvokeError();
+                if (errno == EpollNative.EINTR)
+                {
+                    continue;
+                }
+
+                throw new IOException($"epoll_wait: {EpollNative.Describe(errno)}");
+            }
+
+            now = Stopwatch.GetTimestamp();
+            Volatile.Write(ref _waitingTicks, _waitingTicks + (now - waitFrom));
+            for (var i = 0; i < count; i++)
+            {
+                var data = EpollNative.DataAt(events, i);
+                if (data == ScheduleTimer.EpollData)
+                {
+                    _timer!.Fired();
+                    continue;
+                }
+
+                OnEvents(_connections[(int)data], EpollNative.EventsAt(events, i), now);
+            }
+
             if (_schedule is not null)
             {
-                _timer = ScheduleTimer.Open(_sockets.Epoll);
+                Dispatch(Stopwatch.GetTimestamp());
+                if (_idle.Count > 0 && !_state.Stopping)
+                {
+                    _timer?.Arm(_schedule.NextDue);
+                }
             }
 
-            // Every connection starts closed with its connect due: the timer check connects them, a burst at a time.
-            var now = Stopwatch.GetTimestamp();
-            _sockets.CheckTimers(_connections, now);
-            var nextCheck = now + s_checkTicks;
-            while (!_state.Aborted)
+            if (count == 0 || now >= nextCheck || _sockets.RetryDue)
             {
-                if (_state.Stopping && EpollSockets.NothingOwed(_connections))
-                {
-                    break;
-                }
-
-                var waitFrom = Stopwatch.GetTimestamp();
-                var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, _sockets.Deferred.Count > 0 ? 0 : WaitTimeout(connecting: _sockets.RetryDue && _sockets.ConnectRoom > 0));
-                if (count < 0)
-                {
-                    var errno = Marshal.GetLastPInvokeError();
-                    if (errno == EpollNative.EINTR)
-                    {
-                        continue;
-                    }
-
-                    throw new IOException($"epoll_wait: {EpollNative.Describe(errno)}");
-                }
-
                 now = Stopwatch.GetTimestamp();
-                Volatile.Write(ref _waitingTicks, _waitingTicks + (now - waitFrom));
-                for (var i = 0; i < count; i++)
-                {
-                    var data = EpollNative.DataAt(events, i);
-                    if (data == ScheduleTimer.EpollData)
-                    {
-                        _timer!.Fired();
-                        continue;
-                    }
-
-                    OnEvents(_connections[(int)data], EpollNative.EventsAt(events, i), now);
-                }
-
-                if (_schedule is not null)
-                {
-                    Dispatch(Stopwatch.GetTimestamp());
-                    if (_idle.Count > 0 && !_state.Stopping)
-                    {
-                        _timer?.Arm(_schedule.NextDue);
-                    }
-                }
-
-                if (count == 0 || now >= nextCheck || _sockets.RetryDue)
-                {
-                    now = Stopwatch.GetTimestamp();
-                    _sockets.CheckTimers(_connections, now);
-                    nextCheck = now + s_checkTicks;
-                }
-
-                ResumeDeferred();
+                _sockets.CheckTimers(_connections, now);
+                nextCheck = now + s_checkTicks;
             }
 
-            _done.TrySetResult();
+            ResumeDeferred();
         }
-        catch (Exception ex) when (ex is IOException or System.ComponentModel.Win32Exception)
-        {
-            _done.TrySetException(ex);
-        }
-        finally
-        {
-            EpollSockets.CloseAll(_connections);
-            OpenSslClient.ReceiveSessionsOn(null);
-            _tls?.Dispose();
-            _timer?.Dispose();
-            _sockets.CloseEpoll();
+    }
 
-            NativeMemory.Free(events);
-            _done.TrySetResult();
-        }
+    protected override void Release()
+    {
+        EpollSockets.CloseAll(_connections);
+        OpenSslClient.ReceiveSessionsOn(null);
+        _tls?.Dispose();
+        _timer?.Dispose();
+        _sockets.CloseEpoll();
+        NativeMemory.Free(_events);
+        _events = null;
     }
 
     /// <summary>

@@ -3,6 +3,7 @@ using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using Benchmarks.IoUring;
 using Benchmarks.Load.Core;
+using Benchmarks.Load.Engines.Native;
 using Benchmarks.Load.Http;
 using Benchmarks.Load.Protocols.Http1;
 using Benchmarks.Load.Statistics;
@@ -19,7 +20,7 @@ namespace Benchmarks.Load.Engines.IoUring;
 /// at a time) are counted as the epoll engine counts them; a 20 ms timeout in the ring checks them.
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed unsafe class IoUringLoadWorker
+internal sealed unsafe class IoUringLoadWorker : NativeWorker<IoUringLoadConnection>
 {
     private const byte OpConnect = 1;
     private const byte OpReceive = 2;
@@ -37,8 +38,6 @@ internal sealed unsafe class IoUringLoadWorker
     private readonly IoUringLoadConnection[] _connections;
     private readonly SocketAddressBytes _address;
     private readonly long _timeoutTicks;
-    private readonly Thread _thread;
-    private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private IoUringRing? _ring;
     private BufferRing? _buffers;
     private byte* _batch;
@@ -49,63 +48,49 @@ internal sealed unsafe class IoUringLoadWorker
     private bool _retryDue;
 
     public IoUringLoadWorker(int number, LoadRunState state, IoUringLoadConnection[] connections, SocketAddressBytes address, long timeoutTicks)
+        : base(number, connections)
     {
         _state = state;
         _connections = connections;
         _address = address;
         _timeoutTicks = timeoutTicks;
-        _thread = new Thread(Run) { IsBackground = true, Name = $"http load {number}" };
     }
 
-    /// <summary>The latencies, from each batch's send.</summary>
-    public LatencyHistogram Histogram { get; } = new();
-
-    public IReadOnlyList<IoUringLoadConnection> Connections => _connections;
-
-    public Task Completion => _done.Task;
-
-    public void Start() => _thread.Start();
-
-    private void Run()
+    protected override void Work()
     {
-        try
-        {
-            var entries = (uint)RoundUp(Math.Clamp(_connections.Length * 2, 256, 4096));
-            _ring = IoUringRing.Create(entries, sqPoll: false, out var error)
-                ?? throw new IOException($"io_uring_setup: {IoUringProbe.Describe(error)}");
-            _buffers = BufferRing.Create(_ring, 0, RoundUp(Math.Clamp(_connections.Length * 2, 64, 8192)), BufferSize, out error)
-                ?? throw new IOException($"registering the provided-buffer ring: {IoUringProbe.Describe(error)}");
-            var batch = _state.Batch.Span;
-            _batchLength = batch.Length;
-            _batch = (byte*)NativeMemory.Alloc((nuint)batch.Length);
-            batch.CopyTo(new Span<byte>(_batch, batch.Length));
-            _socketAddress = (byte*)NativeMemory.Alloc((nuint)_address.Bytes.Length);
-            _address.Bytes.CopyTo(new Span<byte>(_socketAddress, _address.Bytes.Length));
-            _tick = (long*)NativeMemory.AllocZeroed(2 * sizeof(long));
-            _tick[1] = TickNanoseconds;
-            ArmTick();
-            CheckTimers(Stopwatch.GetTimestamp());
-            Loop();
-            _done.TrySetResult();
-        }
-        catch (IOException ex)
-        {
-            _done.TrySetException(ex);
-        }
-        finally
-        {
-            foreach (var connection in _connections)
-            {
-                Close(connection);
-            }
+        var entries = (uint)RoundUp(Math.Clamp(_connections.Length * 2, 256, 4096));
+        _ring = IoUringRing.Create(entries, sqPoll: false, out var error)
+            ?? throw new IOException($"io_uring_setup: {IoUringProbe.Describe(error)}");
+        _buffers = BufferRing.Create(_ring, 0, RoundUp(Math.Clamp(_connections.Length * 2, 64, 8192)), BufferSize, out error)
+            ?? throw new IOException($"registering the provided-buffer ring: {IoUringProbe.Describe(error)}");
+        var batch = _state.Batch.Span;
+        _batchLength = batch.Length;
+        _batch = (byte*)NativeMemory.Alloc((nuint)batch.Length);
+        batch.CopyTo(new Span<byte>(_batch, batch.Length));
+        _socketAddress = (byte*)NativeMemory.Alloc((nuint)_address.Bytes.Length);
+        _address.Bytes.CopyTo(new Span<byte>(_socketAddress, _address.Bytes.Length));
+        _tick = (long*)NativeMemory.AllocZeroed(2 * sizeof(long));
+        _tick[1] = TickNanoseconds;
+        ArmTick();
+        CheckTimers(Stopwatch.GetTimestamp());
+        Loop();
+    }
 
-            _buffers?.Dispose();
-            _ring?.Dispose();
-            NativeMemory.Free(_batch);
-            NativeMemory.Free(_socketAddress);
-            NativeMemory.Free(_tick);
-            _done.TrySetResult();
+    protected override void Release()
+    {
+        foreach (var connection in _connections)
+        {
+            Close(connection);
         }
+
+        _buffers?.Dispose();
+        _ring?.Dispose();
+        NativeMemory.Free(_batch);
+        NativeMemory.Free(_socketAddress);
+        NativeMemory.Free(_tick);
+        _batch = null;
+        _socketAddress = null;
+        _tick = null;
     }
 
     private void Loop()
