@@ -11,4 +11,11 @@ public enum GrpcCallKind
 
     /// <summary>One request, then responses for as long as the stream stays open (<c>StreamingFromServer</c>): a message each, timed from the stream's previous one.</summary>
     ServerStreaming,
+
+    /// <summary>
+    /// A stream of requests the client ends, then one response (<c>StreamingFromClient</c>): each
+    /// call streams <see cref="LoadDefaults.GrpcMessages"/> messages, and a call is counted and timed
+    /// from its first message to its response, as a unary one.
+    /// </summary>
+    ClientStreaming,
 }

@@ -21,9 +21,13 @@ internal static class GrpcMeasures
     /// </summary>
     public static readonly Measurement StreamRate = new("grpc/stream/rate", "msg/s", Max, Higher, "Messages per second of one gRPC stream: ping-pong round trips or server-stream messages, the rate over connections × streams", reduce: Avg);
 
+    /// <summary>Client streaming: the request messages a second the answered calls carried; a rate, so several load machines' add up.</summary>
+    public static readonly Measurement RequestMessageRate = new("grpc/messages/rate", "msg/s", Max, Higher, "Client streaming: request messages per second the answered calls carried (calls per second x messages per call)", reduce: Sum);
+
     public static IReadOnlyList<Measurement> All { get; } =
     [
         StreamRate,
+        RequestMessageRate,
         .. Enumerable.Range(1, GrpcStatus.Count - 1).Select(slot => new Measurement(
             StatusName(slot),
             "count",
@@ -47,6 +51,11 @@ internal static class GrpcMeasures
         if (result.MessagesPerSecondPerStream is { } perStream)
         {
             measurements[StreamRate.Name] = perStream;
+        }
+
+        if (result.RequestMessagesPerSecond is { } messages)
+        {
+            measurements[RequestMessageRate.Name] = messages;
         }
 
         for (var slot = 1; statuses is not null && slot < GrpcStatus.Count; slot++)

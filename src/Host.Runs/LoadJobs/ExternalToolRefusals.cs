@@ -24,7 +24,8 @@ internal static class ExternalToolRefusals
             return $"{tool} is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).";
         }
 
-        return options.Grpc is { Kind: not GrpcCallKind.Unary and var kind }
+        // A client stream's messages are one request body, which an external tool posts as it is.
+        return options.Grpc is { Kind: var kind } && !GrpcCall.AnsweredOnce(kind)
             ? $"{tool} cannot keep a gRPC stream open: --grpc-call {GrpcCall.NameOf(kind)} needs the built-in load (--generator builtin)."
             : null;
     }

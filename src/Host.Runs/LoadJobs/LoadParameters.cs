@@ -155,7 +155,7 @@ internal static class LoadParameters
         o => o.Grpc is { } call ? [call.ToHex()] : [],
         o => o.Grpc is { } call ? Invariant(call.Message.Length) + " bytes" : null)
     {
-        HelpGroup = ShapeGroup, Http = (o, v) => o with { Grpc = v! with { Kind = o.Grpc?.Kind ?? GrpcCallKind.Unary } },
+        HelpGroup = ShapeGroup, Http = (o, v) => o with { Grpc = v! with { Kind = o.Grpc?.Kind ?? GrpcCallKind.Unary, Messages = o.Grpc?.Messages ?? 1 } },
     };
 
     /// <summary>How each gRPC call goes (<see cref="GrpcCall.Kind"/>); run's default is the scenario's.</summary>
@@ -165,8 +165,8 @@ internal static class LoadParameters
         {
             var option = new Option<string?>("--grpc-call")
             {
-                Description = "gRPC: unary (a call per message; the default), ping-pong (a bidirectional stream kept open, its next message sent when the last is answered, as gRPC's StreamingCall; each round trip counted and timed) or server-streaming (one request, then every message the server streams counted, timed from the stream's previous one).",
-                HelpName = "unary|ping-pong|server-streaming",
+                Description = "gRPC: unary (a call per message; the default), ping-pong (a bidirectional stream kept open, its next message sent when the last is answered, as gRPC's StreamingCall; each round trip counted and timed), server-streaming (one request, then every message the server streams counted, timed from the stream's previous one) or client-streaming (each call streams --grpc-messages requests and ends its side; the one answer counted and timed as a unary call's).",
+                HelpName = "unary|ping-pong|server-streaming|client-streaming",
             };
             option.AcceptOnlyFromAmong([.. GrpcCall.KindNames]);
             return option;
@@ -179,6 +179,24 @@ internal static class LoadParameters
         Http = (o, v) => o.Grpc is { } call
             ? o with { Grpc = call with { Kind = GrpcCall.KindOf(v!) } }
             : throw new ArgumentException("--grpc-call needs --grpc-message: the message each call sends."),
+    };
+
+    /// <summary>Client streaming: the request messages each call streams (<see cref="GrpcCall.Messages"/>); run's default is the scenario's.</summary>
+    public static LoadParameter<int?> GrpcMessages { get; } = new(
+        "grpc-messages",
+        () => new Option<int?>("--grpc-messages")
+        {
+            Description = "gRPC client streaming: the request messages each call streams before it ends its side, all in one DATA frame (default 1; grpc-client-streaming: 10).",
+            HelpName = "N",
+        },
+        Int,
+        o => o.Grpc is { Messages: > 1 and var messages } ? [Invariant(messages)] : [],
+        o => o.Grpc is { Kind: GrpcCallKind.ClientStreaming, Messages: var messages } ? Invariant(messages) : null)
+    {
+        HelpGroup = ShapeGroup,
+        Http = (o, v) => o.Grpc is { Kind: GrpcCallKind.ClientStreaming } call
+            ? o with { Grpc = call with { Messages = v!.Value } }
+            : throw new ArgumentException("--grpc-messages is the messages a client-streaming call streams: it needs --grpc-call client-streaming."),
     };
 
     /// <summary>The open model's rate; 0 on the command line is the closed loop, as not giving it is.</summary>
@@ -204,7 +222,7 @@ internal static class LoadParameters
     };
 
     /// <summary>Every shared load setting, in the order the help lists them.</summary>
-    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, Engine, GrpcMessage, GrpcKind, Rate];
+    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, Engine, GrpcMessage, GrpcKind, GrpcMessages, Rate];
 
     /// <summary>The options under <paramref name="group"/>, as the help lists them.</summary>
     public static IReadOnlyList<string> Flags(string group) => [.. All.Where(p => p.HelpGroup == group).Select(p => p.Flag)];

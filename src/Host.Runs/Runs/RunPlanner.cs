@@ -48,7 +48,7 @@ internal static class RunPlanner
             IWebSocketScenario ws => WebSocketJob(choices, ws),
             _ => HttpJob(choices.Generator, wire),
         };
-        if (loadJob is H2loadLoadJob && scenario.Load is { GrpcMessage: not null, GrpcKind: not GrpcCallKind.Unary })
+        if (loadJob is H2loadLoadJob && scenario.Load is { GrpcMessage: not null, GrpcKind: var grpcKind } && !Load.Protocols.Grpc.GrpcCall.AnsweredOnce(grpcKind))
         {
             throw new UsageException($"h2load cannot keep a gRPC stream open: '{scenario.Name}' needs the built-in load (--generator builtin).");
         }
@@ -104,7 +104,7 @@ internal static class RunPlanner
                 WarmupMax = shape.Get(LoadParameters.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null,
                 Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
                 Http2 = wire.Protocol == HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
-                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) { Kind = scenario.Load.GrpcKind } : null,
+                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) { Kind = scenario.Load.GrpcKind, Messages = scenario.Load.GrpcMessages } : null,
             }),
         };
         CheckLoad(request, shape, choices.FindMax);
@@ -191,12 +191,7 @@ internal static class RunPlanner
     /// <summary>The wire the server is served over: the one asked for, checked against the scenario and the server.</summary>
     private static HttpWire Wire(HttpWire asked, IScenario scenario, IServerModel server)
     {
-        if (scenario.Load.GrpcMessage is not null && asked.Protocol == HttpWireProtocol.Http1)
-        {
-            // gRPC is HTTP/2's: h2c, or h2 with --tls.
-            asked = asked with { Protocol = HttpWireProtocol.Http2 };
-        }
-
+        asked = ScenarioWire.For(asked, scenario);
         if (asked == HttpWire.Cleartext)
         {
             return asked;

@@ -91,10 +91,10 @@ internal sealed class ServerVerification
         var database = _choices.Database;
         if (Model is null)
         {
-            return await Verifier.VerifyAsync(scenario, _choices.Running!, cancellationToken, database, _choices.Wire);
+            return await Verifier.VerifyAsync(scenario, _choices.Running!, cancellationToken, database, ScenarioWire.For(_choices.Wire, scenario));
         }
 
-        var wire = scenario is ITcpScenario or IWebSocketScenario ? HttpWire.Cleartext : _choices.Wire;
+        var wire = scenario is ITcpScenario or IWebSocketScenario ? HttpWire.Cleartext : ScenarioWire.For(_choices.Wire, scenario);
         var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : wire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
         var control = OsPlatform.CreateProcessControl();
         await using var opened = scenario is IDatabaseScenario databaseScenario ? await RunDatabase.OpenAsync(databaseScenario, database, null, control, cancellationToken) : null;

@@ -23,7 +23,7 @@ internal static class GrpcChecks
     public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IScenario scenario, Uri server, HttpWire wire, IResponseValidator? validator, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        var call = new GrpcCall(scenario.Load.GrpcMessage ?? throw new ArgumentException($"'{scenario.Name}' is not a gRPC scenario."));
+        var call = new GrpcCall(scenario.Load.GrpcMessage ?? throw new ArgumentException($"'{scenario.Name}' is not a gRPC scenario.")) { Kind = scenario.Load.GrpcKind, Messages = scenario.Load.GrpcMessages };
         var method = scenario.Load.Path;
         var stream = scenario.Load.GrpcKind == GrpcCallKind.ServerStreaming;
         using var handler = new SocketsHttpHandler

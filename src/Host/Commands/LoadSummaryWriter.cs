@@ -71,6 +71,11 @@ internal static class LoadSummaryWriter
             writer.WriteLine(string.Create(c, $"  per stream: {perStream,12:0.00} messages/sec ({result.GrpcCall}, {result.Connections * result.PipelineDepth} streams)"));
         }
 
+        if (result.RequestMessagesPerSecond is { } sent)
+        {
+            writer.WriteLine(string.Create(c, $"  requests:   {sent,12:0.00} messages/sec (client-streaming, {result.GrpcMessagesPerCall} a call)"));
+        }
+
         writer.WriteLine(string.Create(c, $"Transfer/sec: {result.ThroughputMegabytesPerSecond,10:0.00}MB"));
         if (result.Requests > 0)
         {

@@ -106,6 +106,7 @@ public static class HttpLoadGenerator
             Tls = state.Negotiated,
             GrpcStatuses = options.Grpc is null ? null : GrpcStatuses(total),
             GrpcCall = options.Grpc is { } call ? Protocols.Grpc.GrpcCall.NameOf(call.Kind) : null,
+            GrpcMessagesPerCall = options.Grpc?.Messages ?? 1,
         };
     }
 }

@@ -100,9 +100,9 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
             throw new ArgumentException(refusal);
         }
 
-        if (Grpc is { Kind: not GrpcCallKind.Unary } && Rate is not null)
+        if (Grpc is { } call && !Protocols.Grpc.GrpcCall.AnsweredOnce(call.Kind) && Rate is not null)
         {
-            throw new ArgumentException("--rate sends each request at its own time, and a stream's messages go as it answers them: the open model takes unary calls.");
+            throw new ArgumentException("--rate sends each request at its own time, and a stream's messages go as it answers them: the open model takes unary and client-streaming calls.");
         }
 
         if (Http2 && !KeepAlive)

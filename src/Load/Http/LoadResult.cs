@@ -34,11 +34,17 @@ public sealed record LoadResult : Core.LoadWindowResult
 
     public long BytesReceived { get; init; }
 
-    /// <summary>How the gRPC calls went (<c>unary</c>, <c>ping-pong</c>, <c>server-streaming</c>); null when the load made no gRPC calls.</summary>
+    /// <summary>How the gRPC calls went (<c>unary</c>, <c>ping-pong</c>, <c>server-streaming</c>, <c>client-streaming</c>); null when the load made no gRPC calls.</summary>
     public string? GrpcCall { get; init; }
 
     /// <summary>gRPC streams (ping-pong, server streaming): the messages per second of one stream, the rate over connections × streams; null otherwise.</summary>
     public double? MessagesPerSecondPerStream => GrpcCall is "ping-pong" or "server-streaming" && Connections * PipelineDepth > 0 ? RequestsPerSecond / (Connections * PipelineDepth) : null;
+
+    /// <summary>Client streaming: the request messages each call streamed; 1 otherwise.</summary>
+    public int GrpcMessagesPerCall { get; init; } = 1;
+
+    /// <summary>Client streaming: the request messages a second the answered calls carried (calls a second × messages a call); null otherwise.</summary>
+    public double? RequestMessagesPerSecond => GrpcCall is "client-streaming" ? RequestsPerSecond * GrpcMessagesPerCall : null;
 
     /// <summary>gRPC calls answered in the window by status name (OK included; "missing": no grpc-status); null when the load made no gRPC calls.</summary>
     public IReadOnlyDictionary<string, long>? GrpcStatuses { get; init; }

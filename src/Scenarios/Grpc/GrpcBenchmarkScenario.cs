@@ -8,7 +8,7 @@ namespace Benchmarks.Scenarios.Grpc;
 /// <summary>
 /// What the gRPC scenarios share: gRPC's benchmark service on Grpc.AspNetCore, a request asking
 /// for a <see cref="ResponseSize"/>-byte payload, and an answer checked byte for byte. Each
-/// scenario names the method its load calls and how (unary, ping-pong, server streaming).
+/// scenario names the method its load calls and how (unary, ping-pong, server or client streaming).
 /// </summary>
 public abstract class GrpcBenchmarkScenario : IEndpointScenario
 {
@@ -23,11 +23,12 @@ public abstract class GrpcBenchmarkScenario : IEndpointScenario
         ServicePath + "UnaryCall", ServicePath + "StreamingCall", ServicePath + "StreamingFromServer", ServicePath + "StreamingFromClient", ServicePath + "StreamingBothWays",
     ];
 
-    private protected GrpcBenchmarkScenario(string method, GrpcCallKind kind) =>
+    private protected GrpcBenchmarkScenario(string method, GrpcCallKind kind, int messages = 1) =>
         Load = new(ServicePath + method, PipelineDepth: 1, Connections: 64)
         {
             GrpcMessage = new SimpleRequest { ResponseSize = ResponseSize }.ToByteArray(),
             GrpcKind = kind,
+            GrpcMessages = messages,
         };
 
     public abstract string Name { get; }

@@ -115,7 +115,18 @@ public sealed class LoadArgumentsRoundTripTests
             Rate = random.Next(2) == 0 ? null : random.Next(1, 2_000) * 500,
             Headers = [.. Enumerable.Range(0, random.Next(3)).Select(h => new KeyValuePair<string, string>($"X-Test-{h}", $"value {random.Next()}"))],
             Engine = (HttpLoadEngine)random.Next(4),
-            Grpc = http2 && random.Next(2) == 0 ? new Benchmarks.Load.Protocols.Grpc.GrpcCall([.. Enumerable.Range(0, random.Next(0, 64)).Select(_ => (byte)random.Next(256))]) { Kind = (Benchmarks.Scenarios.GrpcCallKind)random.Next(3) } : null,
+            Grpc = http2 && random.Next(2) == 0 ? RandomCall(random) : null,
+        };
+    }
+
+    /// <summary>A call of any kind; a client stream of 1 to 100 messages.</summary>
+    private static Benchmarks.Load.Protocols.Grpc.GrpcCall RandomCall(Random random)
+    {
+        var kind = (Benchmarks.Scenarios.GrpcCallKind)random.Next(4);
+        return new Benchmarks.Load.Protocols.Grpc.GrpcCall([.. Enumerable.Range(0, random.Next(0, 64)).Select(_ => (byte)random.Next(256))])
+        {
+            Kind = kind,
+            Messages = kind == Benchmarks.Scenarios.GrpcCallKind.ClientStreaming ? random.Next(1, 101) : 1,
         };
     }
 }

@@ -50,6 +50,31 @@ public sealed class GrpcProtocolTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_client_stream_sends_its_messages_in_the_one_data_frame_that_ends_it_and_is_answered_once()
+    {
+        var call = new GrpcCall([0x10, 0x0a]) { Kind = GrpcCallKind.ClientStreaming, Messages = 3 };
+        var blocks = Http2RequestBlock.Build(new HttpLoadOptions { Url = s_method, Http2 = true, Grpc = call });
+        Assert.Equal([0, 0, 0, 0, 2, 0x10, 0x0a, 0, 0, 0, 0, 2, 0x10, 0x0a, 0, 0, 0, 0, 2, 0x10, 0x0a], blocks.Body);
+        var frames = new Http2RequestFrames(blocks);
+        var buffer = new byte[frames.MaxLength];
+        var length = frames.Write(buffer, 1);
+        Assert.True(Http2Frame.TryRead(buffer, out var headers));
+        Assert.True(Http2Frame.TryRead(buffer.AsSpan(Http2Frame.HeaderLength + headers.Length), out var data));
+        Assert.Equal((Http2FrameType.Data, 21, Http2Frame.EndStream), (data.Type, data.Length, data.Flags));
+        Assert.Equal(length, Http2Frame.HeaderLength + headers.Length + Http2Frame.HeaderLength + 21);
+        Assert.True(GrpcCall.AnsweredOnce(GrpcCallKind.ClientStreaming) && GrpcCall.AnsweredOnce(GrpcCallKind.Unary));
+        Assert.False(GrpcCall.AnsweredOnce(GrpcCallKind.PingPong) || GrpcCall.AnsweredOnce(GrpcCallKind.ServerStreaming));
+        Assert.Equal("client-streaming", GrpcCall.NameOf(GrpcCallKind.ClientStreaming));
+        Assert.NotEqual(call, call with { Messages = 2 });
+
+        // What does not fit one DATA frame, or no message at all, is refused in one line.
+        Assert.Contains("sends 1 to 2,340 of them here", Assert.Throws<ArgumentException>(() => call with { Messages = 2_341 }).Message, StringComparison.Ordinal);
+        Assert.Throws<ArgumentException>(() => call with { Messages = 0 });
+        Assert.Equal(2_340, (call with { Messages = 2_340 }).Framed().Length / 7);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void A_request_message_is_read_from_hex_or_a_file_and_one_that_cannot_be_sent_is_refused_in_one_line()
     {
         Assert.Equal(new GrpcCall([0x10, 0x0a]), GrpcCall.Parse("hex:100A"));

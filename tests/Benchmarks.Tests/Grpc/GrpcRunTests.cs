@@ -19,6 +19,7 @@ public sealed class GrpcRunTests
     [InlineData("grpc-unary", "h2load", "UnaryCall", "unary")]
     [InlineData("grpc-ping-pong", "builtin", "StreamingCall", "ping-pong")]
     [InlineData("grpc-server-streaming", "builtin", "StreamingFromServer", "server-streaming")]
+    [InlineData("grpc-client-streaming", "builtin", "StreamingFromClient", "client-streaming")]
     public async Task A_grpc_run_is_verified_loaded_over_http2_and_stored_with_its_call_rate(string scenario, string generator, string method, string call)
     {
         Tools.Require("h2load");
@@ -35,10 +36,22 @@ public sealed class GrpcRunTests
         Assert.True(m["http/rps/mean"] > 100 && m["http/requests/badresponses"] == 0, run.ToString());
         Assert.DoesNotContain(m.Keys, k => k.StartsWith("grpc/status/", StringComparison.Ordinal));
 
-        // A stream's own rate: the run's over its 8 connections × 4 streams; none for unary calls.
+        // A stream's own rate: the run's over its 8 connections × 4 streams; none for unary calls, nor
+        // for client streams, each a call of 10 request messages and one answer.
         if (call == "unary")
         {
             Assert.False(m.ContainsKey("grpc/stream/rate"));
+        }
+        else if (call == "client-streaming")
+        {
+            Assert.False(m.ContainsKey("grpc/stream/rate"));
+            Assert.Equal("10", document.Parameters["grpc-messages"]);
+            Assert.InRange(m["grpc/messages/rate"], m["http/rps/mean"] * 10 * 0.999, m["http/rps/mean"] * 10 * 1.001);
+
+            // verify takes the scenario's wire as run does: gRPC over h2c without --protocol.
+            var verify = await HostRun.StartAsync(results, s_timeout, "verify", "--scenario", scenario);
+            Assert.True(verify.ExitCode == 0, verify.ToString());
+            Assert.Contains("(over h2c)", verify.Output, StringComparison.Ordinal);
         }
         else
         {

@@ -13,7 +13,7 @@ public sealed class BadInputTests
 
     [Trait("Tier", "Fast")]
     [Theory]
-    [InlineData("Unknown scenario 'nope'. Available: db, fortunes, grpc-ping-pong, grpc-server-streaming, grpc-unary, json, pipelined, plaintext, queries, tcp-echo, updates, ws-broadcast, ws-connect, ws-echo.", "run", "nope")]
+    [InlineData("Unknown scenario 'nope'. Available: db, fortunes, grpc-client-streaming, grpc-ping-pong, grpc-server-streaming, grpc-unary, json, pipelined, plaintext, queries, tcp-echo, updates, ws-broadcast, ws-connect, ws-echo.", "run", "nope")]
     [InlineData("Unknown server 'iis'. Available: httpsys, iouring, kestrel, libuv, sockets", "run", "plaintext", "--server", "iis")]
     [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
     [InlineData("'fortunes' reads a database: set BENCHMARKS_DATABASE", "serve", "--scenario", "fortunes", "--urls", "http://127.0.0.1:1")]

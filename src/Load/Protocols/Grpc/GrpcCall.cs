@@ -15,8 +15,16 @@ public sealed record GrpcCall
     /// <summary>The prefix of a message on the wire: a compressed flag and a big-endian length.</summary>
     public const int PrefixLength = 5;
 
-    /// <summary>The largest request message: its framed bytes fit one DATA frame of the default maximum size (16,384 bytes).</summary>
-    public const int MaxMessageLength = (16 * 1024) - PrefixLength;
+    /// <summary>The largest request body: what one DATA frame of the default maximum size carries (16,384 bytes).</summary>
+    public const int MaxBodyLength = 16 * 1024;
+
+    /// <summary>The largest request message: its framed bytes fit one DATA frame.</summary>
+    public const int MaxMessageLength = MaxBodyLength - PrefixLength;
+
+    /// <summary>The most request messages a client-streaming call streams (<see cref="Messages"/>).</summary>
+    public const int MaxMessages = 10_000;
+
+    private readonly int _messages = 1;
 
     public GrpcCall(byte[] message)
     {
@@ -34,15 +42,38 @@ public sealed record GrpcCall
 
     /// <summary>
     /// How each call goes (<see cref="GrpcCallKind"/>): unary; a ping-pong stream, its next message
-    /// sent when the last is answered and each round trip counted; or a server stream, each message
-    /// the server sends counted.
+    /// sent when the last is answered and each round trip counted; a server stream, each message
+    /// the server sends counted; or a client stream of <see cref="Messages"/> requests, answered once.
     /// </summary>
     public GrpcCallKind Kind { get; init; }
 
-    /// <summary>The kinds' names as <c>--grpc-call</c> takes them and documents store them.</summary>
-    public static IReadOnlyList<string> KindNames { get; } = ["unary", "ping-pong", "server-streaming"];
+    /// <summary>
+    /// Client streaming: the request messages a call streams before it ends its side (1 to
+    /// <see cref="MaxMessages"/>, all of them in one DATA frame with END_STREAM, as a client that
+    /// has them ready sends them); 1 for the other kinds.
+    /// </summary>
+    public int Messages
+    {
+        get => _messages;
+        init
+        {
+            if (value is < 1 or > MaxMessages || (long)value * (PrefixLength + Message.Length) > MaxBodyLength)
+            {
+                throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"{value:n0} request messages of {Message.Length:n0} bytes a call do not fit: a client-streaming call sends 1 to {Math.Min(MaxMessages, MaxBodyLength / (PrefixLength + Message.Length)):n0} of them here ({MaxBodyLength:n0} bytes, one DATA frame)."));
+            }
 
-    /// <summary>The kind's name: <c>unary</c>, <c>ping-pong</c> or <c>server-streaming</c>.</summary>
+            _messages = value;
+        }
+    }
+
+    /// <summary>The kinds' names as <c>--grpc-call</c> takes them and documents store them.</summary>
+    public static IReadOnlyList<string> KindNames { get; } = ["unary", "ping-pong", "server-streaming", "client-streaming"];
+
+    /// <summary>Whether the engines run a call of <paramref name="kind"/> as one request and one response (unary, and client streaming: its messages are one request body).</summary>
+    public static bool AnsweredOnce(GrpcCallKind kind) => kind is GrpcCallKind.Unary or GrpcCallKind.ClientStreaming;
+
+    /// <summary>The kind's name: <c>unary</c>, <c>ping-pong</c>, <c>server-streaming</c> or <c>client-streaming</c>.</summary>
     public static string NameOf(GrpcCallKind kind) => KindNames[(int)kind];
 
     /// <summary>The kind <paramref name="name"/> names (one of <see cref="KindNames"/>).</summary>
@@ -57,12 +88,17 @@ public sealed record GrpcCall
         new("te", "trailers"),
     ];
 
-    /// <summary>The message as the request's DATA carries it: uncompressed, its length before it.</summary>
+    /// <summary>The message as the request's DATA carries it: uncompressed, its length before it; <see cref="Messages"/> times over for a client stream.</summary>
     public byte[] Framed()
     {
-        var framed = new byte[PrefixLength + Message.Length];
-        BinaryPrimitives.WriteInt32BigEndian(framed.AsSpan(1), Message.Length);
-        Message.CopyTo(framed, PrefixLength);
+        var one = PrefixLength + Message.Length;
+        var framed = new byte[one * Messages];
+        for (var i = 0; i < Messages; i++)
+        {
+            BinaryPrimitives.WriteInt32BigEndian(framed.AsSpan((i * one) + 1), Message.Length);
+            Message.CopyTo(framed, (i * one) + PrefixLength);
+        }
+
         return framed;
     }
 
@@ -99,7 +135,7 @@ public sealed record GrpcCall
             : new GrpcCall(File.ReadAllBytes(value));
     }
 
-    public bool Equals(GrpcCall? other) => other is not null && Kind == other.Kind && Message.AsSpan().SequenceEqual(other.Message);
+    public bool Equals(GrpcCall? other) => other is not null && Kind == other.Kind && Messages == other.Messages && Message.AsSpan().SequenceEqual(other.Message);
 
     public override int GetHashCode() => Message.Length;
 }

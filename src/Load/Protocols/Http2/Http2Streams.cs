@@ -111,7 +111,7 @@ internal sealed class Http2Streams
     public void Complete(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected, bool measuring = false)
     {
         ref var slot = ref _slots[index];
-        if (_kind != Scenarios.GrpcCallKind.Unary)
+        if (!Protocols.Grpc.GrpcCall.AnsweredOnce(_kind))
         {
             EndStream(index, measuring, now, ref counters, histogram, uncorrected);
             return;
