@@ -130,6 +130,23 @@ status=0
 dotnet test Benchmarks.sln -c Release --no-build --results-directory "$results" \
   --logger "trx;LogFileName=tests.trx" --logger "console;verbosity=normal" || status=$?
 
+# Nothing a test started outlives the suite: a process of the host the tests start, of the Windows
+# build under Wine, or running from a test's folder that is still there 10 s after the last test is
+# named, stopped and counted as a failure (pgrep leaves itself out).
+leftover_pattern="$BENCHMARKS_TEST_HOST/|$(pwd)/artifacts/windows/publish/|/benchmarks-tests/"
+leftovers=""
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  leftovers=$(pgrep -af -- "$leftover_pattern" || true)
+  [ -z "$leftovers" ] && break
+  sleep 1
+done
+if [ -n "$leftovers" ]; then
+  echo "error: left running after the tests (stopped now):" >&2
+  echo "$leftovers" | sed 's/^/    /' | cut -c1-300 >&2
+  pkill -KILL -f -- "$leftover_pattern" || true
+  status=1
+fi
+
 trx="$results/tests.trx"
 if [ -f "$trx" ]; then
   counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
@@ -151,6 +168,7 @@ for r in et.parse(sys.argv[1]).getroot().iterfind(".//t:UnitTestResult[@outcome=
 PY
   fi
   stage "done"
+  [ -n "$leftovers" ] && failed=$(( ${failed:-0} + 1 ))
   echo "${passed:-0} passed, ${failed:-0} failed"
 else
   echo "0 passed, 1 failed"
