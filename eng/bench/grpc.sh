@@ -12,6 +12,8 @@
 # instead (StreamingCall kept open, a message answered before the next goes, round trips counted)
 # with the built-in load and Grpc.Net.Client: h2load cannot hold a stream open. CALL=server-streaming
 # counts the messages of StreamingFromServer streams, each sending for as long as the load lasts.
+# CALL=client-streaming calls StreamingFromClient with 10 request messages a call, the built-in load
+# (--grpc-messages 10) against h2load posting the same 10 framed messages as one body.
 #
 #   eng/bench/grpc.sh   (DURATION=8 WARMUP=3 ROUNDS=3 CELLS="16x4 64x1 64x16" CALL=unary OUT=/tmp/...)
 set -euo pipefail
@@ -27,6 +29,7 @@ out=${OUT:-/tmp/benchmarks-grpc}
 case $call in
   ping-pong) loads="builtin dotnet"; method_name=StreamingCall ;;
   server-streaming) loads="builtin dotnet"; method_name=StreamingFromServer ;;
+  client-streaming) loads="builtin h2load"; method_name=StreamingFromClient ;;
   *) loads="builtin h2load dotnet"; method_name=UnaryCall ;;
 esac
 bash "$root/eng/install-tools.sh" h2load
@@ -40,17 +43,20 @@ taskset -c 0 "$exe" serve --scenario grpc-unary --server kestrel --protocol h2c 
 server=$!
 trap 'kill $server 2> /dev/null || true; wait $server 2> /dev/null || true' EXIT
 for _ in $(seq 1 100); do grep -q "Application started" "$out/server.log" && break; sleep 0.1; done
-# SimpleRequest { response_size: 10 }, framed for h2load.
-printf '\x00\x00\x00\x00\x02\x10\x0a' > "$out/request.bin"
+# SimpleRequest { response_size: 10 }, framed for h2load (a client stream: 10 of them, one body).
+messages=1 more=""
+if [ "$call" = client-streaming ]; then messages=10 more="--grpc-messages 10"; fi
+: > "$out/request.bin"
+for _ in $(seq 1 $messages); do printf '\x00\x00\x00\x00\x02\x10\x0a' >> "$out/request.bin"; done
 # The server warms up (JIT, tiering) under a load that is not measured: the first cell's first load would carry it.
-taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" -c 16 --streams 4 -t 1 -w 0s -d 8s > "$out/server-warmup.txt" 2>&1
+taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" $more -c 16 --streams 4 -t 1 -w 0s -d 8s > "$out/server-warmup.txt" 2>&1
 
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
 
 measure() { # name connections calls round
   local name=$1 c=$2 m=$3 round=$4 file="$out/$1-$2x$3-$4.txt"
   case $name in
-    builtin) taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" -c "$c" --streams "$m" -t 1 -w "${warmup}s" -d "${duration}s" --json "$file.json" > "$file" 2>&1 & ;;
+    builtin) taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" $more -c "$c" --streams "$m" -t 1 -w "${warmup}s" -d "${duration}s" --json "$file.json" > "$file" 2>&1 & ;;
     h2load) taskset -c 1 h2load -c "$c" -m "$m" -t 1 --warm-up-time "$warmup" -D "$duration" -d "$out/request.bin" -H 'content-type: application/grpc' -H 'te: trailers' "$method" > "$file" 2>&1 & ;;
     dotnet) taskset -c 1 "$client" "http://127.0.0.1:$port" "$c" "$m" "$warmup" "$duration" ${call/unary/} > "$file" 2>&1 & ;;
   esac
