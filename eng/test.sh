@@ -124,26 +124,41 @@ fi
 bash eng/postgres.sh start 25432 >/dev/null
 
 stage "test"
+export BENCHMARKS_TEST_SUITE="$$-$(date +%s%N)"
 results="$(pwd)/artifacts/test-results"
 rm -rf "$results"
 status=0
 dotnet test Benchmarks.sln -c Release --no-build --results-directory "$results" \
   --logger "trx;LogFileName=tests.trx" --logger "console;verbosity=normal" || status=$?
 
-# Nothing a test started outlives the suite: a process of the host the tests start, of the Windows
-# build under Wine, or running from a test's folder that is still there 10 s after the last test is
-# named, stopped and counted as a failure (pgrep leaves itself out).
-leftover_pattern="$BENCHMARKS_TEST_HOST/|$(pwd)/artifacts/windows/publish/|/benchmarks-tests/"
+# Nothing a test started outlives the suite: every process the tests start inherits this run's own
+# mark (BENCHMARKS_TEST_SUITE), and one that still carries it 10 s after the last test is named,
+# stopped and counted as a failure. Only this run's processes carry it: another suite or a test run
+# beside this one on the same machine is left alone.
+suite_leftovers() {
+  local environ pid
+  for environ in /proc/[0-9]*/environ; do
+    pid=${environ#/proc/}; pid=${pid%/environ}
+    [ "$pid" = "$$" ] && continue
+    # Kernel threads and processes gone since the list was made have no environment to read.
+    if { tr '\0' '\n' < "$environ"; } 2>/dev/null | grep -qx "BENCHMARKS_TEST_SUITE=$BENCHMARKS_TEST_SUITE"; then
+      local command; command=$({ tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | cut -c1-300)
+      # The SDK's own build nodes that dotnet test may leave idle are its, not a test's.
+      case $command in *MSBuild.dll*nodemode*|*VBCSCompiler*) continue ;; esac
+      echo "$pid $command"
+    fi
+  done
+}
 leftovers=""
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-  leftovers=$(pgrep -af -- "$leftover_pattern" || true)
+  leftovers=$(suite_leftovers)
   [ -z "$leftovers" ] && break
   sleep 1
 done
 if [ -n "$leftovers" ]; then
   echo "error: left running after the tests (stopped now):" >&2
-  echo "$leftovers" | sed 's/^/    /' | cut -c1-300 >&2
-  pkill -KILL -f -- "$leftover_pattern" || true
+  echo "$leftovers" | sed 's/^/    /' >&2
+  kill -KILL $(echo "$leftovers" | cut -d' ' -f1) 2>/dev/null || true
   status=1
 fi
 
