@@ -6,7 +6,8 @@ Each cell is run --reps times with the host given; every run document's causes a
 and the script prints, for the runtime's causes and for the machine's, a confusion matrix
 (expected x named), precision and recall per cause, the false alarms on healthy cells, and
 the cells whose verdict flipped between repetitions. A cell is right when every repetition
-names its runtime cause (or none) and a machine cause in its list.
+names its runtime cause (or none) and a machine cause in its list, or says its machine cause is
+unclear (an abstention, counted apart: past a quarter of the machine stolen the verdict says so).
 
   eng/verdicts/measure.py --host src/Host/bin/Release/net10.0/benchmarks --reps 3 [--cells NAME,...] [--out DIR]
   eng/verdicts/measure.py --read DIR        # the matrix of runs already made
@@ -45,7 +46,10 @@ def kinds_of(document):
     if causes:
         runtime = {c["kind"] for c in causes if c["kind"] in RUNTIME_KINDS and c.get("certainty", "sure") == "sure"}
         unclear = {c["kind"] for c in causes if c["kind"] in RUNTIME_KINDS and c.get("certainty") == "unclear"}
-        machine = [c["kind"] for c in causes if c["kind"] not in RUNTIME_KINDS and c["kind"] not in ("tls", "rate-not-met")]
+        # A machine cause said as unclear (past a quarter of the machine stolen, or figures that conflict)
+        # abstains: it is counted as "unclear", neither right nor a wrong cause.
+        machine = [c["kind"] if c.get("certainty", "sure") == "sure" else "unclear"
+                   for c in causes if c["kind"] not in RUNTIME_KINDS and c["kind"] not in ("tls", "rate-not-met")]
         return runtime, machine[:1], unclear
     line = document.get("bottleneck") or ""
     runtime, machine = set(), []
@@ -142,7 +146,7 @@ def report(out, cells):
         return expected if expected in named else (named[0] if named else "none")
 
     matrix("Inside the runtime", rows, lambda r: r["cell"]["runtime"], runtime_named, RUNTIME_KINDS)
-    machine_kinds = sorted({k for c in cells for k in c["machine"]} | {r["machine"] for r in rows} - {"none"})
+    machine_kinds = sorted({k for c in cells for k in c["machine"]} | {r["machine"] for r in rows} - {"none", "unclear"}) + ["unclear"]
     matrix("The machine (first machine-level cause; expected: the cell's first)", rows,
            lambda r: r["machine"] if r["machine"] in r["cell"]["machine"] else r["cell"]["machine"][0], lambda r: r["machine"], machine_kinds)
 
@@ -153,7 +157,8 @@ def report(out, cells):
         if not mine:
             continue
         verdicts = {(tuple(sorted(r["runtime"])), r["machine"]) for r in mine}
-        right = all((cell["runtime"] in r["runtime"] if cell["runtime"] != "none" else not r["runtime"]) and r["machine"] in cell["machine"] for r in mine)
+        right = all((cell["runtime"] in r["runtime"] if cell["runtime"] != "none" else not r["runtime"]) and r["machine"] in cell["machine"] + ["unclear"] for r in mine)
+        abstained = sum(1 for r in mine if r["machine"] == "unclear")
         if cell["group"] == "healthy":
             healthy_runs += len(mine)
             false_alarms += sum(1 for r in mine if r["runtime"] - {cell["runtime"]})
@@ -162,7 +167,7 @@ def report(out, cells):
         wrong_cells += not right
         unclear = sum(1 for r in mine if r["unclear"])
         print(f"  {'ok   ' if right else 'WRONG'} {cell['name']:<28} {len(mine)} runs; named: " + "; ".join(f"{'+'.join(rt) or 'none'} / {m}" for rt, m in sorted(verdicts))
-              + (" (flips)" if flips else "") + (f" ({unclear} unclear)" if unclear else ""))
+              + (" (flips)" if flips else "") + (f" ({unclear} unclear)" if unclear else "") + (f" ({abstained} machine cause unclear)" if abstained else ""))
     judged = [r for r in rows if r["warm"] == 1 and r["window"] not in (None, "empty", "too short")]
     unsteady = [r for r in judged if r["window"] != "steady"]
     print(f"\nwindows after a warm-up that ended steady: {len(judged)}; not steady: {len(unsteady)}"

@@ -205,6 +205,45 @@ public sealed class RunVerdictTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void Busy_figures_are_of_the_time_the_hypervisor_left_and_unclear_past_a_quarter_stolen()
+    {
+        // The server pinned to one CPU of two, at 35% of the machine: 70% of its CPU's wall time.
+        var run = SampleRuns.Of(2, ("benchmarks/cpu/mean", 35), ("benchmarks/cpu/user", 30), ("benchmarks/cpu/kernel", 5), ("machine/cpu/idle", 40));
+        run.Parameters["server-cpus"] = "0";
+        run.Parameters["load-cpus"] = "1";
+        Assert.Equal("nothing-saturated", BottleneckRule.Judge(run)[0].Kind);
+
+        // With 24% of the machine stolen, those 70% were 92% of the time the guest had: the CPU was full.
+        run.Measurements["machine/cpu/steal"] = 24;
+        var causes = BottleneckRule.Judge(run);
+        Assert.Equal("server-cpu", causes[0].Kind);
+        Assert.Equal(VerdictCause.Sure, causes[0].Certainty);
+        Assert.StartsWith("the stack: the server kept its CPU 92% busy", causes[0].Text, StringComparison.Ordinal);
+        Assert.Equal(92.1, causes[0].Evidence["server/busy"], 1);
+        Assert.Equal("noisy", causes[^1].Kind);
+
+        // Never busier than full, though the machine's mean steal would say so.
+        run.Measurements["benchmarks/cpu/mean"] = 48;
+        Assert.Equal(100, BottleneckRule.Judge(run)[0].Evidence["server/busy"], 3);
+
+        // A quarter stolen or more: the cause is said, as unclear.
+        run.Measurements["benchmarks/cpu/mean"] = 35;
+        run.Measurements["machine/cpu/steal"] = 30;
+        causes = BottleneckRule.Judge(run);
+        Assert.Equal("server-cpu", causes[0].Kind);
+        Assert.Equal(VerdictCause.Unclear, causes[0].Certainty);
+        Assert.StartsWith("unclear with 30% stolen: the stack: the server kept its CPU 100% busy", causes[0].Text, StringComparison.Ordinal);
+
+        // A wire that dropped packets is counted, not timed: steal leaves it sure.
+        run.Measurements["benchmarks/cpu/mean"] = 10;
+        run.Measurements["net/drops"] = 1_200;
+        run.Measurements["net/drops/share"] = 0.8;
+        causes = BottleneckRule.Judge(run);
+        Assert.Equal(("wire", VerdictCause.Sure), (causes[0].Kind, causes[0].Certainty));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void The_wire_shared_cpus_and_steal_are_named()
     {
         var run = SampleRuns.Of(2,
@@ -237,7 +276,8 @@ public sealed class RunVerdictTests
         run.Measurements["machine/cpu/steal"] = 12;
         var verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
         Assert.StartsWith("the machine:", verdict, StringComparison.Ordinal);
-        Assert.Contains("noisy: the hypervisor took 12% of the machine (steal)", verdict, StringComparison.Ordinal);
+        Assert.Contains("noisy: the hypervisor took 12% of the machine (steal; CPUs' busy figures are of the time it left)", verdict, StringComparison.Ordinal);
+        run.Measurements.Remove("machine/cpu/steal");
 
         // Pinned together on one CPU and filling it: the load took its share of the server's CPU.
         run.Parameters["server-cpus"] = "0";
