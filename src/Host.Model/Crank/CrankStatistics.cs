@@ -10,7 +10,8 @@ namespace Benchmarks.Host.Crank;
 /// </summary>
 internal static class CrankStatistics
 {
-    public static string Format(IReadOnlyDictionary<string, double> measurements, DateTimeOffset timestamp)
+    /// <param name="texts">Text measurements, printed without metadata: crank keeps them per job instance and reduces none (a load's latency histogram).</param>
+    public static string Format(IReadOnlyDictionary<string, double> measurements, DateTimeOffset timestamp, IReadOnlyDictionary<string, string>? texts = null)
     {
         ArgumentNullException.ThrowIfNull(measurements);
         var metadata = new JsonArray();
@@ -23,6 +24,16 @@ internal static class CrankStatistics
                 ["timestamp"] = timestamp.UtcDateTime,
                 ["name"] = name,
                 ["value"] = value,
+            });
+        }
+
+        foreach (var (name, text) in texts ?? new Dictionary<string, string>())
+        {
+            values.Add(new JsonObject
+            {
+                ["timestamp"] = timestamp.UtcDateTime,
+                ["name"] = name,
+                ["value"] = text,
             });
         }
 

@@ -37,7 +37,7 @@ internal static class HttpMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, Throughput, Bytes, .. ConnectMeasures.Http.All, FirstByteMean, FirstByte50, FirstByte99, .. ConnectMeasures.TlsHandshake.All, HandshakeErrors,
+        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, .. LatencyMeasures.HttpMerged.All, Throughput, Bytes, .. ConnectMeasures.Http.All, FirstByteMean, FirstByte50, FirstByte99, .. ConnectMeasures.TlsHandshake.All, HandshakeErrors,
         .. OpenModelMeasures.Http.All,
     ];
 }

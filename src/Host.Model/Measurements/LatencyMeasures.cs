@@ -21,8 +21,23 @@ internal sealed class LatencyMeasures
 
     public static readonly LatencyMeasures Tcp = new("tcp/rtt", "TCP round trip", MeasurementRole.TailLatency);
 
+    /// <summary>
+    /// HTTP's latency over every load instance of a crank job (two load boxes or more), from their
+    /// histograms merged: the percentiles of all their requests together. crank's own reduce takes
+    /// the largest of each instance's percentile (<c>http/latency/99</c>: the worse box's p99), which is
+    /// not a percentile of anything; <c>results import</c> writes these beside it.
+    /// </summary>
+    public static readonly LatencyMeasures HttpMerged = new("http/latency/merged", "Latency of every load instance's requests (their histograms merged)", MeasurementRole.None);
+
+    public static readonly LatencyMeasures WebSocketMerged = new("ws/rtt/merged", "WebSocket round trip of every load instance (their histograms merged)", MeasurementRole.None);
+
+    public static readonly LatencyMeasures TcpMerged = new("tcp/rtt/merged", "TCP round trip of every load instance (their histograms merged)", MeasurementRole.None);
+
     /// <summary>The families a load's own latency is reported in, in catalog order.</summary>
     private static readonly LatencyMeasures[] s_loads = [Http, WebSocket, Tcp];
+
+    /// <summary>Each load family with the family its instances' histograms merge into.</summary>
+    public static IReadOnlyList<(LatencyMeasures Family, LatencyMeasures Merged)> Mergeable { get; } = [(Http, HttpMerged), (WebSocket, WebSocketMerged), (Tcp, TcpMerged)];
 
     /// <param name="prefix">The names' prefix (<c>http/latency</c>).</param>
     /// <param name="words">What is timed, for the descriptions (<c>Latency</c>).</param>
@@ -43,6 +58,13 @@ internal sealed class LatencyMeasures
     }
 
     public string Prefix { get; }
+
+    /// <summary>
+    /// The name under which a load run as a crank job prints this family's window histogram
+    /// (<c>http/latency/histogram</c>): text, HdrHistogram's compressed encoding in base64, with no
+    /// metadata, so crank keeps it per load instance in its <c>--json</c> file and reduces nothing.
+    /// </summary>
+    public string Histogram => $"{Prefix}/histogram";
 
     public Measurement Mean { get; }
 

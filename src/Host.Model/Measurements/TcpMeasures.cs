@@ -36,6 +36,6 @@ internal static class TcpMeasures
     public static IReadOnlyList<Measurement> All { get; } =
     [
         ResponsesRate, RequestsRate, Responses, Requests, Unfinished, Errors, ErrorsRefused, ErrorsReset, ErrorsTimeout, ErrorsShortEcho, ErrorsMismatch, ErrorsPorts, ErrorsOther,
-        .. ConnectMeasures.Tcp.All, .. LatencyMeasures.Tcp.All, .. OpenModelMeasures.Tcp.All,
+        .. ConnectMeasures.Tcp.All, .. LatencyMeasures.Tcp.All, .. LatencyMeasures.TcpMerged.All, .. OpenModelMeasures.Tcp.All,
     ];
 }

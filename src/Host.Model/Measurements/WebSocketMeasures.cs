@@ -32,7 +32,7 @@ internal static class WebSocketMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        MessagesRate, Messages, MessagesBad, MessagesLost, Errors, .. LatencyMeasures.WebSocket.All, Rtt95, IdleConnections, IdleMemoryPerConnection,
+        MessagesRate, Messages, MessagesBad, MessagesLost, Errors, .. LatencyMeasures.WebSocket.All, .. LatencyMeasures.WebSocketMerged.All, Rtt95, IdleConnections, IdleMemoryPerConnection,
         BroadcastClients, BroadcastSteps, BroadcastExpected, BroadcastReceived, BroadcastRttLimit, BroadcastRtt50, BroadcastRttMax,
         .. ConnectMeasures.WebSocket.All, Handshakes, Connect95,
         .. OpenModelMeasures.WebSocket.All,

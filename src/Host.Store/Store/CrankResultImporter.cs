@@ -4,6 +4,8 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Documents;
+using Benchmarks.Host.LoadJobs;
+using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Host.Store;
 
@@ -170,6 +172,7 @@ internal static partial class CrankResultImporter
 
         if (Property(job.Value, "measurements") is { ValueKind: JsonValueKind.Array } endpoints)
         {
+            MergeLatency(document, job.Name, endpoints, NameFor);
             foreach (var endpoint in endpoints.EnumerateArray().Where(e => e.ValueKind == JsonValueKind.Array))
             {
                 foreach (var m in endpoint.EnumerateArray())
@@ -207,6 +210,62 @@ internal static partial class CrankResultImporter
                     document.Environment.Dependencies[name] = version + (commit.Length > 0 ? "+" + commit[..Math.Min(9, commit.Length)] : "");
                 }
             }
+        }
+    }
+
+    /// <summary>
+    /// A job run on several load machines (crank's <c>--load.endpoints</c>, one measurement list per
+    /// instance): each instance's latency histogram (<see cref="LatencyMeasures.Histogram"/>, the last it
+    /// printed) decoded and added into one, whose percentiles are written under the merged family
+    /// (<c>http/latency/merged/99</c>) — those of every request of every instance, beside crank's reduce
+    /// of the instances' own. Nothing for one instance (its own figures are the merged ones), nor for
+    /// a family whose histogram an instance lacks (a merge of some would be none of them); an
+    /// instance's histogram that does not decode is a parameter saying so.
+    /// </summary>
+    private static void MergeLatency(RunDocument document, string job, JsonElement endpoints, Func<string, string> nameFor)
+    {
+        var instances = endpoints.EnumerateArray().Where(e => e.ValueKind == JsonValueKind.Array).ToList();
+        if (instances.Count < 2)
+        {
+            return;
+        }
+
+        foreach (var (family, merged) in LatencyMeasures.Mergeable)
+        {
+            var texts = instances
+                .Select(i => i.EnumerateArray().LastOrDefault(m => Property(m, "name") is { ValueKind: JsonValueKind.String } n && n.GetString() == family.Histogram
+                    && Property(m, "value") is { ValueKind: JsonValueKind.String }))
+                .Select(m => m.ValueKind == JsonValueKind.Object ? Property(m, "value")!.Value.GetString() : null)
+                .ToList();
+            if (texts.Any(t => t is null))
+            {
+                continue;
+            }
+
+            var all = new LatencyHistogram();
+            try
+            {
+                foreach (var text in texts)
+                {
+                    all.Add(LatencyDistribution.Decode(text!));
+                }
+            }
+            catch (FormatException ex)
+            {
+                document.Parameters[$"crank/{job}/{family.Histogram}"] = $"not merged: {ex.Message}";
+                continue;
+            }
+
+            var values = new Dictionary<string, double>(StringComparer.Ordinal);
+            merged.Add(values, LatencySummary.From(all));
+            foreach (var (name, value) in values)
+            {
+                var stored = nameFor(name);
+                document.Measurements[stored] = value;
+                document.Metadata[stored] = MeasurementCatalog.Describe(name);
+            }
+
+            document.Parameters[$"crank/{job}/{merged.Prefix}/instances"] = texts.Count.ToString(CultureInfo.InvariantCulture);
         }
     }
 

@@ -2,6 +2,7 @@ using System.CommandLine;
 using Benchmarks.Host.Cli;
 using Benchmarks.Host.Crank;
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Runs;
 
 namespace Benchmarks.Host.Commands;
@@ -91,7 +92,11 @@ internal static class LoadOutput
 
         if (result.GetValue(output.Crank))
         {
-            console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow));
+            // The window's histogram too, so that the latency of several load instances can be merged (results import).
+            var histogram = outcome.Latency is { TotalCount: > 0 } latency && LatencyMeasures.Of(outcome.Measurements) is { } family
+                ? new Dictionary<string, string>(StringComparer.Ordinal) { [family.Histogram] = LatencyDistribution.Encode(latency) }
+                : null;
+            console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow, histogram));
         }
 
         // After the measurements are out: a file that cannot be written loses nothing else.

@@ -77,6 +77,59 @@ public sealed class ResultsCommandTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public async Task Two_load_instances_histograms_are_merged_into_the_percentiles_of_all_their_requests()
+    {
+        // crank's --json file of the two-load profile, each load instance's list with the histogram a load
+        // prints as a job: one box answered in 1 ms, the other in 5 ms, 1,000 requests each.
+        var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.CrankTranscripts, "two-loads.results.json")))!;
+        var load = crank["jobResults"]!["jobs"]!["load"]!;
+        var instances = load["measurements"]!.AsArray();
+        Assert.Equal(2, instances.Count);
+        foreach (var (instance, ms) in instances.Zip(new[] { 1, 5 }))
+        {
+            var histogram = new Benchmarks.Load.Statistics.LatencyHistogram();
+            histogram.Record(ms * 1_000_000L, 1_000);
+            instance!.AsArray().Add(new System.Text.Json.Nodes.JsonObject
+            {
+                ["timestamp"] = "2026-12-02T10:00:00Z",
+                ["name"] = "http/latency/histogram",
+                ["value"] = Benchmarks.Host.LoadJobs.LatencyDistribution.Encode(histogram),
+            });
+        }
+
+        var results = TestPaths.NewTempDirectory();
+        var file = Path.Combine(results, "crank.json");
+        await File.WriteAllTextAsync(file, crank.ToJsonString());
+        var import = await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "store"));
+        Assert.True(import.ExitCode == 0, import.ToString());
+        var run = StoredRuns.Single(Path.Combine(results, "store"));
+
+        // crank's reduce, as recorded, is left as it was; the merged median is the faster box's, the p75 and up the slower's.
+        Assert.Equal((double)load["results"]!["http/latency/99"]!, run.Measurements["http/latency/99"]);
+        Assert.Equal(1.0, run.Measurements["http/latency/merged/50"], 0.002);
+        Assert.Equal(5.0, run.Measurements["http/latency/merged/75"], 0.006);
+        Assert.Equal(5.0, run.Measurements["http/latency/merged/99"], 0.006);
+        Assert.Equal(3.0, run.Measurements["http/latency/merged/mean"], 0.004);
+        Assert.Equal("2", run.Parameters["crank/load/http/latency/merged/instances"]);
+        Assert.Equal("ms", run.Metadata["http/latency/merged/99"].Unit);
+        Assert.DoesNotContain(run.Measurements.Keys, k => k.EndsWith("/histogram", StringComparison.Ordinal));
+
+        // One instance without its histogram: nothing merged (a merge of some is none of them). One that
+        // does not decode: said in a parameter, nothing merged, the rest of the file imported.
+        instances[1]!.AsArray().RemoveAt(instances[1]!.AsArray().Count - 1);
+        await File.WriteAllTextAsync(file, crank.ToJsonString());
+        Assert.Equal(0, (await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "partial"))).ExitCode);
+        Assert.DoesNotContain(StoredRuns.Single(Path.Combine(results, "partial")).Measurements.Keys, k => k.Contains("/merged/", StringComparison.Ordinal));
+        instances[1]!.AsArray().Add(new System.Text.Json.Nodes.JsonObject { ["timestamp"] = "2026-12-02T10:00:00Z", ["name"] = "http/latency/histogram", ["value"] = "bm90IGEgaGlzdG9ncmFt" });
+        await File.WriteAllTextAsync(file, crank.ToJsonString());
+        Assert.Equal(0, (await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "bad"))).ExitCode);
+        var bad = StoredRuns.Single(Path.Combine(results, "bad"));
+        Assert.DoesNotContain(bad.Measurements.Keys, k => k.Contains("/merged/", StringComparison.Ordinal));
+        Assert.StartsWith("not merged: not a latency histogram", bad.Parameters["crank/load/http/latency/histogram"], StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public async Task A_crank_file_s_collected_dependencies_are_the_run_s_as_a_local_run_records_its_own()
     {
         // The recorded run with collectDependencies, its application's list as crank's agent fills it

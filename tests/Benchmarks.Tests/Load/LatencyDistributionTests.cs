@@ -48,4 +48,51 @@ public sealed class LatencyDistributionTests
         LatencyDistribution.Write(text, new LatencyHistogram());
         Assert.Matches(@"Total count +=  +0\]", text.ToString());
     }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void The_encoded_histogram_is_hdrhistograms_own_and_decodes_to_the_same_buckets()
+    {
+        var ours = new LatencyHistogram();
+        var random = new Random(11);
+        for (var i = 0; i < 20_000; i++)
+        {
+            ours.Record((long)Math.Exp(random.NextDouble() * Math.Log(5e9)));
+        }
+
+        var text = LatencyDistribution.Encode(ours);
+
+        // HdrHistogram reads it as its own compressed encoding: the same count and percentiles.
+        var theirs = HistogramEncoding.DecodeFromCompressedByteBuffer(HdrHistogram.Utilities.ByteBuffer.Allocate(Convert.FromBase64String(text)), LatencyHistogram.HighestTrackableValue);
+        Assert.Equal(20_000, theirs.TotalCount);
+        Assert.Equal(LatencySummary.From(ours).P99 * 1e6, theirs.GetValueAtPercentile(99), 0.001 * theirs.GetValueAtPercentile(99));
+
+        // Decoded, every bucket holds what it held.
+        Assert.Equal(ours.Buckets().ToList(), LatencyDistribution.Decode(text).Buckets().ToList());
+        Assert.Empty(LatencyDistribution.Decode(LatencyDistribution.Encode(new LatencyHistogram())).Buckets());
+    }
+
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("not base64 at all!")]
+    [InlineData("aGVsbG8gd29ybGQ=")]
+    [InlineData("HIST")]
+    [InlineData("")]
+    public void Text_that_is_not_an_encoded_histogram_is_a_format_error(string text)
+    {
+        var error = Assert.Throws<FormatException>(() => LatencyDistribution.Decode(text));
+        Assert.NotEmpty(error.Message);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_truncated_encoding_is_a_format_error()
+    {
+        var histogram = new LatencyHistogram();
+        histogram.Record(1_000_000, 10);
+        histogram.Record(9_000_000, 3);
+        var bytes = Convert.FromBase64String(LatencyDistribution.Encode(histogram));
+        Assert.Throws<FormatException>(() => LatencyDistribution.Decode(Convert.ToBase64String(bytes[..(bytes.Length / 2)])));
+        Assert.Throws<FormatException>(() => LatencyDistribution.Decode(new string('A', LatencyDistribution.MaxEncodedLength + 4)));
+    }
 }
