@@ -25,7 +25,7 @@ public sealed class RunTrace
     public TraceLayers? Layers { get; set; }
 
     /// <summary>
-    /// The share of the samples (%) with a TLS frame anywhere on the stack: <c>SslStream</c> and the
+    /// The share of the working samples (%: EventPipe's not in a wait, perf's on-CPU ones) with a TLS frame anywhere on the stack: <c>SslStream</c> and the
     /// rest of <c>System.Net.Security</c>, the runtime's calls into OpenSSL or SChannel
     /// (<c>Interop+Ssl</c>, <c>Interop+Crypto</c>, <c>Interop+SspiCli</c>) and
     /// <c>System.Security.Cryptography</c>; in a perf trace also a frame of libssl or libcrypto.

@@ -68,7 +68,9 @@ internal static class TraceProfile
                 File = Path.GetFileName(path),
                 Seconds = seconds,
                 Samples = samples,
-                TlsPercent = samples > 0 ? tls * 100.0 / samples : 0,
+                // Of the samples that were working, as perf's on-CPU samples are: a thread sampled in a wait does no TLS, and on a
+                // busy machine (the server's threads mostly waiting for a CPU or a socket) counting it hid TLS below 1%.
+                TlsPercent = samples > waiting ? tls * 100.0 / (samples - waiting) : 0,
                 WaitingPercent = samples > 0 ? waiting * 100.0 / samples : 0,
             };
             if (samples == 0)

@@ -62,6 +62,6 @@ internal static class RunVerdicts
     /// <summary>For a run over TLS whose server was traced: the share of its samples in TLS, in a clause.</summary>
     private static string? TlsShare(RunDocument document) =>
         document.Parameters.TryGetValue("protocol", out var protocol) && protocol is ("https" or "h2") && document.Trace is { Samples: > 0 } trace
-            ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"TLS: {trace.TlsPercent:0}% of the server's traced samples were in TLS (SslStream and its calls into the platform's crypto)")
+            ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"TLS: {trace.TlsPercent:0}% of the server's working samples were in TLS (SslStream and its calls into the platform's crypto)")
             : null;
 }
