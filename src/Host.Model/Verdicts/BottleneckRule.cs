@@ -114,6 +114,8 @@ internal static class BottleneckRule
         string kind;
         string? advice = null;
         var certainty = VerdictCause.Sure;
+        // Whether the cause rests on CPU figures, which steal blurs: all but the wire's (bytes and drops are counted, not timed) and the database's latency (Npgsql's commands in flight).
+        var timed = true;
         IReadOnlyDictionary<string, double>? ownEvidence = null;
         var drops = m.GetValueOrDefault(SystemMeasures.NetDrops.Name);
         var dropShare = m.GetValueOrDefault(SystemMeasures.NetDropShare.Name);
@@ -121,6 +123,7 @@ internal static class BottleneckRule
         if (m.TryGetValue(SystemMeasures.Utilization.Name, out var wire) && wire >= WireLimit)
         {
             kind = CauseKinds.Wire.Name;
+            timed = false;
             verdict = string.Create(c, $"the wire: the link ran at {wire:0}% of its speed{dropped}");
         }
         else if (hasDb && !dbShared && dbBusy >= CpuLimit)
@@ -230,6 +233,7 @@ internal static class BottleneckRule
         {
             // No CPU saturated, and the link lost packets: its queue, the NIC's ring or a shaper was full.
             kind = CauseKinds.Wire.Name;
+            timed = false;
             var used = m.TryGetValue(SystemMeasures.Utilization.Name, out var part) ? string.Create(c, $" at {part:0}% of its speed") : "";
             verdict = string.Create(c, $"the wire: the interface{used} dropped {drops:#,0} packets ({dropShare:0.##}% of them) while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}): a queue, the NIC's receive ring or a shaper on the link was full");
         }
@@ -237,6 +241,7 @@ internal static class BottleneckRule
         {
             // Nothing busy, yet most of the closed loop's requests sat in a database command: the database's answers were slow (locks, I/O, its round trip), not its CPU.
             kind = CauseKinds.Database.Name;
+            timed = false;
             var pending = m.GetValueOrDefault(ServerCounterMeasures.DatabasePendingConnections.Name);
             verdict = string.Create(c, $"the database's latency: {executing:0.#} of the {inFlight:0} requests in flight were waiting on a query at a time (Npgsql's executing commands{(pending >= 1 ? $", and {pending:0.#} for a pooled connection" : "")}), while no CPU was saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}");
             advice = "the database answers slowly without being busy: look at what its queries wait for (pg_stat_activity's wait events: locks, I/O) or at the round trip to it";
@@ -250,7 +255,7 @@ internal static class BottleneckRule
                 : ConcurrencyAdvice;
         }
 
-        if (placement.Steal >= StealUnclearLimit && certainty == VerdictCause.Sure && FromCpuFigures(kind, verdict))
+        if (placement.Steal >= StealUnclearLimit && certainty == VerdictCause.Sure && timed)
         {
             certainty = VerdictCause.Unclear;
             verdict = string.Create(c, $"unclear with {placement.Steal:0}% stolen: {verdict}");
@@ -287,10 +292,6 @@ internal static class BottleneckRule
 
         return causes;
     }
-
-    /// <summary>Whether a cause rests on CPU figures, which steal blurs: all but the wire's utilization and drops, which are counted, not timed.</summary>
-    private static bool FromCpuFigures(string kind, string verdict) =>
-        kind != CauseKinds.Wire.Name && !verdict.StartsWith("the database's latency", StringComparison.Ordinal);
 
     /// <summary>
     /// The database commands the server's Npgsql was executing at once (mean of the window's seconds) and

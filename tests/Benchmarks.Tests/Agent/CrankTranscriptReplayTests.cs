@@ -188,12 +188,7 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
             Assert.All(decoded, h => Assert.True(h.TotalCount > 0));
             var crank = JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.CrankTranscripts, "two-loads.results.json")))!;
             crank["jobResults"]!["jobs"]!["load"]!["measurements"] = new JsonArray(loads.Select(l => (JsonNode)l["measurements"]!.DeepClone()).ToArray());
-            var folder = TestPaths.NewTempDirectory();
-            var file = Path.Combine(folder, "crank.json");
-            await File.WriteAllTextAsync(file, crank.ToJsonString());
-            var import = await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(folder, "store"));
-            Assert.True(import.ExitCode == 0, import.ToString());
-            var merged = StoredRuns.Single(Path.Combine(folder, "store")).Measurements;
+            var merged = (await CrankFile.ImportAsync(crank)).Measurements;
 
             // Checked against HdrHistogram's own percentile of the two distributions added together.
             var all = new HdrHistogram.LongHistogram(1, Benchmarks.Load.Statistics.LatencyHistogram.HighestTrackableValue, 3);

@@ -97,12 +97,7 @@ public sealed class ResultsCommandTests
             });
         }
 
-        var results = TestPaths.NewTempDirectory();
-        var file = Path.Combine(results, "crank.json");
-        await File.WriteAllTextAsync(file, crank.ToJsonString());
-        var import = await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "store"));
-        Assert.True(import.ExitCode == 0, import.ToString());
-        var run = StoredRuns.Single(Path.Combine(results, "store"));
+        var run = await CrankFile.ImportAsync(crank);
 
         // crank's reduce, as recorded, is left as it was; the merged median is the faster box's, the p75 and up the slower's.
         Assert.Equal((double)load["results"]!["http/latency/99"]!, run.Measurements["http/latency/99"]);
@@ -117,13 +112,9 @@ public sealed class ResultsCommandTests
         // One instance without its histogram: nothing merged (a merge of some is none of them). One that
         // does not decode: said in a parameter, nothing merged, the rest of the file imported.
         instances[1]!.AsArray().RemoveAt(instances[1]!.AsArray().Count - 1);
-        await File.WriteAllTextAsync(file, crank.ToJsonString());
-        Assert.Equal(0, (await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "partial"))).ExitCode);
-        Assert.DoesNotContain(StoredRuns.Single(Path.Combine(results, "partial")).Measurements.Keys, k => k.Contains("/merged/", StringComparison.Ordinal));
+        Assert.DoesNotContain((await CrankFile.ImportAsync(crank)).Measurements.Keys, k => k.Contains("/merged/", StringComparison.Ordinal));
         instances[1]!.AsArray().Add(new System.Text.Json.Nodes.JsonObject { ["timestamp"] = "2026-12-02T10:00:00Z", ["name"] = "http/latency/histogram", ["value"] = "bm90IGEgaGlzdG9ncmFt" });
-        await File.WriteAllTextAsync(file, crank.ToJsonString());
-        Assert.Equal(0, (await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "bad"))).ExitCode);
-        var bad = StoredRuns.Single(Path.Combine(results, "bad"));
+        var bad = await CrankFile.ImportAsync(crank);
         Assert.DoesNotContain(bad.Measurements.Keys, k => k.Contains("/merged/", StringComparison.Ordinal));
         Assert.StartsWith("not merged: not a latency histogram", bad.Parameters["crank/load/http/latency/histogram"], StringComparison.Ordinal);
     }
@@ -139,13 +130,7 @@ public sealed class ResultsCommandTests
             [{"Id": "Microsoft.AspNetCore.App", "Names": ["Microsoft.AspNetCore.App"], "RepositoryUrl": "https://github.com/dotnet/aspnetcore", "Version": "10.0.12", "CommitHash": "95017c71a2b3c4d5"},
              {"Id": "", "Names": ["Npgsql"], "RepositoryUrl": "", "Version": "10.0.0", "CommitHash": ""}]
             """);
-        var results = TestPaths.NewTempDirectory();
-        var file = Path.Combine(results, "crank.json");
-        await File.WriteAllTextAsync(file, crank.ToJsonString());
-        var import = await InProcessCli.InvokeAsync("results", "import", file, "--results", Path.Combine(results, "store"));
-        Assert.True(import.ExitCode == 0, import.ToString());
-
-        var run = StoredRuns.Single(Path.Combine(results, "store"));
+        var run = await CrankFile.ImportAsync(crank);
         Assert.Equal(new Dictionary<string, string> { ["Microsoft.AspNetCore.App"] = "10.0.12+95017c71a", ["Npgsql"] = "10.0.0" }, run.Environment.Dependencies);
     }
 
