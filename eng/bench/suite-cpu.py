@@ -40,6 +40,14 @@ def kind(command):
     return "other"
 
 
+def read_stat(entry):
+    """A process's (pid, start time) and its (user + system CPU-seconds, parent pid); raises OSError when it is gone."""
+    with open(f"/proc/{entry}/stat") as f:
+        stat = f.read()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(entry), int(fields[19])), (int(fields[11]) + int(fields[12])) / HZ, int(fields[1])
+
+
 def poll(seen, stop, me):
     while not stop.is_set():
         now = time.time()
@@ -47,16 +55,11 @@ def poll(seen, stop, me):
             if not entry.isdigit() or int(entry) == me:
                 continue
             try:
-                with open(f"/proc/{entry}/stat") as f:
-                    stat = f.read()
-                fields = stat[stat.rindex(")") + 2:].split()
-                cpu = (int(fields[11]) + int(fields[12])) / HZ
-                key = (int(entry), int(fields[19]))
+                key, cpu, ppid = read_stat(entry)
                 if key not in seen:
                     with open(f"/proc/{entry}/cmdline", "rb") as f:
                         command = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
-                    # A kernel thread has no command line; one that started before the command is not its.
-                    seen[key] = [command, cpu, now, now, int(fields[1])]
+                    seen[key] = [command, cpu, now, now, ppid]
                 else:
                     seen[key][1] = max(seen[key][1], cpu)
                     seen[key][3] = now
@@ -78,9 +81,7 @@ def main():
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/stat") as f:
-                    stat = f.read()
-                before.add((int(entry), int(stat[stat.rindex(")") + 2:].split()[19])))
+                before.add(read_stat(entry)[0])
             except (OSError, ValueError, IndexError):
                 pass
     poller = threading.Thread(target=poll, args=(seen, stop, os.getpid()), daemon=True)
@@ -98,6 +99,7 @@ def main():
     stop.set()
     poller.join()
 
+    # Kernel threads have no command line.
     rows = [(pid, start, *values) for (pid, start), values in seen.items() if (pid, start) not in before and values[0]]
     if args.tsv:
         with open(args.tsv, "w") as f:
