@@ -10,7 +10,10 @@
 #
 # Server "kestrel-inline" is Kestrel with the scheduling the ASP.NET team's TechEmpower entry uses:
 # socket completions inline on the epoll thread, request code inline on the transport's thread,
-# no wait for data before a read buffer is rented.
+# no wait for data before a read buffer is rented. "kestrel-iouring" is Kestrel on the io_uring
+# transport (--server-option transport=iouring), and "kestrel-iouring-inline" the same with request
+# code on the ring's thread (unsafePreferInlineScheduling=true):
+#   SERVERS="kestrel kestrel-inline kestrel-iouring kestrel-iouring-inline" SCENARIOS="pipelined plaintext" eng/bench/servers.sh
 #
 # Targets: sockets >= 1.0x nginx on pipelined plaintext; kestrel >= 0.8x nginx; libuv >= 0.9x sockets;
 # iouring >= 1.2x nginx at <= 0.8x its CPU per request one request per read, >= 1.1x sockets pipelined.
@@ -70,10 +73,17 @@ start_server() { # server scenario
   else
     local scenario=$2; [ "$scenario" = pipelined ] && scenario=plaintext
     local model=$1 options=()
-    if [ "$1" = kestrel-inline ]; then
-      model=kestrel
-      options=(--server-option inlineCompletions=true --server-option unsafePreferInlineScheduling=true --server-option waitForDataBeforeAllocatingBuffer=false)
-    fi
+    case $1 in
+      kestrel-inline)
+        model=kestrel
+        options=(--server-option inlineCompletions=true --server-option unsafePreferInlineScheduling=true --server-option waitForDataBeforeAllocatingBuffer=false) ;;
+      kestrel-iouring)
+        model=kestrel
+        options=(--server-option transport=iouring) ;;
+      kestrel-iouring-inline)
+        model=kestrel
+        options=(--server-option transport=iouring --server-option unsafePreferInlineScheduling=true) ;;
+    esac
     taskset -c "$SERVER_CPU" "$bin" serve --scenario "$scenario" --server "$model" "${options[@]}" --urls "http://127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 100); do grep -q "Application started." "$work/server.log" && return; sleep 0.1; done

@@ -1,5 +1,7 @@
 using Benchmarks.Servers;
 using Benchmarks.Servers.AspNetCore;
+using Benchmarks.Servers.Kestrel.IoUring;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -19,7 +21,7 @@ public sealed class KestrelServerModel : IServerModel
 {
     public string Name => "kestrel";
 
-    public string Description => "ASP.NET Core Kestrel (socket transport), one terminal request delegate per scenario route.";
+    public string Description => "ASP.NET Core Kestrel (socket transport, or io_uring with --server-option transport=iouring), one terminal request delegate per scenario route.";
 
     public ServerAvailability Availability => ServerAvailability.Available;
 
@@ -56,7 +58,15 @@ public sealed class KestrelServerModel : IServerModel
         }
 
         builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
-        builder.WebHost.UseSockets(settings.Apply);
+        if (settings.IoUring && OperatingSystem.IsLinux())
+        {
+            UseIoUring(builder.Services, settings);
+        }
+        else
+        {
+            builder.WebHost.UseSockets(settings.Apply);
+        }
+
         var endpoints = context.Scenario as Benchmarks.Scenarios.IEndpointScenario;
         endpoints?.AddServices(builder.Services);
 
@@ -90,6 +100,11 @@ public sealed class KestrelServerModel : IServerModel
         var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses.ToArray() ?? [];
         return new WebApplicationServer(app, addresses);
     }
+
+    /// <summary>The io_uring transport in place of the socket transport: Kestrel takes the transport registered last.</summary>
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    private static void UseIoUring(IServiceCollection services, KestrelSettings settings) =>
+        services.AddSingleton<IConnectionListenerFactory>(provider => new IoUringTransportFactory(settings.IoUringLoops, settings.Backlog, settings.InlineScheduling, provider.GetRequiredService<IMemoryPoolFactory<byte>>()));
 
     /// <summary>
     /// The wire on every endpoint: over TLS the certificate, TLS 1.2 and 1.3, and ALPN offering h2

@@ -15,9 +15,9 @@ internal sealed class KestrelSettings
 
     private static readonly Dictionary<string, string> s_known = new(StringComparer.OrdinalIgnoreCase)
     {
-        ["transport"] = "sockets (the only transport for TCP in this ASP.NET Core)",
-        ["ioQueueCount"] = "socket transport IO queues (default: min(cores, 16))",
-        ["unsafePreferInlineScheduling"] = "run request code on the socket IO thread (true/false)",
+        ["transport"] = "sockets (ASP.NET Core's socket transport, the default) or iouring (io_uring rings: multishot accept and receive into provided buffers; Linux)",
+        ["ioQueueCount"] = "the transport's IO queues: the socket transport's (default: min(cores, 16)) or the io_uring transport's rings, a thread each (default: the server's CPUs)",
+        ["unsafePreferInlineScheduling"] = "run request code on the transport's IO thread: the socket transport's IO queue or the io_uring transport's ring (true/false)",
         ["inlineCompletions"] = "complete socket operations on the epoll thread, not the thread pool: DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 (true/false; Linux)",
         ["waitForDataBeforeAllocatingBuffer"] = "true/false",
         ["noDelay"] = "TCP_NODELAY on accepted sockets (true/false)",
@@ -26,6 +26,9 @@ internal sealed class KestrelSettings
         ["allowSynchronousIO"] = "true/false",
         ["addServerHeader"] = "true/false (TechEmpower requires it)",
     };
+
+    /// <summary>The socket transport's own knobs, which the io_uring transport does not read.</summary>
+    private static readonly string[] s_socketsOnly = ["inlineCompletions", "waitForDataBeforeAllocatingBuffer", "noDelay"];
 
     private readonly IReadOnlyDictionary<string, string> _options;
 
@@ -47,7 +50,26 @@ internal sealed class KestrelSettings
         var settings = new KestrelSettings(options);
         if (settings.Text("transport") is { } transport && !transport.Equals("sockets", StringComparison.OrdinalIgnoreCase))
         {
-            throw new ArgumentException($"Kestrel transport '{transport}' is not available: use sockets.");
+            if (!transport.Equals("iouring", StringComparison.OrdinalIgnoreCase))
+            {
+                throw new ArgumentException($"Unknown Kestrel transport '{transport}': use sockets or iouring.");
+            }
+
+            if (!OperatingSystem.IsLinux())
+            {
+                throw new ArgumentException("Kestrel transport 'iouring' is Linux's: there is no io_uring on this system; use sockets.");
+            }
+
+            if (Benchmarks.IoUring.IoUringProbe.Problem is { } problem)
+            {
+                throw new ArgumentException($"Kestrel transport 'iouring' is not available: {problem}");
+            }
+
+            // The socket transport's own knobs would be measured as if they took effect.
+            if (s_socketsOnly.FirstOrDefault(n => settings.Text(n) is not null) is { } socketsOnly)
+            {
+                throw new ArgumentException($"Kestrel option '{socketsOnly}' is the socket transport's: the io_uring transport does not read it (its connections always have TCP_NODELAY).");
+            }
         }
 
         // Parse everything now so that a bad value fails before the server starts.
@@ -61,6 +83,18 @@ internal sealed class KestrelSettings
 
         return settings;
     }
+
+    /// <summary>Whether Kestrel runs on the io_uring transport rather than on sockets.</summary>
+    public bool IoUring => Text("transport") is { } transport && transport.Equals("iouring", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>The io_uring transport's rings: <c>ioQueueCount</c>, else one per CPU the server may use.</summary>
+    public int IoUringLoops => Int("ioQueueCount") ?? Environment.ProcessorCount;
+
+    /// <summary><c>unsafePreferInlineScheduling</c>: request code on the transport's IO thread (the socket transport's IO queue, the io_uring transport's ring).</summary>
+    public bool InlineScheduling => Bool("unsafePreferInlineScheduling") ?? false;
+
+    /// <summary>The listen backlog: <c>backlog</c>, else the socket transport's default.</summary>
+    public int Backlog => Int("backlog") ?? 512;
 
     /// <summary>
     /// Settings the process reads once, before its first socket: the socket engine's inline
