@@ -40,15 +40,8 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly ConcurrentQueue<IoUringConnection> _resumed = new();
     private readonly List<IoUringConnection> _flushes = [];
-    private readonly Stack<int> _freeSlots = new();
-    private IoUringConnection?[] _connections = new IoUringConnection?[64];
-    private uint[] _generations = new uint[64];
-    private int _slotsUsed;
-    private int _count;
-    private IoUringRing? _ring;
-    private BufferRing? _buffers;
-    private int _eventFd = -1;
-    private long* _eventValue;
+    private readonly ConnectionSlots<IoUringConnection> _connections = new();
+    private LoopRing? _ring;
     private long* _heartbeatTime;
     private bool _accepting;
     private bool _acceptPaused;
@@ -97,79 +90,37 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
         }
     }
 
-    public void Receive(IoUringConnection connection)
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpRecv;
-        sqe->Fd = connection.Fd;
-        sqe->IoPriority = RecvMultishot;
-        sqe->Flags = SqeBufferSelect;
-        sqe->BufferGroup = _buffers!.Group;
-        sqe->UserData = Data(OpReceive, connection);
-    }
+    public void Receive(IoUringConnection connection) => _ring!.Receive(connection.Fd, Data(OpReceive, connection));
 
-    public void Send(IoUringConnection connection, byte* data, int length)
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpSend;
-        sqe->Fd = connection.Fd;
-        sqe->Address = (ulong)data;
-        sqe->Length = (uint)length;
-        sqe->OpFlags = MsgNoSignal;
-        sqe->UserData = Data(OpSend, connection);
-    }
+    public void Send(IoUringConnection connection, byte* data, int length) => _ring!.Send(connection.Fd, data, length, Data(OpSend, connection));
 
     /// <summary>Cancels the connection's operation <paramref name="op"/>; its last completion arrives as ECANCELED (or not at all, if it had ended).</summary>
     public void Cancel(IoUringConnection connection, byte op) => Cancel(Data(op, connection));
 
     /// <summary>The connection's slot is free again; completions still on their way carry the old generation.</summary>
-    public void Release(IoUringConnection connection)
-    {
-        _connections[connection.Slot] = null;
-        _generations[connection.Slot]++;
-        _freeSlots.Push(connection.Slot);
-        _count--;
-    }
+    public void Release(IoUringConnection connection) => _connections.Release(connection.Slot);
 
-    private static ulong Data(byte op, IoUringConnection connection) => op | ((ulong)(uint)connection.Slot << 8) | ((ulong)connection.Generation << 32);
+    private static ulong Data(byte op, IoUringConnection connection) => ConnectionSlots<IoUringConnection>.Data(op, connection.Slot, connection.Generation);
 
-    private void Cancel(ulong userData)
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpAsyncCancel;
-        sqe->Fd = -1;
-        sqe->Address = userData;
-        sqe->UserData = OpCancel | (0xFFFFFFul << 8);
-    }
+    private void Cancel(ulong userData) => _ring!.Cancel(userData, OpCancel | (0xFFFFFFul << 8));
 
-    private void Wake()
-    {
-        var one = 1L;
-        if (Volatile.Read(ref _eventFd) >= 0)
-        {
-            _ = IoUringNative.Write(_eventFd, &one, sizeof(long));
-        }
-    }
+    private void Wake() => Volatile.Read(ref _ring)?.Wake();
 
     private void Run()
     {
         try
         {
             // The ring is made on the thread that uses it: it is set up for a single issuer.
-            _ring = IoUringRing.Create(RingEntries, _sqPoll, out var error)
-                ?? throw new IOException($"io_uring_setup failed: {IoUringProbe.Describe(error)}");
-            _buffers = BufferRing.Create(_ring, 0, BufferCount, BufferSize, out error)
-                ?? throw new IOException($"registering the provided-buffer ring failed: {IoUringProbe.Describe(error)}");
-            _eventValue = (long*)NativeMemory.AllocZeroed(sizeof(long));
             _heartbeatTime = (long*)NativeMemory.AllocZeroed(2 * sizeof(long));
             _heartbeatTime[1] = HeartbeatNanoseconds;
-            var eventFd = EventFd(0, EfdCloexec);
-            if (eventFd < 0)
+            var ring = LoopRing.Create(RingEntries, _sqPoll, BufferCount, BufferSize);
+            Volatile.Write(ref _ring, ring);
+            if (_stopRequested)
             {
-                throw new IOException($"eventfd failed: {IoUringProbe.Describe(Marshal.GetLastPInvokeError())}");
+                // Asked to stop before the eventfd was there to wake it: it stops on its first turn.
+                ring.Wake();
             }
 
-            Volatile.Write(ref _eventFd, eventFd);
             Accept();
             ReadWakeup();
             ArmHeartbeat();
@@ -208,19 +159,12 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
             }
 
             _flushes.Clear();
-            _buffers!.Publish();
-            if (_stopping && _count == 0)
+            if (_stopping && _connections.Count == 0)
             {
                 return;
             }
 
-            var result = ring.Submit(1);
-            if (result < 0 && result != -EBusy && result != -EAgain)
-            {
-                throw new IOException($"io_uring_enter failed: {IoUringProbe.Describe(-result)}");
-            }
-
-            var batch = ring.Completions();
+            var batch = ring.Turn();
             for (uint i = 0; i < batch.Count; i++)
             {
                 ref readonly var cqe = ref batch[i];
@@ -249,18 +193,17 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
                 return;
         }
 
-        var slot = (int)((userData >> 8) & 0xFFFFFF);
-        var connection = slot < _slotsUsed && _generations[slot] == (uint)(userData >> 32) ? _connections[slot] : null;
+        var connection = _connections.Get(userData);
         var more = (flags & CqeFMore) != 0;
         if (op == OpReceive)
         {
             var id = (ushort)(flags >> CqeBufferShift);
             var hasBuffer = (flags & CqeFBuffer) != 0;
-            connection?.OnReceived(result, more, hasBuffer && result > 0 ? _buffers!.Read(id, result) : default);
+            connection?.OnReceived(result, more, hasBuffer && result > 0 ? _ring!.Buffers.Read(id, result) : default);
             if (hasBuffer)
             {
                 // The bytes are served or kept by now: the buffer goes back to the kernel.
-                _buffers!.Give(id);
+                _ring!.Buffers.Give(id);
             }
         }
         else if (op == OpSend)
@@ -302,22 +245,11 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
     private void Add(int fd)
     {
         NoDelay(fd);
-        int slot;
-        if (!_freeSlots.TryPop(out slot))
-        {
-            slot = _slotsUsed++;
-            if (slot == _connections.Length)
-            {
-                Array.Resize(ref _connections, slot * 2);
-                Array.Resize(ref _generations, slot * 2);
-            }
-        }
-
-        var connection = new IoUringConnection(this, fd, slot, _generations[slot], _processorFactory());
-        _connections[slot] = connection;
-        _count++;
+        var (slot, generation) = _connections.Reserve();
+        var connection = new IoUringConnection(this, fd, slot, generation, _processorFactory());
+        _connections.Set(slot, connection);
         connection.Start();
-        if (_count >= Limits.MaxConnections)
+        if (_connections.Count >= Limits.MaxConnections)
         {
             // At this loop's share of the connection limit: further clients wait in the backlog.
             PauseAccepting();
@@ -326,12 +258,7 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
 
     private void Accept()
     {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpAccept;
-        sqe->Fd = (int)_listenSocket.Handle;
-        sqe->IoPriority = AcceptMultishot;
-        sqe->OpFlags = SockCloexec;
-        sqe->UserData = OpAccept;
+        _ring!.Accept((int)_listenSocket.Handle, OpAccept);
         _accepting = true;
     }
 
@@ -349,25 +276,9 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
         }
     }
 
-    private void ReadWakeup()
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpRead;
-        sqe->Fd = _eventFd;
-        sqe->Address = (ulong)_eventValue;
-        sqe->Length = sizeof(long);
-        sqe->UserData = OpWakeup;
-    }
+    private void ReadWakeup() => _ring!.ReadWakeup(OpWakeup);
 
-    private void ArmHeartbeat()
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpTimeout;
-        sqe->Fd = -1;
-        sqe->Address = (ulong)_heartbeatTime;
-        sqe->Length = 1;
-        sqe->UserData = OpHeartbeat;
-    }
+    private void ArmHeartbeat() => _ring!.Timeout(_heartbeatTime, OpHeartbeat);
 
     private void Woken()
     {
@@ -403,7 +314,7 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
         var now = Environment.TickCount64;
         var stopping = _stopping;
         ForEachConnection(c => c.Heartbeat(now, stopping));
-        if (_acceptPaused && !_stopping && _count < Limits.MaxConnections)
+        if (_acceptPaused && !_stopping && _connections.Count < Limits.MaxConnections)
         {
             _acceptPaused = false;
             if (!_accepting)
@@ -417,9 +328,9 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
 
     private void ForEachConnection(Action<IoUringConnection> action)
     {
-        for (var i = 0; i < _slotsUsed; i++)
+        for (var i = 0; i < _connections.Used; i++)
         {
-            if (_connections[i] is { } connection)
+            if (_connections.At(i) is { } connection)
             {
                 action(connection);
             }
@@ -428,17 +339,8 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
 
     private void Cleanup()
     {
-        var eventFd = Interlocked.Exchange(ref _eventFd, -1);
-        _buffers?.Dispose();
         _ring?.Dispose();
-        if (eventFd >= 0)
-        {
-            _ = IoUringNative.Close(eventFd);
-        }
-
-        NativeMemory.Free(_eventValue);
         NativeMemory.Free(_heartbeatTime);
-        _eventValue = null;
         _heartbeatTime = null;
     }
 }

@@ -37,15 +37,8 @@ internal sealed unsafe class IoUringTransportLoop
     private readonly TaskCompletionSource _started = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly ConcurrentQueue<(IoUringTransportConnection Connection, Work Work)> _work = new();
-    private readonly Stack<int> _freeSlots = new();
-    private IoUringTransportConnection?[] _connections = new IoUringTransportConnection?[64];
-    private uint[] _generations = new uint[64];
-    private int _slotsUsed;
-    private int _count;
-    private IoUringRing? _ring;
-    private BufferRing? _buffers;
-    private int _eventFd = -1;
-    private long* _eventValue;
+    private readonly ConnectionSlots<IoUringTransportConnection> _connections = new();
+    private LoopRing? _ring;
     private bool _accepting;
     private volatile bool _stopAccepting;
     private volatile bool _stopRequested;
@@ -114,82 +107,33 @@ internal sealed unsafe class IoUringTransportLoop
         }
     }
 
-    public void Receive(IoUringTransportConnection connection)
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpRecv;
-        sqe->Fd = connection.Fd;
-        sqe->IoPriority = RecvMultishot;
-        sqe->Flags = SqeBufferSelect;
-        sqe->BufferGroup = _buffers!.Group;
-        sqe->UserData = Data(OpReceive, connection);
-    }
+    public void Receive(IoUringTransportConnection connection) => _ring!.Receive(connection.Fd, Data(OpReceive, connection));
 
-    public void Send(IoUringTransportConnection connection, byte* data, int length)
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpSend;
-        sqe->Fd = connection.Fd;
-        sqe->Address = (ulong)data;
-        sqe->Length = (uint)length;
-        sqe->OpFlags = MsgNoSignal;
-        sqe->UserData = Data(OpSend, connection);
-    }
+    public void Send(IoUringTransportConnection connection, byte* data, int length) => _ring!.Send(connection.Fd, data, length, Data(OpSend, connection));
 
     public void CancelReceive(IoUringTransportConnection connection) => Cancel(Data(OpReceive, connection));
 
     /// <summary>The connection's descriptor is closed: its slot is free, and completions still on their way carry the old generation.</summary>
-    public void Release(IoUringTransportConnection connection)
-    {
-        _connections[connection.Slot] = null;
-        _generations[connection.Slot]++;
-        _freeSlots.Push(connection.Slot);
-        _count--;
-    }
+    public void Release(IoUringTransportConnection connection) => _connections.Release(connection.Slot);
 
-    private static ulong Data(byte op, IoUringTransportConnection connection) => op | ((ulong)(uint)connection.Slot << 8) | ((ulong)connection.Generation << 32);
+    private static ulong Data(byte op, IoUringTransportConnection connection) => ConnectionSlots<IoUringTransportConnection>.Data(op, connection.Slot, connection.Generation);
 
-    private void Cancel(ulong userData)
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpAsyncCancel;
-        sqe->Fd = -1;
-        sqe->Address = userData;
-        sqe->UserData = OpCancel | (0xFFFFFFul << 8);
-    }
+    private void Cancel(ulong userData) => _ring!.Cancel(userData, OpCancel | (0xFFFFFFul << 8));
 
-    private void Wake()
-    {
-        var one = 1L;
-        if (Volatile.Read(ref _eventFd) is var fd and >= 0)
-        {
-            _ = IoUringNative.Write(fd, &one, sizeof(long));
-        }
-    }
+    private void Wake() => Volatile.Read(ref _ring)?.Wake();
 
     private void Run()
     {
         _threadId = Environment.CurrentManagedThreadId;
         try
         {
-            _ring = IoUringRing.Create(RingEntries, sqPoll: false, out var error)
-                ?? throw new IOException($"io_uring_setup failed: {IoUringProbe.Describe(error)}");
-            _buffers = BufferRing.Create(_ring, 0, BufferCount, BufferSize, out error)
-                ?? throw new IOException($"registering the provided-buffer ring failed: {IoUringProbe.Describe(error)}");
-            _eventValue = (long*)NativeMemory.AllocZeroed(sizeof(long));
-            var eventFd = EventFd(0, EfdCloexec);
-            if (eventFd < 0)
-            {
-                throw new IOException($"eventfd failed: {IoUringProbe.Describe(Marshal.GetLastPInvokeError())}");
-            }
-
-            Volatile.Write(ref _eventFd, eventFd);
+            Volatile.Write(ref _ring, LoopRing.Create(RingEntries, sqPoll: false, BufferCount, BufferSize));
             Accept();
             ReadWakeup();
         }
         catch (Exception ex)
         {
-            Cleanup();
+            _ring?.Dispose();
             _started.TrySetException(ex);
             _stopped.TrySetResult();
             return;
@@ -207,7 +151,7 @@ internal sealed unsafe class IoUringTransportLoop
         }
         finally
         {
-            Cleanup();
+            _ring.Dispose();
         }
     }
 
@@ -218,19 +162,12 @@ internal sealed unsafe class IoUringTransportLoop
         {
             DoQueuedWork();
             Stop();
-            _buffers!.Publish();
-            if (_stopping && _count == 0)
+            if (_stopping && _connections.Count == 0)
             {
                 return;
             }
 
-            var result = ring.Submit(1);
-            if (result < 0 && result != -EBusy && result != -EAgain)
-            {
-                throw new IOException($"io_uring_enter failed: {IoUringProbe.Describe(-result)}");
-            }
-
-            var batch = ring.Completions();
+            var batch = ring.Turn();
             for (uint i = 0; i < batch.Count; i++)
             {
                 ref readonly var cqe = ref batch[i];
@@ -256,17 +193,16 @@ internal sealed unsafe class IoUringTransportLoop
                 return;
         }
 
-        var slot = (int)((userData >> 8) & 0xFFFFFF);
-        var connection = slot < _slotsUsed && _generations[slot] == (uint)(userData >> 32) ? _connections[slot] : null;
+        var connection = _connections.Get(userData);
         if (op == OpReceive)
         {
             var id = (ushort)(flags >> CqeBufferShift);
             var hasBuffer = (flags & CqeFBuffer) != 0;
-            connection?.OnReceived(result, (flags & CqeFMore) != 0, hasBuffer && result > 0 ? _buffers!.Read(id, result).Span : default);
+            connection?.OnReceived(result, (flags & CqeFMore) != 0, hasBuffer && result > 0 ? _ring!.Buffers.Read(id, result).Span : default);
             if (hasBuffer)
             {
                 // The bytes are in the connection's input pipe by now: the buffer goes back to the kernel.
-                _buffers!.Give(id);
+                _ring!.Buffers.Give(id);
             }
         }
         else if (op == OpSend)
@@ -303,44 +239,21 @@ internal sealed unsafe class IoUringTransportLoop
     private void Add(int fd)
     {
         NoDelay(fd);
-        if (!_freeSlots.TryPop(out var slot))
-        {
-            slot = _slotsUsed++;
-            if (slot == _connections.Length)
-            {
-                Array.Resize(ref _connections, slot * 2);
-                Array.Resize(ref _generations, slot * 2);
-            }
-        }
-
+        var (slot, generation) = _connections.Reserve();
         var id = $"iouring-{_index}-{++_id}";
-        var connection = new IoUringTransportConnection(this, fd, slot, _generations[slot], id, _localEndPoint, _pool, _inlineScheduling);
-        _connections[slot] = connection;
-        _count++;
+        var connection = new IoUringTransportConnection(this, fd, slot, generation, id, _localEndPoint, _pool, _inlineScheduling);
+        _connections.Set(slot, connection);
         connection.Start();
         _accepted(connection.Context);
     }
 
     private void Accept()
     {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpAccept;
-        sqe->Fd = _listenFd;
-        sqe->IoPriority = AcceptMultishot;
-        sqe->OpFlags = SockCloexec;
-        sqe->UserData = OpAccept;
+        _ring!.Accept(_listenFd, OpAccept);
         _accepting = true;
     }
 
-    private void ReadWakeup()
-    {
-        var sqe = _ring!.Next();
-        sqe->Opcode = IoUringNative.OpRead;
-        sqe->Fd = _eventFd;
-        sqe->Address = (ulong)_eventValue;
-        sqe->Length = sizeof(long);
-        sqe->UserData = OpWakeup;
-    }
+    private void ReadWakeup() => _ring!.ReadWakeup(OpWakeup);
 
     private void Woken()
     {
@@ -359,7 +272,7 @@ internal sealed unsafe class IoUringTransportLoop
 
     private void Do(IoUringTransportConnection connection, Work work)
     {
-        if (_connections[connection.Slot] != connection)
+        if (_connections.At(connection.Slot) != connection)
         {
             // Closed and released already: its descriptor and slot may be another's by now.
             if (work == Work.Send)
@@ -396,24 +309,10 @@ internal sealed unsafe class IoUringTransportLoop
         if (_stopRequested && !_stopping)
         {
             _stopping = true;
-            for (var i = 0; i < _slotsUsed; i++)
+            for (var i = 0; i < _connections.Used; i++)
             {
-                _connections[i]?.Abort();
+                _connections.At(i)?.Abort();
             }
         }
-    }
-
-    private void Cleanup()
-    {
-        var eventFd = Interlocked.Exchange(ref _eventFd, -1);
-        _buffers?.Dispose();
-        _ring?.Dispose();
-        if (eventFd >= 0)
-        {
-            _ = IoUringNative.Close(eventFd);
-        }
-
-        NativeMemory.Free(_eventValue);
-        _eventValue = null;
     }
 }
