@@ -2,7 +2,8 @@ namespace Benchmarks.Host.Sweeps;
 
 /// <summary>
 /// A <c>run</c> whose scenario or sweepable options hold comma lists
-/// (<c>run plaintext --connections 16,64 --server kestrel,sockets</c>): the matrix of single runs
+/// (<c>run plaintext --connections 16,64 --server kestrel,sockets</c>, or a server option's value:
+/// <c>--server-option transport=sockets,iouring</c>): the matrix of single runs
 /// it stands for, in the order the axes were given, the last axis varying fastest.
 /// </summary>
 internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<SweepCell> Cells)
@@ -23,8 +24,14 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
             .Append(KeyValuePair.Create("--" + Runs.RuntimeSettings.VersionName, Runs.RuntimeSettings.VersionName)),
         StringComparer.Ordinal);
 
+    /// <summary>
+    /// The server option whose value may be a list (<c>--server-option transport=sockets,iouring</c>): an axis
+    /// named as the run document's parameter (<c>server-option/transport</c>), each cell one value of it.
+    /// </summary>
+    private const string ServerOption = "--server-option";
+
     /// <summary>The options whose values may be lists, by their long names.</summary>
-    public static IReadOnlyList<string> Flags { get; } = [.. s_sweepable.Keys.Where(k => k.StartsWith("--", StringComparison.Ordinal))];
+    public static IReadOnlyList<string> Flags { get; } = [.. s_sweepable.Keys.Where(k => k.StartsWith("--", StringComparison.Ordinal)), ServerOption];
 
     /// <summary>Null when <paramref name="args"/> is not a <c>run</c> with a list in it.</summary>
     public static SweepPlan? TryCreate(IReadOnlyList<string> args)
@@ -36,17 +43,23 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
         }
 
         // Positions of list values: the scenario (the first argument after 'run') and sweepable options.
-        var axes = new List<(int Position, SweepAxis Axis)>();
+        // Each with what a cell's argument puts before its value (a server option's name=).
+        var axes = new List<(int Position, SweepAxis Axis, string Prefix)>();
         if (!args[1].StartsWith('-') && args[1].Contains(',', StringComparison.Ordinal))
         {
-            axes.Add((1, new SweepAxis("scenario", Split(args[1], "the scenario"))));
+            axes.Add((1, new SweepAxis("scenario", Split(args[1], "the scenario")), ""));
         }
 
         for (var i = 1; i < args.Count - 1; i++)
         {
             if (s_sweepable.TryGetValue(args[i], out var name) && args[i + 1].Contains(',', StringComparison.Ordinal))
             {
-                axes.Add((i + 1, new SweepAxis(name, Split(args[i + 1], args[i]))));
+                axes.Add((i + 1, new SweepAxis(name, Split(args[i + 1], args[i])), ""));
+            }
+            else if (args[i] == ServerOption && args[i + 1].IndexOf('=', StringComparison.Ordinal) is var equals and > 0 && args[i + 1].IndexOf(',', equals) > 0)
+            {
+                var option = args[i + 1][..equals];
+                axes.Add((i + 1, new SweepAxis("server-option/" + option, Split(args[i + 1][(equals + 1)..], $"{ServerOption} {option}")), option + "="));
             }
         }
 
@@ -62,7 +75,7 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
             var values = new Dictionary<string, string>(StringComparer.Ordinal);
             for (var a = 0; a < axes.Count; a++)
             {
-                cellArgs[axes[a].Position] = combination[a];
+                cellArgs[axes[a].Position] = axes[a].Prefix + combination[a];
                 values[axes[a].Axis.Name] = combination[a];
             }
 

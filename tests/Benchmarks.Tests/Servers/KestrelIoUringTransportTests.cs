@@ -89,6 +89,33 @@ public sealed class KestrelIoUringTransportTests
         Assert.Equal(0, await serve.StopAsync());
     }
 
+    /// <summary>The transports side by side in one command: a sweep over the server option, one run of each, one table.</summary>
+    [Fact]
+    public async Task One_command_runs_both_transports_as_cells_of_a_sweep()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "kestrel", "--server-option", "transport=sockets,iouring",
+            "-c", "16", "-d", "1s", "-w", "0s", "--no-counters", "--no-verify", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var transports = Directory.GetFiles(results, "*-plaintext-kestrel-*.json")
+            .Select(f => System.Text.Json.Nodes.JsonNode.Parse(File.ReadAllText(f))!["parameters"]!["server-option/transport"]!.ToString())
+            .Order(StringComparer.Ordinal);
+        Assert.Equal(["iouring", "sockets"], transports);
+        Assert.Contains("server-option/transport", run.Output, StringComparison.Ordinal);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void A_server_options_list_is_an_axis_named_as_its_parameter_and_each_cell_takes_one_value()
+    {
+        var plan = Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=sockets,iouring"])!;
+        Assert.Equal("server-option/transport", plan.Axes.Single().Name);
+        Assert.Equal([["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=sockets"], ["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=iouring"]],
+            plan.Cells.Select(c => c.Arguments.ToArray()));
+        Assert.Null(Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", "--server-option", "transport=iouring"]));
+        Assert.Throws<FormatException>(() => Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", "--server-option", "transport=sockets,"]));
+    }
+
     [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("transport=uring", "Unknown Kestrel transport 'uring': use sockets or iouring.")]
