@@ -88,15 +88,22 @@ echo
 echo "server: $SERVER on CPU $SERVER_CPU; clients on CPU $CLIENT_CPU, $THREADS thread(s), $CONNECTIONS connections, ${DURATION} s per run, $ROUNDS rounds"
 python3 - "$results" <<'PY'
 import sys, statistics
-rows = {}
+rows, failed = {}, {}
 for line in open(sys.argv[1]):
     parts = line.split()
     depth, tool = int(parts[0]), parts[1]
+    if len(parts) < 6 or float(parts[5] or 0) <= 0:
+        # A run that completed no request (wrk out of ports at 16,384 connections, a client that failed):
+        # counted apart, not a rate of 0 nor a CPU per request.
+        failed[(depth, tool)] = failed.get((depth, tool), 0) + 1
+        continue
     rps, cpu, requests = float(parts[3]), float(parts[4]), float(parts[5])
     window = float(parts[6]) if len(parts) > 6 else None
     rows.setdefault((depth, tool), []).append((rps, cpu / requests * 1e6, (window / requests * 1e6) if window else None))
-print("| pipeline | client | req/s best | req/s median | CPU us/req (window) | CPU us/req (whole process) | req/s vs best peer | CPU/req vs best peer |")
-print("|---|---|---|---|---|---|---|---|")
+print("| pipeline | client | req/s best | req/s median | CPU us/req (window) | CPU us/req (whole process) | req/s vs best peer | CPU/req vs best peer | runs with no request |")
+print("|---|---|---|---|---|---|---|---|---|")
+for depth, tool in sorted(set(failed) - set(rows)):
+    print(f"| {depth} | {tool} | | | | | | | {failed[(depth, tool)]} |")
 for depth in sorted({d for d, _ in rows}):
     peers = [(t, r) for (d, t), r in rows.items() if d == depth and t in ("wrk", "h2load")]
     best_rps = max((max(x[0] for x in r) for _, r in peers), default=None)
@@ -109,5 +116,5 @@ for depth in sorted({d for d, _ in rows}):
         window = statistics.median(x[2] for x in r) if r[0][2] is not None else whole
         ratio_rps = f"{max(rps) / best_rps:.2f}x" if best_rps else ""
         ratio_cpu = f"{window / best_cpu:.2f}x" if best_cpu else ""
-        print(f"| {depth} | {tool} | {max(rps):,.0f} | {statistics.median(rps):,.0f} | {window:.2f} | {whole:.2f} | {ratio_rps} | {ratio_cpu} |")
+        print(f"| {depth} | {tool} | {max(rps):,.0f} | {statistics.median(rps):,.0f} | {window:.2f} | {whole:.2f} | {ratio_rps} | {ratio_cpu} | {failed.get((depth, tool), 0)} |")
 PY
