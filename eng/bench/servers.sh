@@ -8,11 +8,8 @@
 #   eng/bench/servers.sh                        # 3 rounds of 10 s, 256 connections
 #   ROUNDS=1 DURATION=5 SERVERS="sockets nginx" eng/bench/servers.sh
 #
-# Server "kestrel-inline" is Kestrel with the scheduling the ASP.NET team's TechEmpower entry uses:
-# socket completions inline on the epoll thread, request code inline on the transport's thread,
-# no wait for data before a read buffer is rented. "kestrel-iouring" is Kestrel on the io_uring
-# transport (--server-option transport=iouring), and "kestrel-iouring-inline" the same with request
-# code on the ring's thread (unsafePreferInlineScheduling=true):
+# Besides the models, the variants in eng/bench/server-variant.sh (kestrel-inline: the TechEmpower
+# entry's scheduling; kestrel-iouring and kestrel-iouring-inline: Kestrel on its io_uring transport):
 #   SERVERS="kestrel kestrel-inline kestrel-iouring kestrel-iouring-inline" SCENARIOS="pipelined plaintext" eng/bench/servers.sh
 #
 # Targets: sockets >= 1.0x nginx on pipelined plaintext; kestrel >= 0.8x nginx; libuv >= 0.9x sockets;
@@ -30,6 +27,7 @@ CLIENT_CPU=${CLIENT_CPU:-1}
 PORT=${PORT:-5094}
 PRIME=${PRIME:-10}
 
+source eng/bench/server-variant.sh
 bash eng/install-tools.sh wrk nginx
 dotnet build src/Host -c Release -nologo -clp:ErrorsOnly >/dev/null
 bin="$(pwd)/src/Host/bin/Release/net10.0/benchmarks"
@@ -72,18 +70,7 @@ start_server() { # server scenario
     for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/plaintext" && return; sleep 0.1; done
   else
     local scenario=$2; [ "$scenario" = pipelined ] && scenario=plaintext
-    local model=$1 options=()
-    case $1 in
-      kestrel-inline)
-        model=kestrel
-        options=(--server-option inlineCompletions=true --server-option unsafePreferInlineScheduling=true --server-option waitForDataBeforeAllocatingBuffer=false) ;;
-      kestrel-iouring)
-        model=kestrel
-        options=(--server-option transport=iouring) ;;
-      kestrel-iouring-inline)
-        model=kestrel
-        options=(--server-option transport=iouring --server-option unsafePreferInlineScheduling=true) ;;
-    esac
+    server_variant "$1"
     taskset -c "$SERVER_CPU" "$bin" serve --scenario "$scenario" --server "$model" "${options[@]}" --urls "http://127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 100); do grep -q "Application started." "$work/server.log" && return; sleep 0.1; done

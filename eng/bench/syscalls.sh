@@ -7,6 +7,7 @@
 # (futex), epoll registrations.
 #
 #   eng/bench/syscalls.sh        # SERVERS="sockets libuv iouring kestrel nginx" CLIENTS="epoll sockets wrk h2load" DEPTH=1 CONNECTIONS=64
+#   SERVERS="kestrel kestrel-iouring" CLIENTS=wrk eng/bench/syscalls.sh   # variants: eng/bench/server-variant.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SERVERS=${SERVERS:-"sockets libuv iouring kestrel nginx"}
@@ -61,12 +62,14 @@ run_client() { # name: runs it on CPU 1 under perf (server and client counted), 
   esac
 }
 
+source eng/bench/server-variant.sh
 for server in $SERVERS; do
   if [ "$server" = nginx ]; then
     taskset -c 0 nginx -c "$work/nginx.conf" & server_pid=$!
     sleep 0.5
   else
-    taskset -c 0 "$bin" serve --scenario plaintext --server "$server" --urls "http://127.0.0.1:$PORT" >"$work/server.log" 2>&1 & server_pid=$!
+    server_variant "$server"
+    taskset -c 0 "$bin" serve --scenario plaintext --server "$model" "${options[@]}" --urls "http://127.0.0.1:$PORT" >"$work/server.log" 2>&1 & server_pid=$!
     for _ in $(seq 100); do grep -q "Application started." "$work/server.log" && break; sleep 0.1; done
   fi
   taskset -c 1 wrk -t1 -c "$CONNECTIONS" -d 10s "$url" >/dev/null 2>&1  # warm the server
