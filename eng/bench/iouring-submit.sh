@@ -9,8 +9,9 @@
 #   bash eng/bench/iouring-submit.sh [TURNS] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-command -v gcc >/dev/null || { echo "error: gcc is needed to compile the liburing shim" >&2; exit 1; }
-dpkg -s liburing-dev >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq liburing-dev >/dev/null; }
+# The project's installer (its lock around the package manager); liburing-dev is a library, no command to look for.
+bash eng/install-tools.sh gcc
+dpkg -s liburing-dev >/dev/null 2>&1 || bash eng/install-tools.sh liburing-dev
 project=eng/bench/iouring-submit
 dotnet build "$project" -c Release -nologo -clp:ErrorsOnly >/dev/null
 out="$project/bin/Release/net10.0"

@@ -9,7 +9,7 @@ namespace Benchmarks.IoUring;
 /// its multishot receives read into, an eventfd through which other threads wake it, and the
 /// submissions a loop makes (multishot accept and receive, send, cancel, timeout, the eventfd's
 /// read), each tagged with the caller's user data. A turn publishes the buffers given back, submits
-/// what is queued and waits for at least one completion. Made and used on the loop's thread alone
+/// what is queued, waits for at least one completion and hands each to the loop. Made and used on the loop's thread alone
 /// (a single issuer); only <see cref="Wake"/> is for other threads.
 /// </summary>
 [SupportedOSPlatform("linux")]
@@ -133,11 +133,11 @@ internal sealed unsafe class LoopRing : IDisposable
     }
 
     /// <summary>
-    /// One turn: the buffers given back are published, what is queued is submitted, and the call waits
-    /// for a completion. The completions are read from the batch returned, then given back with
-    /// <see cref="Advance"/>.
+    /// One turn: the buffers given back are published, what is queued is submitted, the call waits
+    /// for a completion, and each completion the kernel has posted is handed to
+    /// <paramref name="completions"/>, then given back.
     /// </summary>
-    public CompletionBatch Turn()
+    public void Turn(ILoopCompletions completions)
     {
         _buffers.Publish();
         var result = _ring.Submit(1);
@@ -146,10 +146,28 @@ internal sealed unsafe class LoopRing : IDisposable
             throw new IOException($"io_uring_enter failed: {IoUringProbe.Describe(-result)}");
         }
 
-        return _ring.Completions();
+        var batch = _ring.Completions();
+        for (uint i = 0; i < batch.Count; i++)
+        {
+            ref readonly var cqe = ref batch[i];
+            completions.OnCompletion(cqe.UserData, cqe.Result, cqe.Flags);
+        }
+
+        _ring.Advance(batch.Count);
     }
 
-    public void Advance(uint count) => _ring.Advance(count);
+    /// <summary>The bytes a receive completion carries in its provided buffer (none for an end, an error or no buffer); valid until <see cref="GiveBack"/>.</summary>
+    public ReadOnlyMemory<byte> Received(int result, uint flags) =>
+        (flags & CqeFBuffer) != 0 && result > 0 ? _buffers.Read((ushort)(flags >> CqeBufferShift), result) : default;
+
+    /// <summary>A receive completion's provided buffer, if it had one, goes back to the kernel (published on the next turn).</summary>
+    public void GiveBack(uint flags)
+    {
+        if ((flags & CqeFBuffer) != 0)
+        {
+            _buffers.Give((ushort)(flags >> CqeBufferShift));
+        }
+    }
 
     public void Dispose()
     {

@@ -19,7 +19,7 @@ namespace Benchmarks.Servers.IoUring;
 /// heartbeat finds room again.
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConnection>
+internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConnection>, ILoopCompletions
 {
     public const byte OpAccept = 1;
     public const byte OpReceive = 2;
@@ -164,18 +164,11 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
                 return;
             }
 
-            var batch = ring.Turn();
-            for (uint i = 0; i < batch.Count; i++)
-            {
-                ref readonly var cqe = ref batch[i];
-                Complete(cqe.UserData, cqe.Result, cqe.Flags);
-            }
-
-            ring.Advance(batch.Count);
+            ring.Turn(this);
         }
     }
 
-    private void Complete(ulong userData, int result, uint flags)
+    void ILoopCompletions.OnCompletion(ulong userData, int result, uint flags)
     {
         var op = (byte)userData;
         switch (op)
@@ -197,14 +190,9 @@ internal sealed unsafe class IoUringLoop : IEventLoop, IResumeTarget<IoUringConn
         var more = (flags & CqeFMore) != 0;
         if (op == OpReceive)
         {
-            var id = (ushort)(flags >> CqeBufferShift);
-            var hasBuffer = (flags & CqeFBuffer) != 0;
-            connection?.OnReceived(result, more, hasBuffer && result > 0 ? _ring!.Buffers.Read(id, result) : default);
-            if (hasBuffer)
-            {
-                // The bytes are served or kept by now: the buffer goes back to the kernel.
-                _ring!.Buffers.Give(id);
-            }
+            connection?.OnReceived(result, more, _ring!.Received(result, flags));
+            // The bytes are served or kept by now: the buffer goes back to the kernel.
+            _ring!.GiveBack(flags);
         }
         else if (op == OpSend)
         {

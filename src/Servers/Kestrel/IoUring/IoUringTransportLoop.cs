@@ -17,7 +17,7 @@ namespace Benchmarks.Servers.Kestrel.IoUring;
 /// completions. The ring is made and used on this thread alone (a single issuer).
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed unsafe class IoUringTransportLoop
+internal sealed unsafe class IoUringTransportLoop : ILoopCompletions
 {
     private const byte OpAccept = 1;
     private const byte OpReceive = 2;
@@ -167,18 +167,11 @@ internal sealed unsafe class IoUringTransportLoop
                 return;
             }
 
-            var batch = ring.Turn();
-            for (uint i = 0; i < batch.Count; i++)
-            {
-                ref readonly var cqe = ref batch[i];
-                Complete(cqe.UserData, cqe.Result, cqe.Flags);
-            }
-
-            ring.Advance(batch.Count);
+            ring.Turn(this);
         }
     }
 
-    private void Complete(ulong userData, int result, uint flags)
+    void ILoopCompletions.OnCompletion(ulong userData, int result, uint flags)
     {
         var op = (byte)userData;
         switch (op)
@@ -196,14 +189,9 @@ internal sealed unsafe class IoUringTransportLoop
         var connection = _connections.Get(userData);
         if (op == OpReceive)
         {
-            var id = (ushort)(flags >> CqeBufferShift);
-            var hasBuffer = (flags & CqeFBuffer) != 0;
-            connection?.OnReceived(result, (flags & CqeFMore) != 0, hasBuffer && result > 0 ? _ring!.Buffers.Read(id, result).Span : default);
-            if (hasBuffer)
-            {
-                // The bytes are in the connection's input pipe by now: the buffer goes back to the kernel.
-                _ring!.Buffers.Give(id);
-            }
+            connection?.OnReceived(result, (flags & CqeFMore) != 0, _ring!.Received(result, flags).Span);
+            // The bytes are in the connection's input pipe by now: the buffer goes back to the kernel.
+            _ring!.GiveBack(flags);
         }
         else if (op == OpSend)
         {
