@@ -24,7 +24,7 @@ HZ = os.sysconf("SC_CLK_TCK")
 
 
 def kind(command):
-    if "testhost" in command:
+    if "testhost" in command or re.search(r"/Benchmarks\.Tests(?:\.dll)?(?: |$)", command):
         return "test process (in-process tests)"
     if ("VBCSCompiler" in command or "MSBuild.dll" in command or "crossgen" in command.lower()
             or re.search(r"dotnet (publish|build|pack)\b", command)):

@@ -1,6 +1,5 @@
 using System.Net;
 using Benchmarks.Tests.Support;
-using Xunit.Abstractions;
 
 namespace Benchmarks.Tests.Agent;
 

@@ -3,7 +3,6 @@ using System.Net;
 using System.Text;
 using System.Text.Json.Nodes;
 using Benchmarks.Tests.Support;
-using Xunit.Abstractions;
 
 namespace Benchmarks.Tests.Agent;
 

@@ -1,7 +1,6 @@
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using Benchmarks.Tests.Support;
-using Xunit.Abstractions;
 
 namespace Benchmarks.Tests.Agent;
 

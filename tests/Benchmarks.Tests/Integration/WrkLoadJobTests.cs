@@ -39,7 +39,7 @@ public sealed class WrkLoadJobTests
     public async Task Without_wrk_the_run_says_how_to_install_it()
     {
         var results = TestPaths.NewTempDirectory();
-        var dotnetDirectory = Path.GetDirectoryName(Environment.ProcessPath)!;
+        var dotnetDirectory = TestPaths.DotnetDirectory;
 
         // Under the name run used before --generator, which scripts still pass.
         var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "run", "plaintext", "--load", "wrk");
@@ -51,7 +51,7 @@ public sealed class WrkLoadJobTests
     [Fact]
     public async Task Load_with_the_wrk_engine_without_wrk_says_how_to_install_it()
     {
-        var dotnetDirectory = Path.GetDirectoryName(Environment.ProcessPath)!;
+        var dotnetDirectory = TestPaths.DotnetDirectory;
         var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "load", "--engine", "wrk", "--url", "http://127.0.0.1:9/plaintext");
 
         Assert.Equal(2, run.ExitCode);

@@ -1,6 +1,5 @@
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Reports;
-using Xunit.Abstractions;
 
 namespace Benchmarks.Tests.Reports;
 

@@ -3,7 +3,6 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using Benchmarks.Tests.Support;
-using Xunit.Abstractions;
 
 namespace Benchmarks.Tests.Servers;
 

@@ -1,6 +1,5 @@
 using System.Net;
 using System.Text.Json.Nodes;
-using Xunit.Abstractions;
 
 namespace Benchmarks.Tests.Support;
 

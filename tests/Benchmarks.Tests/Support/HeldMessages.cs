@@ -1,5 +1,5 @@
-using Xunit.Abstractions;
 using Xunit.Sdk;
+using Xunit.v3;
 
 namespace Benchmarks.Tests.Support;
 
@@ -36,8 +36,37 @@ internal sealed class HeldMessages(IMessageBus inner) : IMessageBus
 
     private static IMessageSinkMessage WithNotes(IMessageSinkMessage message, string notes) => message switch
     {
-        ITestFailed failed => new TestFailed(failed.Test, failed.ExecutionTime, notes + failed.Output, failed.ExceptionTypes, failed.Messages, failed.StackTraces, failed.ExceptionParentIndices),
-        ITestPassed passed => new TestPassed(passed.Test, passed.ExecutionTime, notes + passed.Output),
+        ITestFailed failed => new TestFailed
+        {
+            AssemblyUniqueID = failed.AssemblyUniqueID,
+            TestCollectionUniqueID = failed.TestCollectionUniqueID,
+            TestClassUniqueID = failed.TestClassUniqueID,
+            TestMethodUniqueID = failed.TestMethodUniqueID,
+            TestCaseUniqueID = failed.TestCaseUniqueID,
+            TestUniqueID = failed.TestUniqueID,
+            ExecutionTime = failed.ExecutionTime,
+            FinishTime = failed.FinishTime,
+            Output = notes + failed.Output,
+            Warnings = failed.Warnings,
+            Cause = failed.Cause,
+            ExceptionParentIndices = failed.ExceptionParentIndices,
+            ExceptionTypes = failed.ExceptionTypes,
+            Messages = failed.Messages,
+            StackTraces = failed.StackTraces,
+        },
+        ITestPassed passed => new TestPassed
+        {
+            AssemblyUniqueID = passed.AssemblyUniqueID,
+            TestCollectionUniqueID = passed.TestCollectionUniqueID,
+            TestClassUniqueID = passed.TestClassUniqueID,
+            TestMethodUniqueID = passed.TestMethodUniqueID,
+            TestCaseUniqueID = passed.TestCaseUniqueID,
+            TestUniqueID = passed.TestUniqueID,
+            ExecutionTime = passed.ExecutionTime,
+            FinishTime = passed.FinishTime,
+            Output = notes + passed.Output,
+            Warnings = passed.Warnings,
+        },
         _ => message,
     };
 

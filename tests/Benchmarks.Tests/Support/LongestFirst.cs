@@ -1,8 +1,8 @@
 using System.Reflection;
-using Xunit.Abstractions;
 using Xunit.Sdk;
+using Xunit.v3;
 
-[assembly: TestCollectionOrderer("Benchmarks.Tests.Support.LongestFirst", "Benchmarks.Tests")]
+[assembly: TestCollectionOrderer(typeof(Benchmarks.Tests.Support.LongestFirst))]
 
 namespace Benchmarks.Tests.Support;
 
@@ -14,15 +14,16 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 public sealed class LongestFirst : ITestCollectionOrderer
 {
-    public IEnumerable<ITestCollection> OrderTestCollections(IEnumerable<ITestCollection> testCollections) =>
-        testCollections.OrderBy(c => IsLong(c) ? 0 : 1).ThenBy(c => c.DisplayName, StringComparer.Ordinal);
+    public IReadOnlyCollection<TTestCollection> OrderTestCollections<TTestCollection>(IReadOnlyCollection<TTestCollection> testCollections)
+        where TTestCollection : ITestCollection =>
+        [.. testCollections.OrderBy(c => IsLong(c) ? 0 : 1).ThenBy(c => c.TestCollectionDisplayName, StringComparer.Ordinal)];
 
     private const string ClassCollection = "Test collection for ";
 
     private static bool IsLong(ITestCollection collection) =>
-        collection.CollectionDefinition is IReflectionTypeInfo definition
-            ? definition.Type.GetCustomAttribute<LongRunningAttribute>() is not null
-            : collection.DisplayName.StartsWith(ClassCollection, StringComparison.Ordinal)
-                && typeof(LongestFirst).Assembly.GetType(collection.DisplayName[ClassCollection.Length..]) is { } type
+        collection is IXunitTestCollection { CollectionDefinition: { } definition }
+            ? definition.GetCustomAttribute<LongRunningAttribute>() is not null
+            : collection.TestCollectionDisplayName.StartsWith(ClassCollection, StringComparison.Ordinal)
+                && typeof(LongestFirst).Assembly.GetType(collection.TestCollectionDisplayName[ClassCollection.Length..]) is { } type
                 && type.GetCustomAttribute<LongRunningAttribute>() is not null;
 }

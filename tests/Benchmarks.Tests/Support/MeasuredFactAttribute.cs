@@ -1,4 +1,5 @@
-using Xunit.Sdk;
+using System.Runtime.CompilerServices;
+using Xunit.v3;
 
 namespace Benchmarks.Tests.Support;
 
@@ -9,6 +10,7 @@ namespace Benchmarks.Tests.Support;
 /// anything, and the product reports it as noisy. A failure on a machine that kept its CPUs fails
 /// at once; the last attempt's failure is the test's.
 /// </summary>
-[XunitTestCaseDiscoverer("Benchmarks.Tests.Support.MeasuredFactDiscoverer", "Benchmarks.Tests")]
+[XunitTestCaseDiscoverer(typeof(MeasuredFactDiscoverer))]
 [AttributeUsage(AttributeTargets.Method)]
-public sealed class MeasuredFactAttribute : FactAttribute;
+public sealed class MeasuredFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+    : FactAttribute(sourceFilePath, sourceLineNumber);

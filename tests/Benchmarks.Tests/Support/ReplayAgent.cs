@@ -10,9 +10,9 @@ public sealed class ReplayAgent : IAsyncLifetime
     /// <summary>One build cache for every publishing collection's agent, as agents on one lab machine share one: a build any of them published is not published again.</summary>
     private static readonly Lazy<string> s_buildCache = new(TestPaths.NewTempDirectory);
 
-    public async Task InitializeAsync() => _agent = await AgentProcess.StartAsync(options: ["--hardware", "Cloud", "--build-cache", s_buildCache.Value]);
+    public async ValueTask InitializeAsync() => _agent = await AgentProcess.StartAsync(options: ["--hardware", "Cloud", "--build-cache", s_buildCache.Value]);
 
-    public async Task DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         if (_agent is not null)
         {

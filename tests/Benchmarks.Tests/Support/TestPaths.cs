@@ -19,6 +19,10 @@ internal static class TestPaths
     /// <summary>The real crank controller's recorded traffic with the agent, kept in the repository (refreshed by eng/refresh-transcripts.sh).</summary>
     public static string CrankTranscripts => Path.Combine(RepoRoot, "tests", "Fixtures", "crank-transcripts");
 
+    /// <summary>The folder of the <c>dotnet</c> this test process runs on (the test assembly is a program of its own, not <c>dotnet</c>).</summary>
+    public static string DotnetDirectory =>
+        Path.GetFullPath(Path.Combine(System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory(), "..", "..", ".."));
+
     public static string HostExecutable => Path.Combine(HostDirectory, OperatingSystem.IsWindows() ? "benchmarks.exe" : "benchmarks");
 
     public static string NewTempDirectory()

@@ -34,7 +34,7 @@ public sealed class WinePrefix : IAsyncLifetime
     /// <summary>A Linux path as the Windows programs see it (Wine's Z: drive is /).</summary>
     public static string WindowsPath(string path) => "Z:" + path.Replace('/', '\\');
 
-    public async Task InitializeAsync()
+    public async ValueTask InitializeAsync()
     {
         // Installed through the project's script when missing (eng/test.sh installs it with the other tools).
         Tools.Require("wine");
@@ -56,7 +56,7 @@ public sealed class WinePrefix : IAsyncLifetime
         Assert.True(setup.ExitCode == 0, $"the Wine prefix {Prefix} could not be made: {setup}");
     }
 
-    public async Task DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         await RunAsync(TimeSpan.FromSeconds(30), "wineserver", "-k");
         try
