@@ -57,6 +57,10 @@ stage "tools (eng/tools.list), installed beside the builds"
 tools_log=$(mktemp)
 bash eng/install-tools.sh >"$tools_log" 2>&1 &
 tools=$!
+# The NuGet packs a NativeAOT server is compiled with (run --publish aot), fetched now as the tools are.
+packs_log=$(mktemp)
+bash eng/native-packs.sh >"$packs_log" 2>&1 &
+packs=$!
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
@@ -114,6 +118,15 @@ cat "$tools_log"
 rm -f "$tools_log"
 if [ $tools_status != 0 ]; then
   echo "error: eng/install-tools.sh could not install the tools the tests need (above)." >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+packs_status=0
+wait $packs || packs_status=$?
+cat "$packs_log"
+rm -f "$packs_log"
+if [ $packs_status != 0 ]; then
+  echo "error: eng/native-packs.sh could not restore the NativeAOT packs the tests need (above)." >&2
   echo "0 passed, 1 failed"
   exit 1
 fi

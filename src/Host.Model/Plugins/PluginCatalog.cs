@@ -65,6 +65,13 @@ internal sealed class PluginCatalog
         return new PluginCatalog(scenarios, servers, problems);
     }
 
+    /// <summary>A catalog of plugins compiled into the program (a NativeAOT server: <c>run --publish aot</c>), none loaded from a folder.</summary>
+    public static PluginCatalog Of(IEnumerable<IScenario> scenarios, IEnumerable<IServerModel> servers)
+    {
+        const string CompiledIn = "compiled in";
+        return new PluginCatalog([.. scenarios.Select(s => new PluginEntry<IScenario>(s, CompiledIn))], [.. servers.Select(s => new PluginEntry<IServerModel>(s, CompiledIn))], []);
+    }
+
     public IScenario? FindScenario(string name) =>
         Scenarios.FirstOrDefault(s => string.Equals(s.Plugin.Name, name, StringComparison.OrdinalIgnoreCase))?.Plugin;
 

@@ -35,6 +35,9 @@ internal sealed record RuntimeConfiguration(IReadOnlyDictionary<string, string> 
             ["tiered-compilation"] = Given("TieredCompilation", "System.Runtime.TieredCompilation") ?? "1",
             ["tiered-pgo"] = Given("TieredPGO", "System.Runtime.TieredPGO") ?? "1",
             ["ready-to-run"] = Given("ReadyToRun", null) ?? "1",
+
+            // How the code runs: JIT-compiled (with whatever ReadyToRun code there is), or compiled ahead of time (NativeAOT: no JIT at all).
+            ["compiled"] = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeCompiled ? "jit" : "aot",
         };
         if (Text(gc, "GCHeapHardLimit") is { } limit and not "0")
         {

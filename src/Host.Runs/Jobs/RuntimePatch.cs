@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
 
@@ -74,7 +73,7 @@ internal static partial class RuntimePatch
         }
         finally
         {
-            TryDelete(work);
+            Platform.ScratchFolders.TryDelete(work);
         }
     }
 
@@ -92,33 +91,10 @@ internal static partial class RuntimePatch
             $"""<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net{Environment.Version.Major}.{Environment.Version.Minor}</TargetFramework></PropertyGroup><ItemGroup>{downloads}</ItemGroup></Project>""",
             cancellationToken);
         var packages = Path.Combine(work, "packages");
-        var info = new ProcessStartInfo(DotnetMuxer.Path, ["restore", "--packages", packages, "--nologo"])
+        var (exitCode, lines) = await DotnetCommand.RunAsync(["restore", "--packages", packages, "--nologo"], work, TimeSpan.FromMinutes(10), cancellationToken);
+        if (exitCode != 0)
         {
-            WorkingDirectory = work,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        info.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
-        info.Environment["DOTNET_NOLOGO"] = "1";
-        using var restore = Process.Start(info) ?? throw new InvalidOperationException("dotnet restore did not start");
-        var output = restore.StandardOutput.ReadToEndAsync(cancellationToken);
-        var error = restore.StandardError.ReadToEndAsync(cancellationToken);
-        try
-        {
-            await restore.WaitForExitAsync(cancellationToken);
-        }
-        catch (OperationCanceledException)
-        {
-            restore.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        if (restore.ExitCode != 0)
-        {
-            var lines = (await output + "\n" + await error).Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
-            var cause = lines.FirstOrDefault(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)) ?? lines.LastOrDefault() ?? $"exit code {restore.ExitCode}";
-            throw new InvalidOperationException($"runtime {version} could not be fetched: {Shorten(cause, work)}");
+            throw new InvalidOperationException($"runtime {version} could not be fetched: {Shorten(DotnetCommand.Cause(lines, exitCode), work)}");
         }
 
         return packages;
@@ -163,23 +139,6 @@ internal static partial class RuntimePatch
     private static string MachineRoot() => Path.GetFullPath(Path.Combine(RuntimeEnvironment.GetRuntimeDirectory(), "..", "..", ".."));
 
     private static string Shorten(string line, string work) => line.Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal).Replace(work, "", StringComparison.Ordinal);
-
-    private static void TryDelete(string folder)
-    {
-        try
-        {
-            if (Directory.Exists(folder))
-            {
-                Directory.Delete(folder, recursive: true);
-            }
-        }
-        catch (IOException)
-        {
-        }
-        catch (UnauthorizedAccessException)
-        {
-        }
-    }
 
     [GeneratedRegex(@"^\d+\.\d+\.\d+$")]
     private static partial Regex PatchVersion();

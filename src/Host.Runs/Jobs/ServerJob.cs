@@ -40,7 +40,8 @@ internal static class ServerJob
         var environment = launch.DotnetRoot is { } root
             ? new Dictionary<string, string>(launch.Environment, StringComparer.Ordinal) { ["DOTNET_ROOT"] = root }
             : launch.Environment;
-        return JobProcess.Start(HostExecutable.Command("server", arguments, launch.DotnetRoot) with { Cpus = launch.Cpus, Environment = environment, Limit = launch.Limit }, control, onLine);
+        var command = launch.NativeExecutable is { } native ? new JobStartInfo("server", native, [.. arguments]) : HostExecutable.Command("server", arguments, launch.DotnetRoot);
+        return JobProcess.Start(command with { Cpus = launch.Cpus, Environment = environment, Limit = launch.Limit }, control, onLine);
     }
 
     /// <summary><c>serve</c>'s options for the launch's wire and certificate: none for cleartext HTTP/1.1.</summary>

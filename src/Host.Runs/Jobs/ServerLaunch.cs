@@ -26,6 +26,9 @@ internal sealed record ServerLaunch(string Scenario, string Server, Uri Url)
     /// <summary>A .NET installation of its own to run the server on (<see cref="RuntimePatch"/>); null: this program's runtime.</summary>
     public string? DotnetRoot { get; init; }
 
+    /// <summary>A NativeAOT server program to start instead of this program's <c>serve</c> (<see cref="NativeServerBuild"/>); null: this program.</summary>
+    public string? NativeExecutable { get; init; }
+
     /// <summary>Ask the server for its once-a-second <see cref="RuntimeActivity"/> lines.</summary>
     public bool ReportRuntime { get; init; }
 }

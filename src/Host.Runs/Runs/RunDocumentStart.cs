@@ -75,6 +75,11 @@ internal static class RunDocumentStart
             parameters["linger-zero"] = tcp.LingerZero ? "true" : "false";
         }
 
+        if (request.Publish is { } publish)
+        {
+            parameters[RuntimeSettings.PublishName] = publish;
+        }
+
         if (request.RuntimeVersion is { } runtimeVersion)
         {
             parameters[RuntimeSettings.VersionName] = runtimeVersion;

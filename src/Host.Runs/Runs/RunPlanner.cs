@@ -29,6 +29,7 @@ internal static class RunPlanner
         var catalog = PluginCatalog.Load(choices.PluginDirectories);
         var scenario = PluginLookup.Scenario(catalog, choices.Scenario);
         var server = PluginLookup.Server(catalog, choices.Server ?? PluginLookup.DefaultServer(catalog, scenario), scenario);
+        var native = choices.Publish == "aot" ? Native(choices, catalog, scenario, server) : null;
         var serverOptions = OptionFactory.SplitServerOptions(choices.ServerOptions);
         server.ValidateOptions(serverOptions);
         var needsDatabase = scenario is IDatabaseScenario && choices.Database is null;
@@ -66,6 +67,11 @@ internal static class RunPlanner
             CertificateKey = choices.CertificateKey,
             ServerOptions = serverOptions,
             Runtime = RuntimeChoices(choices.Runtime, serverCpus),
+            Publish = choices.Publish,
+            Native = native,
+            JitBytes = choices.Publish == "jit"
+                ? Jobs.NativeServerBuild.JitBytes(catalog.Scenarios.First(e => ReferenceEquals(e.Plugin, scenario)).Source, catalog.Servers.First(e => ReferenceEquals(e.Plugin, server)).Source)
+                : null,
             RuntimeVersion = choices.RuntimeVersion is { } version && Jobs.RuntimePatch.Check(version) is { } notThis ? throw new UsageException($"--runtime-version: {notThis}.") : choices.RuntimeVersion,
             PluginDirectories = choices.PluginDirectories,
             ServerCpus = serverCpus,
@@ -82,7 +88,8 @@ internal static class RunPlanner
             Slo = choices.Slo is { } target ? ServiceLevel.Parse(target).Text : null,
             LatencyDistribution = choices.LatencyDistribution is { } file ? LatencyDistributionFile(file, loadJob, iterations > 1 || choices.FindMax || choices.SweepCell) : null,
             Verify = !choices.NoVerify && !webSocket,
-            RuntimeCounters = !choices.NoCounters,
+            // A NativeAOT server has no diagnostics port to read counters through: its #runtime lines still give what it allocated.
+            RuntimeCounters = !choices.NoCounters && native is null,
             Trace = choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null ? choices.TraceSeconds ?? TimeSpan.FromSeconds(5) : null,
             Profiler = choices.Profiler is Documents.RunTrace.Perf && PerfTrace.Unavailable() is { } noPerf ? throw new UsageException(noPerf) : choices.Profiler ?? Documents.RunTrace.EventPipe,
             Iterations = iterations,
@@ -109,6 +116,44 @@ internal static class RunPlanner
         };
         CheckLoad(request, shape, choices.FindMax);
         return request;
+    }
+
+    /// <summary>
+    /// The NativeAOT server <c>--publish aot</c> asks for: the scenario's and the server model's types
+    /// and assemblies, or a one-line refusal of what such a server cannot be or do.
+    /// </summary>
+    private static Jobs.NativeServerPlan Native(RunChoices choices, PluginCatalog catalog, IScenario scenario, Servers.IServerModel server)
+    {
+        const string Flag = "--" + RuntimeSettings.PublishName + " aot";
+        string[] models = ["kestrel", "sockets"];
+        if (!models.Contains(server.Name, StringComparer.Ordinal))
+        {
+            throw new UsageException($"{Flag}: the NativeAOT server is built for {string.Join(" and ", models)}, not '{server.Name}'.");
+        }
+
+        if (scenario is IDatabaseScenario or IEndpointScenario or ITcpScenario)
+        {
+            throw new UsageException($"{Flag}: '{scenario.Name}' {(scenario is IDatabaseScenario ? "reads a database" : scenario is ITcpScenario ? "is raw TCP" : "hosts endpoints of its own (gRPC)")}; the NativeAOT server serves HTTP scenarios without one.");
+        }
+
+        if (choices.RuntimeVersion is not null)
+        {
+            throw new UsageException($"{Flag}: a NativeAOT server carries its runtime, so --{RuntimeSettings.VersionName} cannot choose one.");
+        }
+
+        if (RuntimeSettings.JitOnly.FirstOrDefault(s => choices.Runtime.ContainsKey(s.Name)) is { } jitOnly)
+        {
+            throw new UsageException($"{Flag}: {jitOnly.Flag} is the JIT's, and a NativeAOT server has none.");
+        }
+
+        if ((choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null) && (choices.Profiler ?? Documents.RunTrace.EventPipe) == Documents.RunTrace.EventPipe)
+        {
+            throw new UsageException($"{Flag}: a NativeAOT server has no EventPipe to trace through (--profiler perf samples it).");
+        }
+
+        return new Jobs.NativeServerPlan(
+            scenario.GetType().FullName!, catalog.Scenarios.First(e => ReferenceEquals(e.Plugin, scenario)).Source,
+            server.GetType().FullName!, catalog.Servers.First(e => ReferenceEquals(e.Plugin, server)).Source);
     }
 
     /// <summary>The runtime's settings, refused where the server's placement already says they cannot take effect.</summary>

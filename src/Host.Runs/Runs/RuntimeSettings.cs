@@ -14,6 +14,15 @@ internal static class RuntimeSettings
     /// <summary>The option and the document's parameter naming the server's runtime patch (<see cref="Jobs.RuntimePatch"/>).</summary>
     public const string VersionName = "runtime-version";
 
+    /// <summary>The option and the document's parameter naming how the server program is built (<c>--publish jit|aot</c>, <see cref="Jobs.NativeServerBuild"/>).</summary>
+    public const string PublishName = "publish";
+
+    /// <summary>The ways the server program can be built: as this program is (its assemblies JIT-compiled, the framework's ReadyToRun code used), or NativeAOT.</summary>
+    public static IReadOnlyList<string> Publishes { get; } = ["jit", "aot"];
+
+    /// <summary>The settings that only a JIT reads, which a NativeAOT server (no JIT) would ignore.</summary>
+    public static IReadOnlyList<RuntimeSetting> JitOnly => [TieredCompilation, TieredPgo, ReadyToRun];
+
     /// <summary>The help heading they are listed under.</summary>
     public const string HelpGroup = "Server runtime";
 
@@ -67,7 +76,7 @@ internal static class RuntimeSettings
     public static bool SetIn(IReadOnlyDictionary<string, string> parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return parameters.ContainsKey(VersionName) || All.Any(s => parameters.ContainsKey(s.Name));
+        return parameters.ContainsKey(VersionName) || parameters.ContainsKey(PublishName) || All.Any(s => parameters.ContainsKey(s.Name));
     }
 
     /// <summary>The server's environment for the settings given (name to value).</summary>

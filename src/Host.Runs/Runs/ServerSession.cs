@@ -35,6 +35,25 @@ internal sealed class ServerSession(RunSession session)
             }
         }
 
+        string? native = null;
+        _session.PublishedBytes = request.JitBytes;
+        if (request.Native is { } plan)
+        {
+            try
+            {
+                var program = await NativeServerBuild.EnsureAsync(plan, cancellationToken);
+                native = program.Executable;
+                _session.PublishedBytes = program.Bytes;
+                _session.Observer.Note(program.PublishedIn is { } took
+                    ? string.Create(CultureInfo.InvariantCulture, $"NativeAOT server published in {took.TotalSeconds:0} s: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB)")
+                    : string.Create(CultureInfo.InvariantCulture, $"NativeAOT server: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB, published before)"));
+            }
+            catch (Exception ex) when (ex is InvalidOperationException or IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
+            {
+                throw new RunFailedException(ex.Message);
+            }
+        }
+
         var started = Stopwatch.GetTimestamp();
         var server = ServerJob.Start(
             new ServerLaunch(request.Scenario.Name, request.ServerName, request.ServerUrl)
@@ -49,6 +68,7 @@ internal sealed class ServerSession(RunSession session)
                 CertificateKey = request.CertificateKey,
                 Environment = Environment(request),
                 DotnetRoot = dotnetRoot,
+                NativeExecutable = native,
             },
             _session.Control,
             (line, isError) =>
@@ -72,12 +92,14 @@ internal sealed class ServerSession(RunSession session)
             }
 
             // The runtime's settings are checked against what the server says it runs with before anything is measured.
-            if (request.Runtime.Count > 0 || request.RuntimeVersion is not null)
+            if (request.Runtime.Count > 0 || request.RuntimeVersion is not null || request.Publish is not null)
             {
                 var notTaken = _session.ServerRuntime is not { } ran
                     ? "the server did not report its runtime (#runtime-config), so its runtime settings cannot be checked"
                     : request.RuntimeVersion is { } asked && ran["version"] != asked
                         ? $"--runtime-version {asked} did not take effect: the server's runtime reports version={ran["version"]}"
+                        : request.Publish is { } publish && ran["compiled"] is { } compiled && compiled != publish
+                        ? $"--publish {publish} did not take effect: the server's runtime reports compiled={compiled}"
                         : RuntimeSettings.NotTaken(request.Runtime, ran);
                 if (notTaken is not null)
                 {
@@ -87,6 +109,10 @@ internal sealed class ServerSession(RunSession session)
 
             // Its start, measured before anything else talks to it: the first request is the server's first.
             _session.Startup = await ServerStartup.MeasureAsync(request, server, started, Stopwatch.GetTimestamp(), _session.Metrics, cancellationToken);
+            if (_session.PublishedBytes is { } bytes)
+            {
+                _session.Startup[Measurements.SystemMeasures.PublishedSize.Name] = bytes / 1024.0;
+            }
 
             if (verify && request.Verify)
             {

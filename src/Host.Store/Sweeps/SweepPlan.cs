@@ -21,7 +21,8 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
                 ["--server-memory-limit"] = "server-memory-limit",
             })
             .Concat(Runs.RuntimeSettings.All.Select(s => KeyValuePair.Create(s.Flag, s.Name)))
-            .Append(KeyValuePair.Create("--" + Runs.RuntimeSettings.VersionName, Runs.RuntimeSettings.VersionName)),
+            .Append(KeyValuePair.Create("--" + Runs.RuntimeSettings.VersionName, Runs.RuntimeSettings.VersionName))
+            .Append(KeyValuePair.Create("--" + Runs.RuntimeSettings.PublishName, Runs.RuntimeSettings.PublishName)),
         StringComparer.Ordinal);
 
     /// <summary>

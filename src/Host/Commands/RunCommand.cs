@@ -58,11 +58,13 @@ internal static class RunCommand
         var limits = new LimitOptionSet();
         var runtime = RuntimeSettings.All.Select(s => (Setting: s, Option: s.CreateOption())).ToList();
         var runtimeVersion = new Option<string?>("--" + RuntimeSettings.VersionName) { Description = "Run the server on another patch of this build's .NET runtime, such as 10.0.14: its runtime packs are fetched once through NuGet and laid out as an installation of their own (kept for later runs); the version the server reports is checked.", HelpName = "VERSION" };
+        var publish = new Option<string?>("--" + RuntimeSettings.PublishName) { Description = "How the server program is built: jit (this program's serve, its assemblies JIT-compiled; the default) or aot (a NativeAOT program of the scenario and server model, published once and reused: kestrel and sockets, HTTP scenarios without a database).", HelpName = "jit|aot" };
+        publish.AcceptOnlyFromAmong([.. RuntimeSettings.Publishes]);
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in " + string.Join(", ", SweepPlan.Flags) + " makes a sweep: a full run per cell, then one table.")
         {
             scenario, server, urls, labels, json, quiet, checkOnly, sweepDocument, stores.Store, stores.Results, serverCpus, loadCpus, databaseCpus, database, proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, profiler, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins, iterations, restart, startup, exclude, excludeOrder, distribution,
         };
-        foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)).Concat(runtime.Select(r => r.Option)).Append(runtimeVersion))
+        foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)).Concat(runtime.Select(r => r.Option)).Append(runtimeVersion).Append(publish))
         {
             command.Options.Add(option);
         }
@@ -73,7 +75,7 @@ internal static class RunCommand
             ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]),
             LoadHelpGroups.Shape,
             LoadHelpGroups.OpenModel("--rate-steps", "--find-max", "--slo"),
-            (RuntimeSettings.HelpGroup, [.. RuntimeSettings.All.Select(s => s.Flag), runtimeVersion.Name]),
+            (RuntimeSettings.HelpGroup, [.. RuntimeSettings.All.Select(s => s.Flag), runtimeVersion.Name, publish.Name]),
             ("Repeats", ["--iterations", "--restart", "--startup", "--exclude", "--exclude-order"]),
             ("Placement and limits", ["--server-cpus", "--load-cpus", "--db-cpus", "--no-pin", "--server-cpu-limit", "--server-memory-limit", "--proxy", "--proxy-cpus", "--database"]),
             ("Output and storage", ["--quiet", "--detail", "--json", "--label", "--results", "--store", "--latency-distribution"]),
@@ -131,6 +133,7 @@ internal static class RunCommand
                     TcpMode = result.GetResult(tcp.Mode) is { Implicit: false } ? result.GetValue(tcp.Mode) : null,
                     LingerZero = result.GetValue(tcp.LingerZero),
                     RuntimeVersion = result.GetValue(runtimeVersion),
+                    Publish = result.GetValue(publish),
                     Runtime = runtime.Where(r => result.GetValue(r.Option) is not null).ToDictionary(r => r.Setting.Name, r => result.GetValue(r.Option)!, StringComparer.Ordinal),
                 });
                 if (result.GetValue(findMax))

@@ -12,7 +12,8 @@ internal static class ServeCommand
     /// <summary>The line crank and <c>benchmarks run</c> wait for.</summary>
     public const string ReadyText = ServerJob.ReadyText;
 
-    public static Command Create(CliConsole console)
+    /// <param name="catalog">The plugins, from the <c>--plugins</c> folders: <see cref="PluginCatalog.Load"/>, or those compiled into a NativeAOT server (<see cref="NativeServer"/>).</param>
+    public static Command Create(CliConsole console, Func<IEnumerable<string>, PluginCatalog> catalog)
     {
         var scenario = new Option<string>("--scenario", "-s") { Description = "Scenario to serve.", Required = true };
         var server = new Option<string>("--server") { Description = "Server model.", DefaultValueFactory = _ => "kestrel" };
@@ -40,9 +41,9 @@ internal static class ServeCommand
         {
             try
             {
-                var catalog = PluginCatalog.Load(result.GetValue(plugins) ?? []);
-                var chosenScenario = PluginLookup.Scenario(catalog, result.GetRequiredValue(scenario));
-                var chosenServer = PluginLookup.Server(catalog, result.GetRequiredValue(server), chosenScenario);
+                var plugged = catalog(result.GetValue(plugins) ?? []);
+                var chosenScenario = PluginLookup.Scenario(plugged, result.GetRequiredValue(scenario));
+                var chosenServer = PluginLookup.Server(plugged, result.GetRequiredValue(server), chosenScenario);
                 if (result.GetValue(database) is { Length: > 0 } connection)
                 {
                     Environment.SetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable, connection);

@@ -1,0 +1,41 @@
+using System.CommandLine;
+using Benchmarks.Host.Cli;
+using Benchmarks.Host.Commands;
+using Benchmarks.Host.Plugins;
+using Benchmarks.Scenarios;
+using Benchmarks.Servers;
+
+namespace Benchmarks.Host;
+
+/// <summary>
+/// The entry of a NativeAOT server (<c>run --publish aot</c>, Jobs.NativeServerBuild): the
+/// <c>serve</c> command alone, as <c>benchmarks serve</c> runs it, with the one scenario and server
+/// model compiled into the program instead of plugins loaded from folders (which ahead-of-time
+/// compiled code cannot load). Nothing else of this program is reachable from it, so the compiler
+/// leaves the rest out.
+/// </summary>
+public static class NativeServer
+{
+    public static async Task<int> MainAsync(string[] args, IScenario scenario, IServerModel server)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var console = CliConsole.System;
+        var catalog = PluginCatalog.Of([scenario], [server]);
+        var root = new RootCommand($"A NativeAOT server of '{scenario?.Name}' on '{server?.Name}': benchmarks serve, with both compiled in.")
+        {
+            ServeCommand.Create(console, _ => catalog),
+        };
+        var parsed = root.Parse(args);
+        if (parsed.Errors.Count > 0)
+        {
+            foreach (var error in parsed.Errors)
+            {
+                await console.Error.WriteLineAsync($"error: {error.Message}");
+            }
+
+            return ExitCodes.Usage;
+        }
+
+        return await parsed.InvokeAsync(new InvocationConfiguration { Output = console.Out, Error = console.Error, ProcessTerminationTimeout = null });
+    }
+}

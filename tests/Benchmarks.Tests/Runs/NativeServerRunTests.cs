@@ -1,0 +1,64 @@
+using Benchmarks.Tests.Support;
+
+namespace Benchmarks.Tests.Runs;
+
+/// <summary>
+/// <c>run --publish aot</c>: the scenario and the server model compiled ahead of time into one
+/// program by the SDK's NativeAOT compiler, published on first use into a cache of its own (here a
+/// fresh one, so the publish is part of the test), then run, loaded and stored as any server is,
+/// its runtime's own report saying it runs without a JIT; the refusals come before anything is built.
+/// </summary>
+[LongRunning]
+public sealed class NativeServerRunTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(12);
+
+    [Fact]
+    public async Task A_sockets_server_compiled_ahead_of_time_is_published_once_run_loaded_and_stored_with_its_size()
+    {
+        Tools.Require("clang");
+        var cache = TestPaths.NewTempDirectory();
+        var environment = new Dictionary<string, string> { ["BENCHMARKS_NATIVE_CACHE"] = cache };
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, s_timeout, environment,
+            "run", "plaintext", "--server", "sockets", "--publish", "aot", "--startup", "2", "--results", results);
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("NativeAOT server published in ", run.Output, StringComparison.Ordinal);
+        var document = StoredRuns.Single(results);
+        Assert.Equal("aot", document.Parameters["publish"]);
+        var ran = document.Environment.ServerRuntime ?? throw new InvalidOperationException("no server runtime stored");
+        Assert.Equal("aot", ran["compiled"]);
+        Assert.All(document.Iterations!, start =>
+        {
+            // One executable with its runtime: a few MB, against the tens of MB of the JIT server's assemblies.
+            Assert.InRange(start["benchmarks/published-size"], 1_000, 60_000);
+            Assert.True(start["benchmarks/startup/first-response"] > 0, "no first response");
+        });
+
+        // The same program is reused by the next run, which loads it; JIT counts stay at none.
+        var loaded = TestPaths.NewTempDirectory();
+        var second = await HostRun.StartAsync(loaded, s_timeout, environment,
+            "run", "plaintext", "--server", "sockets", "--publish", "aot", "-d", "2s", "-w", "1s", "-c", "16", "--results", loaded);
+        Assert.True(second.ExitCode == 0, second.ToString());
+        Assert.Contains(" MB, published before)", second.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("NativeAOT server published in ", second.Output, StringComparison.Ordinal);
+        var measured = StoredRuns.Single(loaded);
+        Assert.True(measured.Measurements["http/rps/mean"] > 100, $"{measured.Measurements["http/rps/mean"]} req/s");
+        Assert.Single(Directory.GetDirectories(Directory.GetDirectories(cache).Single()));
+    }
+
+    [Theory]
+    [InlineData("--server", "libuv", "--publish aot: the NativeAOT server is built for kestrel and sockets, not 'libuv'.")]
+    [InlineData("--tiered-pgo", "false", "--publish aot: --tiered-pgo is the JIT's, and a NativeAOT server has none.")]
+    [InlineData("--runtime-version", "10.0.14", "--publish aot: a NativeAOT server carries its runtime, so --runtime-version cannot choose one.")]
+    [InlineData("--trace-seconds", "2s", "--publish aot: a NativeAOT server has no EventPipe to trace through (--profiler perf samples it).")]
+    public async Task What_a_native_server_cannot_be_is_refused_in_one_line_before_anything_is_built(string option, string value, string message)
+    {
+        var results = TestPaths.NewTempDirectory();
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), new Dictionary<string, string> { ["BENCHMARKS_NATIVE_CACHE"] = Path.Combine(results, "native") },
+            "run", "plaintext", "--publish", "aot", option, value, "--results", results);
+        Assert.True(run.ExitCode == 2, run.ToString());
+        Assert.Contains(message, run.Error, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(Path.Combine(results, "native")), "something was built");
+    }
+}
