@@ -24,6 +24,9 @@ internal static class NativeServerBuild
     /// <summary>The generated program's name.</summary>
     public const string ProgramName = "benchmarks-server";
 
+    /// <summary>The programs kept per machine type: a new publish removes the oldest beyond these (each is some 30 MB; a rebuilt host makes new ones).</summary>
+    public const int Kept = 8;
+
     /// <summary>The longest a NativeAOT publish may take (the compiler, on a small machine, takes minutes for Kestrel).</summary>
     public static readonly TimeSpan PublishTimeout = TimeSpan.FromMinutes(15);
 
@@ -73,6 +76,7 @@ internal static class NativeServerBuild
                 // Another run published the same program first: theirs serves.
             }
 
+            Evict(Path.GetDirectoryName(folder)!);
             return new NativeServerProgram(executable, RunFilesBytes(folder), System.Diagnostics.Stopwatch.GetElapsedTime(started));
         }
         catch (TimeoutException ex)
@@ -202,6 +206,20 @@ internal static class NativeServerBuild
         var folders = new[] { AppContext.BaseDirectory, Path.GetDirectoryName(scenarioAssembly)!, Path.GetDirectoryName(serverAssembly)! }
             .Select(f => Path.GetFullPath(f).TrimEnd(Path.DirectorySeparatorChar)).Distinct(StringComparer.Ordinal);
         return folders.Sum(RunFilesBytes);
+    }
+
+    /// <summary>Removes the programs published longest ago beyond <see cref="Kept"/>.</summary>
+    private static void Evict(string machineFolder)
+    {
+        var published = Directory.EnumerateDirectories(machineFolder)
+            .Select(f => (Folder: f, Marker: new FileInfo(Path.Combine(f, ".complete"))))
+            .Where(p => p.Marker.Exists)
+            .OrderByDescending(p => p.Marker.LastWriteTimeUtc)
+            .Skip(Kept);
+        foreach (var (folder, _) in published)
+        {
+            Platform.ScratchFolders.TryDelete(folder);
+        }
     }
 
     /// <summary>The bytes of the files the program runs from: its folder without debug symbols.</summary>

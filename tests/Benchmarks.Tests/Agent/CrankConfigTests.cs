@@ -43,6 +43,31 @@ public sealed class CrankConfigTests
         }
     }
 
+    [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData("workstation", "true", "true", "true")]
+    [InlineData("server", "false", "true", "false")]
+    [InlineData("datas", "true", "false", "true")]
+    public void The_server_jobs_runtime_variables_give_the_server_the_environment_run_gives_it(string gc, string tieredPgo, string tieredCompilation, string readyToRun)
+    {
+        // crank renders every string of a job, its environment included; the run's settings of the same names give the same variables.
+        var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml"));
+        var overrides = new Dictionary<string, string> { ["gc"] = gc, ["tieredPgo"] = tieredPgo, ["tieredCompilation"] = tieredCompilation, ["readyToRun"] = readyToRun };
+        var server = config.Render("plaintext", "local", overrides).Single(j => j.Name == "application");
+        var expected = Benchmarks.Host.Runs.RuntimeSettings.Environment(new Dictionary<string, string>
+        {
+            [Benchmarks.Host.Runs.RuntimeSettings.Gc.Name] = gc,
+            [Benchmarks.Host.Runs.RuntimeSettings.TieredPgo.Name] = tieredPgo,
+            [Benchmarks.Host.Runs.RuntimeSettings.TieredCompilation.Name] = tieredCompilation,
+            [Benchmarks.Host.Runs.RuntimeSettings.ReadyToRun.Name] = readyToRun,
+        });
+        Assert.Equal(expected.OrderBy(p => p.Key, StringComparer.Ordinal), server.EnvironmentVariables.OrderBy(p => p.Key, StringComparer.Ordinal));
+
+        // Without the variables: the host's defaults, the same as a run given none of the settings.
+        var defaults = config.Render("plaintext", "local").Single(j => j.Name == "application").EnvironmentVariables;
+        Assert.Equal(("0", "0", "1", "1", "1"), (defaults["DOTNET_gcServer"], defaults["DOTNET_GCDynamicAdaptationMode"], defaults["DOTNET_TieredPGO"], defaults["DOTNET_TieredCompilation"], defaults["DOTNET_ReadyToRun"]));
+    }
+
     [Fact]
     public async Task The_rendered_load_and_server_arguments_are_accepted_by_the_command_line()
     {

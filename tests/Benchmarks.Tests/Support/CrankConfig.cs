@@ -82,7 +82,7 @@ internal sealed class CrankConfig
                 string.Equals((string?)job.GetValueOrDefault("waitForExit"), "true", StringComparison.OrdinalIgnoreCase),
                 [.. endpoints.Select(e => (string)e!)],
                 Convert.ToString(profileJob.GetValueOrDefault("cpuSet") ?? job.GetValueOrDefault("cpuSet"), CultureInfo.InvariantCulture),
-                Map(job, "environmentVariables").ToDictionary(p => p.Key, p => Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "")));
+                Map(job, "environmentVariables").ToDictionary(p => p.Key, p => RenderTemplate(jobName, Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "", variables))));
         }
 
         return result;
@@ -139,7 +139,7 @@ internal sealed class CrankConfig
     {
         if (!s_parser.TryParse(text, out var template, out var error))
         {
-            throw new FormatException($"job {job}: its arguments are not a Liquid template: {error}");
+            throw new FormatException($"job {job}: '{text}' is not a Liquid template: {error}");
         }
 
         var missing = new List<string>();

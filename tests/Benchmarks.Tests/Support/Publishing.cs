@@ -8,7 +8,7 @@ namespace Benchmarks.Tests.Support;
 /// start first (<see cref="LongestFirst"/>); the other parallel collections fill the time beside them.
 /// </summary>
 [CollectionDefinition(Name)]
-[LongRunning]
+[LongRunning(150)]
 public sealed class Publishing : ICollectionFixture<ReplayAgent>
 {
     public const string Name = "Publishing";

@@ -6,7 +6,7 @@ namespace Benchmarks.Tests.Support;
 /// <see cref="PublishingSelfContained"/>; it starts first too.
 /// </summary>
 [CollectionDefinition(Name)]
-[LongRunning]
+[LongRunning(90)]
 public sealed class PublishingBuildFiles : ICollectionFixture<ReplayAgent>
 {
     public const string Name = "Publishing with build files";

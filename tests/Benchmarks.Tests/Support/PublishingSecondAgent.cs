@@ -7,7 +7,7 @@ namespace Benchmarks.Tests.Support;
 /// beside the other replays rather than after them. It starts first too.
 /// </summary>
 [CollectionDefinition(Name)]
-[LongRunning]
+[LongRunning(120)]
 public sealed class PublishingSecondAgent : ICollectionFixture<ReplayAgent>
 {
     public const string Name = "Publishing, second agent";

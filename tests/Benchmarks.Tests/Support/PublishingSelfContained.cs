@@ -6,7 +6,7 @@ namespace Benchmarks.Tests.Support;
 /// and <see cref="PublishingBuildFiles"/> rather than after them. It starts first too.
 /// </summary>
 [CollectionDefinition(Name)]
-[LongRunning]
+[LongRunning(90)]
 public sealed class PublishingSelfContained : ICollectionFixture<ReplayAgent>
 {
     public const string Name = "Publishing self-contained";

@@ -6,7 +6,7 @@ namespace Benchmarks.Tests.Support;
 /// it starts early (<see cref="LongestFirst"/>) beside the other parallel collections.
 /// </summary>
 [CollectionDefinition(Name)]
-[LongRunning]
+[LongRunning(160)]
 public sealed class Wine : ICollectionFixture<WinePrefix>
 {
     public const string Name = "Wine";
