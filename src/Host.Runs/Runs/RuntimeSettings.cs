@@ -17,7 +17,7 @@ internal static class RuntimeSettings
     /// <summary>The option and the document's parameter naming how the server program is built (<c>--publish jit|aot</c>, <see cref="Jobs.NativeServerBuild"/>).</summary>
     public const string PublishName = "publish";
 
-    /// <summary>The ways the server program can be built: as this program is (its assemblies JIT-compiled, the framework's ReadyToRun code used), or NativeAOT.</summary>
+    /// <summary>The ways the server program can be built: this program as it is installed (JIT-compiled, with whatever ReadyToRun code it carries: the framework's always), or NativeAOT.</summary>
     public static IReadOnlyList<string> Publishes { get; } = ["jit", "aot"];
 
     /// <summary>The settings that only a JIT reads, which a NativeAOT server (no JIT) would ignore.</summary>

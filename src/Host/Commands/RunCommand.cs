@@ -58,7 +58,7 @@ internal static class RunCommand
         var limits = new LimitOptionSet();
         var runtime = RuntimeSettings.All.Select(s => (Setting: s, Option: s.CreateOption())).ToList();
         var runtimeVersion = new Option<string?>("--" + RuntimeSettings.VersionName) { Description = "Run the server on another patch of this build's .NET runtime, such as 10.0.14: its runtime packs are fetched once through NuGet and laid out as an installation of their own (kept for later runs); the version the server reports is checked.", HelpName = "VERSION" };
-        var publish = new Option<string?>("--" + RuntimeSettings.PublishName) { Description = "How the server program is built: jit (this program's serve, its assemblies JIT-compiled; the default) or aot (a NativeAOT program of the scenario and server model, published once and reused: kestrel and sockets, HTTP scenarios without a database).", HelpName = "jit|aot" };
+        var publish = new Option<string?>("--" + RuntimeSettings.PublishName) { Description = "How the server program is built: jit (this program's own serve as it is installed, JIT-compiled with whatever ReadyToRun code it carries; the default) or aot (a NativeAOT program of the scenario and server model, published once and reused: kestrel and sockets, HTTP scenarios without a database).", HelpName = "jit|aot" };
         publish.AcceptOnlyFromAmong([.. RuntimeSettings.Publishes]);
         var command = new Command("run", "Run a scenario end to end on this machine: server and load as pinned child processes, CPU and network sampled, the result stored. A comma list in the scenario or in " + string.Join(", ", SweepPlan.Flags) + " makes a sweep: a full run per cell, then one table.")
         {

@@ -8,7 +8,7 @@ namespace Benchmarks.Tests.Runs;
 /// fresh one, so the publish is part of the test), then run, loaded and stored as any server is,
 /// its runtime's own report saying it runs without a JIT; the refusals come before anything is built.
 /// </summary>
-[LongRunning(150)]
+[LongRunning(100)]
 public sealed class NativeServerRunTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(12);
