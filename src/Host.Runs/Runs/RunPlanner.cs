@@ -141,6 +141,11 @@ internal static class RunPlanner
             throw new UsageException($"{Flag}: a NativeAOT server carries its runtime, so --{RuntimeSettings.VersionName} cannot choose one.");
         }
 
+        if (File.Exists(Path.Combine(AppContext.BaseDirectory, "System.Private.CoreLib.dll")))
+        {
+            throw new UsageException($"{Flag}: this build of benchmarks carries its own runtime (self-contained), whose assemblies cannot be told from the framework's; the NativeAOT server needs the framework-dependent build.");
+        }
+
         if (RuntimeSettings.JitOnly.FirstOrDefault(s => choices.Runtime.ContainsKey(s.Name)) is { } jitOnly)
         {
             throw new UsageException($"{Flag}: {jitOnly.Flag} is the JIT's, and a NativeAOT server has none.");

@@ -73,6 +73,16 @@ public sealed class WineRunTests(WinePrefix wine)
     }
 
     [Fact]
+    public async Task A_native_server_from_the_self_contained_build_is_refused_in_one_line()
+    {
+        // The Windows build carries its runtime: its assemblies cannot be told from the framework's, so no NativeAOT program is generated from them.
+        var results = TestPaths.NewTempDirectory();
+        var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--publish", "aot", "--results", WinePrefix.WindowsPath(results));
+        Assert.True(run.ExitCode == 2, run.ToString());
+        Assert.Contains("--publish aot: this build of benchmarks carries its own runtime (self-contained)", run.Output + run.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_cpu_limit_that_wine_cannot_set_fails_the_run_in_one_line_before_anything_starts()
     {
         // Wine has no CPU rate control for jobs (Windows 8 and later have): the run says which part Windows refused, in one line.
