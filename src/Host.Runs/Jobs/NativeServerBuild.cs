@@ -18,8 +18,8 @@ namespace Benchmarks.Host.Jobs;
 /// </summary>
 internal static class NativeServerBuild
 {
-    /// <summary>The entry of the generated program, in this program's own assembly (benchmarks.dll): <c>serve</c> alone, with the plugins it is given.</summary>
-    public const string EntryType = "Benchmarks.Host.NativeServer";
+    /// <summary>The entry of the generated program (Benchmarks.Host.Serve.dll, an assembly without an entry point of its own): <c>serve</c> alone, with the plugins it is given.</summary>
+    public const string EntryType = "Benchmarks.Host.Commands.NativeServer";
 
     /// <summary>The generated program's name.</summary>
     public const string ProgramName = "benchmarks-server";

@@ -27,6 +27,9 @@ internal static class HostProjects
         // crank's agent: beside the store, above the runs.
         new("Host.Agent", typeof(Benchmarks.Host.Agent.Api.AgentApi).Assembly, ["Agent"]),
 
+        // The serve command, in an assembly of its own without an entry point (a NativeAOT server compiles it alone).
+        new("Host.Serve", typeof(Benchmarks.Host.Commands.NativeServer).Assembly, ["Commands"]),
+
         // The command line: parse, call one service, render.
         new("Host", typeof(Benchmarks.Host.Commands.RunCommand).Assembly, ["Commands"]),
     ];

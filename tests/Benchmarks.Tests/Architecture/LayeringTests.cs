@@ -51,7 +51,7 @@ public sealed class LayeringTests
         }
 
         Assert.DoesNotContain("Benchmarks.Host.Store", typeof(Benchmarks.Host.Agent.Api.AgentApi).Assembly.GetReferencedAssemblies().Select(a => a.Name));
-        Assert.Equal(["Benchmarks.Host.Agent", "Benchmarks.Host.Model", "Benchmarks.Host.Runs", "Benchmarks.Host.Store"],
+        Assert.Equal(["Benchmarks.Host.Agent", "Benchmarks.Host.Model", "Benchmarks.Host.Runs", "Benchmarks.Host.Serve", "Benchmarks.Host.Store"],
             typeof(Benchmarks.Host.Commands.RunCommand).Assembly.GetReferencedAssemblies().Select(a => a.Name!).Where(n => n.StartsWith("Benchmarks.Host.", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
     }
 

@@ -1,11 +1,10 @@
 using System.CommandLine;
 using Benchmarks.Host.Cli;
-using Benchmarks.Host.Commands;
 using Benchmarks.Host.Plugins;
 using Benchmarks.Scenarios;
 using Benchmarks.Servers;
 
-namespace Benchmarks.Host;
+namespace Benchmarks.Host.Commands;
 
 /// <summary>
 /// The entry of a NativeAOT server (<c>run --publish aot</c>, Jobs.NativeServerBuild): the
