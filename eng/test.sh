@@ -112,24 +112,20 @@ fi
 
 
 stage "built; waiting for the tools"
-tools_status=0
-wait $tools || tools_status=$?
-cat "$tools_log"
-rm -f "$tools_log"
-if [ $tools_status != 0 ]; then
-  echo "error: eng/install-tools.sh could not install the tools the tests need (above)." >&2
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-packs_status=0
-wait $packs || packs_status=$?
-cat "$packs_log"
-rm -f "$packs_log"
-if [ $packs_status != 0 ]; then
-  echo "error: eng/native-packs.sh could not restore the NativeAOT packs the tests need (above)." >&2
-  echo "0 passed, 1 failed"
-  exit 1
-fi
+# await_step PID LOG WHAT: a step started beside the builds, its output shown; its failure ends the script.
+await_step() {
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  rm -f "$2"
+  if [ $status != 0 ]; then
+    echo "error: $3 (above)." >&2
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+}
+await_step $tools "$tools_log" "eng/install-tools.sh could not install the tools the tests need"
+await_step $packs "$packs_log" "eng/native-packs.sh could not restore the NativeAOT packs the tests need"
 
 stage "PostgreSQL for the store tests (port 25432)"
 # Stopped when this script ends if it started it; a cluster that was already running is left as it was.

@@ -72,6 +72,12 @@ internal sealed class PluginCatalog
         return new PluginCatalog([.. scenarios.Select(s => new PluginEntry<IScenario>(s, CompiledIn))], [.. servers.Select(s => new PluginEntry<IServerModel>(s, CompiledIn))], []);
     }
 
+    /// <summary>The assembly <paramref name="plugin"/>, one of this catalog's, came from.</summary>
+    public string SourceOf(object plugin) =>
+        Scenarios.FirstOrDefault(e => ReferenceEquals(e.Plugin, plugin))?.Source
+        ?? Servers.FirstOrDefault(e => ReferenceEquals(e.Plugin, plugin))?.Source
+        ?? throw new ArgumentException("not a plugin of this catalog", nameof(plugin));
+
     public IScenario? FindScenario(string name) =>
         Scenarios.FirstOrDefault(s => string.Equals(s.Plugin.Name, name, StringComparison.OrdinalIgnoreCase))?.Plugin;
 

@@ -98,7 +98,7 @@ internal static class NativeServerBuild
     {
         var framework = new HashSet<string>(SharedFrameworkFolders().SelectMany(f => Directory.EnumerateFiles(f, "*.dll")).Select(Path.GetFileName).OfType<string>(), StringComparer.OrdinalIgnoreCase);
         var chosen = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
-        foreach (var folder in new[] { AppContext.BaseDirectory, Path.GetDirectoryName(plan.ScenarioAssembly)!, Path.GetDirectoryName(plan.ServerAssembly)! })
+        foreach (var folder in ProgramFolders(plan.ScenarioAssembly, plan.ServerAssembly))
         {
             foreach (var dll in Directory.EnumerateFiles(folder, "*.dll").Order(StringComparer.Ordinal))
             {
@@ -203,10 +203,13 @@ internal static class NativeServerBuild
     /// </summary>
     public static long JitBytes(string scenarioAssembly, string serverAssembly)
     {
-        var folders = new[] { AppContext.BaseDirectory, Path.GetDirectoryName(scenarioAssembly)!, Path.GetDirectoryName(serverAssembly)! }
-            .Select(f => Path.GetFullPath(f).TrimEnd(Path.DirectorySeparatorChar)).Distinct(StringComparer.Ordinal);
-        return folders.Sum(RunFilesBytes);
+        return ProgramFolders(scenarioAssembly, serverAssembly).Sum(RunFilesBytes);
     }
+
+    /// <summary>The folders a server of the two plugins runs from: this program's, then the scenario's and the server model's plugin folders, each once.</summary>
+    private static IEnumerable<string> ProgramFolders(string scenarioAssembly, string serverAssembly) =>
+        new[] { AppContext.BaseDirectory, Path.GetDirectoryName(scenarioAssembly)!, Path.GetDirectoryName(serverAssembly)! }
+            .Select(f => Path.GetFullPath(f).TrimEnd(Path.DirectorySeparatorChar)).Distinct(StringComparer.Ordinal);
 
     /// <summary>Removes the programs published longest ago beyond <see cref="Kept"/>.</summary>
     private static void Evict(string machineFolder)

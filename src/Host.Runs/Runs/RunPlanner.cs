@@ -70,7 +70,7 @@ internal static class RunPlanner
             Publish = choices.Publish,
             Native = native,
             JitBytes = choices.Publish == "jit"
-                ? Jobs.NativeServerBuild.JitBytes(catalog.Scenarios.First(e => ReferenceEquals(e.Plugin, scenario)).Source, catalog.Servers.First(e => ReferenceEquals(e.Plugin, server)).Source)
+                ? Jobs.NativeServerBuild.JitBytes(catalog.SourceOf(scenario), catalog.SourceOf(server))
                 : null,
             RuntimeVersion = choices.RuntimeVersion is { } version && Jobs.RuntimePatch.Check(version) is { } notThis ? throw new UsageException($"--runtime-version: {notThis}.") : choices.RuntimeVersion,
             PluginDirectories = choices.PluginDirectories,
@@ -157,8 +157,7 @@ internal static class RunPlanner
         }
 
         return new Jobs.NativeServerPlan(
-            scenario.GetType().FullName!, catalog.Scenarios.First(e => ReferenceEquals(e.Plugin, scenario)).Source,
-            server.GetType().FullName!, catalog.Servers.First(e => ReferenceEquals(e.Plugin, server)).Source);
+            scenario.GetType().FullName!, catalog.SourceOf(scenario), server.GetType().FullName!, catalog.SourceOf(server));
     }
 
     /// <summary>The runtime's settings, refused where the server's placement already says they cannot take effect.</summary>

@@ -24,17 +24,6 @@ public static class NativeServer
         {
             ServeCommand.Create(console, _ => catalog),
         };
-        var parsed = root.Parse(args);
-        if (parsed.Errors.Count > 0)
-        {
-            foreach (var error in parsed.Errors)
-            {
-                await console.Error.WriteLineAsync($"error: {error.Message}");
-            }
-
-            return ExitCodes.Usage;
-        }
-
-        return await parsed.InvokeAsync(new InvocationConfiguration { Output = console.Out, Error = console.Error, ProcessTerminationTimeout = null });
+        return await CommandInvocation.InvokeAsync(root, args, console, CancellationToken.None);
     }
 }

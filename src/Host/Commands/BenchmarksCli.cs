@@ -75,23 +75,6 @@ internal static class BenchmarksCli
         return await InvokeOneAsync(args, console, CancellationToken.None);
     }
 
-    private static async Task<int> InvokeOneAsync(string[] args, CliConsole console, CancellationToken cancellationToken)
-    {
-        var root = Create(console);
-        var parseResult = root.Parse(args);
-        if (parseResult.Errors.Count > 0)
-        {
-            foreach (var error in parseResult.Errors)
-            {
-                console.Error.WriteLine($"error: {ParseErrorText.Of(error.Message)}");
-            }
-
-            console.Error.WriteLine("Run 'benchmarks --help' for usage.");
-            return ExitCodes.Usage;
-        }
-
-        // Signals are handled by the commands themselves, so that a server can drain and a run can store a failed document.
-        var configuration = new InvocationConfiguration { Output = console.Out, Error = console.Error, ProcessTerminationTimeout = null };
-        return await parseResult.InvokeAsync(configuration, cancellationToken);
-    }
+    private static Task<int> InvokeOneAsync(string[] args, CliConsole console, CancellationToken cancellationToken) =>
+        CommandInvocation.InvokeAsync(Create(console), args, console, cancellationToken);
 }
