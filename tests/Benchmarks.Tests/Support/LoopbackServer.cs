@@ -76,8 +76,9 @@ internal sealed class LoopbackServer : IAsyncDisposable
             {
                 socket = await _listener.AcceptSocketAsync(_stop.Token);
             }
-            catch (Exception ex) when (Ended(ex))
+            catch (Exception ex) when (Ended(ex) || (ex is InvalidOperationException && _stop.IsCancellationRequested))
             {
+                // Stopped: a listener stopped between two accepts refuses the next with "Not listening".
                 return;
             }
 
