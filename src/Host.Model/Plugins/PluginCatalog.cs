@@ -65,7 +65,7 @@ internal sealed class PluginCatalog
         return new PluginCatalog(scenarios, servers, problems);
     }
 
-    /// <summary>A catalog of plugins compiled into the program (a NativeAOT server: <c>run --publish aot</c>), none loaded from a folder.</summary>
+    /// <summary>A catalog of plugins compiled into the program (a published server: <c>run --publish aot|r2r</c>), none loaded from a folder.</summary>
     public static PluginCatalog Of(IEnumerable<IScenario> scenarios, IEnumerable<IServerModel> servers)
     {
         const string CompiledIn = "compiled in";

@@ -6,15 +6,18 @@ using System.Text;
 namespace Benchmarks.Host.Jobs;
 
 /// <summary>
-/// A NativeAOT server (<c>run --publish aot</c>): a program of one scenario and one server model,
-/// compiled ahead of time with its runtime into one executable. Plugins loaded at run time cannot
-/// be compiled ahead of time, so the program is generated for the pair the run asks for: its
-/// project references this program's assemblies and the two plugins' (their IL, as built; no
-/// sources are needed, so an installed tool builds it too), and its entry hands both, made with
-/// <c>new</c>, to <c>serve</c> (<see cref="EntryType"/>), which then knows no other. The SDK's
-/// NativeAOT compiler (its ILCompiler pack, restored through NuGet on first use) and a C
-/// toolchain (clang, as the SDK's NativeAOT needs on Linux) publish it once per pair and
-/// assemblies; later runs reuse it from <see cref="CacheRoot"/>.
+/// A published server program of one scenario and one server model (<c>run --publish aot|r2r</c>):
+/// NativeAOT (compiled ahead of time with its runtime into one executable) or ReadyToRun (its
+/// assemblies precompiled, run by the machine's runtime, still JIT-compiling what tiering
+/// rejits). Plugins loaded at run time cannot be compiled ahead of time, so the program is
+/// generated for the pair the run asks for: its project references this program's assemblies and
+/// the two plugins' (their IL, as built; no sources are needed, so an installed tool builds it
+/// too), and its entry hands both, made with <c>new</c>, to <c>serve</c> (<see cref="EntryType"/>),
+/// which then knows no other. Both ways are the one project with one property apart, so the two
+/// differ in how they are compiled and in nothing else. The SDK's compilers (the ILCompiler and
+/// Crossgen2 packs, restored through NuGet on first use; NativeAOT also needs a C toolchain,
+/// clang on Linux) publish it once per pair, way and assemblies; later runs reuse it from
+/// <see cref="CacheRoot"/>.
 /// </summary>
 internal static class NativeServerBuild
 {
@@ -27,7 +30,7 @@ internal static class NativeServerBuild
     /// <summary>The programs kept per machine type: a new publish removes the oldest beyond these (each is some 30 MB; a rebuilt host makes new ones).</summary>
     public const int Kept = 8;
 
-    /// <summary>The longest a NativeAOT publish may take (the compiler, on a small machine, takes minutes for Kestrel).</summary>
+    /// <summary>The longest a publish may take (the NativeAOT compiler, on a small machine, takes minutes for Kestrel).</summary>
     public static readonly TimeSpan PublishTimeout = TimeSpan.FromMinutes(15);
 
     /// <summary>Where the published programs are kept: one folder per key.</summary>
@@ -43,7 +46,7 @@ internal static class NativeServerBuild
         var references = References(plan);
         var key = Key(plan, references);
         var folder = Path.Combine(CacheRoot, RuntimeInformation.RuntimeIdentifier, key);
-        var executable = Path.Combine(folder, OperatingSystem.IsWindows() ? ProgramName + ".exe" : ProgramName);
+        var executable = Path.Combine(folder, !plan.Aot ? ProgramName + ".dll" : OperatingSystem.IsWindows() ? ProgramName + ".exe" : ProgramName);
         if (File.Exists(Path.Combine(folder, ".complete")) && File.Exists(executable))
         {
             return new NativeServerProgram(executable, RunFilesBytes(folder), null);
@@ -54,7 +57,7 @@ internal static class NativeServerBuild
         try
         {
             Directory.CreateDirectory(work);
-            await File.WriteAllTextAsync(Path.Combine(work, ProgramName + ".csproj"), Project(references), cancellationToken);
+            await File.WriteAllTextAsync(Path.Combine(work, ProgramName + ".csproj"), Project(plan.Aot, references), cancellationToken);
             await File.WriteAllTextAsync(Path.Combine(work, "Program.cs"), Program(plan), cancellationToken);
             var output = Path.Combine(work, "out");
             var (exitCode, lines) = await DotnetCommand.RunAsync(
@@ -62,7 +65,7 @@ internal static class NativeServerBuild
                 work, PublishTimeout, cancellationToken);
             if (exitCode != 0)
             {
-                throw new InvalidOperationException($"the NativeAOT publish of {plan.ScenarioType} on {plan.ServerType} failed: {DotnetCommand.Cause(lines, exitCode).Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal)}");
+                throw new InvalidOperationException($"the {plan.Compilation} publish of {plan.ScenarioType} on {plan.ServerType} failed: {DotnetCommand.Cause(lines, exitCode).Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal)}");
             }
 
             await File.WriteAllTextAsync(Path.Combine(output, ".complete"), key, cancellationToken);
@@ -81,7 +84,7 @@ internal static class NativeServerBuild
         }
         catch (TimeoutException ex)
         {
-            throw new InvalidOperationException($"the NativeAOT publish of {plan.ScenarioType} on {plan.ServerType} failed: {ex.Message}", ex);
+            throw new InvalidOperationException($"the {plan.Compilation} publish of {plan.ScenarioType} on {plan.ServerType} failed: {ex.Message}", ex);
         }
         finally
         {
@@ -131,7 +134,7 @@ internal static class NativeServerBuild
         var text = new StringBuilder()
             .AppendLine(plan.ScenarioType).AppendLine(plan.ServerType)
             .AppendLine(RuntimeInformation.RuntimeIdentifier).AppendLine(Environment.Version.ToString())
-            .AppendLine(Project([]));
+            .AppendLine(Project(plan.Aot, []));
         foreach (var reference in references)
         {
             var info = new FileInfo(reference);
@@ -144,11 +147,15 @@ internal static class NativeServerBuild
     /// <summary>
     /// The program's project: outside any repository's build settings, the host's GC defaults
     /// (workstation, not concurrent) and invariant globalization, the ASP.NET Core framework
-    /// (Kestrel's), and a C compiler named when only a versioned clang is installed.
+    /// (Kestrel's), and NativeAOT with EventPipe (off by default in NativeAOT; with it the runtime
+    /// listens on its diagnostics port and the run reads its counters, for some 1 MB) and a C
+    /// compiler named when only a versioned clang is installed, or ReadyToRun on the machine's
+    /// shared frameworks.
     /// </summary>
-    private static string Project(IReadOnlyList<string> references)
+    private static string Project(bool aot, IReadOnlyList<string> references)
     {
-        var clang = VersionedClang() is { } name ? $"<CppCompilerAndLinker>{name}</CppCompilerAndLinker>" : "";
+        var clang = aot && VersionedClang() is { } name ? $"<CppCompilerAndLinker>{name}</CppCompilerAndLinker>" : "";
+        var compilation = aot ? "<PublishAot>true</PublishAot><EventSourceSupport>true</EventSourceSupport>" : "<PublishReadyToRun>true</PublishReadyToRun><SelfContained>false</SelfContained>";
         var items = string.Concat(references.Select(r => $"""<Reference Include="{Path.GetFileNameWithoutExtension(r)}"><HintPath>{System.Security.SecurityElement.Escape(r)}</HintPath></Reference>"""));
         return $"""
             <Project Sdk="Microsoft.NET.Sdk">
@@ -156,7 +163,7 @@ internal static class NativeServerBuild
                 <OutputType>Exe</OutputType>
                 <TargetFramework>net{Environment.Version.Major}.{Environment.Version.Minor}</TargetFramework>
                 <AssemblyName>{ProgramName}</AssemblyName>
-                <PublishAot>true</PublishAot>
+                {compilation}
                 <InvariantGlobalization>true</InvariantGlobalization>
                 <ServerGarbageCollection>false</ServerGarbageCollection>
                 <ConcurrentGarbageCollection>false</ConcurrentGarbageCollection>
@@ -197,8 +204,8 @@ internal static class NativeServerBuild
     }
 
     /// <summary>
-    /// The bytes a JIT server (this program's <c>serve</c>) runs from, to set beside a NativeAOT
-    /// executable's: this program's folder and the scenario's and server model's plugin folders,
+    /// The bytes a JIT server (this program's <c>serve</c>) runs from, to set beside a published
+    /// program's: this program's folder and the scenario's and server model's plugin folders,
     /// without debug symbols and the other plugins; the shared frameworks are the machine's and not counted.
     /// </summary>
     public static long JitBytes(string scenarioAssembly, string serverAssembly)

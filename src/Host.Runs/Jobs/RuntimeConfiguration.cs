@@ -1,4 +1,6 @@
 using System.Globalization;
+using System.Reflection;
+using System.Reflection.PortableExecutable;
 using System.Runtime;
 
 namespace Benchmarks.Host.Jobs;
@@ -6,7 +8,7 @@ namespace Benchmarks.Host.Jobs;
 /// <summary>
 /// What a .NET server's runtime runs with, read inside the server once it listens and printed by
 /// <c>serve --report-runtime</c> as one line before its ready line:
-/// <c>#runtime-config version=10.0.1 processors=2 gc=server concurrent=0 heaps=2 datas=0 tiered-compilation=1 tiered-pgo=1 ready-to-run=1</c>.
+/// <c>#runtime-config version=10.0.1 processors=2 gc=server concurrent=0 heaps=2 datas=0 tiered-compilation=1 tiered-pgo=1 ready-to-run=1 compiled=jit</c>.
 /// The GC's values are the GC's own (<see cref="GC.GetConfigurationVariables"/>: what it made of
 /// every source of settings); the JIT's are the settings the runtime was given (its environment,
 /// then its runtimeconfig), which it does not report back.
@@ -22,6 +24,7 @@ internal sealed record RuntimeConfiguration(IReadOnlyDictionary<string, string> 
     {
         var gc = GC.GetConfigurationVariables();
         var server = Text(gc, "ServerGC") is { } serverGc ? serverGc == "True" : GCSettings.IsServerGC;
+        var readyToRun = Given("ReadyToRun", null) ?? "1";
         var values = new SortedDictionary<string, string>(StringComparer.Ordinal)
         {
             ["version"] = Environment.Version.ToString(),
@@ -34,10 +37,13 @@ internal sealed record RuntimeConfiguration(IReadOnlyDictionary<string, string> 
             ["datas"] = Flag(server && Text(gc, "GCDynamicAdaptationMode") is "1"),
             ["tiered-compilation"] = Given("TieredCompilation", "System.Runtime.TieredCompilation") ?? "1",
             ["tiered-pgo"] = Given("TieredPGO", "System.Runtime.TieredPGO") ?? "1",
-            ["ready-to-run"] = Given("ReadyToRun", null) ?? "1",
+            ["ready-to-run"] = readyToRun,
 
-            // How the code runs: JIT-compiled (with whatever ReadyToRun code there is), or compiled ahead of time (NativeAOT: no JIT at all).
-            ["compiled"] = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeCompiled ? "jit" : "aot",
+            // How the program's own code runs: compiled ahead of time (NativeAOT: no JIT at all), from
+            // its ReadyToRun code (precompiled, and used: the runtime may be told to ignore it), or JIT-compiled.
+            ["compiled"] = !System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeCompiled ? "aot"
+                : readyToRun == "1" && CarriesReadyToRunCode(Assembly.GetEntryAssembly()) ? "r2r"
+                : "jit",
         };
         if (Text(gc, "GCHeapHardLimit") is { } limit and not "0")
         {
@@ -74,6 +80,26 @@ internal sealed record RuntimeConfiguration(IReadOnlyDictionary<string, string> 
     /// <summary>A GC setting as the GC uses it (numbers in decimal, switches True or False); null: this runtime's GC has no such setting.</summary>
     private static string? Text(IReadOnlyDictionary<string, object> gc, string name) =>
         gc.TryGetValue(name, out var value) ? Convert.ToString(value, CultureInfo.InvariantCulture) : null;
+
+    /// <summary>Whether <paramref name="assembly"/>'s file holds precompiled (ReadyToRun) code: a managed native header, which crossgen2 writes and compilers of IL do not.</summary>
+    private static bool CarriesReadyToRunCode(Assembly? assembly)
+    {
+        if (assembly is null || assembly.Location is not { Length: > 0 } file)
+        {
+            return false;
+        }
+
+        try
+        {
+            using var stream = File.OpenRead(file);
+            using var reader = new PEReader(stream);
+            return reader.PEHeaders.CorHeader is { ManagedNativeHeaderDirectory.Size: > 0 };
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or BadImageFormatException)
+        {
+            return false;
+        }
+    }
 
     /// <summary>A runtime knob as given: <c>DOTNET_name</c> (or the older <c>COMPlus_name</c>), else the runtimeconfig's property; null when neither says.</summary>
     private static string? Given(string knob, string? property)

@@ -40,7 +40,12 @@ internal static class ServerJob
         var environment = launch.DotnetRoot is { } root
             ? new Dictionary<string, string>(launch.Environment, StringComparer.Ordinal) { ["DOTNET_ROOT"] = root }
             : launch.Environment;
-        var command = launch.NativeExecutable is { } native ? new JobStartInfo("server", native, [.. arguments]) : HostExecutable.Command("server", arguments, launch.DotnetRoot);
+        var command = launch.Program switch
+        {
+            { } assembly when assembly.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) => new JobStartInfo("server", DotnetMuxer.Path, [assembly, .. arguments]),
+            { } executable => new JobStartInfo("server", executable, [.. arguments]),
+            null => HostExecutable.Command("server", arguments, launch.DotnetRoot),
+        };
         return JobProcess.Start(command with { Cpus = launch.Cpus, Environment = environment, Limit = launch.Limit }, control, onLine);
     }
 

@@ -108,7 +108,7 @@ internal sealed record RunChoices
 
     public bool LingerZero { get; init; }
 
-    /// <summary>How the server program is built (<c>--publish jit|aot</c>); null: not given (jit, this program as it is).</summary>
+    /// <summary>How the server program is built (<c>--publish jit|r2r|aot</c>); null: not given (jit, this program as it is).</summary>
     public string? Publish { get; init; }
 
     /// <summary>Another patch of the runtime for the server (<c>--runtime-version</c>); null: this program's.</summary>

@@ -29,7 +29,7 @@ internal static class RunPlanner
         var catalog = PluginCatalog.Load(choices.PluginDirectories);
         var scenario = PluginLookup.Scenario(catalog, choices.Scenario);
         var server = PluginLookup.Server(catalog, choices.Server ?? PluginLookup.DefaultServer(catalog, scenario), scenario);
-        var native = choices.Publish == "aot" ? Native(choices, catalog, scenario, server) : null;
+        var native = choices.Publish is "aot" or "r2r" ? Published(choices, catalog, scenario, server) : null;
         var serverOptions = OptionFactory.SplitServerOptions(choices.ServerOptions);
         server.ValidateOptions(serverOptions);
         var needsDatabase = scenario is IDatabaseScenario && choices.Database is null;
@@ -88,8 +88,7 @@ internal static class RunPlanner
             Slo = choices.Slo is { } target ? ServiceLevel.Parse(target).Text : null,
             LatencyDistribution = choices.LatencyDistribution is { } file ? LatencyDistributionFile(file, loadJob, iterations > 1 || choices.FindMax || choices.SweepCell) : null,
             Verify = !choices.NoVerify && !webSocket,
-            // A NativeAOT server has no diagnostics port to read counters through: its #runtime lines still give what it allocated.
-            RuntimeCounters = !choices.NoCounters && native is null,
+            RuntimeCounters = !choices.NoCounters,
             Trace = choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null ? choices.TraceSeconds ?? TimeSpan.FromSeconds(5) : null,
             Profiler = choices.Profiler is Documents.RunTrace.Perf && PerfTrace.Unavailable() is { } noPerf ? throw new UsageException(noPerf) : choices.Profiler ?? Documents.RunTrace.EventPipe,
             Iterations = iterations,
@@ -119,45 +118,54 @@ internal static class RunPlanner
     }
 
     /// <summary>
-    /// The NativeAOT server <c>--publish aot</c> asks for: the scenario's and the server model's types
-    /// and assemblies, or a one-line refusal of what such a server cannot be or do.
+    /// The published server <c>--publish aot|r2r</c> asks for: the scenario's and the server model's
+    /// types and assemblies, or a one-line refusal of what such a server cannot be or do.
     /// </summary>
-    private static Jobs.NativeServerPlan Native(RunChoices choices, PluginCatalog catalog, IScenario scenario, Servers.IServerModel server)
+    private static Jobs.NativeServerPlan Published(RunChoices choices, PluginCatalog catalog, IScenario scenario, Servers.IServerModel server)
     {
-        const string Flag = "--" + RuntimeSettings.PublishName + " aot";
+        var aot = choices.Publish == "aot";
+        var flag = "--" + RuntimeSettings.PublishName + " " + choices.Publish;
+        var program = aot ? "the NativeAOT server" : "the ReadyToRun server";
         string[] models = ["kestrel", "sockets"];
         if (!models.Contains(server.Name, StringComparer.Ordinal))
         {
-            throw new UsageException($"{Flag}: the NativeAOT server is built for {string.Join(" and ", models)}, not '{server.Name}'.");
+            throw new UsageException($"{flag}: {program} is built for {string.Join(" and ", models)}, not '{server.Name}'.");
         }
 
-        if (scenario is IDatabaseScenario or IEndpointScenario or ITcpScenario)
+        if (scenario is ITcpScenario || (aot && scenario is IDatabaseScenario or IEndpointScenario))
         {
-            throw new UsageException($"{Flag}: '{scenario.Name}' {(scenario is IDatabaseScenario ? "reads a database" : scenario is ITcpScenario ? "is raw TCP" : "hosts endpoints of its own (gRPC)")}; the NativeAOT server serves HTTP scenarios without one.");
+            throw new UsageException($"{flag}: '{scenario.Name}' {(scenario is IDatabaseScenario ? "reads a database" : scenario is ITcpScenario ? "is raw TCP" : "hosts endpoints of its own (gRPC)")}; {program} serves HTTP scenarios{(aot ? " without one" : "")}.");
         }
 
         if (choices.RuntimeVersion is not null)
         {
-            throw new UsageException($"{Flag}: a NativeAOT server carries its runtime, so --{RuntimeSettings.VersionName} cannot choose one.");
+            throw new UsageException(aot
+                ? $"{flag}: a NativeAOT server carries its runtime, so --{RuntimeSettings.VersionName} cannot choose one."
+                : $"{flag}: the ReadyToRun server runs on this program's runtime; --{RuntimeSettings.VersionName} runs this program's own serve on another.");
         }
 
         if (File.Exists(Path.Combine(AppContext.BaseDirectory, "System.Private.CoreLib.dll")))
         {
-            throw new UsageException($"{Flag}: this build of benchmarks carries its own runtime (self-contained), whose assemblies cannot be told from the framework's; the NativeAOT server needs the framework-dependent build.");
+            throw new UsageException($"{flag}: this build of benchmarks carries its own runtime (self-contained), whose assemblies cannot be told from the framework's; {program} needs the framework-dependent build.");
         }
 
-        if (RuntimeSettings.JitOnly.FirstOrDefault(s => choices.Runtime.ContainsKey(s.Name)) is { } jitOnly)
+        if (aot && RuntimeSettings.JitOnly.FirstOrDefault(s => choices.Runtime.ContainsKey(s.Name)) is { } jitOnly)
         {
-            throw new UsageException($"{Flag}: {jitOnly.Flag} is the JIT's, and a NativeAOT server has none.");
+            throw new UsageException($"{flag}: {jitOnly.Flag} is the JIT's, and a NativeAOT server has none.");
         }
 
-        if ((choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null) && (choices.Profiler ?? Documents.RunTrace.EventPipe) == Documents.RunTrace.EventPipe)
+        if (!aot && choices.Runtime.TryGetValue(RuntimeSettings.ReadyToRun.Name, out var used) && used == "false")
         {
-            throw new UsageException($"{Flag}: a NativeAOT server has no EventPipe to trace through (--profiler perf samples it).");
+            throw new UsageException($"{flag}: {RuntimeSettings.ReadyToRun.Flag} false would have the server ignore the ReadyToRun code it is published for.");
+        }
+
+        if (aot && (choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null) && (choices.Profiler ?? Documents.RunTrace.EventPipe) == Documents.RunTrace.EventPipe)
+        {
+            throw new UsageException($"{flag}: a NativeAOT server's EventPipe samples no stacks and names no methods (--profiler perf samples it).");
         }
 
         return new Jobs.NativeServerPlan(
-            scenario.GetType().FullName!, catalog.SourceOf(scenario), server.GetType().FullName!, catalog.SourceOf(server));
+            choices.Publish!, scenario.GetType().FullName!, catalog.SourceOf(scenario), server.GetType().FullName!, catalog.SourceOf(server));
     }
 
     /// <summary>The runtime's settings, refused where the server's placement already says they cannot take effect.</summary>

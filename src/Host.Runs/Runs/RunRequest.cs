@@ -32,10 +32,10 @@ internal sealed record RunRequest
     /// <summary>How the server program is built as asked (<c>--publish</c>: a parameter of the run); null: not asked.</summary>
     public string? Publish { get; init; }
 
-    /// <summary>The bytes a JIT server runs from (<c>--publish jit</c>: <see cref="Jobs.NativeServerBuild.JitBytes"/>); null: not asked, or a NativeAOT server.</summary>
+    /// <summary>The bytes a JIT server runs from (<c>--publish jit</c>: <see cref="Jobs.NativeServerBuild.JitBytes"/>); null: not asked, or a published server.</summary>
     public long? JitBytes { get; init; }
 
-    /// <summary>The NativeAOT server to publish and run (<c>--publish aot</c>); null: the server is this program's <c>serve</c>.</summary>
+    /// <summary>The server program to publish and run (<c>--publish aot|r2r</c>); null: the server is this program's <c>serve</c>.</summary>
     public Jobs.NativeServerPlan? Native { get; init; }
 
     /// <summary>The load job's options; the URL is the server's with the scenario's path.</summary>

@@ -14,11 +14,16 @@ internal static class RuntimeSettings
     /// <summary>The option and the document's parameter naming the server's runtime patch (<see cref="Jobs.RuntimePatch"/>).</summary>
     public const string VersionName = "runtime-version";
 
-    /// <summary>The option and the document's parameter naming how the server program is built (<c>--publish jit|aot</c>, <see cref="Jobs.NativeServerBuild"/>).</summary>
+    /// <summary>The option and the document's parameter naming how the server program is built (<c>--publish jit|r2r|aot</c>, <see cref="Jobs.NativeServerBuild"/>).</summary>
     public const string PublishName = "publish";
 
-    /// <summary>The ways the server program can be built: this program as it is installed (JIT-compiled, with whatever ReadyToRun code it carries: the framework's always), or NativeAOT.</summary>
-    public static IReadOnlyList<string> Publishes { get; } = ["jit", "aot"];
+    /// <summary>
+    /// The ways the server program can be built: this program as it is installed (its own code
+    /// JIT-compiled, the framework's ReadyToRun code used, as any .NET application's), a program of
+    /// the scenario and server model with all of its assemblies precompiled (ReadyToRun), or that
+    /// program compiled ahead of time (NativeAOT).
+    /// </summary>
+    public static IReadOnlyList<string> Publishes { get; } = ["jit", "r2r", "aot"];
 
     /// <summary>The settings that only a JIT reads, which a NativeAOT server (no JIT) would ignore.</summary>
     public static IReadOnlyList<RuntimeSetting> JitOnly => [TieredCompilation, TieredPgo, ReadyToRun];

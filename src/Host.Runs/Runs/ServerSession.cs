@@ -45,8 +45,8 @@ internal sealed class ServerSession(RunSession session)
                 native = program.Executable;
                 _session.PublishedBytes = program.Bytes;
                 _session.Observer.Note(program.PublishedIn is { } took
-                    ? string.Create(CultureInfo.InvariantCulture, $"NativeAOT server published in {took.TotalSeconds:0} s: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB)")
-                    : string.Create(CultureInfo.InvariantCulture, $"NativeAOT server: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB, published before)"));
+                    ? string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server published in {took.TotalSeconds:0} s: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB)")
+                    : string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB, published before)"));
             }
             catch (Exception ex) when (ex is InvalidOperationException or IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
             {
@@ -68,7 +68,7 @@ internal sealed class ServerSession(RunSession session)
                 CertificateKey = request.CertificateKey,
                 Environment = Environment(request),
                 DotnetRoot = dotnetRoot,
-                NativeExecutable = native,
+                Program = native,
             },
             _session.Control,
             (line, isError) =>

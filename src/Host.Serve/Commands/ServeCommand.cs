@@ -12,7 +12,7 @@ internal static class ServeCommand
     /// <summary>The line crank and <c>benchmarks run</c> wait for.</summary>
     public const string ReadyText = ServerJob.ReadyText;
 
-    /// <param name="catalog">The plugins, from the <c>--plugins</c> folders: <see cref="PluginCatalog.Load"/>, or those compiled into a NativeAOT server (<see cref="NativeServer"/>).</param>
+    /// <param name="catalog">The plugins, from the <c>--plugins</c> folders: <see cref="PluginCatalog.Load"/>, or those compiled into a published server (<see cref="NativeServer"/>).</param>
     public static Command Create(CliConsole console, Func<IEnumerable<string>, PluginCatalog> catalog)
     {
         var scenario = new Option<string>("--scenario", "-s") { Description = "Scenario to serve.", Required = true };

@@ -6,7 +6,8 @@ namespace Benchmarks.Tests.Runs;
 /// <c>run --publish aot</c>: the scenario and the server model compiled ahead of time into one
 /// program by the SDK's NativeAOT compiler, published on first use into a cache of its own (here a
 /// fresh one, so the publish is part of the test), then run, loaded and stored as any server is,
-/// its runtime's own report saying it runs without a JIT; the refusals come before anything is built.
+/// its runtime's own report saying it runs without a JIT and its counters read through EventPipe;
+/// the refusals (of both published ways) come before anything is built.
 /// </summary>
 [LongRunning(100)]
 public sealed class NativeServerRunTests
@@ -44,19 +45,25 @@ public sealed class NativeServerRunTests
         Assert.DoesNotContain("NativeAOT server published in ", second.Output, StringComparison.Ordinal);
         var measured = StoredRuns.Single(loaded);
         Assert.True(measured.Measurements["http/rps/mean"] > 100, $"{measured.Measurements["http/rps/mean"]} req/s");
+
+        // Compiled with EventPipe, it listens on the runtime's diagnostics port: its counters are read as a JIT server's are.
+        Assert.True(measured.Measurements.ContainsKey("runtime-counter/gc-heap-size"), "no runtime counters: " + string.Join(", ", measured.Measurements.Keys));
         Assert.Single(Directory.GetDirectories(Directory.GetDirectories(cache).Single()));
     }
 
     [Theory]
-    [InlineData("--server", "libuv", "--publish aot: the NativeAOT server is built for kestrel and sockets, not 'libuv'.")]
-    [InlineData("--tiered-pgo", "false", "--publish aot: --tiered-pgo is the JIT's, and a NativeAOT server has none.")]
-    [InlineData("--runtime-version", "10.0.14", "--publish aot: a NativeAOT server carries its runtime, so --runtime-version cannot choose one.")]
-    [InlineData("--trace-seconds", "2s", "--publish aot: a NativeAOT server has no EventPipe to trace through (--profiler perf samples it).")]
-    public async Task What_a_native_server_cannot_be_is_refused_in_one_line_before_anything_is_built(string option, string value, string message)
+    [InlineData("aot", "--server", "libuv", "--publish aot: the NativeAOT server is built for kestrel and sockets, not 'libuv'.")]
+    [InlineData("aot", "--tiered-pgo", "false", "--publish aot: --tiered-pgo is the JIT's, and a NativeAOT server has none.")]
+    [InlineData("aot", "--runtime-version", "10.0.14", "--publish aot: a NativeAOT server carries its runtime, so --runtime-version cannot choose one.")]
+    [InlineData("aot", "--trace-seconds", "2s", "--publish aot: a NativeAOT server's EventPipe samples no stacks and names no methods (--profiler perf samples it).")]
+    [InlineData("r2r", "--server", "libuv", "--publish r2r: the ReadyToRun server is built for kestrel and sockets, not 'libuv'.")]
+    [InlineData("r2r", "--ready-to-run", "false", "--publish r2r: --ready-to-run false would have the server ignore the ReadyToRun code it is published for.")]
+    [InlineData("r2r", "--runtime-version", "10.0.14", "--publish r2r: the ReadyToRun server runs on this program's runtime; --runtime-version runs this program's own serve on another.")]
+    public async Task What_a_published_server_cannot_be_is_refused_in_one_line_before_anything_is_built(string publish, string option, string value, string message)
     {
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), new Dictionary<string, string> { ["BENCHMARKS_NATIVE_CACHE"] = Path.Combine(results, "native") },
-            "run", "plaintext", "--publish", "aot", option, value, "--results", results);
+            "run", "plaintext", "--publish", publish, option, value, "--results", results);
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.Contains(message, run.Error, StringComparison.Ordinal);
         Assert.False(Directory.Exists(Path.Combine(results, "native")), "something was built");
