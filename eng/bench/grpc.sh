@@ -14,8 +14,11 @@
 # counts the messages of StreamingFromServer streams, each sending for as long as the load lasts.
 # CALL=client-streaming calls StreamingFromClient with 10 request messages a call, the built-in load
 # (--grpc-messages 10) against h2load posting the same 10 framed messages as one body.
+# WIRE=h2 serves and loads over TLS (h2 by ALPN; the server's own self-signed certificate, which
+# every load accepts): the built-in load through OpenSSL, h2load through its own, Grpc.Net.Client
+# through SslStream.
 #
-#   eng/bench/grpc.sh   (DURATION=8 WARMUP=3 ROUNDS=3 CELLS="16x4 64x1 64x16" CALL=unary OUT=/tmp/...)
+#   eng/bench/grpc.sh   (DURATION=8 WARMUP=3 ROUNDS=3 CELLS="16x4 64x1 64x16" CALL=unary WIRE=h2c OUT=/tmp/...)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 exe=$root/src/Host/bin/Release/net10.0/benchmarks
@@ -25,6 +28,12 @@ warmup=${WARMUP:-3}
 rounds=${ROUNDS:-3}
 cells=${CELLS:-"16x4 64x1 64x16"}
 call=${CALL:-unary}
+wire=${WIRE:-h2c}
+case $wire in
+  h2c) scheme=http ;;
+  h2) scheme=https ;;
+  *) echo "error: WIRE is h2c or h2, not '$wire'" >&2; exit 2 ;;
+esac
 out=${OUT:-/tmp/benchmarks-grpc}
 case $call in
   ping-pong) loads="builtin dotnet"; method_name=StreamingCall ;;
@@ -38,8 +47,8 @@ dotnet build "$root/eng/bench/grpc-client" -c Release -nologo -clp:ErrorsOnly > 
 rm -rf "$out" && mkdir -p "$out"
 
 port=$(( 20000 + RANDOM % 10000 ))
-method="http://127.0.0.1:$port/grpc.testing.BenchmarkService/$method_name"
-taskset -c 0 "$exe" serve --scenario grpc-unary --server kestrel --protocol h2c --urls "http://127.0.0.1:$port" > "$out/server.log" 2>&1 &
+method="$scheme://127.0.0.1:$port/grpc.testing.BenchmarkService/$method_name"
+taskset -c 0 "$exe" serve --scenario grpc-unary --server kestrel --protocol "$wire" --urls "$scheme://127.0.0.1:$port" > "$out/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2> /dev/null || true; wait $server 2> /dev/null || true' EXIT
 for _ in $(seq 1 100); do grep -q "Application started" "$out/server.log" && break; sleep 0.1; done
@@ -49,16 +58,16 @@ if [ "$call" = client-streaming ]; then messages=10 more="--grpc-messages 10"; f
 : > "$out/request.bin"
 for _ in $(seq 1 $messages); do printf '\x00\x00\x00\x00\x02\x10\x0a' >> "$out/request.bin"; done
 # The server warms up (JIT, tiering) under a load that is not measured: the first cell's first load would carry it.
-taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" $more -c 16 --streams 4 -t 1 -w 0s -d 8s > "$out/server-warmup.txt" 2>&1
+taskset -c 1 "$exe" load --url "$method" --protocol "$wire" --grpc-message hex:100a --grpc-call "$call" $more -c 16 --streams 4 -t 1 -w 0s -d 8s > "$out/server-warmup.txt" 2>&1
 
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
 
 measure() { # name connections calls round
   local name=$1 c=$2 m=$3 round=$4 file="$out/$1-$2x$3-$4.txt"
   case $name in
-    builtin) taskset -c 1 "$exe" load --url "$method" --protocol h2c --grpc-message hex:100a --grpc-call "$call" $more -c "$c" --streams "$m" -t 1 -w "${warmup}s" -d "${duration}s" --json "$file.json" > "$file" 2>&1 & ;;
+    builtin) taskset -c 1 "$exe" load --url "$method" --protocol "$wire" --grpc-message hex:100a --grpc-call "$call" $more -c "$c" --streams "$m" -t 1 -w "${warmup}s" -d "${duration}s" --json "$file.json" > "$file" 2>&1 & ;;
     h2load) taskset -c 1 h2load -c "$c" -m "$m" -t 1 --warm-up-time "$warmup" -D "$duration" -d "$out/request.bin" -H 'content-type: application/grpc' -H 'te: trailers' "$method" > "$file" 2>&1 & ;;
-    dotnet) taskset -c 1 "$client" "http://127.0.0.1:$port" "$c" "$m" "$warmup" "$duration" ${call/unary/} > "$file" 2>&1 & ;;
+    dotnet) taskset -c 1 "$client" "$scheme://127.0.0.1:$port" "$c" "$m" "$warmup" "$duration" ${call/unary/} > "$file" 2>&1 & ;;
   esac
   local pid=$!
   sleep $(( warmup + 1 ))

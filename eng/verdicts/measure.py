@@ -66,10 +66,20 @@ def kinds_of(document):
     return runtime, machine[:1], set()
 
 
+def large_grpc_request(out):
+    """A gRPC SimpleRequest { response_size: 10, payload: { body: 16,000 bytes } }: a 16 KB request body the answer does not echo."""
+    path = os.path.join(out, "grpc-request-16k.bin")
+    if not os.path.exists(path):
+        os.makedirs(out, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(bytes([0x10, 0x0A, 0x1A, 0x83, 0x7D, 0x12, 0x80, 0x7D]) + bytes(16_000))
+    return path
+
+
 def run_cell(host, cell, rep, out):
     folder = os.path.join(out, f"{cell['name']}-{rep}")
     os.makedirs(folder, exist_ok=True)
-    args = [a.replace("$PLUGINS", PLUGINS).replace("$OUTSIDE", OUTSIDE) for a in cell["args"]]
+    args = [a.replace("$PLUGINS", PLUGINS).replace("$OUTSIDE", OUTSIDE).replace("$LARGE_GRPC_REQUEST", large_grpc_request(out)) for a in cell["args"]]
     command = host.split() + ["run", *args, "--results", folder, "--label", f"corpus:{cell['name']}"]
     busy = None
     if cell.get("busy"):

@@ -9,7 +9,8 @@ using Grpc.Net.Client;
 // streams per connection instead, each sending its next message when the last is answered; with
 // server-streaming, that many StreamingFromServer calls, each message received counted.
 // Prints the window's calls (round trips), their rate and the process's CPU seconds (user +
-// kernel) over the warm-up and the window.
+// kernel) over the warm-up and the window. An https URL is called over TLS (h2 by ALPN), any
+// certificate accepted: the server's is its own self-signed one.
 if (args.Length is not (5 or 6) || (args.Length == 6 && args[5] is not ("ping-pong" or "server-streaming")))
 {
     Console.Error.WriteLine("usage: grpc-client-load URL CONNECTIONS CALLS-PER-CONNECTION WARMUP-SECONDS DURATION-SECONDS [ping-pong|server-streaming]");
@@ -23,7 +24,18 @@ var url = args[0];
 var (connections, calls) = (Int(args[1]), Int(args[2]));
 var (warmup, duration) = (TimeSpan.FromSeconds(Int(args[3])), TimeSpan.FromSeconds(Int(args[4])));
 var request = new SimpleRequest { ResponseSize = 10 };
-var channels = Enumerable.Range(0, connections).Select(_ => GrpcChannel.ForAddress(url)).ToArray();
+var channels = Enumerable.Range(0, connections).Select(_ => url.StartsWith("https:", StringComparison.Ordinal)
+    ? GrpcChannel.ForAddress(url, new GrpcChannelOptions
+    {
+        HttpHandler = new System.Net.Http.SocketsHttpHandler
+        {
+            EnableMultipleHttp2Connections = true,
+#pragma warning disable CA5359 // A load of a local benchmark server, whose certificate is its own self-signed one: nothing to verify it against.
+            SslOptions = new System.Net.Security.SslClientAuthenticationOptions { RemoteCertificateValidationCallback = (_, _, _, _) => true },
+#pragma warning restore CA5359
+        },
+    })
+    : GrpcChannel.ForAddress(url)).ToArray();
 long counted = 0;
 long failed = 0;
 var measuring = false;

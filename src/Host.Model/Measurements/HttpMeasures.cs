@@ -32,12 +32,15 @@ internal static class HttpMeasures
 
     public static readonly Measurement FirstByte99 = new("http/ttfb/99", "ms", Max, Lower, "Time to first byte without keep-alive, 99th percentile (ms)");
 
+    /// <summary>HTTP/2's flow control as a limit: the verdict names it when no CPU was (<see cref="Verdicts.BottleneckRule"/>).</summary>
+    public static readonly Measurement FlowControlWait = new("http/flow-control/wait", "%", Max, Lower, "HTTP/2: share of the connections' time in the window a request or message had a stream free but waited for the server's flow-control window (WINDOW_UPDATE)");
+
     // The open model (--rate): the latencies above are then timed from each request's due time
     // (corrected for coordinated omission); the rest of its report is OpenModelMeasures.Http.
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, .. LatencyMeasures.HttpMerged.All, Throughput, Bytes, .. ConnectMeasures.Http.All, FirstByteMean, FirstByte50, FirstByte99, .. ConnectMeasures.TlsHandshake.All, HandshakeErrors,
+        RpsMean, Requests, BadResponses, Errors, Lost, .. LatencyMeasures.Http.All, .. LatencyMeasures.HttpMerged.All, Throughput, Bytes, .. ConnectMeasures.Http.All, FirstByteMean, FirstByte50, FirstByte99, .. ConnectMeasures.TlsHandshake.All, HandshakeErrors, FlowControlWait,
         .. OpenModelMeasures.Http.All,
     ];
 }

@@ -19,7 +19,9 @@ namespace Benchmarks.Host.Verdicts;
 /// load's CPUs apart from the server's (the two at least <see cref="CpuLimit"/>% busy there: the larger named), the whole machine when the database shares the server's or the load's CPUs (idle under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// the machine's other work (CPUs apart, none of the above saturated, idle under <see cref="IdleLimit"/>%),
-/// the wire again when no CPU saturated and the link dropped packets (<see cref="DropLimit"/>), the database's latency when nothing saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
+/// the wire again when no CPU saturated and the link dropped packets (<see cref="DropLimit"/>), HTTP/2's flow control when
+/// no CPU saturated and the load's requests waited for the server's window at least <see cref="FlowControlWaitShare"/>% of
+/// the connections' time (<c>http/flow-control/wait</c>), the database's latency when nothing saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
 /// loop's requests in flight sat in a database command (the server's Npgsql meter),
 /// else none of them. A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy. Every CPU figure is of the time the
@@ -39,6 +41,7 @@ internal static class BottleneckRule
     [
         SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name,
         SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.NetDrops.Name, SystemMeasures.NetDropShare.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
+        HttpMeasures.FlowControlWait.Name,
     ];
 
     public const double WireLimit = 80;
@@ -53,6 +56,14 @@ internal static class BottleneckRule
     public const double DropLimit = 0.1;
 
     public const double DropsAtLeast = 100;
+
+    /// <summary>
+    /// The share of the connections' time (%) in which a request or message had a stream free and
+    /// waited for the server's HTTP/2 flow-control window for flow control to be named when no CPU
+    /// saturated: a quarter of a closed loop's connection-time held back is a quarter of its
+    /// concurrency gone. Healthy servers hold back none (they widen their windows as they read).
+    /// </summary>
+    public const double FlowControlWaitShare = 25;
 
     /// <summary>The share of a closed loop's requests in flight that must sit in a database command, with nothing saturated, for the database's latency to be named.</summary>
     public const double DatabaseWaitShare = 0.5;
@@ -236,6 +247,14 @@ internal static class BottleneckRule
             timed = false;
             var used = m.TryGetValue(SystemMeasures.Utilization.Name, out var part) ? string.Create(c, $" at {part:0}% of its speed") : "";
             verdict = string.Create(c, $"the wire: the interface{used} dropped {drops:#,0} packets ({dropShare:0.##}% of them) while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}): a queue, the NIC's receive ring or a shaper on the link was full");
+        }
+        else if (m.TryGetValue(HttpMeasures.FlowControlWait.Name, out var windowWait) && windowWait >= FlowControlWaitShare)
+        {
+            // No CPU saturated, and the load's requests sat waiting for the server to widen its window: the protocol's brake, not a resource.
+            kind = CauseKinds.FlowControl.Name;
+            timed = false;
+            verdict = string.Create(c, $"HTTP/2 flow control: the load had requests to send and streams free but no room in the server's window {windowWait:0}% of the connections' time, while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its): the server's windows, not its CPU, set the rate");
+            advice = "widen the server's HTTP/2 windows (its initial connection and stream windows, and how soon it sends WINDOW_UPDATE) or send smaller request bodies";
         }
         else if (DatabaseWait(document) is var (executing, inFlight) && executing >= DatabaseWaitShare * inFlight)
         {

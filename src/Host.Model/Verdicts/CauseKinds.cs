@@ -19,6 +19,7 @@ internal static class CauseKinds
     public static readonly CauseKind ServerCpu = new("server-cpu", Machine, "The server kept its CPUs busy, mostly in user mode: the stack");
     public static readonly CauseKind Kernel = new("kernel", Machine, "The server kept its CPUs busy, mostly in kernel mode");
     public static readonly CauseKind MachineBusy = new("machine-busy", Machine, "The machine was busy with work beside the server's: shared CPUs, or other processes");
+    public static readonly CauseKind FlowControl = new("flow-control", Machine, "HTTP/2's flow control held the load's requests back for the server's window while no CPU was saturated");
     public static readonly CauseKind NothingSaturated = new("nothing-saturated", Machine, "No resource was near its limit: latency- or concurrency-bound");
     public static readonly CauseKind MemoryLimit = new("memory-limit", Machine, "The server's memory limit killed it or nearly filled");
     public static readonly CauseKind Noisy = new("noisy", Machine, "The hypervisor took a share of the machine (steal)");
@@ -30,7 +31,7 @@ internal static class CauseKinds
     public static readonly CauseKind Tls = new("tls", Note, "The share of the server's traced samples in TLS");
 
     public static IReadOnlyList<CauseKind> All { get; } =
-        [Wire, Database, Proxy, Load, CpuQuota, ServerCpu, Kernel, MachineBusy, NothingSaturated, MemoryLimit, Noisy, RateNotMet, Gc, ThreadPoolStarvation, LockContention, Exceptions, Tls];
+        [Wire, Database, Proxy, Load, CpuQuota, ServerCpu, Kernel, MachineBusy, FlowControl, NothingSaturated, MemoryLimit, Noisy, RateNotMet, Gc, ThreadPoolStarvation, LockContention, Exceptions, Tls];
 
     /// <summary>The kind of that name, or null.</summary>
     public static CauseKind? Named(string name) => All.FirstOrDefault(k => k.Name == name);

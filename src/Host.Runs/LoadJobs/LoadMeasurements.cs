@@ -44,6 +44,11 @@ internal static class LoadMeasurements
             measurements[HttpMeasures.HandshakeErrors.Name] = result.HandshakeErrors;
         }
 
+        if (result.FlowControlWaitPercent is { } waited)
+        {
+            measurements[HttpMeasures.FlowControlWait.Name] = waited;
+        }
+
         if (result.Requests > 0)
         {
             measurements[SystemMeasures.LoadCpuPerRequest.Name] = (result.CpuUserSeconds + result.CpuKernelSeconds) / result.Requests * 1_000_000;

@@ -107,6 +107,7 @@ public static class HttpLoadGenerator
             GrpcStatuses = options.Grpc is null ? null : GrpcStatuses(total),
             GrpcCall = options.Grpc is { } call ? Protocols.Grpc.GrpcCall.NameOf(call.Kind) : null,
             GrpcMessagesPerCall = options.Grpc?.Messages ?? 1,
+            FlowControlWaitSeconds = options.Http2 ? (double)total.WindowWaitTicks / System.Diagnostics.Stopwatch.Frequency : null,
         };
     }
 }

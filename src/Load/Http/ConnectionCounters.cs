@@ -35,6 +35,13 @@ internal struct ConnectionCounters
     /// <summary>Responses completed during warm-up (not counted anywhere else): the warm-up's own rate.</summary>
     public long WarmupCompleted;
 
+    /// <summary>
+    /// HTTP/2: Stopwatch ticks in the window during which the connection had a request or message
+    /// to send, a stream free for it, and no room in the server's flow-control window for its body
+    /// (it waited for the server's WINDOW_UPDATE).
+    /// </summary>
+    public long WindowWaitTicks;
+
     /// <summary>gRPC calls answered in the window, by status (<see cref="Protocols.Grpc.GrpcStatus"/>).</summary>
     public Protocols.Grpc.GrpcStatusCounts Grpc;
 
@@ -76,6 +83,7 @@ internal struct ConnectionCounters
         HandshakeErrors += other.HandshakeErrors;
         Late += other.Late;
         LateByLoad += other.LateByLoad;
+        WindowWaitTicks += other.WindowWaitTicks;
         for (var i = 0; i < Protocols.Grpc.GrpcStatus.Count; i++)
         {
             Grpc[i] += other.Grpc[i];

@@ -76,6 +76,16 @@ public sealed record LoadResult : Core.LoadWindowResult
 
     public double HandshakesPerSecond => ElapsedSeconds > 0 ? Handshakes / ElapsedSeconds : 0;
 
+    /// <summary>
+    /// HTTP/2: the connection-seconds of the window in which a request or message waited for the
+    /// server's flow-control window, summed over the connections; null for HTTP/1.1. This load's
+    /// own windows (1 GiB, widened at half) never hold the server back.
+    /// </summary>
+    public double? FlowControlWaitSeconds { get; init; }
+
+    /// <summary>HTTP/2: <see cref="FlowControlWaitSeconds"/> as a share of the connections' time in the window (%); null for HTTP/1.1.</summary>
+    public double? FlowControlWaitPercent => FlowControlWaitSeconds is { } wait && ElapsedSeconds > 0 && Connections > 0 ? Math.Min(100, wait / (Connections * ElapsedSeconds) * 100) : null;
+
     /// <summary>Without keep-alive: time from the send to the response's first byte (ms).</summary>
     public LatencySummary? FirstByte { get; init; }
 

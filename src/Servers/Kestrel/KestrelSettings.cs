@@ -25,10 +25,17 @@ internal sealed class KestrelSettings
         ["maxConcurrentConnections"] = "limit on open connections",
         ["allowSynchronousIO"] = "true/false",
         ["addServerHeader"] = "true/false (TechEmpower requires it)",
+        ["http2ConnectionWindow"] = "HTTP/2: the connection's initial flow-control window for request bodies, in bytes (65,535 to 2,147,483,647; Kestrel's default 1,048,576)",
+        ["http2StreamWindow"] = "HTTP/2: each stream's initial flow-control window for its request body, in bytes (65,535 to 2,147,483,647; Kestrel's default 786,432)",
     };
 
     /// <summary>The socket transport's own knobs, which the io_uring transport does not read.</summary>
     private static readonly string[] s_socketsOnly = ["inlineCompletions", "waitForDataBeforeAllocatingBuffer", "noDelay"];
+
+    /// <summary>HTTP/2's smallest and largest flow-control windows (RFC 9113, 6.9.2): Kestrel takes no other.</summary>
+    private const long MinWindow = 65_535;
+
+    private const long MaxWindow = int.MaxValue;
 
     private readonly IReadOnlyDictionary<string, string> _options;
 
@@ -76,6 +83,13 @@ internal sealed class KestrelSettings
         _ = settings.Int("ioQueueCount");
         _ = settings.Int("backlog");
         _ = settings.Long("maxConcurrentConnections");
+        foreach (var window in new[] { "http2ConnectionWindow", "http2StreamWindow" })
+        {
+            if (settings.Long(window) is < MinWindow or > MaxWindow)
+            {
+                throw new ArgumentException($"Kestrel option '{window}' is a flow-control window from {MinWindow:n0} to {MaxWindow:n0} bytes (HTTP/2 allows no other).");
+            }
+        }
         foreach (var flag in new[] { "unsafePreferInlineScheduling", "inlineCompletions", "waitForDataBeforeAllocatingBuffer", "noDelay", "allowSynchronousIO", "addServerHeader" })
         {
             _ = settings.Bool(flag);
@@ -115,6 +129,15 @@ internal sealed class KestrelSettings
         options.AddServerHeader = Bool("addServerHeader") ?? true;
         options.AllowSynchronousIO = Bool("allowSynchronousIO") ?? false;
         options.Limits.MaxConcurrentConnections = Long("maxConcurrentConnections");
+        if (Int("http2ConnectionWindow") is { } connection)
+        {
+            options.Limits.Http2.InitialConnectionWindowSize = connection;
+        }
+
+        if (Int("http2StreamWindow") is { } stream)
+        {
+            options.Limits.Http2.InitialStreamWindowSize = stream;
+        }
     }
 
     public void Apply(SocketTransportOptions options)

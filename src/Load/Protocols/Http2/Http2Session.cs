@@ -62,6 +62,9 @@ internal sealed class Http2Session
     /// <summary>A ping-pong stream's next message waits for a window or room to write it.</summary>
     private bool _due;
 
+    /// <summary>When the server's flow-control window began to hold back a request or message (<see cref="ConnectionCounters.WindowWaitTicks"/>); 0: it holds none.</summary>
+    private long _windowHeldSince;
+
     /// <param name="request">The request's header blocks (<see cref="Http2RequestBlock"/>).</param>
     /// <param name="streams">Requests in flight at most (h2load's -m).</param>
     public Http2Session(Http2RequestBlocks request, int streams, IResponseValidator? validator)
@@ -119,7 +122,7 @@ internal sealed class Http2Session
         _decoder.Reset();
         _requests.Reset();
         (_held, _parsed, _sendStart, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0, 0);
-        (_nextId, _limit, GoingAway, Error, _sendWindow, _streamWindow, _due) = (1, _streams.Capacity, false, null, Http2Settings.DefaultWindow, Http2Settings.DefaultWindow, false);
+        (_nextId, _limit, GoingAway, Error, _sendWindow, _streamWindow, _due, _windowHeldSince) = (1, _streams.Capacity, false, null, Http2Settings.DefaultWindow, Http2Settings.DefaultWindow, false, 0);
         Http2Frame.Preface.CopyTo(_send);
         _sendLength = Http2Frame.Preface.Length;
         _sendLength += Http2Settings.WriteClientSettings(_send.AsSpan(_sendLength));
@@ -159,6 +162,8 @@ internal sealed class Http2Session
             // A server stream is not a request of the window: its messages are counted as they come.
             counters.Sent++;
         }
+
+        TrackWindow(sentAt, measured, ref counters);
     }
 
     /// <summary>
@@ -200,7 +205,61 @@ internal sealed class Http2Session
 
         Compact();
         SendDue(now, ref counters);
+        TrackWindow(now, Measuring, ref counters);
         return Http2Outcome.Continue;
+    }
+
+    /// <summary>
+    /// Starts or ends an interval in which the server's flow-control window holds back what this
+    /// connection would send, and adds an ended one that falls in the window to
+    /// <see cref="ConnectionCounters.WindowWaitTicks"/>: called where the window or the free
+    /// streams change (a request opened, frames parsed), so it costs a few comparisons each time.
+    /// </summary>
+    private void TrackWindow(long now, bool measured, ref ConnectionCounters counters)
+    {
+        var held = WindowHolds();
+        if (held == (_windowHeldSince != 0))
+        {
+            return;
+        }
+
+        if (held)
+        {
+            _windowHeldSince = now;
+            return;
+        }
+
+        counters.WindowWaitTicks += measured ? now - _windowHeldSince : 0;
+        _windowHeldSince = 0;
+    }
+
+    /// <summary>
+    /// Whether only the server's flow-control window keeps a request or message from going: a
+    /// stream is free and the connection's window is smaller than a request body, or a ping-pong
+    /// stream's next message waits for its stream's window or the connection's.
+    /// </summary>
+    private bool WindowHolds()
+    {
+        var body = _requests.BodyLength;
+        if (body == 0 || GoingAway || _nextId <= 0)
+        {
+            return false;
+        }
+
+        if (_streams.Occupied < _limit && _sendWindow < body)
+        {
+            return true;
+        }
+
+        for (var i = 0; _due && i < _streams.Capacity; i++)
+        {
+            if (_streams[i].Id != 0 && _streams[i].Due && (_streams[i].SendWindow < body || _sendWindow < body))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>The load is stopping: server streams would send for ever, so each is cancelled (RST_STREAM CANCEL) and its slot freed, as far as the buffer has room.</summary>
