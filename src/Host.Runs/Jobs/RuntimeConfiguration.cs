@@ -37,6 +37,7 @@ internal sealed record RuntimeConfiguration(IReadOnlyDictionary<string, string> 
             ["datas"] = Flag(server && Text(gc, "GCDynamicAdaptationMode") is "1"),
             ["tiered-compilation"] = Given("TieredCompilation", "System.Runtime.TieredCompilation") ?? "1",
             ["tiered-pgo"] = Given("TieredPGO", "System.Runtime.TieredPGO") ?? "1",
+            ["quick-jit-for-loops"] = Given("TC_QuickJitForLoops", "System.Runtime.TieredCompilation.QuickJitForLoops") ?? "1",
             ["ready-to-run"] = readyToRun,
 
             // How the program's own code runs: compiled ahead of time (NativeAOT: no JIT at all), from

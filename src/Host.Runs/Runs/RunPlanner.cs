@@ -176,10 +176,15 @@ internal static class RunPlanner
             throw new UsageException($"{RuntimeSettings.Gc.Flag} {gc} needs the server on 2 or more CPUs: on one, the runtime runs workstation GC whatever it is asked (--server-cpus 0-1, or --no-pin).");
         }
 
-        if (given.TryGetValue(RuntimeSettings.GcHeapCount.Name, out var heaps) && RuntimeSettings.GcHeapCount.Check?.Invoke(heaps) is { } wrong)
+        foreach (var setting in RuntimeSettings.All)
         {
-            throw new UsageException($"{RuntimeSettings.GcHeapCount.Flag} {heaps}: {wrong}.");
+            if (given.TryGetValue(setting.Name, out var value) && setting.Check?.Invoke(value) is { } wrong)
+            {
+                throw new UsageException($"{setting.Flag} {value}: {wrong}.");
+            }
         }
+
+        given.TryGetValue(RuntimeSettings.GcHeapCount.Name, out var heaps);
 
         if (heaps is not null && gc == "workstation")
         {

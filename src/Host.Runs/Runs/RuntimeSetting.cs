@@ -23,12 +23,15 @@ internal sealed record RuntimeSetting(
 {
     public string Flag => "--" + Name;
 
+    /// <summary>For a setting of no fixed values: what its value is, as the help names it.</summary>
+    public string ValueName { get; init; } = "N";
+
     /// <summary>For a setting of no fixed values: null when a value is one it takes, otherwise why not.</summary>
     public Func<string, string?>? Check { get; init; }
 
     public Option<string?> CreateOption()
     {
-        var option = new Option<string?>(Flag) { Description = Help, HelpName = Values.Count > 0 ? string.Join('|', Values) : "N" };
+        var option = new Option<string?>(Flag) { Description = Help, HelpName = Values.Count > 0 ? string.Join('|', Values) : ValueName };
         if (Values.Count > 0)
         {
             option.AcceptOnlyFromAmong([.. Values]);
@@ -51,8 +54,13 @@ internal sealed record RuntimeSetting(
     public string? NotTaken(string value, RuntimeConfiguration ran)
     {
         ArgumentNullException.ThrowIfNull(ran);
-        return Expected(value) is { } expected && ran[expected.Name] is { } actual && actual != expected.Value
-            ? $"{Flag} {value} did not take effect: the server's runtime reports {expected.Name}={actual}{(ran["processors"] == "1" ? " on 1 processor" : "")}"
+        var onOne = ran["processors"] == "1" ? " on 1 processor" : "";
+        return Expected(value) is not { } expected ? null
+            : ran[expected.Name] is { } actual ? (actual != expected.Value ? $"{Flag} {value} did not take effect: the server's runtime reports {expected.Name}={actual}{onOne}" : null)
+            : OnlyWhenSet ? $"{Flag} {value} did not take effect: the server's runtime reports no {expected.Name}{onOne}"
             : null;
     }
+
+    /// <summary>The runtime reports this setting's value only when one took effect (the GC's hard limit): its absence is a setting not taken.</summary>
+    public bool OnlyWhenSet { get; init; }
 }

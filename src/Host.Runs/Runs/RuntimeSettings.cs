@@ -26,7 +26,7 @@ internal static class RuntimeSettings
     public static IReadOnlyList<string> Publishes { get; } = ["jit", "r2r", "aot"];
 
     /// <summary>The settings that only a JIT reads, which a NativeAOT server (no JIT) would ignore.</summary>
-    public static IReadOnlyList<RuntimeSetting> JitOnly => [TieredCompilation, TieredPgo, ReadyToRun];
+    public static IReadOnlyList<RuntimeSetting> JitOnly => [TieredCompilation, TieredPgo, QuickJitForLoops, ReadyToRun];
 
     /// <summary>The help heading they are listed under.</summary>
     public const string HelpGroup = "Server runtime";
@@ -59,6 +59,26 @@ internal static class RuntimeSettings
         Check = value => int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var heaps) && heaps is >= 1 and <= 1024 ? null : "a heap count is a whole number from 1 to 1,024",
     };
 
+    /// <summary>The most the GC may commit for the heap: the runtime's own limit, which it reports back as it took it (in bytes).</summary>
+    public static RuntimeSetting GcHeapHardLimit { get; } = new(
+        "gc-heap-hard-limit",
+        "The most the server's GC may commit for its heap, such as 256MB (DOTNET_GCHeapHardLimit): an allocation past it is an OutOfMemoryException; default: none, or 75% of --server-memory-limit.",
+        [],
+        value => Variables(("GCHeapHardLimit", HeapLimitBytes(value).ToString("x", CultureInfo.InvariantCulture))),
+        value => ("heap-hard-limit", HeapLimitBytes(value).ToString(CultureInfo.InvariantCulture)))
+    {
+        OnlyWhenSet = true,
+        ValueName = "SIZE",
+        Check = value => Cli.SizeParser.TryParse(value, out var bytes) && bytes is >= MinHeapLimit and <= MaxHeapLimit
+            ? null
+            : "a heap limit is a size from 16MB to 1024GB, such as 256MB",
+    };
+
+    /// <summary>The smallest heap limit taken: below it the runtime cannot start a server.</summary>
+    private const long MinHeapLimit = 16L << 20;
+
+    private const long MaxHeapLimit = 1L << 40;
+
     public static RuntimeSetting GcConcurrent { get; } = OnOff(
         "gc-concurrent", "gcConcurrent", "concurrent", byDefault: false,
         "Background (concurrent) GC of the server: true or false; default: the host's, false.");
@@ -71,11 +91,15 @@ internal static class RuntimeSettings
         "tiered-pgo", "TieredPGO", "tiered-pgo", byDefault: true,
         "Dynamic PGO in the server (instrumented tier, then code optimized for the profile seen): true or false; default true.");
 
+    public static RuntimeSetting QuickJitForLoops { get; } = OnOff(
+        "tc-quick-jit-for-loops", "TC_QuickJitForLoops", "quick-jit-for-loops", byDefault: true,
+        "Tier 0 for the server's methods with loops (on-stack replacement moves a hot loop to optimized code): false compiles each of them fully optimized at once; default true.");
+
     public static RuntimeSetting ReadyToRun { get; } = OnOff(
         "ready-to-run", "ReadyToRun", "ready-to-run", byDefault: true,
         "false: the server ignores the ReadyToRun code of the framework and its assemblies and JIT-compiles everything (start-up and warm-up as a JIT-only build's); default true.");
 
-    public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcHeapCount, GcConcurrent, TieredCompilation, TieredPgo, ReadyToRun];
+    public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcHeapCount, GcHeapHardLimit, GcConcurrent, TieredCompilation, TieredPgo, QuickJitForLoops, ReadyToRun];
 
     /// <summary>Whether a run's parameters set the server's runtime: one of these settings, or its version.</summary>
     public static bool SetIn(IReadOnlyDictionary<string, string> parameters)
@@ -116,6 +140,8 @@ internal static class RuntimeSettings
         value => (report, Switch(value)));
 
     private static string Switch(string value) => value == "true" ? "1" : "0";
+
+    private static long HeapLimitBytes(string value) => Cli.SizeParser.TryParse(value, out var bytes) ? bytes : throw new ArgumentException($"--gc-heap-hard-limit {value}: not a size.", nameof(value));
 
     private static Dictionary<string, string> Variables(params (string Knob, string Value)[] knobs) =>
         knobs.ToDictionary(k => "DOTNET_" + k.Knob, k => k.Value, StringComparer.Ordinal);

@@ -20,12 +20,13 @@ public sealed class RuntimeSettingRunTests
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout,
             "run", "plaintext", "--server", "sockets", "--no-pin", "--gc", "server", "--gc-heap-count", "1", "--tiered-pgo", "false", "--ready-to-run", "false",
-            "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
+            "--gc-heap-hard-limit", "256MB", "--tc-quick-jit-for-loops", "false", "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
         Assert.Equal(("server", "1", "false", "false"), (document.Parameters["gc"], document.Parameters["gc-heap-count"], document.Parameters["tiered-pgo"], document.Parameters["ready-to-run"]));
         var ran = document.Environment.ServerRuntime ?? throw new InvalidOperationException("no server runtime stored");
         Assert.Equal(("server", "1", "0", "0", "0"), (ran["gc"], ran["heaps"], ran["datas"], ran["tiered-pgo"], ran["ready-to-run"]));
+        Assert.Equal(("268435456", "0", "256MB"), (ran["heap-hard-limit"], ran["quick-jit-for-loops"], document.Parameters["gc-heap-hard-limit"]));
         Assert.Equal(Environment.Version.ToString(), ran["version"]);
 
         // The host's default GC, workstation, has one heap and does not read a heap count: the run says so before measuring.

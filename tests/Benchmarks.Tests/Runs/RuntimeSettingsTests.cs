@@ -25,6 +25,8 @@ public sealed class RuntimeSettingsTests
     [InlineData("tiered-compilation", "false", "DOTNET_TieredCompilation=0")]
     [InlineData("tiered-pgo", "false", "DOTNET_TieredPGO=0")]
     [InlineData("ready-to-run", "false", "DOTNET_ReadyToRun=0")]
+    [InlineData("tc-quick-jit-for-loops", "false", "DOTNET_TC_QuickJitForLoops=0")]
+    [InlineData("gc-heap-hard-limit", "256MB", "DOTNET_GCHeapHardLimit=10000000")]
     public void Each_value_is_the_runtimes_own_environment_variables(string setting, string value, string expected)
     {
         var environment = RuntimeSettings.Environment(new Dictionary<string, string> { [setting] = value });
@@ -49,6 +51,11 @@ public sealed class RuntimeSettingsTests
         Assert.Equal("--gc datas did not take effect: the server's runtime reports datas=0 on 1 processor", RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc"] = "datas" }, workstation));
         Assert.Null(RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc"] = "workstation", ["tiered-pgo"] = "true" }, workstation));
         Assert.Equal("--tiered-pgo false did not take effect: the server's runtime reports tiered-pgo=1 on 1 processor", RuntimeSettings.NotTaken(new Dictionary<string, string> { ["tiered-pgo"] = "false" }, workstation));
+
+        // The GC reports its hard limit in bytes, as it took it; none reported is none taken.
+        var limited = RuntimeConfiguration.Parse("#runtime-config processors=1 gc=workstation heap-hard-limit=268435456")!;
+        Assert.Null(RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc-heap-hard-limit"] = "256MB" }, limited));
+        Assert.StartsWith("--gc-heap-hard-limit 256MB did not take effect", RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc-heap-hard-limit"] = "256MB" }, workstation), StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]
@@ -80,6 +87,8 @@ public sealed class RuntimeSettingsTests
         Assert.Equal("--gc-heap-count is server GC's: workstation GC has one heap (--gc server).", workstation.Message);
         var zero = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, Runtime = new Dictionary<string, string> { ["gc-heap-count"] = "0" } }));
         Assert.Equal("--gc-heap-count 0: a heap count is a whole number from 1 to 1,024.", zero.Message);
+        var tiny = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, Runtime = new Dictionary<string, string> { ["gc-heap-hard-limit"] = "1MB" } }));
+        Assert.Equal("--gc-heap-hard-limit 1MB: a heap limit is a size from 16MB to 1024GB, such as 256MB.", tiny.Message);
 
         var refused = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", ServerCpus = "0", LoadCpus = "0", Runtime = new Dictionary<string, string> { ["gc"] = "server" } }));
         Assert.StartsWith("--gc server needs the server on 2 or more CPUs", refused.Message, StringComparison.Ordinal);
