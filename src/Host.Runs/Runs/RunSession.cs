@@ -43,6 +43,9 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
     /// <summary>The bytes the server program runs from when its build was chosen (<c>--publish</c>): a published program's folder (NativeAOT or ReadyToRun), or this program's assemblies and the two plugins'; null: not asked.</summary>
     public long? PublishedBytes { get; set; }
 
+    /// <summary>The published server program the run has named in a note: each restart starts it again, and it is named once.</summary>
+    public string? ProgramNoted { get; set; }
+
     /// <summary>What the running server's runtime reported it runs with (its <c>#runtime-config</c> line).</summary>
     public RuntimeConfiguration? ServerRuntime { get; set; }
 

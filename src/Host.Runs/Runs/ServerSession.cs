@@ -44,9 +44,16 @@ internal sealed class ServerSession(RunSession session)
                 var program = await NativeServerBuild.EnsureAsync(plan, cancellationToken);
                 native = program.Executable;
                 _session.PublishedBytes = program.Bytes;
-                _session.Observer.Note(program.PublishedIn is { } took
-                    ? string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server published in {took.TotalSeconds:0} s: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB)")
-                    : string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB, published before)"));
+                if (program.PublishedIn is { } took)
+                {
+                    _session.Observer.Note(string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server published in {took.TotalSeconds:0} s: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB)"));
+                }
+                else if (_session.ProgramNoted != program.Executable)
+                {
+                    _session.Observer.Note(string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB, published before)"));
+                }
+
+                _session.ProgramNoted = program.Executable;
             }
             catch (Exception ex) when (ex is InvalidOperationException or IOException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
             {
