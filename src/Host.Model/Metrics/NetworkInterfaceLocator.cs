@@ -32,7 +32,7 @@ internal static class NetworkInterfaceLocator
             }
         }
 
-        return NetworkInterface.GetAllNetworkInterfaces()
+        return All()
             .FirstOrDefault(n => n.OperationalStatus == OperationalStatus.Up && n.NetworkInterfaceType != NetworkInterfaceType.Loopback)?.Name;
     }
 
@@ -42,7 +42,7 @@ internal static class NetworkInterfaceLocator
     /// </summary>
     public static Documents.RunNetwork Describe(string name, LinkCapacity? capacity)
     {
-        var loopback = NetworkInterface.GetAllNetworkInterfaces().FirstOrDefault(n => n.Name == name)?.NetworkInterfaceType == NetworkInterfaceType.Loopback;
+        var loopback = All().FirstOrDefault(n => n.Name == name)?.NetworkInterfaceType == NetworkInterfaceType.Loopback;
         return new Documents.RunNetwork
         {
             Interface = name,
@@ -52,10 +52,35 @@ internal static class NetworkInterfaceLocator
         };
     }
 
+    /// <summary>
+    /// The machine's interfaces. On Linux the runtime's listing throws ArgumentException ("An
+    /// invalid IP address was specified") when an interface comes or goes while it reads them (a
+    /// lab's veth links made or removed beside a run), so a failed listing is read again, a few
+    /// times; none at all then (the run names no interface) rather than a failed job.
+    /// </summary>
+    public static NetworkInterface[] All()
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return NetworkInterface.GetAllNetworkInterfaces();
+            }
+            catch (Exception ex) when (ex is ArgumentException or NetworkInformationException && attempt < 5)
+            {
+                Thread.Sleep(10 * attempt);
+            }
+            catch (Exception ex) when (ex is ArgumentException or NetworkInformationException)
+            {
+                return [];
+            }
+        }
+    }
+
     public static NetworkInterface? ForDestination(IPAddress destination)
     {
         ArgumentNullException.ThrowIfNull(destination);
-        var interfaces = NetworkInterface.GetAllNetworkInterfaces();
+        var interfaces = All();
         if (IPAddress.IsLoopback(destination))
         {
             return interfaces.FirstOrDefault(n => n.NetworkInterfaceType == NetworkInterfaceType.Loopback);

@@ -88,7 +88,7 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
     }
 
     private static NetworkInterface? Find(string name) =>
-        NetworkInterface.GetAllNetworkInterfaces().FirstOrDefault(n => string.Equals(n.Name, name, StringComparison.OrdinalIgnoreCase));
+        NetworkInterfaceLocator.All().FirstOrDefault(n => string.Equals(n.Name, name, StringComparison.OrdinalIgnoreCase));
 
     [LibraryImport("kernel32.dll", SetLastError = true)]
     [return: MarshalAs(UnmanagedType.Bool)]

@@ -135,7 +135,7 @@ internal sealed class AgentRequestGuard
         var addresses = new HashSet<IPAddress>();
         try
         {
-            foreach (var face in NetworkInterface.GetAllNetworkInterfaces())
+            foreach (var face in Metrics.NetworkInterfaceLocator.All())
             {
                 foreach (var unicast in face.GetIPProperties().UnicastAddresses)
                 {
