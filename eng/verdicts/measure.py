@@ -6,7 +6,7 @@ Each cell is run --reps times with the host given; every run document's causes a
 and the script prints, for the runtime's causes and for the machine's, a confusion matrix
 (expected x named), precision and recall per cause, the false alarms on healthy cells, and
 the cells whose verdict flipped between repetitions. A cell is right when every repetition
-names its runtime cause (or none) and a machine cause in its list, or says its machine cause is
+names its runtime cause (or none), a machine cause in its list first (its 'also' causes anywhere), or says its machine cause is
 unclear (an abstention, counted apart: past a quarter of the machine stolen the verdict says so).
 
   eng/verdicts/measure.py --host src/Host/bin/Release/net10.0/benchmarks --reps 3 [--cells NAME,...] [--out DIR]
@@ -41,7 +41,7 @@ LINE_KINDS = [
 
 
 def kinds_of(document):
-    """(runtime kinds, machine kinds, unclear runtime kinds) a run document names."""
+    """(runtime kinds, machine kinds in order, unclear runtime kinds) a run document names."""
     causes = document.get("causes") or []
     if causes:
         runtime = {c["kind"] for c in causes if c["kind"] in RUNTIME_KINDS and c.get("certainty", "sure") == "sure"}
@@ -50,7 +50,7 @@ def kinds_of(document):
         # abstains: it is counted as "unclear", neither right nor a wrong cause.
         machine = [c["kind"] if c.get("certainty", "sure") == "sure" else "unclear"
                    for c in causes if c["kind"] not in RUNTIME_KINDS and c["kind"] not in ("tls", "rate-not-met")]
-        return runtime, machine[:1], unclear
+        return runtime, machine, unclear
     line = document.get("bottleneck") or ""
     runtime, machine = set(), []
     outside, _, inside = line.partition("inside the runtime: ")
@@ -63,7 +63,7 @@ def kinds_of(document):
             if re.match(pattern, clause.strip()) and kind not in ("rate-not-met", "memory-limit", "noisy"):
                 machine.append(kind)
                 break
-    return runtime, machine[:1], set()
+    return runtime, machine, set()
 
 
 def large_grpc_request(out):
@@ -144,7 +144,7 @@ def report(out, cells):
                 runtime, machine, unclear = kinds_of(document)
                 window = (document.get("window") or {}).get("verdict")
                 warm = document.get("measurements", {}).get("load/warmup/steady")
-                rows.append({"cell": cell, "runtime": runtime, "machine": machine[0] if machine else "none", "unclear": unclear, "status": document.get("status"),
+                rows.append({"cell": cell, "runtime": runtime, "machine": machine[0] if machine else "none", "all_machine": set(machine), "unclear": unclear, "status": document.get("status"),
                              "window": window, "warm": warm, "jit": (document.get("window") or {}).get("jitMilliseconds")})
     if not rows:
         print("no runs found under " + out)
@@ -160,14 +160,15 @@ def report(out, cells):
     matrix("The machine (first machine-level cause; expected: the cell's first)", rows,
            lambda r: r["machine"] if r["machine"] in r["cell"]["machine"] else r["cell"]["machine"][0], lambda r: r["machine"], machine_kinds)
 
-    print("\nPer cell (right: every repetition names the runtime cause expected, or none, and a machine cause in the cell's list):")
+    print("\nPer cell (right: every repetition names the runtime cause expected, or none, a machine cause in the cell's list first, and its 'also' causes anywhere):")
     wrong_cells, flipped, false_alarms, healthy_runs = 0, 0, 0, 0
     for cell in cells:
         mine = [r for r in rows if r["cell"] is cell]
         if not mine:
             continue
         verdicts = {(tuple(sorted(r["runtime"])), r["machine"]) for r in mine}
-        right = all((cell["runtime"] in r["runtime"] if cell["runtime"] != "none" else not r["runtime"]) and r["machine"] in cell["machine"] + ["unclear"] for r in mine)
+        right = all((cell["runtime"] in r["runtime"] if cell["runtime"] != "none" else not r["runtime"]) and r["machine"] in cell["machine"] + ["unclear"]
+                    and set(cell.get("also", [])) <= r["all_machine"] for r in mine)
         abstained = sum(1 for r in mine if r["machine"] == "unclear")
         if cell["group"] == "healthy":
             healthy_runs += len(mine)

@@ -17,5 +17,7 @@ internal static class StartupMeasures
     public static readonly Measurement Cpu = new("benchmarks/startup/cpu", "ms", Max, Lower, "CPU time the server's processes used from their start to the first response (ms, user + kernel)", Max) { Format = "n0" };
     public static readonly Measurement WorkingSetAtRest = new("benchmarks/working-set/rest", "MB", Max, Lower, "Working set of the server's processes after the first response, before any load (MB)", Max);
 
-    public static IReadOnlyList<Measurement> All { get; } = [FirstRequest, FirstResponse, Cpu, WorkingSetAtRest];
+    public static readonly Measurement PrivateWorkingSetAtRest = new("benchmarks/working-set/private/rest", "MB", Max, Lower, "Private working set of the server's processes after the first response, before any load: the resident pages no other process shares (MB)", Max);
+
+    public static IReadOnlyList<Measurement> All { get; } = [FirstRequest, FirstResponse, Cpu, WorkingSetAtRest, PrivateWorkingSetAtRest];
 }

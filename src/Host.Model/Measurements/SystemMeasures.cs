@@ -18,6 +18,7 @@ internal static class SystemMeasures
     public static readonly Measurement CpuUser = Sampled("benchmarks/cpu/user", "%", Avg, Neither, "Process CPU in user mode (with its child processes), mean of the intervals (% of the machine)");
     public static readonly Measurement CpuKernel = Sampled("benchmarks/cpu/kernel", "%", Avg, Neither, "Process CPU in kernel mode (with its child processes), mean of the intervals (% of the machine)");
     public static readonly Measurement WorkingSet = Sampled("benchmarks/working-set", "MB", Max, Lower, "Process working set (resident memory) with its child processes, largest interval: it counts every page mapped in, shared libraries and files included, which a memory limit does not charge when another process read them first, so it can exceed the limit and its peak (MB)", reduce: Max);
+    public static readonly Measurement PrivateWorkingSet = Sampled("benchmarks/working-set/private", "MB", Max, Lower, "Private working set of the process with its child processes, largest interval: the resident pages no other process shares (heap, stacks, generated code, written data; Linux smaps_rollup's Private_Clean + Private_Dirty, Windows' private working set), what another instance of the server would add to the machine; not crank's benchmarks/private-memory, which is virtual data on Linux and commit charge on Windows (MB)", reduce: Max);
     public static readonly Measurement BuildTime = new("benchmarks/build-time", "ms", Max, Lower, "Build time (ms)", Max) { Format = "n0" };
     public static readonly Measurement StartTime = new("benchmarks/start-time", "ms", Max, Lower, "Start time (ms)", Max) { Format = "n0" };
     public static readonly Measurement PublishedSize = new("benchmarks/published-size", "KB", Max, Lower, "Published size: the files of the built application's folder (KB)", Max) { Format = "n0" };
@@ -67,7 +68,7 @@ internal static class SystemMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal, ServerCpusIdle,
+        Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, PrivateWorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal, ServerCpusIdle,
         NetRx, NetTx, NetRxPeak, NetTxPeak, NetRxBytes, NetTxBytes, NetRxPackets, NetTxPackets, NetDrops, NetDropShare, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];

@@ -14,8 +14,13 @@ internal interface ISystemMetrics
     /// <summary>Null when the process has exited.</summary>
     ProcessCpuTimes? ReadProcess(int processId);
 
-    /// <summary>A process and its children together (a multi-process server such as PostgreSQL); null when the process has exited.</summary>
-    ProcessCpuTimes? ReadProcessTree(int processId);
+    /// <summary>
+    /// A process and its children together (a multi-process server such as PostgreSQL); null when the
+    /// process has exited. With <paramref name="privateMemory"/>, their private working set too
+    /// (<see cref="ProcessCpuTimes.PrivateBytes"/>, null where the OS does not say), which costs the
+    /// kernel a walk of their page tables.
+    /// </summary>
+    ProcessCpuTimes? ReadProcessTree(int processId, bool privateMemory = false);
 
     /// <summary>Null when the interface's counters cannot be read.</summary>
     NetworkCounters? ReadNetwork(string interfaceName);

@@ -45,6 +45,10 @@ internal static class MetricsDelta
             var busy = SetSplit(values, s0, s1, capacity, CpuUser, CpuKernel, Cpu);
             Set(values, CpuMean, busy);
             Set(values, WorkingSet, s1.WorkingSetBytes / (1024.0 * 1024.0));
+            if (s1.PrivateBytes is { } privateBytes)
+            {
+                Set(values, PrivateWorkingSet, privateBytes / (1024.0 * 1024.0));
+            }
         }
 
         if (start.Load is { } l0 && end.Load is { } l1)

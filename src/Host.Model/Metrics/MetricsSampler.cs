@@ -42,7 +42,7 @@ internal sealed class MetricsSampler
     public MetricsSnapshot Take(int? processId, int? loadProcessId = null, int? databaseProcessId = null, int? proxyProcessId = null) => new(
         Stopwatch.GetTimestamp(),
         _metrics.ReadMachineCpu(),
-        processId is > 0 ? _metrics.ReadProcessTree(processId.Value) : null,
+        processId is > 0 ? _metrics.ReadProcessTree(processId.Value, privateMemory: true) : null,
         loadProcessId is > 0 ? _metrics.ReadProcess(loadProcessId.Value) : null,
         InterfaceName is null ? null : _metrics.ReadNetwork(InterfaceName),
         databaseProcessId is > 0 ? _metrics.ReadProcessTree(databaseProcessId.Value) : null,

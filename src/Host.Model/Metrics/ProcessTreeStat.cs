@@ -6,11 +6,13 @@ namespace Benchmarks.Host.Metrics;
 /// Linux: the CPU of a process and of its descendants — the live ones read from their own
 /// <c>/proc/&lt;pid&gt;/stat</c>, the ended ones from their parents' cutime and cstime (what each
 /// reaped). A multi-process server such as PostgreSQL (a postmaster and a backend per
-/// connection) is measured whole this way.
+/// connection) is measured whole this way. Asked for, the tree's private working set too, from
+/// each process's <c>smaps_rollup</c> (<see cref="SmapsRollupParser"/>; the kernel walks the
+/// process's page tables for it, so only the measured server's is read).
 /// </summary>
 internal static class ProcessTreeStat
 {
-    public static ProcessCpuTimes? Read(int processId, double ticksPerSecond, long pageSize)
+    public static ProcessCpuTimes? Read(int processId, double ticksPerSecond, long pageSize, bool privateMemory = false)
     {
         string root;
         try
@@ -26,6 +28,7 @@ internal static class ProcessTreeStat
         double user = self.User + (Field(root, 16) / ticksPerSecond);
         double kernel = self.Kernel + (Field(root, 17) / ticksPerSecond);
         var memory = self.WorkingSetBytes;
+        var privateBytes = privateMemory ? Private(processId) : null;
         var children = new Dictionary<int, List<(int Pid, string Stat)>>();
         foreach (var directory in Directory.EnumerateDirectories("/proc"))
         {
@@ -67,11 +70,29 @@ internal static class ProcessTreeStat
                 user += child.User + (Field(text, 16) / ticksPerSecond);
                 kernel += child.Kernel + (Field(text, 17) / ticksPerSecond);
                 memory += child.WorkingSetBytes;
+                if (privateBytes is not null)
+                {
+                    privateBytes += Private(pid) ?? 0;
+                }
+
                 pending.Push(pid);
             }
         }
 
-        return new ProcessCpuTimes(user, kernel, memory);
+        return new ProcessCpuTimes(user, kernel, memory, privateBytes);
+    }
+
+    /// <summary>One process's private working set; null when it ended or its memory map cannot be read (another user's process, a kernel before 4.14).</summary>
+    private static long? Private(int processId)
+    {
+        try
+        {
+            return SmapsRollupParser.PrivateBytes(File.ReadAllText(Path.Combine("/proc", processId.ToString(CultureInfo.InvariantCulture), "smaps_rollup")));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     /// <summary>Field <paramref name="number"/> (1-based, as proc(5) numbers them; 3 or more) of a stat line.</summary>

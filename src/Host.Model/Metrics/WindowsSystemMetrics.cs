@@ -55,7 +55,7 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
         }
     }
 
-    public ProcessCpuTimes? ReadProcessTree(int processId) => WindowsProcessTree.Read(processId);
+    public ProcessCpuTimes? ReadProcessTree(int processId, bool privateMemory = false) => WindowsProcessTree.Read(processId, privateMemory);
 
     public NetworkCounters? ReadNetwork(string interfaceName)
     {

@@ -23,7 +23,8 @@ namespace Benchmarks.Host.Verdicts;
 /// no CPU saturated and the load's requests waited for the server's window at least <see cref="FlowControlWaitShare"/>% of
 /// the connections' time (<c>http/flow-control/wait</c>), the database's latency when nothing saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
 /// loop's requests in flight sat in a database command (the server's Npgsql meter),
-/// else none of them. A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
+/// else none of them. Flow control that held requests that long adds itself after any other cause (a CPU
+/// saturated too: on loopback the server spends on smaller batches what the window holds back). A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy. Every CPU figure is of the time the
 /// hypervisor left (<see cref="CpuPlacement.Busy"/>); at <see cref="StealUnclearLimit"/>% or more the cause drawn from
 /// them is unclear: the steal is the machine's mean and it shifts between CPUs and seconds.
@@ -59,11 +60,13 @@ internal static class BottleneckRule
 
     /// <summary>
     /// The share of the connections' time (%) in which a request or message had a stream free and
-    /// waited for the server's HTTP/2 flow-control window for flow control to be named when no CPU
-    /// saturated: a quarter of a closed loop's connection-time held back is a quarter of its
+    /// waited for the server's HTTP/2 flow-control window for flow control to be named (the cause when no CPU
+    /// saturated, an addition to the CPU's when one did): a quarter of a closed loop's connection-time held back is a quarter of its
     /// concurrency gone. Healthy servers hold back none (they widen their windows as they read).
     /// </summary>
     public const double FlowControlWaitShare = 25;
+
+    private const string FlowControlAdvice = "widen the server's HTTP/2 windows (its initial connection and stream windows, and how soon it sends WINDOW_UPDATE) or send smaller request bodies";
 
     /// <summary>The share of a closed loop's requests in flight that must sit in a database command, with nothing saturated, for the database's latency to be named.</summary>
     public const double DatabaseWaitShare = 0.5;
@@ -254,7 +257,7 @@ internal static class BottleneckRule
             kind = CauseKinds.FlowControl.Name;
             timed = false;
             verdict = string.Create(c, $"HTTP/2 flow control: the load had requests to send and streams free but no room in the server's window {windowWait:0}% of the connections' time, while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its): the server's windows, not its CPU, set the rate");
-            advice = "widen the server's HTTP/2 windows (its initial connection and stream windows, and how soon it sends WINDOW_UPDATE) or send smaller request bodies";
+            advice = FlowControlAdvice;
         }
         else if (DatabaseWait(document) is var (executing, inFlight) && executing >= DatabaseWaitShare * inFlight)
         {
@@ -299,6 +302,19 @@ internal static class BottleneckRule
         }
 
         var causes = new List<VerdictCause> { new() { Kind = kind, Text = verdict, Advice = advice, Evidence = evidence, Certainty = certainty } };
+        if (kind != CauseKinds.FlowControl.Name && m.TryGetValue(HttpMeasures.FlowControlWait.Name, out var heldToo) && heldToo >= FlowControlWaitShare)
+        {
+            // A CPU saturated as well (on loopback, where a window update comes back at once, the server
+            // spends on the smaller batches what the window holds back): both are true, the CPU first.
+            causes.Add(new VerdictCause
+            {
+                Kind = CauseKinds.FlowControl.Name,
+                Text = string.Create(c, $"HTTP/2 flow control as well: the load had requests to send and streams free but no room in the server's window {heldToo:0}% of the connections' time"),
+                Advice = FlowControlAdvice,
+                Evidence = new(StringComparer.Ordinal) { [HttpMeasures.FlowControlWait.Name] = heldToo },
+            });
+        }
+
         if (LimitRule.Memory(document) is { } memory)
         {
             causes.Add(new VerdictCause { Kind = CauseKinds.MemoryLimit.Name, Text = memory });

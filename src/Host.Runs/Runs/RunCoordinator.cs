@@ -277,7 +277,7 @@ internal sealed class RunCoordinator
 
     private static string StartupLine(int number, int count, SortedDictionary<string, double> start) => string.Create(
         System.Globalization.CultureInfo.InvariantCulture,
-        $"start {number}/{count}: ready in {start.GetValueOrDefault(SystemMeasures.StartTime.Name):n0} ms, first response at {start.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0} ms ({start.GetValueOrDefault(StartupMeasures.FirstRequest.Name):0.#} ms for the request), {start.GetValueOrDefault(StartupMeasures.Cpu.Name):n0} ms CPU, {start.GetValueOrDefault(StartupMeasures.WorkingSetAtRest.Name):0} MB at rest");
+        $"start {number}/{count}: ready in {start.GetValueOrDefault(SystemMeasures.StartTime.Name):n0} ms, first response at {start.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0} ms ({start.GetValueOrDefault(StartupMeasures.FirstRequest.Name):0.#} ms for the request), {start.GetValueOrDefault(StartupMeasures.Cpu.Name):n0} ms CPU, {start.GetValueOrDefault(StartupMeasures.WorkingSetAtRest.Name):0} MB at rest{(start.TryGetValue(StartupMeasures.PrivateWorkingSetAtRest.Name, out var own) ? $" ({own:0} MB private)" : "")}");
 
     /// <summary>Waits for the trace of the server to be written and reads its hot methods into the run (its file is stored beside the run).</summary>
     private async Task FinishTraceAsync(RunDocument document)

@@ -37,10 +37,14 @@ internal static class ServerStartup
             values[StartupMeasures.FirstResponse.Name] = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
         }
 
-        if (metrics.ReadProcessTree(server.Id) is { } tree)
+        if (metrics.ReadProcessTree(server.Id, privateMemory: true) is { } tree)
         {
             values[StartupMeasures.Cpu.Name] = tree.Total * 1000;
             values[StartupMeasures.WorkingSetAtRest.Name] = tree.WorkingSetBytes / (1024.0 * 1024.0);
+            if (tree.PrivateBytes is { } privateBytes)
+            {
+                values[StartupMeasures.PrivateWorkingSetAtRest.Name] = privateBytes / (1024.0 * 1024.0);
+            }
         }
 
         return values;

@@ -21,14 +21,14 @@ internal static class MatrixTable
 
     private static readonly IReadOnlyList<Measurement> s_errors = MeasurementCatalog.WithRole(MeasurementRole.Failures);
 
-    public static IReadOnlyList<string> Columns { get; } = ["rate", "per server CPU", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "alloc B/req", "GC pause %", "working set MB at rest / loaded", "status", "bound"];
+    public static IReadOnlyList<string> Columns { get; } = ["rate", "per server CPU", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "alloc B/req", "GC pause %", "working set MB at rest / loaded", "private MB at rest / loaded", "status", "bound"];
 
     /// <summary>A run's cells under <see cref="Columns"/>; a cell that ran no document has only its status.</summary>
     public static IReadOnlyList<string> Cells(RunDocument? run)
     {
         if (run is null)
         {
-            return ["", "", "", "", "", "", "", "", "", "", "", "", "no document", ""];
+            return ["", "", "", "", "", "", "", "", "", "", "", "", "", "no document", ""];
         }
 
         var c = CultureInfo.InvariantCulture;
@@ -62,13 +62,13 @@ internal static class MatrixTable
     /// <summary>
     /// What the server's runtime cost, for a run that set the runtime (<see cref="Runs.RuntimeSettings"/>, or its version):
     /// bytes allocated per request, the share of time the GC paused the server, and its working set
-    /// at rest and under load, the figures a GC flavour or a JIT setting moves; empty for other runs.
+    /// and private working set at rest and under load, the figures a GC flavour or a JIT setting moves; empty for other runs.
     /// </summary>
     private static string[] RuntimeCells(RunDocument run)
     {
         if (!Runs.RuntimeSettings.SetIn(run.Parameters))
         {
-            return ["", "", ""];
+            return ["", "", "", ""];
         }
 
         var c = CultureInfo.InvariantCulture;
@@ -79,6 +79,9 @@ internal static class MatrixTable
             m.TryGetValue(RuntimeMeasures.GcPause.Name, out var pause) ? pause.ToString("0.00", c) : "",
             m.ContainsKey(StartupMeasures.WorkingSetAtRest.Name) || m.ContainsKey(SystemMeasures.WorkingSet.Name)
                 ? $"{Megabytes(m, StartupMeasures.WorkingSetAtRest)} / {Megabytes(m, SystemMeasures.WorkingSet)}"
+                : "",
+            m.ContainsKey(StartupMeasures.PrivateWorkingSetAtRest.Name) || m.ContainsKey(SystemMeasures.PrivateWorkingSet.Name)
+                ? $"{Megabytes(m, StartupMeasures.PrivateWorkingSetAtRest)} / {Megabytes(m, SystemMeasures.PrivateWorkingSet)}"
                 : "",
         ];
     }

@@ -162,4 +162,24 @@ public sealed class OsDataParserTests
         Assert.NotNull(metrics.ReadNetwork(loopback.Name));
         Assert.Null(metrics.ReadLinkCapacity(loopback.Name));
     }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Smaps_rollup_gives_the_private_pages_that_smaps_lists_mapping_by_mapping()
+    {
+        // This process's own memory map, read twice by the kernel: once summed (smaps_rollup) and once per
+        // mapping (smaps), added up here; the two reads are a moment apart, so they agree to within a few MB.
+        var summed = SmapsRollupParser.PrivateBytes(File.ReadAllText("/proc/self/smaps_rollup"));
+        var perMapping = File.ReadLines("/proc/self/smaps")
+            .Where(l => l.StartsWith("Private_Clean:", StringComparison.Ordinal) || l.StartsWith("Private_Dirty:", StringComparison.Ordinal) || l.StartsWith("Private_Hugetlb:", StringComparison.Ordinal))
+            .Sum(l => long.Parse(l.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024);
+        Assert.NotNull(summed);
+        Assert.True(Math.Abs(summed.Value - perMapping) < 8 << 20, $"smaps_rollup {summed / 1024} kB private, smaps {perMapping / 1024} kB");
+
+        // Of a .NET process the private part is at least its GC heap, and never more than its resident set.
+        var tree = SystemMetrics.Create().ReadProcessTree(Environment.ProcessId, privateMemory: true);
+        Assert.True(tree?.PrivateBytes is { } own && own >= GC.GetTotalMemory(false) / 2 && own <= tree.Value.WorkingSetBytes, $"{tree?.PrivateBytes} private of {tree?.WorkingSetBytes} resident");
+        Assert.Null(SystemMetrics.Create().ReadProcessTree(Environment.ProcessId)!.Value.PrivateBytes);
+        Assert.Null(SmapsRollupParser.PrivateBytes("Rss: 1636 kB\n"));
+    }
 }

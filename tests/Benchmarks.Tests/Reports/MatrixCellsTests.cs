@@ -27,7 +27,7 @@ public sealed class MatrixCellsTests
     public void A_run_that_set_the_servers_runtime_shows_its_allocations_gc_pauses_and_working_set_and_another_run_leaves_them_out()
     {
         var columns = MatrixTable.Columns.ToList();
-        var (allocated, pause, memory) = (columns.IndexOf("alloc B/req"), columns.IndexOf("GC pause %"), columns.IndexOf("working set MB at rest / loaded"));
+        var (allocated, pause, memory, own) = (columns.IndexOf("alloc B/req"), columns.IndexOf("GC pause %"), columns.IndexOf("working set MB at rest / loaded"), columns.IndexOf("private MB at rest / loaded"));
         var plain = SampleRuns.Create();
         plain.Measurements["runtime/allocated-per-request"] = 832.2;
         plain.Measurements["runtime/gc/pause"] = 0.46;
@@ -38,6 +38,10 @@ public sealed class MatrixCellsTests
         Assert.Equal(("832", "0.46", "- / 120"), (MatrixTable.Cells(plain)[allocated], MatrixTable.Cells(plain)[pause], MatrixTable.Cells(plain)[memory]));
         plain.Measurements["benchmarks/working-set/rest"] = 60.9;
         Assert.Equal("61 / 120", MatrixTable.Cells(plain)[memory]);
+        Assert.Equal("", MatrixTable.Cells(plain)[own]);
+        plain.Measurements["benchmarks/working-set/private"] = 80.4;
+        plain.Measurements["benchmarks/working-set/private/rest"] = 30.2;
+        Assert.Equal("30 / 80", MatrixTable.Cells(plain)[own]);
         Assert.Equal(MatrixTable.Columns.Count, MatrixTable.Cells(null).Count);
     }
 
