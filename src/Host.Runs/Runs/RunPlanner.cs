@@ -123,30 +123,15 @@ internal static class RunPlanner
     /// </summary>
     private static Jobs.NativeServerPlan Published(RunChoices choices, PluginCatalog catalog, IScenario scenario, Servers.IServerModel server)
     {
-        var aot = choices.Publish == "aot";
+        var plan = PublishedPlan(choices.Publish!, catalog, scenario, server);
+        var aot = plan.Aot;
         var flag = "--" + RuntimeSettings.PublishName + " " + choices.Publish;
         var program = aot ? "the NativeAOT server" : "the ReadyToRun server";
-        string[] models = ["kestrel", "sockets"];
-        if (!models.Contains(server.Name, StringComparer.Ordinal))
-        {
-            throw new UsageException($"{flag}: {program} is built for {string.Join(" and ", models)}, not '{server.Name}'.");
-        }
-
-        if (scenario is ITcpScenario || (aot && scenario is IDatabaseScenario or IEndpointScenario))
-        {
-            throw new UsageException($"{flag}: '{scenario.Name}' {(scenario is IDatabaseScenario ? "reads a database" : scenario is ITcpScenario ? "is raw TCP" : "hosts endpoints of its own (gRPC)")}; {program} serves HTTP scenarios{(aot ? " without one" : "")}.");
-        }
-
         if (choices.RuntimeVersion is not null)
         {
             throw new UsageException(aot
                 ? $"{flag}: a NativeAOT server carries its runtime, so --{RuntimeSettings.VersionName} cannot choose one."
                 : $"{flag}: the ReadyToRun server runs on this program's runtime; --{RuntimeSettings.VersionName} runs this program's own serve on another.");
-        }
-
-        if (File.Exists(Path.Combine(AppContext.BaseDirectory, "System.Private.CoreLib.dll")))
-        {
-            throw new UsageException($"{flag}: this build of benchmarks carries its own runtime (self-contained), whose assemblies cannot be told from the framework's; {program} needs the framework-dependent build.");
         }
 
         if (aot && RuntimeSettings.JitOnly.FirstOrDefault(s => choices.Runtime.ContainsKey(s.Name)) is { } jitOnly)
@@ -164,8 +149,38 @@ internal static class RunPlanner
             throw new UsageException($"{flag}: a NativeAOT server's EventPipe samples no stacks and names no methods (--profiler perf samples it).");
         }
 
-        return new Jobs.NativeServerPlan(
-            choices.Publish!, scenario.GetType().FullName!, catalog.SourceOf(scenario), server.GetType().FullName!, catalog.SourceOf(server));
+        return plan;
+    }
+
+    /// <summary>
+    /// The published server (<c>aot</c> or <c>r2r</c>) of one scenario on one server model, for a run and for
+    /// <c>serve --publish</c> alike; a <see cref="UsageException"/> where the pair or this build cannot have one.
+    /// </summary>
+    public static Jobs.NativeServerPlan PublishedPlan(string publish, PluginCatalog catalog, IScenario scenario, Servers.IServerModel server)
+    {
+        ArgumentNullException.ThrowIfNull(catalog);
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(server);
+        var aot = publish == "aot";
+        var flag = "--" + RuntimeSettings.PublishName + " " + publish;
+        var program = aot ? "the NativeAOT server" : "the ReadyToRun server";
+        string[] models = ["kestrel", "sockets"];
+        if (!models.Contains(server.Name, StringComparer.Ordinal))
+        {
+            throw new UsageException($"{flag}: {program} is built for {string.Join(" and ", models)}, not '{server.Name}'.");
+        }
+
+        if (scenario is ITcpScenario || (aot && scenario is IDatabaseScenario or IEndpointScenario))
+        {
+            throw new UsageException($"{flag}: '{scenario.Name}' {(scenario is IDatabaseScenario ? "reads a database" : scenario is ITcpScenario ? "is raw TCP" : "hosts endpoints of its own (gRPC)")}; {program} serves HTTP scenarios{(aot ? " without one" : "")}.");
+        }
+
+        if (File.Exists(Path.Combine(AppContext.BaseDirectory, "System.Private.CoreLib.dll")))
+        {
+            throw new UsageException($"{flag}: this build of benchmarks carries its own runtime (self-contained), whose assemblies cannot be told from the framework's; {program} needs the framework-dependent build.");
+        }
+
+        return new Jobs.NativeServerPlan(publish, scenario.GetType().FullName!, catalog.SourceOf(scenario), server.GetType().FullName!, catalog.SourceOf(server));
     }
 
     /// <summary>The runtime's settings, refused where the server's placement already says they cannot take effect.</summary>

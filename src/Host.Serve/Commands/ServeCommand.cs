@@ -13,7 +13,12 @@ internal static class ServeCommand
     public const string ReadyText = ServerJob.ReadyText;
 
     /// <param name="catalog">The plugins, from the <c>--plugins</c> folders: <see cref="PluginCatalog.Load"/>, or those compiled into a published server (<see cref="NativeServer"/>).</param>
-    public static Command Create(CliConsole console, Func<IEnumerable<string>, PluginCatalog> catalog)
+    /// <param name="published">
+    /// How <c>--publish aot|r2r</c> serves: the host publishes the pair's program and runs it as its
+    /// child (the way to a published server from a crank job). Null in a published server, which has
+    /// no such option: it is the published program.
+    /// </param>
+    public static Command Create(CliConsole console, Func<IEnumerable<string>, PluginCatalog> catalog, PublishedServe? published = null)
     {
         var scenario = new Option<string>("--scenario", "-s") { Description = "Scenario to serve.", Required = true };
         var server = new Option<string>("--server") { Description = "Server model.", DefaultValueFactory = _ => "kestrel" };
@@ -24,10 +29,22 @@ internal static class ServeCommand
         var database = new Option<string?>("--database") { Description = "The connection string of TechEmpower's hello_world database, for the database scenarios (sets BENCHMARKS_DATABASE)." };
         var reportRuntime = new Option<bool>("--report-runtime") { Description = "Print once a second what the JIT has compiled so far (#runtime lines), for a warm-up that waits for it." };
         var wire = new WireOptionSet();
+        var publish = new Option<string>("--publish")
+        {
+            Description = "How the server is compiled: jit (this program, the default), r2r (its assemblies precompiled, ReadyToRun) or aot (NativeAOT): "
+                + "r2r and aot publish a program of this scenario and server model once, then run it as this command's child (named to a crank agent with ##ChildProcessId).",
+            DefaultValueFactory = _ => "jit",
+        };
+        publish.AcceptOnlyFromAmong("jit", "r2r", "aot");
         var command = new Command("serve", "Serve a scenario on a server model until Ctrl+C or SIGTERM.")
         {
             scenario, server, urls, serverOptions, plugins, parent, reportRuntime, database,
         };
+        if (published is not null)
+        {
+            command.Options.Add(publish);
+        }
+
         foreach (var option in wire.All)
         {
             command.Options.Add(option);
@@ -35,7 +52,7 @@ internal static class ServeCommand
 
         HelpGroups.Declare(
             command,
-            ("Server", ["--scenario", "--server", "--urls", "--server-option", "--plugins", "--database", "--report-runtime"]),
+            ("Server", ["--scenario", "--server", "--urls", "--server-option", "--plugins", "--database", "--report-runtime", .. published is null ? Array.Empty<string>() : ["--publish"]]),
             ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]));
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -70,6 +87,13 @@ internal static class ServeCommand
                     Certificate = certificate,
                 };
                 using var signal = new ShutdownSignal(cancellationToken, result.GetValue(parent));
+                if (published is not null && result.GetValue(publish) is "r2r" or "aot")
+                {
+                    // The published program serves; this process publishes it, starts it with these arguments and waits.
+                    var given = result.Tokens.Select(t => t.Value).ToList();
+                    return await published(new PublishedServeRequest(result.GetValue(publish)!, plugged, chosenScenario, chosenServer, Arguments(given, "--publish", "--parent-pid")), signal);
+                }
+
                 return await ServeAsync(console, chosenServer, context, signal, result.GetValue(reportRuntime));
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
@@ -146,6 +170,25 @@ internal static class ServeCommand
         }
 
         return ExitCodes.Success;
+    }
+
+    /// <summary>The command's tokens without the options named (each with its value, given apart or after '=').</summary>
+    private static List<string> Arguments(List<string> tokens, params string[] without)
+    {
+        var kept = new List<string>();
+        for (var i = 0; i < tokens.Count; i++)
+        {
+            if (without.Contains(tokens[i], StringComparer.Ordinal))
+            {
+                i++;
+            }
+            else if (!without.Any(o => tokens[i].StartsWith(o + "=", StringComparison.Ordinal)))
+            {
+                kept.Add(tokens[i]);
+            }
+        }
+
+        return kept;
     }
 
     /// <summary>The listen addresses: http:// ones, or tcp:// ones for a scenario below HTTP.</summary>

@@ -21,7 +21,7 @@ internal static class BenchmarksCli
     private static RootCommand Commands(CliConsole console) => new("Benchmarks: how fast a server model serves a workload, and why (stack, kernel or wire).")
     {
         RunCommand.Create(console),
-        ServeCommand.Create(console, Plugins.PluginCatalog.Load),
+        ServeCommand.Create(console, Plugins.PluginCatalog.Load, (request, signal) => PublishedServer.ServeAsync(console, request, signal)),
         LoadCommand.Create(console),
         VerifyCommand.Create(console),
         DatabaseCommand.Create(console),

@@ -17,6 +17,8 @@ public sealed class BadInputTests
     [InlineData("Unknown server 'iis'. Available: httpsys, iouring, kestrel, libuv, sockets", "run", "plaintext", "--server", "iis")]
     [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
     [InlineData("'fortunes' reads a database: set BENCHMARKS_DATABASE", "serve", "--scenario", "fortunes", "--urls", "http://127.0.0.1:1")]
+    [InlineData("--publish aot: the NativeAOT server is built for kestrel and sockets, not 'libuv'.", "serve", "--scenario", "plaintext", "--server", "libuv", "--publish", "aot", "--urls", "http://127.0.0.1:1")]
+    [InlineData("Argument 'native' not recognized. Must be one of:", "serve", "--scenario", "plaintext", "--publish", "native")]
     [InlineData("Invalid URL 'localhost:5000' for --url", "load", "--url", "localhost:5000")]
     [InlineData("the scheme must be http, https, ws or wss", "load", "--url", "ftp://127.0.0.1:5000/")]
     [InlineData("--protocol h2c is HTTP/2 without TLS", "run", "plaintext", "--protocol", "h2c", "--tls")]
