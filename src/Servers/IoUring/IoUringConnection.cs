@@ -19,7 +19,7 @@ namespace Benchmarks.Servers.IoUring;
 /// its memory, and its completions after that are recognised by their generation and dropped.
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed unsafe class IoUringConnection : LoopConnection
+internal sealed unsafe class IoUringConnection : LoopConnection, IRingConnection
 {
     public const int MaxQueuedBytes = 64 * 1024;
     public const int MaxKeptBytes = 256 * 1024;

@@ -24,7 +24,7 @@ namespace Benchmarks.Servers.Kestrel.IoUring;
 /// send is in flight then).
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed class IoUringTransportConnection : IValueTaskSource<bool>
+internal sealed class IoUringTransportConnection : IValueTaskSource<bool>, IRingConnection
 {
     public const int PauseInputBytes = 1024 * 1024;
     private const int SendBufferSize = 64 * 1024;
@@ -78,7 +78,7 @@ internal sealed class IoUringTransportConnection : IValueTaskSource<bool>
     }
 
     /// <summary>A completion of the multishot receive: <paramref name="data"/> is valid only during the call.</summary>
-    public void OnReceived(int result, bool more, ReadOnlySpan<byte> data)
+    public void OnReceived(int result, bool more, ReadOnlyMemory<byte> data)
     {
         if (!more)
         {
@@ -89,7 +89,7 @@ internal sealed class IoUringTransportConnection : IValueTaskSource<bool>
         {
             if (!_inputDone)
             {
-                _input.Writer.Write(data);
+                _input.Writer.Write(data.Span);
                 if (!_flushPending)
                 {
                     Flush();

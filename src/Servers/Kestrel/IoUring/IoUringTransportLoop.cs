@@ -1,53 +1,36 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 using System.Net;
-using System.Runtime.InteropServices;
 using System.Runtime.Versioning;
 using Benchmarks.IoUring;
 using Microsoft.AspNetCore.Connections;
-using static Benchmarks.IoUring.IoUringNative;
 
 namespace Benchmarks.Servers.Kestrel.IoUring;
 
 /// <summary>
-/// One ring of the io_uring transport, on a thread of its own: a multishot accept on the
-/// endpoint's socket, a multishot receive per connection into the ring's provided buffers, and the
-/// sends Kestrel's output asks for. Other threads hand it work through a queue and an eventfd the
-/// ring reads; each turn is one io_uring_enter that submits the turn's work and waits for the next
-/// completions. The ring is made and used on this thread alone (a single issuer).
+/// One ring of the io_uring transport (<see cref="AcceptLoop{TConnection}"/>: a thread, a ring and a
+/// multishot accept on the endpoint's socket of its own), doing the sends Kestrel's output asks for.
+/// Other threads hand it work through a queue and one eventfd write for everything queued until
+/// the ring reads it; a turn first does what is queued and carries out a stop asked for.
 /// </summary>
 [SupportedOSPlatform("linux")]
-internal sealed unsafe class IoUringTransportLoop : ILoopCompletions
+internal sealed unsafe class IoUringTransportLoop : AcceptLoop<IoUringTransportConnection>
 {
-    private const byte OpAccept = 1;
-    private const byte OpReceive = 2;
-    private const byte OpSend = 3;
-    private const byte OpWakeup = 4;
-    private const byte OpCancel = 5;
-    private const uint RingEntries = 1024;
-    private const int BufferCount = 2048;
-    private const int BufferSize = 4096;
-
     private readonly int _index;
     private readonly int _listenFd;
     private readonly EndPoint _localEndPoint;
     private readonly Action<ConnectionContext> _accepted;
     private readonly MemoryPool<byte> _pool;
     private readonly bool _inlineScheduling;
-    private readonly TaskCompletionSource _started = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly ConcurrentQueue<(IoUringTransportConnection Connection, Work Work)> _work = new();
-    private readonly ConnectionSlots<IoUringTransportConnection> _connections = new();
-    private LoopRing? _ring;
-    private bool _accepting;
     private volatile bool _stopAccepting;
     private volatile bool _stopRequested;
     private bool _stopping;
     private long _id;
-    private int _threadId;
     private int _wakePending;
 
     public IoUringTransportLoop(int index, int listenFd, EndPoint localEndPoint, MemoryPool<byte> pool, bool inlineScheduling, Action<ConnectionContext> accepted)
+        : base(sqPoll: false)
     {
         _inlineScheduling = inlineScheduling;
         _pool = pool;
@@ -65,14 +48,11 @@ internal sealed unsafe class IoUringTransportLoop : ILoopCompletions
         Close,
     }
 
-    public Task Stopped => _stopped.Task;
+    protected override int ListenFd => _listenFd;
 
-    public Task StartAsync()
-    {
-        var thread = new Thread(Run) { IsBackground = true, Name = $"io_uring transport {_index}" };
-        thread.Start();
-        return _started.Task;
-    }
+    protected override bool TakesConnections => !_stopAccepting;
+
+    public Task StartAsync() => StartThreadAsync($"io_uring transport {_index}");
 
     /// <summary>From any thread: no more connections are accepted.</summary>
     public void StopAccepting()
@@ -92,7 +72,7 @@ internal sealed unsafe class IoUringTransportLoop : ILoopCompletions
     /// <summary>From any thread: the ring does <paramref name="work"/> for <paramref name="connection"/> on its next turn.</summary>
     public void Post(IoUringTransportConnection connection, Work work)
     {
-        if (Environment.CurrentManagedThreadId == _threadId)
+        if (OnLoopThread)
         {
             // Already on the ring's thread (a send loop going on from a completed send): done now.
             Do(connection, work);
@@ -107,147 +87,24 @@ internal sealed unsafe class IoUringTransportLoop : ILoopCompletions
         }
     }
 
-    public void Receive(IoUringTransportConnection connection) => _ring!.Receive(connection.Fd, Data(OpReceive, connection));
+    public void CancelReceive(IoUringTransportConnection connection) => Cancel(connection, OpReceive);
 
-    public void Send(IoUringTransportConnection connection, byte* data, int length) => _ring!.Send(connection.Fd, data, length, Data(OpSend, connection));
+    protected override IoUringTransportConnection Create(int fd, int slot, uint generation) =>
+        new(this, fd, slot, generation, $"iouring-{_index}-{++_id}", _localEndPoint, _pool, _inlineScheduling);
 
-    public void CancelReceive(IoUringTransportConnection connection) => Cancel(Data(OpReceive, connection));
+    protected override void OnAdded(IoUringTransportConnection connection) => _accepted(connection.Context);
 
-    /// <summary>The connection's descriptor is closed: its slot is free, and completions still on their way carry the old generation.</summary>
-    public void Release(IoUringTransportConnection connection) => _connections.Release(connection.Slot);
-
-    private static ulong Data(byte op, IoUringTransportConnection connection) => ConnectionSlots<IoUringTransportConnection>.Data(op, connection.Slot, connection.Generation);
-
-    private void Cancel(ulong userData) => _ring!.Cancel(userData, OpCancel | (0xFFFFFFul << 8));
-
-    private void Wake() => Volatile.Read(ref _ring)?.Wake();
-
-    private void Run()
+    protected override bool BeforeTurn()
     {
-        _threadId = Environment.CurrentManagedThreadId;
-        try
-        {
-            Volatile.Write(ref _ring, LoopRing.Create(RingEntries, sqPoll: false, BufferCount, BufferSize));
-            Accept();
-            ReadWakeup();
-        }
-        catch (Exception ex)
-        {
-            _ring?.Dispose();
-            _started.TrySetException(ex);
-            _stopped.TrySetResult();
-            return;
-        }
-
-        _started.TrySetResult();
-        try
-        {
-            Loop();
-            _stopped.TrySetResult();
-        }
-        catch (Exception ex)
-        {
-            _stopped.TrySetException(ex);
-        }
-        finally
-        {
-            _ring.Dispose();
-        }
+        DoQueuedWork();
+        Stop();
+        return !(_stopping && Connections.Count == 0);
     }
 
-    private void Loop()
-    {
-        var ring = _ring!;
-        while (true)
-        {
-            DoQueuedWork();
-            Stop();
-            if (_stopping && _connections.Count == 0)
-            {
-                return;
-            }
-
-            ring.Turn(this);
-        }
-    }
-
-    void ILoopCompletions.OnCompletion(ulong userData, int result, uint flags)
-    {
-        var op = (byte)userData;
-        switch (op)
-        {
-            case OpAccept:
-                Accepted(result, flags);
-                return;
-            case OpWakeup:
-                Woken();
-                return;
-            case OpCancel:
-                return;
-        }
-
-        var connection = _connections.Get(userData);
-        if (op == OpReceive)
-        {
-            connection?.OnReceived(result, (flags & CqeFMore) != 0, _ring!.Received(result, flags).Span);
-            // The bytes are in the connection's input pipe by now: the buffer goes back to the kernel.
-            _ring!.GiveBack(flags);
-        }
-        else if (op == OpSend)
-        {
-            connection?.OnSent(result);
-        }
-    }
-
-    private void Accepted(int result, uint flags)
-    {
-        if ((flags & CqeFMore) == 0)
-        {
-            _accepting = false;
-        }
-
-        if (result >= 0)
-        {
-            if (_stopAccepting)
-            {
-                _ = IoUringNative.Close(result);
-            }
-            else
-            {
-                Add(result);
-            }
-        }
-
-        if (!_accepting && !_stopAccepting)
-        {
-            Accept();
-        }
-    }
-
-    private void Add(int fd)
-    {
-        NoDelay(fd);
-        var (slot, generation) = _connections.Reserve();
-        var id = $"iouring-{_index}-{++_id}";
-        var connection = new IoUringTransportConnection(this, fd, slot, generation, id, _localEndPoint, _pool, _inlineScheduling);
-        _connections.Set(slot, connection);
-        connection.Start();
-        _accepted(connection.Context);
-    }
-
-    private void Accept()
-    {
-        _ring!.Accept(_listenFd, OpAccept);
-        _accepting = true;
-    }
-
-    private void ReadWakeup() => _ring!.ReadWakeup(OpWakeup);
-
-    private void Woken()
+    protected override void OnWoken()
     {
         Volatile.Write(ref _wakePending, 0);
         DoQueuedWork();
-        ReadWakeup();
     }
 
     private void DoQueuedWork()
@@ -260,7 +117,7 @@ internal sealed unsafe class IoUringTransportLoop : ILoopCompletions
 
     private void Do(IoUringTransportConnection connection, Work work)
     {
-        if (_connections.At(connection.Slot) != connection)
+        if (Connections.At(connection.Slot) != connection)
         {
             // Closed and released already: its descriptor and slot may be another's by now.
             if (work == Work.Send)
@@ -288,18 +145,17 @@ internal sealed unsafe class IoUringTransportLoop : ILoopCompletions
     /// <summary>Each turn: a stop asked for (before the eventfd existed, too) is carried out.</summary>
     private void Stop()
     {
-        if (_stopAccepting && _accepting)
+        if (_stopAccepting)
         {
-            Cancel(OpAccept);
-            _accepting = false;
+            CancelAccept();
         }
 
         if (_stopRequested && !_stopping)
         {
             _stopping = true;
-            for (var i = 0; i < _connections.Used; i++)
+            for (var i = 0; i < Connections.Used; i++)
             {
-                _connections.At(i)?.Abort();
+                Connections.At(i)?.Abort();
             }
         }
     }
