@@ -162,6 +162,12 @@ internal static partial class CrankResultImporter
                         Format = format.Length > 0 ? format : null,
                     };
                 }
+                else if (primary && result.Value.ValueKind == JsonValueKind.String && result.Name.StartsWith(RuntimeReportMeasures.Prefix, StringComparison.Ordinal))
+                {
+                    // What the server's runtime said it ran with: the environment's serverRuntime, as a local run stores it.
+                    document.Environment.ServerRuntime ??= new SortedDictionary<string, string>(StringComparer.Ordinal);
+                    document.Environment.ServerRuntime[result.Name[RuntimeReportMeasures.Prefix.Length..]] = result.Value.GetString()!;
+                }
                 else
                 {
                     // Text, arrays and objects are kept verbatim as parameters.

@@ -129,6 +129,26 @@ public sealed class AgentPartsTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public void A_servers_runtime_report_becomes_text_measurements_once_and_only_its_known_keys()
+    {
+        var job = new AgentJob(1, new JsonObject { ["RunId"] = "r" }, Path.GetTempPath(), new AgentMachine("Unknown", "2 cores"));
+        Assert.False(Benchmarks.Host.Agent.Scheduling.AgentRuntimeReport.Apply(job, "Application started."));
+        var line = "#runtime-config compiled=aot gc=server heaps=2 evil=1 version=" + new string('9', 65);
+        Assert.True(Benchmarks.Host.Agent.Scheduling.AgentRuntimeReport.Apply(job, line));
+
+        // A later report (a restarted server, a job printing the line again) changes nothing: the first is kept.
+        Assert.True(Benchmarks.Host.Agent.Scheduling.AgentRuntimeReport.Apply(job, "#runtime-config compiled=jit gc=workstation"));
+        var values = job.Measurements().ToDictionary(m => (string)m["name"]!, m => (string)m["value"]!);
+        Assert.Equal(new Dictionary<string, string> { ["benchmarks/runtime/compiled"] = "aot", ["benchmarks/runtime/gc"] = "server", ["benchmarks/runtime/heaps"] = "2" }, values);
+
+        // A name the job chose (evil) and a value past the longest are not kept: its output cannot name its own results.
+        Assert.False(job.HasMetadata("benchmarks/runtime/evil"));
+        Assert.False(job.HasMetadata("benchmarks/runtime/version"));
+        Assert.True(job.HasMetadata("benchmarks/runtime/compiled"));
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public void Reset_statistics_clears_measurements_and_drops_a_sample_taken_before_it()
     {
         var job = new AgentJob(1, new JsonObject { ["RunId"] = "r" }, Path.GetTempPath(), new AgentMachine("Unknown", "2 cores"));

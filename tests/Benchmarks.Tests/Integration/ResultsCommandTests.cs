@@ -121,6 +121,26 @@ public sealed class ResultsCommandTests
 
     [Trait("Tier", "Fast")]
     [Fact]
+    public async Task A_crank_file_s_server_runtime_report_is_the_run_s_as_a_local_run_records_its_own()
+    {
+        // A recorded run, its application's results with the text measurements an agent adds from the server's
+        // #runtime-config line (crank keeps each one's first value under its name).
+        var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.CrankTranscripts, "pipelined.results.json")))!;
+        var results = crank["jobResults"]!["jobs"]!["application"]!["results"]!.AsObject();
+        results["benchmarks/runtime/compiled"] = "r2r";
+        results["benchmarks/runtime/gc"] = "server";
+        results["benchmarks/runtime/heaps"] = "2";
+        crank["jobResults"]!["jobs"]!["load"]!["results"]!.AsObject()["benchmarks/runtime/gc"] = "workstation";
+        var run = await CrankFile.ImportAsync(crank);
+        Assert.Equal(new Dictionary<string, string> { ["compiled"] = "r2r", ["gc"] = "server", ["heaps"] = "2" }, run.Environment.ServerRuntime);
+        Assert.DoesNotContain(run.Parameters.Keys, k => k.Contains("benchmarks/runtime/", StringComparison.Ordinal) && k.StartsWith("crank/application/", StringComparison.Ordinal));
+
+        // The load's own runtime is not the server's: it stays a parameter of the load's job.
+        Assert.Equal("\"workstation\"", run.Parameters["crank/load/benchmarks/runtime/gc"]);
+    }
+
+    [Trait("Tier", "Fast")]
+    [Fact]
     public async Task A_crank_file_s_collected_dependencies_are_the_run_s_as_a_local_run_records_its_own()
     {
         // The recorded run with collectDependencies, its application's list as crank's agent fills it

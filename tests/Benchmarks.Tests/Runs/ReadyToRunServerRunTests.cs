@@ -77,6 +77,14 @@ public sealed class ReadyToRunServerRunTests
         Assert.Contains($"##ChildProcessId:{child}", output, StringComparison.Ordinal);
         Assert.Contains("#runtime-config compiled=r2r ", output, StringComparison.Ordinal);
 
+        // What its runtime said it ran with is in the job's results, kept once as crank keeps its SDK's version.
+        var reported = AgentClient.LastMeasurements(await client.GetAsync(id));
+        Assert.Equal("r2r", (string?)reported["benchmarks/runtime/compiled"]);
+        Assert.Equal("workstation", (string?)reported["benchmarks/runtime/gc"]);
+        Assert.Equal(Environment.Version.ToString(), (string?)reported["benchmarks/runtime/version"]);
+        var metadata = (await client.GetAsync(id))["metadata"]!.AsArray().OfType<System.Text.Json.Nodes.JsonObject>().Single(m => (string?)m["name"] == "benchmarks/runtime/compiled");
+        Assert.Equal(("First", "First"), ((string?)metadata["aggregate"], (string?)metadata["reduce"]));
+
         // Its memory is the published program's: resident, and the private part of it.
         var waited = System.Diagnostics.Stopwatch.StartNew();
         Dictionary<string, System.Text.Json.Nodes.JsonNode?> values;

@@ -229,6 +229,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
 
             job.Output.Add(line);
             statistics.OnLine(line);
+            AgentRuntimeReport.Apply(job, line);
         });
         Volatile.Write(ref root, process.Id);
         return process;
