@@ -44,21 +44,24 @@ internal static class PublishedServer
         var start = program.Executable.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)
             ? new JobStartInfo("server", DotnetMuxer.Path, [program.Executable, .. arguments])
             : new JobStartInfo("server", program.Executable, arguments);
+        // The program's id goes out before any of its lines (a crank agent reads it off the job's standard error, as
+        // the wrk wrapper's, and measures that process from then on), so the ready line never comes first.
         var lines = new Lock();
-        await using var server = JobProcess.Start(start, OsPlatform.CreateProcessControl(), (line, isError) =>
-        {
-            lock (lines)
-            {
-                (isError ? console.Error : console.Out).WriteLine(line);
-            }
-        });
+        JobProcess started;
         lock (lines)
         {
-            // A crank agent reads this off the job's standard error, as the wrk wrapper's, and measures that process from then on.
-            console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"##ChildProcessId:{server.Id}"));
+            started = JobProcess.Start(start, OsPlatform.CreateProcessControl(), (line, isError) =>
+            {
+                lock (lines)
+                {
+                    (isError ? console.Error : console.Out).WriteLine(line);
+                }
+            });
+            console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"##ChildProcessId:{started.Id}"));
             console.Error.Flush();
         }
 
+        await using var server = started;
         try
         {
             await server.Exited.WaitAsync(signal.Token);
