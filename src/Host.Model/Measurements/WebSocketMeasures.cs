@@ -10,6 +10,8 @@ internal static class WebSocketMeasures
     public static readonly Measurement Messages = new("ws/messages", "count", Max, Higher, "WebSocket echo replies that followed the rule") { Role = MeasurementRole.Completed };
     public static readonly Measurement MessagesBad = new("ws/messages/bad", "count", Max, Lower, "WebSocket replies that broke the echo rule") { Role = MeasurementRole.Failures };
     public static readonly Measurement MessagesLost = new("ws/messages/lost", "count", Max, Lower, "WebSocket messages in flight on a connection that failed") { Role = MeasurementRole.Failures };
+    public static readonly Measurement MessagesSent = new("ws/messages/sent", "count", Max, Neither, "WebSocket echo messages sent in the measured window: replies that followed the rule, broke it, were lost or were unfinished");
+    public static readonly Measurement MessagesUnfinished = new("ws/messages/unfinished", "count", Max, Neither, "WebSocket echo messages sent in the measured window and still unanswered when the run stopped");
     public static readonly Measurement Errors = new("ws/errors", "count", Max, Lower, "WebSocket connection errors (refused, reset, handshake, abnormal close, timeout)") { Role = MeasurementRole.Failures };
     public static readonly Measurement RttMean = LatencyMeasures.WebSocket.Mean;
     public static readonly Measurement Rtt50 = LatencyMeasures.WebSocket.P50;
@@ -32,7 +34,7 @@ internal static class WebSocketMeasures
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
-        MessagesRate, Messages, MessagesBad, MessagesLost, Errors, .. LatencyMeasures.WebSocket.All, .. LatencyMeasures.WebSocketMerged.All, Rtt95, IdleConnections, IdleMemoryPerConnection,
+        MessagesRate, Messages, MessagesBad, MessagesLost, MessagesSent, MessagesUnfinished, Errors, .. LatencyMeasures.WebSocket.All, .. LatencyMeasures.WebSocketMerged.All, Rtt95, IdleConnections, IdleMemoryPerConnection,
         BroadcastClients, BroadcastSteps, BroadcastExpected, BroadcastReceived, BroadcastRttLimit, BroadcastRtt50, BroadcastRttMax,
         .. ConnectMeasures.WebSocket.All, Handshakes, Connect95,
         .. OpenModelMeasures.WebSocket.All,

@@ -61,6 +61,8 @@ internal static class WebSocketMeasurements
         m[WebSocketMeasures.Messages.Name] = result.Good;
         m[WebSocketMeasures.MessagesBad.Name] = result.Bad;
         m[WebSocketMeasures.MessagesLost.Name] = result.Lost;
+        m[WebSocketMeasures.MessagesSent.Name] = result.Sent;
+        m[WebSocketMeasures.MessagesUnfinished.Name] = result.Unfinished;
         LatencyMeasures.WebSocket.Add(m, result.RoundTrip);
         m[WebSocketMeasures.Rtt95.Name] = result.RoundTripP95;
         return m;

@@ -71,6 +71,12 @@ public sealed class TlsRunTests
         Assert.Contains("loading wss://127.0.0.1:", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
         Assert.Equal("https", document.Parameters["protocol"]);
-        Assert.True(document.Measurements["ws/messages/rate"] > 0 && document.Measurements["ws/errors"] == 0, run.ToString());
+        var m = document.Measurements;
+
+        // What the window sent is accounted for, reply by reply, in the stored document as in the load's result;
+        // a failure says which part was missing (nothing sent, or sent and never answered).
+        var counts = $"sent {m["ws/messages/sent"]}, followed {m["ws/messages"]}, broke {m["ws/messages/bad"]}, lost {m["ws/messages/lost"]}, unfinished {m["ws/messages/unfinished"]}, handshakes {m["ws/handshakes"]}";
+        Assert.True(m["ws/messages/rate"] > 0 && m["ws/errors"] == 0, $"{counts}\n{run}");
+        Assert.True(m["ws/messages/sent"] == m["ws/messages"] + m["ws/messages/bad"] + m["ws/messages/lost"] + m["ws/messages/unfinished"], counts);
     }
 }
