@@ -1,4 +1,5 @@
 using System.Globalization;
+using Benchmarks.Host.Cli;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.Measurements;
 
@@ -146,7 +147,10 @@ internal static class ResultTableWriter
         }
 
         if (document.Measurements.TryGetValue(SystemMeasures.LoadWarmup.Name, out var warmup)
-            && WindowText.Warmup(warmup, document.Measurements.TryGetValue(SystemMeasures.LoadWarmupSteady.Name, out var steady) ? steady > 0 : null) is { } line)
+            && WindowText.Warmup(
+                warmup,
+                document.Measurements.TryGetValue(SystemMeasures.LoadWarmupSteady.Name, out var steady) ? steady > 0 : null,
+                document.Parameters.TryGetValue("warmup", out var asked) && DurationParser.TryParse(asked, out var fixedWarmup) ? fixedWarmup.TotalSeconds : null) is { } line)
         {
             writer.WriteLine(document.Spread.ContainsKey(SystemMeasures.LoadWarmup.Name) ? $"{line} (mean of the iterations)" : line);
         }

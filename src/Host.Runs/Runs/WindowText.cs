@@ -41,11 +41,17 @@ internal static class WindowText
     private static double? Compiling(WindowCheck window) =>
         window.JitMilliseconds is { } ms && ms >= Verdicts.SteadinessRule.JitQuietMilliseconds ? ms : null;
 
-    /// <summary>How long the warm-up took and how it ended; null when there was none.</summary>
-    public static string? Warmup(double seconds, bool? steady) => seconds <= 0 ? null : steady switch
+    /// <summary>
+    /// How long the warm-up took and how it ended; null when there was none. <paramref name="asked"/>
+    /// is the fixed warm-up asked for (seconds), when known: a fixed warm-up that nothing was answered
+    /// in lasts until the first answer, and the line says so.
+    /// </summary>
+    public static string? Warmup(double seconds, bool? steady, double? asked = null) => seconds <= 0 ? null : steady switch
     {
         true => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s, until steady"),
         false => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s, its maximum, before the rate settled (or the server's JIT went quiet)"),
+        null when asked is { } fixedSeconds && seconds >= fixedSeconds + 0.05 =>
+            string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s: {fixedSeconds:0.#} s (fixed), then until the server's first answer"),
         null => string.Create(CultureInfo.InvariantCulture, $"warm-up: {seconds:0.#} s (fixed)"),
     };
 }

@@ -169,7 +169,7 @@ internal static class LoadCommand
                 return await LoadOutput.RunBuiltInAsync(console, signal, result, output, options.Threads, (progress, token) => HttpLoadGenerator.RunAsync(options, progress, token), loadResult =>
                 {
                     LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);
-                    if (WindowText.Warmup(loadResult.WarmupSeconds, loadResult.WarmupSteady) is { } warmup)
+                    if (WindowText.Warmup(loadResult.WarmupSeconds, loadResult.WarmupSteady, options.WarmupMax is null ? options.Warmup.TotalSeconds : null) is { } warmup)
                     {
                         console.Out.WriteLine(warmup);
                     }

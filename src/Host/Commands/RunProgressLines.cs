@@ -40,6 +40,8 @@ internal static class RunProgressLines
 
         return load.WarmupMax is { } maximum
             ? string.Create(c, $"  warm-up {progress.Second}s (until steady, {Math.Ceiling(load.Warmup.TotalSeconds)}-{Math.Ceiling(maximum.TotalSeconds)}s) {progress.RequestsPerSecond,12:N0} {unit}{server}")
-            : string.Create(c, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} {unit}{server}");
+            : progress.Second <= Math.Ceiling(load.Warmup.TotalSeconds)
+                ? string.Create(c, $"  warm-up {progress.Second}/{Math.Ceiling(load.Warmup.TotalSeconds)}s {progress.RequestsPerSecond,12:N0} {unit}{server}")
+                : string.Create(c, $"  warm-up {progress.Second}s (until the first answer) {progress.RequestsPerSecond,12:N0} {unit}{server}");
     }
 }

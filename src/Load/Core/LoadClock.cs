@@ -141,6 +141,25 @@ internal sealed class LoadClock
         return (_time.GetElapsedTime(start), true);
     }
 
+    /// <summary>
+    /// A fixed warm-up: <paramref name="span"/>, then, when nothing has been answered or has failed
+    /// yet (a cold server still compiling its handshakes, or a slow first connection), until the
+    /// first answer or failure, at most <paramref name="answerWait"/> (the load's timeout) more: a
+    /// window opened before the server answered anything measures its start-up, not its service.
+    /// No warm-up (a zero span) stays none. Returns how long the warm-up took.
+    /// </summary>
+    public async Task<TimeSpan> FixedWarmUpAsync(TimeSpan span, TimeSpan answerWait, CancellationToken cancellationToken)
+    {
+        await TickAsync(span, measuring: false, cancellationToken);
+        if (span <= TimeSpan.Zero)
+        {
+            return span;
+        }
+
+        var (took, _) = await DrainAsync(Answered, answerWait, cancellationToken);
+        return span + took;
+    }
+
     /// <summary>Waits out <paramref name="span"/>, reporting at each whole second from its start (no drift).</summary>
     public async Task TickAsync(TimeSpan span, bool measuring, CancellationToken cancellationToken)
     {
@@ -182,6 +201,12 @@ internal sealed class LoadClock
         var seconds = _time.GetElapsedTime(_lastTick, now).TotalSeconds;
         _lastTick = now;
         return seconds > 0.01 ? count / seconds : count;
+    }
+
+    private bool Answered()
+    {
+        var (completed, errors) = _read();
+        return completed > 0 || errors > 0 || (_warmupRead?.Invoke() ?? 0) > 0;
     }
 
     private bool NothingAnswered()

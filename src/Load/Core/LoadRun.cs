@@ -30,7 +30,7 @@ internal static class LoadRun
             }
             else
             {
-                await clock.TickAsync(phases.Warmup, measuring: false, cancellationToken);
+                warmup = await clock.FixedWarmUpAsync(phases.Warmup, phases.Timeout, cancellationToken);
             }
 
             long backlogAtStart = 0;

@@ -34,9 +34,10 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         Assert.Equal("Max", reduce["http/latency/99"]);
         Assert.Equal("Max", reduce["http/latency/max"]);
 
-        // The load reports its own CPU split; the machine's parts, steal included, make up the whole.
-        Assert.InRange(Last(load, "load/cpu/user"), 0.1, 100);
-        Assert.InRange(Last(load, "load/cpu/kernel"), 0.1, 100);
+        // The load reports its own CPU split (some of each mode: beside the parallel tier's builds a load that got a
+        // tenth of a percent of the machine is still a reading); the machine's parts, steal included, make up the whole.
+        Assert.True(Last(load, "load/cpu/user") is > 0 and <= 100, $"load/cpu/user = {Last(load, "load/cpu/user")}");
+        Assert.True(Last(load, "load/cpu/kernel") is > 0 and <= 100, $"load/cpu/kernel = {Last(load, "load/cpu/kernel")}");
         Assert.Contains(load["metadata"]!.AsArray(), m => (string?)m!["name"] == "machine/cpu/steal");
         var application = FinalJob(replay, 1);
         // The server worked while loaded (its last second, after the load ended, may be idle: 0 is a true reading there).

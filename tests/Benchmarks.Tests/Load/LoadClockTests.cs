@@ -130,6 +130,35 @@ public sealed class LoadClockTests
         Assert.Equal(TimeSpan.FromSeconds(4), run.Elapsed);
     }
 
+    [Theory]
+    [InlineData(0.0, 1.0)] // answered from the start: the fixed second, no more
+    [InlineData(2.5, 2.5)] // a cold server's first answer 1.5 s after the fixed second: the window opens on it
+    [InlineData(99.0, 6.0)] // never answered: one timeout past the fixed second, then the window opens anyway
+    public async Task A_fixed_warm_up_in_which_nothing_was_answered_lasts_until_the_first_answer_at_most_a_timeout_more(double firstAnswer, double expected)
+    {
+        var run = new ClockRun(seconds => seconds >= firstAnswer ? 1000 * (seconds - firstAnswer + 0.001) : 0);
+        var warmUp = run.Clock.FixedWarmUpAsync(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(5), CancellationToken.None);
+        await run.Time.RunAsync(warmUp);
+
+        Assert.InRange((await warmUp).TotalSeconds, expected, expected + 0.021);
+        Assert.All(run.Reports, r => Assert.Equal(LoadPhase.Warmup, r.Phase));
+    }
+
+    [Fact]
+    public async Task A_failure_ends_the_wait_for_a_first_answer_and_no_warm_up_stays_none()
+    {
+        var failing = new ClockRun(_ => 0, errorsAt: seconds => seconds >= 1.5 ? 1 : 0);
+        var warmUp = failing.Clock.FixedWarmUpAsync(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(5), CancellationToken.None);
+        await failing.Time.RunAsync(warmUp);
+        Assert.InRange((await warmUp).TotalSeconds, 1.5, 1.521);
+
+        var none = new ClockRun(_ => 0);
+        var noWarmUp = none.Clock.FixedWarmUpAsync(TimeSpan.Zero, TimeSpan.FromSeconds(5), CancellationToken.None);
+        await none.Time.RunAsync(noWarmUp);
+        Assert.Equal(TimeSpan.Zero, await noWarmUp);
+        Assert.Equal(TimeSpan.Zero, none.Elapsed);
+    }
+
     [Fact]
     public async Task The_backlog_drain_reports_its_seconds_and_gives_up_at_its_limit()
     {
