@@ -9,7 +9,7 @@ namespace Benchmarks.Host.Measurements;
 /// </summary>
 internal static class HttpMeasures
 {
-    public static readonly Measurement RpsMean = new("http/rps/mean", "req/s", Max, Higher, "Requests/sec (responses completed over the measured window)") { Role = MeasurementRole.Headline };
+    public static readonly Measurement RpsMean = new("http/rps/mean", "req/s", Max, Higher, "Requests/sec (responses completed over the measured window)") { Role = MeasurementRole.Headline, Label = "Requests/sec" };
     public static readonly Measurement Requests = new("http/requests", "count", Max, Higher, "Requests completed (good + bad responses)") { Role = MeasurementRole.Completed };
     public static readonly Measurement BadResponses = new("http/requests/badresponses", "count", Max, Lower, "Bad responses (non-2xx/3xx, invalid body, malformed)") { Role = MeasurementRole.Failures, AmongCompleted = true };
     public static readonly Measurement Errors = new("http/requests/errors", "count", Max, Lower, "Socket errors (connect, read, write, timeout)") { Role = MeasurementRole.Failures };
@@ -33,7 +33,7 @@ internal static class HttpMeasures
     public static readonly Measurement FirstByte99 = new("http/ttfb/99", "ms", Max, Lower, "Time to first byte without keep-alive, 99th percentile (ms)");
 
     /// <summary>HTTP/2's flow control as a limit: the verdict names it when no CPU was (<see cref="Verdicts.BottleneckRule"/>).</summary>
-    public static readonly Measurement FlowControlWait = new("http/flow-control/wait", "%", Max, Lower, "HTTP/2: share of the connections' time in the window a request or message had a stream free but waited for the server's flow-control window (WINDOW_UPDATE)");
+    public static readonly Measurement FlowControlWait = new("http/flow-control/wait", "%", Max, Lower, "HTTP/2: share of the connections' time in the window a request or message had a stream free but waited for the server's flow-control window (WINDOW_UPDATE)") { Label = "HTTP/2 flow-control wait (%)" };
 
     // The open model (--rate): the latencies above are then timed from each request's due time
     // (corrected for coordinated omission); the rest of its report is OpenModelMeasures.Http.

@@ -54,6 +54,15 @@ internal sealed class Measurement
     /// <summary>True when it is sampled every interval while a job runs (rather than reported once by a load).</summary>
     public bool Sampled { get; init; }
 
+    /// <summary>Its row label in crank's tables (its metadata's <c>shortDescription</c>): given where the description's first phrase does not make a short, distinct one.</summary>
+    public string Label
+    {
+        get => _label ??= MeasurementLabel.Derive(Description, Unit);
+        init => _label = value;
+    }
+
+    private string? _label;
+
     /// <summary>The metadata stored beside the value in a run document.</summary>
     public MeasurementInfo Info => new()
     {

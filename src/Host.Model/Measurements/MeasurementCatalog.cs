@@ -20,7 +20,19 @@ internal static class MeasurementCatalog
     /// <summary>The measurements of one role, in catalog order (HTTP, WebSocket, TCP): the first a run has is its own.</summary>
     public static IReadOnlyList<Measurement> WithRole(MeasurementRole role) => s_byRole[role];
 
+    /// <summary>
+    /// Each measurement's row label in crank's tables, distinct across the catalog: a label two
+    /// measurements would share ends with the name in brackets.
+    /// </summary>
+    private static readonly FrozenDictionary<string, string> s_labels = All
+        .GroupBy(m => m.Label, StringComparer.Ordinal)
+        .SelectMany(g => g.Count() == 1 ? g.Select(m => (m.Name, m.Label)) : g.Select(m => (m.Name, $"{m.Label} [{m.Name}]")))
+        .ToFrozenDictionary(p => p.Name, p => p.Item2, StringComparer.Ordinal);
+
     public static Measurement? Find(string name) => s_byName.GetValueOrDefault(name);
+
+    /// <summary>The row label crank's tables show for <paramref name="name"/> (its metadata's <c>shortDescription</c>); the name itself when the catalog does not hold it.</summary>
+    public static string LabelOf(string name) => s_labels.GetValueOrDefault(name) ?? name;
 
     /// <summary>A run's own measurement of a role (its headline rate, its tail latency): the first of the role its values hold; null when none.</summary>
     public static Measurement? OwnOf(MeasurementRole role, IReadOnlyDictionary<string, double> values)

@@ -21,7 +21,7 @@ internal static class SystemMeasures
     public static readonly Measurement PrivateWorkingSet = Sampled("benchmarks/working-set/private", "MB", Max, Lower, "Private working set of the process with its child processes, largest interval: the resident pages no other process shares (heap, stacks, generated code, written data; Linux smaps_rollup's Private_Clean + Private_Dirty, Windows' private working set), what another instance of the server would add to the machine; not crank's benchmarks/private-memory, which is virtual data on Linux and commit charge on Windows (MB)", reduce: Max);
     public static readonly Measurement BuildTime = new("benchmarks/build-time", "ms", Max, Lower, "Build time (ms)", Max) { Format = "n0" };
     public static readonly Measurement StartTime = new("benchmarks/start-time", "ms", Max, Lower, "Start time (ms)", Max) { Format = "n0" };
-    public static readonly Measurement PublishedSize = new("benchmarks/published-size", "KB", Max, Lower, "Published size: the files of the built application's folder (KB)", Max) { Format = "n0" };
+    public static readonly Measurement PublishedSize = new("benchmarks/published-size", "KB", Max, Lower, "Published size: the files of the built application's folder (KB)", Max) { Format = "n0", Label = "Published size (KB)" };
 
     public static readonly Measurement MachineUser = Sampled("machine/cpu/user", "%", Avg, Neither, "Machine CPU in user mode, mean of the intervals (%)");
     public static readonly Measurement MachineKernel = Sampled("machine/cpu/kernel", "%", Avg, Neither, "Machine CPU in kernel mode, mean of the intervals (%)");
@@ -63,7 +63,7 @@ internal static class SystemMeasures
     public static readonly Measurement ProxyCpu = Sampled("proxy/cpu", "%", Avg, Neither, "Reverse proxy CPU (nginx or HAProxy started by run, with its workers), mean of the intervals (% of the machine; user + kernel)");
     public static readonly Measurement ProxyUser = Sampled("proxy/cpu/user", "%", Avg, Neither, "Reverse proxy CPU in user mode, mean of the intervals (% of the machine)");
     public static readonly Measurement ProxyKernel = Sampled("proxy/cpu/kernel", "%", Avg, Neither, "Reverse proxy CPU in kernel mode, mean of the intervals (% of the machine)");
-    public static readonly Measurement LoadThreadsBusy = new("load/threads/busy", "%", Avg, Neither, "Share of the window the load generator's threads worked rather than waited for the network or the schedule (epoll engine, over its threads; runnable but not running counts as working): near 100% the load set the pace (%)");
+    public static readonly Measurement LoadThreadsBusy = new("load/threads/busy", "%", Avg, Neither, "Share of the window the load generator's threads worked rather than waited for the network or the schedule (epoll engine, over its threads; runnable but not running counts as working): near 100% the load set the pace (%)") { Label = "Load threads busy (%)" };
     public static readonly Measurement LoadCpuPerRequest = new("load/cpu-per-request", "us", Avg, Lower, "Load generator CPU time per request (us)");
 
     public static IReadOnlyList<Measurement> All { get; } =

@@ -106,7 +106,8 @@ public sealed class OneMeaningTests
             Assert.Equal(info.Aggregate, ((string)metadata["aggregate"]!).ToLowerInvariant());
             Assert.Equal(info.Reduce, ((string)metadata["reduce"]!).ToLowerInvariant());
             Assert.Equal(info.Format, (string?)metadata["format"]);
-            Assert.Equal(info.Description, (string?)metadata["shortDescription"]);
+            Assert.Equal(info.Description, (string?)metadata["longDescription"]);
+            Assert.Equal(MeasurementCatalog.LabelOf(name), (string?)metadata["shortDescription"]);
             Assert.Equal(MeasurementCatalog.Find(name)!.Info, info);
         }
 
