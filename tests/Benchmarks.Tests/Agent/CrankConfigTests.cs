@@ -5,7 +5,21 @@ namespace Benchmarks.Tests.Agent;
 /// <summary>The crank/ configurations: every scenario renders for every profile into jobs and arguments this program accepts.</summary>
 public sealed class CrankConfigTests
 {
-    public static TheoryData<string> Files => ["plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "https.yml", "h2.yml", "grpc.yml"];
+    public static TheoryData<string> Files => ["plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "tls.yml", "h2.yml", "grpc.yml"];
+
+    /// <summary>
+    /// crank reads a --config whose name starts with "http" as an address: the real controller
+    /// answered "Configuration 'https.yml' could not be loaded: An invalid request URI was
+    /// provided" for the TLS configuration when it had that name.
+    /// </summary>
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void No_configuration_is_named_as_crank_would_read_an_address()
+    {
+        var files = Directory.GetFiles(Path.Combine(TestPaths.RepoRoot, "crank"), "*.yml").Select(Path.GetFileName).ToList();
+        Assert.Contains("tls.yml", files);
+        Assert.All(files, f => Assert.False(f!.StartsWith("http", StringComparison.OrdinalIgnoreCase), $"crank would fetch {f} as a URL"));
+    }
 
     [Trait("Tier", "Fast")]
     [Theory]
@@ -71,7 +85,7 @@ public sealed class CrankConfigTests
     [Fact]
     public async Task The_rendered_load_and_server_arguments_are_accepted_by_the_command_line()
     {
-        foreach (var file in new[] { "plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "https.yml", "h2.yml", "grpc.yml" })
+        foreach (var file in new[] { "plaintext.yml", "json.yml", "websocket.yml", "tcp.yml", "tls.yml", "h2.yml", "grpc.yml" })
         {
             var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", file));
             foreach (var scenario in config.Scenarios)
