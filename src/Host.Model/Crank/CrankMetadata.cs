@@ -18,7 +18,7 @@ internal static class CrankMetadata
             ["aggregate"] = AggregateOf(info).Crank(),
             ["reduce"] = (Operations.Parse(info.Reduce) ?? AggregateOf(info)).Crank(),
             ["format"] = info.Format ?? "n2",
-            ["shortDescription"] = MeasurementCatalog.Find(name) is null ? info.Description : MeasurementCatalog.LabelOf(name),
+            ["shortDescription"] = MeasurementCatalog.LabelOf(name),
             ["longDescription"] = info.Description,
         };
     }

@@ -142,11 +142,12 @@ internal sealed class LoadClock
     }
 
     /// <summary>
-    /// A fixed warm-up: <paramref name="span"/>, then, when nothing has been answered or has failed
-    /// yet (a cold server still compiling its handshakes, or a slow first connection), until the
-    /// first answer or failure, at most <paramref name="answerWait"/> (the load's timeout) more: a
-    /// window opened before the server answered anything measures its start-up, not its service.
-    /// No warm-up (a zero span) stays none. Returns how long the warm-up took.
+    /// A fixed warm-up: <paramref name="span"/>, then, when nothing has been answered yet (a cold
+    /// server still compiling its handshakes, or a slow first connection), until the first answer,
+    /// at most <paramref name="answerWait"/> (the load's timeout) more: a window opened before the
+    /// server answered anything measures its start-up, not its service. An error the totals count
+    /// ends the wait too; the protocols count none before the window, so a server that never answers
+    /// costs the whole timeout. No warm-up (a zero span) stays none. Returns how long it took.
     /// </summary>
     public async Task<TimeSpan> FixedWarmUpAsync(TimeSpan span, TimeSpan answerWait, CancellationToken cancellationToken)
     {
