@@ -23,6 +23,22 @@ internal static class CrankMetadata
         };
     }
 
+    /// <summary>
+    /// A text result's metadata: shown as it is (crank cuts text at 30 characters in its table; its
+    /// <c>--json</c> keeps it whole), the last value kept; with <paramref name="format"/> <c>object</c>
+    /// crank stores a JSON value and leaves it out of its table.
+    /// </summary>
+    public static JsonObject ForText(string name, string label, string description, string format = "") => new()
+    {
+        ["source"] = "Benchmarks",
+        ["name"] = name,
+        ["aggregate"] = Operation.Last.Crank(),
+        ["reduce"] = Operation.Last.Crank(),
+        ["format"] = format,
+        ["shortDescription"] = label,
+        ["longDescription"] = description,
+    };
+
     /// <summary>A name the catalog does not state an aggregate for is reported once: its one value is its maximum.</summary>
     private static Operation AggregateOf(MeasurementInfo info) => Operations.Parse(info.Aggregate) ?? Operation.Max;
 }

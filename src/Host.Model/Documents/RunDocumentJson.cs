@@ -10,9 +10,26 @@ namespace Benchmarks.Host.Documents;
     DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals)]
 [JsonSerializable(typeof(RunDocument))]
+[JsonSerializable(typeof(List<VerdictCause>))]
 public sealed partial class RunDocumentJson : JsonSerializerContext
 {
     public static string Serialize(RunDocument document) => JsonSerializer.Serialize(document, Default.RunDocument);
+
+    /// <summary>A verdict's causes as a run document writes them, for a crank result (an agent's server job) to carry them.</summary>
+    public static System.Text.Json.Nodes.JsonNode? SerializeCauses(List<VerdictCause> causes) => JsonSerializer.SerializeToNode(causes, Default.ListVerdictCause);
+
+    /// <summary>Causes written by <see cref="SerializeCauses"/>; an empty list when the element is not an array of them.</summary>
+    public static List<VerdictCause> DeserializeCauses(JsonElement element)
+    {
+        try
+        {
+            return element.ValueKind == JsonValueKind.Array ? element.Deserialize(Default.ListVerdictCause) ?? [] : [];
+        }
+        catch (JsonException)
+        {
+            return [];
+        }
+    }
 
     /// <summary>The per-second rate series of every load (<c>SystemMeasures.LoadRate</c>), and its name before schema 3.</summary>
     public const string RateSeries = "load/rate";

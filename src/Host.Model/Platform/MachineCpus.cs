@@ -13,6 +13,22 @@ internal static partial class MachineCpus
 
     public static int Count { get; } = Read();
 
+    /// <summary>
+    /// The CPUs this process may run on when they are fewer than the machine's (an agent started
+    /// under <c>taskset</c> as a box of a lab on one machine), else null.
+    /// </summary>
+    public static IReadOnlyList<int>? Confined()
+    {
+        if (Environment.ProcessorCount >= Count || Count > 64 || !(OperatingSystem.IsLinux() || OperatingSystem.IsWindows()))
+        {
+            return null;
+        }
+
+        using var self = System.Diagnostics.Process.GetCurrentProcess();
+        var mask = (long)self.ProcessorAffinity;
+        return [.. Enumerable.Range(0, Count).Where(cpu => (mask & (1L << cpu)) != 0)];
+    }
+
     private static int Read()
     {
         if (OperatingSystem.IsLinux())

@@ -113,6 +113,7 @@ internal static class BottleneckRule
         var serverBusy = placement.Busy(server, serverCpus);
         var load = m.GetValueOrDefault(SystemMeasures.LoadUser.Name) + m.GetValueOrDefault(SystemMeasures.LoadKernel.Name);
         var loadBusy = placement.LoadBusy(m);
+        var loadPart = placement.LoadElsewhere ? "the load on another machine" : string.Create(CultureInfo.InvariantCulture, $"load {loadBusy:0}% of its");
         var c = CultureInfo.InvariantCulture;
         var hasDb = m.TryGetValue(SystemMeasures.DbCpu.Name, out var db);
         var dbCpus = placement.Of(document, "db-cpus");
@@ -241,7 +242,7 @@ internal static class BottleneckRule
         {
             // Pinned apart, neither saturated, yet the machine was not idle: something besides them took the CPUs.
             kind = CauseKinds.MachineBusy.Name;
-            verdict = string.Create(c, $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)} and the load {loadBusy:0}% of its{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
+            verdict = string.Create(c, $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}{(placement.LoadElsewhere ? " (the load on another machine)" : $" and the load {loadBusy:0}% of its")}{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
         }
         else if (drops >= DropsAtLeast && dropShare >= DropLimit)
         {
@@ -256,7 +257,7 @@ internal static class BottleneckRule
             // No CPU saturated, and the load's requests sat waiting for the server to widen its window: the protocol's brake, not a resource.
             kind = CauseKinds.FlowControl.Name;
             timed = false;
-            verdict = string.Create(c, $"HTTP/2 flow control: the load had requests to send and streams free but no room in the server's window {windowWait:0}% of the connections' time, while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its): the server's windows, not its CPU, set the rate");
+            verdict = string.Create(c, $"HTTP/2 flow control: the load had requests to send and streams free but no room in the server's window {windowWait:0}% of the connections' time, while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}, {loadPart}): the server's windows, not its CPU, set the rate");
             advice = FlowControlAdvice;
         }
         else if (DatabaseWait(document) is var (executing, inFlight) && executing >= DatabaseWaitShare * inFlight)
@@ -271,7 +272,7 @@ internal static class BottleneckRule
         else
         {
             kind = CauseKinds.NothingSaturated.Name;
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, load {loadBusy:0}% of its{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}");
+            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, {loadPart}{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}");
             advice = document.Parameters.ContainsKey("rate") ? "the requested rate did not load it fully (a higher --rate loads it harder)"
                 : document.Parameters.GetValueOrDefault("protocol") is "h2" or "h2c" ? StreamsAdvice
                 : ConcurrencyAdvice;
@@ -285,7 +286,10 @@ internal static class BottleneckRule
 
         var evidence = RuntimeRule.Evidence(m, Evidence);
         evidence["server/busy"] = serverBusy;
-        evidence["load/busy"] = loadBusy;
+        if (!placement.LoadElsewhere)
+        {
+            evidence["load/busy"] = loadBusy;
+        }
         foreach (var (name, value) in ownEvidence ?? new Dictionary<string, double>())
         {
             evidence[name] = value;

@@ -25,6 +25,9 @@ internal sealed class CpuPlacement
     /// <summary>The steal beyond which the CPUs' own share is taken as this much: a guest left a twentieth of its time has no busy figure worth judging.</summary>
     private const double MaxSteal = 95;
 
+    /// <summary>The value of <c>load-cpus</c> for a load that ran on another machine (a server box judged by its agent): none of this machine's CPUs.</summary>
+    public const string Elsewhere = "elsewhere";
+
     public int Cores { get; }
 
     public IReadOnlyList<int> Server { get; }
@@ -33,6 +36,9 @@ internal sealed class CpuPlacement
 
     /// <summary>The share of the wall time the hypervisor took, in % (0 where the OS does not report it).</summary>
     public double Steal { get; }
+
+    /// <summary>The load ran on another machine (<see cref="Elsewhere"/>).</summary>
+    public bool LoadElsewhere => Load.Count == 0;
 
     /// <summary>The server and the load ran on at least one CPU in common.</summary>
     public bool Shared => Server.Intersect(Load).Any();
@@ -53,6 +59,12 @@ internal sealed class CpuPlacement
     /// <summary>How busy <paramref name="cpus"/> were, in % of the time they were the guest's, from a process's share of the whole machine's wall time (in %).</summary>
     public double Busy(double machinePercent, IReadOnlyList<int> cpus)
     {
+        ArgumentNullException.ThrowIfNull(cpus);
+        if (cpus.Count == 0)
+        {
+            return 0;
+        }
+
         var ofWallTime = machinePercent / (cpus.Count * 100.0 / Cores) * 100;
         // The steal is the machine's mean, not these CPUs' own: the correction never makes them busier than full.
         return Steal > 0 ? Math.Max(ofWallTime, Math.Min(100, ofWallTime / (1 - Steal / 100))) : ofWallTime;
@@ -67,6 +79,11 @@ internal sealed class CpuPlacement
 
     private static IReadOnlyList<int> Parse(string? text, int cores)
     {
+        if (text == Elsewhere)
+        {
+            return [];
+        }
+
         if (text is null or "any")
         {
             return [.. Enumerable.Range(0, cores)];

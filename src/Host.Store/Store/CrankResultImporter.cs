@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using Benchmarks.Host.Measurements;
+using Benchmarks.Host.Verdicts;
 using Benchmarks.Host.Documents;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Load.Statistics;
@@ -161,6 +162,19 @@ internal static partial class CrankResultImporter
                         HigherIsBetter = MeasurementDirection.Infer(result.Name),
                         Format = format.Length > 0 ? format : null,
                     };
+                }
+                else if (primary && result.Name == JobVerdict.Bound && result.Value.ValueKind == JsonValueKind.String)
+                {
+                    // The server box's verdict its agent judged (the load's figures were not there): the run's bound: line.
+                    document.Bottleneck = result.Value.GetString();
+                }
+                else if (primary && result.Name == JobVerdict.Causes)
+                {
+                    document.Causes = RunDocumentJson.DeserializeCauses(result.Value);
+                }
+                else if (primary && result.Name == JobVerdict.Kinds)
+                {
+                    // Said again by the causes.
                 }
                 else if (primary && result.Value.ValueKind == JsonValueKind.String && result.Name.StartsWith(RuntimeReportMeasures.Prefix, StringComparison.Ordinal))
                 {

@@ -95,6 +95,12 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.Equal(tx.Max(), txPeak.Max(), 6);
         Assert.True(txPeak.Max() > tx.Average(), $"net/tx/peak {txPeak.Max():0.0} Mbit/s, net/tx mean {tx.Average():0.0} over {tx.Count} intervals");
         Assert.Contains(serverJob["metadata"]!.AsArray(), m => (string?)m!["name"] == "net/tx/peak" && (string?)m["aggregate"] == "Max");
+        // The server's verdict, judged on the seconds it was loaded, with the load's CPU from the same agent beside it.
+        var verdict = AgentClient.LastMeasurements(serverJob);
+        var bound = (string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Bound];
+        output.WriteLine($"bound: {bound}");
+        Assert.NotNull(Benchmarks.Host.Verdicts.CauseKinds.Named(((string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Kinds] ?? "").Split(", ")[0]));
+        Assert.Contains("the load ran on this machine too", bound, StringComparison.Ordinal);
         output.WriteLine($"pipelined through the agent: {(double)results["http/rps/mean"]!:n0} req/s; server cpu peak user {user.Max():0.0}% kernel {kernel.Max():0.0}%; build {AgentClient.Values(serverJob, "benchmarks/build-time").Single() / 1000:0.0} s (load: reused)");
 
         await client.DeleteAsync(load);

@@ -57,7 +57,22 @@ public sealed class LabTests(ITestOutputHelper output)
         output.WriteLine($"lab: {(double)results["http/rps/mean"]!:n0} req/s, {megabits:0.0} Mbit/s of HTTP through a 10 Mbit/s link");
         Assert.InRange(megabits, 5, 10.5);
 
-        // The server box's agent dies; its server job runs on, orphaned in the box. down removes it all the same.
+        // Stopped by the controller, the server job carries its box's verdict: its link, not its CPU, was the limit.
+        Assert.Equal(System.Net.HttpStatusCode.Accepted, await serverClient.StopAsync(server));
+        await serverClient.ReachAsync(server, Wait, null, "Stopped");
+        var verdict = AgentClient.LastMeasurements(await serverClient.GetAsync(server));
+        output.WriteLine($"bound: {verdict[Benchmarks.Host.Verdicts.JobVerdict.Bound]}");
+        Assert.Equal("wire", (string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Kinds]);
+
+        // The server box's agent dies; a server job runs on, orphaned in the box. down removes it all the same.
+        var orphan = await serverClient.CreateAsync(AgentClient.Job("application", "lab", j =>
+        {
+            j["Executable"] = TestPaths.HostExecutable;
+            j["Arguments"] = $"serve --scenario plaintext --server sockets --urls http://{serverBox}:5001";
+            j["ReadyStateText"] = "Application started.";
+        }));
+        await serverClient.LaunchAsync(orphan, Wait);
+        await serverClient.ReachAsync(orphan, Wait, null, "Running");
         var left = await BoxProcessesAsync(lab.Names[0]);
         Assert.True(left.Count >= 2, $"the server box runs {left.Count} processes");
         Process.GetProcessById(agents[0]).Kill();

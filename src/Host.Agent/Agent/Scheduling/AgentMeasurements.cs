@@ -14,8 +14,13 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// A job under a CPU quota or memory limit (crank's <c>cpuLimitRatio</c>, <c>memoryLimitInBytes</c>)
 /// has its throttling and OOM kills sampled the same way.
 /// </summary>
-internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName, Platform.IResourceLimit? limit = null, LinkCapacity? capacity = null)
+internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName, Platform.IResourceLimit? limit = null, LinkCapacity? capacity = null, IReadOnlyList<int>? cpus = null)
 {
+    private readonly List<Verdicts.JobSample> _samples = [];
+
+    /// <summary>The samples since the job started or its statistics were last reset, one per interval in order: what its verdict is judged on.</summary>
+    public IReadOnlyList<Verdicts.JobSample> Samples => _samples;
+
     public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken) => await RunAsync(interval, [], new Dictionary<string, string>(), cancellationToken);
 
     public async Task RunAsync(TimeSpan interval, IReadOnlyList<string> counterProviders, IReadOnlyDictionary<string, string> counterNames, CancellationToken cancellationToken)
@@ -40,7 +45,7 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         }
 
         await using var _ = counters;
-        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot, limit is null ? null : limit.Read, capacity: capacity);
+        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot, limit is null ? null : limit.Read, cpus, capacity);
         if (limit is not null)
         {
             var reading = limit.Read();
@@ -74,6 +79,7 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
                     // maxima start again from here.
                     generation = job.StatisticsGeneration;
                     series.Restart();
+                    _samples.Clear();
                     continue;
                 }
 
@@ -91,6 +97,11 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
     private void Record(SortedDictionary<string, double>? sample, int generation)
     {
         var timestamp = DateTime.UtcNow;
+        if (sample is not null)
+        {
+            _samples.Add(new Verdicts.JobSample(timestamp, sample));
+        }
+
         foreach (var (name, value) in sample ?? [])
         {
             job.AddMeasurement(name, value, timestamp, generation);

@@ -1,15 +1,18 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.Json.Nodes;
 using Benchmarks.Host.Agent.Building;
 using Benchmarks.Host.Agent.Core;
 using Benchmarks.Host.Agent.Files;
 using Benchmarks.Host.Agent.Hosting;
 using Benchmarks.Host.Agent.Protocol;
 using Benchmarks.Host.Crank;
+using Benchmarks.Host.Documents;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
+using Benchmarks.Host.Verdicts;
 using Microsoft.Extensions.Logging;
 
 namespace Benchmarks.Host.Agent.Scheduling;
@@ -21,6 +24,8 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// </summary>
 internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessControl control, ISystemMetrics metrics, AgentOptions options, ILogger logger)
 {
+    private readonly RecentLoads _loads = new();
+
     private const string ChildProcessPrefix = "##ChildProcessId:";
 
     /// <summary>The failure of a job stopped or deleted before it ran: not a fault of its build.</summary>
@@ -122,7 +127,11 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             AgentLog.JobRunning(logger, job.Id, job.Service);
             StartTrace(job, spec);
             using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
-            var sampler = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints), process.Info.Limit, options.LinkCapacity).RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
+            var confined = MachineCpus.Confined();
+            // A server's CPUs (its cpuSet, else its agent's box): their idle is sampled and its verdict judged on them.
+            var cpus = spec.IsConsoleApp ? null : process.Info.Cpus ?? confined;
+            var measurements = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints), process.Info.Limit, options.LinkCapacity, cpus);
+            var sampler = measurements.RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
             try
             {
                 await process.Exited.WaitAsync(stop);
@@ -133,6 +142,15 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
 
             await sampling.CancelAsync();
             await sampler;
+            if (spec.IsConsoleApp)
+            {
+                _loads.Keep(job.RunId, measurements.Samples, CpusOf(spec) ?? confined);
+            }
+            else
+            {
+                AddVerdict(job, measurements.Samples, cpus, confined, _loads.Of(job.RunId));
+            }
+
             if (spec.DumpProcess && job.StopSource.IsCancellationRequested && !process.HasExited)
             {
                 // crank's dumpProcess: the process as it is when the controller stops it.
@@ -347,6 +365,27 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             using var stream = File.OpenRead(zip);
             SafeZip.Extract(stream, destination, options.MaxUploadBytes);
         }
+    }
+
+    /// <summary>
+    /// A server job's <c>bound:</c> verdict from its own samples (<see cref="JobVerdict"/>), as text
+    /// results crank shows and stores; nothing when it was never loaded. The console jobs of the same
+    /// run this agent ran are its loads (crank's <c>local</c> profile): their CPU counts beside the server's.
+    /// </summary>
+    private static void AddVerdict(AgentJob job, IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, IReadOnlyList<int>? confined, IReadOnlyList<LoadSamples> loads)
+    {
+        if (JobVerdict.Judge(samples, cpus, MachineCpus.Count, confined is not null, loads) is not { } verdict)
+        {
+            return;
+        }
+
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Kinds, JobVerdict.KindsLabel, "The kinds of the causes the server box's verdict names (docs/methodology.md)"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Bound, JobVerdict.BoundLabel, "What limited the run, judged on the agent from the seconds the server was loaded: its bound: line"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Causes, JobVerdict.Causes, "The verdict's causes with their evidence, as a run document stores them", "object"));
+        job.AddMeasurement(JobVerdict.Kinds, verdict.Kinds);
+        job.AddMeasurement(JobVerdict.Bound, verdict.Line);
+        job.AddMeasurement(JobVerdict.Causes, RunDocumentJson.SerializeCauses(verdict.Causes));
+        job.Output.Add("[agent] bound: " + verdict.Line);
     }
 
     private static string JobUrl(JobSpec spec) =>
