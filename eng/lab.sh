@@ -17,7 +17,10 @@
 #   --rate R        shape every box's outgoing link to R (tc tbf: 200mbit, 1gbit)
 #   --delay D       add D of delay to every box's outgoing link (tc netem: 1ms)
 #   --agents        start `benchmarks agent` in each box on port 5010, allowing the lab's subnet,
-#                   its jobs in the lab's folder; waits until each answers
+#                   its jobs in the lab's folder; waits until each answers. The boxes' agents
+#                   share one build cache (the lab's folder), as agents on one machine can: the
+#                   sources crank sends are published once for every box, and loads on several
+#                   boxes start together instead of after each box's own build
 #   --cpus LIST     with --agents: each box's CPUs, one set per box separated by '/' (0/1/0-1)
 #   --benchmarks P  the benchmarks executable for --agents (default: on PATH, else this
 #                   repository's Release build)
@@ -155,7 +158,7 @@ up() {
       set=$(echo "$cpus" | cut -d/ -f"$i")
       # Started as a lab box starts it: the agent's own command line, in the box, in a session of its own.
       ip netns exec "$ns" setsid ${set:+taskset -c "$set"} "$exe" agent --url "http://$address:5010" --allow "$subnet.0/24" \
-        --jobs-dir "$state/box$i/jobs" >"$state/box$i/agent.log" 2>&1 </dev/null &
+        --jobs-dir "$state/box$i/jobs" --build-cache "$state/builds" >"$state/box$i/agent.log" 2>&1 </dev/null &
       echo $! >"$state/box$i/agent.pid"
     fi
     echo "box $ns $address $host"

@@ -193,6 +193,7 @@ internal static partial class CrankResultImporter
         if (Property(job.Value, "measurements") is { ValueKind: JsonValueKind.Array } endpoints)
         {
             MergeLatency(document, job.Name, endpoints, NameFor);
+            Together(document, job.Name, endpoints);
             foreach (var endpoint in endpoints.EnumerateArray().Where(e => e.ValueKind == JsonValueKind.Array))
             {
                 foreach (var m in endpoint.EnumerateArray())
@@ -232,6 +233,40 @@ internal static partial class CrankResultImporter
             }
         }
     }
+
+    /// <summary>
+    /// Whether a job's instances (crank's <c>--load.endpoints</c>) ran at the same time, from the
+    /// timestamps of each one's samples: crank starts them together, but each agent builds first and
+    /// an agent that builds longer starts its load later, after the others may have ended. Their sum
+    /// (crank's reduce of a rate) is a rate the server served only when they overlapped; a
+    /// parameter says how long they all ran at once against the shortest instance's time.
+    /// </summary>
+    private static void Together(RunDocument document, string job, JsonElement endpoints)
+    {
+        var spans = endpoints.EnumerateArray().Where(e => e.ValueKind == JsonValueKind.Array)
+            .Select(i => i.EnumerateArray()
+                .Select(m => Property(m, "timestamp") is { ValueKind: JsonValueKind.String } t
+                    && DateTimeOffset.TryParse(t.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : (DateTimeOffset?)null)
+                .OfType<DateTimeOffset>()
+                .ToList())
+            .Where(times => times.Count >= 2)
+            .Select(times => (From: times.Min(), To: times.Max()))
+            .ToList();
+        if (spans.Count < 2)
+        {
+            return;
+        }
+
+        var together = Math.Max(0, (spans.Min(s => s.To) - spans.Max(s => s.From)).TotalSeconds);
+        var shortest = spans.Min(s => (s.To - s.From).TotalSeconds);
+        var c = CultureInfo.InvariantCulture;
+        document.Parameters[$"crank/{job}/instances/together"] = together >= TogetherShare * shortest
+            ? string.Create(c, $"{together:0} s of the shortest instance's {shortest:0} s: the {spans.Count} instances ran at once")
+            : string.Create(c, $"{together:0} s of the shortest instance's {shortest:0} s: the {spans.Count} instances did not run at once (an agent that built longer started later), so crank's sum of their rates is not a rate the server served");
+    }
+
+    /// <summary>The share of the shortest instance's time the instances must have run together for their sum to be said to be one rate.</summary>
+    private const double TogetherShare = 0.9;
 
     /// <summary>
     /// A job run on several load machines (crank's <c>--load.endpoints</c>, one measurement list per

@@ -45,6 +45,21 @@ public sealed class CrankControllerResultTests
         }
 
         Assert.True(m["http/latency/merged/50"] < m["http/latency/50"] * 0.6, "the merged median is the fast instance's side");
+
+        // The two instances on the load box shared one build and started at once; the database box's built its own and
+        // started after they had ended: crank's sum of the three rates is not a rate the server served, and the import says so.
+        Assert.StartsWith("0 s of the shortest instance's", run.Parameters["crank/load/instances/together"], StringComparison.Ordinal);
+        Assert.Contains("did not run at once", run.Parameters["crank/load/instances/together"], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Three_loads_that_ran_together_are_said_to_have()
+    {
+        // The same three loads after the lab's agents shared their builds: they started within the same second.
+        var crank = JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.RepoRoot, "tests", "Fixtures", "crank-results", "pipelined-three-loads-together.json")))!;
+        var run = await CrankFile.ImportAsync(crank);
+        Assert.EndsWith("the 3 instances ran at once", run.Parameters["crank/load/instances/together"], StringComparison.Ordinal);
+        Assert.StartsWith("the stack: ", run.Bottleneck, StringComparison.Ordinal);
     }
 
     [Fact]
