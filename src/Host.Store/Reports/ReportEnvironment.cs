@@ -29,8 +29,12 @@ internal static class ReportEnvironment
         var length = durations.Min() == durations.Max()
             ? string.Create(CultureInfo.InvariantCulture, $"{durations[0]:0.#} s each")
             : string.Create(CultureInfo.InvariantCulture, $"{durations.Min():0.#} to {durations.Max():0.#} s each");
+        // Runs crank drove on several boxes name each (results import: crank/<job>/box).
+        var boxes = runs.SelectMany(r => r.Parameters.Where(p => p.Key.StartsWith("crank/", StringComparison.Ordinal) && p.Key.EndsWith("/box", StringComparison.Ordinal))
+            .Select(p => $"{p.Key["crank/".Length..^"/box".Length]} on {p.Value}")).Distinct(StringComparer.Ordinal).ToList();
         return $"Measured on {Each(e.Select(x => x.MachineName))}: {Each(e.Select(x => $"{x.Os} {x.OsVersion}".Trim()))}, {Each(e.Select(x => x.Architecture))}, "
             + $"{Each(e.Select(x => x.Cores.ToString(CultureInfo.InvariantCulture)))} cores; {Each(e.Select(x => x.Runtime))}, SDK {Each(e.Select(x => x.Sdk))}; "
+            + (boxes.Count > 0 ? $"boxes: {string.Join("; ", boxes)}; " : "")
             + $"commit {Each(e.Select(x => x.GitCommit))}; {runs.Count} run{(runs.Count == 1 ? "" : "s")} from {span}, {length}.";
     }
 }

@@ -209,12 +209,30 @@ internal static partial class CrankResultImporter
             }
         }
 
+        if (Property(job.Value, "environment") is { ValueKind: JsonValueKind.Object } box && Box(box) is { } named)
+        {
+            document.Parameters[$"crank/{job.Name}/box"] = named;
+        }
+
         if (primary && Property(job.Value, "environment") is { ValueKind: JsonValueKind.Object } environment)
         {
             document.Environment.Os = Property(environment, "os")?.ToString() ?? "";
             document.Environment.Architecture = Property(environment, "arch")?.ToString() ?? "";
-            document.Environment.Cores = Property(environment, "proc") is { ValueKind: JsonValueKind.Number } proc ? proc.GetInt32() : 0;
-            document.Environment.MachineName = Property(environment, "hw")?.ToString() ?? "";
+            // The machine's CPUs (what its "% of the machine" divides by) where the agent says them, else the CPUs it may use.
+            document.Environment.Cores = Property(environment, "machineCpus") is { ValueKind: JsonValueKind.Number } all ? all.GetInt32()
+                : Property(environment, "proc") is { ValueKind: JsonValueKind.Number } proc ? proc.GetInt32() : 0;
+            if (Property(environment, "interface") is { ValueKind: JsonValueKind.Object } nic && Property(nic, "name") is { ValueKind: JsonValueKind.String } nicName)
+            {
+                document.Environment.Network = new RunNetwork
+                {
+                    Interface = nicName.GetString()!,
+                    Loopback = Property(nic, "loopback") is { ValueKind: JsonValueKind.True },
+                    LinkSpeed = Property(nic, "linkSpeed") is { ValueKind: JsonValueKind.Number } speed ? speed.GetDouble() : null,
+                    LinkSpeedSource = Property(nic, "linkSpeedSource") is { ValueKind: JsonValueKind.String } source ? source.GetString() : null,
+                };
+            }
+
+            document.Environment.MachineName = Property(environment, "machineName") is { ValueKind: JsonValueKind.String } host ? host.GetString()! : Property(environment, "hw")?.ToString() ?? "";
             document.Environment.ToolVersion = "crank " + (Property(environment, "version")?.ToString() ?? "");
         }
 
@@ -232,6 +250,37 @@ internal static partial class CrankResultImporter
                 }
             }
         }
+    }
+
+    /// <summary>
+    /// The box a job ran on, from what its agent's <c>/info</c> said (crank stores it as the job's
+    /// <c>environment</c>): "10.77.0.11:5010 (host), CPUs 0 of 2, eth0 at 200 Mbit/s (qdisc)"; null
+    /// for an agent that does not say (crank's own).
+    /// </summary>
+    private static string? Box(JsonElement environment)
+    {
+        if (Property(environment, "address") is not { ValueKind: JsonValueKind.String } address)
+        {
+            return null;
+        }
+
+        var c = CultureInfo.InvariantCulture;
+        var parts = new List<string> { $"{address.GetString()} ({Property(environment, "machineName")?.ToString() ?? "?"})" };
+        if (Property(environment, "cpus") is { ValueKind: JsonValueKind.String } cpus)
+        {
+            var of = Property(environment, "machineCpus") is { ValueKind: JsonValueKind.Number } all ? string.Create(c, $" of {all.GetInt32()}") : "";
+            parts.Add($"CPUs {cpus.GetString()}{of}");
+        }
+
+        if (Property(environment, "interface") is { ValueKind: JsonValueKind.Object } nic && Property(nic, "name") is { ValueKind: JsonValueKind.String } name)
+        {
+            parts.Add(Property(nic, "loopback") is { ValueKind: JsonValueKind.True } ? $"{name.GetString()} (loopback)"
+                : Property(nic, "linkSpeed") is { ValueKind: JsonValueKind.Number } speed
+                ? string.Create(c, $"{name.GetString()} at {speed.GetDouble():0.##} Mbit/s ({Property(nic, "linkSpeedSource")?.ToString() ?? "?"})")
+                : $"{name.GetString()}, speed unknown");
+        }
+
+        return string.Join(", ", parts);
     }
 
     /// <summary>

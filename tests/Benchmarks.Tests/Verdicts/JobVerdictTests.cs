@@ -70,6 +70,23 @@ public sealed class JobVerdictTests
     }
 
     [Fact]
+    public async Task Each_box_the_run_used_is_named_in_the_import()
+    {
+        // The agents' /info, as crank kept it for each job: the server's box on CPU 0 behind its shaped link, the load's on CPU 1.
+        var run = await CrankFile.ImportAsync(JsonNode.Parse(await File.ReadAllTextAsync(Fixture("pipelined-shaped-200mbit.json")))!);
+        Assert.StartsWith("10.77.0.11:5010 (", run.Parameters["crank/application/box"], StringComparison.Ordinal);
+        Assert.EndsWith("CPUs 0 of 2, eth0 at 200 Mbit/s (qdisc)", run.Parameters["crank/application/box"], StringComparison.Ordinal);
+        Assert.EndsWith("CPUs 1 of 2, eth0 at 200 Mbit/s (qdisc)", run.Parameters["crank/load/box"], StringComparison.Ordinal);
+        Assert.Equal(("eth0", false, 200.0, "qdisc"), (run.Environment.Network!.Interface, run.Environment.Network.Loopback, run.Environment.Network.LinkSpeed!.Value, run.Environment.Network.LinkSpeedSource));
+        Assert.Equal(2, run.Environment.Cores);
+
+        // A report of the run names them in its head.
+        var head = Benchmarks.Host.Reports.ReportEnvironment.Describe([run]);
+        Assert.Contains("boxes: application on 10.77.0.11:5010", head, StringComparison.Ordinal);
+        Assert.Contains("; load on 10.77.0.12:5010", head, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_load_beside_the_server_counts_its_cpu_over_the_same_seconds()
     {
         // The lab run's load (on CPU 1) as if the same agent had run it: its CPU in the server's span joins the verdict.

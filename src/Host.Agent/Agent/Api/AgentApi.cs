@@ -84,21 +84,26 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
 
     private static string Version => typeof(AgentApi).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
 
-    private IResult Info() => Json(new JsonObject
+    private IResult Info()
     {
-        ["hw"] = machine.Hardware,
-        ["env"] = machine.HardwareVersion,
-        ["os"] = OsPlatform.Name,
-        ["arch"] = RuntimeInformation.OSArchitecture.ToString(),
-        ["proc"] = Environment.ProcessorCount,
-        ["version"] = Version,
-        ["agent"] = "benchmarks",
-        ["osDescription"] = RuntimeInformation.OSDescription,
-        ["runtime"] = RuntimeInformation.FrameworkDescription,
-        ["sdks"] = new JsonArray([.. dotnet.Sdks.Select(s => (JsonNode?)s)]),
-        ["runtimes"] = new JsonArray([.. dotnet.Runtimes.Select(s => (JsonNode?)s)]),
-        ["aspNetCoreRuntimes"] = new JsonArray([.. dotnet.AspNetCoreRuntimes.Select(s => (JsonNode?)s)]),
-    });
+        var info = new JsonObject
+        {
+            ["hw"] = machine.Hardware,
+            ["env"] = machine.HardwareVersion,
+            ["os"] = OsPlatform.Name,
+            ["arch"] = RuntimeInformation.OSArchitecture.ToString(),
+            ["proc"] = Environment.ProcessorCount,
+            ["version"] = Version,
+            ["agent"] = "benchmarks",
+            ["osDescription"] = RuntimeInformation.OSDescription,
+            ["runtime"] = RuntimeInformation.FrameworkDescription,
+            ["sdks"] = new JsonArray([.. dotnet.Sdks.Select(s => (JsonNode?)s)]),
+            ["runtimes"] = new JsonArray([.. dotnet.Runtimes.Select(s => (JsonNode?)s)]),
+            ["aspNetCoreRuntimes"] = new JsonArray([.. dotnet.AspNetCoreRuntimes.Select(s => (JsonNode?)s)]),
+        };
+        machine.Box?.AddTo(info);
+        return Json(info);
+    }
 
     private async Task<IResult> CreateAsync(HttpRequest request)
     {
