@@ -14,12 +14,13 @@ public sealed class ChangePointSplitTests
     [InlineData(7, 2, false)]
     [InlineData(60, 3, false)]
     [InlineData(60, 3, true)]
-    [InlineData(301, 5, false)]
-    [InlineData(300, 3, true)]
+    [InlineData(121, 5, false)]
+    [InlineData(120, 3, true)]
     public void The_best_split_is_the_pairwise_energys_largest(int length, int minSegment, bool ties)
     {
         var random = new Random(length * 31 + minSegment);
-        for (var series = 0; series < 40; series++)
+        // The pairwise check costs n³ a series: fewer of the long ones.
+        for (var series = 0; series < (length > 100 ? 8 : 40); series++)
         {
             // Ties: values on a coarse grid, as rates rounded in a store are.
             var x = Enumerable.Range(0, length).Select(i => (i < length / 3 ? 100.0 : 97.0) + (random.NextDouble() * 6)).Select(v => ties ? Math.Round(v) : v).ToArray();
