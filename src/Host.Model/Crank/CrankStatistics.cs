@@ -10,8 +10,12 @@ namespace Benchmarks.Host.Crank;
 /// </summary>
 internal static class CrankStatistics
 {
+    /// <summary>The text result holding a load's <c>window:</c> line.</summary>
+    public const string Window = "load/window";
+
     /// <param name="texts">Text measurements, printed without metadata: crank keeps them per job instance and reduces none (a load's latency histogram).</param>
-    public static string Format(IReadOnlyDictionary<string, double> measurements, DateTimeOffset timestamp, IReadOnlyDictionary<string, string>? texts = null)
+    /// <param name="described">Text measurements with their metadata (<see cref="CrankMetadata.ForText"/>): crank shows them in its table.</param>
+    public static string Format(IReadOnlyDictionary<string, double> measurements, DateTimeOffset timestamp, IReadOnlyDictionary<string, string>? texts = null, IReadOnlyList<(string Name, string Text, JsonObject Metadata)>? described = null)
     {
         ArgumentNullException.ThrowIfNull(measurements);
         var metadata = new JsonArray();
@@ -29,6 +33,17 @@ internal static class CrankStatistics
 
         foreach (var (name, text) in texts ?? new Dictionary<string, string>())
         {
+            values.Add(new JsonObject
+            {
+                ["timestamp"] = timestamp.UtcDateTime,
+                ["name"] = name,
+                ["value"] = text,
+            });
+        }
+
+        foreach (var (name, text, about) in described ?? [])
+        {
+            metadata.Add(about);
             values.Add(new JsonObject
             {
                 ["timestamp"] = timestamp.UtcDateTime,

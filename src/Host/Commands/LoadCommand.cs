@@ -174,8 +174,9 @@ internal static class LoadCommand
                         console.Out.WriteLine(warmup);
                     }
 
-                    console.Out.WriteLine(WindowText.Describe(SteadinessRule.Check(SystemMeasures.LoadRate.Name, loadResult.PerSecond)));
-                    return new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)) { Latency = loadResult.Latency.Histogram };
+                    var window = WindowText.Describe(SteadinessRule.Check(SystemMeasures.LoadRate.Name, loadResult.PerSecond));
+                    console.Out.WriteLine(window);
+                    return new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)) { Latency = loadResult.Latency.Histogram, Window = window };
                 });
             }
             catch (Exception ex) when (UsageErrors.Is(ex))

@@ -7,4 +7,7 @@ internal sealed record LoadOutcome(IReadOnlyDictionary<string, double> Measureme
 {
     /// <summary>The window's latency histogram (the request's, or the round trip's), when the generator has one.</summary>
     public LatencyHistogram? Latency { get; init; }
+
+    /// <summary>The <c>window:</c> line (steady, noisy, not steady, with its drift and noise), when the generator judged its window.</summary>
+    public string? Window { get; init; }
 }

@@ -96,7 +96,11 @@ internal static class LoadOutput
             var histogram = outcome.Latency is { TotalCount: > 0 } latency && LatencyMeasures.Of(outcome.Measurements) is { } family
                 ? new Dictionary<string, string>(StringComparer.Ordinal) { [family.Histogram] = LatencyDistribution.Encode(latency) }
                 : null;
-            console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow, histogram));
+            // The window's line too, shown in crank's table: whether the figures above came from a steady window.
+            var window = outcome.Window is { } line
+                ? new[] { (CrankStatistics.Window, line, CrankMetadata.ForText(CrankStatistics.Window, "Window (the load's measured seconds)", "Whether the load's measured window was steady: its window: line, with the rate's drift, its z and how much its seconds varied (docs/methodology.md)")) }
+                : null;
+            console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow, histogram, window));
         }
 
         // After the measurements are out: a file that cannot be written loses nothing else.

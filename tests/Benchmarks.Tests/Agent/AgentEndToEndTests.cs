@@ -72,6 +72,9 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.True((double)results["http/rps/mean"]! > 1000, $"http/rps/mean = {results["http/rps/mean"]}");
         Assert.Equal(0, (double)results["http/requests/errors"]!);
         Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == "http/rps/mean");
+        // Whether the window was steady reaches crank's table too, as the load's window: line.
+        Assert.StartsWith("window: ", (string?)results[Benchmarks.Host.Crank.CrankStatistics.Window], StringComparison.Ordinal);
+        Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.Window && (string?)m["format"] == "");
         var (_, loadBuildLog) = await client.GetRawAsync($"/jobs/{load}/buildlog");
         Assert.Contains("Reusing the build", loadBuildLog, StringComparison.Ordinal);
 
