@@ -148,7 +148,15 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             }
             else
             {
-                AddVerdict(job, measurements.Samples, cpus, confined, _loads.Of(job.RunId));
+                try
+                {
+                    AddVerdict(job, measurements.Samples, cpus, confined, _loads.Of(job.RunId));
+                }
+                catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or KeyNotFoundException or ArithmeticException or FormatException)
+                {
+                    // The verdict is judged after the figures are in: a fault in judging them loses none of them.
+                    job.Output.Add($"[agent] no verdict: {ex.Message}");
+                }
             }
 
             if (spec.DumpProcess && job.StopSource.IsCancellationRequested && !process.HasExited)
@@ -376,6 +384,7 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     {
         if (JobVerdict.Judge(samples, cpus, MachineCpus.Count, confined is not null, loads) is not { } verdict)
         {
+            job.Output.Add("[agent] no bound: verdict: the server was never loaded for long enough to judge (its link and its CPU stayed near idle)");
             return;
         }
 
