@@ -10,8 +10,11 @@ namespace Benchmarks.Host.Crank;
 /// </summary>
 internal static class CrankStatistics
 {
-    /// <summary>The text result holding a load's <c>window:</c> line.</summary>
+    /// <summary>The text result holding a load's <c>window:</c> line (kept in crank's <c>--json</c>, out of its table).</summary>
     public const string Window = "load/window";
+
+    /// <summary>The same line's first clause (<see cref="CrankText.Brief"/>), the table's row.</summary>
+    public const string WindowBrief = "load/window/brief";
 
     /// <param name="texts">Text measurements, printed without metadata: crank keeps them per job instance and reduces none (a load's latency histogram).</param>
     /// <param name="described">Text measurements with their metadata (<see cref="CrankMetadata.ForText"/>): crank shows them in its table.</param>

@@ -172,7 +172,7 @@ internal static partial class CrankResultImporter
                 {
                     document.Causes = RunDocumentJson.DeserializeCauses(result.Value);
                 }
-                else if (primary && result.Name == JobVerdict.Kinds)
+                else if (primary && result.Name is JobVerdict.Kinds or JobVerdict.Brief)
                 {
                     // Said again by the causes.
                 }

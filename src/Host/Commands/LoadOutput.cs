@@ -98,7 +98,11 @@ internal static class LoadOutput
                 : null;
             // The window's line too, shown in crank's table: whether the figures above came from a steady window.
             var window = outcome.Window is { } line
-                ? new[] { (CrankStatistics.Window, line, CrankMetadata.ForText(CrankStatistics.Window, "Window (the load's measured seconds)", "Whether the load's measured window was steady: its window: line, with the rate's drift, its z and how much its seconds varied (docs/methodology.md)")) }
+                ? new[]
+                {
+                    (CrankStatistics.WindowBrief, CrankText.Brief(line), CrankMetadata.ForText(CrankStatistics.WindowBrief, "Window (the load's measured seconds)", "Whether the load's measured window was steady: its window: line's first clause, its figures in load/window")),
+                    (CrankStatistics.Window, line, CrankMetadata.ForText(CrankStatistics.Window, CrankStatistics.Window, "Whether the load's measured window was steady: its whole window: line, with the rate's drift, its z and how much its seconds varied (docs/methodology.md)", "object")),
+                }
                 : null;
             console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow, histogram, window));
         }

@@ -73,8 +73,14 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.Equal(0, (double)results["http/requests/errors"]!);
         Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == "http/rps/mean");
         // Whether the window was steady reaches crank's table too, as the load's window: line.
-        Assert.StartsWith("window: ", (string?)results[Benchmarks.Host.Crank.CrankStatistics.Window], StringComparison.Ordinal);
-        Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.Window && (string?)m["format"] == "");
+        // The table's row is its first clause; the whole line is kept out of the table (format object) for --json.
+        var windowLine = (string?)results[Benchmarks.Host.Crank.CrankStatistics.Window];
+        var windowBrief = (string?)results[Benchmarks.Host.Crank.CrankStatistics.WindowBrief];
+        Assert.StartsWith("window: ", windowLine, StringComparison.Ordinal);
+        Assert.StartsWith(windowBrief!, windowLine, StringComparison.Ordinal);
+        Assert.InRange(windowBrief!.Length, "window: steady".Length, Benchmarks.Host.Crank.CrankText.BriefLength);
+        Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.WindowBrief && (string?)m["format"] == "");
+        Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.Window && (string?)m["format"] == "object");
         var (_, loadBuildLog) = await client.GetRawAsync($"/jobs/{load}/buildlog");
         Assert.Contains("Reusing the build", loadBuildLog, StringComparison.Ordinal);
 
@@ -104,6 +110,7 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         output.WriteLine($"bound: {bound}");
         Assert.NotNull(Benchmarks.Host.Verdicts.CauseKinds.Named(((string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Kinds] ?? "").Split(", ")[0]));
         Assert.Contains("the load ran on this machine too", bound, StringComparison.Ordinal);
+        Assert.Equal(Benchmarks.Host.Crank.CrankText.Brief(bound!), (string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Brief]);
         output.WriteLine($"pipelined through the agent: {(double)results["http/rps/mean"]!:n0} req/s; server cpu peak user {user.Max():0.0}% kernel {kernel.Max():0.0}%; build {AgentClient.Values(serverJob, "benchmarks/build-time").Single() / 1000:0.0} s (load: reused)");
 
         await client.DeleteAsync(load);

@@ -389,9 +389,11 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         }
 
         job.AddMetadata(CrankMetadata.ForText(JobVerdict.Kinds, JobVerdict.KindsLabel, "The kinds of the causes the server box's verdict names (docs/methodology.md)"));
-        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Bound, JobVerdict.BoundLabel, "What limited the run, judged on the agent from the seconds the server was loaded: its bound: line"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Brief, JobVerdict.BriefLabel, "What limited the run, judged on the agent from the seconds the server was loaded: the bound: line's first clause, its figures in bound"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Bound, JobVerdict.Bound, "What limited the run, judged on the agent from the seconds the server was loaded: its whole bound: line", "object"));
         job.AddMetadata(CrankMetadata.ForText(JobVerdict.Causes, JobVerdict.Causes, "The verdict's causes with their evidence, as a run document stores them", "object"));
         job.AddMeasurement(JobVerdict.Kinds, verdict.Kinds);
+        job.AddMeasurement(JobVerdict.Brief, CrankText.Brief(verdict.Line));
         job.AddMeasurement(JobVerdict.Bound, verdict.Line);
         job.AddMeasurement(JobVerdict.Causes, RunDocumentJson.SerializeCauses(verdict.Causes));
         job.Output.Add("[agent] bound: " + verdict.Line);
