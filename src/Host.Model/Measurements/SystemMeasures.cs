@@ -42,6 +42,7 @@ internal static class SystemMeasures
     public static readonly Measurement NetTxBytes = Sampled("net/tx/bytes", "bytes", Last, Neither, "Sent on the benchmark's interface while measured (bytes)");
     public static readonly Measurement NetRxPackets = Sampled("net/rx/packets", "packets/s", Avg, Neither, "Packets received a second on the benchmark's interface, mean of the intervals (small messages fill a NIC's packet rate before its bandwidth)");
     public static readonly Measurement NetTxPackets = Sampled("net/tx/packets", "packets/s", Avg, Neither, "Packets sent a second on the benchmark's interface, mean of the intervals");
+    public static readonly Measurement NetErrors = Sampled("net/errors", "count", Last, Lower, "Packets the benchmark's interface received or sent with errors while measured (rx_errors and tx_errors: bad frames, CRC, the NIC's or its driver's faults; a healthy link has none)");
     public static readonly Measurement NetDrops = Sampled("net/drops", "count", Last, Lower, "Packets the benchmark's interface dropped while measured, received and sent (the stack's queues, the NIC's full receive ring, and on a link a qdisc shapes the qdisc's drops)");
     public static readonly Measurement NetDropShare = Sampled("net/drops/share", "%", Last, Lower, "Packets dropped while measured, % of those received, sent and dropped on the benchmark's interface (net/drops against its packets)", reduce: Max);
     public static readonly Measurement LinkSpeed = Sampled("net/link-speed", "Mbit/s", Max, Neither, "Link speed of the benchmark's interface, or the rate its qdisc shapes it to when lower (Mbit/s)", reduce: Max);
@@ -69,7 +70,7 @@ internal static class SystemMeasures
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Cpu, CpuMean, CpuUser, CpuKernel, WorkingSet, PrivateWorkingSet, BuildTime, StartTime, PublishedSize, MachineUser, MachineKernel, MachineIdle, MachineSteal, ServerCpusIdle,
-        NetRx, NetTx, NetRxPeak, NetTxPeak, NetRxBytes, NetTxBytes, NetRxPackets, NetTxPackets, NetDrops, NetDropShare, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
+        NetRx, NetTx, NetRxPeak, NetTxPeak, NetRxBytes, NetTxBytes, NetRxPackets, NetTxPackets, NetDrops, NetDropShare, NetErrors, LinkSpeed, Utilization, LoadUser, LoadKernel, LoadThreadsBusy, LoadCpuPerRequest, LoadRate, LoadWarmup, LoadWarmupSteady, Jit,
         DbCpu, DbUser, DbKernel, ProxyCpu, ProxyUser, ProxyKernel,
     ];
 

@@ -27,6 +27,7 @@ internal static class MetricsDelta
             Set(values, NetRxBytes, last.RxBytes - first.RxBytes);
             Set(values, NetTxBytes, last.TxBytes - first.TxBytes);
             Set(values, NetDrops, last.Dropped - first.Dropped);
+            Set(values, NetErrors, last.Errors - first.Errors);
             var moved = (last.RxPackets - first.RxPackets) + (last.TxPackets - first.TxPackets) + (last.Dropped - first.Dropped);
             if (moved > 0)
             {

@@ -13,9 +13,9 @@ internal sealed class SysClassNet
     }
 
     /// <summary>
-    /// Bytes, packets and drops: the stack's (<c>rx_dropped</c>, <c>tx_dropped</c>) and the NIC's
+    /// Bytes, packets, drops — the stack's (<c>rx_dropped</c>, <c>tx_dropped</c>) and the NIC's
     /// (<c>rx_missed_errors</c>: its receive ring was full, how a packet rate the host cannot keep up
-    /// with shows before the bandwidth is reached).
+    /// with shows before the bandwidth is reached) — and errors (<c>rx_errors</c>, <c>tx_errors</c>).
     /// </summary>
     public NetworkCounters? ReadCounters(string interfaceName)
     {
@@ -24,7 +24,7 @@ internal sealed class SysClassNet
         var tx = ReadNumber(Path.Combine(statistics, "tx_bytes"));
         long Count(string name) => ReadNumber(Path.Combine(statistics, name)) ?? 0;
         return rx is null || tx is null ? null
-            : new NetworkCounters(rx.Value, tx.Value, Count("rx_packets"), Count("tx_packets"), Count("rx_dropped") + Count("tx_dropped") + Count("rx_missed_errors"));
+            : new NetworkCounters(rx.Value, tx.Value, Count("rx_packets"), Count("tx_packets"), Count("rx_dropped") + Count("tx_dropped") + Count("rx_missed_errors"), Count("rx_errors") + Count("tx_errors"));
     }
 
     /// <summary>Mbit/s; the kernel reports -1 (or refuses the read) when the speed is unknown.</summary>

@@ -71,7 +71,8 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
             statistics.BytesSent,
             statistics.UnicastPacketsReceived + statistics.NonUnicastPacketsReceived,
             statistics.UnicastPacketsSent + statistics.NonUnicastPacketsSent,
-            statistics.IncomingPacketsDiscarded + statistics.OutgoingPacketsDiscarded);
+            statistics.IncomingPacketsDiscarded + statistics.OutgoingPacketsDiscarded,
+            statistics.IncomingPacketsWithErrors + statistics.OutgoingPacketsWithErrors);
     }
 
     public LinkCapacity? ReadLinkCapacity(string interfaceName)

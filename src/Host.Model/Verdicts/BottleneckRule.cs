@@ -41,7 +41,7 @@ internal static class BottleneckRule
     private static readonly string[] Evidence =
     [
         SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name,
-        SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.NetDrops.Name, SystemMeasures.NetDropShare.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
+        SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.NetDrops.Name, SystemMeasures.NetDropShare.Name, SystemMeasures.NetErrors.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
         HttpMeasures.FlowControlWait.Name,
     ];
 

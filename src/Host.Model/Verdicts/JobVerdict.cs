@@ -29,7 +29,7 @@ internal static class JobVerdict
     public const string Brief = "bound/brief";
 
     /// <summary>The row labels in crank's tables.</summary>
-    public const string BriefLabel = "Bound (the server box's verdict)";
+    public const string BriefLabel = "Bound (this box's verdict)";
 
     public const string KindsLabel = "Bound by";
 
@@ -41,7 +41,8 @@ internal static class JobVerdict
     /// <paramref name="loads"/> are the loads that ran on this machine for the same run: their CPU
     /// in the span is added up, on the CPUs they ran on together.
     /// </summary>
-    public static JobVerdictResult? Judge(IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, int cores, bool confined, IReadOnlyList<LoadSamples>? loads = null)
+    /// <param name="job">The job's name in its run (crank's <c>application</c>, <c>db</c>): the line says whose box it judged.</param>
+    public static JobVerdictResult? Judge(IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, int cores, bool confined, IReadOnlyList<LoadSamples>? loads = null, string job = "application")
     {
         ArgumentNullException.ThrowIfNull(samples);
         var cpu = samples.Select(s => s.Values.GetValueOrDefault(SystemMeasures.CpuMean.Name)).ToList();
@@ -81,8 +82,13 @@ internal static class JobVerdict
             document.Measurements[name] = MeasurementCatalog.Find(name) is { } measurement ? measurement.Aggregate.Apply(values) : values.Average();
         }
 
-        // Totals since the job's start (drops) count over the span: the last second's less the one before it.
+        // Totals since the job's start (drops, errors) count over the span: the last second's less the one before it.
         var before = span.Start > 0 ? samples[span.Start - 1].Values : null;
+        if (document.Measurements.TryGetValue(SystemMeasures.NetErrors.Name, out var errors))
+        {
+            document.Measurements[SystemMeasures.NetErrors.Name] = errors - (before?.GetValueOrDefault(SystemMeasures.NetErrors.Name) ?? 0);
+        }
+
         if (document.Measurements.TryGetValue(SystemMeasures.NetDrops.Name, out var drops))
         {
             drops -= before?.GetValueOrDefault(SystemMeasures.NetDrops.Name) ?? 0;
@@ -107,7 +113,7 @@ internal static class JobVerdict
             return null;
         }
 
-        var line = VerdictLine.Render(causes) + string.Create(CultureInfo.InvariantCulture, $" (the server box's view of the {span.Seconds} s it was loaded, seconds {span.Start + 1}–{span.End + 1} of the job; {(beside.Count > 0 ? "the load ran on this machine too" : "the load ran elsewhere")})");
+        var line = VerdictLine.Render(causes) + string.Create(CultureInfo.InvariantCulture, $" ({job}'s box, the {span.Seconds} s it was loaded, seconds {span.Start + 1}–{span.End + 1} of the job; {(beside.Count > 0 ? "the load ran on this machine too" : "the load ran elsewhere")})");
         return new JobVerdictResult(line, causes, span);
     }
 }

@@ -80,14 +80,16 @@ public sealed class OsDataParserTests
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_dropped"), "3\n");
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_dropped"), "4\n");
         File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_missed_errors"), "5\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "rx_errors"), "7\n");
+        File.WriteAllText(Path.Combine(root, "eth0", "statistics", "tx_errors"), "1\n");
         File.WriteAllText(Path.Combine(root, "eth0", "speed"), "10000\n");
         File.WriteAllText(Path.Combine(root, "lo", "statistics", "rx_bytes"), "5\n");
         File.WriteAllText(Path.Combine(root, "lo", "statistics", "tx_bytes"), "6\n");
         File.WriteAllText(Path.Combine(root, "lo", "speed"), "-1\n");
 
         var net = new SysClassNet(root);
-        // Drops: the stack's either way and the NIC's full receive ring.
-        Assert.Equal(new NetworkCounters(123456789, 987654321, 1000, 2000, 12), net.ReadCounters("eth0"));
+        // Drops: the stack's either way and the NIC's full receive ring; errors either way.
+        Assert.Equal(new NetworkCounters(123456789, 987654321, 1000, 2000, 12, 8), net.ReadCounters("eth0"));
         Assert.Equal(10000, net.ReadSpeed("eth0"));
         Assert.Equal(new NetworkCounters(5, 6), net.ReadCounters("lo"));
         Assert.Null(net.ReadSpeed("lo"));

@@ -382,15 +382,15 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     /// </summary>
     private static void AddVerdict(AgentJob job, IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, IReadOnlyList<int>? confined, IReadOnlyList<LoadSamples> loads)
     {
-        if (JobVerdict.Judge(samples, cpus, MachineCpus.Count, confined is not null, loads) is not { } verdict)
+        if (JobVerdict.Judge(samples, cpus, MachineCpus.Count, confined is not null, loads, job.Service) is not { } verdict)
         {
             job.Output.Add("[agent] no bound: verdict: the server was never loaded for long enough to judge (its link and its CPU stayed near idle)");
             return;
         }
 
         job.AddMetadata(CrankMetadata.ForText(JobVerdict.Kinds, JobVerdict.KindsLabel, "The kinds of the causes the server box's verdict names (docs/methodology.md)"));
-        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Brief, JobVerdict.BriefLabel, "What limited the run, judged on the agent from the seconds the server was loaded: the bound: line's first clause, its figures in bound"));
-        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Bound, JobVerdict.Bound, "What limited the run, judged on the agent from the seconds the server was loaded: its whole bound: line", "object"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Brief, JobVerdict.BriefLabel, "What limited the run, judged by this job's agent from the seconds the job was loaded: the bound: line's first clause, its figures in bound"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Bound, JobVerdict.Bound, "What limited the run, judged by this job's agent from the seconds the job was loaded: its whole bound: line", "object"));
         job.AddMetadata(CrankMetadata.ForText(JobVerdict.Causes, JobVerdict.Causes, "The verdict's causes with their evidence, as a run document stores them", "object"));
         job.AddMeasurement(JobVerdict.Kinds, verdict.Kinds);
         job.AddMeasurement(JobVerdict.Brief, CrankText.Brief(verdict.Line));
