@@ -24,9 +24,9 @@ internal static class CrankMetadata
     }
 
     /// <summary>
-    /// A text result's metadata: shown as it is (crank cuts text at 30 characters in its table; its
-    /// <c>--json</c> keeps it whole), the last value kept; with <paramref name="format"/> <c>object</c>
-    /// crank stores a JSON value and leaves it out of its table.
+    /// A text result's metadata: shown whole in crank's table (the real controller widened its table to
+    /// a 200-character line: keep such text short, <see cref="CrankText.Brief"/>), the last value kept;
+    /// with <paramref name="format"/> <c>object</c> crank stores the value in its <c>--json</c> and leaves it out of its table.
     /// </summary>
     public static JsonObject ForText(string name, string label, string description, string format = "") => new()
     {

@@ -18,6 +18,22 @@ public sealed partial class RunDocumentJson : JsonSerializerContext
     /// <summary>A verdict's causes as a run document writes them, for a crank result (an agent's server job) to carry them.</summary>
     public static System.Text.Json.Nodes.JsonNode? SerializeCauses(List<VerdictCause> causes) => JsonSerializer.SerializeToNode(causes, Default.ListVerdictCause);
 
+    /// <summary>An interface as a run document writes it (<c>environment.network</c>), for an agent's <c>/info</c> to name its box's.</summary>
+    public static System.Text.Json.Nodes.JsonNode? SerializeNetwork(RunNetwork network) => JsonSerializer.SerializeToNode(network, Default.RunNetwork);
+
+    /// <summary>An interface written by <see cref="SerializeNetwork"/>; null when the element is not one.</summary>
+    public static RunNetwork? DeserializeNetwork(JsonElement element)
+    {
+        try
+        {
+            return element.ValueKind == JsonValueKind.Object && element.Deserialize(Default.RunNetwork) is { Interface.Length: > 0 } network ? network : null;
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>Causes written by <see cref="SerializeCauses"/>; an empty list when the element is not an array of them.</summary>
     public static List<VerdictCause> DeserializeCauses(JsonElement element)
     {

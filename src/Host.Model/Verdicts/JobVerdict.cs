@@ -19,7 +19,7 @@ internal static class JobVerdict
     /// <summary>The result holding the verdict's line, as crank shows and stores it.</summary>
     public const string Bound = "bound";
 
-    /// <summary>The result holding the causes' kinds (<see cref="CauseKinds"/>), comma-separated: short enough for crank's table, which cuts text at 30 characters.</summary>
+    /// <summary>The result holding the causes' kinds (<see cref="CauseKinds"/>), comma-separated: the shortest row of crank's table.</summary>
     public const string Kinds = "bound/kinds";
 
     /// <summary>The result holding the causes as a run document stores them (kind, clause, advice, evidence, certainty): crank keeps it in its <c>--json</c> and leaves it out of its table.</summary>
@@ -82,18 +82,20 @@ internal static class JobVerdict
             document.Measurements[name] = MeasurementCatalog.Find(name) is { } measurement ? measurement.Aggregate.Apply(values) : values.Average();
         }
 
-        // Totals since the job's start (drops, errors) count over the span: the last second's less the one before it.
+        // A sampled total (a count or bytes, its last value: the job's since its start) counts over the span: the last second's less the one before it.
         var before = span.Start > 0 ? samples[span.Start - 1].Values : null;
-        if (document.Measurements.TryGetValue(SystemMeasures.NetErrors.Name, out var errors))
+        foreach (var name in document.Measurements.Keys.ToList())
         {
-            document.Measurements[SystemMeasures.NetErrors.Name] = errors - (before?.GetValueOrDefault(SystemMeasures.NetErrors.Name) ?? 0);
+            if (MeasurementCatalog.Find(name) is { Sampled: true, Aggregate: Operation.Last, Unit: "count" or "bytes" })
+            {
+                document.Measurements[name] -= before?.GetValueOrDefault(name) ?? 0;
+            }
         }
 
+        // The drops' share is not a total: it is the span's drops of the packets the span moved.
         if (document.Measurements.TryGetValue(SystemMeasures.NetDrops.Name, out var drops))
         {
-            drops -= before?.GetValueOrDefault(SystemMeasures.NetDrops.Name) ?? 0;
             var carried = window.Sum(s => s.GetValueOrDefault(SystemMeasures.NetRxPackets.Name) + s.GetValueOrDefault(SystemMeasures.NetTxPackets.Name));
-            document.Measurements[SystemMeasures.NetDrops.Name] = drops;
             document.Measurements[SystemMeasures.NetDropShare.Name] = drops > 0 ? drops / (carried + drops) * 100 : 0;
         }
 

@@ -199,8 +199,7 @@ internal static partial class CrankResultImporter
                 foreach (var m in endpoint.EnumerateArray())
                 {
                     if (Property(m, "name") is { ValueKind: JsonValueKind.String } n && Property(m, "value") is { ValueKind: JsonValueKind.Number } v
-                        && Property(m, "timestamp") is { ValueKind: JsonValueKind.String } t
-                        && DateTimeOffset.TryParse(t.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at))
+                        && Timestamp(m) is { } at)
                     {
                         var name = renamed.GetValueOrDefault(n.GetString()!) ?? NameFor(n.GetString()!);
                         timestamps.Add((at, name, v.GetDouble()));
@@ -221,16 +220,7 @@ internal static partial class CrankResultImporter
             // The machine's CPUs (what its "% of the machine" divides by) where the agent says them, else the CPUs it may use.
             document.Environment.Cores = Property(environment, "machineCpus") is { ValueKind: JsonValueKind.Number } all ? all.GetInt32()
                 : Property(environment, "proc") is { ValueKind: JsonValueKind.Number } proc ? proc.GetInt32() : 0;
-            if (Property(environment, "interface") is { ValueKind: JsonValueKind.Object } nic && Property(nic, "name") is { ValueKind: JsonValueKind.String } nicName)
-            {
-                document.Environment.Network = new RunNetwork
-                {
-                    Interface = nicName.GetString()!,
-                    Loopback = Property(nic, "loopback") is { ValueKind: JsonValueKind.True },
-                    LinkSpeed = Property(nic, "linkSpeed") is { ValueKind: JsonValueKind.Number } speed ? speed.GetDouble() : null,
-                    LinkSpeedSource = Property(nic, "linkSpeedSource") is { ValueKind: JsonValueKind.String } source ? source.GetString() : null,
-                };
-            }
+            document.Environment.Network = Network(environment);
 
             document.Environment.MachineName = Property(environment, "machineName") is { ValueKind: JsonValueKind.String } host ? host.GetString()! : Property(environment, "hw")?.ToString() ?? "";
             document.Environment.ToolVersion = "crank " + (Property(environment, "version")?.ToString() ?? "");
@@ -272,16 +262,24 @@ internal static partial class CrankResultImporter
             parts.Add($"CPUs {cpus.GetString()}{of}");
         }
 
-        if (Property(environment, "interface") is { ValueKind: JsonValueKind.Object } nic && Property(nic, "name") is { ValueKind: JsonValueKind.String } name)
+        if (Network(environment) is { } network)
         {
-            parts.Add(Property(nic, "loopback") is { ValueKind: JsonValueKind.True } ? $"{name.GetString()} (loopback)"
-                : Property(nic, "linkSpeed") is { ValueKind: JsonValueKind.Number } speed
-                ? string.Create(c, $"{name.GetString()} at {speed.GetDouble():0.##} Mbit/s ({Property(nic, "linkSpeedSource")?.ToString() ?? "?"})")
-                : $"{name.GetString()}, speed unknown");
+            parts.Add(network.Loopback ? $"{network.Interface} (loopback)"
+                : network.LinkSpeed is { } speed ? string.Create(c, $"{network.Interface} at {speed:0.##} Mbit/s ({network.LinkSpeedSource ?? "?"})")
+                : $"{network.Interface}, speed unknown");
         }
 
         return string.Join(", ", parts);
     }
+
+    /// <summary>When a measurement of crank's file was taken; null when it says no time it can be read as.</summary>
+    private static DateTimeOffset? Timestamp(JsonElement measurement) =>
+        Property(measurement, "timestamp") is { ValueKind: JsonValueKind.String } t
+            && DateTimeOffset.TryParse(t.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : null;
+
+    /// <summary>The interface the agent's box is on, as its <c>/info</c> wrote it (a run document's network); null when it did not.</summary>
+    private static RunNetwork? Network(JsonElement environment) =>
+        Property(environment, "network") is { } network ? RunDocumentJson.DeserializeNetwork(network) : null;
 
     /// <summary>
     /// Whether a job's instances (crank's <c>--load.endpoints</c>) ran at the same time, from the
@@ -294,8 +292,7 @@ internal static partial class CrankResultImporter
     {
         var spans = endpoints.EnumerateArray().Where(e => e.ValueKind == JsonValueKind.Array)
             .Select(i => i.EnumerateArray()
-                .Select(m => Property(m, "timestamp") is { ValueKind: JsonValueKind.String } t
-                    && DateTimeOffset.TryParse(t.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at) ? at : (DateTimeOffset?)null)
+                .Select(Timestamp)
                 .OfType<DateTimeOffset>()
                 .ToList())
             .Where(times => times.Count >= 2)

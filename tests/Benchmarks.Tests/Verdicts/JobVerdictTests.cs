@@ -126,6 +126,35 @@ public sealed class JobVerdictTests
     }
 
     [Fact]
+    public void Totals_since_the_jobs_start_count_over_the_loaded_seconds_only()
+    {
+        // Drops and bytes are totals since the job started: 500 drops and 1 MB before the load, 100 more drops and 8 MB in its span.
+        var at = new DateTime(2026, 12, 7, 12, 0, 0, DateTimeKind.Utc);
+        var samples = Enumerable.Range(0, 12).Select(i =>
+        {
+            var loaded = i is >= 3 and <= 10;
+            var inSpan = Math.Clamp(i - 3, 0, 8);
+            return new JobSample(at.AddSeconds(i), new Dictionary<string, double>
+            {
+                ["benchmarks/cpu/mean"] = loaded ? 40 : 0.2,
+                ["net/rx/packets"] = loaded ? 20_000 : 2,
+                ["net/tx/packets"] = loaded ? 20_000 : 1,
+                ["net/drops"] = 500 + (inSpan * 12.5),
+                ["net/rx/bytes"] = 1_000_000 + (inSpan * 1_000_000),
+            });
+        }).ToList();
+
+        var verdict = JobVerdict.Judge(samples, null, cores: 2, confined: false);
+
+        Assert.NotNull(verdict);
+        // Seconds 4–9 (3–10 without their partial edges): 6 s of 12.5 drops, of 40,012.5 packets each.
+        Assert.Equal(new LoadedSpan(4, 9), verdict.Span);
+        var evidence = verdict.Causes[0].Evidence;
+        Assert.Equal(75, evidence["net/drops"], 6);
+        Assert.Equal(75 / ((6 * 40_000) + 75.0) * 100, evidence["net/drops/share"], 6);
+    }
+
+    [Fact]
     public void A_job_never_loaded_has_no_verdict()
     {
         JobSample Idle(double cpu) => new(DateTime.UtcNow, new Dictionary<string, double> { ["benchmarks/cpu/mean"] = cpu });

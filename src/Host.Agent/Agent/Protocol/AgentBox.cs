@@ -20,13 +20,8 @@ internal sealed record AgentBox(string MachineName, string Address, string Cpus,
         info["machineCpus"] = MachineCpus;
         if (Network is { } network)
         {
-            info["interface"] = new JsonObject
-            {
-                ["name"] = network.Interface,
-                ["loopback"] = network.Loopback,
-                ["linkSpeed"] = network.LinkSpeed,
-                ["linkSpeedSource"] = network.LinkSpeedSource,
-            };
+            // As a run document writes its network: the import reads it back with the same names.
+            info["network"] = RunDocumentJson.SerializeNetwork(network);
         }
     }
 }

@@ -13,7 +13,7 @@ namespace Benchmarks.Host.Agent.Protocol;
 /// </summary>
 internal sealed record AgentMachine(string Hardware, string HardwareVersion)
 {
-    /// <summary>The box: <c>machineName</c>, <c>address</c>, <c>cpus</c>, <c>machineCpus</c>, <c>interface</c> (name, loopback, linkSpeed, linkSpeedSource).</summary>
+    /// <summary>The box: <c>machineName</c>, <c>address</c>, <c>cpus</c>, <c>machineCpus</c>, <c>network</c> (as a run document writes it).</summary>
     public AgentBox? Box { get; init; }
 
     /// <summary>crank's <c>Hardware</c> enum names; a controller cannot read any other.</summary>
