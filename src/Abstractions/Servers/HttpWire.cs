@@ -25,14 +25,18 @@ public sealed record HttpWire(HttpWireProtocol Protocol, bool Tls)
     /// <summary>The URL scheme of the server's address.</summary>
     public string Scheme => Tls ? "https" : "http";
 
-    /// <summary>Reads <c>--protocol</c> with <c>--tls</c>: h2 is over TLS, h2c is not, http1 is either.</summary>
+    /// <summary>
+    /// Reads a wire's name with whether TLS was asked for: h2 is over TLS, h2c is not, http1 is
+    /// either. A name that is not a wire is an <see cref="ArgumentException"/> whose message begins
+    /// with the name, so that a caller can put what asked for it in front.
+    /// </summary>
     public static HttpWire Parse(string protocol, bool tls) => protocol.Trim().ToLowerInvariant() switch
     {
         "http1" or "http/1.1" or "h1" => new(HttpWireProtocol.Http1, tls),
         "https" => new(HttpWireProtocol.Http1, true),
         "h2" or "http2" or "http/2" => new(HttpWireProtocol.Http2, true),
-        "h2c" => tls ? throw new ArgumentException("--protocol h2c is HTTP/2 without TLS: leave out --tls, or use --protocol h2.") : new(HttpWireProtocol.Http2, false),
-        _ => throw new ArgumentException($"Unknown --protocol '{protocol}': http1, h2 (HTTP/2 over TLS by ALPN) or h2c (HTTP/2 without TLS, prior knowledge)."),
+        "h2c" => tls ? throw new ArgumentException("h2c is HTTP/2 without TLS: over TLS, HTTP/2 is h2.") : new(HttpWireProtocol.Http2, false),
+        _ => throw new ArgumentException($"'{protocol}' is not a wire: http1, https, h2 (HTTP/2 over TLS by ALPN) or h2c (HTTP/2 without TLS, prior knowledge)."),
     };
 
     public override string ToString() => Name;

@@ -14,12 +14,13 @@ public static class ServerCertificates
     /// <summary>The names <c>--certificate-key</c> takes.</summary>
     public static IReadOnlyList<string> KeyNames { get; } = ["rsa2048", "rsa4096", "ecdsa-p256"];
 
+    /// <summary>A key's name; any other is an <see cref="ArgumentException"/> whose message begins with it.</summary>
     public static CertificateKey ParseKey(string text) => text.Trim().ToLowerInvariant() switch
     {
         "rsa2048" or "rsa" => CertificateKey.Rsa2048,
         "rsa4096" => CertificateKey.Rsa4096,
         "ecdsa-p256" or "ecdsa" or "p256" => CertificateKey.EcdsaP256,
-        _ => throw new ArgumentException($"Unknown --certificate-key '{text}': {string.Join(", ", KeyNames)}."),
+        _ => throw new ArgumentException($"'{text}' is not a key: {string.Join(", ", KeyNames)}."),
     };
 
     /// <summary>A self-signed server certificate for localhost, 127.0.0.1 and ::1, valid for a day, with its private key.</summary>
@@ -47,8 +48,8 @@ public static class ServerCertificates
     }
 
     /// <summary>
-    /// Reads <c>--certificate FILE[:password]</c>: a PKCS#12 file with its private key. Throws
-    /// <see cref="ArgumentException"/> with a one-line cause when it cannot be used.
+    /// Reads <c>FILE[:password]</c>: a PKCS#12 file with its private key. Throws
+    /// <see cref="ArgumentException"/> with a one-line cause, beginning with the file, when it cannot be used.
     /// </summary>
     public static X509Certificate2 Load(string argument)
     {
@@ -59,7 +60,7 @@ public static class ServerCertificates
         var (path, password) = split > 1 ? (argument[..split], argument[(split + 1)..]) : (argument, null);
         if (!File.Exists(path))
         {
-            throw new ArgumentException($"--certificate: no file '{path}'.");
+            throw new ArgumentException($"'{path}': no such file.");
         }
 
         X509Certificate2 certificate;
@@ -69,13 +70,13 @@ public static class ServerCertificates
         }
         catch (CryptographicException ex)
         {
-            throw new ArgumentException($"--certificate: '{path}' is not a PKCS#12 file this password opens ({ex.Message.TrimEnd('.')}).", ex);
+            throw new ArgumentException($"'{path}' is not a PKCS#12 file this password opens ({ex.Message.TrimEnd('.')}).", ex);
         }
 
         if (!certificate.HasPrivateKey)
         {
             certificate.Dispose();
-            throw new ArgumentException($"--certificate: '{path}' holds no private key, and a server needs one.");
+            throw new ArgumentException($"'{path}' holds no private key, and a server needs one.");
         }
 
         return certificate;

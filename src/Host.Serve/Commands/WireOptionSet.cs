@@ -32,41 +32,44 @@ internal sealed class WireOptionSet
     public HttpWire Wire(ParseResult result, bool httpsAddress = false)
     {
         ArgumentNullException.ThrowIfNull(result);
-        try
+        var wire = Parsed(Protocol, () => HttpWire.Parse(result.GetValue(Protocol) ?? "http1", result.GetValue(Tls) || httpsAddress));
+        if (!wire.Tls && (result.GetValue(Certificate) is not null || result.GetResult(Key) is { Implicit: false }))
         {
-            var wire = HttpWire.Parse(result.GetValue(Protocol) ?? "http1", result.GetValue(Tls) || httpsAddress);
-            if (!wire.Tls && (result.GetValue(Certificate) is not null || result.GetResult(Key) is { Implicit: false }))
-            {
-                throw new UsageException("--certificate and --certificate-key are for a TLS server: add --tls (or --protocol h2).");
-            }
-
-            if (wire.Tls && result.GetValue(Certificate) is { Length: > 0 } file)
-            {
-                // Opened here too, so that a wrong file or password is said before a server starts.
-                ServerCertificates.Load(file).Dispose();
-            }
-
-            return wire;
+            throw new UsageException("--certificate and --certificate-key are for a TLS server: add --tls (or --protocol h2).");
         }
-        catch (ArgumentException ex)
+
+        if (wire.Tls && result.GetValue(Certificate) is { Length: > 0 } file)
         {
-            throw new UsageException(ex.Message);
+            // Opened here too, so that a wrong file or password is said before a server starts.
+            Parsed(Certificate, () => ServerCertificates.Load(file)).Dispose();
         }
+
+        return wire;
     }
 
     /// <summary>The certificate a TLS server presents: the file given, or one made now.</summary>
     public X509Certificate2 ServerCertificate(ParseResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
+        return result.GetValue(Certificate) is { Length: > 0 } file
+            ? Parsed(Certificate, () => ServerCertificates.Load(file))
+            : ServerCertificates.Create(Parsed(Key, () => ServerCertificates.ParseKey(result.GetValue(Key) ?? "rsa2048")));
+    }
+
+    /// <summary>
+    /// A value read by the layer that knows it, whose <see cref="ArgumentException"/> begins with the
+    /// value and says what is wrong with it; the command line puts the option that gave it in front:
+    /// "--protocol 'h3' is not a wire: …".
+    /// </summary>
+    internal static T Parsed<T>(Option option, Func<T> read)
+    {
         try
         {
-            return result.GetValue(Certificate) is { Length: > 0 } file
-                ? ServerCertificates.Load(file)
-                : ServerCertificates.Create(ServerCertificates.ParseKey(result.GetValue(Key) ?? "rsa2048"));
+            return read();
         }
         catch (ArgumentException ex)
         {
-            throw new UsageException(ex.Message);
+            throw new UsageException($"{option.Name} {ex.Message}");
         }
     }
 }

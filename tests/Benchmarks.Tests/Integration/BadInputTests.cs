@@ -27,7 +27,7 @@ public sealed class BadInputTests
     [InlineData("wrk speaks HTTP/1.1 only", "run", "plaintext", "--protocol", "h2", "--generator", "wrk")]
     [InlineData("--proxy forwards cleartext HTTP/1.1", "run", "plaintext", "--tls", "--proxy", "nginx")]
     [InlineData("--certificate and --certificate-key are for a TLS server", "serve", "-s", "plaintext", "--certificate-key", "rsa4096")]
-    [InlineData("--certificate: no file", "verify", "--tls", "--certificate", "/nonexistent/server.pfx")]
+    [InlineData("--certificate '/nonexistent/server.pfx': no such file", "verify", "--tls", "--certificate", "/nonexistent/server.pfx")]
     [InlineData("--tls-resume is about TLS sessions", "run", "plaintext", "--tls-resume", "false")]
     [InlineData("--streams counts HTTP/2 streams per connection", "run", "plaintext", "--streams", "4")]
     [InlineData("--streams is HTTP/2's --pipeline: give one of them", "run", "plaintext", "--protocol", "h2c", "--streams", "4", "-p", "2")]

@@ -1,4 +1,5 @@
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Commands;
 using Benchmarks.Host.LoadJobs;
 using Benchmarks.Host.Runs;
 using Benchmarks.Servers;

@@ -1,4 +1,5 @@
 using Benchmarks.Host.Cli;
+using Benchmarks.Host.Commands;
 using Benchmarks.Host.Jobs;
 using Benchmarks.Host.Runs;
 using Benchmarks.Host.Sweeps;

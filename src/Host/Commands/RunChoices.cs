@@ -1,7 +1,8 @@
 using Benchmarks.Host.LoadJobs;
+using Benchmarks.Host.Runs;
 using Benchmarks.Servers;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Commands;
 
 /// <summary>
 /// What <c>benchmarks run</c> was asked for, in the user's terms and unchecked: each value as

@@ -6,12 +6,13 @@ using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Metrics;
 using Benchmarks.Host.Platform;
 using Benchmarks.Host.Plugins;
+using Benchmarks.Host.Runs;
 using Benchmarks.Load;
 using Benchmarks.Load.Http;
 using Benchmarks.Scenarios;
 using Benchmarks.Servers;
 
-namespace Benchmarks.Host.Runs;
+namespace Benchmarks.Host.Commands;
 
 /// <summary>
 /// Turns what <c>run</c> was asked for into what it will do: the scenario and server found, the
