@@ -16,11 +16,18 @@ public interface IWebSocketScenario : IScenario
     WebSocketLoadKind LoadKind => WebSocketLoadKind.Echo;
 
     /// <summary>
-    /// What an echo load sends on the scenario's load route when the user names nothing
-    /// (<c>--message</c>): <c>text</c>, <c>json</c> (<c>{"number":n}</c>, answered by the number rule) or
-    /// <c>binary</c> (an int32, the same rule); by default as the route is named (/json, /binary), else text.
+    /// What an echo load sends when the user names nothing (<c>--message</c>): <c>text</c> (the
+    /// default), <c>json</c> (<c>{"number":n}</c>, answered by the number rule) or <c>binary</c> (an
+    /// int32, the same rule).
     /// </summary>
-    string EchoMessage => Load.Path switch { "/json" => "json", "/binary" => "binary", _ => "text" };
+    string EchoMessage => "text";
+
+    /// <summary>
+    /// The route that answers <paramref name="message"/> (<c>text</c>, <c>json</c> or <c>binary</c>):
+    /// by default the load's route, which answers every kind; a scenario with a route per kind
+    /// (ws-echo) says which.
+    /// </summary>
+    string RouteFor(string message) => Load.Path;
 
     /// <summary>Serves one accepted WebSocket on <paramref name="route"/> until either side closes it.</summary>
     Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken);

@@ -52,15 +52,6 @@ internal sealed class WebSocketLoadJob : ILoadJob
     public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) =>
         LoadLaunch.Describe($"ws {Mode}", load with { Url = WebSocketUrl(load.Url) }, Mode == "echo-async" ? $"window {Window}" : $"{Message} messages", RateUnit);
 
-    /// <summary>The route a message kind is served on (ws-echo: /plain, /json, /binary).</summary>
-    public static string RouteFor(string message, string defaultPath) => message switch
-    {
-        "json" => "/json",
-        "binary" => "/binary",
-        "text" when defaultPath is "/json" or "/binary" => "/plain",
-        _ => defaultPath,
-    };
-
     public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 
     public JobStartInfo Main(LoadLaunch request, string workDirectory)

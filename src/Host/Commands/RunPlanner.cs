@@ -55,7 +55,7 @@ internal static class RunPlanner
             throw new UsageException($"h2load cannot keep a gRPC stream open: '{scenario.Name}' needs the built-in load (--generator builtin).");
         }
 
-        var path = loadJob is WebSocketLoadJob wsJob ? WebSocketLoadJob.RouteFor(wsJob.Message, scenario.Load.Path) : scenario.Load.Path;
+        var path = loadJob is WebSocketLoadJob wsJob && scenario is IWebSocketScenario webSocketScenario ? webSocketScenario.RouteFor(wsJob.Message) : scenario.Load.Path;
         var shape = choices.Load;
         var iterations = choices.Iterations is >= 1 and <= 100 ? choices.Iterations : throw new UsageException("--iterations must be between 1 and 100.");
         var request = new RunRequest

@@ -15,6 +15,14 @@ public sealed class WebSocketEchoScenario : IWebSocketScenario
 
     public LoadDefaults Load { get; } = new("/plain", PipelineDepth: 1, Connections: 64);
 
+    /// <summary>Each message kind has its route: text on /plain, json on /json, binary on /binary.</summary>
+    public string RouteFor(string message) => message switch
+    {
+        "json" => "/json",
+        "binary" => "/binary",
+        _ => "/plain",
+    };
+
     public async Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(webSocket);

@@ -17,6 +17,23 @@ public sealed class RunPlannerTests
     static RunPlannerTests() => Benchmarks.Host.Plugins.PluginCatalog.BuiltInDirectory = Path.Combine(TestPaths.HostDirectory, "plugins");
 
     [Trait("Tier", "Fast")]
+    [Theory]
+    [InlineData(null, "/plain")]
+    [InlineData("text", "/plain")]
+    [InlineData("json", "/json")]
+    [InlineData("binary", "/binary")]
+    public void A_websocket_message_kind_is_loaded_on_the_route_its_scenario_names(string? message, string path)
+    {
+        var request = RunPlanner.Plan(new RunChoices { Scenario = "ws-echo", Server = "sockets", NoPin = true, Message = message });
+        Assert.Equal(path, request.Load.Url.AbsolutePath);
+        Assert.Equal(message ?? "text", Assert.IsType<WebSocketLoadJob>(request.LoadJob).Message);
+
+        // A scenario with one route serves every kind there.
+        var broadcast = RunPlanner.Plan(new RunChoices { Scenario = "ws-broadcast", Server = "sockets", NoPin = true, Message = message });
+        Assert.Equal("/ws", broadcast.Load.Url.AbsolutePath);
+    }
+
+    [Trait("Tier", "Fast")]
     [Fact]
     public void The_scenario_fills_what_was_not_given_and_its_contract_picks_the_server_and_the_load()
     {

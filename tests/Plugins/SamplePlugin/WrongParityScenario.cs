@@ -17,6 +17,8 @@ public sealed class WrongParityScenario : IWebSocketScenario
 
     public LoadDefaults Load { get; } = new("/json", PipelineDepth: 1, Connections: 4);
 
+    public string EchoMessage => "json";
+
     public async Task RunAsync(WebSocket webSocket, int route, CancellationToken cancellationToken)
     {
         var buffer = new byte[256];
