@@ -44,7 +44,10 @@ internal sealed unsafe class BufferRing : IDisposable
 
     public int BufferSize { get; }
 
-    /// <summary><paramref name="count"/> (a power of two) buffers of <paramref name="size"/> bytes registered as group <paramref name="group"/>; null with -errno when the kernel refuses.</summary>
+    /// <summary>
+    /// <paramref name="count"/> (a power of two) buffers of <paramref name="size"/> bytes
+    /// registered as group <paramref name="group"/>; null with -errno when the kernel refuses.
+    /// </summary>
     public static BufferRing? Create(IoUringRing ring, ushort group, int count, int size, out int error)
     {
         var entriesSize = (nuint)(count * 16);

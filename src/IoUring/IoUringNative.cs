@@ -142,7 +142,10 @@ internal static unsafe partial class IoUringNative
     [LibraryImport("libc", EntryPoint = "socket", SetLastError = true)]
     private static partial int SocketCall(int family, int type, int protocol);
 
-    /// <summary>A blocking TCP socket of <paramref name="family"/> (the ring waits for it, not the socket), with TCP_NODELAY; -errno when none can be made.</summary>
+    /// <summary>
+    /// A blocking TCP socket of <paramref name="family"/> (the ring waits for it, not the socket),
+    /// with TCP_NODELAY; -errno when none can be made.
+    /// </summary>
     public static int TcpSocket(int family)
     {
         const int SockStream = 1;

@@ -136,7 +136,10 @@ internal sealed unsafe class IoUringRing : IDisposable
         return sqe;
     }
 
-    /// <summary>Publishes the queued entries and enters the kernel once: submits them and waits for <paramref name="waitFor"/> completions. Returns 0 or -errno.</summary>
+    /// <summary>
+    /// Publishes the queued entries and enters the kernel once: submits them and waits for
+    /// <paramref name="waitFor"/> completions. Returns 0 or -errno.
+    /// </summary>
     public int Submit(uint waitFor)
     {
         Volatile.Write(ref *_sqTail, _localTail);

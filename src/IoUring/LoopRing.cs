@@ -30,7 +30,11 @@ internal sealed unsafe class LoopRing : IDisposable
 
     public BufferRing Buffers => _buffers;
 
-    /// <summary>A ring of <paramref name="entries"/> with <paramref name="bufferCount"/> provided buffers of <paramref name="bufferSize"/> bytes; an <see cref="IOException"/> naming the cause when the kernel refuses.</summary>
+    /// <summary>
+    /// A ring of <paramref name="entries"/> with <paramref name="bufferCount"/> provided buffers of
+    /// <paramref name="bufferSize"/> bytes; an <see cref="IOException"/> naming the cause when the
+    /// kernel refuses.
+    /// </summary>
     public static LoopRing Create(uint entries, bool sqPoll, int bufferCount, int bufferSize)
     {
         var ring = IoUringRing.Create(entries, sqPoll, out var error)
@@ -156,7 +160,10 @@ internal sealed unsafe class LoopRing : IDisposable
         _ring.Advance(batch.Count);
     }
 
-    /// <summary>The bytes a receive completion carries in its provided buffer (none for an end, an error or no buffer); valid until <see cref="GiveBack"/>.</summary>
+    /// <summary>
+    /// The bytes a receive completion carries in its provided buffer (none for an end, an error or
+    /// no buffer); valid until <see cref="GiveBack"/>.
+    /// </summary>
     public ReadOnlyMemory<byte> Received(int result, uint flags) =>
         (flags & CqeFBuffer) != 0 && result > 0 ? _buffers.Read((ushort)(flags >> CqeBufferShift), result) : default;
 

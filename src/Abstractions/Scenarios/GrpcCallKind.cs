@@ -9,7 +9,10 @@ public enum GrpcCallKind
     /// <summary>A bidirectional stream kept open, each message answered before the next goes (<c>StreamingCall</c>): a round trip each.</summary>
     PingPong,
 
-    /// <summary>One request, then responses for as long as the stream stays open (<c>StreamingFromServer</c>): a message each, timed from the stream's previous one.</summary>
+    /// <summary>
+    /// One request, then responses for as long as the stream stays open
+    /// (<c>StreamingFromServer</c>): a message each, timed from the stream's previous one.
+    /// </summary>
     ServerStreaming,
 
     /// <summary>

@@ -12,7 +12,10 @@ public interface ITcpExchange
     /// <summary>The most bytes one request takes (1 to 1 MiB).</summary>
     int MaxRequestSize { get; }
 
-    /// <summary>Writes request <paramref name="number"/> (0, 1, 2, … on this connection) into <paramref name="destination"/> (<see cref="MaxRequestSize"/> bytes) and returns its length.</summary>
+    /// <summary>
+    /// Writes request <paramref name="number"/> (0, 1, 2, … on this connection) into
+    /// <paramref name="destination"/> (<see cref="MaxRequestSize"/> bytes) and returns its length.
+    /// </summary>
     int WriteRequest(long number, Span<byte> destination);
 
     /// <summary>

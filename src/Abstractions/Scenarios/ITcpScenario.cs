@@ -9,7 +9,10 @@ namespace Benchmarks.Scenarios;
 /// </summary>
 public interface ITcpScenario : IScenario
 {
-    /// <summary>Answers bytes just received by writing into <paramref name="reply"/>. Called once per read, possibly from many threads at once (one connection at a time); must not block.</summary>
+    /// <summary>
+    /// Answers bytes just received by writing into <paramref name="reply"/>. Called once per read,
+    /// possibly from many threads at once (one connection at a time); must not block.
+    /// </summary>
     void Receive(ReadOnlySpan<byte> received, IBufferWriter<byte> reply);
 
     /// <summary>

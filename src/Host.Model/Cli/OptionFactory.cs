@@ -44,7 +44,10 @@ internal static class OptionFactory
         },
     };
 
-    /// <summary>An option that takes one of <paramref name="values"/> (case-insensitive, returned as given in the list): anything else is one line naming the option and the values.</summary>
+    /// <summary>
+    /// An option that takes one of <paramref name="values"/> (case-insensitive, returned as given
+    /// in the list): anything else is one line naming the option and the values.
+    /// </summary>
     public static Option<string?> OneOf(string name, IReadOnlyList<string> values, string description) => new(name)
     {
         HelpName = string.Join('|', values),

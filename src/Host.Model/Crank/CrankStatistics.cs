@@ -16,7 +16,8 @@ internal static class CrankStatistics
     /// <summary>The same line's first clause (<see cref="CrankText.Brief"/>), the table's row.</summary>
     public const string WindowBrief = "load/window/brief";
 
-    /// <param name="texts">Text measurements, printed without metadata: crank keeps them per job instance and reduces none (a load's latency histogram).</param>
+    /// <param name="texts">Text measurements, printed without metadata: crank keeps them per job
+    /// instance and reduces none (a load's latency histogram).</param>
     /// <param name="described">Text measurements with their metadata (<see cref="CrankMetadata.ForText"/>): crank shows them in its table.</param>
     public static string Format(IReadOnlyDictionary<string, double> measurements, DateTimeOffset timestamp, IReadOnlyDictionary<string, string>? texts = null, IReadOnlyList<(string Name, string Text, JsonObject Metadata)>? described = null)
     {

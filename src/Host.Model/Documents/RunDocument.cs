@@ -41,7 +41,10 @@ public sealed class RunDocument
 
     public SortedDictionary<string, MeasurementInfo> Metadata { get; set; } = new(StringComparer.Ordinal);
 
-    /// <summary>Each iteration's measurements, when the run measured several windows (<c>--iterations</c>); the run's values are the means of those kept.</summary>
+    /// <summary>
+    /// Each iteration's measurements, when the run measured several windows (<c>--iterations</c>);
+    /// the run's values are the means of those kept.
+    /// </summary>
     public List<SortedDictionary<string, double>>? Iterations { get; set; }
 
     /// <summary>The iterations (1-based) left out of the means and spreads by <c>--exclude</c>: the highest and lowest by <see cref="ExcludeOrder"/>.</summary>
@@ -68,7 +71,10 @@ public sealed class RunDocument
     /// <summary>One entry per second of the measured window (warm-up excluded).</summary>
     public List<RunSample> Samples { get; set; } = [];
 
-    /// <summary>One entry per second of the warm-up before the window (the first iteration's, or each iteration's with <c>--restart</c>); time is seconds since that warm-up began.</summary>
+    /// <summary>
+    /// One entry per second of the warm-up before the window (the first iteration's, or each
+    /// iteration's with <c>--restart</c>); time is seconds since that warm-up began.
+    /// </summary>
     public List<RunSample> WarmupSamples { get; set; } = [];
 
     /// <summary>

@@ -15,6 +15,9 @@ public sealed class RunNetwork
     /// <summary>What the link carries at most, Mbit/s; null when unknown, and on loopback unless a qdisc shapes it.</summary>
     public double? LinkSpeed { get; set; }
 
-    /// <summary>Where <see cref="LinkSpeed"/> came from: <c>nic</c> (its own speed), <c>qdisc</c> (the rate it is shaped to) or <c>given</c> (the operator's).</summary>
+    /// <summary>
+    /// Where <see cref="LinkSpeed"/> came from: <c>nic</c> (its own speed), <c>qdisc</c> (the rate
+    /// it is shaped to) or <c>given</c> (the operator's).
+    /// </summary>
     public string? LinkSpeedSource { get; set; }
 }

@@ -9,7 +9,11 @@ namespace Benchmarks.Host.Documents;
 /// </summary>
 public sealed class RunTrace
 {
-    /// <summary>The trace's file name, beside the run document in the results folder: a <c>.nettrace</c> (PerfView, dotnet-trace, speedscope read it) or, from perf, its stacks folded one per line with their counts (<c>.folded</c>: speedscope, FlameGraph, inferno).</summary>
+    /// <summary>
+    /// The trace's file name, beside the run document in the results folder: a <c>.nettrace</c>
+    /// (PerfView, dotnet-trace, speedscope read it) or, from perf, its stacks folded one per line
+    /// with their counts (<c>.folded</c>: speedscope, FlameGraph, inferno).
+    /// </summary>
     public string File { get; set; } = "";
 
     /// <summary>What took the samples: <see cref="EventPipe"/> (the runtime's sample profiler) or <see cref="Perf"/> (Linux perf).</summary>
@@ -18,7 +22,11 @@ public sealed class RunTrace
     /// <summary>Seconds recorded.</summary>
     public double Seconds { get; set; }
 
-    /// <summary>EventPipe: thread samples taken while a thread was in managed code (the sample profiler's "managed" samples, every millisecond per thread, running or waiting). Perf: the process's on-CPU samples (999 a second per busy CPU).</summary>
+    /// <summary>
+    /// EventPipe: thread samples taken while a thread was in managed code (the sample profiler's
+    /// "managed" samples, every millisecond per thread, running or waiting). Perf: the process's
+    /// on-CPU samples (999 a second per busy CPU).
+    /// </summary>
     public int Samples { get; set; }
 
     /// <summary>Perf only: the share of the samples (%) whose running frame was in each layer; null for EventPipe, which sees managed code only.</summary>

@@ -19,7 +19,10 @@ internal sealed class ConnectMeasures
 
     public static readonly ConnectMeasures Tcp = new("tcp", "TCP connections established", "TCP connect time", MeasurementRole.None);
 
-    /// <summary>TLS handshakes of the HTTP load's connections opened in the window (every request's, without keep-alive): <c>http/tls/handshakes</c>, <c>http/tls/handshake/99</c> ….</summary>
+    /// <summary>
+    /// TLS handshakes of the HTTP load's connections opened in the window (every request's, without
+    /// keep-alive): <c>http/tls/handshakes</c>, <c>http/tls/handshake/99</c> ….
+    /// </summary>
     public static readonly ConnectMeasures TlsHandshake = new("http/tls", "TLS handshakes completed", "TLS handshake time, from the TCP connect's end (apart from the connect and the request)", MeasurementRole.None, "handshake");
 
     /// <param name="prefix">The names' prefix (<c>tcp</c>).</param>

@@ -54,7 +54,10 @@ internal sealed class Measurement
     /// <summary>True when it is sampled every interval while a job runs (rather than reported once by a load).</summary>
     public bool Sampled { get; init; }
 
-    /// <summary>Its row label in crank's tables (its metadata's <c>shortDescription</c>): given where the description's first phrase does not make a short, distinct one.</summary>
+    /// <summary>
+    /// Its row label in crank's tables (its metadata's <c>shortDescription</c>): given where the
+    /// description's first phrase does not make a short, distinct one.
+    /// </summary>
     public string Label
     {
         get => _label ??= MeasurementLabel.Derive(Description, Unit);

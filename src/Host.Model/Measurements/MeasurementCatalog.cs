@@ -31,7 +31,10 @@ internal static class MeasurementCatalog
 
     public static Measurement? Find(string name) => s_byName.GetValueOrDefault(name);
 
-    /// <summary>The row label crank's tables show for <paramref name="name"/> (its metadata's <c>shortDescription</c>); the name itself when the catalog does not hold it.</summary>
+    /// <summary>
+    /// The row label crank's tables show for <paramref name="name"/> (its metadata's
+    /// <c>shortDescription</c>); the name itself when the catalog does not hold it.
+    /// </summary>
     public static string LabelOf(string name) => s_labels.GetValueOrDefault(name) ?? name;
 
     /// <summary>A run's own measurement of a role (its headline rate, its tail latency): the first of the role its values hold; null when none.</summary>

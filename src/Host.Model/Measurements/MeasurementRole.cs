@@ -9,7 +9,10 @@ internal enum MeasurementRole
 {
     None,
 
-    /// <summary>The number a run of its load is known by: its rate, or what a search or a hold found (broadcast clients, idle connections). A run reports one.</summary>
+    /// <summary>
+    /// The number a run of its load is known by: its rate, or what a search or a hold found
+    /// (broadcast clients, idle connections). A run reports one.
+    /// </summary>
     Headline,
 
     /// <summary>The tail latency read beside the headline (the 99th percentile).</summary>

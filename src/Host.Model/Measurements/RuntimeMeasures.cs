@@ -57,7 +57,10 @@ internal static class RuntimeMeasures
 
     public static readonly Measurement BlockingAdjustments = new("runtime/threadpool/blocking-adjustments", "count", Sum, Lower, "Thread-pool adjustments made because pool threads blocked in waits (Task.Wait, .Result), over the window") { Sampled = true };
 
-    /// <summary>Per request, over the window: the figures two versions of a stack are compared by. Machines in one role average them: a cost per request does not add up.</summary>
+    /// <summary>
+    /// Per request, over the window: the figures two versions of a stack are compared by. Machines
+    /// in one role average them: a cost per request does not add up.
+    /// </summary>
     public static readonly Measurement AllocatedPerRequest = new("runtime/allocated-per-request", "bytes", Avg, Lower, "Bytes the server allocated per request (or message) over the window", reduce: Avg) { Format = "n0" };
     public static readonly Measurement GcsPer1kRequests = new("runtime/gcs-per-1k-requests", "count", Avg, Lower, "Collections per 1,000 requests (or messages) over the window", reduce: Avg) { Format = "n2" };
     public static readonly Measurement WorkItemsPerRequest = new("runtime/work-items-per-request", "count", Avg, Lower, "Thread-pool work items per request (or message) over the window: how often a request changes threads", reduce: Avg) { Format = "n2" };

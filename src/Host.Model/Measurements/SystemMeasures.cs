@@ -51,7 +51,10 @@ internal static class SystemMeasures
     /// <summary>The load's own CPU over its measured window, as the load reports it (once).</summary>
     public static readonly Measurement LoadUser = new("load/cpu/user", "%", Avg, Neither, "Load generator CPU in user mode over the measured window (% of the machine)");
     public static readonly Measurement LoadKernel = new("load/cpu/kernel", "%", Avg, Neither, "Load generator CPU in kernel mode over the measured window (% of the machine)");
-    /// <summary>The load's per-second series: what its headline rate counts, in one second of the window (a sample; its aggregate is the mean of the seconds).</summary>
+    /// <summary>
+    /// The load's per-second series: what its headline rate counts, in one second of the window (a
+    /// sample; its aggregate is the mean of the seconds).
+    /// </summary>
     public static readonly Measurement LoadRate = new(RunDocumentJson.RateSeries, "/s", Avg, Higher, "The load's rate in one second: responses, echo replies or echoes completed, in its headline's unit (the per-second series only; http/rps before schema 3)", Sum);
 
     /// <summary>How long the load warmed up before its window, and whether an adaptive warm-up ended steady.</summary>

@@ -19,7 +19,10 @@ internal static class EventPipeTrace
         new("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, (long)ClrTraceEventParser.Keywords.Default),
     ];
 
-    /// <summary>Records <paramref name="duration"/> (or until cancelled, or until the process ends) into <paramref name="path"/>; the reason when the process has no diagnostics port.</summary>
+    /// <summary>
+    /// Records <paramref name="duration"/> (or until cancelled, or until the process ends) into
+    /// <paramref name="path"/>; the reason when the process has no diagnostics port.
+    /// </summary>
     public static async Task<string?> RecordAsync(int processId, string path, TimeSpan duration, CancellationToken cancellationToken) =>
         await RecordAsync(processId, CpuSampling, path, duration, cancellationToken);
 

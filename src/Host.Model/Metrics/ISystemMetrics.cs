@@ -8,7 +8,10 @@ internal interface ISystemMetrics
 {
     MachineCpuTimes ReadMachineCpu();
 
-    /// <summary>Idle time (seconds, waiting for I/O included) summed over the given CPUs, by index; null when the OS does not say or a CPU is not there.</summary>
+    /// <summary>
+    /// Idle time (seconds, waiting for I/O included) summed over the given CPUs, by index; null
+    /// when the OS does not say or a CPU is not there.
+    /// </summary>
     double? ReadIdle(IReadOnlyList<int> cpus);
 
     /// <summary>Null when the process has exited.</summary>

@@ -12,7 +12,10 @@ namespace Benchmarks.Host.Metrics;
 /// </summary>
 internal static class MetricsDelta
 {
-    /// <summary>The shortest last, partial interval whose rates still count when a job or window ends inside it (shorter ones are noise; its byte totals always count).</summary>
+    /// <summary>
+    /// The shortest last, partial interval whose rates still count when a job or window ends inside
+    /// it (shorter ones are noise; its byte totals always count).
+    /// </summary>
     public static readonly TimeSpan ShortestLastInterval = TimeSpan.FromMilliseconds(200);
 
     public static SortedDictionary<string, double> Between(MetricsSnapshot start, MetricsSnapshot end, int cores, double? linkSpeedMbps, MetricsSnapshot? origin = null, bool rates = true)

@@ -6,7 +6,10 @@ internal sealed record MetricsSnapshot(long Timestamp, MachineCpuTimes Machine, 
     /// <summary>The measured .NET process's runtime counters, when a session reads them.</summary>
     public RuntimeCounterSnapshot? Runtime { get; init; }
 
-    /// <summary>Idle seconds summed over the CPUs the measured process was pinned to, and how many they are; null when it was not pinned or the OS does not say.</summary>
+    /// <summary>
+    /// Idle seconds summed over the CPUs the measured process was pinned to, and how many they are;
+    /// null when it was not pinned or the OS does not say.
+    /// </summary>
     public (double IdleSeconds, int Count)? ServerCpus { get; init; }
 
     /// <summary>The measured process's CPU quota and memory limit counts, when it runs under one.</summary>

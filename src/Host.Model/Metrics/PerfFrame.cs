@@ -6,7 +6,8 @@ namespace Benchmarks.Host.Metrics;
 /// One frame of a <c>perf script</c> stack (<c>ADDRESS SYMBOL (DSO)</c>), named as a person reads
 /// it and placed in its layer: JIT-compiled code, which perf names from the runtime's perf map
 /// (<c>/tmp/perf-PID.map</c>), and ReadyToRun code in its <c>.dll</c> image, which it cannot name,
-/// are managed; the runtime's generated stubs (named <c>stub …</c> in the map), <c>libcoreclr</c>, <c>libclrjit</c>, the GC and <c>libSystem.*</c> are the runtime;
+/// are managed; the runtime's generated stubs (named <c>stub …</c> in the map), <c>libcoreclr</c>,
+/// <c>libclrjit</c>, the GC and <c>libSystem.*</c> are the runtime;
 /// <c>[kernel.kallsyms]</c> is the kernel; any other library is native.
 /// </summary>
 internal sealed record PerfFrame(string Name, string Layer, bool Tls)
@@ -61,7 +62,10 @@ internal sealed record PerfFrame(string Name, string Layer, bool Tls)
         return new PerfFrame($"{(symbol == "[unknown]" ? "[unknown]" : symbol)} ({file})", layer, tls);
     }
 
-    /// <summary>Where the frame's <c>(DSO)</c> starts: the parenthesis that the line's last one closes (a DSO may hold its own, as <c>(/memfd:doublemapper (deleted))</c>), or -1.</summary>
+    /// <summary>
+    /// Where the frame's <c>(DSO)</c> starts: the parenthesis that the line's last one closes (a
+    /// DSO may hold its own, as <c>(/memfd:doublemapper (deleted))</c>), or -1.
+    /// </summary>
     private static int DsoStart(string text)
     {
         if (!text.EndsWith(')'))

@@ -13,7 +13,10 @@ namespace Benchmarks.Host.Metrics;
 /// </summary>
 internal static class PerfProfile
 {
-    /// <summary>Runs <c>perf script</c> on <paramref name="dataPath"/>, writes the folded stacks to <paramref name="foldedPath"/> and returns the profile.</summary>
+    /// <summary>
+    /// Runs <c>perf script</c> on <paramref name="dataPath"/>, writes the folded stacks to
+    /// <paramref name="foldedPath"/> and returns the profile.
+    /// </summary>
     public static async Task<RunTrace> AnalyzeAsync(string dataPath, string foldedPath, double seconds, CancellationToken cancellationToken, int top = 15)
     {
         var info = new ProcessStartInfo(Platform.ToolSearch.Locate("perf") ?? "perf") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };

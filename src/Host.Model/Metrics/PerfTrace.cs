@@ -61,7 +61,10 @@ internal static class PerfTrace
         }
     }
 
-    /// <summary>Records <paramref name="duration"/> of <paramref name="processId"/>'s stacks into <paramref name="path"/> (perf's data file); the reason when it could not.</summary>
+    /// <summary>
+    /// Records <paramref name="duration"/> of <paramref name="processId"/>'s stacks into
+    /// <paramref name="path"/> (perf's data file); the reason when it could not.
+    /// </summary>
     public static async Task<string?> RecordAsync(int processId, string path, TimeSpan duration, CancellationToken cancellationToken)
     {
         if (Unavailable() is { } reason)

@@ -82,7 +82,10 @@ internal static class ProcessTreeStat
         return new ProcessCpuTimes(user, kernel, memory, privateBytes);
     }
 
-    /// <summary>One process's private working set; null when it ended or its memory map cannot be read (another user's process, a kernel before 4.14).</summary>
+    /// <summary>
+    /// One process's private working set; null when it ended or its memory map cannot be read
+    /// (another user's process, a kernel before 4.14).
+    /// </summary>
     private static long? Private(int processId)
     {
         try

@@ -14,7 +14,10 @@ internal static partial class WindowsProcessMemory
 {
     private const uint QueryLimitedInformation = 0x1000;
 
-    /// <summary>Null when the process cannot be opened or Windows does not fill the private working set (before 1809, or a Windows look-alike that fills only the older counters).</summary>
+    /// <summary>
+    /// Null when the process cannot be opened or Windows does not fill the private working set
+    /// (before 1809, or a Windows look-alike that fills only the older counters).
+    /// </summary>
     public static unsafe long? PrivateWorkingSet(int processId)
     {
         var process = OpenProcess(QueryLimitedInformation, false, (uint)processId);

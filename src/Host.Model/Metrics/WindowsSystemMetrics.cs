@@ -21,7 +21,11 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
         return new MachineCpuTimes(user / TicksPerSecond, (kernel - idle) / TicksPerSecond, idle / TicksPerSecond, 0);
     }
 
-    /// <summary>Each processor's idle time from <c>NtQuerySystemInformation(SystemProcessorPerformanceInformation)</c> (100 ns units), summed over <paramref name="cpus"/>.</summary>
+    /// <summary>
+    /// Each processor's idle time from
+    /// <c>NtQuerySystemInformation(SystemProcessorPerformanceInformation)</c> (100 ns units),
+    /// summed over <paramref name="cpus"/>.
+    /// </summary>
     public double? ReadIdle(IReadOnlyList<int> cpus)
     {
         ArgumentNullException.ThrowIfNull(cpus);

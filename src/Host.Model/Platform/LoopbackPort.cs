@@ -24,7 +24,10 @@ internal static class LoopbackPort
     private static readonly Queue<int> s_order = new();
     private static readonly Lazy<(int Low, int High)> s_ephemeral = new(EphemeralRange);
 
-    /// <summary>A free port that is none of <paramref name="taken"/> and none this process handed out lately: ports chosen but not yet listened on, which the kernel would count as free.</summary>
+    /// <summary>
+    /// A free port that is none of <paramref name="taken"/> and none this process handed out
+    /// lately: ports chosen but not yet listened on, which the kernel would count as free.
+    /// </summary>
     public static int Free(params ReadOnlySpan<int> taken)
     {
         var (low, high) = s_ephemeral.Value;
@@ -44,7 +47,10 @@ internal static class LoopbackPort
         return KernelChosen(taken);
     }
 
-    /// <summary>The system's range for the local end of outgoing connections: Linux's <c>ip_local_port_range</c>; elsewhere the IANA dynamic range, Windows' default.</summary>
+    /// <summary>
+    /// The system's range for the local end of outgoing connections: Linux's
+    /// <c>ip_local_port_range</c>; elsewhere the IANA dynamic range, Windows' default.
+    /// </summary>
     internal static (int Low, int High) EphemeralRange()
     {
         const string file = "/proc/sys/net/ipv4/ip_local_port_range";

@@ -2,7 +2,10 @@ using System.Diagnostics;
 
 namespace Benchmarks.Host.Platform;
 
-/// <summary>What a short-lived tool prints (<c>git rev-parse</c>, <c>tc qdisc show</c>): its standard output, or null when it is missing, fails or outlasts its time.</summary>
+/// <summary>
+/// What a short-lived tool prints (<c>git rev-parse</c>, <c>tc qdisc show</c>): its standard
+/// output, or null when it is missing, fails or outlasts its time.
+/// </summary>
 internal static class ToolOutput
 {
     public static string? Read(string fileName, TimeSpan timeout, params string[] arguments)

@@ -25,7 +25,10 @@ internal sealed class PluginCatalog
     /// <summary>Plugins that could not be loaded, one line each.</summary>
     public IReadOnlyList<string> Problems { get; }
 
-    /// <summary>The plugins shipped beside the executable; a host that runs the command line in another process's folder (a test) points it at the executable's.</summary>
+    /// <summary>
+    /// The plugins shipped beside the executable; a host that runs the command line in another
+    /// process's folder (a test) points it at the executable's.
+    /// </summary>
     public static string BuiltInDirectory { get; set; } = Path.Combine(AppContext.BaseDirectory, "plugins");
 
     public static PluginCatalog Load(IEnumerable<string> extraDirectories)

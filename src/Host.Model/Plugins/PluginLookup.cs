@@ -33,7 +33,10 @@ internal static class PluginLookup
             : server;
     }
 
-    /// <summary>The server <c>run</c> takes unless told: kestrel, or for a scenario it cannot serve sockets, or else the first available server that can.</summary>
+    /// <summary>
+    /// The server <c>run</c> takes unless told: kestrel, or for a scenario it cannot serve sockets,
+    /// or else the first available server that can.
+    /// </summary>
     public static string DefaultServer(PluginCatalog catalog, IScenario scenario)
     {
         var serving = Serving(catalog, scenario).ToList();

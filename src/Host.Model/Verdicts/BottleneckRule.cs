@@ -16,15 +16,19 @@ namespace Benchmarks.Host.Verdicts;
 /// them: <c>machine/server-cpus/idle</c>), the
 /// load again when it shares the server's CPUs and the two kept them at least <see cref="CpuLimit"/>%
 /// busy, the reverse proxy on CPUs of its own (at least <see cref="CpuLimit"/>% busy; checked before the load) or on the
-/// load's CPUs apart from the server's (the two at least <see cref="CpuLimit"/>% busy there: the larger named), the whole machine when the database shares the server's or the load's CPUs (idle under
+/// load's CPUs apart from the server's (the two at least <see cref="CpuLimit"/>% busy there: the
+/// larger named), the whole machine when the database shares the server's or the load's CPUs (idle
+/// under
 /// <see cref="IdleLimit"/>%), the whole machine (shared CPUs, idle under <see cref="IdleLimit"/>%, no load CPU known),
 /// the machine's other work (CPUs apart, none of the above saturated, idle under <see cref="IdleLimit"/>%),
 /// the wire again when no CPU saturated and the link dropped packets (<see cref="DropLimit"/>), HTTP/2's flow control when
 /// no CPU saturated and the load's requests waited for the server's window at least <see cref="FlowControlWaitShare"/>% of
-/// the connections' time (<c>http/flow-control/wait</c>), the database's latency when nothing saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
+/// the connections' time (<c>http/flow-control/wait</c>), the database's latency when nothing
+/// saturated yet at least <see cref="DatabaseWaitShare"/> of a closed
 /// loop's requests in flight sat in a database command (the server's Npgsql meter),
 /// else none of them. Flow control that held requests that long adds itself after any other cause (a CPU
-/// saturated too: on loopback the server spends on smaller batches what the window holds back). A memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
+/// saturated too: on loopback the server spends on smaller batches what the window holds back). A
+/// memory limit that killed or nearly filled adds itself (<see cref="LimitRule"/>), and a steal
 /// time of at least <see cref="StealLimit"/>% adds that the machine was noisy. Every CPU figure is of the time the
 /// hypervisor left (<see cref="CpuPlacement.Busy"/>); at <see cref="StealUnclearLimit"/>% or more the cause drawn from
 /// them is unclear: the steal is the machine's mean and it shifts between CPUs and seconds.
@@ -68,7 +72,10 @@ internal static class BottleneckRule
 
     private const string FlowControlAdvice = "widen the server's HTTP/2 windows (its initial connection and stream windows, and how soon it sends WINDOW_UPDATE) or send smaller request bodies";
 
-    /// <summary>The share of a closed loop's requests in flight that must sit in a database command, with nothing saturated, for the database's latency to be named.</summary>
+    /// <summary>
+    /// The share of a closed loop's requests in flight that must sit in a database command, with
+    /// nothing saturated, for the database's latency to be named.
+    /// </summary>
     public const double DatabaseWaitShare = 0.5;
 
     public const double CpuLimit = 90;
@@ -92,7 +99,10 @@ internal static class BottleneckRule
     /// </summary>
     public const double StealUnclearLimit = 25;
 
-    /// <summary>The share of the server's CPU time one mode needs for the verdict to name it ("the stack" for user, "the kernel"); between, the two alike.</summary>
+    /// <summary>
+    /// The share of the server's CPU time one mode needs for the verdict to name it ("the stack"
+    /// for user, "the kernel"); between, the two alike.
+    /// </summary>
     public const double UserKernelShare = 0.6;
 
     /// <summary>The machine-level cause, then a memory limit and a noisy machine when they apply; none when the run measured no server CPU.</summary>
@@ -343,7 +353,11 @@ internal static class BottleneckRule
             ? (executing, inFlight)
             : null;
 
-    /// <summary>The requests a closed loop keeps in flight: its connections by pipeline depth, by streams over HTTP/2 (a run stores them as its <c>pipeline</c>), or by the TCP load's window; 0 when unknown.</summary>
+    /// <summary>
+    /// The requests a closed loop keeps in flight: its connections by pipeline depth, by streams
+    /// over HTTP/2 (a run stores them as its <c>pipeline</c>), or by the TCP load's window; 0 when
+    /// unknown.
+    /// </summary>
     public static double InFlight(RunDocument document)
     {
         ArgumentNullException.ThrowIfNull(document);

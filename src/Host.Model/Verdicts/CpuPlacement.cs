@@ -22,7 +22,10 @@ internal sealed class CpuPlacement
         Steal = Math.Clamp(document.Measurements.GetValueOrDefault(SystemMeasures.MachineSteal.Name), 0, MaxSteal);
     }
 
-    /// <summary>The steal beyond which the CPUs' own share is taken as this much: a guest left a twentieth of its time has no busy figure worth judging.</summary>
+    /// <summary>
+    /// The steal beyond which the CPUs' own share is taken as this much: a guest left a twentieth
+    /// of its time has no busy figure worth judging.
+    /// </summary>
     private const double MaxSteal = 95;
 
     /// <summary>The value of <c>load-cpus</c> for a load that ran on another machine (a server box judged by its agent): none of this machine's CPUs.</summary>
@@ -56,7 +59,10 @@ internal sealed class CpuPlacement
         return Parse(document.Parameters.GetValueOrDefault(parameter), Cores);
     }
 
-    /// <summary>How busy <paramref name="cpus"/> were, in % of the time they were the guest's, from a process's share of the whole machine's wall time (in %).</summary>
+    /// <summary>
+    /// How busy <paramref name="cpus"/> were, in % of the time they were the guest's, from a
+    /// process's share of the whole machine's wall time (in %).
+    /// </summary>
     public double Busy(double machinePercent, IReadOnlyList<int> cpus)
     {
         ArgumentNullException.ThrowIfNull(cpus);

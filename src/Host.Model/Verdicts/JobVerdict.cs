@@ -22,10 +22,16 @@ internal static class JobVerdict
     /// <summary>The result holding the causes' kinds (<see cref="CauseKinds"/>), comma-separated: the shortest row of crank's table.</summary>
     public const string Kinds = "bound/kinds";
 
-    /// <summary>The result holding the causes as a run document stores them (kind, clause, advice, evidence, certainty): crank keeps it in its <c>--json</c> and leaves it out of its table.</summary>
+    /// <summary>
+    /// The result holding the causes as a run document stores them (kind, clause, advice, evidence,
+    /// certainty): crank keeps it in its <c>--json</c> and leaves it out of its table.
+    /// </summary>
     public const string Causes = "bound/causes";
 
-    /// <summary>The result holding the line's first clause without its figures (<see cref="Crank.CrankText.Brief"/>): the table's row, short enough not to widen it.</summary>
+    /// <summary>
+    /// The result holding the line's first clause without its figures
+    /// (<see cref="Crank.CrankText.Brief"/>): the table's row, short enough not to widen it.
+    /// </summary>
     public const string Brief = "bound/brief";
 
     /// <summary>The row labels in crank's tables.</summary>

@@ -3,10 +3,17 @@ using Benchmarks.Host.Measurements;
 
 namespace Benchmarks.Host.Verdicts;
 
-/// <summary>The verdicts a finished run carries: whether each window was steady (<see cref="SteadinessRule"/>) and what limited it (<see cref="OpenModelRule"/>, <see cref="BottleneckRule"/>, and inside a .NET server <see cref="RuntimeRule"/>).</summary>
+/// <summary>
+/// The verdicts a finished run carries: whether each window was steady
+/// (<see cref="SteadinessRule"/>) and what limited it (<see cref="OpenModelRule"/>,
+/// <see cref="BottleneckRule"/>, and inside a .NET server <see cref="RuntimeRule"/>).
+/// </summary>
 internal static class RunVerdicts
 {
-    /// <summary>Whether the window was steady, and what limited the run: its causes (<see cref="RunDocument.Causes"/>) and their line (<see cref="RunDocument.Bottleneck"/>).</summary>
+    /// <summary>
+    /// Whether the window was steady, and what limited the run: its causes
+    /// (<see cref="RunDocument.Causes"/>) and their line (<see cref="RunDocument.Bottleneck"/>).
+    /// </summary>
     public static void Judge(RunDocument document)
     {
         // Each iteration's window is judged on its own (iterations differ by the machine's noise, not by a trend); the first unsteady one is the run's.
@@ -52,7 +59,10 @@ internal static class RunVerdicts
         return causes;
     }
 
-    /// <summary>The highest median of <see cref="DefaultLoad.SteadySeconds"/> consecutive seconds, as the warm-up judges its level; null when it had fewer.</summary>
+    /// <summary>
+    /// The highest median of <see cref="DefaultLoad.SteadySeconds"/> consecutive seconds, as the
+    /// warm-up judges its level; null when it had fewer.
+    /// </summary>
     private static double? BestLevel(List<double> warmup)
     {
         var n = Benchmarks.Load.DefaultLoad.SteadySeconds;

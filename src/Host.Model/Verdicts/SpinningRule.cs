@@ -17,7 +17,10 @@ namespace Benchmarks.Host.Verdicts;
 /// </summary>
 internal static class SpinningRule
 {
-    /// <summary>The share of an open model's requests the server may have held back (sent late for want of a connection) and still be judged not queueing.</summary>
+    /// <summary>
+    /// The share of an open model's requests the server may have held back (sent late for want of a
+    /// connection) and still be judged not queueing.
+    /// </summary>
     public const double QueuedShare = 0.01;
 
     /// <summary>

@@ -23,7 +23,10 @@ internal static class SteadinessRule
     /// <summary>0.5% of one core over <see cref="JitQuietSeconds"/>: a stray late compilation, not a tier-up under way.</summary>
     public const double JitQuietMilliseconds = 25;
 
-    /// <summary>A second below this share of the window's upper quartile is a stall (the quartile, not the median, so that a stall of half the window still shows).</summary>
+    /// <summary>
+    /// A second below this share of the window's upper quartile is a stall (the quartile, not the
+    /// median, so that a stall of half the window still shows).
+    /// </summary>
     public const double StallShare = 0.1;
 
     public static WindowCheck Check(string series, IReadOnlyList<double> perSecond)

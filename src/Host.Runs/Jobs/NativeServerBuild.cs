@@ -21,13 +21,19 @@ namespace Benchmarks.Host.Jobs;
 /// </summary>
 internal static class NativeServerBuild
 {
-    /// <summary>The entry of the generated program (Benchmarks.Host.Serve.dll, an assembly without an entry point of its own): <c>serve</c> alone, with the plugins it is given.</summary>
+    /// <summary>
+    /// The entry of the generated program (Benchmarks.Host.Serve.dll, an assembly without an entry
+    /// point of its own): <c>serve</c> alone, with the plugins it is given.
+    /// </summary>
     public const string EntryType = "Benchmarks.Host.Commands.NativeServer";
 
     /// <summary>The generated program's name.</summary>
     public const string ProgramName = "benchmarks-server";
 
-    /// <summary>The programs kept per machine type: a new publish removes the oldest beyond these (each is some 30 MB; a rebuilt host makes new ones).</summary>
+    /// <summary>
+    /// The programs kept per machine type: a new publish removes the oldest beyond these (each is
+    /// some 30 MB; a rebuilt host makes new ones).
+    /// </summary>
     public const int Kept = 8;
 
     /// <summary>The longest a publish may take (the NativeAOT compiler, on a small machine, takes minutes for Kestrel).</summary>
@@ -39,7 +45,10 @@ internal static class NativeServerBuild
         ? Path.GetFullPath(folder)
         : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create), "benchmarks", "native");
 
-    /// <summary>The executable for <paramref name="plan"/>, published on first use; a publish that fails throws <see cref="InvalidOperationException"/> with one line.</summary>
+    /// <summary>
+    /// The executable for <paramref name="plan"/>, published on first use; a publish that fails
+    /// throws <see cref="InvalidOperationException"/> with one line.
+    /// </summary>
     public static async Task<NativeServerProgram> EnsureAsync(NativeServerPlan plan, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
@@ -213,7 +222,10 @@ internal static class NativeServerBuild
         return ProgramFolders(scenarioAssembly, serverAssembly).Sum(RunFilesBytes);
     }
 
-    /// <summary>The folders a server of the two plugins runs from: this program's, then the scenario's and the server model's plugin folders, each once.</summary>
+    /// <summary>
+    /// The folders a server of the two plugins runs from: this program's, then the scenario's and
+    /// the server model's plugin folders, each once.
+    /// </summary>
     private static IEnumerable<string> ProgramFolders(string scenarioAssembly, string serverAssembly) =>
         new[] { AppContext.BaseDirectory, Path.GetDirectoryName(scenarioAssembly)!, Path.GetDirectoryName(serverAssembly)! }
             .Select(f => Path.GetFullPath(f).TrimEnd(Path.DirectorySeparatorChar)).Distinct(StringComparer.Ordinal);

@@ -82,7 +82,10 @@ internal sealed record RuntimeConfiguration(IReadOnlyDictionary<string, string> 
     private static string? Text(IReadOnlyDictionary<string, object> gc, string name) =>
         gc.TryGetValue(name, out var value) ? Convert.ToString(value, CultureInfo.InvariantCulture) : null;
 
-    /// <summary>Whether <paramref name="assembly"/>'s file holds precompiled (ReadyToRun) code: a managed native header, which crossgen2 writes and compilers of IL do not.</summary>
+    /// <summary>
+    /// Whether <paramref name="assembly"/>'s file holds precompiled (ReadyToRun) code: a managed
+    /// native header, which crossgen2 writes and compilers of IL do not.
+    /// </summary>
     private static bool CarriesReadyToRunCode(Assembly? assembly)
     {
         if (assembly is null || assembly.Location is not { Length: > 0 } file)
@@ -102,7 +105,10 @@ internal sealed record RuntimeConfiguration(IReadOnlyDictionary<string, string> 
         }
     }
 
-    /// <summary>A runtime knob as given: <c>DOTNET_name</c> (or the older <c>COMPlus_name</c>), else the runtimeconfig's property; null when neither says.</summary>
+    /// <summary>
+    /// A runtime knob as given: <c>DOTNET_name</c> (or the older <c>COMPlus_name</c>), else the
+    /// runtimeconfig's property; null when neither says.
+    /// </summary>
     private static string? Given(string knob, string? property)
     {
         var text = Environment.GetEnvironmentVariable("DOTNET_" + knob) ?? Environment.GetEnvironmentVariable("COMPlus_" + knob);

@@ -42,7 +42,10 @@ internal static partial class RuntimePatch
             : null;
     }
 
-    /// <summary>The installation of <paramref name="version"/>, fetched and laid out on first use; a version that cannot be had throws <see cref="InvalidOperationException"/> with one line.</summary>
+    /// <summary>
+    /// The installation of <paramref name="version"/>, fetched and laid out on first use; a version
+    /// that cannot be had throws <see cref="InvalidOperationException"/> with one line.
+    /// </summary>
     public static async Task<string> EnsureAsync(string version, CancellationToken cancellationToken)
     {
         var root = Path.Combine(CacheRoot, RuntimeInformation.RuntimeIdentifier, version);
@@ -135,7 +138,11 @@ internal static partial class RuntimePatch
         }
     }
 
-    /// <summary>The .NET installation this process runs from (<c>…/shared/Microsoft.NETCore.App/V/</c> is three folders below it): its muxer is a file to copy, where <see cref="DotnetMuxer"/> may be a name on the PATH.</summary>
+    /// <summary>
+    /// The .NET installation this process runs from (<c>…/shared/Microsoft.NETCore.App/V/</c> is
+    /// three folders below it): its muxer is a file to copy, where <see cref="DotnetMuxer"/> may be
+    /// a name on the PATH.
+    /// </summary>
     private static string MachineRoot() => Path.GetFullPath(Path.Combine(RuntimeEnvironment.GetRuntimeDirectory(), "..", "..", ".."));
 
     private static string Shorten(string line, string work) => line.Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal).Replace(work, "", StringComparison.Ordinal);

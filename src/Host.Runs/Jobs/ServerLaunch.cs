@@ -26,7 +26,11 @@ internal sealed record ServerLaunch(string Scenario, string Server, Uri Url)
     /// <summary>A .NET installation of its own to run the server on (<see cref="RuntimePatch"/>); null: this program's runtime.</summary>
     public string? DotnetRoot { get; init; }
 
-    /// <summary>A published server program to start instead of this program's <c>serve</c> (<see cref="NativeServerBuild"/>): an executable, or an assembly (<c>.dll</c>) the machine's <c>dotnet</c> starts; null: this program.</summary>
+    /// <summary>
+    /// A published server program to start instead of this program's <c>serve</c>
+    /// (<see cref="NativeServerBuild"/>): an executable, or an assembly (<c>.dll</c>) the machine's
+    /// <c>dotnet</c> starts; null: this program.
+    /// </summary>
     public string? Program { get; init; }
 
     /// <summary>Ask the server for its once-a-second <see cref="RuntimeActivity"/> lines.</summary>

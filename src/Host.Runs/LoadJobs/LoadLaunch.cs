@@ -24,10 +24,16 @@ internal sealed record LoadLaunch(string Scenario, HttpLoadOptions Load)
         return string.Create(CultureInfo.InvariantCulture, $"{load} loading {options.Url} with {options.Connections} connections, {shape}{rate}");
     }
 
-    /// <summary>The settings every built-in load takes the same way: connections, threads, the window's phases, the timeout, and the open model's rate when there is one.</summary>
+    /// <summary>
+    /// The settings every built-in load takes the same way: connections, threads, the window's
+    /// phases, the timeout, and the open model's rate when there is one.
+    /// </summary>
     public IReadOnlyList<string> LoadArguments() => [.. LoadParameters.All.Where(p => p.EveryLoad).SelectMany(p => p.Arguments(Load))];
 
-    /// <summary>The settings only the HTTP load takes (<see cref="LoadParameter.EveryLoad"/> false): depth, adaptive warm-up, headers, keep-alive, TLS resumption.</summary>
+    /// <summary>
+    /// The settings only the HTTP load takes (<see cref="LoadParameter.EveryLoad"/> false): depth,
+    /// adaptive warm-up, headers, keep-alive, TLS resumption.
+    /// </summary>
     public IReadOnlyList<string> HttpArguments() => [.. LoadParameters.All.Where(p => !p.EveryLoad).SelectMany(p => p.Arguments(Load))];
 
     /// <summary>The scenario the load checks its answers by (and, over TCP, speaks the protocol of), and the plugin folders to find it in.</summary>

@@ -17,7 +17,8 @@ internal abstract class LoadParameter
     private Option? _prototype;
 
     /// <param name="name">The option without its dashes, and the document's parameter.</param>
-    /// <param name="written">The values a run writes for its load child so that the child loads with these options (none where the child's default is the value).</param>
+    /// <param name="written">The values a run writes for its load child so that the child loads
+    /// with these options (none where the child's default is the value).</param>
     /// <param name="parameter">The document's parameter for these options; null: it is not one.</param>
     private protected LoadParameter(string name, Func<HttpLoadOptions, IEnumerable<string>> written, Func<HttpLoadOptions, string?>? parameter)
     {

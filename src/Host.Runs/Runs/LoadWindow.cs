@@ -12,7 +12,10 @@ internal sealed class LoadWindow(RunSession session)
 {
     private readonly RunSession _session = session;
 
-    /// <summary>One measured window: a load process, sampled each second; its measurements and samples go into <paramref name="iteration"/> as they come.</summary>
+    /// <summary>
+    /// One measured window: a load process, sampled each second; its measurements and samples go
+    /// into <paramref name="iteration"/> as they come.
+    /// </summary>
     public async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
     {
         var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);

@@ -93,7 +93,10 @@ internal sealed class RateSearch(double start)
         return true;
     }
 
-    /// <summary>Just above what a step that fell short achieved (and above the best met rate): the rate that decides whether the server does better; infinite without one.</summary>
+    /// <summary>
+    /// Just above what a step that fell short achieved (and above the best met rate): the rate that
+    /// decides whether the server does better; infinite without one.
+    /// </summary>
     private double Ceiling(double best) =>
         double.IsFinite(_shortAchieved) ? RoundDown(Math.Max(_shortAchieved, best) * (1 + Precision), 3) : double.PositiveInfinity;
 

@@ -6,7 +6,10 @@ using Benchmarks.Host.Platform;
 
 namespace Benchmarks.Host.Runs;
 
-/// <summary>A run's document before anything is measured: what was asked, on what machine, and every measurement's metadata; failed until the run succeeds.</summary>
+/// <summary>
+/// A run's document before anything is measured: what was asked, on what machine, and every
+/// measurement's metadata; failed until the run succeeds.
+/// </summary>
 internal static class RunDocumentStart
 {
     public static RunDocument For(RunRequest request)

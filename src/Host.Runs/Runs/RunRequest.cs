@@ -23,7 +23,10 @@ internal sealed record RunRequest
     /// <summary>The key of the certificate made at the server's start (<c>--certificate-key</c>).</summary>
     public string CertificateKey { get; init; } = "rsa2048";
 
-    /// <summary>The server runtime's settings (<see cref="RuntimeSettings"/>: name to value), each a parameter of the run and checked against what the server reports.</summary>
+    /// <summary>
+    /// The server runtime's settings (<see cref="RuntimeSettings"/>: name to value), each a
+    /// parameter of the run and checked against what the server reports.
+    /// </summary>
     public IReadOnlyDictionary<string, string> Runtime { get; init; } = new Dictionary<string, string>();
 
     /// <summary>The runtime patch the server runs on (<see cref="Jobs.RuntimePatch"/>); null: this program's own.</summary>
@@ -32,7 +35,10 @@ internal sealed record RunRequest
     /// <summary>How the server program is built as asked (<c>--publish</c>: a parameter of the run); null: not asked.</summary>
     public string? Publish { get; init; }
 
-    /// <summary>The bytes a JIT server runs from (<c>--publish jit</c>: <see cref="Jobs.NativeServerBuild.JitBytes"/>); null: not asked, or a published server.</summary>
+    /// <summary>
+    /// The bytes a JIT server runs from (<c>--publish jit</c>:
+    /// <see cref="Jobs.NativeServerBuild.JitBytes"/>); null: not asked, or a published server.
+    /// </summary>
     public long? JitBytes { get; init; }
 
     /// <summary>The server program to publish and run (<c>--publish aot|r2r</c>); null: the server is this program's <c>serve</c>.</summary>
@@ -89,7 +95,10 @@ internal sealed record RunRequest
     /// <summary>Measured windows on one server process; the first one warms up.</summary>
     public int Iterations { get; init; } = 1;
 
-    /// <summary>Only the server's start, this many times (<c>--startup N</c>): each fresh start measured to its first response, no load; 0: a load run.</summary>
+    /// <summary>
+    /// Only the server's start, this many times (<c>--startup N</c>): each fresh start measured to
+    /// its first response, no load; 0: a load run.
+    /// </summary>
     public int Startup { get; init; }
 
     /// <summary>A fresh server for each iteration, each warmed up: the spread then includes start-up and JIT variance.</summary>
@@ -107,7 +116,11 @@ internal sealed record RunRequest
     /// <summary>How long to trace the server from the first window's start (<c>--trace</c>); null: no trace.</summary>
     public TimeSpan? Trace { get; init; }
 
-    /// <summary>What records <see cref="Trace"/>: <see cref="Documents.RunTrace.EventPipe"/> (managed stacks, every OS) or <see cref="Documents.RunTrace.Perf"/> (Linux perf: every frame, kernel and native included).</summary>
+    /// <summary>
+    /// What records <see cref="Trace"/>: <see cref="Documents.RunTrace.EventPipe"/> (managed
+    /// stacks, every OS) or <see cref="Documents.RunTrace.Perf"/> (Linux perf: every frame, kernel
+    /// and native included).
+    /// </summary>
     public string Profiler { get; init; } = Documents.RunTrace.EventPipe;
 
     /// <summary>Read the server's runtime counters over EventPipe each second (a .NET server).</summary>

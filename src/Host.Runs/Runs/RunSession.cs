@@ -40,7 +40,11 @@ internal sealed class RunSession(IRunObserver observer, ISystemMetrics metrics, 
     /// <summary>How the running server started (<see cref="ServerStartup"/>): set by each fresh start, taken into the iteration it starts.</summary>
     public SortedDictionary<string, double>? Startup { get; set; }
 
-    /// <summary>The bytes the server program runs from when its build was chosen (<c>--publish</c>): a published program's folder (NativeAOT or ReadyToRun), or this program's assemblies and the two plugins'; null: not asked.</summary>
+    /// <summary>
+    /// The bytes the server program runs from when its build was chosen (<c>--publish</c>): a
+    /// published program's folder (NativeAOT or ReadyToRun), or this program's assemblies and the
+    /// two plugins'; null: not asked.
+    /// </summary>
     public long? PublishedBytes { get; set; }
 
     /// <summary>The published server program the run has named in a note: each restart starts it again, and it is named once.</summary>

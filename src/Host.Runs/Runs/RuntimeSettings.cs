@@ -14,7 +14,10 @@ internal static class RuntimeSettings
     /// <summary>The option and the document's parameter naming the server's runtime patch (<see cref="Jobs.RuntimePatch"/>).</summary>
     public const string VersionName = "runtime-version";
 
-    /// <summary>The option and the document's parameter naming how the server program is built (<c>--publish jit|r2r|aot</c>, <see cref="Jobs.NativeServerBuild"/>).</summary>
+    /// <summary>
+    /// The option and the document's parameter naming how the server program is built (<c>--publish
+    /// jit|r2r|aot</c>, <see cref="Jobs.NativeServerBuild"/>).
+    /// </summary>
     public const string PublishName = "publish";
 
     /// <summary>
@@ -48,7 +51,10 @@ internal static class RuntimeSettings
             _ => ("gc", "workstation"),
         });
 
-    /// <summary>Server GC's heaps (and GC threads); the runtime takes at most one per CPU the process may use, and workstation GC has one whatever is asked.</summary>
+    /// <summary>
+    /// Server GC's heaps (and GC threads); the runtime takes at most one per CPU the process may
+    /// use, and workstation GC has one whatever is asked.
+    /// </summary>
     public static RuntimeSetting GcHeapCount { get; } = new(
         "gc-heap-count",
         "Server GC's heap count (and GC threads), such as 2; at most one per CPU the server may use (default: one per CPU; DATAS: as the load needs). Workstation GC has one heap whatever is asked.",

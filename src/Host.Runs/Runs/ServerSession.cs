@@ -8,14 +8,18 @@ using Benchmarks.Host.Verify;
 
 namespace Benchmarks.Host.Runs;
 
-/// <summary>A run's server: started on its CPUs, waited for until ready, checked the first time, and warmed up when the load warms up in a job of its own.</summary>
+/// <summary>
+/// A run's server: started on its CPUs, waited for until ready, checked the first time, and warmed
+/// up when the load warms up in a job of its own.
+/// </summary>
 internal sealed class ServerSession(RunSession session)
 {
     private readonly RunSession _session = session;
     private static int s_limits;
 
     /// <summary>Starts the server, waits until it is ready, checks it (the first time) and warms it up when the load warms up in a job of its own.</summary>
-    /// <param name="warmUp">Warm it up with the load's warm-up job (when the load has one); false: started, checked and measured only (<c>run --startup</c>).</param>
+    /// <param name="warmUp">Warm it up with the load's warm-up job (when the load has one); false:
+    /// started, checked and measured only (<c>run --startup</c>).</param>
     public async Task<JobProcess> StartAsync(RunRequest request, string workDirectory, bool verify, CancellationToken cancellationToken, bool warmUp = true)
     {
         var warmth = new ServerWarmth();
@@ -246,7 +250,8 @@ internal sealed class ServerSession(RunSession session)
     }
 
     /// <summary>
-    /// Opens the counter session out of process (the runtime's counters, and Kestrel's meter where the server has it), as dotnet-counters reads them, four reports a second (a second's
+    /// Opens the counter session out of process (the runtime's counters, and Kestrel's meter where
+    /// the server has it), as dotnet-counters reads them, four reports a second (a second's
     /// sample then counts its own increments to within a quarter of a second); a server that is not .NET, or has no
     /// diagnostics port, has none, and the reason is kept to be said.
     /// </summary>

@@ -46,7 +46,11 @@ internal sealed class ServerWarmth
         }
     }
 
-    /// <summary>What the server's runtime saw of its CPUs and memory (<see cref="RuntimeActivity.Processors"/>, <see cref="RuntimeActivity.MemoryLimitBytes"/>) in its last report; -1 when unknown.</summary>
+    /// <summary>
+    /// What the server's runtime saw of its CPUs and memory
+    /// (<see cref="RuntimeActivity.Processors"/>, <see cref="RuntimeActivity.MemoryLimitBytes"/>)
+    /// in its last report; -1 when unknown.
+    /// </summary>
     public (int Processors, long MemoryLimitBytes) Seen
     {
         get

@@ -30,7 +30,10 @@ internal static class WindowText
         }) + jit + fell;
     }
 
-    /// <summary>What to do about a window that drifted: warm up longer when the server's JIT was still compiling as it began; when it was quiet, the drift was not the warm-up's.</summary>
+    /// <summary>
+    /// What to do about a window that drifted: warm up longer when the server's JIT was still
+    /// compiling as it began; when it was quiet, the drift was not the warm-up's.
+    /// </summary>
     private static string Advice(WindowCheck window) => window.JitMilliseconds switch
     {
         null => "warm up longer (--warmup) or repeat the run",

@@ -67,7 +67,10 @@ internal static class GrpcChecks
     private static VerifyCheck Check(string name, bool passed, string detail) => new(name, passed, passed ? "" : detail);
 
     /// <param name="firstMessage">A server stream: read its first message, then cancel it; its grpc-status is then "0" when that message came whole.</param>
-    /// <summary>A gRPC call as .NET's HTTP/2 client sends it: a POST of the framed message with gRPC's request headers (<see cref="GrpcCall.Headers"/>), over HTTP/2 only.</summary>
+    /// <summary>
+    /// A gRPC call as .NET's HTTP/2 client sends it: a POST of the framed message with gRPC's
+    /// request headers (<see cref="GrpcCall.Headers"/>), over HTTP/2 only.
+    /// </summary>
     public static HttpRequestMessage Request(Uri url, byte[] framed)
     {
         var request = new HttpRequestMessage(HttpMethod.Post, url) { Content = new ByteArrayContent(framed), Version = HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionExact };

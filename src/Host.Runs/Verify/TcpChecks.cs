@@ -98,7 +98,10 @@ internal static class TcpChecks
         return checks;
     }
 
-    /// <summary>Reads the answers to requests <paramref name="first"/> on, <paramref name="count"/> at most, until one is wrong, the server closes or 3 s pass.</summary>
+    /// <summary>
+    /// Reads the answers to requests <paramref name="first"/> on, <paramref name="count"/> at most,
+    /// until one is wrong, the server closes or 3 s pass.
+    /// </summary>
     private static async Task<(int Answered, string Detail)> AnswersAsync(Socket socket, ITcpExchange client, long first, int count, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);

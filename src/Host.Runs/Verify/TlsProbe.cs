@@ -22,7 +22,10 @@ internal static class TlsProbe
         }
     }
 
-    /// <summary>The client options: SNI for <paramref name="host"/>, ALPN, and any certificate accepted (the checks are of the server's answers, not of a trust chain).</summary>
+    /// <summary>
+    /// The client options: SNI for <paramref name="host"/>, ALPN, and any certificate accepted (the
+    /// checks are of the server's answers, not of a trust chain).
+    /// </summary>
     public static SslClientAuthenticationOptions Options(string host, List<SslApplicationProtocol> protocols) => new()
     {
         TargetHost = host,

@@ -22,7 +22,9 @@ internal static partial class Verifier
     /// <param name="server">Where it listens.</param>
     /// <param name="cancellationToken">Ends the checks.</param>
     /// <param name="database">A database scenario's connection string, for the database-side checks; null leaves them out.</param>
-    /// <param name="wire">How HTTP travels to the server: over TLS the checks go through a TLS connection and the handshake is checked; h2 and h2c add each route over HTTP/2 (and h2c, which speaks nothing else, only that).</param>
+    /// <param name="wire">How HTTP travels to the server: over TLS the checks go through a TLS
+    /// connection and the handshake is checked; h2 and h2c add each route over HTTP/2 (and h2c,
+    /// which speaks nothing else, only that).</param>
     public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken, string? database = null, HttpWire? wire = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);

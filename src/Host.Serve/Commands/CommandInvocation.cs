@@ -3,7 +3,10 @@ using Benchmarks.Host.Cli;
 
 namespace Benchmarks.Host.Commands;
 
-/// <summary>How a command tree is run, by the host and by a published server alike: parse errors in one line each and exit code 2, signals left to the commands.</summary>
+/// <summary>
+/// How a command tree is run, by the host and by a published server alike: parse errors in one line
+/// each and exit code 2, signals left to the commands.
+/// </summary>
 internal static class CommandInvocation
 {
     public static async Task<int> InvokeAsync(RootCommand root, string[] args, CliConsole console, CancellationToken cancellationToken)

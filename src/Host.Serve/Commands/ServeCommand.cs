@@ -12,7 +12,9 @@ internal static class ServeCommand
     /// <summary>The line crank and <c>benchmarks run</c> wait for.</summary>
     public const string ReadyText = ServerJob.ReadyText;
 
-    /// <param name="catalog">The plugins, from the <c>--plugins</c> folders: <see cref="PluginCatalog.Load"/>, or those compiled into a published server (<see cref="NativeServer"/>).</param>
+    /// <param name="catalog">The plugins, from the <c>--plugins</c> folders:
+    /// <see cref="PluginCatalog.Load"/>, or those compiled into a published server
+    /// (<see cref="NativeServer"/>).</param>
     /// <param name="published">
     /// How <c>--publish aot|r2r</c> serves: the host publishes the pair's program and runs it as its
     /// child (the way to a published server from a crank job). Null in a published server, which has

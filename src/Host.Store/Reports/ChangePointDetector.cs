@@ -154,7 +154,11 @@ internal static class ChangePointDetector
         return left * right / n * ((2 * cross / (left * right)) - (2 * withinLeft / ((double)left * left)) - (2 * withinRight / (right * right)));
     }
 
-    /// <summary>The split of <paramref name="x"/> with the largest energy statistic q̂ (each side at least <paramref name="minSegment"/> long), in O(n²): each value moved from the right side to the left updates the three distance sums.</summary>
+    /// <summary>
+    /// The split of <paramref name="x"/> with the largest energy statistic q̂ (each side at least
+    /// <paramref name="minSegment"/> long), in O(n²): each value moved from the right side to the
+    /// left updates the three distance sums.
+    /// </summary>
     internal static (int Split, double Energy) BestSplit(ReadOnlySpan<double> x, int minSegment)
     {
         var n = x.Length;
@@ -250,7 +254,10 @@ internal static class ChangePointDetector
         return points;
     }
 
-    /// <summary>Each change paired with the first later one that went the other way and brought the series back to within the smallest reported step of where it was.</summary>
+    /// <summary>
+    /// Each change paired with the first later one that went the other way and brought the series
+    /// back to within the smallest reported step of where it was.
+    /// </summary>
     private static List<ChangePoint> Recoveries(List<ChangePoint> points, double minChange)
     {
         for (var k = 0; k < points.Count; k++)
@@ -268,7 +275,11 @@ internal static class ChangePointDetector
         return points;
     }
 
-    /// <summary>The energy distance's |x − y|^α with α = 1, the method's usual choice: a squared distance (α = 2) would test means alone, and weigh an outlier by its square (measured: no more steps found).</summary>
+    /// <summary>
+    /// The energy distance's |x − y|^α with α = 1, the method's usual choice: a squared distance (α
+    /// = 2) would test means alone, and weigh an outlier by its square (measured: no more steps
+    /// found).
+    /// </summary>
     private static double Distance(double a, double b) => Math.Abs(a - b);
 
     private static double Step(double before, double after) => before == 0 ? (after == 0 ? 0 : double.PositiveInfinity) : Math.Abs(after - before) / Math.Abs(before);

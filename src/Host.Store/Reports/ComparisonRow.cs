@@ -14,7 +14,10 @@ internal sealed record ComparisonRow(
     ComparisonVerdict Verdict,
     string Note)
 {
-    /// <summary>The Hodges–Lehmann confidence interval of the change, %: of the ratio where both sides are positive, else of the shift over the baseline median (NaN when not available).</summary>
+    /// <summary>
+    /// The Hodges–Lehmann confidence interval of the change, %: of the ratio where both sides are
+    /// positive, else of the shift over the baseline median (NaN when not available).
+    /// </summary>
     public double ChangeLow { get; init; } = double.NaN;
 
     /// <inheritdoc cref="ChangeLow"/>

@@ -281,7 +281,10 @@ internal static class HtmlReport
         return Close(html);
     }
 
-    /// <summary>The page's answer in words: which cell was highest on the rate and which lowest, by how much (each cell the mean of its succeeded runs).</summary>
+    /// <summary>
+    /// The page's answer in words: which cell was highest on the rate and which lowest, by how much
+    /// (each cell the mean of its succeeded runs).
+    /// </summary>
     private static string? Extremes(IReadOnlyList<RunDocument> runs, IReadOnlyList<MatrixAxis> axes, string? rate)
     {
         if (rate is null)

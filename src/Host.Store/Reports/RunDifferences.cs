@@ -49,7 +49,10 @@ internal static class RunDifferences
         return lines;
     }
 
-    /// <summary>Only what makes the two runs different series (<see cref="LoadShape"/>): the load, the settings that define a series, the machine. Empty when they are one series.</summary>
+    /// <summary>
+    /// Only what makes the two runs different series (<see cref="LoadShape"/>): the load, the
+    /// settings that define a series, the machine. Empty when they are one series.
+    /// </summary>
     public static IReadOnlyList<string> InSeries(RunDocument before, RunDocument after)
     {
         ArgumentNullException.ThrowIfNull(before);

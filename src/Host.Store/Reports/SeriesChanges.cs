@@ -16,7 +16,10 @@ internal static class SeriesChanges
         StartupMeasures.FirstResponse.Name, SystemMeasures.WorkingSet.Name,
     ];
 
-    /// <summary>Every measurement a series may follow by default (the headline and tail latency of every protocol, and the costs): what a store reads of each run.</summary>
+    /// <summary>
+    /// Every measurement a series may follow by default (the headline and tail latency of every
+    /// protocol, and the costs): what a store reads of each run.
+    /// </summary>
     public static IReadOnlySet<string> Candidates { get; } = MeasurementCatalog.All
         .Where(m => m.Role is MeasurementRole.Headline or MeasurementRole.TailLatency).Select(m => m.Name)
         .Concat(s_costs).ToHashSet(StringComparer.Ordinal);
@@ -32,7 +35,10 @@ internal static class SeriesChanges
             .Distinct(StringComparer.Ordinal)];
     }
 
-    /// <summary>The runs of the series that report <paramref name="name"/> and computed it as the latest of them does (one meaning per series), oldest first.</summary>
+    /// <summary>
+    /// The runs of the series that report <paramref name="name"/> and computed it as the latest of
+    /// them does (one meaning per series), oldest first.
+    /// </summary>
     public static IReadOnlyList<Documents.RunDocument> Having(Series series, string name)
     {
         ArgumentNullException.ThrowIfNull(series);

@@ -166,7 +166,11 @@ internal static class SvgChart
     }
 
     /// <summary>The legend under the chart, an entry after another, onto a new line (the chart growing) when the width is used up.</summary>
-    /// <summary>A chart whose value axis is logarithmic from 10^<paramref name="low"/> to 10^<paramref name="high"/>, ticked at 1, 2 and 5 of each decade (each decade alone past three).</summary>
+    /// <summary>
+    /// A chart whose value axis is logarithmic from 10^<paramref name="low"/> to
+    /// 10^<paramref name="high"/>, ticked at 1, 2 and 5 of each decade (each decade alone past
+    /// three).
+    /// </summary>
     private static StringBuilder OpenLog(string title, string unit, double low, double high)
     {
         var svg = new StringBuilder();

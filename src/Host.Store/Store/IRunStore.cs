@@ -21,6 +21,10 @@ internal interface IRunStore
     /// <summary>Runs matching the query, oldest first, and the stored items that could not be read.</summary>
     Task<RunQueryResult> QueryAsync(RunQuery query, CancellationToken cancellationToken);
 
-    /// <summary>Runs matching the query, oldest first, as a series reads them (<see cref="RunDocument.ForSeries"/>): only the named measurements, no samples or dependencies.</summary>
+    /// <summary>
+    /// Runs matching the query, oldest first, as a series reads them
+    /// (<see cref="RunDocument.ForSeries"/>): only the named measurements, no samples or
+    /// dependencies.
+    /// </summary>
     Task<RunQueryResult> QuerySeriesAsync(RunQuery query, IReadOnlySet<string> measurements, CancellationToken cancellationToken);
 }

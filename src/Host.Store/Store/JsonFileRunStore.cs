@@ -119,7 +119,10 @@ internal sealed class JsonFileRunStore : IRunStore
         return new RunQueryResult([.. runs.OrderBy(r => r.StartedAt).ThenBy(r => r.Id, StringComparer.Ordinal)], unreadable);
     }
 
-    /// <summary>Reads one document; throws <see cref="JsonException"/>, <see cref="IOException"/> or <see cref="InvalidDataException"/> (parts missing) with the cause.</summary>
+    /// <summary>
+    /// Reads one document; throws <see cref="JsonException"/>, <see cref="IOException"/> or
+    /// <see cref="InvalidDataException"/> (parts missing) with the cause.
+    /// </summary>
     public static RunDocument Load(string path)
     {
         // A file too large to be a run document (a stray dump, a sparse file) is refused before it is read into memory.

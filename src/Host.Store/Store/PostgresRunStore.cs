@@ -214,7 +214,11 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         return GuardAsync(() => QueryCoreAsync(query, View, command => command.Parameters.Add(new() { Value = measurements.ToArray() }), cancellationToken));
     }
 
-    /// <summary>The runs the query matches, oldest first, each read from the SQL expression <paramref name="select"/> over <c>runs r</c>; <paramref name="first"/> adds the parameters it names before the filters'.</summary>
+    /// <summary>
+    /// The runs the query matches, oldest first, each read from the SQL expression
+    /// <paramref name="select"/> over <c>runs r</c>; <paramref name="first"/> adds the parameters
+    /// it names before the filters'.
+    /// </summary>
     private async Task<RunQueryResult> QueryCoreAsync(RunQuery query, string select, Action<NpgsqlCommand> first, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(query);

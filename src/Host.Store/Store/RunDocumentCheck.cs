@@ -20,7 +20,10 @@ internal static class RunDocumentCheck
 
     private static bool Plausible(double value) => double.IsFinite(value) && Math.Abs(value) <= MaxMagnitude;
 
-    /// <summary>Throws <see cref="InvalidDataException"/> naming the first missing part, a schema this version does not read, or an implausible value.</summary>
+    /// <summary>
+    /// Throws <see cref="InvalidDataException"/> naming the first missing part, a schema this
+    /// version does not read, or an implausible value.
+    /// </summary>
     public static RunDocument Valid(RunDocument? document)
     {
         if (document is null)

@@ -5,7 +5,10 @@ using Benchmarks.Host.Plugins;
 
 namespace Benchmarks.Host.Commands;
 
-/// <summary><c>benchmarks scenarios</c> and <c>benchmarks servers</c>: what the plugin folders hold; <c>benchmarks measurements</c>: what a run can report.</summary>
+/// <summary>
+/// <c>benchmarks scenarios</c> and <c>benchmarks servers</c>: what the plugin folders hold;
+/// <c>benchmarks measurements</c>: what a run can report.
+/// </summary>
 internal static class ListCommands
 {
     public static Command Scenarios(CliConsole console)

@@ -3,7 +3,10 @@ using Benchmarks.Host.LoadJobs;
 
 namespace Benchmarks.Host.Commands;
 
-/// <summary>The load settings <c>load</c> and <c>run</c> share (<see cref="LoadParameters"/>), as one command's options; unset values fall back to the scenario's defaults.</summary>
+/// <summary>
+/// The load settings <c>load</c> and <c>run</c> share (<see cref="LoadParameters"/>), as one
+/// command's options; unset values fall back to the scenario's defaults.
+/// </summary>
 internal sealed class LoadOptionSet
 {
     private readonly (LoadParameter Parameter, Option Option)[] _options = [.. LoadParameters.All.Select(p => (p, p.CreateOption()))];

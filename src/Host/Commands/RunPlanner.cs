@@ -23,7 +23,10 @@ namespace Benchmarks.Host.Commands;
 internal static class RunPlanner
 {
 
-    /// <summary>The request <paramref name="choices"/> ask for; listen ports are chosen free on 127.0.0.1 now (a <see cref="System.Net.Sockets.SocketException"/> when there is none).</summary>
+    /// <summary>
+    /// The request <paramref name="choices"/> ask for; listen ports are chosen free on 127.0.0.1
+    /// now (a <see cref="System.Net.Sockets.SocketException"/> when there is none).
+    /// </summary>
     public static RunRequest Plan(RunChoices choices)
     {
         ArgumentNullException.ThrowIfNull(choices);
@@ -382,7 +385,10 @@ internal static class RunPlanner
         };
     }
 
-    /// <summary>The scenario's contract says which WebSocket load measures it; <c>--ws-mode</c> overrides. Unset broadcast knobs keep websocket-shootout's defaults in the load.</summary>
+    /// <summary>
+    /// The scenario's contract says which WebSocket load measures it; <c>--ws-mode</c> overrides.
+    /// Unset broadcast knobs keep websocket-shootout's defaults in the load.
+    /// </summary>
     private static WebSocketLoadJob WebSocketJob(RunChoices choices, IWebSocketScenario scenario)
     {
         var mode = choices.WebSocketMode ?? scenario.LoadKind switch { WebSocketLoadKind.Connect => "connect", WebSocketLoadKind.Broadcast => "broadcast", _ => "echo-sync" };

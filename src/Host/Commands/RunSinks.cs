@@ -14,7 +14,10 @@ internal sealed class RunSinks(CliConsole console, RunDocument document)
 
     public bool AnyFailed { get; private set; }
 
-    /// <summary>Runs <paramref name="write"/>; its result, or null (reported as "error: <paramref name="failure"/>: cause") when the file system refused it.</summary>
+    /// <summary>
+    /// Runs <paramref name="write"/>; its result, or null (reported as "error:
+    /// <paramref name="failure"/>: cause") when the file system refused it.
+    /// </summary>
     public async Task<string?> TryAsync(string failure, Func<Task<string>> write)
     {
         ArgumentNullException.ThrowIfNull(write);

@@ -2,7 +2,10 @@ using System.CommandLine;
 
 namespace Benchmarks.Host.Commands;
 
-/// <summary>The TCP load knobs of <c>load --tcp</c> and <c>run tcp-echo</c> (with <c>--window</c>, <c>--message-size</c> and <c>--local-address</c>, shared with the WebSocket load).</summary>
+/// <summary>
+/// The TCP load knobs of <c>load --tcp</c> and <c>run tcp-echo</c> (with <c>--window</c>,
+/// <c>--message-size</c> and <c>--local-address</c>, shared with the WebSocket load).
+/// </summary>
 internal sealed class TcpOptionSet
 {
     public TcpOptionSet()

@@ -49,7 +49,10 @@ public abstract record LoadWindowResult
     /// <summary>How long the warm-up took, s.</summary>
     public double WarmupSeconds { get; init; }
 
-    /// <summary>For an adaptive warm-up, whether the rate had settled (and the gate, if any, was open) when it ended (false: it reached its maximum); null when fixed.</summary>
+    /// <summary>
+    /// For an adaptive warm-up, whether the rate had settled (and the gate, if any, was open) when
+    /// it ended (false: it reached its maximum); null when fixed.
+    /// </summary>
     public bool? WarmupSteady { get; init; }
 
     /// <summary>Open model: the requested rate (per second); null in the closed loop.</summary>
@@ -61,7 +64,10 @@ public abstract record LoadWindowResult
     /// <summary>Open model: sent later than <see cref="DefaultLoad.LateAfter"/> after their due time.</summary>
     public long Late { get; init; }
 
-    /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free for them: the load generator fell behind, not the pool.</summary>
+    /// <summary>
+    /// Open model: of <see cref="Late"/>, those sent late although a connection was free for them:
+    /// the load generator fell behind, not the pool.
+    /// </summary>
     public long LateByLoad { get; init; }
 
     /// <summary>

@@ -3,7 +3,10 @@ using System.Net.Sockets;
 
 namespace Benchmarks.Load.Core;
 
-/// <summary>An IP end point as the native <c>sockaddr</c> connect(2) takes (.NET's <see cref="SocketAddress"/> holds the platform's layout), with its native family.</summary>
+/// <summary>
+/// An IP end point as the native <c>sockaddr</c> connect(2) takes (.NET's
+/// <see cref="SocketAddress"/> holds the platform's layout), with its native family.
+/// </summary>
 internal readonly record struct SocketAddressBytes(byte[] Bytes, int Family)
 {
     private const int LinuxInet = 2;

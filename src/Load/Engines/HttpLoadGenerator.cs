@@ -48,7 +48,10 @@ public static class HttpLoadGenerator
         };
     }
 
-    /// <summary>Whether the io_uring engine was asked for (by the options or the engine variable); throws with its one-line reason when it cannot run them here.</summary>
+    /// <summary>
+    /// Whether the io_uring engine was asked for (by the options or the engine variable); throws
+    /// with its one-line reason when it cannot run them here.
+    /// </summary>
     private static bool IoUringChosen(HttpLoadOptions options)
     {
         var chosen = options.Engine == HttpLoadEngine.IoUring

@@ -20,7 +20,10 @@ internal struct ConnectionCounters
     /// <summary>Open model: requests sent later than the tolerance after their due time.</summary>
     public long Late;
 
-    /// <summary>Open model: of <see cref="Late"/>, those sent late although a connection was free for them (the load's own thread fell behind, not the pool).</summary>
+    /// <summary>
+    /// Open model: of <see cref="Late"/>, those sent late although a connection was free for them
+    /// (the load's own thread fell behind, not the pool).
+    /// </summary>
     public long LateByLoad;
 
     /// <summary>Connections opened in the window without keep-alive (one per request).</summary>
@@ -47,7 +50,10 @@ internal struct ConnectionCounters
 
     public readonly long Errors => ConnectErrors + ReadErrors + WriteErrors + Timeouts;
 
-    /// <summary>Counts a connect that failed in the window (a timeout, a refused or failed TCP connect, or a TLS handshake that failed) and says its cause.</summary>
+    /// <summary>
+    /// Counts a connect that failed in the window (a timeout, a refused or failed TCP connect, or a
+    /// TLS handshake that failed) and says its cause.
+    /// </summary>
     public string ConnectFailed(bool timedOut, bool handshake, System.Net.EndPoint endPoint, string message)
     {
         if (timedOut)

@@ -20,7 +20,10 @@ internal interface IHttpConnectionPool : IAsyncDisposable
     /// <summary>The counts so far, summed over the connections (read while they run).</summary>
     ConnectionCounters Totals();
 
-    /// <summary>Ends when every connection has stopped (after <see cref="LoadRunState.Stopping"/>, once owed answers are in, or at <see cref="Abort"/>).</summary>
+    /// <summary>
+    /// Ends when every connection has stopped (after <see cref="LoadRunState.Stopping"/>, once owed
+    /// answers are in, or at <see cref="Abort"/>).
+    /// </summary>
     Task Completion { get; }
 
     /// <summary>The hard stop: closes what is still open.</summary>

@@ -34,10 +34,16 @@ public sealed record LoadResult : Core.LoadWindowResult
 
     public long BytesReceived { get; init; }
 
-    /// <summary>How the gRPC calls went (<c>unary</c>, <c>ping-pong</c>, <c>server-streaming</c>, <c>client-streaming</c>); null when the load made no gRPC calls.</summary>
+    /// <summary>
+    /// How the gRPC calls went (<c>unary</c>, <c>ping-pong</c>, <c>server-streaming</c>,
+    /// <c>client-streaming</c>); null when the load made no gRPC calls.
+    /// </summary>
     public string? GrpcCall { get; init; }
 
-    /// <summary>gRPC streams (ping-pong, server streaming): the messages per second of one stream, the rate over connections × streams; null otherwise.</summary>
+    /// <summary>
+    /// gRPC streams (ping-pong, server streaming): the messages per second of one stream, the rate
+    /// over connections × streams; null otherwise.
+    /// </summary>
     public double? MessagesPerSecondPerStream => GrpcCall is "ping-pong" or "server-streaming" && Connections * PipelineDepth > 0 ? RequestsPerSecond / (Connections * PipelineDepth) : null;
 
     /// <summary>Client streaming: the request messages each call streamed; 1 otherwise.</summary>

@@ -38,7 +38,10 @@ internal sealed class LoadRunState : Core.LoadSwitches
 
     public ReadOnlyMemory<byte> Batch { get; }
 
-    /// <summary>A TLS handshake ended, <paramref name="connected"/> being the end of its TCP connect: counted and timed in the window; the first one's version and cipher kept.</summary>
+    /// <summary>
+    /// A TLS handshake ended, <paramref name="connected"/> being the end of its TCP connect:
+    /// counted and timed in the window; the first one's version and cipher kept.
+    /// </summary>
     public void Handshaken(System.Net.Security.SslStream tls, long connected, ref ConnectionCounters counters)
     {
         Handshaken(connected, ref counters);

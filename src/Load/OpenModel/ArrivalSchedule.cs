@@ -65,7 +65,8 @@ public sealed class ArrivalSchedule : IDisposable
     /// <summary>How many requests fall due from <paramref name="from"/> to <paramref name="to"/> (Stopwatch ticks).</summary>
     public long DueBetween(long from, long to) => Math.Max(0, IndexAt(to) - IndexAt(from));
 
-    /// <param name="pace">Whether connections park on <see cref="NextAsync"/> and need the pacer thread to hand them requests; engines that only poll <see cref="TryTake"/> do not.</param>
+    /// <param name="pace">Whether connections park on <see cref="NextAsync"/> and need the pacer
+    /// thread to hand them requests; engines that only poll <see cref="TryTake"/> do not.</param>
     public void Start(bool pace = true)
     {
         _start = _time.GetTimestamp();
@@ -144,7 +145,10 @@ public sealed class ArrivalSchedule : IDisposable
         Stop();
     }
 
-    /// <summary>Takes the oldest released request, if any: its due time (Stopwatch ticks), never later than now. For engines that poll rather than park (the epoll workers).</summary>
+    /// <summary>
+    /// Takes the oldest released request, if any: its due time (Stopwatch ticks), never later than
+    /// now. For engines that poll rather than park (the epoll workers).
+    /// </summary>
     public bool TryTake(out long due)
     {
         var released = Released;

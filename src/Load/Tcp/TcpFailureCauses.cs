@@ -18,7 +18,10 @@ public static class TcpFailureCauses
     /// <summary>refused, reset, timeout, short-echo, mismatch, ports, other.</summary>
     public static string Name(TcpFailure cause) => cause == TcpFailure.ShortEcho ? "short-echo" : cause.ToString().ToLowerInvariant();
 
-    /// <summary>Closes a load connection's socket; with <paramref name="lingerZero"/> by a reset (SO_LINGER 0), so the client keeps no TIME_WAIT port.</summary>
+    /// <summary>
+    /// Closes a load connection's socket; with <paramref name="lingerZero"/> by a reset (SO_LINGER
+    /// 0), so the client keeps no TIME_WAIT port.
+    /// </summary>
     public static void Close(Socket socket, bool lingerZero)
     {
         if (lingerZero)

@@ -184,7 +184,10 @@ internal sealed class TcpLoadConnection : IDisposable
         return true;
     }
 
-    /// <summary>One read, its answers counted: how many completed, or -1 when the exchange failed (counted and noted). Its state machine is pooled: nothing allocated per read.</summary>
+    /// <summary>
+    /// One read, its answers counted: how many completed, or -1 when the exchange failed (counted
+    /// and noted). Its state machine is pooled: nothing allocated per read.
+    /// </summary>
     [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<int> ReceiveAsync()
     {
@@ -206,7 +209,10 @@ internal sealed class TcpLoadConnection : IDisposable
         return completed;
     }
 
-    /// <summary>Bytes that are not the answer in flight: a mismatch, or an answer nothing asked for (a server that echoes twice), counted once at least.</summary>
+    /// <summary>
+    /// Bytes that are not the answer in flight: a mismatch, or an answer nothing asked for (a
+    /// server that echoes twice), counted once at least.
+    /// </summary>
     private void Unexpected(bool unasked)
     {
         var counted = Counters.Failed[(int)TcpFailure.Mismatch];
@@ -219,7 +225,10 @@ internal sealed class TcpLoadConnection : IDisposable
         Note(unasked ? "the server sent bytes after the last answer that nothing asked for" : "the answer is not the one expected (an echo: other bytes than were sent)");
     }
 
-    /// <summary>Reads received bytes as the answers in flight; returns how many completed, -1 on a wrong answer, or <see cref="Unasked"/> for a byte when nothing was in flight.</summary>
+    /// <summary>
+    /// Reads received bytes as the answers in flight; returns how many completed, -1 on a wrong
+    /// answer, or <see cref="Unasked"/> for a byte when nothing was in flight.
+    /// </summary>
     private int Consume(ReadOnlySpan<byte> data)
     {
         var completed = 0;

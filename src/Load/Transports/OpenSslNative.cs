@@ -124,7 +124,10 @@ internal static unsafe partial class OpenSslNative
     private static readonly Lazy<bool> s_available = new(static () =>
         NativeLibrary.TryLoad(Ssl, out var handle) && NativeLibrary.TryGetExport(handle, nameof(SSL_CIPHER_standard_name), out _));
 
-    /// <summary>The reason of the first error on this thread's OpenSSL queue ("unexpected eof while reading"), the queue then emptied; null when it is empty.</summary>
+    /// <summary>
+    /// The reason of the first error on this thread's OpenSSL queue ("unexpected eof while
+    /// reading"), the queue then emptied; null when it is empty.
+    /// </summary>
     public static string? TakeError(out int reason)
     {
         reason = 0;

@@ -2,7 +2,10 @@ using System.Globalization;
 
 namespace Benchmarks.Scenarios.Database;
 
-/// <summary>TechEmpower's <c>queries</c> parameter: an integer clamped to 1..500 (also one too large for 32 bits); missing, empty or unparseable is 1.</summary>
+/// <summary>
+/// TechEmpower's <c>queries</c> parameter: an integer clamped to 1..500 (also one too large for 32
+/// bits); missing, empty or unparseable is 1.
+/// </summary>
 internal static class QueryCount
 {
     public const int Max = 500;

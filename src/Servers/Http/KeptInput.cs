@@ -2,7 +2,10 @@ using System.Buffers;
 
 namespace Benchmarks.Servers.Http;
 
-/// <summary>The bytes an event-loop connection (libuv, io_uring) read but has not answered yet (a partial request, or requests behind one that waits), kept in a buffer of its own.</summary>
+/// <summary>
+/// The bytes an event-loop connection (libuv, io_uring) read but has not answered yet (a partial
+/// request, or requests behind one that waits), kept in a buffer of its own.
+/// </summary>
 public sealed class KeptInput
 {
     private byte[] _bytes = [];

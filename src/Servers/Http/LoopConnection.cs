@@ -109,7 +109,10 @@ public abstract class LoopConnection(RawServerLimits limits)
         return true;
     }
 
-    /// <summary>After the server decided to close, what the client sends is read and dropped, never answered: true when <paramref name="count"/> bytes were.</summary>
+    /// <summary>
+    /// After the server decided to close, what the client sends is read and dropped, never
+    /// answered: true when <paramref name="count"/> bytes were.
+    /// </summary>
     protected bool DropAfterFinish(int count)
     {
         if (!Draining && !Finishing)

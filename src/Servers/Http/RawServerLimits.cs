@@ -41,7 +41,11 @@ public sealed record RawServerLimits(TimeSpan RequestTimeout, TimeSpan KeepAlive
         };
     }
 
-    /// <summary>The limits of one of <paramref name="loops"/> event loops on each of <paramref name="listeners"/> addresses: the connection limit shared out between them (each loop at least one).</summary>
+    /// <summary>
+    /// The limits of one of <paramref name="loops"/> event loops on each of
+    /// <paramref name="listeners"/> addresses: the connection limit shared out between them (each
+    /// loop at least one).
+    /// </summary>
     public RawServerLimits PerLoop(int loops, int listeners) =>
         this with { MaxConnections = Math.Max(1, MaxConnections / Math.Max(1, loops * listeners)) };
 

@@ -104,7 +104,10 @@ internal sealed class KestrelSettings
     /// <summary>The io_uring transport's rings: <c>ioQueueCount</c>, else one per CPU the server may use.</summary>
     public int IoUringLoops => Int("ioQueueCount") ?? Environment.ProcessorCount;
 
-    /// <summary><c>unsafePreferInlineScheduling</c>: request code on the transport's IO thread (the socket transport's IO queue, the io_uring transport's ring).</summary>
+    /// <summary>
+    /// <c>unsafePreferInlineScheduling</c>: request code on the transport's IO thread (the socket
+    /// transport's IO queue, the io_uring transport's ring).
+    /// </summary>
     public bool InlineScheduling => Bool("unsafePreferInlineScheduling") ?? false;
 
     /// <summary>The listen backlog: <c>backlog</c>, else the socket transport's default.</summary>

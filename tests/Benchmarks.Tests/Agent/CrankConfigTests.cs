@@ -147,7 +147,10 @@ public sealed class CrankConfigTests
         Assert.Contains("http://10.77.0.11:", jobs.Single(j => j.Name == "load").Arguments, StringComparison.Ordinal);
     }
 
-    /// <summary>Every crank command in README.md, docs/ and crank/ (each once per file), with the folder it runs from (a leading 'cd X &&', else the repository root).</summary>
+    /// <summary>
+    /// Every crank command in README.md, docs/ and crank/ (each once per file), with the folder it
+    /// runs from (a leading 'cd X &&', else the repository root).
+    /// </summary>
     public static TheoryData<string, string> DocumentedCommands()
     {
         var data = new TheoryData<string, string>();

@@ -2,7 +2,10 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Agent;
 
-/// <summary>The crank configurations' arguments are rendered by Fluid, the Liquid engine crank uses: tags and filters work as crank's do, a missing variable is an error.</summary>
+/// <summary>
+/// The crank configurations' arguments are rendered by Fluid, the Liquid engine crank uses: tags
+/// and filters work as crank's do, a missing variable is an error.
+/// </summary>
 public sealed class CrankTemplateTests
 {
     [Trait("Tier", "Fast")]

@@ -2,7 +2,10 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Cli;
 
-/// <summary><c>run</c>, <c>load</c>, <c>serve</c> and <c>verify --help</c>: options under headings, each once, with its default; hidden ones stay hidden.</summary>
+/// <summary>
+/// <c>run</c>, <c>load</c>, <c>serve</c> and <c>verify --help</c>: options under headings, each
+/// once, with its default; hidden ones stay hidden.
+/// </summary>
 public sealed class GroupedHelpTests
 {
     [Trait("Tier", "Fast")]

@@ -4,7 +4,10 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Cli;
 
-/// <summary>Small things a user reads: a header over the measurement list, a failed job's output without the statistics block, a label report that says when nothing varies.</summary>
+/// <summary>
+/// Small things a user reads: a header over the measurement list, a failed job's output without the
+/// statistics block, a label report that says when nothing varies.
+/// </summary>
 [Trait("Tier", "Fast")]
 public sealed class SmallOutputTests
 {

@@ -5,7 +5,10 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Database;
 
-/// <summary><c>benchmarks database</c>, the database machine's crank job: ready once filled, names its postmaster, serves a run on another "machine", stops on SIGTERM.</summary>
+/// <summary>
+/// <c>benchmarks database</c>, the database machine's crank job: ready once filled, names its
+/// postmaster, serves a run on another "machine", stops on SIGTERM.
+/// </summary>
 public sealed class DatabaseCommandTests
 {
     [Fact]

@@ -3,7 +3,11 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Http2;
 
-/// <summary>The flow-control clause of the verdict, read from a run document: named when the wait was large (<see cref="BottleneckRule.FlowControlWaitShare"/>), as the cause when no CPU was saturated and after the CPU's when one was.</summary>
+/// <summary>
+/// The flow-control clause of the verdict, read from a run document: named when the wait was large
+/// (<see cref="BottleneckRule.FlowControlWaitShare"/>), as the cause when no CPU was saturated and
+/// after the CPU's when one was.
+/// </summary>
 public sealed class FlowControlVerdictTests
 {
     [Trait("Tier", "Fast")]

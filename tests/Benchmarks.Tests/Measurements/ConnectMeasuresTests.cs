@@ -3,7 +3,10 @@ using Benchmarks.Load.Statistics;
 
 namespace Benchmarks.Tests.Measurements;
 
-/// <summary>The connect family: declared once, the same members under each load's prefix, its times a latency family, its times written only for connects in the window.</summary>
+/// <summary>
+/// The connect family: declared once, the same members under each load's prefix, its times a
+/// latency family, its times written only for connects in the window.
+/// </summary>
 public sealed class ConnectMeasuresTests
 {
     [Trait("Tier", "Fast")]

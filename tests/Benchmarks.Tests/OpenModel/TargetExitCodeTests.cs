@@ -3,7 +3,10 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.OpenModel;
 
-/// <summary>A missed <c>--slo</c> target is an exit code of its own (5) on <c>run</c> and <c>load</c>, for every protocol's load, so CI can gate on it; a met one exits 0.</summary>
+/// <summary>
+/// A missed <c>--slo</c> target is an exit code of its own (5) on <c>run</c> and <c>load</c>, for
+/// every protocol's load, so CI can gate on it; a met one exits 0.
+/// </summary>
 public sealed class TargetExitCodeTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(2);

@@ -81,7 +81,10 @@ public sealed class CompareOutputTests
         Assert.DoesNotContain("more measurements", run.Output, StringComparison.Ordinal);
     }
 
-    /// <summary>Five runs a side with a run's full set of measurements: 10% fewer requests per second after, the server's CPU 30% higher and the machine's idle lower, the rest the same within noise.</summary>
+    /// <summary>
+    /// Five runs a side with a run's full set of measurements: 10% fewer requests per second after,
+    /// the server's CPU 30% higher and the machine's idle lower, the rest the same within noise.
+    /// </summary>
     private static async Task<string> StoreAsync()
     {
         var results = TestPaths.NewTempDirectory();

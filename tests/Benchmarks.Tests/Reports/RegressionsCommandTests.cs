@@ -176,7 +176,11 @@ public sealed class RegressionsCommandTests
         Assert.Equal(Benchmarks.Host.Reports.LoadShape.Of(one), Benchmarks.Host.Reports.LoadShape.Of(two));
     }
 
-    /// <summary>Forty nights of four series: plaintext slowed 10% from night 25 when ASP.NET Core moved; the same over h2, flat; json on sockets slower from night 10 to 19; fortunes, last run on night 20.</summary>
+    /// <summary>
+    /// Forty nights of four series: plaintext slowed 10% from night 25 when ASP.NET Core moved; the
+    /// same over h2, flat; json on sockets slower from night 10 to 19; fortunes, last run on night
+    /// 20.
+    /// </summary>
     private static async Task<(string Results, JsonFileRunStore Store)> NightlyStoreAsync()
     {
         var results = TestPaths.NewTempDirectory();
@@ -234,7 +238,10 @@ public sealed class RegressionsCommandTests
         Assert.Equal(3, System.Text.RegularExpressions.Regex.Count(dom, "<tr class=\"(worse|changed|better)\">"));
     }
 
-    /// <summary>The same over PostgreSQL: the series read from the runs' columns, what changed from the whole documents of the runs around each change.</summary>
+    /// <summary>
+    /// The same over PostgreSQL: the series read from the runs' columns, what changed from the
+    /// whole documents of the runs around each change.
+    /// </summary>
     [Fact]
     public async Task Over_postgresql_the_same_changes_are_found_and_attributed()
     {

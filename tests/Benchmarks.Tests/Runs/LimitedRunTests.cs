@@ -64,7 +64,10 @@ public sealed class LimitedRunTests
         Assert.Empty(LimitGroups());
     }
 
-    /// <summary>Limit groups of any tool, under this test's cgroup (its runs' groups are made there); none of them is another test's (this collection runs alone).</summary>
+    /// <summary>
+    /// Limit groups of any tool, under this test's cgroup (its runs' groups are made there); none
+    /// of them is another test's (this collection runs alone).
+    /// </summary>
     private static string[] LimitGroups()
     {
         var parent = CgroupFolders.Of(Environment.ProcessId, "memory");

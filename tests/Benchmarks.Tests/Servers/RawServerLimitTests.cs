@@ -115,7 +115,10 @@ public sealed class RawServerLimitTests
         await AssertServesAsync(serve.Port);
     }
 
-    /// <summary>By default the connection limit keeps the server below its descriptor limit; with the limit lifted, libuv and io_uring meet EMFILE themselves.</summary>
+    /// <summary>
+    /// By default the connection limit keeps the server below its descriptor limit; with the limit
+    /// lifted, libuv and io_uring meet EMFILE themselves.
+    /// </summary>
     public static TheoryData<string, string[]> DescriptorCases => new()
     {
         { "sockets", [] },

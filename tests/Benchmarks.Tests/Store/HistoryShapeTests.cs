@@ -3,7 +3,10 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Store;
 
-/// <summary>A history follows like with like: runs of another load shape than the latest are left out and counted, the grouping is named, and an empty band says why.</summary>
+/// <summary>
+/// A history follows like with like: runs of another load shape than the latest are left out and
+/// counted, the grouping is named, and an empty band says why.
+/// </summary>
 [Trait("Tier", "Fast")]
 public sealed class HistoryShapeTests
 {

@@ -4,7 +4,10 @@ using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Store;
 
-/// <summary>One run id as the user meets it: the short form shown in the table, the file name and the list is the one <c>results show</c> takes, for new runs and for runs stored with time-ordered ids.</summary>
+/// <summary>
+/// One run id as the user meets it: the short form shown in the table, the file name and the list
+/// is the one <c>results show</c> takes, for new runs and for runs stored with time-ordered ids.
+/// </summary>
 [Trait("Tier", "Fast")]
 public sealed class RunIdTests
 {

@@ -82,7 +82,10 @@ internal sealed class AgentClient(Uri agent) : IDisposable
 
     public async Task<JsonObject> GetAsync(int id) => (JsonObject)JsonNode.Parse(await _http.GetStringAsync($"/jobs/{id}"))!;
 
-    /// <summary>Polls the state every 200 ms (touching the other jobs of the run, as the controller's keep-alive does) until it is one of <paramref name="states"/>.</summary>
+    /// <summary>
+    /// Polls the state every 200 ms (touching the other jobs of the run, as the controller's
+    /// keep-alive does) until it is one of <paramref name="states"/>.
+    /// </summary>
     public async Task<string> WaitForStateAsync(int id, TimeSpan timeout, IReadOnlyList<int>? keepAlive, params string[] states)
     {
         var deadline = DateTime.UtcNow + timeout;

@@ -66,7 +66,10 @@ internal sealed class LiveHostRun : IDisposable
         }
     }
 
-    /// <summary>Waits until a line of the output matches <paramref name="pattern"/>; throws with what was printed when none does in time or the process ended.</summary>
+    /// <summary>
+    /// Waits until a line of the output matches <paramref name="pattern"/>; throws with what was
+    /// printed when none does in time or the process ended.
+    /// </summary>
     public async Task WaitForLineAsync(System.Text.RegularExpressions.Regex pattern, TimeSpan timeout)
     {
         ArgumentNullException.ThrowIfNull(pattern);

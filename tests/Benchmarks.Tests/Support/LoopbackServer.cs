@@ -20,7 +20,8 @@ internal sealed class LoopbackServer : IAsyncDisposable
 
     /// <param name="serve">One connection: its socket, its number and the server's stop.</param>
     /// <param name="backlog">The listen queue (0: the system's default).</param>
-    /// <param name="receiveBuffer">The accepted sockets' receive buffer, set on the listener so it holds from the handshake on (0: the system's default).</param>
+    /// <param name="receiveBuffer">The accepted sockets' receive buffer, set on the listener so it
+    /// holds from the handshake on (0: the system's default).</param>
     public LoopbackServer(Func<Socket, int, CancellationToken, Task> serve, int backlog = 0, int receiveBuffer = 0)
     {
         _serve = serve;

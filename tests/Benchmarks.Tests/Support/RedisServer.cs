@@ -5,7 +5,10 @@ using Benchmarks.Tests.Integration;
 
 namespace Benchmarks.Tests.Support;
 
-/// <summary>A real Redis server (Debian's <c>redis-server</c>, installed through <c>eng/install-tools.sh</c>) on a free loopback port, with no persistence, killed on dispose.</summary>
+/// <summary>
+/// A real Redis server (Debian's <c>redis-server</c>, installed through
+/// <c>eng/install-tools.sh</c>) on a free loopback port, with no persistence, killed on dispose.
+/// </summary>
 internal sealed class RedisServer : IAsyncDisposable
 {
     private readonly Process _process;

@@ -56,7 +56,10 @@ internal sealed class ServeProcess : IAsyncDisposable
 
     public int Pid => _process.Id;
 
-    /// <summary>Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s, <paramref name="fileLimit"/> its descriptor limit (ulimit -n).</summary>
+    /// <summary>
+    /// Starts <c>serve</c>; <paramref name="options"/> become <c>--server-option</c>s,
+    /// <paramref name="fileLimit"/> its descriptor limit (ulimit -n).
+    /// </summary>
     /// <remarks>
     /// An HTTP server listens on port 0, a port the system gives it as it binds, and says which
     /// (<c>Now listening on:</c>). A raw TCP address takes no port 0, so a TCP server gets a port
@@ -152,7 +155,10 @@ internal sealed class ServeProcess : IAsyncDisposable
         }
     }
 
-    /// <summary>Waits until a client's connection to this server is established (Linux: /proc/net/tcp and tcp6), for a test that must act once its load is in.</summary>
+    /// <summary>
+    /// Waits until a client's connection to this server is established (Linux: /proc/net/tcp and
+    /// tcp6), for a test that must act once its load is in.
+    /// </summary>
     public async Task WaitForClientAsync(TimeSpan timeout)
     {
         if (!OperatingSystem.IsLinux())
@@ -216,7 +222,10 @@ internal sealed class ServeProcess : IAsyncDisposable
         return _process.ExitCode;
     }
 
-    /// <summary>Stops the server (SIGTERM, then a kill after 15 s); safe to call again, as a test that stops its server mid-way and then leaves its scope does.</summary>
+    /// <summary>
+    /// Stops the server (SIGTERM, then a kill after 15 s); safe to call again, as a test that stops
+    /// its server mid-way and then leaves its scope does.
+    /// </summary>
     public async ValueTask DisposeAsync()
     {
         if (Interlocked.Exchange(ref _disposed, 1) == 1)

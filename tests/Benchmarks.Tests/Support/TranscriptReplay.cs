@@ -74,7 +74,10 @@ internal sealed partial class TranscriptReplay : IDisposable
     /// <summary>Files crank downloads after a listing (<c>/download</c> of each name <c>/list</c> returned), by name.</summary>
     public Dictionary<string, (HttpStatusCode Status, byte[] Body)> ListedDownloads { get; } = [];
 
-    /// <summary>Replays the transcript up to and including sequence number <paramref name="lastSeq"/>; <paramref name="beforeCall"/> runs before each call, given its sequence number.</summary>
+    /// <summary>
+    /// Replays the transcript up to and including sequence number <paramref name="lastSeq"/>;
+    /// <paramref name="beforeCall"/> runs before each call, given its sequence number.
+    /// </summary>
     /// <param name="sources">The sources a job uploads, by the transcript's job id, where not this repository's (null: the repository's).</param>
     public async Task RunAsync(CrankTranscript transcript, int lastSeq = int.MaxValue, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null, Func<int, byte[]?>? sources = null)
     {

@@ -17,7 +17,10 @@ public sealed class WinePrefix : IAsyncLifetime
     /// <summary>The published program, as a Linux path (what <c>wine</c> is given).</summary>
     public string Executable { get; } = Path.Combine(TestPaths.RepoRoot, "artifacts", "windows", "publish", "benchmarks.exe");
 
-    /// <summary>What every Wine process of the tier runs with: the prefix, no debug channels, no Gecko installer (mscoree stays: Wine loads .NET assemblies through it).</summary>
+    /// <summary>
+    /// What every Wine process of the tier runs with: the prefix, no debug channels, no Gecko
+    /// installer (mscoree stays: Wine loads .NET assemblies through it).
+    /// </summary>
     public IReadOnlyDictionary<string, string> Environment => new Dictionary<string, string>
     {
         ["WINEPREFIX"] = Prefix,

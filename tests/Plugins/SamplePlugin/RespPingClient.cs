@@ -2,7 +2,10 @@ using Benchmarks.Scenarios;
 
 namespace Benchmarks.Samples.Plugin;
 
-/// <summary>The load's side of <see cref="RespPingScenario"/>: writes <c>PING</c> and expects <c>+PONG</c>, byte for byte, however the reads split it.</summary>
+/// <summary>
+/// The load's side of <see cref="RespPingScenario"/>: writes <c>PING</c> and expects <c>+PONG</c>,
+/// byte for byte, however the reads split it.
+/// </summary>
 public sealed class RespPingClient : ITcpExchange
 {
     private int _offset;

@@ -37,7 +37,10 @@ internal sealed record AgentOptions
     /// <summary>The interface whose traffic is reported as <c>net/*</c>; null finds the one that carries the agent's address.</summary>
     public string? InterfaceName { get; init; }
 
-    /// <summary>The operator's figure for what that interface's link carries (<c>--link-speed</c>), in place of its own speed; null reads the interface.</summary>
+    /// <summary>
+    /// The operator's figure for what that interface's link carries (<c>--link-speed</c>), in place
+    /// of its own speed; null reads the interface.
+    /// </summary>
     public Metrics.LinkCapacity? LinkCapacity { get; init; }
 
     /// <summary>crank's hardware kind (Unknown, Cloud, Physical, ARM64, AMD64): <c>/info</c>'s <c>hw</c> and every job's <c>hardware</c>.</summary>

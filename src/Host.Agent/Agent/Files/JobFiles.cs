@@ -31,7 +31,10 @@ internal static class JobFiles
         return (Path.GetFullPath(root), JobPaths.Confine(root, path));
     }
 
-    /// <summary>A listed file's name as crank sends it back to <c>/download</c>: relative to the folder it was resolved in, with '/' separators, <c>~/</c> kept.</summary>
+    /// <summary>
+    /// A listed file's name as crank sends it back to <c>/download</c>: relative to the folder it
+    /// was resolved in, with '/' separators, <c>~/</c> kept.
+    /// </summary>
     public static string Relative(string root, string file, bool projectRelative)
     {
         var relative = Path.GetRelativePath(root, file).Replace('\\', '/');

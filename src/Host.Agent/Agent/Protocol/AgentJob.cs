@@ -81,7 +81,10 @@ internal sealed class AgentJob
 
     public string? Url { get; private set; }
 
-    /// <summary>The folder the job's program was published to (its own, or a shared cached build): what <c>/fetch</c>, <c>/list</c> and <c>/download</c> read.</summary>
+    /// <summary>
+    /// The folder the job's program was published to (its own, or a shared cached build): what
+    /// <c>/fetch</c>, <c>/list</c> and <c>/download</c> read.
+    /// </summary>
     public string? PublishedDirectory { get; set; }
 
     /// <summary>The folder of the job's project file in its sources: what a <c>~/</c> path names.</summary>
@@ -106,7 +109,10 @@ internal sealed class AgentJob
     /// <summary>How long the build took (echoed as crank's <c>buildTime</c>).</summary>
     public TimeSpan? BuildTime { get; set; }
 
-    /// <summary>What the published application is made of (crank's <c>collectDependencies</c>), echoed as the job's <c>dependencies</c>; null: as the controller sent it.</summary>
+    /// <summary>
+    /// What the published application is made of (crank's <c>collectDependencies</c>), echoed as
+    /// the job's <c>dependencies</c>; null: as the controller sent it.
+    /// </summary>
     public JsonArray? Dependencies { get; set; }
 
     public int ChildProcessId { get; set; }

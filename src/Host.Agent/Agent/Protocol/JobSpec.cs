@@ -71,12 +71,18 @@ internal sealed record JobSpec
     /// <summary>The measurement name crank gives each counter, keyed "provider/name" (its <c>counters</c> list).</summary>
     public IReadOnlyDictionary<string, string> CounterNames { get; init; } = new Dictionary<string, string>();
 
-    /// <summary>Record a trace of the job's process while it runs (crank's <c>dotnetTrace</c>), with these providers (<c>dotnetTraceProviders</c>: a dotnet-trace profile or provider list).</summary>
+    /// <summary>
+    /// Record a trace of the job's process while it runs (crank's <c>dotnetTrace</c>), with these
+    /// providers (<c>dotnetTraceProviders</c>: a dotnet-trace profile or provider list).
+    /// </summary>
     public bool DotNetTrace { get; init; }
 
     public string? DotNetTraceProviders { get; init; }
 
-    /// <summary>Write a dump of the job's process when it is stopped (crank's <c>dumpProcess</c>), of this kind (<c>options.dumpType</c>: mini, heap, full or triage).</summary>
+    /// <summary>
+    /// Write a dump of the job's process when it is stopped (crank's <c>dumpProcess</c>), of this
+    /// kind (<c>options.dumpType</c>: mini, heap, full or triage).
+    /// </summary>
     public bool DumpProcess { get; init; }
 
     public string? DumpType { get; init; }

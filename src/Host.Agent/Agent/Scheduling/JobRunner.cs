@@ -424,7 +424,11 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
         }
     }
 
-    /// <summary>The pid and its start time, so a restarted agent ends only the process it started; empty when it has already exited (nothing to end: its /proc entry may be gone while its start time is read).</summary>
+    /// <summary>
+    /// The pid and its start time, so a restarted agent ends only the process it started; empty
+    /// when it has already exited (nothing to end: its /proc entry may be gone while its start time
+    /// is read).
+    /// </summary>
     private static string ProcessRecord(int processId)
     {
         try

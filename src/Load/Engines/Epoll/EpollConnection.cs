@@ -15,7 +15,10 @@ internal sealed class EpollConnection(int index) : NativeConnection(index)
     /// <summary>Over TLS: the handshake is done (a close_notify is owed at the close).</summary>
     public bool TlsUp;
 
-    /// <summary>Over TLS: what ended a read after some bytes (an error code, or int.MaxValue for the end of the stream), for the next read; 0 for none.</summary>
+    /// <summary>
+    /// Over TLS: what ended a read after some bytes (an error code, or int.MaxValue for the end of
+    /// the stream), for the next read; 0 for none.
+    /// </summary>
     public int TlsDeferred;
 
     /// <summary>The cause of the last TLS failure (<see cref="EpollTls.Failed"/>).</summary>

@@ -37,7 +37,10 @@ internal sealed class EpollConnectionPool : NativeConnectionPool<EpollWorker, Ep
 
     public override string Engine => "epoll";
 
-    /// <summary>Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext or with the system's OpenSSL for TLS, not turned off.</summary>
+    /// <summary>
+    /// Whether this engine serves <paramref name="options"/> here: Linux, keep-alive, cleartext or
+    /// with the system's OpenSSL for TLS, not turned off.
+    /// </summary>
     public static bool Serves(HttpLoadOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);

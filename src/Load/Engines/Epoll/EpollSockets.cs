@@ -145,7 +145,10 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         }
     }
 
-    /// <summary>Counts the failure (with its cause, the first one) and the requests lost with it; the connection connects again on the worker's next check.</summary>
+    /// <summary>
+    /// Counts the failure (with its cause, the first one) and the requests lost with it; the
+    /// connection connects again on the worker's next check.
+    /// </summary>
     public void Fail(EpollConnection connection, string? cause, ref long counter)
     {
         // HTTP/1.1: the batch's own window; HTTP/2: the streams say which of them were measured.
@@ -185,11 +188,17 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
         Connect(connection);
     }
 
-    /// <summary>Reads from the connection (decrypted over TLS): bytes, 0 at the end of the stream, or a negative code for <see cref="Describe"/> (minus EAGAIN when there is nothing yet).</summary>
+    /// <summary>
+    /// Reads from the connection (decrypted over TLS): bytes, 0 at the end of the stream, or a
+    /// negative code for <see cref="Describe"/> (minus EAGAIN when there is nothing yet).
+    /// </summary>
     public static int Read(EpollConnection connection, Span<byte> buffer) =>
         connection.Ssl == 0 ? EpollNative.Read(connection.Fd, buffer) : EpollTls.Read(connection, buffer);
 
-    /// <summary>Writes to the connection (encrypted over TLS): bytes taken, or a negative code for <see cref="Describe"/> (minus EAGAIN when the socket takes none).</summary>
+    /// <summary>
+    /// Writes to the connection (encrypted over TLS): bytes taken, or a negative code for
+    /// <see cref="Describe"/> (minus EAGAIN when the socket takes none).
+    /// </summary>
     public static int Write(EpollConnection connection, ReadOnlySpan<byte> buffer) =>
         connection.Ssl == 0 ? EpollNative.Write(connection.Fd, buffer) : EpollTls.Write(connection, buffer);
 

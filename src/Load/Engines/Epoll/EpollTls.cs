@@ -208,7 +208,11 @@ internal sealed unsafe class EpollTls : IDisposable
         }
     }
 
-    /// <summary>Whether OpenSSL holds bytes of the connection's it has read from the socket and not yet handed out, or the end of the stream waits behind the last bytes read (so epoll will not say so).</summary>
+    /// <summary>
+    /// Whether OpenSSL holds bytes of the connection's it has read from the socket and not yet
+    /// handed out, or the end of the stream waits behind the last bytes read (so epoll will not say
+    /// so).
+    /// </summary>
     public static bool Buffered(EpollConnection connection) => connection.Ssl != 0 && (connection.TlsDeferred != 0 || SSL_has_pending(connection.Ssl) != 0);
 
     /// <summary>Ends TLS on the connection (a close_notify when it was up) before its socket closes.</summary>

@@ -388,7 +388,10 @@ internal sealed unsafe class IoUringLoadWorker : NativeWorker<IoUringLoadConnect
         sqe->UserData = OpTick;
     }
 
-    /// <summary>Shuts the socket (which ends its receive and any send or connect in flight) and closes it; completions still on their way carry the old generation and are dropped.</summary>
+    /// <summary>
+    /// Shuts the socket (which ends its receive and any send or connect in flight) and closes it;
+    /// completions still on their way carry the old generation and are dropped.
+    /// </summary>
     private void Close(IoUringLoadConnection connection)
     {
         if (connection.Fd < 0)

@@ -81,7 +81,10 @@ internal sealed class Http2LoadConnection : IHttpLoadConnection
     /// <summary>Open model: a request went out on a connection that had none in flight; the timeout counts from it.</summary>
     internal void Waiting(long since) => _transport.WaitingSince = since;
 
-    /// <summary>Runs one connection until it fails, the server sends GOAWAY and its last stream is answered, or the run stops and every stream is answered.</summary>
+    /// <summary>
+    /// Runs one connection until it fails, the server sends GOAWAY and its last stream is answered,
+    /// or the run stops and every stream is answered.
+    /// </summary>
     private async Task ServeAsync()
     {
         var writing = true;

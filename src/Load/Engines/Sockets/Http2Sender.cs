@@ -35,7 +35,10 @@ internal sealed class Http2Sender(LoadRunState state, Http2Session session, Http
         _loop = SendAsync();
     }
 
-    /// <summary>Called by the reading loop under the gate after a read: whether a parked sender is to be woken (after the gate is released): a stream was freed, or the connection is going away.</summary>
+    /// <summary>
+    /// Called by the reading loop under the gate after a read: whether a parked sender is to be
+    /// woken (after the gate is released): a stream was freed, or the connection is going away.
+    /// </summary>
     public bool TakeWake(bool freed)
     {
         if (_slotParked && (freed || session.GoingAway))

@@ -70,7 +70,10 @@ public sealed record GrpcCall
     /// <summary>The kinds' names as <c>--grpc-call</c> takes them and documents store them.</summary>
     public static IReadOnlyList<string> KindNames { get; } = ["unary", "ping-pong", "server-streaming", "client-streaming"];
 
-    /// <summary>Whether the engines run a call of <paramref name="kind"/> as one request and one response (unary, and client streaming: its messages are one request body).</summary>
+    /// <summary>
+    /// Whether the engines run a call of <paramref name="kind"/> as one request and one response
+    /// (unary, and client streaming: its messages are one request body).
+    /// </summary>
     public static bool AnsweredOnce(GrpcCallKind kind) => kind is GrpcCallKind.Unary or GrpcCallKind.ClientStreaming;
 
     /// <summary>The kind's name: <c>unary</c>, <c>ping-pong</c>, <c>server-streaming</c> or <c>client-streaming</c>.</summary>
@@ -88,7 +91,10 @@ public sealed record GrpcCall
         new("te", "trailers"),
     ];
 
-    /// <summary>The message as the request's DATA carries it: uncompressed, its length before it; <see cref="Messages"/> times over for a client stream.</summary>
+    /// <summary>
+    /// The message as the request's DATA carries it: uncompressed, its length before it;
+    /// <see cref="Messages"/> times over for a client stream.
+    /// </summary>
     public byte[] Framed()
     {
         var one = PrefixLength + Message.Length;

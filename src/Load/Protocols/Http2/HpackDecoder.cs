@@ -69,7 +69,10 @@ internal sealed class HpackDecoder
     /// </summary>
     public bool Decode(ReadOnlySpan<byte> block, out int status, out long contentLength) => Decode(block, out status, out contentLength, out _);
 
-    /// <summary>As <see cref="Decode(ReadOnlySpan{byte}, out int, out long)"/>, with <paramref name="grpcStatus"/> the <c>grpc-status</c> (-1 when absent or unreadable).</summary>
+    /// <summary>
+    /// As <see cref="Decode(ReadOnlySpan{byte}, out int, out long)"/>, with
+    /// <paramref name="grpcStatus"/> the <c>grpc-status</c> (-1 when absent or unreadable).
+    /// </summary>
     public bool Decode(ReadOnlySpan<byte> block, out int status, out long contentLength, out int grpcStatus)
     {
         if (_lastLength >= 0 && block.SequenceEqual(_last.AsSpan(0, _lastLength)))

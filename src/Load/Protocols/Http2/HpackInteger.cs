@@ -3,7 +3,10 @@ namespace Benchmarks.Load.Protocols.Http2;
 /// <summary>HPACK's prefixed integers (RFC 7541, 5.1).</summary>
 internal static class HpackInteger
 {
-    /// <summary>Reads an integer whose first byte holds <paramref name="prefixBits"/> bits of it; false when the block ends inside it or it overflows 2^31.</summary>
+    /// <summary>
+    /// Reads an integer whose first byte holds <paramref name="prefixBits"/> bits of it; false when
+    /// the block ends inside it or it overflows 2^31.
+    /// </summary>
     public static bool TryRead(ReadOnlySpan<byte> block, ref int at, int prefixBits, out int value)
     {
         value = 0;
@@ -43,7 +46,10 @@ internal static class HpackInteger
         return false;
     }
 
-    /// <summary>Writes <paramref name="value"/> with a <paramref name="prefixBits"/>-bit prefix, the first byte's other bits being <paramref name="flags"/>; the bytes written.</summary>
+    /// <summary>
+    /// Writes <paramref name="value"/> with a <paramref name="prefixBits"/>-bit prefix, the first
+    /// byte's other bits being <paramref name="flags"/>; the bytes written.
+    /// </summary>
     public static int Write(Span<byte> into, int value, int prefixBits, byte flags)
     {
         var mask = (1 << prefixBits) - 1;

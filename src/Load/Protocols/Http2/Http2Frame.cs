@@ -59,7 +59,10 @@ internal readonly record struct Http2Frame(int Length, Http2FrameType Type, byte
         return HeaderLength + payload.Length;
     }
 
-    /// <summary>The header block fragment of a HEADERS or CONTINUATION payload: without the pad length, the priority fields and the padding; false when they do not fit.</summary>
+    /// <summary>
+    /// The header block fragment of a HEADERS or CONTINUATION payload: without the pad length, the
+    /// priority fields and the padding; false when they do not fit.
+    /// </summary>
     public static bool TryFragment(Http2Frame frame, ReadOnlySpan<byte> payload, out ReadOnlySpan<byte> fragment)
     {
         fragment = payload;

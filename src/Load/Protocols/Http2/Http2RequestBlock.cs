@@ -20,7 +20,11 @@ internal static class Http2RequestBlock
     /// <summary>The first dynamic table index (RFC 7541, 2.3.3): the newest entry.</summary>
     private const int FirstDynamicIndex = 62;
 
-    /// <summary>The blocks of the load's request: a GET of its URL, or with <see cref="Http.HttpLoadOptions.Grpc"/> a gRPC call (a POST of the framed message with gRPC's headers).</summary>
+    /// <summary>
+    /// The blocks of the load's request: a GET of its URL, or with
+    /// <see cref="Http.HttpLoadOptions.Grpc"/> a gRPC call (a POST of the framed message with
+    /// gRPC's headers).
+    /// </summary>
     public static Http2RequestBlocks Build(Http.HttpLoadOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);

@@ -62,7 +62,10 @@ internal sealed class Http2Session
     /// <summary>A ping-pong stream's next message waits for a window or room to write it.</summary>
     private bool _due;
 
-    /// <summary>When the server's flow-control window began to hold back a request or message (<see cref="ConnectionCounters.WindowWaitTicks"/>); 0: it holds none.</summary>
+    /// <summary>
+    /// When the server's flow-control window began to hold back a request or message
+    /// (<see cref="ConnectionCounters.WindowWaitTicks"/>); 0: it holds none.
+    /// </summary>
     private long _windowHeldSince;
 
     /// <param name="request">The request's header blocks (<see cref="Http2RequestBlock"/>).</param>
@@ -80,10 +83,16 @@ internal sealed class Http2Session
     /// <summary>Requests sent and not yet answered (ping-pong: streams open).</summary>
     public int Outstanding => _streams.Outstanding;
 
-    /// <summary>Whether the load is in its measured window now: a ping-pong stream's next message, sent while parsing, is measured by it. Set by the engine before <see cref="Process"/>.</summary>
+    /// <summary>
+    /// Whether the load is in its measured window now: a ping-pong stream's next message, sent
+    /// while parsing, is measured by it. Set by the engine before <see cref="Process"/>.
+    /// </summary>
     public bool Measuring { get; set; }
 
-    /// <summary>The load is stopping: a ping-pong stream sends no further message once its last is answered. Set by the engine before <see cref="Process"/>.</summary>
+    /// <summary>
+    /// The load is stopping: a ping-pong stream sends no further message once its last is answered.
+    /// Set by the engine before <see cref="Process"/>.
+    /// </summary>
     public bool Stopping { get; set; }
 
     /// <summary>Answers received since the session was made (responses, and ping-pong round trips): what the engines' timeouts count progress by.</summary>
@@ -101,7 +110,11 @@ internal sealed class Http2Session
     /// <summary>The GOAWAY received, with its code ("HTTP/2 GOAWAY (NO_ERROR)"); null before one.</summary>
     public string? GoAwayCause { get; private set; }
 
-    /// <summary>Whether another request may go now: a free stream under the server's limit, the connection not going away, ids left, room to write it, and room in the connection's window for its body.</summary>
+    /// <summary>
+    /// Whether another request may go now: a free stream under the server's limit, the connection
+    /// not going away, ids left, room to write it, and room in the connection's window for its
+    /// body.
+    /// </summary>
     public bool CanOpen => _streams.Occupied < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length && _sendWindow >= _requests.BodyLength;
 
     /// <summary>Why the connection failed (a protocol error of the server), or why the server sent GOAWAY with an error; null otherwise.</summary>
@@ -262,7 +275,10 @@ internal sealed class Http2Session
         return false;
     }
 
-    /// <summary>The load is stopping: server streams would send for ever, so each is cancelled (RST_STREAM CANCEL) and its slot freed, as far as the buffer has room.</summary>
+    /// <summary>
+    /// The load is stopping: server streams would send for ever, so each is cancelled (RST_STREAM
+    /// CANCEL) and its slot freed, as far as the buffer has room.
+    /// </summary>
     private void CancelIfStopping()
     {
         Span<byte> cancel = stackalloc byte[4];
@@ -495,7 +511,10 @@ internal sealed class Http2Session
         return null;
     }
 
-    /// <summary>Reads what of a message's 5-byte prefix <paramref name="bytes"/> holds (a compressed flag, then the length big-endian), before they are added to the body.</summary>
+    /// <summary>
+    /// Reads what of a message's 5-byte prefix <paramref name="bytes"/> holds (a compressed flag,
+    /// then the length big-endian), before they are added to the body.
+    /// </summary>
     private static void Prefix(ref Http2StreamSlot slot, ReadOnlySpan<byte> bytes)
     {
         for (var i = 0; i < bytes.Length && slot.BodyLength + i < Grpc.GrpcCall.PrefixLength; i++)
@@ -633,7 +652,10 @@ internal sealed class Http2Session
         return null;
     }
 
-    /// <summary>The server widens a window: the connection's is what request bodies take from (a stream's own starts at the server's SETTINGS and a body fits it).</summary>
+    /// <summary>
+    /// The server widens a window: the connection's is what request bodies take from (a stream's
+    /// own starts at the server's SETTINGS and a body fits it).
+    /// </summary>
     private string? OnWindowUpdate(Http2Frame frame, ReadOnlySpan<byte> payload)
     {
         if (frame.Length != 4)

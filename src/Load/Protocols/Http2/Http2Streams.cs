@@ -174,7 +174,11 @@ internal sealed class Http2Streams
         (slot.InFlight, slot.BodyLength, slot.Declared, slot.Compressed, slot.Malformed) = (false, 0, 0, false, false);
     }
 
-    /// <summary>A ping-pong stream's next message is due: in flight from now, sent or waiting for a window (so a connection with messages waiting is not idle, and a window that never comes times out).</summary>
+    /// <summary>
+    /// A ping-pong stream's next message is due: in flight from now, sent or waiting for a window
+    /// (so a connection with messages waiting is not idle, and a window that never comes times
+    /// out).
+    /// </summary>
     public void Expect(int index)
     {
         if (!_slots[index].InFlight)

@@ -25,7 +25,10 @@ internal sealed class HuffmanMemory
 
     public void Clear() => Array.Fill(_encodedLength, -1);
 
-    /// <summary>Decodes <paramref name="encoded"/> into <paramref name="into"/> as <see cref="HpackHuffman.TryDecode"/> does, from memory when it was decoded lately.</summary>
+    /// <summary>
+    /// Decodes <paramref name="encoded"/> into <paramref name="into"/> as
+    /// <see cref="HpackHuffman.TryDecode"/> does, from memory when it was decoded lately.
+    /// </summary>
     public bool TryDecode(ReadOnlySpan<byte> encoded, Span<byte> into, out int length)
     {
         if (encoded.Length <= LongestEncoded)

@@ -183,7 +183,10 @@ internal sealed class IoUringTransportConnection : IValueTaskSource<bool>, IRing
         }
     }
 
-    /// <summary>On the ring's thread: Kestrel is done with the connection (its output ended): no more input is read, and the descriptor is closed once the ring's operations on it have ended.</summary>
+    /// <summary>
+    /// On the ring's thread: Kestrel is done with the connection (its output ended): no more input
+    /// is read, and the descriptor is closed once the ring's operations on it have ended.
+    /// </summary>
     public void Close()
     {
         if (_closing)
