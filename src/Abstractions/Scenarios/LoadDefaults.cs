@@ -16,6 +16,9 @@ public sealed record LoadDefaults(string Path, int PipelineDepth, int Connection
     /// <summary>With <see cref="GrpcMessage"/>: how the load calls the method (unary, ping-pong, server streaming, client streaming).</summary>
     public GrpcCallKind GrpcKind { get; init; }
 
-    /// <summary>Client streaming (<see cref="GrpcCallKind.ClientStreaming"/>): the request messages each call streams before it ends its side; 1 otherwise.</summary>
+    /// <summary>
+    /// Client streaming (<see cref="GrpcCallKind.ClientStreaming"/>): the request messages each
+    /// call streams before it ends its side; 1 otherwise.
+    /// </summary>
     public int GrpcMessages { get; init; } = 1;
 }

@@ -24,11 +24,13 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         var port = LoopbackPort.Free();
 
         // Exactly what 'crank --config crank/plaintext.yml --scenario pipelined --profile local' sends,
-        // with a free port and a shorter run (crank: --variable serverPort=… --variable duration=3s …).
+        // with a free port and a shorter run (crank: --variable serverPort=… --variable duration=5s …):
+        // long enough for the server's verdict, which needs 2 whole loaded seconds after the partial
+        // edges (3 s beside the parallel tests once left it fewer).
         var jobs = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml")).Render("pipelined", "local", new Dictionary<string, string>
         {
             ["serverPort"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture),
-            ["duration"] = "3s",
+            ["duration"] = "5s",
             ["warmup"] = "1s",
             ["connections"] = "32",
         });
@@ -106,6 +108,9 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.Contains(serverJob["metadata"]!.AsArray(), m => (string?)m!["name"] == "net/tx/peak" && (string?)m["aggregate"] == "Max");
         // The server's verdict, judged on the seconds it was loaded, with the load's CPU from the same agent beside it.
         var verdict = AgentClient.LastMeasurements(serverJob);
+        var (_, serverOutput) = await client.GetRawAsync($"/jobs/{server}/output");
+        var agentLines = serverOutput.Split('\n').Where(l => l.Contains("[agent]", StringComparison.Ordinal));
+        Assert.True(verdict.ContainsKey(Benchmarks.Host.Verdicts.JobVerdict.Bound), string.Join(Environment.NewLine, agentLines));
         var bound = (string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Bound];
         output.WriteLine($"bound: {bound}");
         Assert.NotNull(Benchmarks.Host.Verdicts.CauseKinds.Named(((string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Kinds] ?? "").Split(", ")[0]));

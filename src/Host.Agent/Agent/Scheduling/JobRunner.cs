@@ -384,7 +384,9 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     {
         if (JobVerdict.Judge(samples, cpus, MachineCpus.Count, confined is not null, loads, job.Service) is not { } verdict)
         {
-            job.Output.Add("[agent] no bound: verdict: the server was never loaded for long enough to judge (its link and its CPU stayed near idle)");
+            job.Output.Add(
+                "[agent] no bound: verdict: the server was not loaded for " + LoadedSpan.Shortest.ToString(CultureInfo.InvariantCulture)
+                    + " whole seconds (its link and its CPU stayed near idle, or at half their peak for less than that)");
             return;
         }
 
