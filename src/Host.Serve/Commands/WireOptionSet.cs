@@ -61,7 +61,7 @@ internal sealed class WireOptionSet
     /// value and says what is wrong with it; the command line puts the option that gave it in front:
     /// "--protocol 'h3' is not a wire: …".
     /// </summary>
-    internal static T Parsed<T>(Option option, Func<T> read)
+    private static T Parsed<T>(Option option, Func<T> read)
     {
         try
         {
