@@ -1,3 +1,5 @@
+using System.Runtime.Intrinsics;
+
 namespace Benchmarks.Host.Reports;
 
 /// <summary>
@@ -45,7 +47,6 @@ internal static class ChangePointDetector
         // grows, which rarely weakens a real step); it is tested again, in its final window, once
         // every candidate left is significant. A real step's test runs every shuffle, so testing
         // it again at each removal would cost most of the time.
-        var scratch = new double[series.Length];
         var tests = new Dictionary<(int From, int At, int To), (double P, double Step)>();
         var last = new Dictionary<int, (double P, double Step)>();
         bool Significant((double P, double Step) test) => test.P < 1 - settings.Confidence && test.Step >= settings.MinChange;
@@ -57,7 +58,7 @@ internal static class ChangePointDetector
                 var segment = series.AsSpan(window.From, window.To - window.From);
                 var at = window.At - window.From;
                 var step = Step(Mean(segment[..at]), Mean(segment[at..]));
-                test = (step < settings.MinChange ? 1.0 : PermutationPValue(segment, Energy(segment, at), settings, new Random(Seed(settings.Seed, window)), scratch), step);
+                test = (step < settings.MinChange ? 1.0 : PermutationPValue(segment, Energy(segment, at), settings, new Random(Seed(settings.Seed, window))), step);
                 tests[window] = test;
             }
 
@@ -161,37 +162,54 @@ internal static class ChangePointDetector
     /// </summary>
     internal static (int Split, double Energy) BestSplit(ReadOnlySpan<double> x, int minSegment)
     {
+        var spread = new double[x.Length];
+        return BestSplit(x, spread, Spread(x, spread), minSegment);
+    }
+
+    /// <summary>
+    /// Each value's distances to all the others, <paramref name="spread"/>[i] = Σⱼ |xᵢ − xⱼ|, and
+    /// their sum over every pair. Neither depends on the order of the values, so a permutation test
+    /// computes them once for all its shuffles and moves each value's with it.
+    /// </summary>
+    private static double Spread(ReadOnlySpan<double> x, Span<double> spread)
+    {
+        spread.Clear();
+        double pairs = 0;
+        for (var i = 0; i < x.Length; i++)
+        {
+            for (var j = i + 1; j < x.Length; j++)
+            {
+                var d = Distance(x[i], x[j]);
+                spread[i] += d;
+                spread[j] += d;
+                pairs += d;
+            }
+        }
+
+        return pairs;
+    }
+
+    /// <summary>
+    /// <see cref="BestSplit(ReadOnlySpan{double}, int)"/> given each value's <paramref name="spread"/>
+    /// and the sum over every pair, <paramref name="pairs"/>: moving x[τ] to the left side costs its
+    /// distances to the values already there (the others are its spread less those), half the pairs
+    /// a scan over every pair would visit.
+    /// </summary>
+    private static (int Split, double Energy) BestSplit(ReadOnlySpan<double> x, ReadOnlySpan<double> spread, double pairs, int minSegment)
+    {
         var n = x.Length;
         if (n < 2 * minSegment)
         {
             return (-1, 0);
         }
 
-        double withinLeft = 0, cross = 0, withinRight = 0;
-        for (var i = 0; i < n; i++)
-        {
-            for (var j = i + 1; j < n; j++)
-            {
-                withinRight += Distance(x[i], x[j]);
-            }
-        }
-
+        double withinLeft = 0, cross = 0, withinRight = pairs;
         var best = (Split: -1, Energy: double.NegativeInfinity);
         for (var tau = 0; tau < n - minSegment; tau++)
         {
             // Move x[tau] from the right side to the left.
-            double toLeft = 0, toRight = 0;
-            var moved = x[tau];
-            for (var i = 0; i < tau; i++)
-            {
-                toLeft += Distance(x[i], moved);
-            }
-
-            for (var j = tau + 1; j < n; j++)
-            {
-                toRight += Distance(moved, x[j]);
-            }
-
+            var toLeft = DistancesTo(x[..tau], x[tau]);
+            var toRight = spread[tau] - toLeft;
             cross += toRight - toLeft;
             withinLeft += toLeft;
             withinRight -= toRight;
@@ -213,22 +231,64 @@ internal static class ChangePointDetector
         return best;
     }
 
+    /// <summary>Σ |v − <paramref name="value"/>| over <paramref name="values"/>, four at a time where the machine can.</summary>
+    private static double DistancesTo(ReadOnlySpan<double> values, double value)
+    {
+        var i = 0;
+        double sum = 0;
+        if (Vector256.IsHardwareAccelerated && values.Length >= Vector256<double>.Count)
+        {
+            var at = Vector256.Create(value);
+            var sums = Vector256<double>.Zero;
+            for (; i <= values.Length - Vector256<double>.Count; i += Vector256<double>.Count)
+            {
+                sums += Vector256.Abs(Vector256.Create(values.Slice(i, Vector256<double>.Count)) - at);
+            }
+
+            sum = Vector256.Sum(sums);
+        }
+
+        for (; i < values.Length; i++)
+        {
+            sum += Distance(values[i], value);
+        }
+
+        return sum;
+    }
+
     /// <summary>
     /// The share of shuffles of the segment whose best split is at least as strong as the split
     /// tested, with the observed split counted as one of them; stops as soon as the answer can no longer be
-    /// significant, so a segment with no change costs a few shuffles, not all of them.
+    /// significant, so a segment with no change costs a few shuffles, not all of them. Each value
+    /// is shuffled with its spread (<see cref="Spread"/>), which no shuffle changes.
     /// </summary>
-    private static double PermutationPValue(ReadOnlySpan<double> segment, double observed, ChangePointSettings settings, Random random, double[] scratch)
+    private static double PermutationPValue(ReadOnlySpan<double> segment, double observed, ChangePointSettings settings, Random random)
     {
-        var shuffled = scratch.AsSpan(0, segment.Length);
+        var n = segment.Length;
+        var unshuffled = new double[n];
+        var pairs = Spread(segment, unshuffled);
+        var order = new int[n];
+        var shuffled = new double[n];
+        var spread = new double[n];
         var permutations = settings.Permutations;
         var giveUp = ((1 - settings.Confidence) * (permutations + 1)) - 1;
         var asStrong = 0;
         for (var k = 0; k < permutations; k++)
         {
-            segment.CopyTo(shuffled);
-            random.Shuffle(shuffled);
-            if (BestSplit(shuffled, settings.MinSegment).Energy >= observed)
+            // The same shuffle of the positions as of the values themselves: one draw per place.
+            for (var i = 0; i < n; i++)
+            {
+                order[i] = i;
+            }
+
+            random.Shuffle(order);
+            for (var i = 0; i < n; i++)
+            {
+                shuffled[i] = segment[order[i]];
+                spread[i] = unshuffled[order[i]];
+            }
+
+            if (BestSplit(shuffled, spread, pairs, settings.MinSegment).Energy >= observed)
             {
                 asStrong++;
                 if (asStrong >= giveUp)

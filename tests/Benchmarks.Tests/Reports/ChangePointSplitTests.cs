@@ -3,8 +3,9 @@ using Benchmarks.Host.Reports;
 namespace Benchmarks.Tests.Reports;
 
 /// <summary>
-/// The best split the detector proposes and tests every shuffle with, computed in O(n log n) from
-/// ranks and prefix sums, against the energy statistic computed pair by pair at every split.
+/// The best split the detector proposes and tests every shuffle with, computed in one pass that
+/// moves each value to the left side (its distances to the values already there, the rest from its
+/// spread), against the energy statistic computed pair by pair at every split.
 /// </summary>
 [Trait("Tier", "Fast")]
 public sealed class ChangePointSplitTests
