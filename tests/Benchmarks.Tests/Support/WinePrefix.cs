@@ -44,9 +44,8 @@ public sealed class WinePrefix : IAsyncLifetime
 
         if (!File.Exists(Executable))
         {
-            var publish = await HostRun.StartProcessAsync(TestPaths.RepoRoot, s_setup, new Dictionary<string, string>(), "dotnet",
-                "publish", "src/Host/Benchmarks.Host.csproj", "-c", "Release", "-p:TargetOs=windows", "--self-contained", "--artifacts-path", "artifacts/windows",
-                "-o", Path.GetDirectoryName(Executable)!, "-nologo", "-clp:ErrorsOnly", "-p:UseSharedCompilation=false", "-nodeReuse:false");
+            var publish = await HostRun.StartProcessAsync(TestPaths.RepoRoot, s_setup, new Dictionary<string, string>(), "bash",
+                "eng/publish-windows.sh", "-p:UseSharedCompilation=false", "-nodeReuse:false");
             Assert.True(publish.ExitCode == 0, publish.ToString());
         }
 
