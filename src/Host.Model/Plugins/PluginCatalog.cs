@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Reflection;
 using Benchmarks.Scenarios;
 using Benchmarks.Servers;
@@ -31,6 +32,17 @@ internal sealed class PluginCatalog
     /// </summary>
     public static string BuiltInDirectory { get; set; } = Path.Combine(AppContext.BaseDirectory, "plugins");
 
+    /// <summary>
+    /// Each plugin assembly loaded once per process, in its own load context, by its path and the
+    /// file's size and time: a process that reads the catalog again (the command line run in a test's
+    /// process, once per command) takes the plugin's types as loaded and compiled before, instead of a
+    /// new context per read that loaded and JIT-compiled the plugin and everything it carries again
+    /// and kept every copy (a context that can be unloaded would not keep them, but would still
+    /// compile them anew). A file rewritten in place is loaded anew. Each read still makes its own
+    /// plugin objects.
+    /// </summary>
+    private static readonly ConcurrentDictionary<(string Path, long Length, DateTime Written), Lazy<Assembly>> s_loaded = new();
+
     public static PluginCatalog Load(IEnumerable<string> extraDirectories)
     {
         var scenarios = new List<PluginEntry<IScenario>>();
@@ -40,8 +52,10 @@ internal sealed class PluginCatalog
         {
             try
             {
-                var context = new PluginLoadContext(assemblyPath);
-                var assembly = context.LoadFromAssemblyPath(assemblyPath);
+                var file = new FileInfo(assemblyPath);
+                var assembly = s_loaded.GetOrAdd(
+                    (assemblyPath, file.Length, file.LastWriteTimeUtc),
+                    key => new Lazy<Assembly>(() => new PluginLoadContext(key.Path).LoadFromAssemblyPath(key.Path))).Value;
                 foreach (var type in ExportedTypes(assembly))
                 {
                     if (type.IsAbstract || type.GetConstructor(Type.EmptyTypes) is null)

@@ -1,4 +1,6 @@
+using System.Runtime.Loader;
 using Benchmarks.Host.Documents;
+using Benchmarks.Host.Plugins;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Integration;
@@ -28,6 +30,26 @@ public sealed class PluginTests
         Assert.Equal(0, servers.ExitCode);
         Assert.Contains("kestrel", servers.Output, StringComparison.Ordinal);
         Assert.Contains("[available]", servers.Output, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A process that reads the catalog again (a test's process runs the command line once per
+    /// command) takes each plugin's assembly as loaded before: a new load context per read compiled
+    /// every plugin and what it carries again and kept each copy (139 of each in one suite's process).
+    /// </summary>
+    [Trait("Tier", "Fast")]
+    [Fact]
+    public void Reading_the_catalog_again_reuses_each_plugins_assembly_and_makes_new_plugin_objects()
+    {
+        PluginCatalog.BuiltInDirectory = Path.Combine(TestPaths.HostDirectory, "plugins");
+        var first = PluginCatalog.Load([]).FindServer("kestrel")!;
+        var again = PluginCatalog.Load([]).FindServer("kestrel")!;
+
+        Assert.NotSame(first, again);
+        Assert.Same(first.GetType(), again.GetType());
+        var context = AssemblyLoadContext.GetLoadContext(first.GetType().Assembly)!;
+        Assert.NotSame(AssemblyLoadContext.Default, context);
+        Assert.Equal("Benchmarks.Servers.Kestrel", context.Name);
     }
 
     [Fact]
