@@ -13,12 +13,18 @@ namespace Benchmarks.Host.Agent.Building;
 /// emptied with it when the agent starts; a folder of its own (<c>agent --build-cache</c>) is shared
 /// by the agents of one machine and kept across restarts: a build is published by one agent at a
 /// time (an exclusive lock file per key, released if its agent dies) and is complete once its
-/// marker is written, so another agent reuses it or waits for it.
+/// marker is written, so another agent reuses it or waits for it. Each use stamps the marker's time:
+/// an agent drops its oldest builds past its capacity, but not one any agent used in the last
+/// <see cref="InUse"/>, and a build another agent dropped is published again, not started from an
+/// empty folder.
 /// </summary>
 internal sealed class BuildCache(string root, int capacity = 4)
 {
     /// <summary>The longest a job waits for another agent's publish of the same build before it fails.</summary>
     public static readonly TimeSpan PublishWait = TimeSpan.FromMinutes(30);
+
+    /// <summary>How recently a build must have been used (by any agent sharing the folder) to be kept past the capacity.</summary>
+    public static readonly TimeSpan InUse = TimeSpan.FromMinutes(10);
 
     private readonly ConcurrentDictionary<string, Lazy<Task<(string Folder, bool Published)>>> _builds = new(StringComparer.Ordinal);
     private readonly ConcurrentQueue<string> _order = new();
@@ -36,27 +42,55 @@ internal sealed class BuildCache(string root, int capacity = 4)
     public async Task<(string Folder, bool Reused)> GetOrBuildAsync(string key, Func<string, Task> publish)
     {
         ArgumentNullException.ThrowIfNull(publish);
-        var created = false;
-        var lazy = _builds.GetOrAdd(key, _ =>
+        for (var attempt = 0; ; attempt++)
         {
-            created = true;
-            return new Lazy<Task<(string, bool)>>(() => BuildOnceAsync(key, publish));
-        });
-        try
-        {
-            var (folder, published) = await lazy.Value;
-            if (created && published)
+            var created = false;
+            var lazy = _builds.GetOrAdd(key, _ =>
+            {
+                created = true;
+                return new Lazy<Task<(string, bool)>>(() => BuildOnceAsync(key, publish));
+            });
+            (string Folder, bool Published) build;
+            try
+            {
+                build = await lazy.Value;
+            }
+            catch
+            {
+                _builds.TryRemove(new KeyValuePair<string, Lazy<Task<(string Folder, bool Published)>>>(key, lazy));
+                throw;
+            }
+
+            if (created && build.Published)
             {
                 _order.Enqueue(key);
                 Evict();
+                return (build.Folder, false);
             }
 
-            return (folder, !(created && published));
+            // Reused: stamped as used now; gone when another agent sharing the folder dropped it since, so it is published
+            // again (once: a marker that cannot be stamped is otherwise taken as it is).
+            if (!Stamp(key) && attempt == 0)
+            {
+                _builds.TryRemove(new KeyValuePair<string, Lazy<Task<(string Folder, bool Published)>>>(key, lazy));
+                continue;
+            }
+
+            return (build.Folder, true);
         }
-        catch
+    }
+
+    /// <summary>Marks the build as used now (its marker's time); false when its marker is gone.</summary>
+    private bool Stamp(string key)
+    {
+        try
         {
-            _builds.TryRemove(new KeyValuePair<string, Lazy<Task<(string Folder, bool Published)>>>(key, lazy));
-            throw;
+            File.SetLastWriteTimeUtc(Path.Combine(Root, key + ".complete"), DateTime.UtcNow);
+            return Directory.Exists(Path.Combine(Root, key));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
         }
     }
 
@@ -130,10 +164,17 @@ internal sealed class BuildCache(string root, int capacity = 4)
         return true;
     }
 
+    /// <summary>This agent's oldest builds past its capacity, each unless an agent used it within <see cref="InUse"/>.</summary>
     private void Evict()
     {
-        while (_order.Count > capacity && _order.TryDequeue(out var old))
+        for (var looked = _order.Count; looked > 0 && _order.Count > capacity && _order.TryDequeue(out var old); looked--)
         {
+            if (DateTime.UtcNow - File.GetLastWriteTimeUtc(Path.Combine(Root, old + ".complete")) < InUse)
+            {
+                _order.Enqueue(old);
+                continue;
+            }
+
             if (_builds.TryRemove(old, out _))
             {
                 Remove(old);
