@@ -2,6 +2,7 @@ using System.Text.RegularExpressions;
 using Benchmarks.Host.Measurements;
 using Benchmarks.Host.Store;
 using Benchmarks.Host.Documents;
+using Benchmarks.Host.Platform;
 using Benchmarks.Tests.Support;
 
 namespace Benchmarks.Tests.Integration;
@@ -350,7 +351,8 @@ public sealed class ResultsCommandTests
     [Fact]
     public async Task A_run_ending_while_postgresql_is_down_is_kept_locally_and_pushed_later_exactly_once()
     {
-        var postgres = await PostgresServer.PrivateAsync(25433);
+        // A port chosen as every other test's is (a fixed one was once taken first by a crank job's server beside it).
+        var postgres = await PostgresServer.PrivateAsync(LoopbackPort.Free());
         try
         {
             var database = await postgres.CreateDatabaseAsync();
