@@ -82,9 +82,11 @@ internal static unsafe partial class IoUringNative
     public static int Setup(uint entries, IoUringParams* parameters) => (int)Call(SysSetup, (nint)entries, (nint)parameters, 0, 0, 0, 0);
 
     /// <summary>io_uring_enter: submits <paramref name="toSubmit"/> and waits for <paramref name="minComplete"/>; -errno on failure.</summary>
-    public static int Enter(int ring, uint toSubmit, uint minComplete, uint flags) => (int)Call(SysEnter, ring, (nint)toSubmit, (nint)minComplete, (nint)flags, 0, 0);
+    public static int Enter(int ring, uint toSubmit, uint minComplete, uint flags) =>
+        (int)Call(SysEnter, ring, (nint)toSubmit, (nint)minComplete, (nint)flags, 0, 0);
 
-    public static int Register(int ring, uint opcode, void* argument, uint count) => (int)Call(SysRegister, ring, (nint)opcode, (nint)argument, (nint)count, 0, 0);
+    public static int Register(int ring, uint opcode, void* argument, uint count) =>
+        (int)Call(SysRegister, ring, (nint)opcode, (nint)argument, (nint)count, 0, 0);
 
     /// <summary>Maps <paramref name="length"/> bytes of the ring at <paramref name="offset"/>; null when it cannot.</summary>
     public static void* MapRing(int ring, nuint length, long offset)

@@ -63,8 +63,11 @@ internal static unsafe class IoUringProbe
         {
             return error switch
             {
-                EPerm when sysctl == "1" => "io_uring is allowed only to the group kernel.io_uring_group names (sysctl kernel.io_uring_disabled = 1), and this process is not in it",
-                EPerm => "io_uring_setup was refused (EPERM): a seccomp filter forbids it (container runtimes block io_uring by default; allow io_uring_setup, io_uring_enter and io_uring_register)",
+                EPerm when sysctl == "1" =>
+                    "io_uring is allowed only to the group kernel.io_uring_group names (sysctl kernel.io_uring_disabled = 1), and this process is not in it",
+                EPerm =>
+                    "io_uring_setup was refused (EPERM): a seccomp filter forbids it (container runtimes block io_uring by default; allow io_uring_setup, " +
+                    "io_uring_enter and io_uring_register)",
                 ENoSys => "this kernel has no io_uring (io_uring_setup: ENOSYS)",
                 EInval => "this kernel's io_uring lacks the single-issuer ring with deferred completions the server uses (Linux 6.1 or later)",
                 _ => $"io_uring_setup failed: {Describe(error)}",
@@ -100,7 +103,8 @@ internal static unsafe class IoUringProbe
         }
 
         var last = probe[0];
-        (byte Op, string Name)[] needed = [(IoUringNative.OpAccept, "accept"), (OpRecv, "recv"), (OpSend, "send"), (OpRead, "read"), (OpTimeout, "timeout"), (OpAsyncCancel, "async cancel")];
+        (byte Op, string Name)[] needed = [(IoUringNative.OpAccept, "accept"), (OpRecv, "recv"), (OpSend, "send"), (OpRead, "read"), (OpTimeout, "timeout"),
+            (OpAsyncCancel, "async cancel")];
         foreach (var (op, name) in needed)
         {
             var flags = *(ushort*)(probe + 16 + (op * 8) + 2);

@@ -8,7 +8,8 @@ public static class Payloads
     public const int Depth = 16;
 
     public static byte[] Request { get; } = Encoding.ASCII.GetBytes(
-        "GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1:5000\r\nAccept: text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7\r\nConnection: keep-alive\r\n\r\n");
+        "GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1:5000\r\nAccept: " +
+        "text/plain,text/html;q=0.9,application/xhtml+xml;q=0.9,application/xml;q=0.8,*/*;q=0.7\r\nConnection: keep-alive\r\n\r\n");
 
     public static byte[] Requests { get; } = [.. Enumerable.Repeat(Request, Depth).SelectMany(r => r)];
 

@@ -38,7 +38,8 @@ public static class ServerCertificates
             : new CertificateRequest(subject, ecdsa!, HashAlgorithmName.SHA256);
         request.CertificateExtensions.Add(names.Build());
         request.CertificateExtensions.Add(new X509BasicConstraintsExtension(false, false, 0, false));
-        request.CertificateExtensions.Add(new X509KeyUsageExtension(rsa is not null ? X509KeyUsageFlags.DigitalSignature | X509KeyUsageFlags.KeyEncipherment : X509KeyUsageFlags.DigitalSignature, false));
+        request.CertificateExtensions.Add(new X509KeyUsageExtension(
+            rsa is not null ? X509KeyUsageFlags.DigitalSignature | X509KeyUsageFlags.KeyEncipherment : X509KeyUsageFlags.DigitalSignature, false));
         request.CertificateExtensions.Add(new X509EnhancedKeyUsageExtension([new Oid("1.3.6.1.5.5.7.3.1")], false));
         var now = DateTimeOffset.UtcNow;
         using var made = request.CreateSelfSigned(now.AddMinutes(-5), now.AddDays(1));

@@ -69,7 +69,8 @@ internal sealed class GroupedHelpAction(HelpAction standard) : SynchronousComman
         var names = option.Aliases.Order(StringComparer.Ordinal).Where(a => a.Length <= 2).Append(option.Name);
         var value = option.ValueType == typeof(bool) ? ""
             : option.HelpName is { } help ? $" <{help}>"
-            : option.GetCompletions(CompletionContext.Empty).Select(c => c.Label).ToList() is { Count: > 0 and <= 8 } choices && option.ValueType != typeof(bool?) ? $" <{string.Join('|', choices)}>"
+            : option.GetCompletions(CompletionContext.Empty).Select(c => c.Label).ToList() is { Count: > 0 and <= 8 } choices
+                && option.ValueType != typeof(bool?) ? $" <{string.Join('|', choices)}>"
             : $" <{option.Name.TrimStart('-')}>";
         return string.Join(", ", names) + value;
     }

@@ -128,7 +128,9 @@ internal static class OptionFactory
 
         if (parsed.Scheme != Uri.UriSchemeHttp && parsed.Scheme != Uri.UriSchemeHttps && !(allowWebSocket && parsed.Scheme is "ws" or "wss"))
         {
-            error = allowWebSocket ? $"the scheme must be http, https, ws or wss (got {parsed.Scheme})." : $"the scheme must be http or https (got {parsed.Scheme}).";
+            error = allowWebSocket
+                ? $"the scheme must be http, https, ws or wss (got {parsed.Scheme})."
+                : $"the scheme must be http or https (got {parsed.Scheme}).";
             return false;
         }
 

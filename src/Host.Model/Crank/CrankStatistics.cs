@@ -19,7 +19,8 @@ internal static class CrankStatistics
     /// <param name="texts">Text measurements, printed without metadata: crank keeps them per job
     /// instance and reduces none (a load's latency histogram).</param>
     /// <param name="described">Text measurements with their metadata (<see cref="CrankMetadata.ForText"/>): crank shows them in its table.</param>
-    public static string Format(IReadOnlyDictionary<string, double> measurements, DateTimeOffset timestamp, IReadOnlyDictionary<string, string>? texts = null, IReadOnlyList<(string Name, string Text, JsonObject Metadata)>? described = null)
+    public static string Format(IReadOnlyDictionary<string, double> measurements, DateTimeOffset timestamp, IReadOnlyDictionary<string, string>? texts = null,
+        IReadOnlyList<(string Name, string Text, JsonObject Metadata)>? described = null)
     {
         ArgumentNullException.ThrowIfNull(measurements);
         var metadata = new JsonArray();

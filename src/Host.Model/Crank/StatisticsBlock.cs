@@ -52,7 +52,8 @@ internal sealed class StatisticsBlock
                 }
 
                 var timestamp = Get(item, "timestamp") is JsonValue t && t.GetValueKind() == JsonValueKind.String
-                    && DateTime.TryParse((string?)t, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var parsed)
+                    && DateTime.TryParse((string?)t, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal,
+                        out var parsed)
                     ? parsed
                     : DateTime.UtcNow;
                 measurements.Add(new StatisticsValue(name, Get(item, "value")?.DeepClone(), timestamp));
@@ -73,7 +74,8 @@ internal sealed class StatisticsBlock
             .GroupBy(m => (string)Get(m, "name")!, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => Operations.Parse(Get(g.Last(), "aggregate")?.ToString()), StringComparer.Ordinal);
         var values = new SortedDictionary<string, double>(StringComparer.Ordinal);
-        foreach (var group in Measurements.Where(m => m.Value is JsonValue v && v.GetValueKind() == JsonValueKind.Number).GroupBy(m => m.Name, StringComparer.Ordinal))
+        foreach (var group in Measurements.Where(m => m.Value is JsonValue v && v.GetValueKind() == JsonValueKind.Number).GroupBy(m => m.Name,
+            StringComparer.Ordinal))
         {
             var operation = declared.GetValueOrDefault(group.Key) ?? Operations.Parse(MeasurementCatalog.Describe(group.Key).Aggregate) ?? Operation.Max;
             values[group.Key] = operation.Apply([.. group.Select(m => (double)m.Value!)]);

@@ -100,8 +100,10 @@ public sealed class RunDocument
             Status = Status,
             Environment = new RunEnvironment
             {
-                Os = Environment.Os, OsVersion = Environment.OsVersion, Kernel = Environment.Kernel, IoUring = Environment.IoUring, Architecture = Environment.Architecture, Cores = Environment.Cores,
-                MachineName = Environment.MachineName, Runtime = Environment.Runtime, Sdk = Environment.Sdk, GitCommit = Environment.GitCommit, ToolVersion = Environment.ToolVersion,
+                Os = Environment.Os, OsVersion = Environment.OsVersion, Kernel = Environment.Kernel, IoUring = Environment.IoUring,
+                Architecture = Environment.Architecture, Cores = Environment.Cores,
+                MachineName = Environment.MachineName, Runtime = Environment.Runtime, Sdk = Environment.Sdk, GitCommit = Environment.GitCommit,
+                ToolVersion = Environment.ToolVersion,
             },
             Measurements = new(Measurements.Where(m => measurements.Contains(m.Key)).ToDictionary(), StringComparer.Ordinal),
             Metadata = new(Metadata.Where(m => measurements.Contains(m.Key)).ToDictionary(m => m.Key, m => new MeasurementInfo { Description = m.Value.Description, Unit = m.Value.Unit, Aggregate = m.Value.Aggregate, HigherIsBetter = m.Value.HigherIsBetter }), StringComparer.Ordinal),

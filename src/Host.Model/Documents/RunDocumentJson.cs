@@ -16,7 +16,8 @@ public sealed partial class RunDocumentJson : JsonSerializerContext
     public static string Serialize(RunDocument document) => JsonSerializer.Serialize(document, Default.RunDocument);
 
     /// <summary>A verdict's causes as a run document writes them, for a crank result (an agent's server job) to carry them.</summary>
-    public static System.Text.Json.Nodes.JsonNode? SerializeCauses(List<VerdictCause> causes) => JsonSerializer.SerializeToNode(causes, Default.ListVerdictCause);
+    public static System.Text.Json.Nodes.JsonNode? SerializeCauses(List<VerdictCause> causes) =>
+        JsonSerializer.SerializeToNode(causes, Default.ListVerdictCause);
 
     /// <summary>An interface as a run document writes it (<c>environment.network</c>), for an agent's <c>/info</c> to name its box's.</summary>
     public static System.Text.Json.Nodes.JsonNode? SerializeNetwork(RunNetwork network) => JsonSerializer.SerializeToNode(network, Default.RunNetwork);

@@ -13,9 +13,11 @@ namespace Benchmarks.Host.Measurements;
 /// </summary>
 internal sealed class ConnectMeasures
 {
-    public static readonly ConnectMeasures Http = new("http", "Connections opened without keep-alive (one per request)", "Connect time without keep-alive (apart from the request's latency)", MeasurementRole.None);
+    public static readonly ConnectMeasures Http = new("http", "Connections opened without keep-alive (one per request)",
+        "Connect time without keep-alive (apart from the request's latency)", MeasurementRole.None);
 
-    public static readonly ConnectMeasures WebSocket = new("ws", "WebSocket handshakes completed", "WebSocket connect + handshake time", MeasurementRole.Headline);
+    public static readonly ConnectMeasures WebSocket = new("ws", "WebSocket handshakes completed", "WebSocket connect + handshake time",
+        MeasurementRole.Headline);
 
     public static readonly ConnectMeasures Tcp = new("tcp", "TCP connections established", "TCP connect time", MeasurementRole.None);
 
@@ -23,7 +25,8 @@ internal sealed class ConnectMeasures
     /// TLS handshakes of the HTTP load's connections opened in the window (every request's, without
     /// keep-alive): <c>http/tls/handshakes</c>, <c>http/tls/handshake/99</c> ….
     /// </summary>
-    public static readonly ConnectMeasures TlsHandshake = new("http/tls", "TLS handshakes completed", "TLS handshake time, from the TCP connect's end (apart from the connect and the request)", MeasurementRole.None, "handshake");
+    public static readonly ConnectMeasures TlsHandshake = new("http/tls", "TLS handshakes completed",
+        "TLS handshake time, from the TCP connect's end (apart from the connect and the request)", MeasurementRole.None, "handshake");
 
     /// <param name="prefix">The names' prefix (<c>tcp</c>).</param>
     /// <param name="counted">What is counted, for the descriptions.</param>
@@ -33,7 +36,8 @@ internal sealed class ConnectMeasures
     public ConnectMeasures(string prefix, string counted, string timed, MeasurementRole rate, string noun = "connect")
     {
         Count = new($"{prefix}/{noun}s", "count", Max, Neither, $"{counted} in the measured window");
-        Rate = new($"{prefix}/{noun}s/rate", noun == "connect" ? "conn/s" : $"{noun}s/s", Max, Higher, $"{counted} per second ({(noun == "connect" ? "conn" : noun + "s")}/s)") { Role = rate };
+        Rate = new($"{prefix}/{noun}s/rate", noun == "connect" ? "conn/s" : $"{noun}s/s", Max, Higher,
+            $"{counted} per second ({(noun == "connect" ? "conn" : noun + "s")}/s)") { Role = rate };
         Times = new LatencyMeasures($"{prefix}/{noun}", timed, MeasurementRole.None);
         Min = new($"{prefix}/{noun}/min", "ms", Max, Lower, $"{timed}, min (ms)");
         All = [Count, Rate, .. Times.All, Min];

@@ -19,10 +19,12 @@ internal static class GrpcMeasures
     /// A gRPC stream's own rate: its round trips (ping-pong) or messages (server streaming) per second.
     /// Loads on several machines each report one stream's rate: combined, it is their mean, not their sum as a rate's.
     /// </summary>
-    public static readonly Measurement StreamRate = new("grpc/stream/rate", "msg/s", Max, Higher, "Messages per second of one gRPC stream: ping-pong round trips or server-stream messages, the rate over connections × streams", reduce: Avg);
+    public static readonly Measurement StreamRate = new("grpc/stream/rate", "msg/s", Max, Higher,
+        "Messages per second of one gRPC stream: ping-pong round trips or server-stream messages, the rate over connections × streams", reduce: Avg);
 
     /// <summary>Client streaming: the request messages a second the answered calls carried; a rate, so several load machines' add up.</summary>
-    public static readonly Measurement RequestMessageRate = new("grpc/messages/rate", "msg/s", Max, Higher, "Client streaming: request messages per second the answered calls carried (calls per second x messages per call)", reduce: Sum);
+    public static readonly Measurement RequestMessageRate = new("grpc/messages/rate", "msg/s", Max, Higher,
+        "Client streaming: request messages per second the answered calls carried (calls per second x messages per call)", reduce: Sum);
 
     public static IReadOnlyList<Measurement> All { get; } =
     [

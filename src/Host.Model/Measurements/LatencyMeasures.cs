@@ -27,17 +27,21 @@ internal sealed class LatencyMeasures
     /// the largest of each instance's percentile (<c>http/latency/99</c>: the worse box's p99), which is
     /// not a percentile of anything; <c>results import</c> writes these beside it.
     /// </summary>
-    public static readonly LatencyMeasures HttpMerged = new("http/latency/merged", "Latency of every load instance's requests (their histograms merged)", MeasurementRole.None);
+    public static readonly LatencyMeasures HttpMerged = new("http/latency/merged", "Latency of every load instance's requests (their histograms merged)",
+        MeasurementRole.None);
 
-    public static readonly LatencyMeasures WebSocketMerged = new("ws/rtt/merged", "WebSocket round trip of every load instance (their histograms merged)", MeasurementRole.None);
+    public static readonly LatencyMeasures WebSocketMerged = new("ws/rtt/merged", "WebSocket round trip of every load instance (their histograms merged)",
+        MeasurementRole.None);
 
-    public static readonly LatencyMeasures TcpMerged = new("tcp/rtt/merged", "TCP round trip of every load instance (their histograms merged)", MeasurementRole.None);
+    public static readonly LatencyMeasures TcpMerged = new("tcp/rtt/merged", "TCP round trip of every load instance (their histograms merged)",
+        MeasurementRole.None);
 
     /// <summary>The families a load's own latency is reported in, in catalog order.</summary>
     private static readonly LatencyMeasures[] s_loads = [Http, WebSocket, Tcp];
 
     /// <summary>Each load family with the family its instances' histograms merge into.</summary>
-    public static IReadOnlyList<(LatencyMeasures Family, LatencyMeasures Merged)> Mergeable { get; } = [(Http, HttpMerged), (WebSocket, WebSocketMerged), (Tcp, TcpMerged)];
+    public static IReadOnlyList<(LatencyMeasures Family, LatencyMeasures Merged)> Mergeable { get; } = [(Http, HttpMerged), (WebSocket, WebSocketMerged),
+        (Tcp, TcpMerged)];
 
     /// <param name="prefix">The names' prefix (<c>http/latency</c>).</param>
     /// <param name="words">What is timed, for the descriptions (<c>Latency</c>).</param>

@@ -10,7 +10,8 @@ namespace Benchmarks.Host.Measurements;
 /// </summary>
 internal static class MeasurementCatalog
 {
-    public static IReadOnlyList<Measurement> All { get; } = [.. HttpMeasures.All, .. GrpcMeasures.All, .. WebSocketMeasures.All, .. TcpMeasures.All, .. SystemMeasures.All, .. StartupMeasures.All, .. LimitMeasures.All, .. EfficiencyMeasures.All, .. RuntimeMeasures.All, .. ServerCounterMeasures.All];
+    public static IReadOnlyList<Measurement> All { get; } = [.. HttpMeasures.All, .. GrpcMeasures.All, .. WebSocketMeasures.All, .. TcpMeasures.All,
+        .. SystemMeasures.All, .. StartupMeasures.All, .. LimitMeasures.All, .. EfficiencyMeasures.All, .. RuntimeMeasures.All, .. ServerCounterMeasures.All];
 
     private static readonly FrozenDictionary<string, Measurement> s_byName = All.ToFrozenDictionary(m => m.Name, StringComparer.Ordinal);
 

@@ -67,7 +67,10 @@ internal static class MeasurementLabel
         return unit is "" or "count" ? label : $"{label} ({unit})";
     }
 
-    private static readonly Regex s_statistic = new(@"\b(\d+(\.\d+)?(st|nd|rd|th) percentile|median|mean of the intervals|mean|standard deviation|max|busiest interval|largest (second|interval))\b", RegexOptions.CultureInvariant, TimeSpan.FromSeconds(1));
+    private static readonly Regex s_statistic = new(
+        @"\b(\d+(\.\d+)?(st|nd|rd|th) percentile|median|mean of the intervals|mean|standard deviation|max|busiest interval|largest (second|interval))\b",
+        RegexOptions.CultureInvariant, TimeSpan.FromSeconds(1));
 
-    private static string Collapse(string text) => string.Join(' ', text.Split(' ', StringSplitOptions.RemoveEmptyEntries)).Replace(" ,", ",", StringComparison.Ordinal);
+    private static string Collapse(string text) =>
+        string.Join(' ', text.Split(' ', StringSplitOptions.RemoveEmptyEntries)).Replace(" ,", ",", StringComparison.Ordinal);
 }

@@ -15,8 +15,10 @@ internal static class MeasurementOrder
     [
         .. Names(MeasurementRole.Headline), .. Names(MeasurementRole.Completed), .. Names(MeasurementRole.Failures),
         .. s_latencies.SelectMany(f => f.All).Select(m => m.Name),
-        HttpMeasures.Throughput.Name, SystemMeasures.Cpu.Name, SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.WorkingSet.Name,
-        SystemMeasures.MachineUser.Name, SystemMeasures.MachineKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.MachineSteal.Name, SystemMeasures.NetRx.Name, SystemMeasures.NetTx.Name, SystemMeasures.LinkSpeed.Name, SystemMeasures.Utilization.Name,
+        HttpMeasures.Throughput.Name, SystemMeasures.Cpu.Name, SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name,
+        SystemMeasures.WorkingSet.Name,
+        SystemMeasures.MachineUser.Name, SystemMeasures.MachineKernel.Name, SystemMeasures.MachineIdle.Name, SystemMeasures.MachineSteal.Name,
+        SystemMeasures.NetRx.Name, SystemMeasures.NetTx.Name, SystemMeasures.LinkSpeed.Name, SystemMeasures.Utilization.Name,
         SystemMeasures.LoadUser.Name, SystemMeasures.LoadKernel.Name, SystemMeasures.LoadCpuPerRequest.Name,
     ];
 

@@ -31,11 +31,16 @@ internal sealed class OpenModelMeasures
         Unit = unit;
         var from = $"{prefix}/{latency}/uncorrected";
         RateRequested = new($"{prefix}/rate/requested", unit, Max, Neither, $"Open model: the requested rate ({unit}); {achieved} is the achieved one");
-        RateShortfall = new($"{prefix}/rate/shortfall", "%", Max, Lower, "Open model: how far the achieved rate fell below the requested (% of the requested; 0 when met)");
+        RateShortfall = new($"{prefix}/rate/shortfall", "%", Max, Lower,
+            "Open model: how far the achieved rate fell below the requested (% of the requested; 0 when met)");
         Due = new($"{prefix}/{items}/due", "count", Max, Neither, $"Open model: {items} whose due time fell in the measured window");
-        Late = new($"{prefix}/{items}/late", "count", Max, Lower, $"Open model: {items} sent more than 5 ms after their due time (every connection was busy, or the load fell behind)");
-        LateByLoad = new($"{prefix}/{items}/late/load", "count", Max, Lower, $"Open model: of {prefix}/{items}/late, those sent late although a connection was free for them (the load generator fell behind, not the pool)");
-        BacklogAtStart = new($"{prefix}/{items}/backlog/start", "count", Max, Lower, $"Open model: {items} due but not yet sent when the window opened (the warm-up waits up to its own length again, at most 10 s, for its backlog to drain to 5 ms worth of {items})");
+        Late = new($"{prefix}/{items}/late", "count", Max, Lower,
+            $"Open model: {items} sent more than 5 ms after their due time (every connection was busy, or the load fell behind)");
+        LateByLoad = new($"{prefix}/{items}/late/load", "count", Max, Lower,
+            $"Open model: of {prefix}/{items}/late, those sent late although a connection was free for them (the load generator fell behind, not the pool)");
+        BacklogAtStart = new($"{prefix}/{items}/backlog/start", "count", Max, Lower,
+            $"Open model: {items} due but not yet sent when the window opened (the warm-up waits up to its own length again, at most 10 s, " +
+            $"for its backlog to drain to 5 ms worth of {items})");
         Backlog = new($"{prefix}/{items}/backlog", "count", Max, Lower, $"Open model: {items} due but not yet sent when the window ended");
         Uncorrected = new(from, $"Open model: {latencyWords} from the send, not the due time", MeasurementRole.None);
         All = [RateRequested, RateShortfall, Due, Late, LateByLoad, BacklogAtStart, Backlog, .. Uncorrected.All];

@@ -41,35 +41,50 @@ internal static class ServerCounterMeasures
     private const string NpgsqlPending = "db.client.connection.npgsql.pending_requests";
 
     /// <summary>Commands the server's Npgsql had sent and not yet had answered, at each second: the requests waiting on the database.</summary>
-    public static readonly Measurement DatabaseCommandsExecuting = Measurement.ServerCounter("npgsql-meter/executing-commands", "count", Avg, Neither, "Database commands the server's Npgsql was executing at once (db.client.operation.npgsql.executing), mean of the seconds");
+    public static readonly Measurement DatabaseCommandsExecuting = Measurement.ServerCounter("npgsql-meter/executing-commands", "count", Avg, Neither,
+        "Database commands the server's Npgsql was executing at once (db.client.operation.npgsql.executing), mean of the seconds");
 
     /// <summary>Requests waiting for a connection from the server's Npgsql pool, at each second.</summary>
-    public static readonly Measurement DatabasePendingConnections = Measurement.ServerCounter("npgsql-meter/pending-connection-requests", "count", Avg, Lower, "Requests waiting for a connection from the server's Npgsql pool (db.client.connection.npgsql.pending_requests), mean of the seconds");
+    public static readonly Measurement DatabasePendingConnections = Measurement.ServerCounter("npgsql-meter/pending-connection-requests", "count", Avg, Lower,
+        "Requests waiting for a connection from the server's Npgsql pool (db.client.connection.npgsql.pending_requests), mean of the seconds");
 
     public static IReadOnlyList<Measurement> All { get; } =
     [
         Measurement.ServerCounter("kestrel-counter/connections-per-second", "/s", Avg, Neither, "Connections Kestrel accepted, mean per second"),
         Measurement.ServerCounter("kestrel-counter/total-connections", "count", Max, Neither, "Connections Kestrel accepted since it started, last second"),
         Measurement.ServerCounter("kestrel-counter/current-connections", "count", Max, Neither, "Connections open in Kestrel, largest second"),
-        Measurement.ServerCounter("kestrel-counter/connection-queue-length", "count", Max, Lower, "Connections accepted and waiting for Kestrel to start them (its transport's queue), largest second"),
-        Measurement.ServerCounter("kestrel-counter/request-queue-length", "count", Max, Lower, "Requests Kestrel read and queued for the application (waiting for a thread), largest second"),
-        Measurement.ServerCounter("kestrel-counter/current-upgraded-requests", "count", Max, Neither, "Upgraded connections (WebSockets) open in Kestrel, largest second"),
+        Measurement.ServerCounter("kestrel-counter/connection-queue-length", "count", Max, Lower,
+            "Connections accepted and waiting for Kestrel to start them (its transport's queue), largest second"),
+        Measurement.ServerCounter("kestrel-counter/request-queue-length", "count", Max, Lower,
+            "Requests Kestrel read and queued for the application (waiting for a thread), largest second"),
+        Measurement.ServerCounter("kestrel-counter/current-upgraded-requests", "count", Max, Neither,
+            "Upgraded connections (WebSockets) open in Kestrel, largest second"),
         Measurement.ServerCounter("kestrel-counter/tls-handshakes-per-second", "/s", Avg, Neither, "TLS handshakes Kestrel completed, mean per second"),
-        Measurement.ServerCounter("kestrel-counter/total-tls-handshakes", "count", Max, Neither, "TLS handshakes Kestrel completed since it started, last second"),
+        Measurement.ServerCounter("kestrel-counter/total-tls-handshakes", "count", Max, Neither,
+            "TLS handshakes Kestrel completed since it started, last second"),
         Measurement.ServerCounter("kestrel-counter/current-tls-handshakes", "count", Max, Neither, "TLS handshakes in progress in Kestrel, largest second"),
-        Measurement.ServerCounter("kestrel-counter/failed-tls-handshakes", "count", Max, Lower, "TLS handshakes that failed in Kestrel since it started, last second"),
+        Measurement.ServerCounter("kestrel-counter/failed-tls-handshakes", "count", Max, Lower,
+            "TLS handshakes that failed in Kestrel since it started, last second"),
         Measurement.ServerCounter("aspnet-counter/requests-per-second", "/s", Avg, Higher, "Requests ASP.NET Core's hosting layer started, mean per second"),
-        Measurement.ServerCounter("aspnet-counter/total-requests", "count", Max, Neither, "Requests ASP.NET Core's hosting layer started since the server did, last second"),
+        Measurement.ServerCounter("aspnet-counter/total-requests", "count", Max, Neither,
+            "Requests ASP.NET Core's hosting layer started since the server did, last second"),
         Measurement.ServerCounter("aspnet-counter/current-requests", "count", Max, Neither, "Requests in ASP.NET Core's pipeline at once, largest second"),
-        Measurement.ServerCounter("aspnet-counter/failed-requests", "count", Max, Lower, "Requests that failed in ASP.NET Core's pipeline (an exception) since the server started, last second"),
-        Measurement.ServerCounter("sockets-counter/incoming-connections-established", "count", Max, Neither, "Connections the server's sockets accepted since it started, last second"),
-        Measurement.ServerCounter("sockets-counter/outgoing-connections-established", "count", Max, Neither, "Connections the server's sockets opened (to a database or a backend) since it started, last second"),
+        Measurement.ServerCounter("aspnet-counter/failed-requests", "count", Max, Lower,
+            "Requests that failed in ASP.NET Core's pipeline (an exception) since the server started, last second"),
+        Measurement.ServerCounter("sockets-counter/incoming-connections-established", "count", Max, Neither,
+            "Connections the server's sockets accepted since it started, last second"),
+        Measurement.ServerCounter("sockets-counter/outgoing-connections-established", "count", Max, Neither,
+            "Connections the server's sockets opened (to a database or a backend) since it started, last second"),
         Measurement.ServerCounter("sockets-counter/bytes-received", "bytes", Max, Neither, "Bytes the server's sockets received since it started, last second"),
         Measurement.ServerCounter("sockets-counter/bytes-sent", "bytes", Max, Neither, "Bytes the server's sockets sent since it started, last second"),
-        Measurement.ServerCounter("kestrel-meter/active-connections", "count", Max, Neither, "Connections open in Kestrel (its meter's kestrel.active_connections, every endpoint), largest second"),
-        Measurement.ServerCounter("kestrel-meter/queued-connections", "count", Max, Lower, "Connections accepted and waiting for Kestrel to start them (kestrel.queued_connections), largest second"),
-        Measurement.ServerCounter("kestrel-meter/queued-requests", "count", Max, Lower, "Requests on HTTP/2 and HTTP/3 connections waiting for Kestrel to start them (kestrel.queued_requests), largest second"),
-        Measurement.ServerCounter("kestrel-meter/active-tls-handshakes", "count", Max, Neither, "TLS handshakes in progress in Kestrel (kestrel.active_tls_handshakes), largest second"),
+        Measurement.ServerCounter("kestrel-meter/active-connections", "count", Max, Neither,
+            "Connections open in Kestrel (its meter's kestrel.active_connections, every endpoint), largest second"),
+        Measurement.ServerCounter("kestrel-meter/queued-connections", "count", Max, Lower,
+            "Connections accepted and waiting for Kestrel to start them (kestrel.queued_connections), largest second"),
+        Measurement.ServerCounter("kestrel-meter/queued-requests", "count", Max, Lower,
+            "Requests on HTTP/2 and HTTP/3 connections waiting for Kestrel to start them (kestrel.queued_requests), largest second"),
+        Measurement.ServerCounter("kestrel-meter/active-tls-handshakes", "count", Max, Neither,
+            "TLS handshakes in progress in Kestrel (kestrel.active_tls_handshakes), largest second"),
         DatabaseCommandsExecuting,
         DatabasePendingConnections,
     ];

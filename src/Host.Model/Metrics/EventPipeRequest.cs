@@ -26,6 +26,7 @@ internal static class EventPipeRequest
         }
 
         return bytes <= MaxBytes ? null
-            : $"{providers.Count:#,0} providers make a session request of {bytes / 1024.0:0.#} KB; a process's diagnostics port takes at most 64 KB (ask for fewer providers)";
+            : $"{providers.Count:#,0} providers make a session request of {bytes / 1024.0:0.#} KB; a process's diagnostics port takes at most 64 KB (ask for " +
+                $"fewer providers)";
     }
 }

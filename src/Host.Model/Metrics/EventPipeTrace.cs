@@ -26,7 +26,8 @@ internal static class EventPipeTrace
     public static async Task<string?> RecordAsync(int processId, string path, TimeSpan duration, CancellationToken cancellationToken) =>
         await RecordAsync(processId, CpuSampling, path, duration, cancellationToken);
 
-    public static async Task<string?> RecordAsync(int processId, IReadOnlyList<EventPipeProvider> providers, string path, TimeSpan duration, CancellationToken cancellationToken)
+    public static async Task<string?> RecordAsync(int processId, IReadOnlyList<EventPipeProvider> providers, string path, TimeSpan duration,
+        CancellationToken cancellationToken)
     {
         if (EventPipeRequest.TooLarge(providers) is { } tooLarge)
         {
@@ -36,7 +37,8 @@ internal static class EventPipeTrace
         EventPipeSession session;
         try
         {
-            session = await new DiagnosticsClient(processId).StartEventPipeSessionAsync(providers, requestRundown: true, circularBufferMB: 256, cancellationToken);
+            session = await new DiagnosticsClient(processId).StartEventPipeSessionAsync(providers, requestRundown: true, circularBufferMB: 256,
+                cancellationToken);
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException)
         {

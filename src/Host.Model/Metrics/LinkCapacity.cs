@@ -33,9 +33,13 @@ internal sealed partial record LinkCapacity(double Mbps, string Source)
     {
         ArgumentNullException.ThrowIfNull(text);
         var match = Rate().Match(text.Trim());
-        if (!match.Success || !double.TryParse(match.Groups["number"].Value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) || !(number > 0) || !double.IsFinite(number))
+        if (!match.Success
+            || !double.TryParse(match.Groups["number"].Value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number)
+            || !(number > 0)
+            || !double.IsFinite(number))
         {
-            throw new ArgumentException($"'{text}' is not a link rate: a number of Mbit/s, or one with its unit as tc writes it (200mbit, 1gbit, 1500kbit, 25mbps for bytes).");
+            throw new ArgumentException($"'{text}' is not a link rate: a number of Mbit/s, or one with its unit as tc writes it (200mbit, 1gbit, 1500kbit, " +
+                $"25mbps for bytes).");
         }
 
         // A plain number is Mbit/s; with a unit, tc's: a prefix (none is bits, not megabits), then bit for bits or bps for bytes a second.

@@ -30,7 +30,8 @@ internal sealed class LinuxSystemMetrics : ISystemMetrics
         }
     }
 
-    public ProcessCpuTimes? ReadProcessTree(int processId, bool privateMemory = false) => ProcessTreeStat.Read(processId, _ticksPerSecond, _pageSize, privateMemory);
+    public ProcessCpuTimes? ReadProcessTree(int processId, bool privateMemory = false) =>
+        ProcessTreeStat.Read(processId, _ticksPerSecond, _pageSize, privateMemory);
 
     /// <summary>
     /// The interface's counters; on a link a qdisc shapes, its drops include the qdisc's, where a

@@ -28,7 +28,8 @@ internal sealed class MeterReadings
     private readonly Dictionary<(string Name, string Tags), (double Sum, int Count)> _since = [];
 
     /// <summary>The EventPipe provider that asks for <paramref name="meters"/>' values every <paramref name="refreshSeconds"/>.</summary>
-    public EventPipeProvider ProviderFor(IReadOnlyCollection<string> meters, double refreshSeconds) => new(Provider, EventLevel.Informational, 0x2, new Dictionary<string, string>
+    public EventPipeProvider ProviderFor(IReadOnlyCollection<string> meters, double refreshSeconds) =>
+        new(Provider, EventLevel.Informational, 0x2, new Dictionary<string, string>
     {
         ["SessionId"] = _session,
         ["Metrics"] = string.Join(',', meters),

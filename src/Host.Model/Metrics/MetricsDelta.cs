@@ -18,7 +18,8 @@ internal static class MetricsDelta
     /// </summary>
     public static readonly TimeSpan ShortestLastInterval = TimeSpan.FromMilliseconds(200);
 
-    public static SortedDictionary<string, double> Between(MetricsSnapshot start, MetricsSnapshot end, int cores, double? linkSpeedMbps, MetricsSnapshot? origin = null, bool rates = true)
+    public static SortedDictionary<string, double> Between(MetricsSnapshot start, MetricsSnapshot end, int cores, double? linkSpeedMbps,
+        MetricsSnapshot? origin = null, bool rates = true)
     {
         ArgumentNullException.ThrowIfNull(start);
         ArgumentNullException.ThrowIfNull(end);
@@ -175,7 +176,8 @@ internal static class MetricsDelta
     private static void Set(SortedDictionary<string, double> values, Measurement measurement, double value) => values[measurement.Name] = value;
 
     /// <summary>A process's user and kernel time between two readings, and their sum, as shares of the machine; returns the sum.</summary>
-    private static double SetSplit(SortedDictionary<string, double> values, ProcessCpuTimes from, ProcessCpuTimes to, double capacity, Measurement user, Measurement kernel, Measurement? total)
+    private static double SetSplit(SortedDictionary<string, double> values, ProcessCpuTimes from, ProcessCpuTimes to, double capacity, Measurement user,
+        Measurement kernel, Measurement? total)
     {
         var inUser = Percent(to.User - from.User, capacity);
         var inKernel = Percent(to.Kernel - from.Kernel, capacity);

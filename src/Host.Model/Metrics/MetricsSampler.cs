@@ -17,7 +17,8 @@ internal sealed class MetricsSampler
     /// <param name="limit">The counts of the limit the measured process runs under, at the instant of each snapshot.</param>
     /// <param name="serverCpus">The CPUs the measured process is pinned to: their idle time is read too, so that work beside it on them shows.</param>
     /// <param name="capacity">The link's capacity as the operator knows it, in place of what the interface says.</param>
-    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null, Func<Platform.ResourceLimitReading?>? limit = null, IReadOnlyList<int>? serverCpus = null, LinkCapacity? capacity = null)
+    public MetricsSampler(ISystemMetrics metrics, string? interfaceName, Func<RuntimeCounterSnapshot?>? runtime = null,
+        Func<Platform.ResourceLimitReading?>? limit = null, IReadOnlyList<int>? serverCpus = null, LinkCapacity? capacity = null)
     {
         _metrics = metrics;
         _runtime = runtime;

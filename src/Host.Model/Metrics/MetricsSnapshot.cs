@@ -1,7 +1,8 @@
 namespace Benchmarks.Host.Metrics;
 
 /// <summary>All counters read at one instant; two snapshots give rates over the time between them.</summary>
-internal sealed record MetricsSnapshot(long Timestamp, MachineCpuTimes Machine, ProcessCpuTimes? Server, ProcessCpuTimes? Load, NetworkCounters? Network, ProcessCpuTimes? Database = null, ProcessCpuTimes? Proxy = null)
+internal sealed record MetricsSnapshot(long Timestamp, MachineCpuTimes Machine, ProcessCpuTimes? Server, ProcessCpuTimes? Load, NetworkCounters? Network,
+    ProcessCpuTimes? Database = null, ProcessCpuTimes? Proxy = null)
 {
     /// <summary>The measured .NET process's runtime counters, when a session reads them.</summary>
     public RuntimeCounterSnapshot? Runtime { get; init; }

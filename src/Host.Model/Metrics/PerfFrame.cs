@@ -12,7 +12,8 @@ namespace Benchmarks.Host.Metrics;
 /// </summary>
 internal sealed record PerfFrame(string Name, string Layer, bool Tls)
 {
-    private static readonly string[] s_runtimeLibraries = ["libcoreclr", "libclrjit", "libclrgc", "libSystem.", "libhostpolicy", "libhostfxr", "libmscordaccore"];
+    private static readonly string[] s_runtimeLibraries = ["libcoreclr", "libclrjit", "libclrgc", "libSystem.", "libhostpolicy", "libhostfxr",
+        "libmscordaccore"];
 
     /// <summary>The frame of one line, or null when the line is not one.</summary>
     public static PerfFrame? Parse(string line)
@@ -34,7 +35,8 @@ internal sealed record PerfFrame(string Name, string Layer, bool Tls)
             return new PerfFrame(symbol == "[unknown]" ? "[kernel]" : symbol + " [kernel]", TraceLayers.KernelName, false);
         }
 
-        if ((file.StartsWith("perf-", StringComparison.Ordinal) && file.EndsWith(".map", StringComparison.Ordinal)) || dso.StartsWith("/memfd:doublemapper", StringComparison.Ordinal))
+        if ((file.StartsWith("perf-", StringComparison.Ordinal) && file.EndsWith(".map", StringComparison.Ordinal))
+            || dso.StartsWith("/memfd:doublemapper", StringComparison.Ordinal))
         {
             // The runtime's own generated code (write barriers, precode, thunks) is named "stub …" in its map.
             if (symbol.StartsWith("stub ", StringComparison.Ordinal))
@@ -58,7 +60,9 @@ internal sealed record PerfFrame(string Name, string Layer, bool Tls)
         }
 
         var layer = s_runtimeLibraries.Any(l => file.StartsWith(l, StringComparison.Ordinal)) ? TraceLayers.RuntimeName : TraceLayers.NativeName;
-        var tls = file.StartsWith("libssl", StringComparison.Ordinal) || file.StartsWith("libcrypto", StringComparison.Ordinal) || file.StartsWith("libSystem.Security.Cryptography.Native", StringComparison.Ordinal);
+        var tls = file.StartsWith("libssl", StringComparison.Ordinal)
+            || file.StartsWith("libcrypto", StringComparison.Ordinal)
+            || file.StartsWith("libSystem.Security.Cryptography.Native", StringComparison.Ordinal);
         return new PerfFrame($"{(symbol == "[unknown]" ? "[unknown]" : symbol)} ({file})", layer, tls);
     }
 

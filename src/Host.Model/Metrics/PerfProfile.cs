@@ -19,7 +19,8 @@ internal static class PerfProfile
     /// </summary>
     public static async Task<RunTrace> AnalyzeAsync(string dataPath, string foldedPath, double seconds, CancellationToken cancellationToken, int top = 15)
     {
-        var info = new ProcessStartInfo(Platform.ToolSearch.Locate("perf") ?? "perf") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        var info = new ProcessStartInfo(Platform.ToolSearch.Locate("perf")
+            ?? "perf") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var argument in new[] { "script", "-i", dataPath, "-F", "comm,tid,ip,sym,dso" })
         {
             info.ArgumentList.Add(argument);
@@ -53,12 +54,14 @@ internal static class PerfProfile
         if (stopped)
         {
             File.Delete(foldedPath);
-            throw new InvalidOperationException(string.Create(CultureInfo.InvariantCulture, $"perf script did not end within {PerfTrace.Grace.TotalSeconds:0} s: it was stopped"));
+            throw new InvalidOperationException(string.Create(CultureInfo.InvariantCulture,
+                $"perf script did not end within {PerfTrace.Grace.TotalSeconds:0} s: it was stopped"));
         }
 
         if (perf.ExitCode != 0)
         {
-            throw new InvalidOperationException($"perf script exited with code {perf.ExitCode}: {(await error).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault()}");
+            throw new InvalidOperationException($"perf script exited with code {perf.ExitCode}: " +
+                $"{(await error).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault()}");
         }
 
         trace.File = Path.GetFileName(foldedPath);

@@ -44,7 +44,8 @@ internal static class PerfTrace
     /// that never ends cannot hold the run. 60 s; <c>BENCHMARKS_PERF_GRACE</c> (seconds) sets another.
     /// </summary>
     public static TimeSpan Grace { get; } =
-        double.TryParse(System.Environment.GetEnvironmentVariable("BENCHMARKS_PERF_GRACE"), NumberStyles.Float, CultureInfo.InvariantCulture, out var seconds) && seconds is > 0 and < 86_400
+        double.TryParse(System.Environment.GetEnvironmentVariable("BENCHMARKS_PERF_GRACE"), NumberStyles.Float, CultureInfo.InvariantCulture, out var seconds)
+            && seconds is > 0 and < 86_400
             ? TimeSpan.FromSeconds(seconds)
             : TimeSpan.FromSeconds(60);
 
@@ -94,13 +95,16 @@ internal static class PerfTrace
             File.Delete(path);
             return cancellationToken.IsCancellationRequested
                 ? "the perf recording was stopped before its end"
-                : string.Create(CultureInfo.InvariantCulture, $"perf record did not end {Grace.TotalSeconds:0} s after its {duration.TotalSeconds:0.#} s recording: it was stopped, and the run has no perf profile");
+                : string.Create(CultureInfo.InvariantCulture,
+                    $"perf record did not end {Grace.TotalSeconds:0} s after its {duration.TotalSeconds:0.#} s recording: it was stopped, " +
+                    $"and the run has no perf profile");
         }
 
         await output;
         var text = await error;
         return perf.ExitCode == 0 && File.Exists(path)
             ? null
-            : $"perf record exited with code {perf.ExitCode}: {text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "no output"}";
+            : $"perf record exited with code {perf.ExitCode}: " +
+                $"{text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "no output"}";
     }
 }

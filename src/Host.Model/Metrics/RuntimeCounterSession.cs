@@ -70,10 +70,13 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
     /// <see cref="RuntimeMeasures.BlockingAdjustments"/>): the runtime's own judgement that work waited
     /// with no thread free, which the thread count alone cannot tell from hill climbing.
     /// </remarks>
-    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers, double intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null, IReadOnlyCollection<string>? meters = null, bool threadPoolAdjustments = false)
+    public static async Task<(RuntimeCounterSession? Session, string? Error)> StartAsync(int processId, IReadOnlyCollection<string> providers,
+        double intervalSeconds, CancellationToken cancellationToken, Func<string, string, string>? name = null, IReadOnlyCollection<string>? meters = null,
+        bool threadPoolAdjustments = false)
     {
         ArgumentNullException.ThrowIfNull(providers);
-        var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) };
+        var arguments = new Dictionary<string, string> { ["EventCounterIntervalSec"] = intervalSeconds.ToString("0.###",
+            System.Globalization.CultureInfo.InvariantCulture) };
         var readings = meters is { Count: > 0 } ? new MeterReadings() : null;
         var pipeProviders = providers.Distinct(StringComparer.Ordinal).Select(p => new EventPipeProvider(p, EventLevel.Critical, 0, arguments))
             .Concat(readings is null ? [] : [readings.ProviderFor(meters!, intervalSeconds)])
@@ -81,7 +84,8 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         if (Platform.Wine.IsHost)
         {
             // TraceEvent parses the counters' events with the OS's event decoder (tdh.dll) on Windows; Wine has it as a stub.
-            return (null, $"no runtime counters from process {processId}: under Wine, whose tdh.dll (the event decoder they are parsed with on Windows) is a stub");
+            return (null,
+                $"no runtime counters from process {processId}: under Wine, whose tdh.dll (the event decoder they are parsed with on Windows) is a stub");
         }
 
         if (EventPipeRequest.TooLarge(pipeProviders) is { } tooLarge)
@@ -224,7 +228,9 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         var message = exception.Message;
         var end = message.IndexOf(". ", StringComparison.Ordinal);
         var first = end > 0 ? message[..(end + 1)] : message;
-        return exception is ServerNotAvailableException ? $"{first} (not a .NET process, its diagnostics port off: DOTNET_EnableDiagnostics=0, or gone)" : first;
+        return exception is ServerNotAvailableException
+            ? $"{first} (not a .NET process, its diagnostics port off: DOTNET_EnableDiagnostics=0, or gone)"
+            : first;
     }
 
     private static bool TryNumber(object raw, out double value)

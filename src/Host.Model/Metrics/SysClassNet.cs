@@ -24,7 +24,8 @@ internal sealed class SysClassNet
         var tx = ReadNumber(Path.Combine(statistics, "tx_bytes"));
         long Count(string name) => ReadNumber(Path.Combine(statistics, name)) ?? 0;
         return rx is null || tx is null ? null
-            : new NetworkCounters(rx.Value, tx.Value, Count("rx_packets"), Count("tx_packets"), Count("rx_dropped") + Count("tx_dropped") + Count("rx_missed_errors"), Count("rx_errors") + Count("tx_errors"));
+            : new NetworkCounters(rx.Value, tx.Value, Count("rx_packets"), Count("tx_packets"),
+                Count("rx_dropped") + Count("tx_dropped") + Count("rx_missed_errors"), Count("rx_errors") + Count("tx_errors"));
     }
 
     /// <summary>Mbit/s; the kernel reports -1 (or refuses the read) when the speed is unknown.</summary>

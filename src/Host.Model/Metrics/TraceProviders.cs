@@ -34,7 +34,10 @@ internal static class TraceProviders
         {
             var fields = part.Split(':');
             var keywords = -1L;
-            if (fields.Length > 1 && fields[1].Length > 0 && !long.TryParse(fields[1].StartsWith("0x", StringComparison.OrdinalIgnoreCase) ? fields[1][2..] : fields[1], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out keywords))
+            if (fields.Length > 1
+                && fields[1].Length > 0
+                && !long.TryParse(fields[1].StartsWith("0x", StringComparison.OrdinalIgnoreCase) ? fields[1][2..] : fields[1], NumberStyles.HexNumber,
+                    CultureInfo.InvariantCulture, out keywords))
             {
                 return (null, $"trace provider '{part}': keywords '{fields[1]}' are not a hex number");
             }

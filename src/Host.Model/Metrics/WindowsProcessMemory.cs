@@ -29,7 +29,9 @@ internal static partial class WindowsProcessMemory
         try
         {
             var counters = new Counters { Size = (uint)sizeof(Counters) };
-            return GetProcessMemoryInfo(process, ref counters, counters.Size) && counters.PrivateWorkingSetSize > 0 ? (long)counters.PrivateWorkingSetSize : null;
+            return GetProcessMemoryInfo(process, ref counters, counters.Size) && counters.PrivateWorkingSetSize > 0
+                ? (long)counters.PrivateWorkingSetSize
+                : null;
         }
         finally
         {

@@ -82,14 +82,18 @@ internal sealed partial class WindowsSystemMetrics : ISystemMetrics
     public LinkCapacity? ReadLinkCapacity(string interfaceName)
     {
         var nic = Find(interfaceName);
-        return nic is null || nic.NetworkInterfaceType == NetworkInterfaceType.Loopback || nic.Speed <= 0 ? null : new LinkCapacity(nic.Speed / 1_000_000.0, LinkCapacity.Nic);
+        return nic is null || nic.NetworkInterfaceType == NetworkInterfaceType.Loopback || nic.Speed <= 0
+            ? null
+            : new LinkCapacity(nic.Speed / 1_000_000.0, LinkCapacity.Nic);
     }
 
     /// <summary>The processor's name as Windows records it for the first CPU.</summary>
     public string? ReadProcessorModel()
     {
         using var key = Microsoft.Win32.Registry.LocalMachine.OpenSubKey(@"HARDWARE\DESCRIPTION\System\CentralProcessor\0");
-        return (key?.GetValue("ProcessorNameString") as string)?.Trim() is { Length: > 0 } name ? name : Environment.GetEnvironmentVariable("PROCESSOR_IDENTIFIER");
+        return (key?.GetValue("ProcessorNameString") as string)?.Trim() is { Length: > 0 } name
+            ? name
+            : Environment.GetEnvironmentVariable("PROCESSOR_IDENTIFIER");
     }
 
     private static NetworkInterface? Find(string name) =>

@@ -93,8 +93,11 @@ internal sealed class LinuxCgroupLimit : IResourceLimit
         var cpu = _cpu is null ? [] : Fields(Path.Combine(_cpu, "cpu.stat"));
         var memoryEvents = _memory is null ? [] : Fields(Path.Combine(_memory, _v2 ? "memory.events" : "memory.oom_control"));
         var peak = _memory is null ? 0 : Number(Path.Combine(_memory, _v2 ? "memory.peak" : "memory.max_usage_in_bytes"));
-        var throttled = _v2 ? TimeSpan.FromMicroseconds(cpu.GetValueOrDefault("throttled_usec")) : TimeSpan.FromTicks(cpu.GetValueOrDefault("throttled_time") / 100);
-        return new ResourceLimitReading(cpu.GetValueOrDefault("nr_periods"), cpu.GetValueOrDefault("nr_throttled"), throttled, memoryEvents.GetValueOrDefault("oom_kill"), peak)
+        var throttled = _v2
+            ? TimeSpan.FromMicroseconds(cpu.GetValueOrDefault("throttled_usec"))
+            : TimeSpan.FromTicks(cpu.GetValueOrDefault("throttled_time") / 100);
+        return new ResourceLimitReading(cpu.GetValueOrDefault("nr_periods"), cpu.GetValueOrDefault("nr_throttled"), throttled,
+            memoryEvents.GetValueOrDefault("oom_kill"), peak)
         {
             CountsPeriods = Cpus is not null,
             CountsMemory = MemoryBytes is not null,

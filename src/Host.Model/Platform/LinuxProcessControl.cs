@@ -62,7 +62,10 @@ internal sealed class LinuxProcessControl : IProcessControl
         {
             var stat = File.ReadAllText($"/proc/{processId.ToString(System.Globalization.CultureInfo.InvariantCulture)}/stat");
             var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            return fields.Length > 1 && int.TryParse(fields[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var parent) ? parent : null;
+            return fields.Length > 1
+                && int.TryParse(fields[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var parent)
+                    ? parent
+                    : null;
         }
         catch (IOException)
         {

@@ -70,7 +70,9 @@ internal static class ScratchFolders
     {
         try
         {
-            return [.. File.ReadLines(path).Select(l => int.TryParse(l.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : 0).Where(id => id > 0)];
+            return [.. File.ReadLines(path).Select(l => int.TryParse(l.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var id)
+                ? id
+                : 0).Where(id => id > 0)];
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

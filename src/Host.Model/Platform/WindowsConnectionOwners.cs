@@ -86,7 +86,8 @@ internal sealed partial class WindowsConnectionOwners : IConnectionOwners
                     {
                         // MIB_TCP6ROW_OWNER_PID: local address[16], scope, port, remote address[16], scope, port, state, pid.
                         var row = table + 4 + (i * 56);
-                        if (Matches(new ReadOnlySpan<byte>(row, 16), *(uint*)(row + 20), client) && Matches(new ReadOnlySpan<byte>(row + 24, 16), *(uint*)(row + 44), server))
+                        if (Matches(new ReadOnlySpan<byte>(row, 16), *(uint*)(row + 20), client)
+                            && Matches(new ReadOnlySpan<byte>(row + 24, 16), *(uint*)(row + 44), server))
                         {
                             return *(uint*)(row + 52);
                         }
@@ -118,7 +119,8 @@ internal sealed partial class WindowsConnectionOwners : IConnectionOwners
     }
 
     [LibraryImport("iphlpapi.dll")]
-    private static unsafe partial uint GetExtendedTcpTable(byte* table, ref int size, [MarshalAs(UnmanagedType.Bool)] bool order, int addressFamily, int tableClass, uint reserved);
+    private static unsafe partial uint GetExtendedTcpTable(byte* table, ref int size, [MarshalAs(UnmanagedType.Bool)] bool order, int addressFamily,
+        int tableClass, uint reserved);
 
     [LibraryImport("kernel32.dll", SetLastError = true)]
     private static partial nint OpenProcess(uint access, [MarshalAs(UnmanagedType.Bool)] bool inherit, uint processId);

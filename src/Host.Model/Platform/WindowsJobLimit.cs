@@ -47,7 +47,8 @@ internal sealed class WindowsJobLimit : IResourceLimit
         }
     }
 
-    public ResourceLimitReading Read() => ResourceLimitReading.None with { PeakMemoryBytes = WindowsJobObject.PeakMemory(_job), CountsMemory = MemoryBytes is not null };
+    public ResourceLimitReading Read() =>
+        ResourceLimitReading.None with { PeakMemoryBytes = WindowsJobObject.PeakMemory(_job), CountsMemory = MemoryBytes is not null };
 
     /// <summary>Closes the job (its processes end with it); once, however often it is called.</summary>
     public void Dispose()

@@ -48,7 +48,9 @@ internal static partial class WindowsJobObject
             return IntPtr.Zero;
         }
 
-        var limits = new ExtendedLimits { Basic = new BasicLimits { LimitFlags = KillOnJobClose | (jobMemoryBytes > 0 ? JobMemoryLimitFlag : 0) }, JobMemoryLimit = (nuint)jobMemoryBytes };
+        var limits = new ExtendedLimits { Basic = new BasicLimits { LimitFlags = KillOnJobClose | (jobMemoryBytes > 0
+            ? JobMemoryLimitFlag
+            : 0) }, JobMemoryLimit = (nuint)jobMemoryBytes };
         var rate = new CpuRateControl { ControlFlags = cpuRate > 0 ? CpuRateEnable | CpuRateHardCap : 0, CpuRate = cpuRate };
         if (!SetInformationJobObject(job, JobObjectExtendedLimitInformation, ref limits, (uint)Marshal.SizeOf<ExtendedLimits>()))
         {
@@ -79,7 +81,9 @@ internal static partial class WindowsJobObject
     public static long PeakMemory(IntPtr job)
     {
         var limits = default(ExtendedLimits);
-        return QueryInformationJobObject(job, JobObjectExtendedLimitInformation, ref limits, (uint)Marshal.SizeOf<ExtendedLimits>(), IntPtr.Zero) ? (long)limits.PeakJobMemoryUsed : 0;
+        return QueryInformationJobObject(job, JobObjectExtendedLimitInformation, ref limits, (uint)Marshal.SizeOf<ExtendedLimits>(), IntPtr.Zero)
+            ? (long)limits.PeakJobMemoryUsed
+            : 0;
     }
 
     /// <summary>Closes a job of <see cref="CreateLimited"/>: its processes end with it.</summary>

@@ -75,7 +75,8 @@ internal sealed class PluginCatalog
             }
             catch (Exception ex) when (ex is BadImageFormatException or FileLoadException or FileNotFoundException or ReflectionTypeLoadException or TargetInvocationException or TypeLoadException or MissingMethodException)
             {
-                problems.Add($"Plugin {assemblyPath} could not be loaded: {(ex is TargetInvocationException { InnerException: { } inner } ? inner.Message : ex.Message)}");
+                problems.Add($"Plugin {assemblyPath} could not be loaded: " +
+                    $"{(ex is TargetInvocationException { InnerException: { } inner } ? inner.Message : ex.Message)}");
             }
         }
 
@@ -86,7 +87,8 @@ internal sealed class PluginCatalog
     public static PluginCatalog Of(IEnumerable<IScenario> scenarios, IEnumerable<IServerModel> servers)
     {
         const string CompiledIn = "compiled in";
-        return new PluginCatalog([.. scenarios.Select(s => new PluginEntry<IScenario>(s, CompiledIn))], [.. servers.Select(s => new PluginEntry<IServerModel>(s, CompiledIn))], []);
+        return new PluginCatalog([.. scenarios.Select(s => new PluginEntry<IScenario>(s, CompiledIn))],
+            [.. servers.Select(s => new PluginEntry<IServerModel>(s, CompiledIn))], []);
     }
 
     /// <summary>The assembly <paramref name="plugin"/>, one of this catalog's, came from.</summary>

@@ -9,7 +9,8 @@ internal static class PluginLookup
 {
     public static IScenario Scenario(PluginCatalog catalog, string name) =>
         catalog.FindScenario(name)
-        ?? throw new UsageException($"Unknown scenario '{name}'. Available: {string.Join(", ", catalog.Scenarios.Select(s => s.Plugin.Name).Order(StringComparer.Ordinal))}.");
+        ?? throw new UsageException($"Unknown scenario '{name}'. Available: " +
+            $"{string.Join(", ", catalog.Scenarios.Select(s => s.Plugin.Name).Order(StringComparer.Ordinal))}.");
 
     public static IServerModel Server(PluginCatalog catalog, string name)
     {
@@ -40,7 +41,8 @@ internal static class PluginLookup
     public static string DefaultServer(PluginCatalog catalog, IScenario scenario)
     {
         var serving = Serving(catalog, scenario).ToList();
-        return (serving.FirstOrDefault(s => s.Name == "kestrel") ?? serving.FirstOrDefault(s => s.Name == "sockets") ?? serving.FirstOrDefault())?.Name ?? "kestrel";
+        return (serving.FirstOrDefault(s => s.Name == "kestrel") ?? serving.FirstOrDefault(s => s.Name == "sockets") ?? serving.FirstOrDefault())?.Name
+            ?? "kestrel";
     }
 
     /// <summary>

@@ -45,7 +45,8 @@ internal static class BottleneckRule
     private static readonly string[] Evidence =
     [
         SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, SystemMeasures.MachineIdle.Name,
-        SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.NetDrops.Name, SystemMeasures.NetDropShare.Name, SystemMeasures.NetErrors.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
+        SystemMeasures.ServerCpusIdle.Name, SystemMeasures.Utilization.Name, SystemMeasures.NetDrops.Name, SystemMeasures.NetDropShare.Name,
+        SystemMeasures.NetErrors.Name, SystemMeasures.DbCpu.Name, SystemMeasures.ProxyCpu.Name, SystemMeasures.LoadThreadsBusy.Name,
         HttpMeasures.FlowControlWait.Name,
     ];
 
@@ -70,7 +71,8 @@ internal static class BottleneckRule
     /// </summary>
     public const double FlowControlWaitShare = 25;
 
-    private const string FlowControlAdvice = "widen the server's HTTP/2 windows (its initial connection and stream windows, and how soon it sends WINDOW_UPDATE) or send smaller request bodies";
+    private const string FlowControlAdvice = "widen the server's HTTP/2 windows (its initial connection and stream windows, " +
+        "and how soon it sends WINDOW_UPDATE) or send smaller request bodies";
 
     /// <summary>
     /// The share of a closed loop's requests in flight that must sit in a database command, with
@@ -154,19 +156,28 @@ internal static class BottleneckRule
         else if (hasDb && !dbShared && dbBusy >= CpuLimit)
         {
             kind = CauseKinds.Database.Name;
-            verdict = string.Create(c, $"the database: PostgreSQL kept its {Count(dbCpus.Count)} {dbBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.DbUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.DbKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
+            verdict = string.Create(c,
+                $"the database: PostgreSQL kept its {Count(dbCpus.Count)} {dbBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.DbUser.Name):0.#}% user, " +
+                $"{m.GetValueOrDefault(SystemMeasures.DbKernel.Name):0.#}% kernel of the machine) " +
+                $"while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
         }
         else if (hasProxy && !proxyShared && proxyBusy >= CpuLimit)
         {
             kind = CauseKinds.Proxy.Name;
-            verdict = string.Create(c, $"the proxy: {proxyName} kept its {Count(proxyCpus.Count)} {proxyBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.ProxyUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.ProxyKernel.Name):0.#}% kernel of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
+            verdict = string.Create(c,
+                $"the proxy: {proxyName} kept its {Count(proxyCpus.Count)} {proxyBusy:0}% busy ({m.GetValueOrDefault(SystemMeasures.ProxyUser.Name):0.#}% " +
+                $"user, {m.GetValueOrDefault(SystemMeasures.ProxyKernel.Name):0.#}% kernel of the machine) " +
+                $"while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
         }
         else if (hasProxy && proxyShared && !proxyCpus.Intersect(serverCpus).Any() && proxyCpus.Union(loadCpus).ToList() is var withLoad
             && placement.Busy(proxy + load, withLoad) is var sharedBusy && sharedBusy >= CpuLimit)
         {
             // The proxy on the load's CPUs, the server on its own: the two filled the CPUs they share, and the larger one is named.
             kind = proxy >= load ? CauseKinds.Proxy.Name : CauseKinds.Load.Name;
-            verdict = string.Create(c, $"{(proxy >= load ? "the proxy" : "the load")}: {proxyName} and the load share {Count(withLoad.Count)} and kept {(withLoad.Count == 1 ? "it" : "them")} {sharedBusy:0}% busy ({proxyName} {proxy:0.#}%, load {load:0.#}% of the machine) while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
+            verdict = string.Create(c,
+                $"{(proxy >= load ? "the proxy" : "the load")}: {proxyName} and the load share {Count(withLoad.Count)} and kept " +
+                $"{(withLoad.Count == 1 ? "it" : "them")} {sharedBusy:0}% busy ({proxyName} {proxy:0.#}%, load {load:0.#}% of the machine) " +
+                $"while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}");
             advice = "give the proxy CPUs of its own (--proxy-cpus)";
         }
         else if (!shared && loadBusy >= CpuLimit && serverBusy >= CpuLimit)
@@ -174,17 +185,22 @@ internal static class BottleneckRule
             // Both saturated: which one set the pace the CPU figures cannot say.
             kind = CauseKinds.Load.Name;
             certainty = VerdictCause.Unclear;
-            verdict = string.Create(c, $"unclear: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy and the server its {Count(serverCpus.Count)} {serverBusy:0}%, so either may set the pace: the figures are the client's limit as much as the server's (give the load more CPUs)");
+            verdict = string.Create(c,
+                $"unclear: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy and the server its {Count(serverCpus.Count)} " +
+                $"{serverBusy:0}%, so either may set the pace: the figures are the client's limit as much as the server's (give the load more CPUs)");
         }
         else if (!shared && loadBusy >= CpuLimit)
         {
             kind = CauseKinds.Load.Name;
-            verdict = string.Create(c, $"load-bound: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy, so the figures are the client's limit, not the server's");
+            verdict = string.Create(c,
+                $"load-bound: the load generator kept its {Count(loadCpus.Count)} {loadBusy:0}% busy, so the figures are the client's limit, not the server's");
         }
         else if (!shared && m.TryGetValue(SystemMeasures.LoadThreadsBusy.Name, out var threadsBusy) && threadsBusy >= CpuLimit)
         {
             kind = CauseKinds.Load.Name;
-            verdict = string.Create(c, $"load-bound: the load generator's threads worked {threadsBusy:0}% of the window, rarely waiting for the server (its {Count(loadCpus.Count)} {loadBusy:0}% busy), so the figures are the client's limit, not the server's");
+            verdict = string.Create(c,
+                $"load-bound: the load generator's threads worked {threadsBusy:0}% of the window, rarely waiting for the server (its {Count(loadCpus.Count)} " +
+                $"{loadBusy:0}% busy), so the figures are the client's limit, not the server's");
         }
         else if (LimitRule.Quota(document) is { } quota)
         {
@@ -208,45 +224,69 @@ internal static class BottleneckRule
             var userShare = user + kernel > 0 ? user / (user + kernel) : 0.5;
             kind = userShare < 1 - UserKernelShare ? CauseKinds.Kernel.Name : CauseKinds.ServerCpu.Name;
             verdict = userShare > UserKernelShare
-                ? string.Create(c, $"the stack: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in user mode ({user:0.#}% user, {kernel:0.#}% kernel of the machine)")
+                ? string.Create(c,
+                    $"the stack: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in user mode ({user:0.#}% user, " +
+                    $"{kernel:0.#}% kernel of the machine)")
                 : userShare < 1 - UserKernelShare
-                ? string.Create(c, $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, {user:0.#}% user of the machine)")
-                : string.Create(c, $"the server's CPU: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, in user and kernel mode alike ({user:0.#}% user, {kernel:0.#}% kernel of the machine)");
+                ? string.Create(c,
+                    $"the kernel: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, mostly in kernel mode ({kernel:0.#}% kernel, " +
+                    $"{user:0.#}% user of the machine)")
+                : string.Create(c,
+                    $"the server's CPU: the server kept its {Count(serverCpus.Count)} {serverBusy:0}% busy, in user and kernel mode alike ({user:0.#}% user, " +
+                    $"{kernel:0.#}% kernel of the machine)");
         }
-        else if (!shared && m.TryGetValue(SystemMeasures.ServerCpusIdle.Name, out var cpusIdle) && 100 - cpusIdle >= CpuLimit && 100 - cpusIdle - serverBusy >= OtherWorkShare)
+        else if (!shared
+            && m.TryGetValue(SystemMeasures.ServerCpusIdle.Name, out var cpusIdle)
+            && 100 - cpusIdle >= CpuLimit
+            && 100 - cpusIdle - serverBusy >= OtherWorkShare)
         {
             // The server's CPUs were saturated but not by the server: another process (or interrupts charged to no process) had them.
             kind = CauseKinds.MachineBusy.Name;
-            var busyPart = string.Create(c, $"the server's {Count(serverCpus.Count)} {(serverCpus.Count == 1 ? "was" : "were")} {100 - cpusIdle:0}% busy but the server used {serverBusy:0}% of {(serverCpus.Count == 1 ? "it" : "them")}");
+            var busyPart = string.Create(c,
+                $"the server's {Count(serverCpus.Count)} {(serverCpus.Count == 1 ? "was" : "were")} {100 - cpusIdle:0}% busy but the server used " +
+                $"{serverBusy:0}% of {(serverCpus.Count == 1 ? "it" : "them")}");
             var otherWork = (100 - cpusIdle - serverBusy) * serverCpus.Count / placement.Cores;
             if (hasDb && dbCpus.Intersect(serverCpus).Any() && db >= otherWork / 2)
             {
                 // PostgreSQL may run on the server's CPUs (--db-cpus any, or overlapping) and its CPU time could be the other work: it is named, with how to part them.
                 var where = document.Parameters.GetValueOrDefault("db-cpus") ?? "any";
-                verdict = string.Create(c, $"the machine, most likely the database: {busyPart}, and PostgreSQL, which may run on {(serverCpus.Count == 1 ? "it" : "them")} (--db-cpus {where}), used {db:0.#}% of the machine against the {otherWork:0.#}% other work took there, so the figures are not the stack's alone");
+                verdict = string.Create(c,
+                    $"the machine, most likely the database: {busyPart}, and PostgreSQL, which may run on {(serverCpus.Count == 1 ? "it" : "them")} " +
+                    $"(--db-cpus {where}), used {db:0.#}% of the machine against the {otherWork:0.#}% other work took there, " +
+                    $"so the figures are not the stack's alone");
                 advice = "give the database CPUs of its own (--db-cpus) or another machine (--database)";
             }
             else
             {
-                verdict = string.Create(c, $"the machine: {busyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
+                verdict = string.Create(c,
+                    $"the machine: {busyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
             }
         }
         else if (shared && load > 0 && placement.Busy(server + load, union) is var both && both >= CpuLimit)
         {
             kind = CauseKinds.Load.Name;
-            verdict = string.Create(c, $"load-bound: the load generator shares the server's {Count(union.Count)}, which were {both:0}% busy, and took {load / (server + load) * 100:0}% of that time, so the figures are the client's limit as much as the server's; pin them apart (--server-cpus, --load-cpus)");
+            verdict = string.Create(c,
+                $"load-bound: the load generator shares the server's {Count(union.Count)}, which were {both:0}% busy, " +
+                $"and took {load / (server + load) * 100:0}% of that time, so the figures are the client's limit as much as the server's; " +
+                $"pin them apart (--server-cpus, --load-cpus)");
         }
         else if (hasDb && dbShared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var busyIdle) && busyIdle < IdleLimit)
         {
             kind = CauseKinds.MachineBusy.Name;
-            verdict = string.Create(c, $"the machine: the database shares the server's and the load's CPUs and the machine was {100 - busyIdle:0}% busy (server {server:0.#}%, database {db:0.#}%, load {load:0.#}% of the machine); give it CPUs of its own (--db-cpus) or another machine (--database)");
+            verdict = string.Create(c,
+                $"the machine: the database shares the server's and the load's CPUs and the machine was {100 - busyIdle:0}% busy (server {server:0.#}%, " +
+                $"database {db:0.#}%, load {load:0.#}% of the machine); give it CPUs of its own (--db-cpus) or another machine (--database)");
         }
         else if (shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) && idle < IdleLimit)
         {
             kind = CauseKinds.MachineBusy.Name;
             verdict = hasProxy && proxy >= Math.Max(server, load)
-                ? string.Create(c, $"the machine, mostly the proxy: server, {proxyName} and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); give the proxy CPUs of its own (--proxy-cpus)")
-                : string.Create(c, $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, load {load:0.#}% of the machine); pin them apart (--server-cpus, --load-cpus)");
+                ? string.Create(c,
+                    $"the machine, mostly the proxy: server, {proxyName} and load share its CPUs and it was {100 - idle:0}% busy (server " +
+                    $"{server:0.#}%{proxyPart}, load {load:0.#}% of the machine); give the proxy CPUs of its own (--proxy-cpus)")
+                : string.Create(c,
+                    $"the machine: server and load share its CPUs and it was {100 - idle:0}% busy (server {server:0.#}%{proxyPart}, " +
+                    $"load {load:0.#}% of the machine); pin them apart (--server-cpus, --load-cpus)");
         }
         else if (!shared && m.TryGetValue(SystemMeasures.MachineIdle.Name, out var otherIdle) && otherIdle < IdleLimit)
         {
@@ -260,14 +300,19 @@ internal static class BottleneckRule
             kind = CauseKinds.Wire.Name;
             timed = false;
             var used = m.TryGetValue(SystemMeasures.Utilization.Name, out var part) ? string.Create(c, $" at {part:0}% of its speed") : "";
-            verdict = string.Create(c, $"the wire: the interface{used} dropped {drops:#,0} packets ({dropShare:0.##}% of them) while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}): a queue, the NIC's receive ring or a shaper on the link was full");
+            verdict = string.Create(c, $"the wire: the interface{used} dropped {drops:#,0} packets ({dropShare:0.##}% of them) " +
+                $"while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}): a queue, " +
+                $"the NIC's receive ring or a shaper on the link was full");
         }
         else if (m.TryGetValue(HttpMeasures.FlowControlWait.Name, out var windowWait) && windowWait >= FlowControlWaitShare)
         {
             // No CPU saturated, and the load's requests sat waiting for the server to widen its window: the protocol's brake, not a resource.
             kind = CauseKinds.FlowControl.Name;
             timed = false;
-            verdict = string.Create(c, $"HTTP/2 flow control: the load had requests to send and streams free but no room in the server's window {windowWait:0}% of the connections' time, while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}, {loadPart}): the server's windows, not its CPU, set the rate");
+            verdict = string.Create(c,
+                $"HTTP/2 flow control: the load had requests to send and streams free but no room in the server's window {windowWait:0}% of the connections' " +
+                $"time, while no CPU was saturated (server {serverBusy:0}% of its {Count(serverCpus.Count)}, {loadPart}): the server's windows, not its CPU, " +
+                $"set the rate");
             advice = FlowControlAdvice;
         }
         else if (DatabaseWait(document) is var (executing, inFlight) && executing >= DatabaseWaitShare * inFlight)
@@ -276,8 +321,12 @@ internal static class BottleneckRule
             kind = CauseKinds.Database.Name;
             timed = false;
             var pending = m.GetValueOrDefault(ServerCounterMeasures.DatabasePendingConnections.Name);
-            verdict = string.Create(c, $"the database's latency: {executing:0.#} of the {inFlight:0} requests in flight were waiting on a query at a time (Npgsql's executing commands{(pending >= 1 ? $", and {pending:0.#} for a pooled connection" : "")}), while no CPU was saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}");
-            advice = "the database answers slowly without being busy: look at what its queries wait for (pg_stat_activity's wait events: locks, I/O) or at the round trip to it";
+            verdict = string.Create(c,
+                $"the database's latency: {executing:0.#} of the {inFlight:0} requests in flight were waiting on a query at a time (Npgsql's executing " +
+                $"commands{(pending >= 1 ? $", and {pending:0.#} for a pooled connection" : "")}), while no CPU was saturated: " +
+                $"server {serverBusy:0}% of its {Count(serverCpus.Count)}{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}");
+            advice = "the database answers slowly without being busy: look at what its queries wait for (pg_stat_activity's wait events: locks, I/O) " +
+                "or at the round trip to it";
         }
         else
         {
@@ -323,7 +372,9 @@ internal static class BottleneckRule
             causes.Add(new VerdictCause
             {
                 Kind = CauseKinds.FlowControl.Name,
-                Text = string.Create(c, $"HTTP/2 flow control as well: the load had requests to send and streams free but no room in the server's window {heldToo:0}% of the connections' time"),
+                Text = string.Create(c,
+                    $"HTTP/2 flow control as well: the load had requests to send and streams free but no room in the server's window {heldToo:0}% of the " +
+                    $"connections' time"),
                 Advice = FlowControlAdvice,
                 Evidence = new(StringComparer.Ordinal) { [HttpMeasures.FlowControlWait.Name] = heldToo },
             });
@@ -367,7 +418,9 @@ internal static class BottleneckRule
             return 0;
         }
 
-        var depth = p.GetValueOrDefault("protocol") is "h2" or "h2c" ? p.GetValueOrDefault("streams") ?? p.GetValueOrDefault("pipeline") : p.GetValueOrDefault("window") ?? p.GetValueOrDefault("pipeline");
+        var depth = p.GetValueOrDefault("protocol") is "h2" or "h2c"
+            ? p.GetValueOrDefault("streams") ?? p.GetValueOrDefault("pipeline")
+            : p.GetValueOrDefault("window") ?? p.GetValueOrDefault("pipeline");
         return connections * (double.TryParse(depth, NumberStyles.Integer, CultureInfo.InvariantCulture, out var d) && d >= 1 ? d : 1);
     }
 

@@ -48,11 +48,13 @@ internal static class JobVerdict
     /// in the span is added up, on the CPUs they ran on together.
     /// </summary>
     /// <param name="job">The job's name in its run (crank's <c>application</c>, <c>db</c>): the line says whose box it judged.</param>
-    public static JobVerdictResult? Judge(IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, int cores, bool confined, IReadOnlyList<LoadSamples>? loads = null, string job = "application")
+    public static JobVerdictResult? Judge(IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, int cores, bool confined,
+        IReadOnlyList<LoadSamples>? loads = null, string job = "application")
     {
         ArgumentNullException.ThrowIfNull(samples);
         var cpu = samples.Select(s => s.Values.GetValueOrDefault(SystemMeasures.CpuMean.Name)).ToList();
-        var packets = samples.Select(s => s.Values.GetValueOrDefault(SystemMeasures.NetRxPackets.Name) + s.Values.GetValueOrDefault(SystemMeasures.NetTxPackets.Name)).ToList();
+        var packets = samples.Select(s => s.Values.GetValueOrDefault(SystemMeasures.NetRxPackets.Name)
+            + s.Values.GetValueOrDefault(SystemMeasures.NetTxPackets.Name)).ToList();
         if (LoadedSpan.Find(cpu, packets) is not { } span)
         {
             return null;
@@ -68,12 +70,15 @@ internal static class JobVerdict
         // Each load's seconds that ended inside the span (from the end of the second before it).
         var from = span.Start > 0 ? samples[span.Start - 1].At : samples[span.Start].At.AddSeconds(-1);
         var beside = (loads ?? [])
-            .Select(l => (l.Cpus, Seconds: l.Samples.Where(s => s.At > from && s.At <= samples[span.End].At && s.Values.ContainsKey(SystemMeasures.CpuUser.Name)).ToList()))
+            .Select(l => (l.Cpus,
+                Seconds: l.Samples.Where(s => s.At > from && s.At <= samples[span.End].At && s.Values.ContainsKey(SystemMeasures.CpuUser.Name)).ToList()))
             .Where(l => l.Seconds.Count > 0)
             .ToList();
         if (beside.Count > 0)
         {
-            document.Parameters["load-cpus"] = beside.Any(l => l.Cpus is not { Count: > 0 }) ? "any" : CpuSet.Format([.. beside.SelectMany(l => l.Cpus!).Distinct().Order()]);
+            document.Parameters["load-cpus"] = beside.Any(l => l.Cpus is not { Count: > 0 })
+                ? "any"
+                : CpuSet.Format([.. beside.SelectMany(l => l.Cpus!).Distinct().Order()]);
             document.Measurements[SystemMeasures.LoadUser.Name] = beside.Sum(l => l.Seconds.Average(s => s.Values[SystemMeasures.CpuUser.Name]));
             document.Measurements[SystemMeasures.LoadKernel.Name] = beside.Sum(l => l.Seconds.Average(s => s.Values.GetValueOrDefault(SystemMeasures.CpuKernel.Name)));
         }
@@ -112,7 +117,8 @@ internal static class JobVerdict
 
         foreach (var second in window)
         {
-            document.Samples.Add(new RunSample { Time = document.Samples.Count, Values = new SortedDictionary<string, double>(second.ToDictionary(), StringComparer.Ordinal) });
+            document.Samples.Add(new RunSample { Time = document.Samples.Count, Values = new SortedDictionary<string, double>(second.ToDictionary(),
+                StringComparer.Ordinal) });
         }
 
         var causes = RunVerdicts.Causes(document);
@@ -121,7 +127,10 @@ internal static class JobVerdict
             return null;
         }
 
-        var line = VerdictLine.Render(causes) + string.Create(CultureInfo.InvariantCulture, $" ({job}'s box, the {span.Seconds} s it was loaded, seconds {span.Start + 1}–{span.End + 1} of the job; {(beside.Count > 0 ? "the load ran on this machine too" : "the load ran elsewhere")})");
+        var line = VerdictLine.Render(causes)
+            + string.Create(CultureInfo.InvariantCulture,
+                $" ({job}'s box, the {span.Seconds} s it was loaded, seconds {span.Start + 1}–{span.End + 1} of the job; " +
+                $"{(beside.Count > 0 ? "the load ran on this machine too" : "the load ran elsewhere")})");
         return new JobVerdictResult(line, causes, span);
     }
 }

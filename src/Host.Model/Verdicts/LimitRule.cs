@@ -29,8 +29,13 @@ internal static class LimitRule
 
         var c = CultureInfo.InvariantCulture;
         var used = m.GetValueOrDefault(SystemMeasures.CpuMean.Name) / 100 * CpuPlacement.For(document).Cores;
-        var seen = m.TryGetValue(LimitMeasures.Processors.Name, out var processors) ? string.Create(c, $"; its runtime saw {processors:0} processor{(processors == 1 ? "" : "s")}") : "";
-        return string.Create(c, $"the CPU quota: throttled in {share:0}% of periods ({cpus:0.##} CPU{(cpus == 1 ? "" : "s")}; the server used {used:0.##} {(Math.Round(used, 2) == 1 ? "CPU's" : "CPUs'")} worth, {m.GetValueOrDefault(SystemMeasures.CpuUser.Name):0.#}% user, {m.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.#}% kernel of the machine{seen})");
+        var seen = m.TryGetValue(LimitMeasures.Processors.Name, out var processors)
+            ? string.Create(c, $"; its runtime saw {processors:0} processor{(processors == 1 ? "" : "s")}")
+            : "";
+        return string.Create(c,
+            $"the CPU quota: throttled in {share:0}% of periods ({cpus:0.##} CPU{(cpus == 1 ? "" : "s")}; " +
+            $"the server used {used:0.##} {(Math.Round(used, 2) == 1 ? "CPU's" : "CPUs'")} worth, {m.GetValueOrDefault(SystemMeasures.CpuUser.Name):0.#}% " +
+            $"user, {m.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.#}% kernel of the machine{seen})");
     }
 
     /// <summary>"the memory limit: 3 OOM kills" or "the memory limit: peak at 97% of 512MB", or null.</summary>
@@ -54,5 +59,6 @@ internal static class LimitRule
     }
 
     private static double? Cpus(RunDocument document) =>
-        document.Parameters.TryGetValue(LimitMeasures.CpuLimitParameter, out var text) && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var cpus) ? cpus : null;
+        document.Parameters.TryGetValue(LimitMeasures.CpuLimitParameter, out var text)
+            && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var cpus) ? cpus : null;
 }

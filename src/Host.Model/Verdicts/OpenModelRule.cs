@@ -29,10 +29,14 @@ internal static class OpenModelRule
         }
 
         var c = CultureInfo.InvariantCulture;
-        var shortBy = string.Create(c, $"short of the requested rate: {achieved:n0} of {requested:n0} {names.Unit} ({(achieved - requested) / requested * 100:0.0}%), {m.GetValueOrDefault(names.Late.Name):n0} sent late, {m.GetValueOrDefault(names.Backlog.Name):n0} still waiting at the end");
+        var shortBy = string.Create(c,
+            $"short of the requested rate: {achieved:n0} of {requested:n0} {names.Unit} ({(achieved - requested) / requested * 100:0.0}%), " +
+            $"{m.GetValueOrDefault(names.Late.Name):n0} sent late, {m.GetValueOrDefault(names.Backlog.Name):n0} still waiting at the end");
         return LoadBehind(document, m, null) is { } why
             ? $"{shortBy}: the load generator could not keep up ({why})"
-            : string.Create(c, $"{shortBy}: the server could not keep up (the load used {CpuPlacement.For(document).LoadBusy(m):0}% of its CPUs; requests waited for a free connection)");
+            : string.Create(c,
+                $"{shortBy}: the server could not keep up (the load used {CpuPlacement.For(document).LoadBusy(m):0}% of its CPUs; " +
+                $"requests waited for a free connection)");
     }
 
     /// <summary>
@@ -71,7 +75,9 @@ internal static class OpenModelRule
         var sent = values.GetValueOrDefault(names.Completed);
         var behind = tailShare is { } tail ? sent > 0 && byLoad / sent >= tail : late > 0 && byLoad * 2 >= late;
         return behind
-            ? string.Create(c, $"{byLoad:n0} of {sent:n0} requests left over {DefaultLoad.LateAfter.TotalMilliseconds:0} ms late with a connection free for them, {byLoad / Math.Max(1, sent) * 100:0.##}%; its CPUs were {busy:0}% busy")
+            ? string.Create(c,
+                $"{byLoad:n0} of {sent:n0} requests left over {DefaultLoad.LateAfter.TotalMilliseconds:0} ms late with a connection free for them, " +
+                $"{byLoad / Math.Max(1, sent) * 100:0.##}%; its CPUs were {busy:0}% busy")
             : null;
     }
 }

@@ -23,7 +23,9 @@ internal static class RunVerdicts
             document.Window.Iteration = window.Key;
             var jit = window.Take(SteadinessRule.JitQuietSeconds).Where(s => s.Values.ContainsKey(SystemMeasures.Jit.Name)).ToList();
             document.Window.JitMilliseconds = jit.Count == 0 ? null : jit.Sum(s => s.Values[SystemMeasures.Jit.Name]);
-            var warm = document.WarmupSamples.Where(s => (s.Iteration == window.Key || (s.Iteration is null && window.Key is null or 1)) && s.Values.ContainsKey(SystemMeasures.LoadRate.Name)).Select(s => s.Values[SystemMeasures.LoadRate.Name]).ToList();
+            var warm = document.WarmupSamples.Where(s => (s.Iteration == window.Key
+                || (s.Iteration is null && window.Key is null or 1))
+                    && s.Values.ContainsKey(SystemMeasures.LoadRate.Name)).Select(s => s.Values[SystemMeasures.LoadRate.Name]).ToList();
             if (BestLevel(warm) is { } best && best > 0)
             {
                 document.Window.WarmupBestLevel = best;
@@ -72,6 +74,7 @@ internal static class RunVerdicts
     /// <summary>For a run over TLS whose server was traced: the share of its samples in TLS, in a clause.</summary>
     private static string? TlsShare(RunDocument document) =>
         document.Parameters.TryGetValue("protocol", out var protocol) && protocol is ("https" or "h2") && document.Trace is { Samples: > 0 } trace
-            ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"TLS: {trace.TlsPercent:0}% of the server's working samples were in TLS (SslStream and its calls into the platform's crypto)")
+            ? string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"TLS: {trace.TlsPercent:0}% of the server's working samples were in TLS (SslStream and its calls into the platform's crypto)")
             : null;
 }

@@ -68,7 +68,8 @@ internal static class RuntimeRule
             // A share below the limit is a cost worth saying, not the limit: stock Kestrel's pipelined plaintext pauses 10-11%.
             causes.Add(pause >= GcPauseLimit
                 ? new VerdictCause { Kind = CauseKinds.Gc.Name, Text = "the GC: " + string.Join(", ", parts), Evidence = evidence }
-                : new VerdictCause { Kind = CauseKinds.Gc.Name, Text = string.Create(c, $"unclear: the GC {string.Join(", ", parts)} (a cost; under {GcPauseLimit:0}% it is not named the limit)"), Evidence = evidence, Certainty = VerdictCause.Unclear });
+                : new VerdictCause { Kind = CauseKinds.Gc.Name, Text = string.Create(c, $"unclear: the GC {string.Join(", ", parts)} (a cost; " +
+                    $"under {GcPauseLimit:0}% it is not named the limit)"), Evidence = evidence, Certainty = VerdictCause.Unclear });
         }
 
         if (Starvation(document) is { } starvation)
@@ -77,15 +78,20 @@ internal static class RuntimeRule
         }
 
         if (m.TryGetValue(RuntimeMeasures.Contentions.Name, out var contentions) && contentions >= ContentionsPerSecond
-            && MeasurementCatalog.OwnOf(MeasurementRole.Headline, m) is { } headline && m[headline.Name] is > 0 and var rate && contentions / rate >= ContentionsPerRequest)
+            && MeasurementCatalog.OwnOf(MeasurementRole.Headline, m) is { } headline
+                && m[headline.Name] is > 0 and var rate
+                && contentions / rate >= ContentionsPerRequest)
         {
             var evidence = Evidence(m, RuntimeMeasures.Contentions.Name);
             evidence["contentions-per-request"] = contentions / rate;
-            causes.Add(new VerdictCause { Kind = CauseKinds.LockContention.Name, Text = string.Create(c, $"lock contention: {contentions:#,0} contentions a second ({contentions / rate:0.###} per request)"), Evidence = evidence });
+            causes.Add(new VerdictCause { Kind = CauseKinds.LockContention.Name, Text = string.Create(c,
+                $"lock contention: {contentions:#,0} contentions a second ({contentions / rate:0.###} per request)"), Evidence = evidence });
         }
 
         if (m.TryGetValue(RuntimeMeasures.Exceptions.Name, out var exceptions) && exceptions >= ExceptionsPerSecond
-            && MeasurementCatalog.OwnOf(MeasurementRole.Headline, m) is { } per && m[per.Name] is > 0 and var requests && exceptions / requests >= ExceptionsPerRequest)
+            && MeasurementCatalog.OwnOf(MeasurementRole.Headline, m) is { } per
+                && m[per.Name] is > 0 and var requests
+                && exceptions / requests >= ExceptionsPerRequest)
         {
             var evidence = Evidence(m, RuntimeMeasures.Exceptions.Name);
             evidence["exceptions-per-request"] = exceptions / requests;
@@ -94,7 +100,8 @@ internal static class RuntimeRule
             causes.Add(new VerdictCause
             {
                 Kind = CauseKinds.Exceptions.Name,
-                Text = string.Create(c, $"unclear: exceptions: {exceptions:#,0} thrown a second ({exceptions / requests:0.##} per request), a cost not shown to be the limit"),
+                Text = string.Create(c,
+                    $"unclear: exceptions: {exceptions:#,0} thrown a second ({exceptions / requests:0.##} per request), a cost not shown to be the limit"),
                 Advice = "find where with --trace and keep exceptions off the request path",
                 Evidence = evidence,
                 Certainty = VerdictCause.Unclear,
@@ -159,7 +166,9 @@ internal static class RuntimeRule
                 return new VerdictCause
                 {
                     Kind = CauseKinds.ThreadPoolStarvation.Name,
-                    Text = string.Create(c, $"thread-pool starvation: in the window the pool raised its threads {inWindow:#,0} time{(inWindow == 1 ? "" : "s")} because {why}, holding a median of {held:0} against {cpus}"),
+                    Text = string.Create(c,
+                        $"thread-pool starvation: in the window the pool raised its threads {inWindow:#,0} time{(inWindow == 1 ? "" : "s")} because {why}, " +
+                        $"holding a median of {held:0} against {cpus}"),
                     Evidence = evidence,
                 };
             }
@@ -172,7 +181,9 @@ internal static class RuntimeRule
                 return new VerdictCause
                 {
                     Kind = CauseKinds.ThreadPoolStarvation.Name,
-                    Text = string.Create(c, $"thread-pool starvation: the pool raised its threads {inRun:#,0} times because {why}, and held a median of {held:0} through the window against {cpus}"),
+                    Text = string.Create(c,
+                        $"thread-pool starvation: the pool raised its threads {inRun:#,0} times because {why}, " +
+                        $"and held a median of {held:0} through the window against {cpus}"),
                     Evidence = evidence,
                 };
             }
@@ -189,7 +200,9 @@ internal static class RuntimeRule
         return new VerdictCause
         {
             Kind = CauseKinds.ThreadPoolStarvation.Name,
-            Text = string.Create(c, $"unclear: thread-pool starvation? the pool held a median of {held:0} threads in the window against {cpus}; the run has no record of why it added them"),
+            Text = string.Create(c,
+                $"unclear: thread-pool starvation? the pool held a median of {held:0} threads in the window against {cpus}; " +
+                $"the run has no record of why it added them"),
             Evidence = evidence,
             Certainty = VerdictCause.Unclear,
         };

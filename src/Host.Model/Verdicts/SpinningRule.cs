@@ -41,7 +41,8 @@ internal static class SpinningRule
             ? ".NET's thread-pool workers spin (and yield, in kernel mode) while they wait for work, and that is charged as CPU"
             : "the server's threads may spin while they wait for work, and that is charged as CPU";
         const string Apart = "DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0 on the server shows the work alone";
-        var evidence = RuntimeRule.Evidence(m, SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name, RuntimeMeasures.Threads.Name);
+        var evidence = RuntimeRule.Evidence(m, SystemMeasures.CpuMean.Name, SystemMeasures.CpuUser.Name, SystemMeasures.CpuKernel.Name,
+            RuntimeMeasures.Threads.Name);
         evidence["server/busy"] = serverBusy;
 
         var names = OpenModelMeasures.Of(m);
@@ -58,7 +59,9 @@ internal static class SpinningRule
             evidence[names.Late.Name] = m.GetValueOrDefault(names.Late.Name);
             evidence[names.LateByLoad.Name] = m.GetValueOrDefault(names.LateByLoad.Name);
             return Unclear(
-                string.Create(c, $"the server met the requested {requested:n0} {names.Unit} without queueing ({queued:n0} of {sent:n0} held back for a connection) while its {BottleneckRule.Count(placement.Server.Count)} read {serverBusy:0}% busy: it may be near its limit, or {pool}"),
+                string.Create(c,
+                    $"the server met the requested {requested:n0} {names.Unit} without queueing ({queued:n0} of {sent:n0} held back for a connection) " +
+                    $"while its {BottleneckRule.Count(placement.Server.Count)} read {serverBusy:0}% busy: it may be near its limit, or {pool}"),
                 $"a higher --rate or --find-max finds its limit; {Apart}",
                 evidence);
         }
@@ -77,7 +80,9 @@ internal static class SpinningRule
 
         evidence["load/busy"] = placement.LoadBusy(m);
         return Unclear(
-            string.Create(c, $"one request was in flight at a time, so server and load took turns, yet their CPUs read {serverCpus:0.00} and {loadCpus:0.00} of a CPU, more than one exchange at a time keeps busy: {pool}, so the server's {serverBusy:0}% is not its limit"),
+            string.Create(c,
+                $"one request was in flight at a time, so server and load took turns, yet their CPUs read {serverCpus:0.00} and {loadCpus:0.00} of a CPU, " +
+                $"more than one exchange at a time keeps busy: {pool}, so the server's {serverBusy:0}% is not its limit"),
             $"{BottleneckRule.ConcurrencyAdvice}; {Apart}",
             evidence);
     }

@@ -17,7 +17,8 @@ internal static class OwnerCommand
     {
         if (AsOtherUser && !File.ReadLines("/etc/passwd").Any(l => l.StartsWith(User + ":", StringComparison.Ordinal)))
         {
-            throw new DatabaseUnavailableException($"PostgreSQL does not run as root and this machine has no '{User}' user: create one (useradd -r {User}), run as another user, or name an existing database with --database.");
+            throw new DatabaseUnavailableException($"PostgreSQL does not run as root and this machine has no '{User}' user: create one (useradd -r {User}), " +
+                $"run as another user, or name an existing database with --database.");
         }
     }
 

@@ -76,7 +76,8 @@ internal sealed class PostgresCluster : IAsyncDisposable
     public string Version { get; private set; } = "";
 
     /// <summary>For the server under test: TCP on loopback, as TechEmpower's servers connect, with the cluster's generated password.</summary>
-    public string ConnectionString => $"Host=127.0.0.1;Port={Port.ToString(CultureInfo.InvariantCulture)};Username=postgres;Password={_password};Database={DatabaseName}";
+    public string ConnectionString =>
+        $"Host=127.0.0.1;Port={Port.ToString(CultureInfo.InvariantCulture)};Username=postgres;Password={_password};Database={DatabaseName}";
 
     /// <summary>For the tool itself: the Unix socket in the cluster's own folder, which only this cluster can have made.</summary>
     private string SocketConnectionString(string database) =>
@@ -95,14 +96,16 @@ internal sealed class PostgresCluster : IAsyncDisposable
     /// <param name="cancellationToken">Abandons the start.</param>
     /// <param name="listen">Also listen on this address (<c>0.0.0.0</c> for all), for clients on other machines; null for loopback only.</param>
     /// <param name="port">The port; 0 for a free one.</param>
-    public static async Task<PostgresCluster> StartAsync(string schemaScript, IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken, string? listen = null, int port = 0)
+    public static async Task<PostgresCluster> StartAsync(string schemaScript, IReadOnlyList<int>? cpus, IProcessControl control,
+        CancellationToken cancellationToken, string? listen = null, int port = 0)
     {
         ArgumentNullException.ThrowIfNull(control);
         var installation = PostgresInstallation.Find();
         OwnerCommand.EnsureOwner();
         if (port > 0 && PortInUse(port, listen) is { } holder)
         {
-            throw new DatabaseUnavailableException($"port {port.ToString(CultureInfo.InvariantCulture)} is in use on {holder} (another PostgreSQL?): choose a free one with --port.");
+            throw new DatabaseUnavailableException($"port {port.ToString(CultureInfo.InvariantCulture)} is in use on {holder} (another PostgreSQL?): " +
+                $"choose a free one with --port.");
         }
 
         var password = Convert.ToHexString(System.Security.Cryptography.RandomNumberGenerator.GetBytes(18)).ToLowerInvariant();
@@ -120,7 +123,10 @@ internal sealed class PostgresCluster : IAsyncDisposable
 
             await OwnerCommand.GiveAsync(directory, cancellationToken);
             var data = Path.Combine(directory, "data");
-            var (exit, line) = await OwnerCommand.RunAsync(OwnerCommand.Create(installation.InitDb, "-D", data, "-U", "postgres", "--auth=scram-sha-256", "--pwfile", passwordFile, "-E", "UTF8", "--locale=C", "--no-sync"), cancellationToken);
+            var (exit, line) = await OwnerCommand.RunAsync(
+                OwnerCommand.Create(installation.InitDb, "-D", data, "-U", "postgres", "--auth=scram-sha-256", "--pwfile", passwordFile, "-E", "UTF8",
+                    "--locale=C", "--no-sync"),
+                cancellationToken);
             File.Delete(passwordFile);
             if (exit != 0)
             {
@@ -131,13 +137,15 @@ internal sealed class PostgresCluster : IAsyncDisposable
             if (listen is not null)
             {
                 // Other machines sign in as TechEmpower's user with its password (initdb's lines allow loopback only).
-                await File.AppendAllTextAsync(Path.Combine(data, "pg_hba.conf"), "host all all 0.0.0.0/0 scram-sha-256\nhost all all ::/0 scram-sha-256\n", cancellationToken);
+                await File.AppendAllTextAsync(Path.Combine(data, "pg_hba.conf"), "host all all 0.0.0.0/0 scram-sha-256\nhost all all ::/0 scram-sha-256\n",
+                    cancellationToken);
             }
 
             var addresses = listen switch { null => "127.0.0.1", "0.0.0.0" or "*" => "*", _ => $"127.0.0.1,{listen}" };
             var log = new OutputTail(100);
             var process = Process.Start(OwnerCommand.Create(installation.Postgres, "-D", data, "-p", port.ToString(CultureInfo.InvariantCulture), "-k", directory,
-                "-c", $"listen_addresses={addresses}", "-c", "max_connections=600", "-c", "shared_buffers=256MB", "-c", "fsync=off", "-c", "synchronous_commit=off",
+                "-c", $"listen_addresses={addresses}", "-c", "max_connections=600", "-c", "shared_buffers=256MB", "-c", "fsync=off", "-c",
+                "synchronous_commit=off",
                 "-c", "full_page_writes=off", "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.max=1000"))
                 ?? throw new DatabaseUnavailableException("postgres could not be started.");
             process.ErrorDataReceived += (_, e) => { if (e.Data is { } text) { log.Add(text); } };
@@ -177,7 +185,10 @@ internal sealed class PostgresCluster : IAsyncDisposable
                 throw new DatabaseUnavailableException($"postgres exited at start (exit {_process.ExitCode}): {string.Join(" | ", _log.Last(3))}");
             }
 
-            if (ProcessId == 0 && File.Exists(pidFile) && int.TryParse(ReadFirstLine(pidFile), NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && pid > 0)
+            if (ProcessId == 0
+                && File.Exists(pidFile)
+                && int.TryParse(ReadFirstLine(pidFile), NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+                && pid > 0)
             {
                 ProcessId = pid;
                 Pin(cpus, control);
@@ -191,7 +202,8 @@ internal sealed class PostgresCluster : IAsyncDisposable
 
             if (deadline.Elapsed > s_startTimeout)
             {
-                throw new DatabaseUnavailableException($"postgres did not accept connections within {s_startTimeout.TotalSeconds:0} s: {string.Join(" | ", _log.Last(3))}");
+                throw new DatabaseUnavailableException($"postgres did not accept connections within {s_startTimeout.TotalSeconds:0} s: " +
+                    $"{string.Join(" | ", _log.Last(3))}");
             }
 
             await Task.Delay(100, cancellationToken);
@@ -248,7 +260,8 @@ internal sealed class PostgresCluster : IAsyncDisposable
         await connection.OpenAsync(cancellationToken);
         await using var schema = new NpgsqlCommand(
             schemaScript + ";\nCREATE EXTENSION IF NOT EXISTS pg_stat_statements;\nANALYZE;\n" + (!remoteUser ? "" :
-            $"CREATE ROLE {RemoteUser} LOGIN PASSWORD '{RemotePassword}';\nGRANT SELECT, UPDATE ON ALL TABLES IN SCHEMA public TO {RemoteUser};\nGRANT pg_read_all_stats TO {RemoteUser};\nGRANT EXECUTE ON FUNCTION pg_stat_statements_reset TO {RemoteUser};"),
+            $"CREATE ROLE {RemoteUser} LOGIN PASSWORD '{RemotePassword}';\nGRANT SELECT, UPDATE ON ALL TABLES IN SCHEMA public TO {RemoteUser};\nGRANT " +
+            $"pg_read_all_stats TO {RemoteUser};\nGRANT EXECUTE ON FUNCTION pg_stat_statements_reset TO {RemoteUser};"),
             connection);
         await schema.ExecuteNonQueryAsync(cancellationToken);
     }
@@ -260,7 +273,8 @@ internal sealed class PostgresCluster : IAsyncDisposable
             try
             {
                 using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(40));
-                await OwnerCommand.RunAsync(OwnerCommand.Create(_installation.PgCtl, "-D", Path.Combine(_directory, "data"), "stop", "-m", "fast", "-w", "-t", "30"), stop.Token);
+                await OwnerCommand.RunAsync(
+                    OwnerCommand.Create(_installation.PgCtl, "-D", Path.Combine(_directory, "data"), "stop", "-m", "fast", "-w", "-t", "30"), stop.Token);
                 await _process.WaitForExitAsync(stop.Token);
             }
             catch (Exception ex) when (ex is OperationCanceledException or DatabaseUnavailableException or System.ComponentModel.Win32Exception)

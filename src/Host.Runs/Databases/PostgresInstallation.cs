@@ -33,11 +33,14 @@ internal sealed record PostgresInstallation(string BinDirectory)
             }
         }
 
-        var where = Environment.GetEnvironmentVariable(Variable) is { Length: > 0 } folder ? $"{Variable}={folder} holds no initdb, postgres and pg_ctl" : "no initdb, postgres and pg_ctl were found";
+        var where = Environment.GetEnvironmentVariable(Variable) is { Length: > 0 } folder
+            ? $"{Variable}={folder} holds no initdb, postgres and pg_ctl"
+            : "no initdb, postgres and pg_ctl were found";
         var install = OperatingSystem.IsWindows()
             ? "install PostgreSQL (winget install PostgreSQL.PostgreSQL.16)"
             : "install the 'postgresql' package (apt-get install postgresql)";
-        throw new DatabaseUnavailableException($"PostgreSQL is not installed: {where}; {install}, or name an existing database with --database \"Host=...;Username=...;Database=hello_world\".");
+        throw new DatabaseUnavailableException($"PostgreSQL is not installed: {where}; {install}, " +
+            $"or name an existing database with --database \"Host=...;Username=...;Database=hello_world\".");
     }
 
     private static List<string> Candidates()

@@ -33,7 +33,8 @@ internal sealed class RunDatabase : IAsyncDisposable
     /// <summary>One line for the run's parameters and progress.</summary>
     public string Description => _cluster is { } cluster
         ? $"private PostgreSQL {cluster.Version} (pid {cluster.ProcessId}, port {cluster.Port})"
-        : $"existing PostgreSQL ({new NpgsqlConnectionStringBuilder(ConnectionString).Host}{(_existingProcessId > 0 ? $", on this machine: pid {_existingProcessId}" : "")})";
+        : $"existing PostgreSQL " +
+            $"({new NpgsqlConnectionStringBuilder(ConnectionString).Host}{(_existingProcessId > 0 ? $", on this machine: pid {_existingProcessId}" : "")})";
 
     /// <summary>Why the database is gone when its postmaster ended during the run (the private cluster's last log line), else null.</summary>
     public string? Gone(IProcessControl control) => ProcessId <= 0 || !control.HasEnded(ProcessId)
@@ -51,12 +52,14 @@ internal sealed class RunDatabase : IAsyncDisposable
     }
 
     /// <summary>The one line for an empty <c>--database</c>, on every command that takes it.</summary>
-    public const string EmptyConnectionString = "--database is empty: give an Npgsql connection string, such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.";
+    public const string EmptyConnectionString = "--database is empty: give an Npgsql connection string, " +
+        "such as Host=db;Username=benchmarkdbuser;Password=…;Database=hello_world.";
 
     /// <summary>The longest the check of an existing database may take to connect, whatever its connection string says.</summary>
     private static readonly TimeSpan s_checkTimeout = TimeSpan.FromSeconds(30);
 
-    public static async Task<RunDatabase> OpenAsync(IDatabaseScenario scenario, string? existing, IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken)
+    public static async Task<RunDatabase> OpenAsync(IDatabaseScenario scenario, string? existing, IReadOnlyList<int>? cpus, IProcessControl control,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         if (existing is not null)
@@ -90,7 +93,8 @@ internal sealed class RunDatabase : IAsyncDisposable
             var (worlds, fortunes) = (reader.GetInt64(0), reader.GetInt64(1));
             if (worlds < 10_000 || fortunes == 0)
             {
-                throw new DatabaseUnavailableException($"--database has {worlds} World and {fortunes} Fortune rows; TechEmpower's hello_world schema has 10,000 and 12 (the tool does not fill a database it did not start).");
+                throw new DatabaseUnavailableException($"--database has {worlds} World and {fortunes} Fortune rows; " +
+                    $"TechEmpower's hello_world schema has 10,000 and 12 (the tool does not fill a database it did not start).");
             }
 
             await reader.CloseAsync();
@@ -98,11 +102,15 @@ internal sealed class RunDatabase : IAsyncDisposable
         }
         catch (PostgresException ex) when (ex.SqlState == PostgresErrorCodes.UndefinedTable)
         {
-            throw new DatabaseUnavailableException($"--database has no World or Fortune table ({ex.MessageText}); load TechEmpower's hello_world schema into it, or leave --database out to let the run start its own.", ex);
+            throw new DatabaseUnavailableException(
+                $"--database has no World or Fortune table ({ex.MessageText}); load TechEmpower's hello_world schema into it, " +
+                $"or leave --database out to let the run start its own.",
+                ex);
         }
         catch (TimeoutException)
         {
-            throw new DatabaseUnavailableException($"--database did not answer within {s_checkTimeout.TotalSeconds:0} s (is the host right, and is a firewall dropping the connection?).");
+            throw new DatabaseUnavailableException($"--database did not answer within {s_checkTimeout.TotalSeconds:0} s (is the host right, " +
+                $"and is a firewall dropping the connection?).");
         }
         catch (Exception ex) when (ex is NpgsqlException or ArgumentException or InvalidOperationException)
         {
@@ -117,7 +125,9 @@ internal sealed class RunDatabase : IAsyncDisposable
     private static async Task<int> LocalPostmasterAsync(NpgsqlConnection connection, IProcessControl control, CancellationToken cancellationToken)
     {
         var host = new NpgsqlConnectionStringBuilder(connection.ConnectionString).Host ?? "";
-        var local = host.StartsWith('/') || host is "localhost" || (System.Net.IPAddress.TryParse(host, out var address) && System.Net.IPAddress.IsLoopback(address));
+        var local = host.StartsWith('/')
+            || host is "localhost"
+            || (System.Net.IPAddress.TryParse(host, out var address) && System.Net.IPAddress.IsLoopback(address));
         if (!local)
         {
             return 0;

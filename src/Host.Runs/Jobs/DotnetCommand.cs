@@ -10,7 +10,8 @@ namespace Benchmarks.Host.Jobs;
 internal static class DotnetCommand
 {
     /// <summary>The command's exit code and its output lines (standard output, then standard error).</summary>
-    public static async Task<(int ExitCode, IReadOnlyList<string> Lines)> RunAsync(IReadOnlyList<string> arguments, string workDirectory, TimeSpan timeout, CancellationToken cancellationToken)
+    public static async Task<(int ExitCode, IReadOnlyList<string> Lines)> RunAsync(IReadOnlyList<string> arguments, string workDirectory, TimeSpan timeout,
+        CancellationToken cancellationToken)
     {
         var info = new ProcessStartInfo(DotnetMuxer.Path, arguments)
         {

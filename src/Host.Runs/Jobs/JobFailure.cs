@@ -13,7 +13,8 @@ internal sealed record JobFailure(string Cause, string? Output = null)
     {
         ArgumentNullException.ThrowIfNull(tail);
         var lines = tail.Last(50).Select(l => l.Replace("[stderr] ", "", StringComparison.Ordinal).Trim()).Where(l => l.Length > 0).ToList();
-        var line = lines.LastOrDefault(l => l.StartsWith("error", StringComparison.OrdinalIgnoreCase) || l.Contains("Exception:", StringComparison.Ordinal) || l.StartsWith("Unhandled", StringComparison.Ordinal))
+        var line = lines.LastOrDefault(l => l.StartsWith("error", StringComparison.OrdinalIgnoreCase) || l.Contains("Exception:",
+            StringComparison.Ordinal) || l.StartsWith("Unhandled", StringComparison.Ordinal))
             ?? lines.LastOrDefault();
         return line is null ? null : OneLine(line);
     }
@@ -25,8 +26,10 @@ internal sealed record JobFailure(string Cause, string? Output = null)
         var telling = TellingLine(process.Tail);
         var signal = OperatingSystem.IsWindows() || process.ExitCode is not { } code ? null : Signal(code);
         var cause = OutOfMemory(process) is { } killed ? $"{exited} with code {process.ExitCode}{context}: {killed}"
-            : signal is ("SIGKILL" or "SIGTERM" or "SIGINT") ? $"{exited}{context}: killed by {signal} (code {process.ExitCode}) from outside it, by another process or the kernel"
-            : signal is not null ? $"{exited}{context}: killed by {signal} (code {process.ExitCode}), a crash" + (telling is null ? "" : $"; its last line: {telling}")
+            : signal is ("SIGKILL" or "SIGTERM" or "SIGINT") ? $"{exited}{context}: killed by {signal} (code {process.ExitCode}) from outside it, " +
+                $"by another process or the kernel"
+            : signal is not null ? $"{exited}{context}: killed by {signal} (code {process.ExitCode}), a crash"
+                + (telling is null ? "" : $"; its last line: {telling}")
             : $"{exited} with code {process.ExitCode}{context}" + (telling is null ? " (no output)" : $": {telling}");
         return new JobFailure(OneLine(cause), process.Tail.Format(20));
     }
@@ -50,7 +53,8 @@ internal sealed record JobFailure(string Cause, string? Output = null)
     {
         ArgumentNullException.ThrowIfNull(process);
         return process.Info.Limit is { } limit && limit.Read().OomKills is var kills and > 0
-            ? $"killed for memory: the memory limit ({ResourceLimits.Describe(null, limit.MemoryBytes)}) was reached ({kills} OOM kill{(kills == 1 ? "" : "s")})"
+            ? $"killed for memory: the memory limit ({ResourceLimits.Describe(null, limit.MemoryBytes)}) " +
+                $"was reached ({kills} OOM kill{(kills == 1 ? "" : "s")})"
             : null;
     }
 

@@ -43,7 +43,8 @@ internal static class NativeServerBuild
     /// <remarks>The user's local application data (<c>~/.local/share/benchmarks/native</c>), or the folder <c>BENCHMARKS_NATIVE_CACHE</c> names.</remarks>
     public static string CacheRoot { get; set; } = Environment.GetEnvironmentVariable("BENCHMARKS_NATIVE_CACHE") is { Length: > 0 } folder
         ? Path.GetFullPath(folder)
-        : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create), "benchmarks", "native");
+        : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create), "benchmarks",
+            "native");
 
     /// <summary>
     /// The executable for <paramref name="plan"/>, published on first use; a publish that fails
@@ -70,11 +71,13 @@ internal static class NativeServerBuild
             await File.WriteAllTextAsync(Path.Combine(work, "Program.cs"), Program(plan), cancellationToken);
             var output = Path.Combine(work, "out");
             var (exitCode, lines) = await DotnetCommand.RunAsync(
-                ["publish", ProgramName + ".csproj", "-c", "Release", "-r", RuntimeInformation.RuntimeIdentifier, "-o", output, "--nologo", "-p:UseSharedCompilation=false", "-nodeReuse:false"],
+                ["publish", ProgramName + ".csproj", "-c", "Release", "-r", RuntimeInformation.RuntimeIdentifier, "-o", output, "--nologo",
+                 "-p:UseSharedCompilation=false", "-nodeReuse:false"],
                 work, PublishTimeout, cancellationToken);
             if (exitCode != 0)
             {
-                throw new InvalidOperationException($"the {plan.Compilation} publish of {plan.ScenarioType} on {plan.ServerType} failed: {DotnetCommand.Cause(lines, exitCode).Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal)}");
+                throw new InvalidOperationException($"the {plan.Compilation} publish of {plan.ScenarioType} on {plan.ServerType} failed: " +
+                    $"{DotnetCommand.Cause(lines, exitCode).Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal)}");
             }
 
             await File.WriteAllTextAsync(Path.Combine(output, ".complete"), key, cancellationToken);
@@ -108,7 +111,9 @@ internal static class NativeServerBuild
     /// </summary>
     private static IReadOnlyList<string> References(NativeServerPlan plan)
     {
-        var framework = new HashSet<string>(SharedFrameworkFolders().SelectMany(f => Directory.EnumerateFiles(f, "*.dll")).Select(Path.GetFileName).OfType<string>(), StringComparer.OrdinalIgnoreCase);
+        var framework = new HashSet<string>(
+            SharedFrameworkFolders().SelectMany(f => Directory.EnumerateFiles(f, "*.dll")).Select(Path.GetFileName).OfType<string>(),
+            StringComparer.OrdinalIgnoreCase);
         var chosen = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
         foreach (var folder in ProgramFolders(plan.ScenarioAssembly, plan.ServerAssembly))
         {
@@ -164,7 +169,9 @@ internal static class NativeServerBuild
     private static string Project(bool aot, IReadOnlyList<string> references)
     {
         var clang = aot && VersionedClang() is { } name ? $"<CppCompilerAndLinker>{name}</CppCompilerAndLinker>" : "";
-        var compilation = aot ? "<PublishAot>true</PublishAot><EventSourceSupport>true</EventSourceSupport>" : "<PublishReadyToRun>true</PublishReadyToRun><SelfContained>false</SelfContained>";
+        var compilation = aot
+            ? "<PublishAot>true</PublishAot><EventSourceSupport>true</EventSourceSupport>"
+            : "<PublishReadyToRun>true</PublishReadyToRun><SelfContained>false</SelfContained>";
         var items = string.Concat(references.Select(r => $"""<Reference Include="{Path.GetFileNameWithoutExtension(r)}"><HintPath>{System.Security.SecurityElement.Escape(r)}</HintPath></Reference>"""));
         return $"""
             <Project Sdk="Microsoft.NET.Sdk">
@@ -187,7 +194,8 @@ internal static class NativeServerBuild
     }
 
     private static string Program(NativeServerPlan plan) =>
-        $"return await global::{EntryType}.MainAsync(args, new global::{plan.ScenarioType.Replace('+', '.')}(), new global::{plan.ServerType.Replace('+', '.')}());\n";
+        $"return await global::{EntryType}.MainAsync(args, new global::{plan.ScenarioType.Replace('+', '.')}(), " +
+        $"new global::{plan.ServerType.Replace('+', '.')}());\n";
 
     /// <summary><c>clang-N</c> (the newest) when <c>clang</c> itself is not on the PATH, as on Debian with only a versioned package; null otherwise.</summary>
     private static string? VersionedClang()
@@ -246,5 +254,6 @@ internal static class NativeServerBuild
 
     /// <summary>The bytes of the files the program runs from: its folder without debug symbols.</summary>
     private static long RunFilesBytes(string folder) =>
-        Directory.EnumerateFiles(folder).Where(f => Path.GetExtension(f) is not (".dbg" or ".pdb") && Path.GetFileName(f) != ".complete").Sum(f => new FileInfo(f).Length);
+        Directory.EnumerateFiles(folder).Where(f => Path.GetExtension(f) is not (".dbg" or ".pdb")
+            && Path.GetFileName(f) != ".complete").Sum(f => new FileInfo(f).Length);
 }

@@ -13,15 +13,20 @@ namespace Benchmarks.Host.Jobs;
 /// requests in it are what a request allocates. The processors and the memory the GC may use are
 /// what the runtime made of the process's limits (a CPU quota, a memory limit) at its start.
 /// </summary>
-internal readonly record struct RuntimeActivity(long JitMethods, double JitMilliseconds, long AllocatedBytes = -1, long WorkItems = -1, int Processors = -1, long MemoryLimitBytes = -1)
+internal readonly record struct RuntimeActivity(long JitMethods, double JitMilliseconds, long AllocatedBytes = -1, long WorkItems = -1, int Processors = -1,
+    long MemoryLimitBytes = -1)
 {
     public const string Prefix = "#runtime ";
 
     public static RuntimeActivity Now() => new(
-        JitInfo.GetCompiledMethodCount(currentThread: false), JitInfo.GetCompilationTime(currentThread: false).TotalMilliseconds, GC.GetTotalAllocatedBytes(precise: true), ThreadPool.CompletedWorkItemCount,
+        JitInfo.GetCompiledMethodCount(currentThread: false), JitInfo.GetCompilationTime(currentThread: false).TotalMilliseconds,
+        GC.GetTotalAllocatedBytes(precise: true), ThreadPool.CompletedWorkItemCount,
         Environment.ProcessorCount, GC.GetGCMemoryInfo().TotalAvailableMemoryBytes);
 
-    public string Format() => string.Create(CultureInfo.InvariantCulture, $"{Prefix}jit-methods={JitMethods} jit-ms={JitMilliseconds:0.0} allocated={AllocatedBytes} work-items={WorkItems} processors={Processors} memory={MemoryLimitBytes}");
+    public string Format() =>
+        string.Create(CultureInfo.InvariantCulture,
+            $"{Prefix}jit-methods={JitMethods} jit-ms={JitMilliseconds:0.0} allocated={AllocatedBytes} work-items={WorkItems} processors={Processors} " +
+            $"memory={MemoryLimitBytes}");
 
     public static RuntimeActivity? Parse(string line)
     {

@@ -20,7 +20,8 @@ internal static partial class RuntimePatch
     /// <remarks>The user's local application data (<c>~/.local/share/benchmarks/runtimes</c>), or the folder <c>BENCHMARKS_RUNTIME_CACHE</c> names.</remarks>
     public static string CacheRoot { get; set; } = Environment.GetEnvironmentVariable("BENCHMARKS_RUNTIME_CACHE") is { Length: > 0 } folder
         ? Path.GetFullPath(folder)
-        : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create), "benchmarks", "runtimes");
+        : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.Create), "benchmarks",
+            "runtimes");
 
     /// <summary>Null when <paramref name="version"/> is a runtime this program can run on; otherwise why not, in one line.</summary>
     public static string? Check(string version)
@@ -28,13 +29,15 @@ internal static partial class RuntimePatch
         ArgumentNullException.ThrowIfNull(version);
         if (!PatchVersion().IsMatch(version))
         {
-            return $"'{version}' is not a runtime version: give major.minor.patch, such as {Environment.Version.Major}.{Environment.Version.Minor}.{Environment.Version.Build}";
+            return $"'{version}' is not a runtime version: give major.minor.patch, " +
+                $"such as {Environment.Version.Major}.{Environment.Version.Minor}.{Environment.Version.Build}";
         }
 
         var major = $"{Environment.Version.Major}.{Environment.Version.Minor}.";
         if (!version.StartsWith(major, StringComparison.Ordinal))
         {
-            return $"this build of benchmarks targets .NET {Environment.Version.Major}.{Environment.Version.Minor}: its servers run on a {major}x runtime, not {version}";
+            return $"this build of benchmarks targets .NET {Environment.Version.Major}.{Environment.Version.Minor}: its servers run on a {major}x runtime, " +
+                $"not {version}";
         }
 
         return File.Exists(Path.Combine(AppContext.BaseDirectory, "System.Private.CoreLib.dll"))
@@ -94,7 +97,8 @@ internal static partial class RuntimePatch
             $"""<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net{Environment.Version.Major}.{Environment.Version.Minor}</TargetFramework></PropertyGroup><ItemGroup>{downloads}</ItemGroup></Project>""",
             cancellationToken);
         var packages = Path.Combine(work, "packages");
-        var (exitCode, lines) = await DotnetCommand.RunAsync(["restore", "--packages", packages, "--nologo"], work, TimeSpan.FromMinutes(10), cancellationToken);
+        var (exitCode, lines) = await DotnetCommand.RunAsync(["restore", "--packages", packages, "--nologo"], work, TimeSpan.FromMinutes(10),
+            cancellationToken);
         if (exitCode != 0)
         {
             throw new InvalidOperationException($"runtime {version} could not be fetched: {Shorten(DotnetCommand.Cause(lines, exitCode), work)}");
@@ -145,7 +149,8 @@ internal static partial class RuntimePatch
     /// </summary>
     private static string MachineRoot() => Path.GetFullPath(Path.Combine(RuntimeEnvironment.GetRuntimeDirectory(), "..", "..", ".."));
 
-    private static string Shorten(string line, string work) => line.Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal).Replace(work, "", StringComparison.Ordinal);
+    private static string Shorten(string line, string work) =>
+        line.Replace(work + Path.DirectorySeparatorChar, "", StringComparison.Ordinal).Replace(work, "", StringComparison.Ordinal);
 
     [GeneratedRegex(@"^\d+\.\d+\.\d+$")]
     private static partial Regex PatchVersion();

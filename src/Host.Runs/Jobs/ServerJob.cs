@@ -42,7 +42,8 @@ internal static class ServerJob
             : launch.Environment;
         var command = launch.Program switch
         {
-            { } assembly when assembly.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) => new JobStartInfo("server", DotnetMuxer.Path, [assembly, .. arguments]),
+            { } assembly when assembly.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) =>
+                new JobStartInfo("server", DotnetMuxer.Path, [assembly, .. arguments]),
             { } executable => new JobStartInfo("server", executable, [.. arguments]),
             null => HostExecutable.Command("server", arguments, launch.DotnetRoot),
         };

@@ -34,7 +34,8 @@ internal sealed class H2loadLoadJob(HttpWire wire) : ILoadJob
     public string Describe(HttpLoadOptions load)
     {
         ArgumentNullException.ThrowIfNull(load);
-        return LoadLaunch.Describe(Name, load, $"{wire.Name}, {load.PipelineDepth} {(wire.Protocol == HttpWireProtocol.Http2 ? "streams" : "pipelined")} per connection", RateUnit);
+        return LoadLaunch.Describe(Name, load,
+            $"{wire.Name}, {load.PipelineDepth} {(wire.Protocol == HttpWireProtocol.Http2 ? "streams" : "pipelined")} per connection", RateUnit);
     }
 
     public static string? Locate() => ToolSearch.Locate("h2load");

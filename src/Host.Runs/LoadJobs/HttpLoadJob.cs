@@ -15,7 +15,8 @@ internal sealed class HttpLoadJob : ILoadJob
     public string RateUnit => Measurements.HttpMeasures.RpsMean.Unit;
 
     public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) =>
-        LoadLaunch.Describe(Name, load, load.Http2 ? $"{(load.Tls ? "h2" : "h2c")}, {load.PipelineDepth} streams per connection" : $"pipeline {load.PipelineDepth}", RateUnit);
+        LoadLaunch.Describe(Name, load,
+            load.Http2 ? $"{(load.Tls ? "h2" : "h2c")}, {load.PipelineDepth} streams per connection" : $"pipeline {load.PipelineDepth}", RateUnit);
 
     public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 

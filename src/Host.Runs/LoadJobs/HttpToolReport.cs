@@ -38,7 +38,10 @@ internal sealed record HttpToolReport
         }
 
         return Requests == 0 || BadResponses > 0 || SocketErrors > 0
-            ? new(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"the load reported: {BadResponses} bad responses, {SocketErrors} {socketErrors}, {Requests} requests."), main.Tail.Format(20))
+            ? new(
+                string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                    $"the load reported: {BadResponses} bad responses, {SocketErrors} {socketErrors}, {Requests} requests."),
+                main.Tail.Format(20))
             : null;
     }
 

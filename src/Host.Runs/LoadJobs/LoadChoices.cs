@@ -21,7 +21,8 @@ internal sealed class LoadChoices
 
     /// <summary>These choices and <paramref name="parameter"/> given as <paramref name="value"/> (null: not given).</summary>
     public LoadChoices With<T>(LoadParameter<T> parameter, T value) =>
-        new(_given.Select(g => KeyValuePair.Create(g.Key, (object?)g.Value)).Where(g => g.Key != parameter).Append(KeyValuePair.Create((LoadParameter)parameter, (object?)value)));
+        new(_given.Select(g => KeyValuePair.Create(g.Key, (object?)g.Value)).Where(g => g.Key != parameter).Append(KeyValuePair.Create((LoadParameter)parameter,
+            (object?)value)));
 
     /// <summary>The value given for <paramref name="parameter"/>; null when it was not.</summary>
     public T Get<T>(LoadParameter<T> parameter) => _given.TryGetValue(parameter, out var value) ? (T)value : default!;
@@ -66,11 +67,13 @@ internal sealed class LoadChoices
 
         if (!http2)
         {
-            throw new UsageException($"{LoadParameters.Streams.Flag} counts HTTP/2 streams per connection: use it with --protocol h2 or h2c (or --generator h2load on load); HTTP/1.1 has {LoadParameters.Pipeline.Flag}.");
+            throw new UsageException($"{LoadParameters.Streams.Flag} counts HTTP/2 streams per connection: " +
+                $"use it with --protocol h2 or h2c (or --generator h2load on load); HTTP/1.1 has {LoadParameters.Pipeline.Flag}.");
         }
 
         return streams is >= 1 and <= DefaultLoad.MaxPipeline
             ? streams
-            : throw new UsageException(string.Create(CultureInfo.InvariantCulture, $"{LoadParameters.Streams.Flag} must be between 1 and {DefaultLoad.MaxPipeline:n0} (got {streams:n0})."));
+            : throw new UsageException(string.Create(CultureInfo.InvariantCulture,
+                $"{LoadParameters.Streams.Flag} must be between 1 and {DefaultLoad.MaxPipeline:n0} (got {streams:n0})."));
     }
 }

@@ -33,7 +33,11 @@ internal static class LoadParameters
 
     public static LoadParameter<int?> Connections { get; } = new(
         "connections",
-        () => OptionFactory.PositiveInt("--connections", "-c", $"Concurrent connections (run: the scenario's, which 'benchmarks scenarios' lists; load: {DefaultLoad.HttpConnections} HTTP, {DefaultLoad.WebSocketConnections} WebSocket, {DefaultLoad.TcpConnections} TCP).", DefaultLoad.MaxConnections),
+        () =>
+            OptionFactory.PositiveInt("--connections", "-c",
+                $"Concurrent connections (run: the scenario's, which 'benchmarks scenarios' lists; load: {DefaultLoad.HttpConnections} HTTP, " +
+                $"{DefaultLoad.WebSocketConnections} WebSocket, {DefaultLoad.TcpConnections} TCP).",
+                DefaultLoad.MaxConnections),
         Int,
         o => [Invariant(o.Connections)],
         o => Invariant(o.Connections))
@@ -43,7 +47,10 @@ internal static class LoadParameters
 
     public static LoadParameter<int?> Threads { get; } = new(
         "threads",
-        () => OptionFactory.PositiveInt("--threads", "-t", "Load threads: the I/O engine's threads and the latency histogram's shards (run: as many as the load's CPUs; load: one per CPU).", DefaultLoad.MaxThreads),
+        () =>
+            OptionFactory.PositiveInt("--threads", "-t",
+                "Load threads: the I/O engine's threads and the latency histogram's shards (run: as many as the load's CPUs; load: one per CPU).",
+                DefaultLoad.MaxThreads),
         Int,
         o => [Invariant(o.Threads)],
         o => Invariant(o.Threads))
@@ -54,7 +61,10 @@ internal static class LoadParameters
     /// <summary>HTTP/1.1's requests written at once per connection; with <see cref="Streams"/>, read by <see cref="LoadChoices.Depth"/>.</summary>
     public static LoadParameter<int?> Pipeline { get; } = new(
         "pipeline",
-        () => OptionFactory.PositiveInt("--pipeline", "-p", "Requests written at once per connection (HTTP/1.1 pipelining depth; run: the scenario's, 16 for pipelined; load: 1).", DefaultLoad.MaxPipeline),
+        () =>
+            OptionFactory.PositiveInt("--pipeline", "-p",
+                "Requests written at once per connection (HTTP/1.1 pipelining depth; run: the scenario's, 16 for pipelined; load: 1).",
+                DefaultLoad.MaxPipeline),
         Int,
         o => o.Http2 ? [] : [Invariant(o.PipelineDepth)],
         o => Invariant(o.PipelineDepth))
@@ -65,7 +75,8 @@ internal static class LoadParameters
     /// <summary>HTTP/2's concurrent streams per connection; with <see cref="Pipeline"/>, read by <see cref="LoadChoices.Depth"/>.</summary>
     public static LoadParameter<int?> Streams { get; } = new(
         "streams",
-        () => new Option<int?>("--streams") { Description = "HTTP/2: concurrent streams per connection (h2load's -m; HTTP/2's --pipeline, default 1).", HelpName = "N" },
+        () => new Option<int?>("--streams") { Description = "HTTP/2: concurrent streams per connection (h2load's -m; HTTP/2's --pipeline, default 1).",
+         HelpName = "N" },
         Int,
         o => o.Http2 ? [Invariant(o.PipelineDepth)] : [])
     {
@@ -74,7 +85,9 @@ internal static class LoadParameters
 
     public static LoadParameter<TimeSpan?> Duration { get; } = new(
         "duration",
-        () => OptionFactory.Duration("--duration", "-d", string.Create(CultureInfo.InvariantCulture, $"Measured duration, such as 15s or 1m (default {DefaultLoad.Duration.TotalSeconds:0}s).")),
+        () =>
+            OptionFactory.Duration("--duration", "-d",
+                string.Create(CultureInfo.InvariantCulture, $"Measured duration, such as 15s or 1m (default {DefaultLoad.Duration.TotalSeconds:0}s).")),
         Time,
         o => [DurationParser.Format(o.Duration)],
         o => DurationParser.Format(o.Duration))
@@ -85,17 +98,26 @@ internal static class LoadParameters
     /// <summary>The warm-up; the document's parameter says whether it was adaptive (<see cref="WarmupMax"/>).</summary>
     public static LoadParameter<TimeSpan?> Warmup { get; } = new(
         "warmup",
-        () => OptionFactory.Duration("--warmup", "-w", string.Create(CultureInfo.InvariantCulture, $"Load applied before measuring, such as 5s (load's default {DefaultLoad.Warmup.TotalSeconds:0}s; run's: adaptive, see --warmup-max).")),
+        () =>
+            OptionFactory.Duration("--warmup", "-w",
+                string.Create(CultureInfo.InvariantCulture,
+                    $"Load applied before measuring, such as 5s (load's default {DefaultLoad.Warmup.TotalSeconds:0}s; run's: adaptive, see --warmup-max).")),
         Time,
         o => [DurationParser.Format(o.Warmup)],
-        o => o.WarmupMax is { } maximum ? $"until steady ({DurationParser.Format(o.Warmup)} to {DurationParser.Format(maximum)})" : DurationParser.Format(o.Warmup))
+        o =>
+            o.WarmupMax is { } maximum
+                ? $"until steady ({DurationParser.Format(o.Warmup)} to {DurationParser.Format(maximum)})"
+                : DurationParser.Format(o.Warmup))
     {
         HelpGroup = ShapeGroup, EveryLoad = true, Every = (o, v) => o with { Warmup = v!.Value },
     };
 
     public static LoadParameter<TimeSpan?> WarmupMax { get; } = new(
         "warmup-max",
-        () => OptionFactory.Duration("--warmup-max", null, "Warm up adaptively: at least --warmup, then until the per-second rate has settled (run: and the server's JIT is quiet), at most this long (run's default without --warmup: 5s to 60s)."),
+        () =>
+            OptionFactory.Duration("--warmup-max", null,
+                "Warm up adaptively: at least --warmup, then until the per-second rate has settled (run: and the server's JIT is quiet), " +
+                "at most this long (run's default without --warmup: 5s to 60s)."),
         Time,
         o => o.WarmupMax is { } maximum ? [DurationParser.Format(maximum)] : [])
     {
@@ -125,7 +147,10 @@ internal static class LoadParameters
 
     public static LoadParameter<bool?> KeepAlive { get; } = new(
         "keep-alive",
-        () => OptionFactory.TrueOrFalse("--keep-alive", "false: a new connection for every request (Connection: close), so each pays for its set-up; connect time and time to first byte are reported apart (default true)."),
+        () =>
+            OptionFactory.TrueOrFalse("--keep-alive",
+                "false: a new connection for every request (Connection: close), so each pays for its set-up; " +
+                "connect time and time to first byte are reported apart (default true)."),
         Switch,
         o => o.KeepAlive ? [] : ["false"],
         o => o.KeepAlive ? null : "false")
@@ -135,7 +160,9 @@ internal static class LoadParameters
 
     public static LoadParameter<bool?> TlsResume { get; } = new(
         "tls-resume",
-        () => OptionFactory.TrueOrFalse("--tls-resume", "Over TLS (https://): false makes every new connection a full handshake instead of resuming the last session (default true)."),
+        () =>
+            OptionFactory.TrueOrFalse("--tls-resume",
+                "Over TLS (https://): false makes every new connection a full handshake instead of resuming the last session (default true)."),
         Switch,
         o => o.TlsResume ? [] : ["false"],
         o => o.Tls ? (o.TlsResume ? "true" : "false") : null)
@@ -148,7 +175,8 @@ internal static class LoadParameters
         "grpc-message",
         () => new Option<string?>("--grpc-message")
         {
-            Description = "gRPC: call the URL's path as a method (/package.Service/Method) over HTTP/2 with this request message: a file of the serialized message, or hex:… its bytes (run: a gRPC scenario's own). Every answer is counted by its grpc-status.",
+            Description = "gRPC: call the URL's path as a method (/package.Service/Method) over HTTP/2 with this request message: " +
+                "a file of the serialized message, or hex:… its bytes (run: a gRPC scenario's own). Every answer is counted by its grpc-status.",
             HelpName = "FILE|hex:BYTES",
         },
         (result, option) => result.GetValue((Option<string?>)option) is { } given ? GrpcCall.Parse(given) : null,
@@ -165,7 +193,10 @@ internal static class LoadParameters
         {
             var option = new Option<string?>("--grpc-call")
             {
-                Description = "gRPC: unary (a call per message; the default), ping-pong (a bidirectional stream kept open, its next message sent when the last is answered, as gRPC's StreamingCall; each round trip counted and timed), server-streaming (one request, then every message the server streams counted, timed from the stream's previous one) or client-streaming (each call streams --grpc-messages requests and ends its side; the one answer counted and timed as a unary call's).",
+                Description = "gRPC: unary (a call per message; the default), ping-pong (a bidirectional stream kept open, " +
+                    "its next message sent when the last is answered, as gRPC's StreamingCall; each round trip counted and timed), " +
+                    "server-streaming (one request, then every message the server streams counted, timed from the stream's previous one) " +
+                    "or client-streaming (each call streams --grpc-messages requests and ends its side; the one answer counted and timed as a unary call's).",
                 HelpName = "unary|ping-pong|server-streaming|client-streaming",
             };
             option.AcceptOnlyFromAmong([.. GrpcCall.KindNames]);
@@ -186,7 +217,8 @@ internal static class LoadParameters
         "grpc-messages",
         () => new Option<int?>("--grpc-messages")
         {
-            Description = "gRPC client streaming: the request messages each call streams before it ends its side, all in one DATA frame (default 1; grpc-client-streaming: 10).",
+            Description = "gRPC client streaming: the request messages each call streams before it ends its side, all in one DATA frame (default 1; " +
+                "grpc-client-streaming: 10).",
             HelpName = "N",
         },
         Int,
@@ -202,7 +234,10 @@ internal static class LoadParameters
     /// <summary>The open model's rate; 0 on the command line is the closed loop, as not giving it is.</summary>
     public static LoadParameter<double?> Rate { get; } = new(
         "rate",
-        () => OptionFactory.Rate("--rate", "Open model: requests per second in all, each due at its slot in a fixed timeline and timed from it (corrected for coordinated omission); --connections is the pool that sends them. 20000, 20k, 1.5M; 0 or unset: closed loop."),
+        () =>
+            OptionFactory.Rate("--rate",
+                "Open model: requests per second in all, each due at its slot in a fixed timeline and timed from it (corrected for coordinated omission); " +
+                "--connections is the pool that sends them. 20000, 20k, 1.5M; 0 or unset: closed loop."),
         (result, option) => result.GetValue((Option<double?>)option) is > 0 and var rate ? rate : null,
         o => o.Rate is { } rate ? [RateParser.Format(rate)] : [],
         o => o.Rate is { } rate ? RateParser.Format(rate) : null)
@@ -213,7 +248,10 @@ internal static class LoadParameters
     /// <summary>The built-in HTTP load's engine; not given (auto): epoll on Linux where it serves, else sockets.</summary>
     public static LoadParameter<HttpLoadEngine?> Engine { get; } = new(
         "load-engine",
-        () => OptionFactory.OneOf("--load-engine", s_engines.Keys.ToArray(), "The built-in HTTP load's engine: auto (epoll on Linux where it serves, else sockets), epoll, iouring (Linux: cleartext HTTP/1.1 with keep-alive, closed loop) or sockets (System.Net.Sockets, every platform and mode)."),
+        () =>
+            OptionFactory.OneOf("--load-engine", s_engines.Keys.ToArray(),
+                "The built-in HTTP load's engine: auto (epoll on Linux where it serves, else sockets), epoll, iouring (Linux: " +
+                "cleartext HTTP/1.1 with keep-alive, closed loop) or sockets (System.Net.Sockets, every platform and mode)."),
         (result, option) => result.GetValue((Option<string?>)option) is { } name ? s_engines[name] : null,
         o => o.Engine == HttpLoadEngine.Auto ? [] : [EngineName(o.Engine)],
         o => o.Engine == HttpLoadEngine.Auto ? null : EngineName(o.Engine))
@@ -222,7 +260,8 @@ internal static class LoadParameters
     };
 
     /// <summary>Every shared load setting, in the order the help lists them.</summary>
-    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive, TlsResume, Engine, GrpcMessage, GrpcKind, GrpcMessages, Rate];
+    public static IReadOnlyList<LoadParameter> All { get; } = [Connections, Threads, Pipeline, Streams, Duration, Warmup, WarmupMax, Timeout, Header, KeepAlive,
+        TlsResume, Engine, GrpcMessage, GrpcKind, GrpcMessages, Rate];
 
     /// <summary>The options under <paramref name="group"/>, as the help lists them.</summary>
     public static IReadOnlyList<string> Flags(string group) => [.. All.Where(p => p.HelpGroup == group).Select(p => p.Flag)];

@@ -15,7 +15,8 @@ internal sealed class LoadParameter<T> : LoadParameter
     /// <param name="read">The value the option was given; null when it was not.</param>
     /// <param name="written">The values a run writes for its load child.</param>
     /// <param name="parameter">The document's parameter; null: it is not one.</param>
-    public LoadParameter(string name, Func<Option> option, Func<ParseResult, Option, T> read, Func<HttpLoadOptions, IEnumerable<string>> written, Func<HttpLoadOptions, string?>? parameter = null)
+    public LoadParameter(string name, Func<Option> option, Func<ParseResult, Option, T> read, Func<HttpLoadOptions, IEnumerable<string>> written,
+        Func<HttpLoadOptions, string?>? parameter = null)
         : base(name, written, parameter)
     {
         _option = option;

@@ -28,7 +28,8 @@ internal sealed class TcpLoadJob(string mode, int window, int messageSize, bool 
     public string RateUnit => Measurements.TcpMeasures.ResponsesRate.Unit;
 
     public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) =>
-        LoadLaunch.Describe($"tcp {Protocol}", load with { Url = new Uri(load.Url.GetLeftPart(UriPartial.Authority)) }, mode == "churn" ? "churn" : $"window {window}", RateUnit);
+        LoadLaunch.Describe($"tcp {Protocol}", load with { Url = new Uri(load.Url.GetLeftPart(UriPartial.Authority)) },
+            mode == "churn" ? "churn" : $"window {window}", RateUnit);
 
     /// <summary>Checks the run's load options as the TCP load will (exit 2 in the run, not a failed load later).</summary>
     public void Validate(Benchmarks.Load.Http.HttpLoadOptions load)

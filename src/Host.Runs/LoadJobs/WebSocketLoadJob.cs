@@ -7,7 +7,8 @@ namespace Benchmarks.Host.LoadJobs;
 /// <summary>The built-in WebSocket generator, run as <c>benchmarks load --ws</c> in a child process.</summary>
 internal sealed class WebSocketLoadJob : ILoadJob
 {
-    public WebSocketLoadJob(string mode, string message, int window, int messageSize, IReadOnlyList<string> localAddresses, IReadOnlyList<string>? broadcastArguments = null)
+    public WebSocketLoadJob(string mode, string message, int window, int messageSize, IReadOnlyList<string> localAddresses,
+        IReadOnlyList<string>? broadcastArguments = null)
     {
         BroadcastArguments = broadcastArguments ?? [];
         Mode = mode;
@@ -50,7 +51,8 @@ internal sealed class WebSocketLoadJob : ILoadJob
     public string RateUnit => Measurements.WebSocketMeasures.MessagesRate.Unit;
 
     public string Describe(Benchmarks.Load.Http.HttpLoadOptions load) =>
-        LoadLaunch.Describe($"ws {Mode}", load with { Url = WebSocketUrl(load.Url) }, Mode == "echo-async" ? $"window {Window}" : $"{Message} messages", RateUnit);
+        LoadLaunch.Describe($"ws {Mode}", load with { Url = WebSocketUrl(load.Url) }, Mode == "echo-async" ? $"window {Window}" : $"{Message} messages",
+            RateUnit);
 
     public JobStartInfo? Warmup(LoadLaunch request, string workDirectory) => null;
 

@@ -44,7 +44,8 @@ internal sealed class WrkLoadJob : ILoadJob
     }
 
     /// <summary>wrk prints no statistics block: its report is read (as <c>load --generator wrk</c> reads it to print one).</summary>
-    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) => Collect(main);
+    public (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main, SortedDictionary<string, double>? statistics) =>
+        Collect(main);
 
     /// <summary>wrk's report, read from the end of its output, as measurements; a failure when it exited badly or saw errors.</summary>
     public static (SortedDictionary<string, double>? Measurements, JobFailure? Failure) Collect(JobProcess main)

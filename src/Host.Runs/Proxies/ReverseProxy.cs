@@ -84,7 +84,8 @@ internal sealed class ReverseProxy : IAsyncDisposable
         }
     }
 
-    public static async Task<ReverseProxy> StartAsync(ProxyKind kind, Uri upstream, int port, IReadOnlyList<int>? cpus, IProcessControl control, CancellationToken cancellationToken)
+    public static async Task<ReverseProxy> StartAsync(ProxyKind kind, Uri upstream, int port, IReadOnlyList<int>? cpus, IProcessControl control,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(upstream);
         ArgumentNullException.ThrowIfNull(control);
@@ -98,7 +99,8 @@ internal sealed class ReverseProxy : IAsyncDisposable
         if (kind == ProxyKind.Nginx)
         {
             var config = Path.Combine(folder, "nginx.conf");
-            await File.WriteAllTextAsync(config, ProxyConfig.Nginx(folder.Replace('\\', '/'), port, upstream, workers, MarkerPath, token) + "\n", cancellationToken);
+            await File.WriteAllTextAsync(config, ProxyConfig.Nginx(folder.Replace('\\', '/'), port, upstream, workers, MarkerPath, token) + "\n",
+                cancellationToken);
             foreach (var argument in new[] { "-p", folder, "-c", config, "-e", Path.Combine(folder, "error.log"), "-g", "daemon off; master_process on;" })
             {
                 start.ArgumentList.Add(argument);
@@ -157,8 +159,10 @@ internal sealed class ReverseProxy : IAsyncDisposable
         {
             if (_process.HasExited)
             {
-                var alerts = _log.Last(20).Where(l => l.Contains("ALERT", StringComparison.Ordinal) || l.Contains("emerg", StringComparison.Ordinal)).Take(2).ToList();
-                throw new ProxyUnavailableException($"{Name} exited at start (exit {_process.ExitCode}): {string.Join(" | ", alerts.Count > 0 ? alerts : _log.Last(2))}{ErrorLog()}");
+                var alerts = _log.Last(20).Where(l => l.Contains("ALERT", StringComparison.Ordinal) || l.Contains("emerg",
+                    StringComparison.Ordinal)).Take(2).ToList();
+                throw new ProxyUnavailableException($"{Name} exited at start (exit {_process.ExitCode}): " +
+                    $"{string.Join(" | ", alerts.Count > 0 ? alerts : _log.Last(2))}{ErrorLog()}");
             }
 
             if (await AnswersMarkerAsync(cancellationToken))
@@ -168,7 +172,8 @@ internal sealed class ReverseProxy : IAsyncDisposable
 
             if (deadline.Elapsed > TimeSpan.FromSeconds(15))
             {
-                throw new ProxyUnavailableException($"{Name} did not answer on port {Port.ToString(CultureInfo.InvariantCulture)} within 15 s (another program may hold the port){ErrorLog()}");
+                throw new ProxyUnavailableException($"{Name} did not answer on port {Port.ToString(CultureInfo.InvariantCulture)} within 15 s (another " +
+                    $"program may hold the port){ErrorLog()}");
             }
 
             await Task.Delay(50, cancellationToken);
@@ -184,7 +189,8 @@ internal sealed class ReverseProxy : IAsyncDisposable
             using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             timeout.CancelAfter(TimeSpan.FromSeconds(2));
             await probe.ConnectAsync("127.0.0.1", Port, timeout.Token);
-            await probe.SendAsync(System.Text.Encoding.ASCII.GetBytes($"GET {MarkerPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"), SocketFlags.None, timeout.Token);
+            await probe.SendAsync(System.Text.Encoding.ASCII.GetBytes($"GET {MarkerPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
+                SocketFlags.None, timeout.Token);
             var buffer = new byte[4096];
             var received = 0;
             while (received < buffer.Length)
@@ -208,7 +214,8 @@ internal sealed class ReverseProxy : IAsyncDisposable
 
     /// <summary>The proxy's processes, one per line, for a later run to stop should this tool be killed outright.</summary>
     private Task WriteIdsAsync() =>
-        File.WriteAllLinesAsync(Path.Combine(_folder, "pids"), [.. new[] { _process.Id }.Concat(_workers).Select(i => i.ToString(CultureInfo.InvariantCulture))]);
+        File.WriteAllLinesAsync(Path.Combine(_folder, "pids"),
+            [.. new[] { _process.Id }.Concat(_workers).Select(i => i.ToString(CultureInfo.InvariantCulture))]);
 
     private string ErrorLog()
     {

@@ -16,7 +16,8 @@ internal sealed class LoadWindow(RunSession session)
     /// One measured window: a load process, sampled each second; its measurements and samples go
     /// into <paramref name="iteration"/> as they come.
     /// </summary>
-    public async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic, Iteration iteration, CancellationToken cancellationToken)
+    public async Task<JobFailure?> MeasureAsync(RunRequest request, LoadLaunch launch, string workDirectory, JobProcess server, string? nic,
+        Iteration iteration, CancellationToken cancellationToken)
     {
         var samplingReady = new TaskCompletionSource<RunSampling>(TaskCreationOptions.RunContinuationsAsynchronously);
         SortedDictionary<string, double>? statistics = null;
@@ -45,7 +46,8 @@ internal sealed class LoadWindow(RunSession session)
         }
 
         // The counters join the samples once their session is open (it opens beside the server's start).
-        var sampler = new MetricsSampler(_session.Metrics, nic, _session.CountersStart is null ? null : () => _session.Counters?.Snapshot(), server.Info.Limit is { } limit ? limit.Read : null, request.ServerCpus);
+        var sampler = new MetricsSampler(_session.Metrics, nic, _session.CountersStart is null ? null : () => _session.Counters?.Snapshot(),
+            server.Info.Limit is { } limit ? limit.Read : null, request.ServerCpus);
         var sampling = new RunSampling(sampler, server.Id, load.Id, _session.Database?.ProcessId ?? 0, _session.Proxy?.ProcessId ?? 0);
         iteration.Sampling = sampling;
         if (request.LoadJob.ReportsProgress && (launch.Load.Warmup > TimeSpan.Zero || launch.Load.WarmupMax is not null))
@@ -81,7 +83,8 @@ internal sealed class LoadWindow(RunSession session)
         if (_session.CountersStart is { } opening && _session.CountersError is null && _session.Counters is not { Reports: > 0 })
         {
             // Asked for, and silent over the whole window (or not yet open when it ended): say so rather than leave the figures out without a word.
-            _session.CountersError = !opening.IsCompleted ? "the server's runtime counters had not opened by the window's end: this run has no runtime-counter/* figures"
+            _session.CountersError = !opening.IsCompleted ? "the server's runtime counters had not opened by the window's end: " +
+                "this run has no runtime-counter/* figures"
                 : _session.Counters?.Failure is { } stopped
                 ? $"the server's runtime counters stopped ({stopped}): this run has no runtime-counter/* figures"
                 : "the server's runtime counters sent nothing over the window (its diagnostics port answered): this run has no runtime-counter/* figures";

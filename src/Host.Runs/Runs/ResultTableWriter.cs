@@ -16,7 +16,8 @@ internal static class ResultTableWriter
     /// <summary>The measurements whose spread over iterations is printed.</summary>
     private static readonly string[] s_spread =
     [
-        .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name), .. MeasurementCatalog.WithRole(MeasurementRole.TailLatency).Select(m => m.Name),
+        .. MeasurementCatalog.WithRole(MeasurementRole.Headline).Select(m => m.Name),
+        .. MeasurementCatalog.WithRole(MeasurementRole.TailLatency).Select(m => m.Name),
         SystemMeasures.CpuMean.Name, SystemMeasures.LoadUser.Name, SystemMeasures.StartTime.Name, StartupMeasures.FirstResponse.Name,
     ];
 
@@ -55,7 +56,10 @@ internal static class ResultTableWriter
 
         var c = CultureInfo.InvariantCulture;
         var cpu = m.TryGetValue(RuntimeMeasures.CpuPerRequest.Name, out var us) ? string.Create(c, $"{us:0.#} us CPU, ") : "";
-        return string.Create(c, $"  per request: {cpu}{allocated:#,0} B allocated, {m.GetValueOrDefault(RuntimeMeasures.GcsPer1kRequests.Name):0.##} GCs per 1,000, {m.GetValueOrDefault(RuntimeMeasures.WorkItemsPerRequest.Name):0.##} work items; GC paused {m.GetValueOrDefault(RuntimeMeasures.GcPause.Name):0.#}%");
+        return string.Create(c,
+            $"  per request: {cpu}{allocated:#,0} B allocated, {m.GetValueOrDefault(RuntimeMeasures.GcsPer1kRequests.Name):0.##} GCs per 1,000, " +
+            $"{m.GetValueOrDefault(RuntimeMeasures.WorkItemsPerRequest.Name):0.##} work items; " +
+            $"GC paused {m.GetValueOrDefault(RuntimeMeasures.GcPause.Name):0.#}%");
     }
 
     /// <summary>The methods the traced server ran most, exclusive and inclusive shares.</summary>
@@ -64,15 +68,23 @@ internal static class ResultTableWriter
         var c = CultureInfo.InvariantCulture;
         if (trace.Layers is { } layers)
         {
-            writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} perf samples of the server on the CPU in {trace.Seconds:0.#} s, stored beside the run (.folded)"));
-            writer.WriteLine(string.Create(c, $"  by layer: managed {layers.Managed:0.0}%, runtime {layers.Runtime:0.0}%, native {layers.Native:0.0}%, kernel {layers.Kernel:0.0}%{(layers.Unknown >= 0.05 ? string.Create(c, $", unknown {layers.Unknown:0.0}%") : "")}; self, total, function:"));
+            writer.WriteLine(string.Create(c,
+                $"trace: {trace.Samples:#,0} perf samples of the server on the CPU in {trace.Seconds:0.#} s, stored beside the run (.folded)"));
+            writer.WriteLine(string.Create(c,
+                $"  by layer: managed {layers.Managed:0.0}%, runtime {layers.Runtime:0.0}%, native {layers.Native:0.0}%, " +
+                $"kernel {layers.Kernel:0.0}%{(layers.Unknown >= 0.05 ? string.Create(c, $", unknown {layers.Unknown:0.0}%") : "")}; self, total, function:"));
         }
         else
         {
-            writer.WriteLine(string.Create(c, $"trace: {trace.Samples:#,0} samples of threads in managed code in {trace.Seconds:0.#} s, stored beside the run (.nettrace); threads, not CPUs (on-CPU time: --profiler perf)"));
+            writer.WriteLine(string.Create(c,
+                $"trace: {trace.Samples:#,0} samples of threads in managed code in {trace.Seconds:0.#} s, stored beside the run (.nettrace); threads, " +
+                $"not CPUs (on-CPU time: --profiler perf)"));
             if (trace.Waits.Count > 0)
             {
-                writer.WriteLine(string.Create(c, $"  waiting, set apart: {trace.WaitingPercent:0.0}% ({string.Join(", ", trace.Waits.Take(3).Select(w => string.Create(c, $"{ShortName(w.Name)} {w.ExclusivePercent:0.0}%")))})"));
+                writer.WriteLine(string.Create(c,
+                    $"  waiting, set apart: " +
+                    $"{trace.WaitingPercent:0.0}% " +
+                    $"({string.Join(", ", trace.Waits.Take(3).Select(w => string.Create(c, $"{ShortName(w.Name)} {w.ExclusivePercent:0.0}%")))})"));
             }
 
             writer.WriteLine("  working; self, total, method:");
@@ -106,7 +118,8 @@ internal static class ResultTableWriter
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(document);
         writer.WriteLine();
-        writer.WriteLine($"{document.Scenario} on {document.Server} ({document.Environment.Os}, {document.Environment.Cores} cores): {document.Status.ToString().ToLowerInvariant()}");
+        writer.WriteLine($"{document.Scenario} on {document.Server} ({document.Environment.Os}, {document.Environment.Cores} cores): " +
+            $"{document.Status.ToString().ToLowerInvariant()}");
         var all = MeasurementOrder.Full.Where(document.Measurements.ContainsKey).Concat(document.Measurements.Keys.Except(MeasurementOrder.Full)).ToList();
         var names = detail ? all : Compact(document);
         var width = names.Select(n => n.Length).DefaultIfEmpty(0).Max();
@@ -115,7 +128,9 @@ internal static class ResultTableWriter
             var value = document.Measurements[name];
             var info = document.Metadata.TryGetValue(name, out var known) ? known : null;
             var text = value.ToString(info?.Format ?? (info?.Unit == "count" ? "n0" : "n2"), CultureInfo.InvariantCulture);
-            writer.WriteLine(detail ? $"  {name.PadRight(width)}  {text,16}  {info?.Description}" : $"  {name.PadRight(width)}  {text,16} {(info?.Unit is "count" ? "" : info?.Unit)}".TrimEnd());
+            writer.WriteLine(detail
+                ? $"  {name.PadRight(width)}  {text,16}  {info?.Description}"
+                : $"  {name.PadRight(width)}  {text,16} {(info?.Unit is "count" ? "" : info?.Unit)}".TrimEnd());
         }
 
         if (!detail && RuntimeLine(document.Measurements) is { } runtime)
@@ -136,13 +151,15 @@ internal static class ResultTableWriter
         if (document.Spread.Count > 0)
         {
             writer.WriteLine(document.ExcludedIterations.Count > 0
-                ? $"iterations: {document.Iterations?.Count}; {string.Join(" and ", document.ExcludedIterations)} left out by {document.ExcludeOrder} (each value above is the mean of the other {document.KeptIterations().Count})"
+                ? $"iterations: {document.Iterations?.Count}; {string.Join(" and ", document.ExcludedIterations)} left out by {document.ExcludeOrder} (each " +
+                    $"value above is the mean of the other {document.KeptIterations().Count})"
                 : $"iterations: {document.Iterations?.Count} (each value above is their mean)");
             foreach (var name in s_spread.Where(document.Spread.ContainsKey))
             {
                 var s = document.Spread[name];
                 writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"  {name}: mean {s.Mean:N2}, median {s.Median:N2}, sd {s.StandardDeviation:N2}, CV {s.CvPercent:0.0}%, 95% CI [{s.CiLow:N2}, {s.CiHigh:N2}]"));
+                    $"  {name}: mean {s.Mean:N2}, median {s.Median:N2}, sd {s.StandardDeviation:N2}, CV {s.CvPercent:0.0}%, 95% CI [{s.CiLow:N2}, " +
+                    $"{s.CiHigh:N2}]"));
             }
         }
 
@@ -150,7 +167,9 @@ internal static class ResultTableWriter
             && WindowText.Warmup(
                 warmup,
                 document.Measurements.TryGetValue(SystemMeasures.LoadWarmupSteady.Name, out var steady) ? steady > 0 : null,
-                document.Parameters.TryGetValue("warmup", out var asked) && DurationParser.TryParse(asked, out var fixedWarmup) ? fixedWarmup.TotalSeconds : null) is { } line)
+                document.Parameters.TryGetValue("warmup", out var asked) && DurationParser.TryParse(asked, out var fixedWarmup)
+                    ? fixedWarmup.TotalSeconds
+                    : null) is { } line)
         {
             writer.WriteLine(document.Spread.ContainsKey(SystemMeasures.LoadWarmup.Name) ? $"{line} (mean of the iterations)" : line);
         }

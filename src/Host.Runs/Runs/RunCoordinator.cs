@@ -79,7 +79,8 @@ internal sealed class RunCoordinator
                 }
                 catch (OperationCanceledException)
                 {
-                    RunOutcome.Fail(document, CancelReason?.Invoke() is { } why ? $"the run was {why} before it finished" : "the run was cancelled before it finished");
+                    RunOutcome.Fail(document,
+                        CancelReason?.Invoke() is { } why ? $"the run was {why} before it finished" : "the run was cancelled before it finished");
                 }
                 finally
                 {
@@ -122,7 +123,9 @@ internal sealed class RunCoordinator
         {
             if (!kept)
             {
-                _session.Database = request.Scenario is Scenarios.IDatabaseScenario scenario ? await RunDatabases.OpenAsync(request, scenario, document, _session.Control, _session.Observer, cancellationToken) : null;
+                _session.Database = request.Scenario is Scenarios.IDatabaseScenario scenario
+                    ? await RunDatabases.OpenAsync(request, scenario, document, _session.Control, _session.Observer, cancellationToken)
+                    : null;
                 _session.Proxy = await RunProxies.OpenAsync(request, document, _session.Control, _session.Observer, cancellationToken);
             }
             else
@@ -183,7 +186,8 @@ internal sealed class RunCoordinator
                 if (_session.Database?.Gone(_session.Control) is { } gone)
                 {
                     RunOutcome.Merge(document.Measurements, iterations[^1]);
-                    throw new RunFailedException(new JobFailure(JobFailure.OneLine($"{gone}; the server said: {JobFailure.TellingLine(server.Tail) ?? "nothing"}"), server.Tail.Format(20)));
+                    throw new RunFailedException(new JobFailure(
+                        JobFailure.OneLine($"{gone}; the server said: {JobFailure.TellingLine(server.Tail) ?? "nothing"}"), server.Tail.Format(20)));
                 }
 
                 if (server.HasExited)
@@ -277,7 +281,11 @@ internal sealed class RunCoordinator
 
     private static string StartupLine(int number, int count, SortedDictionary<string, double> start) => string.Create(
         System.Globalization.CultureInfo.InvariantCulture,
-        $"start {number}/{count}: ready in {start.GetValueOrDefault(SystemMeasures.StartTime.Name):n0} ms, first response at {start.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0} ms ({start.GetValueOrDefault(StartupMeasures.FirstRequest.Name):0.#} ms for the request), {start.GetValueOrDefault(StartupMeasures.Cpu.Name):n0} ms CPU, {start.GetValueOrDefault(StartupMeasures.WorkingSetAtRest.Name):0} MB at rest{(start.TryGetValue(StartupMeasures.PrivateWorkingSetAtRest.Name, out var own) ? $" ({own:0} MB private)" : "")}");
+        $"start {number}/{count}: ready in {start.GetValueOrDefault(SystemMeasures.StartTime.Name):n0} ms, " +
+        $"first response at {start.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0} ms " +
+        $"({start.GetValueOrDefault(StartupMeasures.FirstRequest.Name):0.#} ms for the request), {start.GetValueOrDefault(StartupMeasures.Cpu.Name):n0} ms " +
+        $"CPU, {start.GetValueOrDefault(StartupMeasures.WorkingSetAtRest.Name):0} MB at " +
+        $"rest{(start.TryGetValue(StartupMeasures.PrivateWorkingSetAtRest.Name, out var own) ? $" ({own:0} MB private)" : "")}");
 
     /// <summary>Waits for the trace of the server to be written and reads its hot methods into the run (its file is stored beside the run).</summary>
     private async Task FinishTraceAsync(RunDocument document)

@@ -10,7 +10,8 @@ namespace Benchmarks.Host.Runs;
 /// <summary>Opens the database of a run's database scenario and records which it is in the run's parameters.</summary>
 internal static class RunDatabases
 {
-    public static async Task<RunDatabase> OpenAsync(RunRequest request, IDatabaseScenario scenario, RunDocument document, IProcessControl control, IRunObserver observer, CancellationToken cancellationToken)
+    public static async Task<RunDatabase> OpenAsync(RunRequest request, IDatabaseScenario scenario, RunDocument document, IProcessControl control,
+        IRunObserver observer, CancellationToken cancellationToken)
     {
         RunDatabase database;
         try

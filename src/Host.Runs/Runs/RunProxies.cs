@@ -9,7 +9,8 @@ namespace Benchmarks.Host.Runs;
 /// <summary>Starts the reverse proxy a run asked for in front of its server, and records it in the run's parameters.</summary>
 internal static class RunProxies
 {
-    public static async Task<ReverseProxy?> OpenAsync(RunRequest request, RunDocument document, IProcessControl control, IRunObserver observer, CancellationToken cancellationToken)
+    public static async Task<ReverseProxy?> OpenAsync(RunRequest request, RunDocument document, IProcessControl control, IRunObserver observer,
+        CancellationToken cancellationToken)
     {
         if (request.Proxy is not { } kind || request.ProxyUrl is not { } url)
         {

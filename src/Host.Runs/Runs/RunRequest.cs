@@ -87,7 +87,8 @@ internal sealed record RunRequest
     public string? Slo { get; init; }
 
     /// <summary>What the load job is started with.</summary>
-    public LoadLaunch LoadLaunch => new(Scenario.Name, Load) { PluginDirectories = PluginDirectories, Cpus = LoadCpus, LatencyDistribution = LatencyDistribution };
+    public LoadLaunch LoadLaunch =>
+        new(Scenario.Name, Load) { PluginDirectories = PluginDirectories, Cpus = LoadCpus, LatencyDistribution = LatencyDistribution };
 
     /// <summary>Where the load writes its window's latency distribution (<c>--latency-distribution</c>, a full path); null: nowhere.</summary>
     public string? LatencyDistribution { get; init; }

@@ -56,7 +56,9 @@ internal sealed record RuntimeSetting(
         ArgumentNullException.ThrowIfNull(ran);
         var onOne = ran["processors"] == "1" ? " on 1 processor" : "";
         return Expected(value) is not { } expected ? null
-            : ran[expected.Name] is { } actual ? (actual != expected.Value ? $"{Flag} {value} did not take effect: the server's runtime reports {expected.Name}={actual}{onOne}" : null)
+            : ran[expected.Name] is { } actual ? (actual != expected.Value
+                ? $"{Flag} {value} did not take effect: the server's runtime reports {expected.Name}={actual}{onOne}"
+                : null)
             : OnlyWhenSet ? $"{Flag} {value} did not take effect: the server's runtime reports no {expected.Name}{onOne}"
             : null;
     }

@@ -36,7 +36,8 @@ internal static class RuntimeSettings
 
     public static RuntimeSetting Gc { get; } = new(
         "gc",
-        "The server's GC: workstation (one heap), server (a heap per CPU) or datas (server GC that adapts its heap count to the load, .NET 8's DATAS); default: the host's, workstation.",
+        "The server's GC: workstation (one heap), server (a heap per CPU) or datas (server GC that adapts its heap count to the load, .NET 8's DATAS); " +
+        "default: the host's, workstation.",
         ["workstation", "server", "datas"],
         value => value switch
         {
@@ -57,12 +58,16 @@ internal static class RuntimeSettings
     /// </summary>
     public static RuntimeSetting GcHeapCount { get; } = new(
         "gc-heap-count",
-        "Server GC's heap count (and GC threads), such as 2; at most one per CPU the server may use (default: one per CPU; DATAS: as the load needs). Workstation GC has one heap whatever is asked.",
+        "Server GC's heap count (and GC threads), such as 2; at most one per CPU the server may use (default: one per CPU; DATAS: as the load needs). " +
+        "Workstation GC has one heap whatever is asked.",
         [],
         value => Variables(("GCHeapCount", int.Parse(value, CultureInfo.InvariantCulture).ToString("x", CultureInfo.InvariantCulture))),
         value => ("heaps", value))
     {
-        Check = value => int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var heaps) && heaps is >= 1 and <= 1024 ? null : "a heap count is a whole number from 1 to 1,024",
+        Check = value =>
+            int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var heaps) && heaps is >= 1 and <= 1024
+                ? null
+                : "a heap count is a whole number from 1 to 1,024",
     };
 
     /// <summary>The most the GC may commit for the heap: the runtime's own limit, which it reports back as it took it (in bytes).</summary>
@@ -99,13 +104,16 @@ internal static class RuntimeSettings
 
     public static RuntimeSetting QuickJitForLoops { get; } = OnOff(
         "tc-quick-jit-for-loops", "TC_QuickJitForLoops", "quick-jit-for-loops", byDefault: true,
-        "Tier 0 for the server's methods with loops (on-stack replacement moves a hot loop to optimized code): false compiles each of them fully optimized at once; default true.");
+        "Tier 0 for the server's methods with loops (on-stack replacement moves a hot loop to optimized code): " +
+        "false compiles each of them fully optimized at once; default true.");
 
     public static RuntimeSetting ReadyToRun { get; } = OnOff(
         "ready-to-run", "ReadyToRun", "ready-to-run", byDefault: true,
-        "false: the server ignores the ReadyToRun code of the framework and its assemblies and JIT-compiles everything (start-up and warm-up as a JIT-only build's); default true.");
+        "false: the server ignores the ReadyToRun code of the framework and its assemblies and JIT-compiles everything (start-up and warm-up as a JIT-only " +
+        "build's); default true.");
 
-    public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcHeapCount, GcHeapHardLimit, GcConcurrent, TieredCompilation, TieredPgo, QuickJitForLoops, ReadyToRun];
+    public static IReadOnlyList<RuntimeSetting> All { get; } = [Gc, GcHeapCount, GcHeapHardLimit, GcConcurrent, TieredCompilation, TieredPgo, QuickJitForLoops,
+        ReadyToRun];
 
     /// <summary>Whether a run's parameters set the server's runtime: one of these settings, or its version.</summary>
     public static bool SetIn(IReadOnlyDictionary<string, string> parameters)
@@ -147,7 +155,8 @@ internal static class RuntimeSettings
 
     private static string Switch(string value) => value == "true" ? "1" : "0";
 
-    private static long HeapLimitBytes(string value) => Cli.SizeParser.TryParse(value, out var bytes) ? bytes : throw new ArgumentException($"--gc-heap-hard-limit {value}: not a size.", nameof(value));
+    private static long HeapLimitBytes(string value) =>
+        Cli.SizeParser.TryParse(value, out var bytes) ? bytes : throw new ArgumentException($"--gc-heap-hard-limit {value}: not a size.", nameof(value));
 
     private static Dictionary<string, string> Variables(params (string Knob, string Value)[] knobs) =>
         knobs.ToDictionary(k => "DOTNET_" + k.Knob, k => k.Value, StringComparer.Ordinal);

@@ -50,11 +50,13 @@ internal sealed class ServerSession(RunSession session)
                 _session.PublishedBytes = program.Bytes;
                 if (program.PublishedIn is { } took)
                 {
-                    _session.Observer.Note(string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server published in {took.TotalSeconds:0} s: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB)"));
+                    _session.Observer.Note(string.Create(CultureInfo.InvariantCulture,
+                        $"{plan.Compilation} server published in {took.TotalSeconds:0} s: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB)"));
                 }
                 else if (_session.ProgramNoted != program.Executable)
                 {
-                    _session.Observer.Note(string.Create(CultureInfo.InvariantCulture, $"{plan.Compilation} server: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB, published before)"));
+                    _session.Observer.Note(string.Create(CultureInfo.InvariantCulture,
+                        $"{plan.Compilation} server: {program.Executable} ({program.Bytes / 1048576.0:0.0} MB, published before)"));
                 }
 
                 _session.ProgramNoted = program.Executable;
@@ -127,13 +129,16 @@ internal sealed class ServerSession(RunSession session)
 
             if (verify && request.Verify)
             {
-                var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken, _session.Database?.ConnectionString, request.ProxyUrl is null ? request.Wire : null);
+                var report = await Verifier.VerifyAsync(request.Scenario, request.ProxyUrl ?? request.ServerUrl, cancellationToken,
+                    _session.Database?.ConnectionString, request.ProxyUrl is null ? request.Wire : null);
                 if (!report.Passed)
                 {
                     throw new RunFailedException($"the server failed verification: {report.FirstFailure}");
                 }
 
-                _session.Observer.Verified(report.Checks.Count, request.Scenario switch { Scenarios.ITcpScenario => "raw TCP", { Load.GrpcMessage: not null } => "gRPC", _ => "TechEmpower" }, [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
+                _session.Observer.Verified(report.Checks.Count,
+                    request.Scenario switch { Scenarios.ITcpScenario => "raw TCP", { Load.GrpcMessage: not null } => "gRPC", _ => "TechEmpower" },
+                    [.. report.Checks.Where(c => c.Warning).Select(c => (c.Name, c.Detail))]);
             }
 
             if (request.RuntimeCounters && warmUp)
@@ -166,7 +171,8 @@ internal sealed class ServerSession(RunSession session)
 
         try
         {
-            return ResourceLimits.Create($"server{Interlocked.Increment(ref s_limits).ToString(CultureInfo.InvariantCulture)}", request.ServerCpuLimit, request.ServerMemoryLimit);
+            return ResourceLimits.Create($"server{Interlocked.Increment(ref s_limits).ToString(CultureInfo.InvariantCulture)}", request.ServerCpuLimit,
+                request.ServerMemoryLimit);
         }
         catch (InvalidOperationException ex)
         {
@@ -180,7 +186,8 @@ internal sealed class ServerSession(RunSession session)
         if (_session.CountersStart is { } start)
         {
             _session.CountersStart = null;
-            if (await start.ContinueWith(static t => t.IsCompletedSuccessfully ? t.Result : null, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default) is { } counters)
+            if (await start.ContinueWith(static t => t.IsCompletedSuccessfully ? t.Result : null, CancellationToken.None, TaskContinuationOptions.None,
+                TaskScheduler.Default) is { } counters)
             {
                 await counters.DisposeAsync();
             }
@@ -257,7 +264,8 @@ internal sealed class ServerSession(RunSession session)
     /// </summary>
     private async Task<RuntimeCounterSession?> StartCountersAsync(int processId, CancellationToken cancellationToken)
     {
-        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25, cancellationToken, meters: Measurements.ServerCounterMeasures.Meters, threadPoolAdjustments: true);
+        var (counters, error) = await RuntimeCounterSession.StartAsync(processId, [RuntimeCounterSession.RuntimeProvider], intervalSeconds: 0.25,
+            cancellationToken, meters: Measurements.ServerCounterMeasures.Meters, threadPoolAdjustments: true);
         _session.CountersError = error;
         return counters;
     }

@@ -20,7 +20,8 @@ internal static class ServerStartup
 
     /// <param name="started">When the server's process was started (a <see cref="Stopwatch"/> timestamp).</param>
     /// <param name="ready">When it printed its ready line.</param>
-    public static async Task<SortedDictionary<string, double>> MeasureAsync(RunRequest request, JobProcess server, long started, long ready, ISystemMetrics metrics, CancellationToken cancellationToken)
+    public static async Task<SortedDictionary<string, double>> MeasureAsync(RunRequest request, JobProcess server, long started, long ready,
+        ISystemMetrics metrics, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(server);
@@ -72,7 +73,8 @@ internal static class ServerStartup
                 : Verify.GrpcChecks.Request(url, grpc.Framed());
 
             // A gRPC call's first response is its headers: a server stream's body never ends.
-            using var response = await client.SendAsync(first, grpc is null ? HttpCompletionOption.ResponseContentRead : HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+            using var response = await client.SendAsync(first,
+                grpc is null ? HttpCompletionOption.ResponseContentRead : HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         }
         catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
         {

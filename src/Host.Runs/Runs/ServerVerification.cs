@@ -97,8 +97,12 @@ internal sealed class ServerVerification
         var wire = scenario is ITcpScenario or IWebSocketScenario ? HttpWire.Cleartext : ScenarioWire.For(_choices.Wire, scenario);
         var url = new Uri($"{(scenario is ITcpScenario ? "tcp" : wire.Scheme)}://127.0.0.1:{LoopbackPort.Free()}");
         var control = OsPlatform.CreateProcessControl();
-        await using var opened = scenario is IDatabaseScenario databaseScenario ? await RunDatabase.OpenAsync(databaseScenario, database, null, control, cancellationToken) : null;
-        var environment = opened is null ? new Dictionary<string, string>() : new Dictionary<string, string> { [IDatabaseScenario.ConnectionVariable] = opened.ConnectionString };
+        await using var opened = scenario is IDatabaseScenario databaseScenario
+            ? await RunDatabase.OpenAsync(databaseScenario, database, null, control, cancellationToken)
+            : null;
+        var environment = opened is null
+            ? new Dictionary<string, string>()
+            : new Dictionary<string, string> { [IDatabaseScenario.ConnectionVariable] = opened.ConnectionString };
         var launch = new ServerLaunch(scenario.Name, Model.Name, url)
         {
             Options = OptionFactory.SplitServerOptions(_choices.ServerOptions),

@@ -109,7 +109,8 @@ internal sealed partial record ServiceLevel(string Text, IReadOnlyList<ServiceLe
             var actual = measurement is not null ? m.GetValueOrDefault(measurement.Name, double.NaN) : FailureShare(m);
             if (!(actual < term.Limit))
             {
-                var reason = string.Create(c, $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(measurement is null ? "%" : " ms")}");
+                var reason = string.Create(c,
+                    $"{term.Text[..term.Text.IndexOf('<', StringComparison.Ordinal)].Trim()} was {actual:0.###}{(measurement is null ? "%" : " ms")}");
                 return (false, reason, term.TailShare is not null, term.TailShare);
             }
         }

@@ -33,7 +33,8 @@ internal static class WireText
             : "no traffic figures";
         if (network.LinkSpeed is not { } speed)
         {
-            return $"wire: {network.Interface}, whose speed is unknown (the interface reports none): {traffic}, not judged against a capacity (an agent takes --link-speed)";
+            return $"wire: {network.Interface}, whose speed is unknown (the interface reports none): {traffic}, " +
+                $"not judged against a capacity (an agent takes --link-speed)";
         }
 
         var source = new LinkCapacity(speed, network.LinkSpeedSource ?? LinkCapacity.Nic).SourceText;

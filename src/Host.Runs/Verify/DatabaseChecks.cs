@@ -22,7 +22,8 @@ internal static class DatabaseChecks
 
     private static readonly (string Query, int Rows)[] s_queryCases = [("2", 2), ("0", 1), ("foo", 1), ("501", 500), ("", 1)];
 
-    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, string? tlsHost, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database,
+        string? tlsHost, CancellationToken cancellationToken)
     {
         var checks = new List<VerifyCheck>();
         try
@@ -37,7 +38,8 @@ internal static class DatabaseChecks
         return checks;
     }
 
-    private static async Task AddChecksAsync(List<VerifyCheck> checks, IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database, string? tlsHost, CancellationToken cancellationToken)
+    private static async Task AddChecksAsync(List<VerifyCheck> checks, IDatabaseScenario scenario, EndPoint endPoint, string authority, string? database,
+        string? tlsHost, CancellationToken cancellationToken)
     {
         var route = scenario.Routes[0];
         var multiRow = scenario.Test is DatabaseTest.MultipleQueries or DatabaseTest.Updates;
@@ -47,7 +49,10 @@ internal static class DatabaseChecks
             {
                 var answer = await GetAsync(endPoint, authority, $"{route}?queries={query}", tlsHost, cancellationToken);
                 var worlds = answer is { Status: 200 } ? Worlds(answer.Body) : null;
-                checks.Add(Check($"{route}?queries={query} answers {rows} row(s)", worlds?.Count == rows, answer is null ? "no response" : $"status {answer.Status}, {worlds?.Count.ToString(CultureInfo.InvariantCulture) ?? "no JSON array of World rows"}"));
+                checks.Add(Check($"{route}?queries={query} answers {rows} row(s)", worlds?.Count == rows,
+                    answer is null
+                        ? "no response"
+                        : $"status {answer.Status}, {worlds?.Count.ToString(CultureInfo.InvariantCulture) ?? "no JSON array of World rows"}"));
             }
         }
 
@@ -56,7 +61,8 @@ internal static class DatabaseChecks
             var page = await GetAsync(endPoint, authority, route, tlsHost, cancellationToken);
             var stored = database is null ? null : await DatabaseStatements.FortunesAsync(database, cancellationToken);
             var problem = page is null ? "no response" : FortunesPageCheck.Problem(page.Body, stored);
-            checks.Add(Check($"{route}: every fortune{(database is null ? "" : " in the database")} and the added one, sorted and escaped", problem is null, problem ?? ""));
+            checks.Add(Check($"{route}: every fortune{(database is null ? "" : " in the database")} and the added one, sorted and escaped", problem is null,
+                problem ?? ""));
         }
 
         if (database is null)
@@ -73,7 +79,8 @@ internal static class DatabaseChecks
             var differing = worlds?.Where(w => !stored.TryGetValue(w.Id, out var number) || number != w.Number).ToList();
             var what = scenario.Test == DatabaseTest.Updates ? "the rows hold the numbers the update reported" : "the rows are as the database holds them";
             var detail = worlds is null or { Count: 0 } ? "no World rows in the answer"
-                : differing is { Count: > 0 } ? $"{differing.Count} of {worlds.Count} differ, e.g. id {differing[0].Id}: answered {differing[0].Number}, stored {stored.GetValueOrDefault(differing[0].Id)}"
+                : differing is { Count: > 0 } ? $"{differing.Count} of {worlds.Count} differ, e.g. id {differing[0].Id}: answered {differing[0].Number}, " +
+                    $"stored {stored.GetValueOrDefault(differing[0].Id)}"
                 : "";
             checks.Add(Check($"{target}: {what}", detail.Length == 0, detail));
         }
@@ -81,7 +88,8 @@ internal static class DatabaseChecks
         checks.AddRange(await CountStatementsAsync(scenario, endPoint, authority, database, tlsHost, cancellationToken));
     }
 
-    private static async Task<IReadOnlyList<VerifyCheck>> CountStatementsAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string database, string? tlsHost, CancellationToken cancellationToken)
+    private static async Task<IReadOnlyList<VerifyCheck>> CountStatementsAsync(IDatabaseScenario scenario, EndPoint endPoint, string authority, string database,
+        string? tlsHost, CancellationToken cancellationToken)
     {
         try
         {
@@ -89,7 +97,8 @@ internal static class DatabaseChecks
         }
         catch (PostgresException ex)
         {
-            return [new VerifyCheck("database-side count (pg_stat_statements)", false, $"not available in the database: {ex.MessageText}; CREATE EXTENSION pg_stat_statements with shared_preload_libraries = 'pg_stat_statements'")];
+            return [new VerifyCheck("database-side count (pg_stat_statements)", false,
+                $"not available in the database: {ex.MessageText}; CREATE EXTENSION pg_stat_statements with shared_preload_libraries = 'pg_stat_statements'")];
         }
 
         var multiRow = scenario.Test is DatabaseTest.MultipleQueries or DatabaseTest.Updates;
@@ -98,11 +107,13 @@ internal static class DatabaseChecks
         const int connections = 8;
         var perConnection = CountedRequests / connections;
         var answers = await Task.WhenAll(Enumerable.Range(0, connections).Select(_ =>
-            HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, perConnection).SelectMany(r => r)]], perConnection, TimeSpan.Zero, tlsHost, cancellationToken)));
+            HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, perConnection).SelectMany(r => r)]], perConnection, TimeSpan.Zero, tlsHost,
+                cancellationToken)));
         var answered = answers.Sum(a => a.Count(r => r.Status == 200));
         var counts = await DatabaseStatements.ReadAsync(database, cancellationToken);
         var rows = multiRow ? answered * CountedQueries : answered;
-        var checks = new List<VerifyCheck> { Check($"{CountedRequests} counted requests answered 200", answered == CountedRequests, $"{answered} answered 200") };
+        var checks = new List<VerifyCheck> { Check($"{CountedRequests} counted requests answered 200", answered == CountedRequests,
+            $"{answered} answered 200") };
         switch (scenario.Test)
         {
             case DatabaseTest.Fortunes:
@@ -137,7 +148,8 @@ internal static class DatabaseChecks
 
     private static VerifyCheck Check(string name, bool passed, string detail) => new(name, passed, passed ? "" : detail);
 
-    private static async Task<CapturedResponse?> GetAsync(EndPoint endPoint, string authority, string target, string? tlsHost, CancellationToken cancellationToken)
+    private static async Task<CapturedResponse?> GetAsync(EndPoint endPoint, string authority, string target, string? tlsHost,
+        CancellationToken cancellationToken)
     {
         var request = Encoding.ASCII.GetBytes($"GET {target} HTTP/1.1\r\nHost: {authority}\r\n\r\n");
         var responses = await HttpExchange.RunAsync(endPoint, [request], 1, TimeSpan.Zero, tlsHost, cancellationToken);

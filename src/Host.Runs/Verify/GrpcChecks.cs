@@ -20,10 +20,13 @@ internal static class GrpcChecks
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
 
-    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IScenario scenario, Uri server, HttpWire wire, IResponseValidator? validator, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IScenario scenario, Uri server, HttpWire wire, IResponseValidator? validator,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        var call = new GrpcCall(scenario.Load.GrpcMessage ?? throw new ArgumentException($"'{scenario.Name}' is not a gRPC scenario.")) { Kind = scenario.Load.GrpcKind, Messages = scenario.Load.GrpcMessages };
+        var call = new GrpcCall(scenario.Load.GrpcMessage
+            ?? throw new ArgumentException($"'{scenario.Name}' is not a gRPC scenario.")) { Kind = scenario.Load.GrpcKind,
+            Messages = scenario.Load.GrpcMessages };
         var method = scenario.Load.Path;
         var stream = scenario.Load.GrpcKind == GrpcCallKind.ServerStreaming;
         using var handler = new SocketsHttpHandler
@@ -40,13 +43,18 @@ internal static class GrpcChecks
         checks.Add(answer.Error is { } error
             ? new VerifyCheck($"{method} answers", false, error)
             : Check(
-                $"{method} answers 200 application/grpc, the expected message and grpc-status 0{(stream ? " (its first message: the stream goes on)" : "")} (over {wire.Name})",
-                answer is { Status: 200, GrpcStatus: "0" } && answer.ContentType?.StartsWith("application/grpc", StringComparison.Ordinal) == true && (validator?.IsValid(answer.Body) ?? true),
-                $"status {answer.Status}, content-type '{answer.ContentType}', grpc-status '{answer.GrpcStatus}' ('{answer.GrpcMessage}'), {answer.Body.Length} body bytes{(validator is not null && !validator.IsValid(answer.Body) ? " not the expected message" : "")}"));
+                $"{method} answers 200 application/grpc, the expected message and grpc-status 0{(stream ? " (its first message: the stream goes on)" : "")} " +
+                $"(over {wire.Name})",
+                answer is { Status: 200, GrpcStatus: "0" }
+                    && answer.ContentType?.StartsWith("application/grpc", StringComparison.Ordinal) == true
+                    && (validator?.IsValid(answer.Body) ?? true),
+                $"status {answer.Status}, content-type '{answer.ContentType}', grpc-status '{answer.GrpcStatus}' ('{answer.GrpcMessage}'), " +
+                $"{answer.Body.Length} body bytes{(validator is not null && !validator.IsValid(answer.Body) ? " not the expected message" : "")}"));
 
         var unknownPath = method[..(method.LastIndexOf('/') + 1)] + "NoSuchMethod";
         var unknown = await CallAsync(client, new Uri(server, unknownPath), call.Framed(), stream, cancellationToken);
-        checks.Add(Check($"{unknownPath} answers UNIMPLEMENTED (12)", unknown.GrpcStatus == "12", unknown.Error ?? $"status {unknown.Status}, grpc-status '{unknown.GrpcStatus}'"));
+        checks.Add(Check($"{unknownPath} answers UNIMPLEMENTED (12)", unknown.GrpcStatus == "12",
+            unknown.Error ?? $"status {unknown.Status}, grpc-status '{unknown.GrpcStatus}'"));
 
         // A prefix that promises more bytes than the request carries.
         var cut = new byte[GrpcCall.PrefixLength + 3];
@@ -56,11 +64,13 @@ internal static class GrpcChecks
         checks.Add(Check(
             $"{method} with a message cut short answers a status other than OK, and the next call OK",
             truncated.GrpcStatus is { Length: > 0 } and not "0" && after.GrpcStatus == "0",
-            $"cut short: {truncated.Error ?? $"status {truncated.Status}, grpc-status '{truncated.GrpcStatus}'"}; next: {after.Error ?? $"grpc-status '{after.GrpcStatus}'"}"));
+            $"cut short: {truncated.Error ?? $"status {truncated.Status}, grpc-status '{truncated.GrpcStatus}'"}; next: " +
+            $"{after.Error ?? $"grpc-status '{after.GrpcStatus}'"}"));
 
         var many = await Task.WhenAll(Enumerable.Range(0, 100).Select(_ => CallAsync(client, url, call.Framed(), stream, cancellationToken)));
         var ok = many.Count(a => a.GrpcStatus == "0" && (validator?.IsValid(a.Body) ?? true));
-        checks.Add(Check($"{method}: 100 calls at once on one connection all end OK", ok == 100, $"{ok} of 100 OK; first other: {many.FirstOrDefault(a => a.GrpcStatus != "0")?.Describe()}"));
+        checks.Add(Check($"{method}: 100 calls at once on one connection all end OK", ok == 100,
+            $"{ok} of 100 OK; first other: {many.FirstOrDefault(a => a.GrpcStatus != "0")?.Describe()}"));
         return checks;
     }
 
@@ -89,11 +99,13 @@ internal static class GrpcChecks
         using var request = Request(url, framed);
         try
         {
-            using var response = await client.SendAsync(request, firstMessage ? HttpCompletionOption.ResponseHeadersRead : HttpCompletionOption.ResponseContentRead, cancellationToken);
+            using var response = await client.SendAsync(request,
+                firstMessage ? HttpCompletionOption.ResponseHeadersRead : HttpCompletionOption.ResponseContentRead, cancellationToken);
             if (firstMessage && !response.Headers.Contains("grpc-status"))
             {
                 var message = await FirstMessageAsync(response, cancellationToken);
-                return new Answer((int)response.StatusCode, response.Content.Headers.ContentType?.ToString(), message is null ? null : "0", null, message ?? [], message is null ? "the stream ended before its first message" : null);
+                return new Answer((int)response.StatusCode, response.Content.Headers.ContentType?.ToString(), message is null ? null : "0", null, message ?? [],
+                    message is null ? "the stream ended before its first message" : null);
             }
 
             var body = await response.Content.ReadAsByteArrayAsync(cancellationToken);
@@ -102,7 +114,8 @@ internal static class GrpcChecks
             static string? Field(HttpResponseMessage response, string name) =>
                 response.TrailingHeaders.TryGetValues(name, out var trailer) ? trailer.FirstOrDefault()
                 : response.Headers.TryGetValues(name, out var header) ? header.FirstOrDefault() : null;
-            return new Answer((int)response.StatusCode, response.Content.Headers.ContentType?.ToString(), Field(response, "grpc-status"), Field(response, "grpc-message"), body, null);
+            return new Answer((int)response.StatusCode, response.Content.Headers.ContentType?.ToString(), Field(response, "grpc-status"),
+                Field(response, "grpc-message"), body, null);
         }
         catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
         {

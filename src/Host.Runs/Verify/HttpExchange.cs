@@ -15,13 +15,16 @@ namespace Benchmarks.Host.Verify;
 internal static class HttpExchange
 {
     /// <param name="tlsHost">The server's host name for a TLS connection (its certificate is not checked); null for cleartext.</param>
-    public static async Task<IReadOnlyList<CapturedResponse>> RunAsync(EndPoint endPoint, IReadOnlyList<byte[]> writes, int responses, TimeSpan pause, string? tlsHost, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<CapturedResponse>> RunAsync(EndPoint endPoint, IReadOnlyList<byte[]> writes, int responses, TimeSpan pause,
+        string? tlsHost, CancellationToken cancellationToken)
     {
         using var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(TimeSpan.FromSeconds(10));
         await socket.ConnectAsync(endPoint, timeout.Token);
-        await using Stream stream = tlsHost is null ? new NetworkStream(socket, ownsSocket: false) : await TlsProbe.ConnectAsync(socket, tlsHost, [System.Net.Security.SslApplicationProtocol.Http11], timeout.Token);
+        await using Stream stream = tlsHost is null
+            ? new NetworkStream(socket, ownsSocket: false)
+            : await TlsProbe.ConnectAsync(socket, tlsHost, [System.Net.Security.SslApplicationProtocol.Http11], timeout.Token);
         for (var i = 0; i < writes.Count; i++)
         {
             if (i > 0)

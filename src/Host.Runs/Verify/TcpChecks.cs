@@ -33,14 +33,16 @@ internal static class TcpChecks
                 await Task.Delay(50, cancellationToken);
                 await socket.SendAsync(small.AsMemory(5), SocketFlags.None, cancellationToken);
                 var echoed = await ReadAsync(socket, small.Length, cancellationToken);
-                checks.Add(Check("bytes sent in two segments come back byte for byte", echoed.AsSpan().SequenceEqual(small), $"{echoed.Length} of {small.Length} bytes back within 3 s"));
+                checks.Add(Check("bytes sent in two segments come back byte for byte", echoed.AsSpan().SequenceEqual(small),
+                    $"{echoed.Length} of {small.Length} bytes back within 3 s"));
             }
 
             using (var socket = await ConnectAsync(endPoint, cancellationToken))
             {
                 var sending = socket.SendAsync(burst, SocketFlags.None, cancellationToken).AsTask();
                 var back = await ReadAsync(socket, burst.Length, cancellationToken);
-                checks.Add(Check("a 256 KiB burst comes back whole and in order", back.AsSpan().SequenceEqual(burst), $"{back.Length} of {burst.Length} bytes back within 3 s"));
+                checks.Add(Check("a 256 KiB burst comes back whole and in order", back.AsSpan().SequenceEqual(burst),
+                    $"{back.Length} of {burst.Length} bytes back within 3 s"));
                 socket.Shutdown(SocketShutdown.Send);
                 await sending;
                 var rest = await ReadAsync(socket, 1, cancellationToken);
@@ -102,7 +104,8 @@ internal static class TcpChecks
     /// Reads the answers to requests <paramref name="first"/> on, <paramref name="count"/> at most,
     /// until one is wrong, the server closes or 3 s pass.
     /// </summary>
-    private static async Task<(int Answered, string Detail)> AnswersAsync(Socket socket, ITcpExchange client, long first, int count, CancellationToken cancellationToken)
+    private static async Task<(int Answered, string Detail)> AnswersAsync(Socket socket, ITcpExchange client, long first, int count,
+        CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(TimeSpan.FromSeconds(3));

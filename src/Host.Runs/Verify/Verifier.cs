@@ -25,11 +25,13 @@ internal static partial class Verifier
     /// <param name="wire">How HTTP travels to the server: over TLS the checks go through a TLS
     /// connection and the handshake is checked; h2 and h2c add each route over HTTP/2 (and h2c,
     /// which speaks nothing else, only that).</param>
-    public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken, string? database = null, HttpWire? wire = null)
+    public static async Task<VerifyReport> VerifyAsync(IScenario scenario, Uri server, CancellationToken cancellationToken, string? database = null,
+        HttpWire? wire = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(server);
-        var endPoint = new IPEndPoint(IPAddress.TryParse(server.Host, out var address) ? address : (await Dns.GetHostAddressesAsync(server.Host, cancellationToken))[0], server.Port);
+        var endPoint = new IPEndPoint(
+            IPAddress.TryParse(server.Host, out var address) ? address : (await Dns.GetHostAddressesAsync(server.Host, cancellationToken))[0], server.Port);
         if (scenario is ITcpScenario tcp)
         {
             return new VerifyReport(scenario.Name, await TcpChecks.RunAsync(endPoint, tcp, cancellationToken));
@@ -38,7 +40,9 @@ internal static partial class Verifier
         if (scenario.Load.GrpcMessage is not null)
         {
             var http2 = wire is { Protocol: HttpWireProtocol.Http2 } ? wire : new HttpWire(HttpWireProtocol.Http2, server.Scheme == Uri.UriSchemeHttps);
-            return new VerifyReport(scenario.Name, [.. await WireChecks.HandshakeIfTlsAsync(server, http2, cancellationToken), .. await GrpcChecks.RunAsync(scenario, server, http2, scenario.CreateValidator(), cancellationToken)]);
+            return new VerifyReport(scenario.Name,
+                [.. await WireChecks.HandshakeIfTlsAsync(server, http2, cancellationToken), .. await GrpcChecks.RunAsync(scenario, server, http2,
+                    scenario.CreateValidator(), cancellationToken)]);
         }
 
         var checks = new List<VerifyCheck>();
@@ -70,18 +74,23 @@ internal static partial class Verifier
 
             checks.Add(Check($"{route} status 200", first.Status == 200, $"status {first.Status}"));
             checks.Add(Check($"{route} Server header", first.Header("Server") is { Length: > 0 }, "missing"));
-            checks.Add(Check($"{route} Date header", DateTimeOffset.TryParse(first.Header("Date"), CultureInfo.InvariantCulture, out _), $"'{first.Header("Date")}'"));
-            checks.Add(Check($"{route} Content-Length or Transfer-Encoding", first.Header("Content-Length") is not null || first.Header("Transfer-Encoding") is not null, "neither present"));
+            checks.Add(Check($"{route} Date header", DateTimeOffset.TryParse(first.Header("Date"), CultureInfo.InvariantCulture, out _),
+                $"'{first.Header("Date")}'"));
+            checks.Add(Check($"{route} Content-Length or Transfer-Encoding",
+                first.Header("Content-Length") is not null || first.Header("Transfer-Encoding") is not null, "neither present"));
             checks.Add(Check($"{route} one Content-Type", first.Count("Content-Type") == 1, $"{first.Count("Content-Type")} present"));
             checks.Add(ContentTypeCheck(route, expectedType, first.Header("Content-Type")));
             checks.Add(BodyCheck(route, scenario, validator, first.Body));
 
-            var pipelined = await HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, 16).SelectMany(r => r)]], 16, TimeSpan.Zero, tlsHost, cancellationToken);
+            var pipelined = await HttpExchange.RunAsync(endPoint, [[.. Enumerable.Repeat(request, 16).SelectMany(r => r)]], 16, TimeSpan.Zero, tlsHost,
+                cancellationToken);
             var inOrder = pipelined.Count == 16 && pipelined.All(r => r.Status == 200 && (validator?.IsValid(r.Body) ?? true));
-            checks.Add(Check($"{route} 16 pipelined requests answered in order", inOrder, $"{pipelined.Count} responses, {pipelined.Count(r => r.Status == 200)} with 200"));
+            checks.Add(Check($"{route} 16 pipelined requests answered in order", inOrder,
+                $"{pipelined.Count} responses, {pipelined.Count(r => r.Status == 200)} with 200"));
 
             var split = await Single(endPoint, tlsHost, [request[..5], request[5..20], request[20..]], cancellationToken, TimeSpan.FromMilliseconds(50));
-            checks.Add(Check($"{route} request split across TCP segments", split is { Status: 200 } && (validator?.IsValid(split.Body) ?? true), split is null ? "no response" : $"status {split.Status}"));
+            checks.Add(Check($"{route} request split across TCP segments", split is { Status: 200 } && (validator?.IsValid(split.Body) ?? true),
+                split is null ? "no response" : $"status {split.Status}"));
 
             // TechEmpower's "Invalid Cached Date": three seconds apart, Date must have changed. Servers
             // refresh it on a one-second heartbeat, so it changes within a second or two; asked again
@@ -131,7 +140,8 @@ internal static partial class Verifier
         return new VerifyReport(scenario.Name, checks);
     }
 
-    private static async Task<CapturedResponse?> Single(EndPoint endPoint, string? tlsHost, IReadOnlyList<byte[]> writes, CancellationToken cancellationToken, TimeSpan pause = default)
+    private static async Task<CapturedResponse?> Single(EndPoint endPoint, string? tlsHost, IReadOnlyList<byte[]> writes, CancellationToken cancellationToken,
+        TimeSpan pause = default)
     {
         var responses = await HttpExchange.RunAsync(endPoint, writes, 1, pause, tlsHost, cancellationToken);
         return responses.Count > 0 ? responses[0] : null;
@@ -144,9 +154,12 @@ internal static partial class Verifier
         var name = $"{route} Content-Type";
         return expected switch
         {
-            "text/plain" => Check(name, actual is not null && PlaintextType().IsMatch(actual), $"'{actual}' does not match ^text/plain(; ?charset=(UTF|utf)-8)?$"),
-            "application/json" => Check(name, actual is not null && JsonType().IsMatch(actual), $"'{actual}' does not match ^application/json(; ?charset=(UTF|utf)-8)?$"),
-            "text/html; charset=utf-8" => Check(name, actual is not null && HtmlType().IsMatch(actual), $"'{actual}' does not match ^text/html; ?charset=(UTF|utf)-8$"),
+            "text/plain" =>
+                Check(name, actual is not null && PlaintextType().IsMatch(actual), $"'{actual}' does not match ^text/plain(; ?charset=(UTF|utf)-8)?$"),
+            "application/json" =>
+                Check(name, actual is not null && JsonType().IsMatch(actual), $"'{actual}' does not match ^application/json(; ?charset=(UTF|utf)-8)?$"),
+            "text/html; charset=utf-8" =>
+                Check(name, actual is not null && HtmlType().IsMatch(actual), $"'{actual}' does not match ^text/html; ?charset=(UTF|utf)-8$"),
             null => Check(name, true, ""),
             _ => Check(name, actual?.StartsWith(expected, StringComparison.OrdinalIgnoreCase) == true, $"'{actual}', expected {expected}"),
         };

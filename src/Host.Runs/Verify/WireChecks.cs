@@ -14,7 +14,8 @@ namespace Benchmarks.Host.Verify;
 /// </summary>
 internal static class WireChecks
 {
-    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IScenario scenario, Uri server, HttpWire wire, IResponseValidator? validator, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<VerifyCheck>> RunAsync(IScenario scenario, Uri server, HttpWire wire, IResponseValidator? validator,
+        CancellationToken cancellationToken)
     {
         var checks = new List<VerifyCheck>();
         if (wire.Tls)
@@ -54,7 +55,8 @@ internal static class WireChecks
             using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
             await socket.ConnectAsync(server.Host, server.Port, timeout.Token);
             await using var tls = await TlsProbe.ConnectAsync(socket, server.Host, [expected], timeout.Token);
-            var agreed = $"{Load.Transports.TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}, ALPN {(tls.NegotiatedApplicationProtocol.Protocol.IsEmpty ? "none" : tls.NegotiatedApplicationProtocol.ToString())}";
+            var agreed = $"{Load.Transports.TlsNames.Version(tls.SslProtocol)}, {tls.NegotiatedCipherSuite}, " +
+                $"ALPN {(tls.NegotiatedApplicationProtocol.Protocol.IsEmpty ? "none" : tls.NegotiatedApplicationProtocol.ToString())}";
             return tls.NegotiatedApplicationProtocol == expected
                 ? new VerifyCheck($"{name}: {agreed}", true, "")
                 : new VerifyCheck(name, false, $"the server agreed {agreed}");
@@ -65,7 +67,8 @@ internal static class WireChecks
         }
     }
 
-    private static async Task<VerifyCheck> Http2Async(HttpClient client, Uri url, string route, IResponseValidator? validator, CancellationToken cancellationToken)
+    private static async Task<VerifyCheck> Http2Async(HttpClient client, Uri url, string route, IResponseValidator? validator,
+        CancellationToken cancellationToken)
     {
         var name = $"{route} over HTTP/2";
         try

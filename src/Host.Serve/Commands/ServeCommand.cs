@@ -28,13 +28,16 @@ internal static class ServeCommand
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
-        var database = new Option<string?>("--database") { Description = "The connection string of TechEmpower's hello_world database, for the database scenarios (sets BENCHMARKS_DATABASE)." };
-        var reportRuntime = new Option<bool>("--report-runtime") { Description = "Print once a second what the JIT has compiled so far (#runtime lines), for a warm-up that waits for it." };
+        var database = new Option<string?>("--database") { Description = "The connection string of TechEmpower's hello_world database, " +
+            "for the database scenarios (sets BENCHMARKS_DATABASE)." };
+        var reportRuntime = new Option<bool>("--report-runtime") { Description = "Print once a second what the JIT has compiled so far (#runtime lines), " +
+            "for a warm-up that waits for it." };
         var wire = new WireOptionSet();
         var publish = new Option<string>("--publish")
         {
             Description = "How the server is compiled: jit (this program, the default), r2r (its assemblies precompiled, ReadyToRun) or aot (NativeAOT): "
-                + "r2r and aot publish a program of this scenario and server model once, then run it as this command's child (named to a crank agent with ##ChildProcessId).",
+                + "r2r and aot publish a program of this scenario and server model once, then run it as this command's child (named to a crank agent with " +
+                    "##ChildProcessId).",
             DefaultValueFactory = _ => "jit",
         };
         publish.AcceptOnlyFromAmong("jit", "r2r", "aot");
@@ -54,7 +57,8 @@ internal static class ServeCommand
 
         HelpGroups.Declare(
             command,
-            ("Server", ["--scenario", "--server", "--urls", "--server-option", "--plugins", "--database", "--report-runtime", .. published is null ? Array.Empty<string>() : ["--publish"]]),
+            ("Server", ["--scenario", "--server", "--urls", "--server-option", "--plugins", "--database", "--report-runtime",
+                .. published is null ? Array.Empty<string>() : ["--publish"]]),
             ("Wire", ["--protocol", "--tls", "--certificate", "--certificate-key"]));
         command.SetAction(async (result, cancellationToken) =>
         {
@@ -68,9 +72,11 @@ internal static class ServeCommand
                     Environment.SetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable, connection);
                 }
 
-                if (chosenScenario is Scenarios.IDatabaseScenario && Environment.GetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable) is null or "")
+                if (chosenScenario is Scenarios.IDatabaseScenario
+                    && Environment.GetEnvironmentVariable(Scenarios.IDatabaseScenario.ConnectionVariable) is null or "")
                 {
-                    throw new UsageException($"'{chosenScenario.Name}' reads a database: set {Scenarios.IDatabaseScenario.ConnectionVariable} to its connection string (TechEmpower's hello_world tables), or use 'benchmarks run {chosenScenario.Name}', which starts one.");
+                    throw new UsageException($"'{chosenScenario.Name}' reads a database: set {Scenarios.IDatabaseScenario.ConnectionVariable} to its " +
+                        $"connection string (TechEmpower's hello_world tables), or use 'benchmarks run {chosenScenario.Name}', which starts one.");
                 }
 
                 var listenUrls = ParseUrls(result.GetRequiredValue(urls), chosenScenario is Scenarios.ITcpScenario);
@@ -83,7 +89,8 @@ internal static class ServeCommand
                 // Every address takes the wire's scheme: --tls makes http://127.0.0.1:5000 an https:// one.
                 listenUrls = [.. listenUrls.Select(u => u.Scheme is "http" or "https" ? new UriBuilder(u) { Scheme = chosenWire.Scheme }.Uri : u)];
                 using var certificate = chosenWire.Tls ? wire.ServerCertificate(result) : null;
-                var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)), console.Error)
+                var context = new ServerStartContext(chosenScenario, listenUrls, OptionFactory.SplitServerOptions(result.GetValue(serverOptions)),
+                    console.Error)
                 {
                     Wire = chosenWire,
                     Certificate = certificate,
@@ -93,7 +100,10 @@ internal static class ServeCommand
                 {
                     // The published program serves; this process publishes it, starts it with these arguments and waits.
                     var given = result.Tokens.Select(t => t.Value).ToList();
-                    return await published(new PublishedServeRequest(result.GetValue(publish)!, plugged, chosenScenario, chosenServer, Arguments(given, "--publish", "--parent-pid")), signal);
+                    return await published(
+                        new PublishedServeRequest(result.GetValue(publish)!, plugged, chosenScenario, chosenServer,
+                            Arguments(given, "--publish", "--parent-pid")),
+                        signal);
                 }
 
                 return await ServeAsync(console, chosenServer, context, signal, result.GetValue(reportRuntime));

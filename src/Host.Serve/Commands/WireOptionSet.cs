@@ -18,11 +18,13 @@ internal sealed class WireOptionSet
         Key.AcceptOnlyFromAmong([.. ServerCertificates.KeyNames]);
     }
 
-    public Option<string> Protocol { get; } = new("--protocol") { Description = "http1, https (HTTP/1.1 over TLS, as --tls), h2 (HTTP/2 over TLS, chosen by ALPN) or h2c (HTTP/2 without TLS, prior knowledge); a comma list on run is a sweep over them.", DefaultValueFactory = _ => "http1" };
+    public Option<string> Protocol { get; } = new("--protocol") { Description = "http1, https (HTTP/1.1 over TLS, as --tls), h2 (HTTP/2 over TLS, " +
+        "chosen by ALPN) or h2c (HTTP/2 without TLS, prior knowledge); a comma list on run is a sweep over them.", DefaultValueFactory = _ => "http1" };
 
     public Option<bool> Tls { get; } = new("--tls") { Description = "Serve and load over TLS 1.2/1.3 (https://); implied by --protocol h2." };
 
-    public Option<string?> Certificate { get; } = new("--certificate") { Description = "FILE[:password]: the PKCS#12 certificate a TLS server presents; default: one made at start-up for localhost." };
+    public Option<string?> Certificate { get; } = new("--certificate") { Description = "FILE[:password]: the PKCS#12 certificate a TLS server presents; " +
+        "default: one made at start-up for localhost." };
 
     public Option<string> Key { get; } = new("--certificate-key") { Description = "The key of the certificate made at start-up: rsa2048, rsa4096 or ecdsa-p256.", DefaultValueFactory = _ => "rsa2048" };
 

@@ -58,7 +58,8 @@ internal static class CellComparison
 
             rows.Add([.. values, .. compared.SelectMany(r => r is null ? ["", "", "", ""] : new[]
             {
-                ComparisonTextWriter.Number(r.BaselineMedian), ComparisonTextWriter.Number(r.CandidateMedian), ComparisonTextWriter.Change(r.ChangePercent), ComparisonTextWriter.Word(r),
+                ComparisonTextWriter.Number(r.BaselineMedian), ComparisonTextWriter.Number(r.CandidateMedian), ComparisonTextWriter.Change(r.ChangePercent),
+                ComparisonTextWriter.Word(r),
             })]);
         }
 

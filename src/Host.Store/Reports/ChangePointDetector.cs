@@ -50,7 +50,8 @@ internal static class ChangePointDetector
         var tests = new Dictionary<(int From, int At, int To), (double P, double Step)>();
         var last = new Dictionary<int, (double P, double Step)>();
         bool Significant((double P, double Step) test) => test.P < 1 - settings.Confidence && test.Step >= settings.MinChange;
-        (int From, int At, int To) Window(int k) => (k == 0 ? 0 : candidates[k - 1], candidates[k], k == candidates.Count - 1 ? series.Length : candidates[k + 1]);
+        (int From, int At, int To) Window(int k) =>
+            (k == 0 ? 0 : candidates[k - 1], candidates[k], k == candidates.Count - 1 ? series.Length : candidates[k + 1]);
         (double P, double Step) Test((int From, int At, int To) window)
         {
             if (!tests.TryGetValue(window, out var test))
@@ -58,7 +59,8 @@ internal static class ChangePointDetector
                 var segment = series.AsSpan(window.From, window.To - window.From);
                 var at = window.At - window.From;
                 var step = Step(Mean(segment[..at]), Mean(segment[at..]));
-                test = (step < settings.MinChange ? 1.0 : PermutationPValue(segment, Energy(segment, at), settings, new Random(Seed(settings.Seed, window))), step);
+                test = (step < settings.MinChange ? 1.0 : PermutationPValue(segment, Energy(segment, at), settings, new Random(Seed(settings.Seed, window))),
+                    step);
                 tests[window] = test;
             }
 
@@ -105,7 +107,8 @@ internal static class ChangePointDetector
             candidates.RemoveAt(weakest);
         }
 
-        var found = candidates.Select((index, k) => (index, tests[(k == 0 ? 0 : candidates[k - 1], index, k == candidates.Count - 1 ? series.Length : candidates[k + 1])].P)).ToList();
+        var found = candidates.Select((index, k) => (index,
+            tests[(k == 0 ? 0 : candidates[k - 1], index, k == candidates.Count - 1 ? series.Length : candidates[k + 1])].P)).ToList();
         return Recoveries(Measure(series, found), settings.MinChange);
     }
 
@@ -308,7 +311,8 @@ internal static class ChangePointDetector
         {
             var from = k == 0 ? 0 : found[k - 1].Index;
             var to = k == found.Count - 1 ? series.Length : found[k + 1].Index;
-            points.Add(new ChangePoint(found[k].Index, Mean(series.AsSpan(from, found[k].Index - from)), Mean(series.AsSpan(found[k].Index, to - found[k].Index)), found[k].PValue, null));
+            points.Add(new ChangePoint(found[k].Index, Mean(series.AsSpan(from, found[k].Index - from)),
+                Mean(series.AsSpan(found[k].Index, to - found[k].Index)), found[k].PValue, null));
         }
 
         return points;
@@ -342,7 +346,8 @@ internal static class ChangePointDetector
     /// </summary>
     private static double Distance(double a, double b) => Math.Abs(a - b);
 
-    private static double Step(double before, double after) => before == 0 ? (after == 0 ? 0 : double.PositiveInfinity) : Math.Abs(after - before) / Math.Abs(before);
+    private static double Step(double before, double after) =>
+        before == 0 ? (after == 0 ? 0 : double.PositiveInfinity) : Math.Abs(after - before) / Math.Abs(before);
 
     private static double Mean(ReadOnlySpan<double> values)
     {

@@ -47,7 +47,8 @@ internal sealed class Comparison
             var info = Info(runs, name);
             if (MeasurementMeaning.Conflict(runs, name) is { } conflict)
             {
-                rows.Add(new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, Median(before), Median(after), double.NaN, null, ComparisonVerdict.NotTested, conflict));
+                rows.Add(new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, Median(before), Median(after), double.NaN, null,
+                    ComparisonVerdict.NotTested, conflict));
                 continue;
             }
 
@@ -81,12 +82,16 @@ internal sealed class Comparison
     {
         var baselineMedian = Median(before);
         var candidateMedian = Median(after);
-        var change = baselineMedian == 0 ? (candidateMedian == 0 ? 0 : double.PositiveInfinity * Math.Sign(candidateMedian)) : (candidateMedian - baselineMedian) / Math.Abs(baselineMedian) * 100;
+        var change = baselineMedian == 0
+            ? (candidateMedian == 0 ? 0 : double.PositiveInfinity * Math.Sign(candidateMedian))
+            : (candidateMedian - baselineMedian) / Math.Abs(baselineMedian) * 100;
         var (lowPercent, highPercent) = ChangeInterval(before, after, baselineMedian, settings.Alpha);
         if (HodgesLehmann.SmallestPValue(before.Count, after.Count) >= settings.Alpha)
         {
-            var note = $"inconclusive: {Sides(before.Count, after.Count)} cannot reach p < {settings.Alpha.ToString(CultureInfo.InvariantCulture)}; run at least {HodgesLehmann.RunsNeeded(settings.Alpha)} a side";
-            return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, null, ComparisonVerdict.Inconclusive, note)
+            var note = $"inconclusive: {Sides(before.Count, after.Count)} cannot reach p < {settings.Alpha.ToString(CultureInfo.InvariantCulture)}; " +
+                $"run at least {HodgesLehmann.RunsNeeded(settings.Alpha)} a side";
+            return new ComparisonRow(name, info.Unit, info.HigherIsBetter, before, after, baselineMedian, candidateMedian, change, null,
+                ComparisonVerdict.Inconclusive, note)
             {
                 ChangeLow = lowPercent,
                 ChangeHigh = highPercent,
@@ -101,7 +106,8 @@ internal sealed class Comparison
         {
             // Not significant, and the interval still holds changes past the threshold: too few runs to say "no change".
             verdict = ComparisonVerdict.Inconclusive;
-            reason = string.Create(CultureInfo.InvariantCulture, $"inconclusive: not significant (p = {p:0.###}), yet the change could be anywhere in [{lowPercent:+0.#;-0.#;0}%, {highPercent:+0.#;-0.#;0}%]; run more a side");
+            reason = string.Create(CultureInfo.InvariantCulture, $"inconclusive: not significant (p = {p:0.###}), " +
+                $"yet the change could be anywhere in [{lowPercent:+0.#;-0.#;0}%, {highPercent:+0.#;-0.#;0}%]; run more a side");
         }
         else if (p >= settings.Alpha)
         {

@@ -28,7 +28,8 @@ internal static class ComparisonTextWriter
         writer.WriteLine($"{"measurement".PadRight(width)}  {"baseline",14}  {"candidate",14}  {"change",9}  {Interval(comparison),-19}  {"p",7}  verdict");
         foreach (var row in rows)
         {
-            writer.WriteLine($"{row.Name.PadRight(width)}  {Number(row.BaselineMedian),14}  {Number(row.CandidateMedian),14}  {Change(row.ChangePercent),9}  {Range(row),-19}  {P(row.PValue),7}  {(detail ? Mark(row) : Word(row))}");
+            writer.WriteLine($"{row.Name.PadRight(width)}  {Number(row.BaselineMedian),14}  {Number(row.CandidateMedian),14}  {Change(row.ChangePercent),9}  " +
+                $"{Range(row),-19}  {P(row.PValue),7}  {(detail ? Mark(row) : Word(row))}");
         }
 
         writer.WriteLine(Verdict(comparison));
@@ -56,7 +57,8 @@ internal static class ComparisonTextWriter
         writer.WriteLine("|---|---:|---:|---:|---:|---:|---|");
         foreach (var row in rows)
         {
-            writer.WriteLine($"| `{row.Name}` | {Number(row.BaselineMedian)} | {Number(row.CandidateMedian)} | {Change(row.ChangePercent)} | {Range(row)} | {P(row.PValue)} | {Escape(detail ? Mark(row) : Word(row))} |");
+            writer.WriteLine($"| `{row.Name}` | {Number(row.BaselineMedian)} | {Number(row.CandidateMedian)} | {Change(row.ChangePercent)} | {Range(row)} | " +
+                $"{P(row.PValue)} | {Escape(detail ? Mark(row) : Word(row))} |");
         }
 
         writer.WriteLine();
@@ -146,18 +148,25 @@ internal static class ComparisonTextWriter
         : Math.Abs(value) >= 1000 ? value.ToString("N0", CultureInfo.InvariantCulture)
         : value.ToString("0.###", CultureInfo.InvariantCulture);
 
-    public static string Change(double percent) => double.IsNaN(percent) ? "n/a" : double.IsInfinity(percent) ? (percent > 0 ? "+inf" : "-inf") : percent.ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + "%";
+    public static string Change(double percent) =>
+        double.IsNaN(percent)
+            ? "n/a"
+            : double.IsInfinity(percent) ? (percent > 0 ? "+inf" : "-inf") : percent.ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + "%";
 
     /// <summary>The column heading of the change's confidence interval.</summary>
-    public static string Interval(Comparison comparison) => string.Create(CultureInfo.InvariantCulture, $"{(1 - comparison.Settings.Alpha) * 100:0.#}% CI of change");
+    public static string Interval(Comparison comparison) =>
+        string.Create(CultureInfo.InvariantCulture, $"{(1 - comparison.Settings.Alpha) * 100:0.#}% CI of change");
 
     /// <summary>The change's Hodges-Lehmann interval, % of the baseline median; "n/a" when the sides are too small for it.</summary>
-    public static string Range(ComparisonRow row) => double.IsNaN(row.ChangeLow) || double.IsNaN(row.ChangeHigh) ? "n/a" : $"[{Change(row.ChangeLow)}, {Change(row.ChangeHigh)}]";
+    public static string Range(ComparisonRow row) =>
+        double.IsNaN(row.ChangeLow) || double.IsNaN(row.ChangeHigh) ? "n/a" : $"[{Change(row.ChangeLow)}, {Change(row.ChangeHigh)}]";
 
     public static string P(double? p) => p is { } value ? value.ToString(value < 0.001 ? "0.0e0" : "0.###", CultureInfo.InvariantCulture) : "-";
 
     private static string Settings(Comparison comparison) => string.Create(CultureInfo.InvariantCulture,
-        $"medians; significant when Mann-Whitney p < {comparison.Settings.Alpha} (two-sided), |change| >= {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach p < {comparison.Settings.Alpha} (fewer than {HodgesLehmann.RunsNeeded(comparison.Settings.Alpha)} runs a side); the change's interval is Hodges-Lehmann's");
+        $"medians; significant when Mann-Whitney p < {comparison.Settings.Alpha} (two-sided), |change| >= {comparison.Settings.ThresholdPercent}% and above " +
+        $"the unit's noise floor; inconclusive when the sides are too small ever to reach p < {comparison.Settings.Alpha} (fewer than " +
+        $"{HodgesLehmann.RunsNeeded(comparison.Settings.Alpha)} runs a side); the change's interval is Hodges-Lehmann's");
 
     private static string? More(Comparison comparison, IReadOnlyList<ComparisonRow> shown) => shown.Count < comparison.Rows.Count
         ? $"({comparison.Rows.Count - shown.Count} more measurements, none significant: --detail shows every one with its note, and the method)"

@@ -11,12 +11,14 @@ internal static class HtmlReport
 {
     private static readonly string[] s_rates = [.. MatrixTable.Rates.Select(r => r.Name)];
     private static readonly string[] s_sides = ["baseline", "candidate"];
-    private static readonly string[] s_sampleRates = [SystemMeasures.LoadRate.Name, WebSocketMeasures.MessagesRate.Name, ConnectMeasures.WebSocket.Rate.Name, TcpMeasures.ResponsesRate.Name];
+    private static readonly string[] s_sampleRates = [SystemMeasures.LoadRate.Name, WebSocketMeasures.MessagesRate.Name, ConnectMeasures.WebSocket.Rate.Name,
+        TcpMeasures.ResponsesRate.Name];
 
     public static string Compare(Comparison comparison)
     {
         ArgumentNullException.ThrowIfNull(comparison);
-        var runs = comparison.Baseline.Runs.Select(r => (Run: r, Side: "baseline")).Concat(comparison.Candidate.Runs.Select(r => (Run: r, Side: "candidate"))).ToList();
+        var runs = comparison.Baseline.Runs.Select(r => (Run: r, Side: "baseline")).Concat(comparison.Candidate.Runs.Select(r => (Run: r,
+            Side: "candidate"))).ToList();
         // Each run by its server and id: the colour says the side.
         var names = runs.Select(r => $"{r.Run.Server} {RunId.Short(r.Run.Id)}").ToList();
         var html = Open($"Comparison: {comparison.Candidate.Selector} vs {comparison.Baseline.Selector}");
@@ -36,7 +38,8 @@ internal static class HtmlReport
         {
             html.Append("<h2>Throughput per run</h2>");
             html.Append(SvgChart.Bars($"{rate} per run", Comparison.Info(runs.Select(r => r.Run), rate).Unit, names,
-                [.. s_sides.Select(side => (side, (IReadOnlyList<double>)[.. runs.Select(r => r.Side == side ? Get(r.Run, rate) : 0)], side == "baseline" ? "#4e79a7" : "#f28e2b"))], stacked: true));
+                [.. s_sides.Select(side => (side, (IReadOnlyList<double>)[.. runs.Select(r => r.Side == side ? Get(r.Run, rate) : 0)],
+                    side == "baseline" ? "#4e79a7" : "#f28e2b"))], stacked: true));
         }
 
         // Every run (or iteration) of each side as a point: what the medians and the test were computed from.
@@ -48,7 +51,8 @@ internal static class HtmlReport
             foreach (var name in spread)
             {
                 html.Append(SvgChart.Points($"{name}: every sample, median as a line", Comparison.Info(runs.Select(r => r.Run), name!).Unit,
-                    [("baseline", Comparison.Values(comparison.Baseline, name!), "#4e79a7"), ("candidate", Comparison.Values(comparison.Candidate, name!), "#f28e2b")]));
+                    [("baseline", Comparison.Values(comparison.Baseline, name!), "#4e79a7"), ("candidate", Comparison.Values(comparison.Candidate, name!),
+                        "#f28e2b")]));
             }
         }
 
@@ -72,7 +76,8 @@ internal static class HtmlReport
         return [.. starts.Select((t, i) => string.Create(CultureInfo.InvariantCulture, $"{t:MM-dd HH:mm:ss} #{i + 1}"))];
     }
 
-    private static void AppendComparisonTable(StringBuilder html, Comparison comparison, IReadOnlyList<ComparisonRow> rows, string id, Func<ComparisonRow, string> verdict)
+    private static void AppendComparisonTable(StringBuilder html, Comparison comparison, IReadOnlyList<ComparisonRow> rows, string id,
+        Func<ComparisonRow, string> verdict)
     {
         html.Append(Invariant($"<table id=\"{id}\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>{E(ComparisonTextWriter.Interval(comparison))}</th><th>p</th><th>verdict</th></tr></thead><tbody>"));
         foreach (var row in rows)
@@ -104,7 +109,11 @@ internal static class HtmlReport
         html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before (before the first of the runs in a row a run is judged with); red points are flagged.{(points.Any(p => p.BandLow is null) ? $" No band for the first {Math.Min(points.Count, window)} run(s): a band needs {window} runs before it." : "")}</p>"));
         html.Append(SvgChart.Lines($"{measurement} by run", unit, "run (UTC start)", [.. points.Select((_, i) => (double)i)],
             [(measurement, [.. points.Select(p => p.Value)], SvgChart.Palette[0])],
-            banded ? [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))] : null, [.. points.Select(p => p.Flagged)], names, bandName: banded ? Invariant($"band: mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before") : null));
+            banded
+                ? [.. points.Select(p => (p.BandLow ?? double.NaN, p.BandHigh ?? double.NaN))]
+                : null, [.. points.Select(p => p.Flagged)], names, bandName: banded
+                    ? Invariant($"band: mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before")
+                    : null));
         html.Append("<table id=\"history\"><thead><tr><th>started (UTC)</th><th>run</th><th>value</th><th>band</th><th>flag</th><th>labels</th></tr></thead><tbody>");
         foreach (var p in points)
         {
@@ -263,13 +272,19 @@ internal static class HtmlReport
         var groups = runs.Select((r, i) => (Run: r, Index: i)).GroupBy(p => Series(p.Run)).ToList();
         foreach (var name in new[] { rate, p99, SystemMeasures.CpuMean.Name }.Where(n => n is not null && runs.Any(r => r.Measurements.ContainsKey(n))))
         {
-            var series = groups.Select((g, k) => (g.Key, (IReadOnlyList<double>)[.. xs.Select(v => g.LastOrDefault(p => (x is null ? p.Index : x.Number(p.Run)) == v).Run is { } found && found.Status == RunStatus.Succeeded ? Get(found, name!) : double.NaN)], SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
+            var series = groups.Select((g, k) => (g.Key,
+                (IReadOnlyList<double>)[.. xs.Select(v => g.LastOrDefault(p => (x is null ? p.Index : x.Number(p.Run)) == v).Run is { } found
+                    && found.Status == RunStatus.Succeeded ? Get(found, name!) : double.NaN)],
+                SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
             // Without a numeric axis: the cells side by side as bars (servers, proxies, systems), each the
             // mean of its runs; when nothing varies, the repeated runs in order, each named by its start.
             var unit = Comparison.Info(runs, name!).Unit;
             html.Append(x is not null ? SvgChart.Lines($"{name} by {x.Name}", unit, x.Name, xs, series)
                 : grouping.Count > 0 ? SvgChart.Bars($"{name} by {string.Join(" / ", grouping.Select(a => a.Name))} (each the mean of its runs, {unit})", unit, [.. groups.Select(g => g.Key)],
-                    [(name!, [.. groups.Select(g => g.Select(p => p.Run).Where(r => r.Status == RunStatus.Succeeded && r.Measurements.ContainsKey(name!)).Select(r => r.Measurements[name!]).DefaultIfEmpty(double.NaN).Average())], SvgChart.Palette[0])], stacked: false)
+                    [(name!,
+                        [.. groups.Select(g => g.Select(p => p.Run).Where(r => r.Status == RunStatus.Succeeded
+                            && r.Measurements.ContainsKey(name!)).Select(r => r.Measurements[name!]).DefaultIfEmpty(double.NaN).Average())],
+                        SvgChart.Palette[0])], stacked: false)
                 : SvgChart.Lines($"{name} by run", unit, "run (UTC start)", xs, series, xNames: StartLabels([.. runs.Select(r => r.StartedAt.UtcDateTime)])));
         }
 
@@ -308,7 +323,9 @@ internal static class HtmlReport
 
     /// <summary>An axis's value as the table shows it: a number of thousands with its separators (10,000), anything else as it is.</summary>
     private static string AxisValue(string value) =>
-        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) && Math.Abs(number) >= 1000 ? ComparisonTextWriter.Number(number) : value;
+        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) && Math.Abs(number) >= 1000
+            ? ComparisonTextWriter.Number(number)
+            : value;
 
     /// <summary>
     /// A search's answer (<c>--find-max</c>, <c>--rate-steps</c> with a target): the highest requested
@@ -338,7 +355,8 @@ internal static class HtmlReport
         var family = runs.Select(r => LatencyMeasures.Of(r.Measurements)).FirstOrDefault(f => f is not null) ?? LatencyMeasures.Http;
         var percentiles = family.Percentiles.Where(p => p.Percentile is 50 or 90 or 99 or 99.9).ToList();
         var series = percentiles.Select((p, k) => ($"p{p.Percentile.ToString(CultureInfo.InvariantCulture)}",
-            (IReadOnlyList<double>)[.. rates.Select(v => runs.LastOrDefault(r => rate.Number(r) == v && r.Status == RunStatus.Succeeded) is { } found ? Get(found, p.Measurement.Name) : double.NaN)],
+            (IReadOnlyList<double>)[.. rates.Select(v => runs.LastOrDefault(r => rate.Number(r) == v && r.Status == RunStatus.Succeeded) is { } found ? Get(
+                found, p.Measurement.Name) : double.NaN)],
             SvgChart.Palette[k % SvgChart.Palette.Length])).ToList();
         if (runs.Select(r => r.Parameters.GetValueOrDefault("slo")).FirstOrDefault(s => s is not null) is { } slo)
         {
@@ -348,10 +366,12 @@ internal static class HtmlReport
             }
         }
 
-        return "<h2>Latency against rate</h2>" + SvgChart.Lines($"{family.Prefix}/NN (from the due time) by requested rate", "ms", "rate", rates, series, logScale: true);
+        return "<h2>Latency against rate</h2>"
+            + SvgChart.Lines($"{family.Prefix}/NN (from the due time) by requested rate", "ms", "rate", rates, series, logScale: true);
     }
 
-    private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color, IReadOnlyCollection<int> sampledRuns)
+    private static void AppendRunCharts(StringBuilder html, List<RunDocument> runs, List<string> names, Func<int, string> color,
+        IReadOnlyCollection<int> sampledRuns)
     {
         if (runs.Select(r => LatencyMeasures.Of(r.Measurements)).FirstOrDefault(f => f is not null) is { } family)
         {
@@ -359,7 +379,8 @@ internal static class HtmlReport
             var percentiles = set.Where(p => runs.Any(r => r.Measurements.ContainsKey(p.Measurement.Name))).ToList();
             html.Append("<h2>Latency percentiles</h2>");
             html.Append(SvgChart.Lines($"{family.Prefix}/NN per run", "ms", "percentile", [.. percentiles.Select(p => p.Percentile)],
-                [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. percentiles.Select(p => Get(r, p.Measurement.Name))], runs.Count <= SvgChart.Palette.Length ? SvgChart.Palette[i % SvgChart.Palette.Length] : color(i)))],
+                [.. runs.Select((r, i) => (names[i], (IReadOnlyList<double>)[.. percentiles.Select(p => Get(r, p.Measurement.Name))],
+                    runs.Count <= SvgChart.Palette.Length ? SvgChart.Palette[i % SvgChart.Palette.Length] : color(i)))],
                 xNames: [.. percentiles.Select(p => "p" + p.Percentile.ToString(System.Globalization.CultureInfo.InvariantCulture))]));
         }
 
@@ -367,22 +388,27 @@ internal static class HtmlReport
         {
             html.Append("<h2>Server CPU, user and kernel</h2>");
             html.Append(SvgChart.Bars("benchmarks/cpu/user + benchmarks/cpu/kernel (% of the machine)", "%", names,
-                [("user", [.. runs.Select(r => Get(r, SystemMeasures.CpuUser.Name))], "#59a14f"), ("kernel", [.. runs.Select(r => Get(r, SystemMeasures.CpuKernel.Name))], "#e15759")], stacked: true));
+                [("user", [.. runs.Select(r => Get(r, SystemMeasures.CpuUser.Name))], "#59a14f"), ("kernel",
+                    [.. runs.Select(r => Get(r, SystemMeasures.CpuKernel.Name))], "#e15759")], stacked: true));
         }
 
         if (runs.Any(r => r.Measurements.ContainsKey(SystemMeasures.Utilization.Name)))
         {
             html.Append("<h2>Network</h2>");
-            html.Append(SvgChart.Bars("net/utilization (% of the link)", "%", names, [("utilization", [.. runs.Select(r => Get(r, SystemMeasures.Utilization.Name))], "#76b7b2")], stacked: false));
+            html.Append(SvgChart.Bars("net/utilization (% of the link)", "%", names,
+                [("utilization", [.. runs.Select(r => Get(r, SystemMeasures.Utilization.Name))], "#76b7b2")], stacked: false));
         }
         else if (runs.Any(r => r.Measurements.ContainsKey(SystemMeasures.NetRx.Name)))
         {
             html.Append("<h2>Network</h2><p>No link speed known for the interface (loopback or virtual): throughput is shown instead of utilization.</p>");
             html.Append(SvgChart.Bars("net/rx and net/tx (Mbit/s)", "Mbit/s", names,
-                [("rx", [.. runs.Select(r => Get(r, SystemMeasures.NetRx.Name))], "#76b7b2"), ("tx", [.. runs.Select(r => Get(r, SystemMeasures.NetTx.Name))], "#b07aa1")], stacked: false));
+                [("rx", [.. runs.Select(r => Get(r, SystemMeasures.NetRx.Name))], "#76b7b2"), ("tx", [.. runs.Select(r => Get(r, SystemMeasures.NetTx.Name))],
+                    "#b07aa1")], stacked: false));
         }
 
-        var sampled = runs.Select((r, i) => (Run: r, Index: i, Key: s_sampleRates.FirstOrDefault(k => r.Samples.Any(s => s.Values.ContainsKey(k))))).Where(r => r.Key is not null && sampledRuns.Contains(r.Index)).ToList();
+        var sampled = runs.Select((r, i) => (Run: r, Index: i,
+            Key: s_sampleRates.FirstOrDefault(k => r.Samples.Any(s => s.Values.ContainsKey(k))))).Where(r => r.Key is not null
+                && sampledRuns.Contains(r.Index)).ToList();
         if (sampled.Count > 0)
         {
             html.Append("<h2>Per-second samples</h2>");

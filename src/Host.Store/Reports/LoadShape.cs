@@ -27,12 +27,16 @@ internal static class LoadShape
         ArgumentNullException.ThrowIfNull(run);
         var names = s_first.Where(run.Parameters.ContainsKey)
             .Concat(run.Parameters.Keys.Where(k => Defines(k) && Array.IndexOf(s_first, k) < 0));
-        return string.Join(", ", [$"{run.Load} load", .. names.Select(p => $"{p} {Value(p, run.Parameters[p])}"), $"on {run.Environment.MachineName} ({run.Environment.Cores} cores)"]);
+        return string.Join(", ",
+            [$"{run.Load} load", .. names.Select(p => $"{p} {Value(p, run.Parameters[p])}"),
+             $"on {run.Environment.MachineName} ({run.Environment.Cores} cores)"]);
     }
 
     /// <summary>A setting as the series knows it: a private database by its version, not by the process id and port it had that time.</summary>
     private static string Value(string parameter, string value) =>
-        parameter == "database" && value.StartsWith("private ", StringComparison.Ordinal) && value.IndexOf(" (", StringComparison.Ordinal) is > 0 and var cut ? value[..cut] : value;
+        parameter == "database" && value.StartsWith("private ", StringComparison.Ordinal) && value.IndexOf(" (", StringComparison.Ordinal) is > 0 and var cut
+            ? value[..cut]
+            : value;
 
     /// <summary>The shape in a list's column: <c>c256 p16</c>, <c>c16 @2000/s</c>, <c>c2000 w4</c>, <c>c256 h2 cpu0.5</c>.</summary>
     public static string Brief(RunDocument run)

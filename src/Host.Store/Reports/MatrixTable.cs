@@ -21,7 +21,9 @@ internal static class MatrixTable
 
     private static readonly IReadOnlyList<Measurement> s_errors = MeasurementCatalog.WithRole(MeasurementRole.Failures);
 
-    public static IReadOnlyList<string> Columns { get; } = ["rate", "per server CPU", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %", "net rx Mbit/s", "ready / first response ms", "alloc B/req", "GC pause %", "working set MB at rest / loaded", "private MB at rest / loaded", "status", "bound"];
+    public static IReadOnlyList<string> Columns { get; } = ["rate", "per server CPU", "p99 ms", "errors", "server user / kernel %", "proxy %", "machine idle %",
+        "net rx Mbit/s", "ready / first response ms", "alloc B/req", "GC pause %", "working set MB at rest / loaded", "private MB at rest / loaded", "status",
+        "bound"];
 
     /// <summary>A run's cells under <see cref="Columns"/>; a cell that ran no document has only its status.</summary>
     public static IReadOnlyList<string> Cells(RunDocument? run)
@@ -35,7 +37,8 @@ internal static class MatrixTable
         var m = run.Measurements;
         var rate = MeasurementCatalog.OwnOf(MeasurementRole.Headline, m);
         var rateText = rate is null ? ""
-            : string.Create(c, $"{m[rate.Name]:n0} {rate.Unit}") + (run.Spread.TryGetValue(rate.Name, out var spread) ? string.Create(c, $" [{spread.CiLow:n0}, {spread.CiHigh:n0}]") : "");
+            : string.Create(c, $"{m[rate.Name]:n0} {rate.Unit}")
+                + (run.Spread.TryGetValue(rate.Name, out var spread) ? string.Create(c, $" [{spread.CiLow:n0}, {spread.CiHigh:n0}]") : "");
         var p99 = MeasurementCatalog.OwnOf(MeasurementRole.TailLatency, m);
         var errors = s_errors.Where(e => m.ContainsKey(e.Name)).Sum(e => m[e.Name]);
         return
@@ -44,12 +47,16 @@ internal static class MatrixTable
             m.TryGetValue(EfficiencyMeasures.RatePerCpu.Name, out var perCpu) ? perCpu.ToString("n0", c) : "",
             p99 is null ? "" : m[p99.Name].ToString("0.00", c),
             errors.ToString("n0", c),
-            m.TryGetValue(SystemMeasures.CpuUser.Name, out var user) ? string.Create(c, $"{user:0.0} / {m.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}") : "",
+            m.TryGetValue(SystemMeasures.CpuUser.Name, out var user)
+                ? string.Create(c, $"{user:0.0} / {m.GetValueOrDefault(SystemMeasures.CpuKernel.Name):0.0}")
+                : "",
             m.TryGetValue(SystemMeasures.ProxyCpu.Name, out var proxy) ? proxy.ToString("0.0", c) : "",
             m.TryGetValue(SystemMeasures.MachineIdle.Name, out var idle) ? idle.ToString("0.0", c) : "",
             m.TryGetValue(SystemMeasures.NetRx.Name, out var rx) ? rx.ToString("0.0", c) : "",
             run.Parameters.ContainsKey("startup") && m.TryGetValue(SystemMeasures.StartTime.Name, out var ready)
-                ? string.Create(c, $"{ready:n0} / {m.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0}") + (run.Spread.TryGetValue(StartupMeasures.FirstResponse.Name, out var first) ? string.Create(c, $" (median {first.Median:n0}, CV {first.CvPercent:0}%)") : "")
+                ? string.Create(c, $"{ready:n0} / {m.GetValueOrDefault(StartupMeasures.FirstResponse.Name):n0}")
+                    + (run.Spread.TryGetValue(StartupMeasures.FirstResponse.Name, out var first) ? string.Create(c,
+                        $" (median {first.Median:n0}, CV {first.CvPercent:0}%)") : "")
                 : "",
             .. RuntimeCells(run),
             run.Status != RunStatus.Succeeded ? $"failed: {run.Error}"

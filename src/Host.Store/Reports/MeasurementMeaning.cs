@@ -24,7 +24,9 @@ internal static class MeasurementMeaning
         var meaning = run.Metadata.GetValueOrDefault(name)?.Aggregate is { Length: > 0 } aggregate ? aggregate : "unstated";
 
         // The open model times a request from its due time, the closed loop from its send: the same name, two meanings.
-        return run.Parameters.ContainsKey("rate") && s_timedFromDue.Any(f => name.StartsWith(f.Prefix + "/", StringComparison.Ordinal)) && !name.Contains("/uncorrected/", StringComparison.Ordinal)
+        return run.Parameters.ContainsKey("rate")
+            && s_timedFromDue.Any(f => name.StartsWith(f.Prefix + "/", StringComparison.Ordinal))
+            && !name.Contains("/uncorrected/", StringComparison.Ordinal)
             ? $"{meaning}, from the due time (open model)"
             : meaning;
     }

@@ -24,7 +24,8 @@ internal sealed record ParityTable(IReadOnlyList<string> Header, IReadOnlyList<I
         var systems = runs.Select(os.Read).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).ToList();
         var header = others.Select(a => a.Name).Concat(systems.SelectMany(s => new[] { $"{s} rate", $"{s} CPU" })).ToList();
         var rows = new List<IReadOnlyList<string>>();
-        foreach (var group in runs.Where(r => r.Status == RunStatus.Succeeded).GroupBy(r => string.Join('\u001f', others.Select(a => a.Read(r))), StringComparer.Ordinal))
+        foreach (var group in runs.Where(r => r.Status == RunStatus.Succeeded).GroupBy(r => string.Join('\u001f', others.Select(a => a.Read(r))),
+            StringComparer.Ordinal))
         {
             var row = others.Select(a => a.Read(group.First())).ToList();
             foreach (var system in systems)

@@ -12,7 +12,8 @@ internal static class PlainTable
         ArgumentNullException.ThrowIfNull(headers);
         ArgumentNullException.ThrowIfNull(rows);
         var widths = headers.Select((h, i) => rows.Select(r => i < r.Count ? r[i].Length : 0).Append(h.Length).Max()).ToArray();
-        var right = headers.Select((_, i) => rows.Select(r => i < r.Count ? r[i] : "").Where(c => c.Length > 0).ToList() is { Count: > 0 } cells && cells.All(Numeric)).ToArray();
+        var right = headers.Select((_, i) => rows.Select(r => i < r.Count ? r[i] : "").Where(c => c.Length > 0).ToList() is { Count: > 0 } cells
+            && cells.All(Numeric)).ToArray();
         writer.WriteLine(Line(headers, widths, right));
         foreach (var row in rows)
         {
@@ -24,7 +25,9 @@ internal static class PlainTable
     public static bool Numeric(string cell)
     {
         ArgumentNullException.ThrowIfNull(cell);
-        return cell.Length > 0 && (char.IsAsciiDigit(cell[0]) || (cell[0] is '-' or '+' or '[' && cell.Length > 1 && (char.IsAsciiDigit(cell[1]) || cell[1] is '-' or '+'))) || cell == "n/a";
+        return cell.Length > 0
+            && (char.IsAsciiDigit(cell[0]) || (cell[0] is '-' or '+' or '[' && cell.Length > 1 && (char.IsAsciiDigit(cell[1]) || cell[1] is '-' or '+')))
+                || cell == "n/a";
     }
 
     private static string Line(IReadOnlyList<string> cells, int[] widths, bool[] right) =>

@@ -9,7 +9,8 @@ namespace Benchmarks.Host.Reports;
 /// </summary>
 internal static class RegressionDetector
 {
-    public static IReadOnlyList<HistoryPoint> Analyze(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int window, double sigmas, int consecutive, bool? higherIsBetter, Func<Documents.RunDocument, IReadOnlyList<double>>? samples = null)
+    public static IReadOnlyList<HistoryPoint> Analyze(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int window, double sigmas,
+        int consecutive, bool? higherIsBetter, Func<Documents.RunDocument, IReadOnlyList<double>>? samples = null)
     {
         ArgumentNullException.ThrowIfNull(series);
         if (window < 2 || consecutive < 1 || !double.IsFinite(sigmas) || sigmas <= 0)
@@ -25,7 +26,8 @@ internal static class RegressionDetector
             if (first - window < 0)
             {
                 var (low0, high0) = i >= window ? Band(series, i - window, window, sigmas, samples) : (double.NaN, double.NaN);
-                points.Add(new HistoryPoint(run, value, i >= window ? low0 : null, i >= window ? high0 : null, i >= window && (value < low0 || value > high0), false, null));
+                points.Add(new HistoryPoint(run, value, i >= window ? low0 : null, i >= window ? high0 : null, i >= window && (value < low0 || value > high0),
+                    false, null));
                 continue;
             }
 
@@ -48,7 +50,8 @@ internal static class RegressionDetector
         return points;
     }
 
-    private static (double Low, double High) Band(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int start, int count, double sigmas, Func<Documents.RunDocument, IReadOnlyList<double>>? samples)
+    private static (double Low, double High) Band(IReadOnlyList<(Documents.RunDocument Run, double Value)> series, int start, int count, double sigmas,
+        Func<Documents.RunDocument, IReadOnlyList<double>>? samples)
     {
         var values = Enumerable.Range(start, count)
             .SelectMany(j => samples?.Invoke(series[j].Run) is { Count: > 0 } each ? each : [series[j].Value])

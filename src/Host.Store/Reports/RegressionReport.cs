@@ -8,14 +8,17 @@ namespace Benchmarks.Host.Reports;
 /// console, Markdown issue bodies (a few changes each, with their evidence and a compare command)
 /// and JSON for a pipeline.
 /// </summary>
-internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyList<SeriesChange> Changes, IReadOnlyList<Series> Stopped, ChangePointSettings Settings)
+internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyList<SeriesChange> Changes, IReadOnlyList<Series> Stopped,
+    ChangePointSettings Settings)
 {
     private static readonly CultureInfo s_c = CultureInfo.InvariantCulture;
 
     /// <summary>The changes a nightly gate fails on: regressions no later change undid.</summary>
     public IReadOnlyList<SeriesChange> Open => [.. Changes.Where(c => c.IsRegression && c.RecoveredBy is null)];
 
-    public string Method => $"change points (E-Divisive means, permutation test at {Settings.Confidence.ToString("0.####%", s_c)} confidence; smallest change {Settings.MinChange.ToString("0.##%", s_c)}; at least {Settings.MinSegment} runs on each side)";
+    public string Method =>
+        $"change points (E-Divisive means, permutation test at {Settings.Confidence.ToString("0.####%", s_c)} confidence; " +
+        $"smallest change {Settings.MinChange.ToString("0.##%", s_c)}; at least {Settings.MinSegment} runs on each side)";
 
     public void WriteText(TextWriter writer)
     {
@@ -23,7 +26,9 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
         writer.WriteLine($"{Series.Count} series, {Series.Sum(s => s.Runs.Count)} runs; {Method}");
         foreach (var change in Changes)
         {
-            writer.WriteLine($"{change.Series.Id}  {change.Series.Scenario} on {change.Series.Server}  {change.Measurement}  {Percent(change.Point.Change)} {Range(change)} {change.Direction}  from run {Documents.RunId.Short(change.FirstAfter.Id)} ({change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})  {Level(change)}  p {P(change.Point.PValue)}{Recovery(change)}");
+            writer.WriteLine($"{change.Series.Id}  {change.Series.Scenario} on {change.Series.Server}  {change.Measurement}  {Percent(change.Point.Change)} " +
+                $"{Range(change)} {change.Direction}  from run {Documents.RunId.Short(change.FirstAfter.Id)} " +
+                $"({change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})  {Level(change)}  p {P(change.Point.PValue)}{Recovery(change)}");
             writer.WriteLine($"    what changed: {change.WhatChanged}");
         }
 
@@ -33,7 +38,8 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
         }
 
         var recovered = Changes.Count(c => c.IsRegression && c.RecoveredBy is not null);
-        writer.WriteLine($"{Open.Count} regression(s) open, {recovered} recovered, {Changes.Count(c => c.Direction == "improvement")} improvement(s), {Stopped.Count} series stopped");
+        writer.WriteLine($"{Open.Count} regression(s) open, {recovered} recovered, {Changes.Count(c => c.Direction == "improvement")} improvement(s), " +
+            $"{Stopped.Count} series stopped");
     }
 
     /// <summary>Issue bodies of at most <paramref name="perIssue"/> open regressions each, largest first, separated by a line of dashes.</summary>
@@ -57,7 +63,8 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
                 writer.WriteLine();
             }
 
-            writer.WriteLine($"# Regression{(issue.Count == 1 ? "" : "s")}: {string.Join(", ", issue.Select(c => $"{c.Series.Scenario} on {c.Series.Server} {c.Measurement} {Percent(c.Point.Change)}"))}");
+            writer.WriteLine($"# Regression{(issue.Count == 1 ? "" : "s")}: " +
+                $"{string.Join(", ", issue.Select(c => $"{c.Series.Scenario} on {c.Series.Server} {c.Measurement} {Percent(c.Point.Change)}"))}");
             foreach (var change in issue)
             {
                 writer.WriteLine();
@@ -67,13 +74,17 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
                 writer.WriteLine();
                 writer.WriteLine("| | run | date | mean of its level |");
                 writer.WriteLine("|---|---|---|---|");
-                writer.WriteLine($"| last before | `{Documents.RunId.Short(change.LastBefore.Id)}` | {change.LastBefore.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm} | {ComparisonTextWriter.Number(change.Point.Before)} {change.Info.Unit} |");
-                writer.WriteLine($"| first after | `{Documents.RunId.Short(change.FirstAfter.Id)}` | {change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm} | {ComparisonTextWriter.Number(change.Point.After)} {change.Info.Unit} |");
+                writer.WriteLine($"| last before | `{Documents.RunId.Short(change.LastBefore.Id)}` | " +
+                    $"{change.LastBefore.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm} | {ComparisonTextWriter.Number(change.Point.Before)} {change.Info.Unit} |");
+                writer.WriteLine($"| first after | `{Documents.RunId.Short(change.FirstAfter.Id)}` | " +
+                    $"{change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm} | {ComparisonTextWriter.Number(change.Point.After)} {change.Info.Unit} |");
                 writer.WriteLine();
-                writer.WriteLine($"How sure: p {P(change.Point.PValue)} ({Method}); the change's 95% interval {Range(change)} (Hodges–Lehmann over the two levels' runs).");
+                writer.WriteLine($"How sure: p {P(change.Point.PValue)} ({Method}); the change's 95% interval {Range(change)} (Hodges–Lehmann over the two " +
+                    $"levels' runs).");
                 writer.WriteLine();
                 writer.WriteLine(change.ChangedAt == 0 ? "What changed between the two runs:"
-                    : $"What changed, {Math.Abs(change.ChangedAt)} run{(Math.Abs(change.ChangedAt) == 1 ? "" : "s")} {(change.ChangedAt < 0 ? "before" : "after")} the change (a step in noise is placed to within a few runs):");
+                    : $"What changed, {Math.Abs(change.ChangedAt)} run{(Math.Abs(change.ChangedAt) == 1 ? "" : "s")} " +
+                        $"{(change.ChangedAt < 0 ? "before" : "after")} the change (a step in noise is placed to within a few runs):");
                 writer.WriteLine();
                 foreach (var line in change.Differences.DefaultIfEmpty("nothing recorded (the same commit, dependencies, machine and settings)"))
                 {
@@ -142,9 +153,11 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
         }
     }
 
-    private static string Level(SeriesChange change) => $"{ComparisonTextWriter.Number(change.Point.Before)} → {ComparisonTextWriter.Number(change.Point.After)} {change.Info.Unit}";
+    private static string Level(SeriesChange change) =>
+        $"{ComparisonTextWriter.Number(change.Point.Before)} → {ComparisonTextWriter.Number(change.Point.After)} {change.Info.Unit}";
 
-    private static string Recovery(SeriesChange change) => change.RecoveredBy is { } back ? $"  recovered from run {Documents.RunId.Short(back.Id)} ({back.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})" : "";
+    private static string Recovery(SeriesChange change) =>
+        change.RecoveredBy is { } back ? $"  recovered from run {Documents.RunId.Short(back.Id)} ({back.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})" : "";
 
     private static string Percent(double change) => change.ToString("+0.0%;-0.0%;0%", s_c);
 

@@ -18,7 +18,8 @@ internal static class RunDifferences
         var a = before.Environment;
         var b = after.Environment;
         Add(lines, "commit", Short(a.GitCommit), Short(b.GitCommit));
-        var dependencies = (a.Dependencies?.Keys ?? Enumerable.Empty<string>()).Union(b.Dependencies?.Keys ?? Enumerable.Empty<string>(), StringComparer.Ordinal).Order(StringComparer.Ordinal);
+        var dependencies = (a.Dependencies?.Keys ?? Enumerable.Empty<string>()).Union(b.Dependencies?.Keys ?? Enumerable.Empty<string>(),
+            StringComparer.Ordinal).Order(StringComparer.Ordinal);
         foreach (var name in dependencies)
         {
             Add(lines, name, a.Dependencies?.GetValueOrDefault(name), b.Dependencies?.GetValueOrDefault(name));
@@ -40,7 +41,8 @@ internal static class RunDifferences
             Add(lines, "kernel", a.Kernel, b.Kernel);
         }
         Add(lines, "machine", a.MachineName, b.MachineName);
-        Add(lines, "cores", a.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture), b.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Add(lines, "cores", a.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            b.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture));
         foreach (var name in before.Parameters.Keys.Union(after.Parameters.Keys, StringComparer.Ordinal).Where(n => n != "url").Order(StringComparer.Ordinal))
         {
             Add(lines, name, before.Parameters.GetValueOrDefault(name), after.Parameters.GetValueOrDefault(name));
@@ -65,7 +67,8 @@ internal static class RunDifferences
         }
 
         Add(lines, "machine", before.Environment.MachineName, after.Environment.MachineName);
-        Add(lines, "cores", before.Environment.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture), after.Environment.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Add(lines, "cores", before.Environment.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            after.Environment.Cores.ToString(System.Globalization.CultureInfo.InvariantCulture));
         return lines;
     }
 

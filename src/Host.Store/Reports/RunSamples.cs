@@ -13,7 +13,9 @@ internal static class RunSamples
             return [];
         }
 
-        var values = run.KeptIterations() is { Count: > 1 } iterations && iterations.All(i => i.ContainsKey(name)) ? [.. iterations.Select(i => i[name])] : new List<double> { value };
+        var values = run.KeptIterations() is { Count: > 1 } iterations && iterations.All(i => i.ContainsKey(name))
+            ? [.. iterations.Select(i => i[name])]
+            : new List<double> { value };
         return [.. values.Where(double.IsFinite)];
     }
 }

@@ -65,7 +65,10 @@ internal static class RunSelector
                 "os" => query with { Os = value },
                 "label" => query with { Label = value },
                 "load" => query with { Load = value },
-                "status" => query with { Status = Enum.TryParse<RunStatus>(value, ignoreCase: true, out var status) ? status : throw new RunLookupException($"status '{value}' is not Succeeded or Failed") },
+                "status" =>
+                    query with { Status = Enum.TryParse<RunStatus>(value, ignoreCase: true, out var status)
+                        ? status
+                        : throw new RunLookupException($"status '{value}' is not Succeeded or Failed") },
                 "since" => query with { Since = Date(value, key) },
                 "until" => query with { Until = Date(value, key) },
                 _ => throw new RunLookupException($"unknown filter key '{key}' (use scenario, server, os, label, load, status, since, until, series)"),

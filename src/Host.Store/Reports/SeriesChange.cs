@@ -9,7 +9,8 @@ namespace Benchmarks.Host.Reports;
 /// around it that differ (<paramref name="ChangedAt"/>: runs from the change to the first run
 /// that differs from the one before it; 0 when that is the first run after).
 /// </summary>
-internal sealed record SeriesChange(Series Series, string Measurement, MeasurementInfo Info, ChangePoint Point, RunDocument LastBefore, RunDocument FirstAfter, RunDocument? RecoveredBy, IReadOnlyList<string> Differences, int ChangedAt = 0)
+internal sealed record SeriesChange(Series Series, string Measurement, MeasurementInfo Info, ChangePoint Point, RunDocument LastBefore, RunDocument FirstAfter,
+    RunDocument? RecoveredBy, IReadOnlyList<string> Differences, int ChangedAt = 0)
 {
     /// <summary>The change's 95% interval, % of the level before: Hodges–Lehmann's, over the runs of the two levels, as <c>compare</c> gives it.</summary>
     public (double Low, double High) Interval { get; init; } = (double.NaN, double.NaN);
@@ -36,13 +37,15 @@ internal sealed record SeriesChange(Series Series, string Measurement, Measureme
         {
             static string At(RunDocument run) => run.StartedAt.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", System.Globalization.CultureInfo.InvariantCulture);
             var side = $"series={Series.Id}";
-            return $"benchmarks compare \"{side},since={At(LevelBefore ?? LastBefore)},until={At(FirstAfter)}\" \"{side},since={At(FirstAfter)}{(NextLevel is { } next ? $",until={At(next)}" : "")}\"";
+            return $"benchmarks compare \"{side},since={At(LevelBefore ?? LastBefore)},until={At(FirstAfter)}\" " +
+                $"\"{side},since={At(FirstAfter)}{(NextLevel is { } next ? $",until={At(next)}" : "")}\"";
         }
     }
 
     /// <summary>What changed, in words: the differences, with where they are when not at the change itself.</summary>
     public string WhatChanged => Differences.Count == 0 ? "nothing recorded (the same commit, dependencies, machine and settings)"
-        : (ChangedAt == 0 ? "" : $"{Math.Abs(ChangedAt)} run{(Math.Abs(ChangedAt) == 1 ? "" : "s")} {(ChangedAt < 0 ? "before" : "after")} the change: ") + string.Join("; ", Differences);
+        : (ChangedAt == 0 ? "" : $"{Math.Abs(ChangedAt)} run{(Math.Abs(ChangedAt) == 1 ? "" : "s")} {(ChangedAt < 0 ? "before" : "after")} the change: ")
+            + string.Join("; ", Differences);
 
     /// <summary><c>regression</c> or <c>improvement</c> by the measurement's direction; <c>up</c> or <c>down</c> when it has none.</summary>
     public string Direction => Info.HigherIsBetter is not { } higher ? (Point.Change > 0 ? "up" : "down")

@@ -29,7 +29,8 @@ internal static class SeriesChanges
     {
         ArgumentNullException.ThrowIfNull(series);
         var latest = series.Last.Measurements;
-        return [.. new[] { MeasurementCatalog.OwnOf(MeasurementRole.Headline, latest)?.Name, MeasurementCatalog.OwnOf(MeasurementRole.TailLatency, latest)?.Name }
+        return [.. new[] { MeasurementCatalog.OwnOf(MeasurementRole.Headline, latest)?.Name, MeasurementCatalog.OwnOf(MeasurementRole.TailLatency,
+            latest)?.Name }
             .OfType<string>()
             .Concat(s_costs.Where(latest.ContainsKey))
             .Distinct(StringComparer.Ordinal)];
@@ -109,7 +110,8 @@ internal static class SeriesChanges
                 var from = Math.Max(0, point.Index - reach - 1);
                 IReadOnlyList<Documents.RunDocument> around = [.. having.Skip(from).Take(Math.Min(having.Count, point.Index + reach + 1) - from)];
                 var (differences, at) = NearestDifference(around, point.Index - from, reach);
-                changes.Add(new SeriesChange(series, name, info, point, having[point.Index - 1], having[point.Index], point.RecoveredAt is { } back ? having[back] : null, differences, at)
+                changes.Add(new SeriesChange(series, name, info, point, having[point.Index - 1], having[point.Index],
+                    point.RecoveredAt is { } back ? having[back] : null, differences, at)
                 {
                     LevelBefore = having[k == 0 ? 0 : points[k - 1].Index],
                     NextLevel = k == points.Count - 1 ? null : having[points[k + 1].Index],

@@ -17,7 +17,8 @@ internal static class SvgChart
     public static readonly string[] Palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 
     /// <summary>Bars per category; several series side by side, or stacked.</summary>
-    public static string Bars(string title, string unit, IReadOnlyList<string> categories, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series, bool stacked)
+    public static string Bars(string title, string unit, IReadOnlyList<string> categories,
+        IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series, bool stacked)
     {
         var max = stacked
             ? Enumerable.Range(0, categories.Count).Select(i => series.Sum(s => Finite(s.Values[i]))).DefaultIfEmpty(0).Max()
@@ -82,15 +83,19 @@ internal static class SvgChart
     }
 
     /// <summary>Lines over numeric x; an optional band (low/high per x) and marked points.</summary>
-    public static string Lines(string title, string unit, string xLabel, IReadOnlyList<double> x, IReadOnlyList<(string Name, IReadOnlyList<double> Values, string Color)> series,
-        IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null, string? bandName = null, bool logScale = false)
+    public static string Lines(string title, string unit, string xLabel, IReadOnlyList<double> x, IReadOnlyList<(string Name, IReadOnlyList<double> Values,
+        string Color)> series,
+        IReadOnlyList<(double Low, double High)>? band = null, IReadOnlyList<bool>? marked = null, IReadOnlyList<string>? xNames = null,
+        string? bandName = null, bool logScale = false)
     {
         var values = series.SelectMany(s => s.Values).Concat(band?.SelectMany(b => new[] { b.Low, b.High }) ?? []).Where(double.IsFinite).ToList();
         // A log scale (latencies spanning decades: a 10 ms target beside an 800 ms tail) draws only positive values.
         var positive = values.Where(v => v > 0).ToList();
         var log = logScale && positive.Count > 0;
         double scale = 0;
-        var (low, high) = log ? (Math.Floor(Math.Log10(positive.Min())), Math.Max(Math.Floor(Math.Log10(positive.Min())) + 1, Math.Ceiling(Math.Log10(positive.Max())))) : (0, 0);
+        var (low, high) = log
+            ? (Math.Floor(Math.Log10(positive.Min())), Math.Max(Math.Floor(Math.Log10(positive.Min())) + 1, Math.Ceiling(Math.Log10(positive.Max()))))
+            : (0, 0);
         var svg = log ? OpenLog(title, unit, low, high) : Open(title, unit, values.DefaultIfEmpty(0).Max(), out scale);
 
         // Named points (percentiles) stand evenly apart, so p99 and p99.9 do not overlap; numbers stand at their value.
@@ -106,8 +111,10 @@ internal static class SvgChart
             : Height - Bottom - (v * scale);
         if (band is not null)
         {
-            var upper = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.High)).Select(p => Invariant($"{X(p.i):0.#},{Y(p.b.High):0.#}")));
-            var lower = string.Join(' ', band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.Low)).Reverse().Select(p => Invariant($"{X(p.i):0.#},{Y(p.b.Low):0.#}")));
+            var upper = string.Join(' ',
+                band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.High)).Select(p => Invariant($"{X(p.i):0.#},{Y(p.b.High):0.#}")));
+            var lower = string.Join(' ',
+                band.Select((b, i) => (b, i)).Where(p => double.IsFinite(p.b.Low)).Reverse().Select(p => Invariant($"{X(p.i):0.#},{Y(p.b.Low):0.#}")));
             if (upper.Length > 0)
             {
                 svg.Append(Invariant($"<polygon class=\"band\" points=\"{upper} {lower}\" fill=\"#4e79a7\" fill-opacity=\"0.15\" stroke=\"none\"/>"));
@@ -218,7 +225,8 @@ internal static class SvgChart
         if (row > 0)
         {
             var height = Height + (row * 16);
-            svg.Replace(Invariant($"viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\""), Invariant($"viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\""));
+            svg.Replace(Invariant($"viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\""),
+                Invariant($"viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\""));
         }
 
         return svg.Append("</svg>").ToString();
@@ -248,13 +256,15 @@ internal static class SvgChart
     /// The x axis's labels: each named point; each value when there are few whole ones (connections,
     /// rates), skipping one that would touch its neighbour; else round values across the range.
     /// </summary>
-    private static IEnumerable<(double Position, string Label)> XTicks(IReadOnlyList<double> x, IReadOnlyList<string>? names, Func<double, double> at, Func<int, double> point)
+    private static IEnumerable<(double Position, string Label)> XTicks(IReadOnlyList<double> x, IReadOnlyList<string>? names, Func<double, double> at,
+        Func<int, double> point)
     {
         var last = double.NegativeInfinity;
         if (names is not null || (x.Count <= 12 && x.All(v => v == Math.Round(v))))
         {
             // Labels need their width apart (about 6.5 px a character at 11 px), 44 px at the least.
-            var gap = Math.Max(44, 6.5 * Enumerable.Range(0, x.Count).Select(i => Shorten(names?[i] ?? ComparisonTextWriter.Number(x[i])).Length).DefaultIfEmpty(0).Max());
+            var gap = Math.Max(44,
+                6.5 * Enumerable.Range(0, x.Count).Select(i => Shorten(names?[i] ?? ComparisonTextWriter.Number(x[i])).Length).DefaultIfEmpty(0).Max());
             for (var i = 0; i < x.Count; i++)
             {
                 // One that ends at the right edge (anchored at its end) needs half a label more.

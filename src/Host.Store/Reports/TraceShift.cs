@@ -16,7 +16,8 @@ internal static class TraceShift
     {
         ArgumentNullException.ThrowIfNull(baseline);
         ArgumentNullException.ThrowIfNull(candidate);
-        if (baseline.Runs.LastOrDefault(r => r.Trace is { Samples: > 0 })?.Trace is not { } before || candidate.Runs.LastOrDefault(r => r.Trace is { Samples: > 0 })?.Trace is not { } after)
+        if (baseline.Runs.LastOrDefault(r => r.Trace is { Samples: > 0 })?.Trace is not { } before
+            || candidate.Runs.LastOrDefault(r => r.Trace is { Samples: > 0 })?.Trace is not { } after)
         {
             return [];
         }

@@ -71,7 +71,10 @@ internal static partial class CrankResultImporter
             var document = new RunDocument
             {
                 Id = Convert.ToHexStringLower(SHA256.HashData(bytes))[..32],
-                Scenario = properties.GetValueOrDefault("scenario") ?? Variable(primary.Value, "scenario") ?? ScenarioFromCommandLine(properties.GetValueOrDefault("command-line")) ?? "crank",
+                Scenario = properties.GetValueOrDefault("scenario")
+                    ?? Variable(primary.Value, "scenario")
+                    ?? ScenarioFromCommandLine(properties.GetValueOrDefault("command-line"))
+                    ?? "crank",
                 Server = properties.GetValueOrDefault("server") ?? Variable(primary.Value, "serverModel") ?? primary.Name,
                 Load = "crank",
                 Labels = [.. labels.Append("crank").Distinct(StringComparer.Ordinal)],
@@ -117,7 +120,8 @@ internal static partial class CrankResultImporter
         }
     }
 
-    private static void ImportJob(RunDocument document, JsonProperty job, bool primary, Dictionary<string, string> owners, List<(DateTimeOffset, string, double)> timestamps)
+    private static void ImportJob(RunDocument document, JsonProperty job, bool primary, Dictionary<string, string> owners,
+        List<(DateTimeOffset, string, double)> timestamps)
     {
         string NameFor(string name)
         {
@@ -176,7 +180,9 @@ internal static partial class CrankResultImporter
                 {
                     // Said again by the causes.
                 }
-                else if (primary && result.Value.ValueKind == JsonValueKind.String && result.Name.StartsWith(RuntimeReportMeasures.Prefix, StringComparison.Ordinal))
+                else if (primary
+                    && result.Value.ValueKind == JsonValueKind.String
+                    && result.Name.StartsWith(RuntimeReportMeasures.Prefix, StringComparison.Ordinal))
                 {
                     // What the server's runtime said it ran with: the environment's serverRuntime, as a local run stores it.
                     document.Environment.ServerRuntime ??= new SortedDictionary<string, string>(StringComparer.Ordinal);
@@ -222,7 +228,9 @@ internal static partial class CrankResultImporter
                 : Property(environment, "proc") is { ValueKind: JsonValueKind.Number } proc ? proc.GetInt32() : 0;
             document.Environment.Network = Network(environment);
 
-            document.Environment.MachineName = Property(environment, "machineName") is { ValueKind: JsonValueKind.String } host ? host.GetString()! : Property(environment, "hw")?.ToString() ?? "";
+            document.Environment.MachineName = Property(environment, "machineName") is { ValueKind: JsonValueKind.String } host
+                ? host.GetString()!
+                : Property(environment, "hw")?.ToString() ?? "";
             document.Environment.ToolVersion = "crank " + (Property(environment, "version")?.ToString() ?? "");
         }
 
@@ -232,7 +240,9 @@ internal static partial class CrankResultImporter
             document.Environment.Dependencies = new(StringComparer.Ordinal);
             foreach (var dependency in dependencies.EnumerateArray().Where(d => d.ValueKind == JsonValueKind.Object))
             {
-                var name = Property(dependency, "id")?.ToString() is { Length: > 0 } id ? id : Property(dependency, "names") is { ValueKind: JsonValueKind.Array } names && names.GetArrayLength() > 0 ? names[0].ToString() : null;
+                var name = Property(dependency, "id")?.ToString() is { Length: > 0 } id
+                    ? id
+                    : Property(dependency, "names") is { ValueKind: JsonValueKind.Array } names && names.GetArrayLength() > 0 ? names[0].ToString() : null;
                 if (name is not null && Property(dependency, "version")?.ToString() is { Length: > 0 } version)
                 {
                     var commit = Property(dependency, "commitHash")?.ToString() ?? "";
@@ -308,7 +318,9 @@ internal static partial class CrankResultImporter
         var c = CultureInfo.InvariantCulture;
         document.Parameters[$"crank/{job}/instances/together"] = together >= TogetherShare * shortest
             ? string.Create(c, $"{together:0} s of the shortest instance's {shortest:0} s: the {spans.Count} instances ran at once")
-            : string.Create(c, $"{together:0} s of the shortest instance's {shortest:0} s: the {spans.Count} instances did not run at once (an agent that built longer started later), so crank's sum of their rates is not a rate the server served");
+            : string.Create(c,
+                $"{together:0} s of the shortest instance's {shortest:0} s: the {spans.Count} instances did not run at once (an agent that built longer " +
+                $"started later), so crank's sum of their rates is not a rate the server served");
     }
 
     /// <summary>The share of the shortest instance's time the instances must have run together for their sum to be said to be one rate.</summary>
@@ -334,7 +346,8 @@ internal static partial class CrankResultImporter
         foreach (var (family, merged) in LatencyMeasures.Mergeable)
         {
             var texts = instances
-                .Select(i => i.EnumerateArray().LastOrDefault(m => Property(m, "name") is { ValueKind: JsonValueKind.String } n && n.GetString() == family.Histogram
+                .Select(i => i.EnumerateArray().LastOrDefault(m => Property(m, "name") is { ValueKind: JsonValueKind.String } n
+                    && n.GetString() == family.Histogram
                     && Property(m, "value") is { ValueKind: JsonValueKind.String }))
                 .Select(m => m.ValueKind == JsonValueKind.Object ? Property(m, "value")!.Value.GetString() : null)
                 .ToList();

@@ -68,7 +68,9 @@ internal sealed class JsonFileRunStore : IRunStore
         {
             0 => null,
             1 => Load(Path.Combine(Directory, matches[0].Key)),
-            _ => throw new RunLookupException($"'{idOrPrefix}' matches {matches.Count} runs ({string.Join(", ", matches.Take(3).Select(m => m.Value.Id))}…): give more of the id"),
+            _ =>
+                throw new RunLookupException($"'{idOrPrefix}' matches {matches.Count} runs ({string.Join(", ", matches.Take(3).Select(m => m.Value.Id))}…): " +
+                    $"give more of the id"),
         };
     }
 
@@ -129,14 +131,16 @@ internal sealed class JsonFileRunStore : IRunStore
         var size = new FileInfo(path).Length;
         if (size > RunDocumentCheck.MaxBytes)
         {
-            throw new InvalidDataException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"the file is {size / 1048576.0:n0} MB; a run document is at most {RunDocumentCheck.MaxBytes / 1048576} MB"));
+            throw new InvalidDataException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"the file is {size / 1048576.0:n0} MB; a run document is at most {RunDocumentCheck.MaxBytes / 1048576} MB"));
         }
 
         return RunDocumentCheck.Valid(RunDocumentJson.Deserialize(File.ReadAllText(path)));
     }
 
     private string PathFor(RunDocument document) =>
-        Path.Combine(Directory, $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{RunId.Short(document.Id)}.json");
+        Path.Combine(Directory,
+            $"{document.StartedAt.UtcDateTime:yyyyMMdd-HHmmss}-{Safe(document.Scenario)}-{Safe(document.Server)}-{RunId.Short(document.Id)}.json");
 
     private async Task<(SortedDictionary<string, RunIndexEntry> Entries, List<string> Unreadable)> RefreshIndexAsync(CancellationToken cancellationToken)
     {
@@ -156,7 +160,10 @@ internal sealed class JsonFileRunStore : IRunStore
                 }
 
                 var info = new FileInfo(path);
-                if (old is not null && old.Files.TryGetValue(name, out var known) && known.Size == info.Length && known.WrittenTicks == info.LastWriteTimeUtc.Ticks)
+                if (old is not null
+                    && old.Files.TryGetValue(name, out var known)
+                    && known.Size == info.Length
+                    && known.WrittenTicks == info.LastWriteTimeUtc.Ticks)
                 {
                     entries[name] = known;
                     continue;

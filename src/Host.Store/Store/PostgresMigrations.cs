@@ -61,7 +61,8 @@ internal static class PostgresMigrations
     /// dependencies. Stored beside each run, as reading them from the document would read all of it.
     /// </summary>
     public static string SeriesFields(string document) =>
-        $"jsonb_build_object('schema', ({document})->'schema', 'parameters', ({document})->'parameters', 'environment', (({document})->'environment') - 'dependencies')";
+        $"jsonb_build_object('schema', ({document})->'schema', 'parameters', ({document})->'parameters', 'environment', (({document})->'environment') " +
+        $"- 'dependencies')";
 
     public static int Latest => All[^1].Version;
 }

@@ -54,7 +54,8 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         var current = (int)(await select.ExecuteScalarAsync(cancellationToken))!;
         if (current > PostgresMigrations.Latest)
         {
-            throw new StoreUnavailableException($"{Description} has schema version {current}, newer than this tool knows ({PostgresMigrations.Latest}): update the tool");
+            throw new StoreUnavailableException($"{Description} has schema version {current}, newer than this tool knows ({PostgresMigrations.Latest}): " +
+                $"update the tool");
         }
 
         var applied = 0;
@@ -105,7 +106,8 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
             }
         }
 
-        await using (var measurements = new NpgsqlCommand("INSERT INTO measurements (run_id, name, value) SELECT $1, * FROM unnest($2::text[], $3::float8[])", connection, transaction))
+        await using (var measurements = new NpgsqlCommand("INSERT INTO measurements (run_id, name, value) SELECT $1, * FROM unnest($2::text[], $3::float8[])",
+            connection, transaction))
         {
             measurements.Parameters.Add(new() { Value = document.Id });
             measurements.Parameters.Add(new() { Value = document.Measurements.Keys.ToArray() });
@@ -127,7 +129,8 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
             await metadata.ExecuteNonQueryAsync(cancellationToken);
         }
 
-        await using (var samples = new NpgsqlCommand("INSERT INTO samples (run_id, t, name, value) SELECT $1, * FROM unnest($2::float8[], $3::text[], $4::float8[])", connection, transaction))
+        await using (var samples = new NpgsqlCommand(
+            "INSERT INTO samples (run_id, t, name, value) SELECT $1, * FROM unnest($2::float8[], $3::text[], $4::float8[])", connection, transaction))
         {
             var rows = document.Samples.SelectMany(s => s.Values.Select(v => (s.Time, v.Key, v.Value))).ToList();
             samples.Parameters.Add(new() { Value = document.Id });
@@ -158,7 +161,8 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         return (IReadOnlyList<RunDocument>)runs;
     });
 
-    public Task<RunDocument?> FindAsync(string idOrPrefix, CancellationToken cancellationToken) => GuardAsync(() => FindCoreAsync(idOrPrefix, cancellationToken));
+    public Task<RunDocument?> FindAsync(string idOrPrefix, CancellationToken cancellationToken) =>
+        GuardAsync(() => FindCoreAsync(idOrPrefix, cancellationToken));
 
     private async Task<RunDocument?> FindCoreAsync(string idOrPrefix, CancellationToken cancellationToken)
     {
@@ -188,7 +192,9 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         {
             0 => null,
             1 => RunDocumentJson.Deserialize(found[0].Json),
-            _ => throw new RunLookupException($"'{idOrPrefix}' matches {found.Count}{(found.Count == 4 ? "+" : "")} runs ({string.Join(", ", found.Take(3).Select(f => f.Id))}…): give more of the id"),
+            _ =>
+                throw new RunLookupException($"'{idOrPrefix}' matches {found.Count}{(found.Count == 4 ? "+" : "")} runs " +
+                    $"({string.Join(", ", found.Take(3).Select(f => f.Id))}…): give more of the id"),
         };
     }
 
@@ -333,5 +339,6 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
         await command.ExecuteNonQueryAsync(cancellationToken);
     }
 
-    private static string EscapeLike(string text) => text.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("%", "\\%", StringComparison.Ordinal).Replace("_", "\\_", StringComparison.Ordinal);
+    private static string EscapeLike(string text) =>
+        text.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("%", "\\%", StringComparison.Ordinal).Replace("_", "\\_", StringComparison.Ordinal);
 }

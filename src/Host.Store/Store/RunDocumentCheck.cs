@@ -51,18 +51,22 @@ internal static class RunDocumentCheck
 
         if (document.Schema < OldestSchema || document.Schema > RunDocument.CurrentSchema)
         {
-            throw new InvalidDataException($"the document's schema is {document.Schema}; this version reads {OldestSchema} to {RunDocument.CurrentSchema}{(document.Schema > RunDocument.CurrentSchema ? " (it was written by a newer version)" : "")}");
+            throw new InvalidDataException($"the document's schema is {document.Schema}; " +
+                $"this version reads {OldestSchema} to " +
+                $"{RunDocument.CurrentSchema}{(document.Schema > RunDocument.CurrentSchema ? " (it was written by a newer version)" : "")}");
         }
 
         var implausible = document.Measurements!.FirstOrDefault(m => !Plausible(m.Value));
         if (implausible.Key is not null)
         {
-            throw new InvalidDataException($"the document's {implausible.Key} is {implausible.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}, beyond any measured value (|v| ≤ 1e15)");
+            throw new InvalidDataException($"the document's {implausible.Key} is " +
+                $"{implausible.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}, beyond any measured value (|v| ≤ 1e15)");
         }
 
         if (document.Samples!.SelectMany(s => s.Values).FirstOrDefault(v => !Plausible(v.Value)) is { Key: not null } sample)
         {
-            throw new InvalidDataException($"a per-second sample of {sample.Key} is {sample.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}, beyond any measured value (|v| ≤ 1e15)");
+            throw new InvalidDataException($"a per-second sample of {sample.Key} is " +
+                $"{sample.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}, beyond any measured value (|v| ≤ 1e15)");
         }
 
         return document;

@@ -43,7 +43,8 @@ internal static class FindMaxRunner
         };
     }
 
-    public static async Task<int> RunAsync(RunRequest request, CliConsole console, RunCoordinator coordinator, Func<RunDocument, Task<int>> store, CancellationToken cancellationToken)
+    public static async Task<int> RunAsync(RunRequest request, CliConsole console, RunCoordinator coordinator, Func<RunDocument, Task<int>> store,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(console);
@@ -68,13 +69,17 @@ internal static class FindMaxRunner
             if (document.Status != RunStatus.Succeeded)
             {
                 // A step that did not finish (interrupted, failed) says nothing about its rate: the search ends without an answer.
-                ended = $"step {search.Step} at {rate.ToString("n0", c)} req/s {(cancellationToken.IsCancellationRequested ? "was interrupted" : "failed")}: {document.Error}";
+                ended = $"step {search.Step} at {rate.ToString("n0", c)} req/s {(cancellationToken.IsCancellationRequested ? "was interrupted" : "failed")}: " +
+                    $"{document.Error}";
                 console.Out.WriteLine(ended);
                 return null;
             }
 
             var achieved = Get(judged, HttpMeasures.RpsMean);
-            console.Out.WriteLine(string.Create(c, $"step {search.Step}: {rate:n0} req/s requested, {Show(achieved, "n0")} achieved, p99 {Show(Get(judged, HttpMeasures.Latency99), "0.###")} ms, p99 from the send {Show(Get(judged, OpenModelMeasures.Http.Uncorrected.P99), "0.###")} ms{windows}: {(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}{(loadBound is null ? "" : $"; load-bound: {loadBound}")}"));
+            console.Out.WriteLine(string.Create(c,
+                $"step {search.Step}: {rate:n0} req/s requested, {Show(achieved, "n0")} achieved, p99 {Show(Get(judged, HttpMeasures.Latency99), "0.###")} " +
+                $"ms, p99 from the send {Show(Get(judged, OpenModelMeasures.Http.Uncorrected.P99), "0.###")} ms{windows}: " +
+                $"{(meets ? "meets" : "misses")} {target.Text}{(meets ? "" : $" ({reason})")}{(loadBound is null ? "" : $"; load-bound: {loadBound}")}"));
             if (meets)
             {
                 met[rate] = document;
@@ -90,14 +95,17 @@ internal static class FindMaxRunner
                 console.Out.WriteLine("  a miss is confirmed by a second run at the same rate");
             }
 
-            console.Out.WriteLine(string.Create(c, $"== find-max {id}: step {search.Step}: {search.Rate:n0} req/s (the server kept warm; {DurationParser.Format(request.Load.Warmup)} at the new rate before the window)"));
+            console.Out.WriteLine(string.Create(c, $"== find-max {id}: step {search.Step}: {search.Rate:n0} req/s (the server kept warm; " +
+                $"{DurationParser.Format(request.Load.Warmup)} at the new rate before the window)"));
             return request with { Load = request.Load with { Rate = search.Rate, WarmupMax = null } };
         }, cancellationToken);
 
         console.Out.WriteLine();
         if (ended is not null || cancellationToken.IsCancellationRequested)
         {
-            var sofar = search.BestRate is { } bestSoFar ? string.Create(c, $"; the highest rate met before it was {bestSoFar:n0} req/s, a lower bound only") : "";
+            var sofar = search.BestRate is { } bestSoFar
+                ? string.Create(c, $"; the highest rate met before it was {bestSoFar:n0} req/s, a lower bound only")
+                : "";
             console.Out.WriteLine($"find-max {id}: no answer, the search did not finish ({ended ?? "interrupted"}){sofar} (results list --label {label})");
             return notStored ? ExitCodes.NotStored : cancellationToken.IsCancellationRequested ? ExitCodes.Interrupted : ExitCodes.Failed;
         }
@@ -110,11 +118,16 @@ internal static class FindMaxRunner
 
         var next = search.Missed switch
         {
-            { LoadBound: { } why } above => string.Create(c, $"; {above.Rate:n0} req/s missed it ({above.Reason}), load-bound: the load generator fell behind there ({why}), so this is the client's limit and the server's is at least this high (give the load more CPUs: --load-cpus, --threads)"),
+            { LoadBound: { } why } above =>
+                string.Create(c,
+                    $"; {above.Rate:n0} req/s missed it ({above.Reason}), load-bound: the load generator fell behind there ({why}), " +
+                    $"so this is the client's limit and the server's is at least this high (give the load more CPUs: --load-cpus, --threads)"),
             { } above => string.Create(c, $"; {above.Rate:n0} req/s missed it ({above.Reason})"),
             null => "; no step missed it (the search ran out of steps)",
         };
-        console.Out.WriteLine(string.Create(c, $"find-max {id}: the highest rate meeting {target.Text} is {best:n0} req/s (p99 {Get(ServiceLevel.Judged(met[best]), HttpMeasures.Latency99):0.###} ms){next}"));
+        console.Out.WriteLine(string.Create(c,
+            $"find-max {id}: the highest rate meeting {target.Text} is {best:n0} req/s (p99 " +
+            $"{Get(ServiceLevel.Judged(met[best]), HttpMeasures.Latency99):0.###} ms){next}"));
         console.Out.WriteLine($"steps: results list --label {label}; picture: report --label {label} --html FILE");
         return notStored ? ExitCodes.NotStored : ExitCodes.Success;
     }

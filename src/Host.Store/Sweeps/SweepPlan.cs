@@ -10,7 +10,8 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
 {
     /// <summary>The options whose values may be lists (each alias with its axis): the load's that declare an axis, and the run's own.</summary>
     private static readonly Dictionary<string, string> s_sweepable = new(
-        LoadJobs.LoadParameters.All.Where(p => p.SweepAxis is not null).SelectMany(p => new[] { p.Flag }.Concat(p.Aliases).Select(flag => KeyValuePair.Create(flag, p.SweepAxis!)))
+        LoadJobs.LoadParameters.All.Where(p => p.SweepAxis is not null).SelectMany(p => new[] { p.Flag }.Concat(p.Aliases).Select(flag => KeyValuePair.Create(
+            flag, p.SweepAxis!)))
             .Concat(new Dictionary<string, string>
             {
                 ["--server"] = "server",
@@ -57,7 +58,9 @@ internal sealed record SweepPlan(IReadOnlyList<SweepAxis> Axes, IReadOnlyList<Sw
             {
                 axes.Add((i + 1, new SweepAxis(name, Split(args[i + 1], args[i])), ""));
             }
-            else if (args[i] == ServerOption && args[i + 1].IndexOf('=', StringComparison.Ordinal) is var equals and > 0 && args[i + 1].IndexOf(',', equals) > 0)
+            else if (args[i] == ServerOption
+                && args[i + 1].IndexOf('=', StringComparison.Ordinal) is var equals and > 0
+                && args[i + 1].IndexOf(',', equals) > 0)
             {
                 var option = args[i + 1][..equals];
                 axes.Add((i + 1, new SweepAxis("server-option/" + option, Split(args[i + 1][(equals + 1)..], $"{ServerOption} {option}")), option + "="));

@@ -23,14 +23,16 @@ internal static class SweepRunner
     /// <param name="console">Where progress and the table go.</param>
     /// <param name="run">Runs one cell's arguments under the sweep's token; returns its exit code.</param>
     /// <param name="cancellationToken">Ctrl+C or SIGTERM: ends the cell under way (stored as interrupted) and the sweep with it.</param>
-    public static async Task<int> RunAsync(SweepPlan plan, CliConsole console, Func<string[], CancellationToken, Task<int>> run, CancellationToken cancellationToken)
+    public static async Task<int> RunAsync(SweepPlan plan, CliConsole console, Func<string[], CancellationToken, Task<int>> run,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(console);
         ArgumentNullException.ThrowIfNull(run);
         if (plan.Cells[0].Arguments.Contains("--json"))
         {
-            return console.Fail(ExitCodes.Usage, "--json names one file, and a sweep stores a document per cell: leave it out and find them with 'results list --label sweep:ID'.");
+            return console.Fail(ExitCodes.Usage,
+                "--json names one file, and a sweep stores a document per cell: leave it out and find them with 'results list --label sweep:ID'.");
         }
 
         // Every cell is checked before the first starts: a bad value in the last cell must not cost the run of the others.
@@ -78,8 +80,13 @@ internal static class SweepRunner
         var targets = missed > 0 ? $", {missed} missed the target" : "";
         console.Out.WriteLine($"Sweep {id}: {stopped}, {failed} failed{targets}{unstored} (results list --label {LabelPrefix}{id})");
         var axes = plan.Axes.Select(a => a.Name).ToList();
-        progress.Table(axes, [.. plan.Cells.Take(documents.Count).Select((cell, i) => ((IReadOnlyList<string>)[.. axes.Select(a => cell.Values[a])], documents[i]))]);
-        return notStored > 0 ? ExitCodes.NotStored : cancellationToken.IsCancellationRequested ? ExitCodes.Interrupted : failed > 0 || interrupted ? ExitCodes.Failed : missed > 0 ? ExitCodes.TargetMissed : ExitCodes.Success;
+        progress.Table(axes,
+            [.. plan.Cells.Take(documents.Count).Select((cell, i) => ((IReadOnlyList<string>)[.. axes.Select(a => cell.Values[a])], documents[i]))]);
+        return notStored > 0
+            ? ExitCodes.NotStored
+            : cancellationToken.IsCancellationRequested
+                ? ExitCodes.Interrupted
+                : failed > 0 || interrupted ? ExitCodes.Failed : missed > 0 ? ExitCodes.TargetMissed : ExitCodes.Success;
     }
 
     private static string Describe(SweepPlan plan, SweepCell cell) => string.Join(", ", plan.Axes.Select(a => $"{a.Name} {cell.Values[a.Name]}"));

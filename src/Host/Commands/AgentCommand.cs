@@ -14,23 +14,35 @@ internal static class AgentCommand
     public static Command Create(CliConsole console)
     {
         var url = new Option<string>("--url") { Description = "Address to listen on. Anything but loopback requires --allow.", DefaultValueFactory = _ => "http://127.0.0.1:5010" };
-        var allow = new Option<string[]>("--allow") { Description = "A client network allowed to send jobs (10.0.0.0/8, or one address); repeatable. Loopback is always allowed.", AllowMultipleArgumentsPerToken = true };
-        var allowHost = new Option<string[]>("--allow-host") { Description = "A host name the controllers address this agent by, besides addresses, localhost and the machine's name (a lab's DNS name); repeatable.", AllowMultipleArgumentsPerToken = true };
-        var allowLocalUsers = new Option<bool>("--allow-local-users") { Description = "Serve every account of this machine; by default a local connection is served only when it is the agent's account's or the administrator's." };
-        var jobsDirectory = new Option<string?>("--jobs-dir") { Description = "Folder for job sources and builds; emptied when the agent starts. Default: <temp>/benchmarks-agent." };
-        var buildCache = new Option<string?>("--build-cache") { Description = "Folder of published builds shared by the agents of this machine (an application and a load agent) and kept across restarts; outside the jobs folder. Default: in the jobs folder, emptied with it." };
+        var allow = new Option<string[]>("--allow") { Description = "A client network allowed to send jobs (10.0.0.0/8, or one address); repeatable. " +
+            "Loopback is always allowed.", AllowMultipleArgumentsPerToken = true };
+        var allowHost = new Option<string[]>("--allow-host") { Description = "A host name the controllers address this agent by, besides addresses, " +
+            "localhost and the machine's name (a lab's DNS name); repeatable.", AllowMultipleArgumentsPerToken = true };
+        var allowLocalUsers = new Option<bool>("--allow-local-users") { Description = "Serve every account of this machine; " +
+            "by default a local connection is served only when it is the agent's account's or the administrator's." };
+        var jobsDirectory = new Option<string?>("--jobs-dir") { Description = "Folder for job sources and builds; emptied when the agent starts. Default: " +
+            "<temp>/benchmarks-agent." };
+        var buildCache = new Option<string?>("--build-cache") { Description = "Folder of published builds shared by the agents of this machine (an " +
+            "application and a load agent) and kept across restarts; outside the jobs folder. Default: in the jobs folder, emptied with it." };
         var maxUpload = new Option<int>("--max-upload-mb") { Description = "Largest upload (source zip, build file) and largest extracted archive, in MB.", DefaultValueFactory = _ => 512 };
         var jobTimeLimit = new Option<string>("--job-time-limit") { Description = "Longest a job may run before it is stopped (e.g. 30m, 2h).", DefaultValueFactory = _ => "2h" };
         var driverTimeout = new Option<string>("--driver-timeout") { Description = "A job whose controller has been silent this long is stopped and deleted.", DefaultValueFactory = _ => "10s" };
-        var networkInterface = new Option<string?>("--interface") { Description = "Interface reported as net/*; default: the one that carries the controller's traffic." };
-        var linkSpeed = new Option<string?>("--link-speed") { Description = "What the interface's link carries at most, when the machine cannot see it (an upstream limit): 200mbit, 1gbit, or Mbit/s. Default: the interface's speed, or its qdisc's rate when lower." };
+        var networkInterface = new Option<string?>("--interface") { Description = "Interface reported as net/*; default: " +
+            "the one that carries the controller's traffic." };
+        var linkSpeed = new Option<string?>("--link-speed") { Description = "What the interface's link carries at most, " +
+            "when the machine cannot see it (an upstream limit): 200mbit, 1gbit, or Mbit/s. Default: the interface's speed, or its qdisc's rate when lower." };
         var hardware = new Option<string>("--hardware") { Description = "The machine's kind as crank names it, reported in /info (hw) and every job (hardware).", DefaultValueFactory = _ => "Unknown" };
         hardware.AcceptOnlyFromAmong([.. AgentMachine.HardwareKinds]);
-        var hardwareVersion = new Option<string?>("--hardware-version") { Description = "The machine's description, reported in /info (env) and every job (hardwareVersion). Default: the processor model and core count." };
-        var windowsService = new Option<bool>("--windows-service") { Description = "Run under the Windows service control manager (set in the service's command line)." };
-        var command = new Command("agent", "Run a crank-compatible agent: the crank controller sends it jobs (server, load) that it builds offline and runs, reporting CPU user/kernel, memory and NIC measurements.")
+        var hardwareVersion = new Option<string?>("--hardware-version") { Description = "The machine's description, reported in /info (env) " +
+            "and every job (hardwareVersion). Default: the processor model and core count." };
+        var windowsService = new Option<bool>("--windows-service") { Description = "Run under the Windows service control manager (set in the service's " +
+            "command line)." };
+        var command = new Command("agent",
+            "Run a crank-compatible agent: the crank controller sends it jobs (server, load) that it builds offline and runs, reporting CPU user/kernel, " +
+            "memory and NIC measurements.")
         {
-            url, allow, allowHost, allowLocalUsers, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, linkSpeed, hardware, hardwareVersion, windowsService,
+            url, allow, allowHost, allowLocalUsers, jobsDirectory, buildCache, maxUpload, jobTimeLimit, driverTimeout, networkInterface, linkSpeed, hardware,
+            hardwareVersion, windowsService,
         };
         // The listening address and its allow-list are checked as the command line is read, so that a line that cannot
         // run is a usage error before anything starts (and a check of the docs' commands sees it too).
@@ -80,7 +92,9 @@ internal static class AgentCommand
 
                 if (!AgentHost.StartedAsWindowsService)
                 {
-                    return console.Fail(ExitCodes.Failed, $"not started by the service control manager; run 'benchmarks agent' without --windows-service from a console, or start the {AgentHost.WindowsServiceName} service");
+                    return console.Fail(ExitCodes.Failed,
+                        $"not started by the service control manager; run 'benchmarks agent' without --windows-service from a console, " +
+                        $"or start the {AgentHost.WindowsServiceName} service");
                 }
             }
 
@@ -90,7 +104,8 @@ internal static class AgentCommand
         return command;
     }
 
-    internal static AgentOptions Parse(string url, IReadOnlyList<string> allow, string? jobsDirectory, int maxUploadMb, string jobTimeLimit, string driverTimeout, string? networkInterface)
+    internal static AgentOptions Parse(string url, IReadOnlyList<string> allow, string? jobsDirectory, int maxUploadMb, string jobTimeLimit,
+        string driverTimeout, string? networkInterface)
     {
         var (uri, networks) = Listening(url, allow);
         if (maxUploadMb <= 0)
@@ -125,7 +140,10 @@ internal static class AgentCommand
     /// <summary>The address to listen on and the networks allowed besides loopback; anything but loopback needs an allow-list.</summary>
     private static (Uri Url, List<IPNetwork> Networks) Listening(string url, IReadOnlyList<string> allow)
     {
-        if (!Uri.TryCreate(url, UriKind.Absolute, out var uri) || uri.Scheme != Uri.UriSchemeHttp || !string.IsNullOrEmpty(uri.Query) || uri.AbsolutePath != "/")
+        if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)
+            || uri.Scheme != Uri.UriSchemeHttp
+            || !string.IsNullOrEmpty(uri.Query)
+            || uri.AbsolutePath != "/")
         {
             throw new UsageException($"--url '{url}' is not an http://host:port address");
         }
@@ -146,7 +164,8 @@ internal static class AgentCommand
         var loopback = uri.IsLoopback || (IPAddress.TryParse(uri.Host.Trim('[', ']'), out var host) && IPAddress.IsLoopback(host));
         if (!loopback && networks.Count == 0)
         {
-            throw new UsageException($"listening on {uri.Host} needs --allow with the controllers' networks (e.g. --allow 10.0.0.0/8): the crank controller sends no credentials");
+            throw new UsageException($"listening on {uri.Host} needs --allow with the controllers' networks (e.g. --allow 10.0.0.0/8): " +
+                $"the crank controller sends no credentials");
         }
 
         return (uri, networks);
@@ -185,9 +204,11 @@ internal static class AgentCommand
         var full = Path.GetFullPath(folder);
         var jobs = Path.TrimEndingDirectorySeparator(jobsRoot) + Path.DirectorySeparatorChar;
         if (string.Equals(Path.TrimEndingDirectorySeparator(full), Path.TrimEndingDirectorySeparator(jobsRoot), StringComparison.Ordinal)
-            || full.StartsWith(jobs, StringComparison.Ordinal) || jobs.StartsWith(Path.TrimEndingDirectorySeparator(full) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
+            || full.StartsWith(jobs, StringComparison.Ordinal)
+                || jobs.StartsWith(Path.TrimEndingDirectorySeparator(full) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
         {
-            throw new UsageException($"--build-cache {full} cannot be the jobs folder {jobsRoot}, inside it or around it: the jobs folder is emptied when the agent starts");
+            throw new UsageException($"--build-cache {full} cannot be the jobs folder {jobsRoot}, inside it or around it: " +
+                $"the jobs folder is emptied when the agent starts");
         }
 
         return full;

@@ -9,16 +9,19 @@ internal static class CompareCommand
 {
     public static Command Create(CliConsole console)
     {
-        var baseline = new Argument<string>("baseline") { Description = "A run id (or unique prefix), a label (label:NAME), or a filter such as scenario=pipelined,server=kestrel,label=before." };
+        var baseline = new Argument<string>("baseline") { Description = "A run id (or unique prefix), a label (label:NAME), " +
+            "or a filter such as scenario=pipelined,server=kestrel,label=before." };
         var candidate = new Argument<string>("candidate") { Description = "The same forms as the baseline." };
         var stores = new StoreOptionSet();
         var threshold = new Option<double>("--threshold") { Description = "Smallest change, in %, reported as significant.", DefaultValueFactory = _ => 5 };
         var alpha = new Option<double>("--alpha") { Description = "Significance level of the Mann–Whitney test.", DefaultValueFactory = _ => 0.05 };
         var measurements = new Option<string[]>("--measurement", "-m") { Description = "Compare only these measurements (repeatable).", Arity = ArgumentArity.ZeroOrMore };
         var markdown = new Option<bool>("--markdown") { Description = "Print Markdown instead of a console table." };
-        var detail = new Option<bool>("--detail") { Description = "Every measurement, each with its note, and the method (default: what changed, then the rate, failures, latency and CPU; -m shows what it names)." };
+        var detail = new Option<bool>("--detail") { Description = "Every measurement, each with its note, and the method (default: what changed, " +
+            "then the rate, failures, latency and CPU; -m shows what it names)." };
         var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML report with charts." };
-        var byCell = new Option<bool>("--by-cell") { Description = "Compare two sweeps (label:sweep:ID) cell by cell: cells matched on the values the baseline sweep varies, each compared on its rate and p99." };
+        var byCell = new Option<bool>("--by-cell") { Description = "Compare two sweeps (label:sweep:ID) cell by cell: " +
+            "cells matched on the values the baseline sweep varies, each compared on its rate and p99." };
         var command = new Command("compare", "Compare two runs or groups of runs: per measurement the medians, the change, and whether it is significant.")
         {
             baseline, candidate, threshold, alpha, measurements, markdown, detail, html, byCell, stores.Store, stores.Results,
@@ -45,7 +48,8 @@ internal static class CompareCommand
             var scenarios = before.Runs.Concat(after.Runs).Select(r => r.Scenario).Distinct(StringComparer.Ordinal).ToList();
             if (scenarios.Count > 1)
             {
-                throw new ArgumentException($"the sides mix scenarios ({string.Join(", ", scenarios)}): compare runs of one scenario (add scenario=… to a filter)");
+                throw new ArgumentException($"the sides mix scenarios ({string.Join(", ", scenarios)}): compare runs of one scenario (add scenario=… to a " +
+                    $"filter)");
             }
 
             // Like with like: a side that is another series (another protocol, limit, machine...) is said so, with how.

@@ -16,7 +16,9 @@ internal static class CountersCommand
         var duration = OptionFactory.Duration("--duration", "-d", "How long to read (default 10s).");
         var interval = new Option<double>("--interval") { Description = "Seconds between the runtime's reports (a run uses 0.25; crank's agent 1).", DefaultValueFactory = _ => 0.25 };
         var providers = new Option<string[]>("--provider") { Description = "EventCounter providers to read (repeatable; default System.Runtime).", Arity = ArgumentArity.ZeroOrMore };
-        var command = new Command("counters", "Print a running .NET process's runtime counters each second (GC, allocations, thread pool, locks), read over EventPipe as a run reads its server's.")
+        var command = new Command("counters",
+            "Print a running .NET process's runtime counters each second (GC, allocations, thread pool, locks), " +
+            "read over EventPipe as a run reads its server's.")
         {
             processId, duration, interval, providers,
         };
@@ -64,5 +66,9 @@ internal static class CountersCommand
 
     private static string Line(SortedDictionary<string, double> v) => string.Create(
         CultureInfo.InvariantCulture,
-        $"alloc {v.GetValueOrDefault(RuntimeMeasures.AllocRate.Name) / 1e6,8:0.0} MB/s | gc {v.GetValueOrDefault(RuntimeMeasures.Gen0.Name),4:0.#}/s (gen 2 {v.GetValueOrDefault(RuntimeMeasures.Gen2.Name):0.#}), paused {v.GetValueOrDefault(RuntimeMeasures.GcPause.Name):0.#}%, heap {v.GetValueOrDefault(RuntimeMeasures.HeapSize.Name):0} MB | pool {v.GetValueOrDefault(RuntimeMeasures.Threads.Name):0} threads, {v.GetValueOrDefault(RuntimeMeasures.QueueLength.Name):0} queued, {v.GetValueOrDefault(RuntimeMeasures.WorkItems.Name):#,0} items/s | locks {v.GetValueOrDefault(RuntimeMeasures.Contentions.Name):#,0.#}/s | exceptions {v.GetValueOrDefault(RuntimeMeasures.Exceptions.Name):0.#}/s");
+        $"alloc {v.GetValueOrDefault(RuntimeMeasures.AllocRate.Name) / 1e6,8:0.0} MB/s | gc {v.GetValueOrDefault(RuntimeMeasures.Gen0.Name),4:0.#}/s (gen 2 " +
+        $"{v.GetValueOrDefault(RuntimeMeasures.Gen2.Name):0.#}), paused {v.GetValueOrDefault(RuntimeMeasures.GcPause.Name):0.#}%, " +
+        $"heap {v.GetValueOrDefault(RuntimeMeasures.HeapSize.Name):0} MB | pool {v.GetValueOrDefault(RuntimeMeasures.Threads.Name):0} threads, " +
+        $"{v.GetValueOrDefault(RuntimeMeasures.QueueLength.Name):0} queued, {v.GetValueOrDefault(RuntimeMeasures.WorkItems.Name):#,0} items/s | locks " +
+        $"{v.GetValueOrDefault(RuntimeMeasures.Contentions.Name):#,0.#}/s | exceptions {v.GetValueOrDefault(RuntimeMeasures.Exceptions.Name):0.#}/s");
 }

@@ -24,10 +24,12 @@ internal static class DatabaseCommand
         var listen = new Option<string>("--listen") { Description = "Address to accept other machines on (0.0.0.0 for all); loopback is always served.", DefaultValueFactory = _ => "0.0.0.0" };
         var port = new Option<int>("--port") { Description = "Port.", DefaultValueFactory = _ => 5432 };
         var cpus = new Option<string?>("--cpus") { Description = "CPUs for PostgreSQL, such as 0-3 (default: anywhere)." };
-        var advertise = new Option<string?>("--advertise") { Description = "The host name other machines use for this one, for the printed connection string (default: this machine's name)." };
+        var advertise = new Option<string?>("--advertise") { Description = "The host name other machines use for this one, " +
+            "for the printed connection string (default: this machine's name)." };
         var plugins = OptionFactory.Plugins();
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };
-        var command = new Command("database", "Serve TechEmpower's hello_world database from a private PostgreSQL cluster until Ctrl+C or SIGTERM (the database job of crank/database.yml).")
+        var command = new Command("database",
+            "Serve TechEmpower's hello_world database from a private PostgreSQL cluster until Ctrl+C or SIGTERM (the database job of crank/database.yml).")
         {
             listen, port, cpus, advertise, plugins, parent,
         };
@@ -57,7 +59,8 @@ internal static class DatabaseCommand
             PostgresCluster cluster;
             try
             {
-                cluster = await PostgresCluster.StartAsync(schema.SchemaScript, pinned, OsPlatform.CreateProcessControl(), signal.Token, result.GetRequiredValue(listen), result.GetValue(port));
+                cluster = await PostgresCluster.StartAsync(schema.SchemaScript, pinned, OsPlatform.CreateProcessControl(), signal.Token,
+                    result.GetRequiredValue(listen), result.GetValue(port));
             }
             catch (Exception ex) when (ex is DatabaseUnavailableException or Npgsql.NpgsqlException)
             {
@@ -67,7 +70,8 @@ internal static class DatabaseCommand
             await using (cluster)
             {
                 var host = result.GetValue(advertise) ?? Environment.MachineName;
-                console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"PostgreSQL {cluster.Version} (pid {cluster.ProcessId}) serves hello_world on {result.GetRequiredValue(listen)}:{cluster.Port}."));
+                console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"PostgreSQL {cluster.Version} (pid {cluster.ProcessId}) serves hello_world on {result.GetRequiredValue(listen)}:{cluster.Port}."));
                 console.Out.WriteLine($"Connection string: {cluster.RemoteConnectionString(host)}");
                 console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"##ChildProcessId:{cluster.ProcessId}"));
                 console.Out.WriteLine($"hello_world is {ReadyText}.");

@@ -17,7 +17,8 @@ namespace Benchmarks.Host.Commands;
 /// </summary>
 internal static class ExternalLoad
 {
-    public static async Task<int> RunAsync(CliConsole console, ILoadJob job, string installHint, bool installed, HttpLoadOptions options, ParseResult result, LoadOutputOptionSet output, ShutdownSignal signal)
+    public static async Task<int> RunAsync(CliConsole console, ILoadJob job, string installHint, bool installed, HttpLoadOptions options, ParseResult result,
+        LoadOutputOptionSet output, ShutdownSignal signal)
     {
         if (!installed)
         {
@@ -67,7 +68,8 @@ internal static class ExternalLoad
                 return console.Fail(ExitCodes.Failed, failure?.Cause ?? $"{job.Name} printed no report");
             }
 
-            return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), result, output, signal.FailureCode);
+            return await LoadOutput.FinishAsync(console, new LoadOutcome(measurements, () => JsonSerializer.Serialize(measurements), failure?.Cause), result,
+                output, signal.FailureCode);
         }
         finally
         {

@@ -15,17 +15,21 @@ namespace Benchmarks.Host.Commands;
 internal static class HistoryCommand
 {
     public static Command History(CliConsole console) => Create(console, "history",
-        "Show a measurement's series for a scenario and server, and flag results that leave the band of the runs before (exit 1 when any is flagged).", htmlRequired: false);
+        "Show a measurement's series for a scenario and server, and flag results that leave the band of the runs before (exit 1 when any is flagged).",
+        htmlRequired: false);
 
     public static Command Report(CliConsole console) => Create(console, "report",
-        "Write a self-contained HTML report with charts (--html) or a Markdown table (--markdown): of a sweep or a label's runs against the axes they vary in, or the history of a scenario and server.", htmlRequired: false);
+        "Write a self-contained HTML report with charts (--html) or a Markdown table (--markdown): of a sweep or a label's runs against the axes they vary " +
+        "in, or the history of a scenario and server.", htmlRequired: false);
 
     private static Command Create(CliConsole console, string name, string description, bool htmlRequired)
     {
-        var markdown = new Option<string?>("--markdown") { Description = "Write the runs' table (and the OS side-by-side table when they come from several) as Markdown to this file, or '-' for the output: of a sweep or a label's runs." };
+        var markdown = new Option<string?>("--markdown") { Description = "Write the runs' table (and the OS side-by-side table when they come from several) " +
+            "as Markdown to this file, or '-' for the output: of a sweep or a label's runs." };
         var stores = new StoreOptionSet();
         var filters = new RunFilterOptionSet();
-        var measurement = new Option<string?>("--measurement", "-m") { Description = "The measurement to follow (default: the headline rate of the latest run: http/rps/mean, ws/messages/rate, tcp/responses/rate, …)." };
+        var measurement = new Option<string?>("--measurement", "-m") { Description = "The measurement to follow (default: " +
+            "the headline rate of the latest run: http/rps/mean, ws/messages/rate, tcp/responses/rate, …)." };
         var window = new Option<int>("--window") { Description = "Runs before a result that make its band.", DefaultValueFactory = _ => 7 };
         var sigma = new Option<double>("--sigma") { Description = "Band half-width in standard deviations.", DefaultValueFactory = _ => 2 };
         var consecutive = new Option<int>("--consecutive") { Description = "Results in a row outside the band before one is flagged.", DefaultValueFactory = _ => 2 };
@@ -91,7 +95,8 @@ internal static class HistoryCommand
             var found = await stores.Open(result).QueryAsync(query, cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
             var name0 = result.GetValue(measurement) ?? Headline(found.Runs);
-            var series = found.Runs.Where(r => r.Measurements.ContainsKey(name0) && double.IsFinite(r.Measurements[name0])).Select(r => (r, r.Measurements[name0])).ToList();
+            var series = found.Runs.Where(r => r.Measurements.ContainsKey(name0) && double.IsFinite(r.Measurements[name0])).Select(r => (r,
+                r.Measurements[name0])).ToList();
             if (series.Count == 0)
             {
                 throw new RunLookupException($"no succeeded run of {query} has {name0}");
@@ -116,24 +121,33 @@ internal static class HistoryCommand
             }
 
             var info = Comparison.Info(found.Runs, name0);
-            var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter, run => RunSamples.Of(run, name0));
+            var points = RegressionDetector.Analyze(series, result.GetValue(window), result.GetValue(sigma), result.GetValue(consecutive), info.HigherIsBetter,
+                run => RunSamples.Of(run, name0));
             var c = CultureInfo.InvariantCulture;
-            console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the {result.GetValue(window)} runs' samples (their iterations when they measured several) before the first of the {result.GetValue(consecutive)} in a row a run is judged with, so with --consecutive 2 a run's band ends one run before it; flagged after {result.GetValue(consecutive)} in a row outside)");
+            console.Out.WriteLine($"{name0} for {query} ({points.Count} runs; band: mean ± {result.GetValue(sigma).ToString(c)}σ of the " +
+                $"{result.GetValue(window)} runs' samples (their iterations when they measured several) " +
+                $"before the first of the {result.GetValue(consecutive)} in a row a run is judged with, so with --consecutive 2 a run's band ends one run " +
+                $"before it; flagged after {result.GetValue(consecutive)} in a row outside)");
             console.Out.WriteLine($"grouped by: {shape}");
             if (points.Any(p => p.BandLow is null))
             {
-                console.Out.WriteLine($"no band for the first {Math.Min(points.Count, result.GetValue(window))} run(s): a band needs {result.GetValue(window)} runs before it (--window)");
+                console.Out.WriteLine($"no band for the first {Math.Min(points.Count, result.GetValue(window))} run(s): " +
+                    $"a band needs {result.GetValue(window)} runs before it (--window)");
             }
             foreach (var p in points)
             {
                 var band = p.BandLow is { } low && p.BandHigh is { } high ? $"[{ComparisonTextWriter.Number(low)} – {ComparisonTextWriter.Number(high)}]" : "";
                 var flag = p.Flagged ? $"FLAGGED: {p.Direction}" : p.Outside ? "outside" : "";
-                console.Out.WriteLine($"  {p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}  {RunId.Short(p.Run.Id),-8}  {ComparisonTextWriter.Number(p.Value),14} {info.Unit,-6} {band,-28} {flag}");
+                console.Out.WriteLine($"  {p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}  {RunId.Short(p.Run.Id),-8}  " +
+                    $"{ComparisonTextWriter.Number(p.Value),14} {info.Unit,-6} {band,-28} {flag}");
             }
 
             if (result.GetValue(html) is { } file)
             {
-                await File.WriteAllTextAsync(file.FullName, HtmlReport.History($"History: {query.Scenario} on {query.Server}", name0, info.Unit, points, result.GetValue(sigma), result.GetValue(window)), cancellationToken);
+                await File.WriteAllTextAsync(file.FullName,
+                    HtmlReport.History($"History: {query.Scenario} on {query.Server}", name0, info.Unit, points, result.GetValue(sigma),
+                        result.GetValue(window)),
+                    cancellationToken);
                 console.Out.WriteLine($"HTML report: {file.FullName}");
             }
 

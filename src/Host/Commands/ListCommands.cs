@@ -64,11 +64,13 @@ internal static class ListCommands
 
     public static Command Measurements(CliConsole console)
     {
-        var command = new Command("measurements", "List every measurement a run can report: its unit, how samples aggregate and machines reduce, which way is better, and what it means.");
+        var command = new Command("measurements",
+            "List every measurement a run can report: its unit, how samples aggregate and machines reduce, which way is better, and what it means.");
         command.SetAction(result =>
         {
             var width = MeasurementCatalog.All.Max(m => m.Name.Length);
-            console.Out.WriteLine($"{"name".PadRight(width)}  {"unit",-8} {"aggr.",-6} {"reduce",-6} {"better",-6}  description (aggr.: how a run's samples become its value; reduce: how several load machines' values combine)");
+            console.Out.WriteLine($"{"name".PadRight(width)}  {"unit",-8} {"aggr.",-6} {"reduce",-6} {"better",-6}  description (aggr.: " +
+                $"how a run's samples become its value; reduce: how several load machines' values combine)");
             foreach (var m in MeasurementCatalog.All.OrderBy(m => m.Name, StringComparer.Ordinal))
             {
                 var better = m.Better switch { Better.Higher => "higher", Better.Lower => "lower", _ => "-" };

@@ -25,19 +25,28 @@ internal static class LoadCommand
     /// </summary>
     internal static (Command Command, Func<ParseResult, HttpLoadOptions> HttpOptions) Build(CliConsole console)
     {
-        var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext, ws://127.0.0.1:5000/plain or tcp://127.0.0.1:5000.", allowWebSocket: true, allowTcp: true);
+        var url = OptionFactory.HttpUrl("--url", "URL to load, such as http://127.0.0.1:5000/plaintext, ws://127.0.0.1:5000/plain or tcp://127.0.0.1:5000.",
+            allowWebSocket: true, allowTcp: true);
         url.Required = true;
         var load = new LoadOptionSet();
         var scenario = new Option<string?>("--scenario", "-s") { Description = "Validate every response body with this scenario's check." };
         var output = new LoadOutputOptionSet();
         var plugins = OptionFactory.Plugins();
-        var generator = new GeneratorOption("builtin; wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way; h2load: HTTP/2 (h2 over an https:// URL, h2c over http://) with --streams per connection, reported the same way.", "--engine", [GeneratorOption.BuiltIn, GeneratorOption.Wrk], h2load: true);
-        var protocol = new Option<string?>("--protocol") { Description = "The wire: http1 or https (HTTP/1.1, as the URL's scheme says; the default), h2 (HTTP/2 over TLS agreed by ALPN; an https:// URL) or h2c (HTTP/2 by prior knowledge; an http:// URL). --generator h2load speaks HTTP/2 without it." };
+        var generator = new GeneratorOption(
+            "builtin; wrk: run wrk with these options (and TechEmpower's pipeline.lua when pipelining) and report its results the same way; h2load: " +
+            "HTTP/2 (h2 over an https:// URL, h2c over http://) with --streams per connection, reported the same way.",
+            "--engine", [GeneratorOption.BuiltIn, GeneratorOption.Wrk], h2load: true);
+        var protocol = new Option<string?>("--protocol") { Description = "The wire: http1 or https (HTTP/1.1, as the URL's scheme says; the default), " +
+            "h2 (HTTP/2 over TLS agreed by ALPN; an https:// URL) or h2c (HTTP/2 by prior knowledge; an http:// URL). " +
+            "--generator h2load speaks HTTP/2 without it." };
         protocol.AcceptOnlyFromAmong([.. Servers.HttpWire.Names]);
-        var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input (written by run while the server's JIT is quiet).", Hidden = true };
+        var gate = new Option<bool>("--warmup-gate") { Description = "With --warmup-max: the warm-up also waits for '#server-warm 1' on standard input " +
+            "(written by run while the server's JIT is quiet).", Hidden = true };
         var ws = new WebSocketOptionSet();
         var tcp = new TcpOptionSet();
-        var command = new Command("load", "Load a URL with the built-in HTTP generator (persistent connections; HTTP/1.1 with pipelining, or HTTP/2 with --protocol h2|h2c and --streams) and report like wrk; with --ws the WebSocket generator, with --tcp the TCP one (the echo, or a TCP scenario's protocol); --generator wrk runs wrk.")
+        var command = new Command("load", "Load a URL with the built-in HTTP generator (persistent connections; HTTP/1.1 with pipelining, " +
+            "or HTTP/2 with --protocol h2|h2c and --streams) and report like wrk; with --ws the WebSocket generator, with --tcp the TCP one (the echo, " +
+            "or a TCP scenario's protocol); --generator wrk runs wrk.")
         {
             url, protocol, scenario, plugins, gate,
         };
@@ -81,7 +90,8 @@ internal static class LoadCommand
             options.Validate();
             if (options.Grpc is not null && wire.Protocol != Servers.HttpWireProtocol.Http2)
             {
-                throw new UsageException($"gRPC runs over HTTP/2: give --protocol h2c (cleartext) or h2 (TLS){(generator.IsWrk(result) ? ", and a load that speaks it (wrk speaks HTTP/1.1 only)" : "")}.");
+                throw new UsageException($"gRPC runs over HTTP/2: give --protocol h2c (cleartext) " +
+                    $"or h2 (TLS){(generator.IsWrk(result) ? ", and a load that speaks it (wrk speaks HTTP/1.1 only)" : "")}.");
             }
 
             return (options, wire);
@@ -113,7 +123,8 @@ internal static class LoadCommand
 
             if (result.GetValue(tcp.Enabled) || result.GetValue(url)?.Scheme == "tcp")
             {
-                return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, output, () => TcpScenario(result.GetValue(scenario), result.GetValue(plugins)), cancellationToken);
+                return await TcpLoad.RunAsync(console, result, tcp, ws, load, result.GetRequiredValue(url)!, output,
+                    () => TcpScenario(result.GetValue(scenario), result.GetValue(plugins)), cancellationToken);
             }
 
             if (result.GetValue(ws.Enabled))
@@ -135,7 +146,8 @@ internal static class LoadCommand
                     if (options.Rate is not null)
                     {
                         throw new UsageException(tool == GeneratorOption.Wrk
-                            ? "wrk runs a closed loop (a constant rate is wrk2's -R, which Debian's wrk lacks): --rate needs the built-in load (--generator builtin)."
+                            ? "wrk runs a closed loop (a constant rate is wrk2's -R, which Debian's wrk lacks): " +
+                                "--rate needs the built-in load (--generator builtin)."
                             : "h2load's -r paces new connections, not requests: --rate needs the built-in load (--generator builtin).");
                     }
 
@@ -158,25 +170,30 @@ internal static class LoadCommand
                 }
                 if (generator.IsWrk(result))
                 {
-                    return await ExternalLoad.RunAsync(console, new WrkLoadJob(), WrkLoadJob.InstallHint, WrkLoadJob.Locate() is not null, options, result, output, signal);
+                    return await ExternalLoad.RunAsync(console, new WrkLoadJob(), WrkLoadJob.InstallHint, WrkLoadJob.Locate() is not null, options, result,
+                        output, signal);
                 }
 
                 if (generator.Named(result) == GeneratorOption.H2load)
                 {
-                    return await ExternalLoad.RunAsync(console, new H2loadLoadJob(wire), H2loadLoadJob.InstallHint, H2loadLoadJob.Locate() is not null, options, result, output, signal);
+                    return await ExternalLoad.RunAsync(console, new H2loadLoadJob(wire), H2loadLoadJob.InstallHint, H2loadLoadJob.Locate() is not null, options,
+                        result, output, signal);
                 }
 
-                return await LoadOutput.RunBuiltInAsync(console, signal, result, output, options.Threads, (progress, token) => HttpLoadGenerator.RunAsync(options, progress, token), loadResult =>
+                return await LoadOutput.RunBuiltInAsync(console, signal, result, output, options.Threads, (progress, token) => HttpLoadGenerator.RunAsync(
+                    options, progress, token), loadResult =>
                 {
                     LoadSummaryWriter.Write(console.Out, loadResult, options.Duration);
-                    if (WindowText.Warmup(loadResult.WarmupSeconds, loadResult.WarmupSteady, options.WarmupMax is null ? options.Warmup.TotalSeconds : null) is { } warmup)
+                    if (WindowText.Warmup(loadResult.WarmupSeconds, loadResult.WarmupSteady,
+                        options.WarmupMax is null ? options.Warmup.TotalSeconds : null) is { } warmup)
                     {
                         console.Out.WriteLine(warmup);
                     }
 
                     var window = WindowText.Describe(SteadinessRule.Check(SystemMeasures.LoadRate.Name, loadResult.PerSecond));
                     console.Out.WriteLine(window);
-                    return new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult), Failure(loadResult)) { Latency = loadResult.Latency.Histogram, Window = window };
+                    return new LoadOutcome(LoadMeasurements.From(loadResult), () => JsonSerializer.Serialize(loadResult, LoadResultJson.Default.LoadResult),
+                        Failure(loadResult)) { Latency = loadResult.Latency.Histogram, Window = window };
                 });
             }
             catch (Exception ex) when (UsageErrors.Is(ex))
@@ -199,10 +216,13 @@ internal static class LoadCommand
             return new Servers.HttpWire(generator == GeneratorOption.H2load ? Servers.HttpWireProtocol.Http2 : Servers.HttpWireProtocol.Http1, https);
         }
 
-        var wire = Servers.HttpWire.Parse(protocol, tls: false) is { Protocol: Servers.HttpWireProtocol.Http1 } http1 && https ? http1 with { Tls = true } : Servers.HttpWire.Parse(protocol, tls: false);
+        var wire = Servers.HttpWire.Parse(protocol, tls: false) is { Protocol: Servers.HttpWireProtocol.Http1 } http1 && https
+            ? http1 with { Tls = true }
+            : Servers.HttpWire.Parse(protocol, tls: false);
         if (wire.Tls != https)
         {
-            throw new UsageException($"--protocol {wire.Name} is {(wire.Tls ? "over TLS: give an https:// URL" : "without TLS: give an http:// URL")} (got {url}).");
+            throw new UsageException($"--protocol {wire.Name} is {(wire.Tls ? "over TLS: give an https:// URL" : "without TLS: give an http:// URL")} (got " +
+                $"{url}).");
         }
 
         if (wire.Protocol == Servers.HttpWireProtocol.Http2 && generator == GeneratorOption.Wrk)

@@ -14,7 +14,8 @@ internal static class LoadHelpGroups
         ("WebSocket load", ["--ws", "--ws-mode", "--message", "--window", "--message-size", "--local-address"]);
 
     public static (string Title, IReadOnlyList<string> Names) Broadcast { get; } =
-        ("WebSocket broadcast", ["--initial-clients", "--step-size", "--sample-size", "--concurrent", "--payload-padding", "--limit-percentile", "--limit-rtt", "--total-steps", "--binary"]);
+        ("WebSocket broadcast", ["--initial-clients", "--step-size", "--sample-size", "--concurrent", "--payload-padding", "--limit-percentile", "--limit-rtt",
+            "--total-steps", "--binary"]);
 
     public static (string Title, IReadOnlyList<string> Names) Tcp { get; } =
         ("TCP load", ["--tcp", "--tcp-mode", "--linger-zero"]);

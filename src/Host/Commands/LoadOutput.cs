@@ -59,7 +59,8 @@ internal static class LoadOutput
     /// </summary>
     public static async Task<int> RunBuiltInAsync<TOptions, T>(
         CliConsole console, ParseResult result, LoadOutputOptionSet output, LoadOptionSet load, Func<TOptions> options,
-        Func<TOptions, IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> generator, Func<T, LoadOutcome> finish, CancellationToken cancellationToken)
+        Func<TOptions, IProgress<Benchmarks.Load.Core.LoadProgress>?, CancellationToken, Task<T>> generator, Func<T, LoadOutcome> finish,
+        CancellationToken cancellationToken)
         where TOptions : class
         where T : class
     {
@@ -76,10 +77,12 @@ internal static class LoadOutput
         }
 
         using var signal = new ShutdownSignal(cancellationToken, result.GetValue(output.Parent));
-        return await RunBuiltInAsync(console, signal, result, output, load.Read(result).Get(LoadParameters.Threads) ?? Benchmarks.Load.DefaultLoad.Threads, (progress, token) => generator(chosen, progress, token), finish);
+        return await RunBuiltInAsync(console, signal, result, output, load.Read(result).Get(LoadParameters.Threads) ?? Benchmarks.Load.DefaultLoad.Threads,
+            (progress, token) => generator(chosen, progress, token), finish);
     }
 
-    public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output, int failureCode = ExitCodes.Failed)
+    public static async Task<int> FinishAsync(CliConsole console, LoadOutcome outcome, ParseResult result, LoadOutputOptionSet output,
+        int failureCode = ExitCodes.Failed)
     {
         ArgumentNullException.ThrowIfNull(console);
         ArgumentNullException.ThrowIfNull(outcome);
@@ -100,8 +103,13 @@ internal static class LoadOutput
             var window = outcome.Window is { } line
                 ? new[]
                 {
-                    (CrankStatistics.WindowBrief, CrankText.Brief(line), CrankMetadata.ForText(CrankStatistics.WindowBrief, "Window (the load's measured seconds)", "Whether the load's measured window was steady: its window: line's first clause, its figures in load/window")),
-                    (CrankStatistics.Window, line, CrankMetadata.ForText(CrankStatistics.Window, CrankStatistics.Window, "Whether the load's measured window was steady: its whole window: line, with the rate's drift, its z and how much its seconds varied (docs/methodology.md)", "object")),
+                    (CrankStatistics.WindowBrief, CrankText.Brief(line), CrankMetadata.ForText(CrankStatistics.WindowBrief,
+                        "Window (the load's measured seconds)",
+                        "Whether the load's measured window was steady: its window: line's first clause, its figures in load/window")),
+                    (CrankStatistics.Window, line, CrankMetadata.ForText(CrankStatistics.Window, CrankStatistics.Window,
+                        "Whether the load's measured window was steady: its whole window: line, with the rate's drift, " +
+                        "its z and how much its seconds varied (docs/methodology.md)",
+                        "object")),
                 }
                 : null;
             console.Out.WriteLine(CrankStatistics.Format(outcome.Measurements, DateTimeOffset.UtcNow, histogram, window));

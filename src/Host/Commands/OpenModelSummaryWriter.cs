@@ -18,10 +18,14 @@ internal static class OpenModelSummaryWriter
         }
 
         var c = CultureInfo.InvariantCulture;
-        writer.WriteLine(string.Create(c, $"  open model...........: round trips above from each {items}'s due time; requested {requested:0.00}/s, achieved {achieved:0.00}/s ({(achieved - requested) / requested * 100:+0.0;-0.0;0.0}%), {r.Due} due, {r.Late} sent late ({r.LateByLoad} with a connection free), {r.Backlog} waiting at the end"));
+        writer.WriteLine(string.Create(c,
+            $"  open model...........: round trips above from each {items}'s due time; requested {requested:0.00}/s, " +
+            $"achieved {achieved:0.00}/s ({(achieved - requested) / requested * 100:+0.0;-0.0;0.0}%), {r.Due} due, " +
+            $"{r.Late} sent late ({r.LateByLoad} with a connection free), {r.Backlog} waiting at the end"));
         if (r.Uncorrected is { } uncorrected)
         {
-            writer.WriteLine(string.Create(c, $"  from the send........: p50={uncorrected.P50:0.000}ms p99={uncorrected.P99:0.000}ms max={uncorrected.Max:0.000}ms (uncorrected)"));
+            writer.WriteLine(string.Create(c,
+                $"  from the send........: p50={uncorrected.P50:0.000}ms p99={uncorrected.P99:0.000}ms max={uncorrected.Max:0.000}ms (uncorrected)"));
         }
     }
 }

@@ -38,9 +38,11 @@ internal static class PublishedServer
 
         var size = (program.Bytes / 1048576.0).ToString("0.0", CultureInfo.InvariantCulture);
         console.Error.WriteLine(program.PublishedIn is { } took
-            ? string.Create(CultureInfo.InvariantCulture, $"note: {plan.Compilation} server published in {took.TotalSeconds:0} s: {program.Executable} ({size} MB)")
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"note: {plan.Compilation} server published in {took.TotalSeconds:0} s: {program.Executable} ({size} MB)")
             : $"note: {plan.Compilation} server: {program.Executable} ({size} MB, published before)");
-        List<string> arguments = [.. request.Arguments.Count > 0 && request.Arguments[0] == "serve" ? [] : new[] { "serve" }, .. request.Arguments, "--parent-pid", Environment.ProcessId.ToString(CultureInfo.InvariantCulture)];
+        List<string> arguments = [.. request.Arguments.Count > 0 && request.Arguments[0] == "serve" ? [] : new[] { "serve" }, .. request.Arguments,
+            "--parent-pid", Environment.ProcessId.ToString(CultureInfo.InvariantCulture)];
         var start = program.Executable.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)
             ? new JobStartInfo("server", DotnetMuxer.Path, [program.Executable, .. arguments])
             : new JobStartInfo("server", program.Executable, arguments);
@@ -72,6 +74,8 @@ internal static class PublishedServer
             return server.ExitCode is 0 or null ? ExitCodes.Success : server.ExitCode.Value;
         }
 
-        return server.ExitCode == 0 ? ExitCodes.Success : console.Fail(ExitCodes.Failed, string.Create(CultureInfo.InvariantCulture, $"the {plan.Compilation} server exited with code {server.ExitCode}"));
+        return server.ExitCode == 0
+            ? ExitCodes.Success
+            : console.Fail(ExitCodes.Failed, string.Create(CultureInfo.InvariantCulture, $"the {plan.Compilation} server exited with code {server.ExitCode}"));
     }
 }

@@ -18,17 +18,24 @@ internal static class RegressionsCommand
     {
         var stores = new StoreOptionSet();
         var filters = new RunFilterOptionSet();
-        var measurements = new Option<string[]>("--measurement", "-m") { Description = "Follow these measurements (repeatable; default: the headline rate, the tail latency, CPU and allocations per request, start-up and working set).", Arity = ArgumentArity.ZeroOrMore };
+        var measurements = new Option<string[]>("--measurement", "-m") { Description = "Follow these measurements (repeatable; default: the headline rate, " +
+            "the tail latency, CPU and allocations per request, start-up and working set).", Arity = ArgumentArity.ZeroOrMore };
         var confidence = new Option<double>("--confidence") { Description = "How sure a change must be: 1 − the permutation test's significance level.", DefaultValueFactory = _ => ChangePointSettings.Default.Confidence };
         var minChange = new Option<double>("--min-change") { Description = "The smallest step reported, in % of the level before it.", DefaultValueFactory = _ => ChangePointSettings.Default.MinChange * 100 };
         var minRuns = new Option<int>("--min-runs") { Description = "The fewest runs on each side of a change: a change is found once this many runs follow it.", DefaultValueFactory = _ => ChangePointSettings.Default.MinSegment };
-        var since = new Option<string?>("--since") { Description = "Report only changes whose first run after is on or after this date (2026-11-21): what is new since the last look." };
-        var markdown = new Option<string?>("--markdown") { Description = "Write issue bodies (at most --per-issue open regressions each, with their evidence and a compare command) to this file, or '-' for the output." };
+        var since = new Option<string?>("--since") { Description = "Report only changes whose first run after is on or after this date (2026-11-21): " +
+            "what is new since the last look." };
+        var markdown = new Option<string?>("--markdown") { Description = "Write issue bodies (at most --per-issue open regressions each, " +
+            "with their evidence and a compare command) to this file, or '-' for the output." };
         var perIssue = new Option<int>("--per-issue") { Description = "Open regressions per Markdown issue body.", DefaultValueFactory = _ => 3 };
         var json = new Option<string?>("--json") { Description = "Write the series, changes and stopped series as JSON to this file, or '-' for the output." };
-        var list = new Option<bool>("--series") { Description = "List the series (id, runs, last run, usual interval, stopped, what defines it) instead of their changes." };
-        var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML page: the answer in words, then every series by run with its changes marked." };
-        var command = new Command("regressions", "Find the changes in every series of runs (scenario, server, load shape and machine) by change-point detection, say what changed between the runs on either side, and list series that stopped running (exit 1 when a regression is open).")
+        var list = new Option<bool>("--series") { Description = "List the series (id, runs, last run, usual interval, stopped, what defines it) " +
+            "instead of their changes." };
+        var html = new Option<FileInfo?>("--html") { Description = "Also write a self-contained HTML page: the answer in words, " +
+            "then every series by run with its changes marked." };
+        var command = new Command("regressions",
+            "Find the changes in every series of runs (scenario, server, load shape and machine) by change-point detection, " +
+            "say what changed between the runs on either side, and list series that stopped running (exit 1 when a regression is open).")
         {
             measurements, confidence, minChange, minRuns, since, markdown, perIssue, json, html, list,
         };
@@ -65,7 +72,8 @@ internal static class RegressionsCommand
             // Only what a series reads of each run: many runs fit in memory.
             var asked = result.GetValue(measurements) ?? [];
             var store = stores.Open(result);
-            var found = await store.QuerySeriesAsync(filters.Query(result) with { Status = Documents.RunStatus.Succeeded }, asked.Length > 0 ? asked.ToHashSet(StringComparer.Ordinal) : SeriesChanges.Candidates, cancellationToken);
+            var found = await store.QuerySeriesAsync(filters.Query(result) with { Status = Documents.RunStatus.Succeeded },
+                asked.Length > 0 ? asked.ToHashSet(StringComparer.Ordinal) : SeriesChanges.Candidates, cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
             var series = Series.Of(found.Runs);
             if (series.Count == 0)
@@ -110,7 +118,8 @@ internal static class RegressionsCommand
 
             if (jsonTarget is not null)
             {
-                await Write(console, jsonTarget, report.ToJson(now).ToJsonString(new System.Text.Json.JsonSerializerOptions { WriteIndented = true }) + "\n", "JSON", cancellationToken);
+                await Write(console, jsonTarget, report.ToJson(now).ToJsonString(new System.Text.Json.JsonSerializerOptions { WriteIndented = true }) + "\n",
+                    "JSON", cancellationToken);
             }
 
             if (result.GetValue(html) is { } page)

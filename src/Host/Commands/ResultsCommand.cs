@@ -41,12 +41,15 @@ internal static class ResultsCommand
             var store = stores.Open(result);
             var found = await store.QueryAsync(filters.Query(result), cancellationToken);
             StoreCommand.ReportUnreadable(console, found);
-            console.Out.WriteLine($"{"id",-8} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"shape",-12} {"os",-8} {"status",-9} {"headline",28}  {"window",-10}  labels");
+            console.Out.WriteLine($"{"id",-8} {"started (UTC)",-19} {"scenario",-14} {"server",-9} {"load",-5} {"shape",-12} {"os",-8} {"status",-9} " +
+                $"{"headline",28}  {"window",-10}  labels");
             foreach (var run in found.Runs)
             {
                 var headline = s_headline.FirstOrDefault(run.Measurements.ContainsKey) is { } name
                     ? $"{name} {run.Measurements[name].ToString("N0", CultureInfo.InvariantCulture)}" : "";
-                console.Out.WriteLine(TerminalText.Safe($"{RunId.Short(run.Id),-8} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} {run.Server,-9} {run.Load,-5} {LoadShape.Brief(run),-12} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  {string.Join(',', run.Labels)}"));
+                console.Out.WriteLine(TerminalText.Safe($"{RunId.Short(run.Id),-8} {run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} {run.Scenario,-14} " +
+                    $"{run.Server,-9} {run.Load,-5} {LoadShape.Brief(run),-12} {run.Environment.Os,-8} {run.Status,-9} {headline,28}  {Window(run),-10}  " +
+                    $"{string.Join(',', run.Labels)}"));
             }
 
             console.Out.WriteLine($"{found.Runs.Count} run(s) in {store.Description}");
@@ -74,7 +77,8 @@ internal static class ResultsCommand
                 return ExitCodes.Success;
             }
 
-            console.Out.WriteLine(TerminalText.Safe($"run {run.Id}, started {run.StartedAt:u}, {run.DurationSeconds:0.#} s, load {run.Load}, labels [{string.Join(", ", run.Labels)}]"));
+            console.Out.WriteLine(TerminalText.Safe($"run {run.Id}, started {run.StartedAt:u}, {run.DurationSeconds:0.#} s, load {run.Load}, " +
+                $"labels [{string.Join(", ", run.Labels)}]"));
             foreach (var (key, value) in run.Parameters)
             {
                 console.Out.WriteLine($"  {key} = {value}");
@@ -104,7 +108,8 @@ internal static class ResultsCommand
                 {
                     var run = RunFileImporter.Import(file.FullName, result.GetValue(labels) ?? []);
                     var added = await store.SaveAsync(run, cancellationToken);
-                    console.Out.WriteLine($"{file.Name}: {(added ? "imported" : "already stored")} as run {run.Id} ({run.Scenario} on {run.Server}, {run.Measurements.Count} measurements, {run.Samples.Count} samples)");
+                    console.Out.WriteLine($"{file.Name}: {(added ? "imported" : "already stored")} as run {run.Id} ({run.Scenario} on {run.Server}, " +
+                        $"{run.Measurements.Count} measurements, {run.Samples.Count} samples)");
                 }
                 catch (InvalidDataException ex)
                 {
@@ -192,7 +197,8 @@ internal static class ResultsCommand
                 var unit = run.Metadata.TryGetValue(name, out var info) ? info.Unit : "";
                 csv.Append(string.Join(',', new[]
                 {
-                    run.Id, run.StartedAt.UtcDateTime.ToString("O", CultureInfo.InvariantCulture), run.Scenario, run.Server, run.Load, LoadShape.Of(run), run.Environment.Os,
+                    run.Id, run.StartedAt.UtcDateTime.ToString("O", CultureInfo.InvariantCulture), run.Scenario, run.Server, run.Load, LoadShape.Of(run),
+                    run.Environment.Os,
                     run.Status.ToString(), string.Join(';', run.Labels), name, value.ToString("R", CultureInfo.InvariantCulture), unit,
                 }.Select(CsvField))).Append('\n');
             }

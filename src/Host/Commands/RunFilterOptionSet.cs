@@ -16,7 +16,8 @@ internal sealed class RunFilterOptionSet
 
     public Option<string?> Label { get; } = new("--label") { Description = "Only runs with this label." };
 
-    public Option<string?> Where { get; } = new("--where") { Description = "More filters: key=value[,key=value] with keys load, status, since, until (dates such as 2026-11-21)." };
+    public Option<string?> Where { get; } = new("--where") { Description = "More filters: key=value[,key=value] with keys load, status, since, " +
+        "until (dates such as 2026-11-21)." };
 
     public Option<string?> Sweep { get; } = new("--sweep") { Description = "Only the runs of this sweep (the label sweep:ID its cells carry)." };
 

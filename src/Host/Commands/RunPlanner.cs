@@ -37,7 +37,8 @@ internal static class RunPlanner
         var serverOptions = OptionFactory.SplitServerOptions(choices.ServerOptions);
         server.ValidateOptions(serverOptions);
         var needsDatabase = scenario is IDatabaseScenario && choices.Database is null;
-        var (serverCpus, loadCpus, databaseCpus) = CpuAssignment.Choose(choices.ServerCpus, choices.LoadCpus, needsDatabase ? choices.DatabaseCpus : null, needsDatabase, choices.NoPin, Environment.ProcessorCount);
+        var (serverCpus, loadCpus, databaseCpus) = CpuAssignment.Choose(choices.ServerCpus, choices.LoadCpus, needsDatabase ? choices.DatabaseCpus : null,
+            needsDatabase, choices.NoPin, Environment.ProcessorCount);
         var rawTcp = scenario is ITcpScenario;
         var webSocket = scenario is IWebSocketScenario;
         var wire = Wire(choices.Wire, scenario, server);
@@ -53,12 +54,16 @@ internal static class RunPlanner
             IWebSocketScenario ws => WebSocketJob(choices, ws),
             _ => HttpJob(choices.Generator, wire),
         };
-        if (loadJob is H2loadLoadJob && scenario.Load is { GrpcMessage: not null, GrpcKind: var grpcKind } && !Load.Protocols.Grpc.GrpcCall.AnsweredOnce(grpcKind))
+        if (loadJob is H2loadLoadJob
+            && scenario.Load is { GrpcMessage: not null, GrpcKind: var grpcKind }
+            && !Load.Protocols.Grpc.GrpcCall.AnsweredOnce(grpcKind))
         {
             throw new UsageException($"h2load cannot keep a gRPC stream open: '{scenario.Name}' needs the built-in load (--generator builtin).");
         }
 
-        var path = loadJob is WebSocketLoadJob wsJob && scenario is IWebSocketScenario webSocketScenario ? webSocketScenario.RouteFor(wsJob.Message) : scenario.Load.Path;
+        var path = loadJob is WebSocketLoadJob wsJob && scenario is IWebSocketScenario webSocketScenario
+            ? webSocketScenario.RouteFor(wsJob.Message)
+            : scenario.Load.Path;
         var shape = choices.Load;
         var iterations = choices.Iterations is >= 1 and <= 100 ? choices.Iterations : throw new UsageException("--iterations must be between 1 and 100.");
         var request = new RunRequest
@@ -76,7 +81,9 @@ internal static class RunPlanner
             JitBytes = choices.Publish == "jit"
                 ? Jobs.NativeServerBuild.JitBytes(catalog.SourceOf(scenario), catalog.SourceOf(server))
                 : null,
-            RuntimeVersion = choices.RuntimeVersion is { } version && Jobs.RuntimePatch.Check(version) is { } notThis ? throw new UsageException($"--runtime-version: {notThis}.") : choices.RuntimeVersion,
+            RuntimeVersion = choices.RuntimeVersion is { } version && Jobs.RuntimePatch.Check(version) is { } notThis
+                ? throw new UsageException($"--runtime-version: {notThis}.")
+                : choices.RuntimeVersion,
             PluginDirectories = choices.PluginDirectories,
             ServerCpus = serverCpus,
             ServerCpuLimit = CpuLimit(choices.ServerCpuLimit, serverCpus),
@@ -86,21 +93,28 @@ internal static class RunPlanner
             Proxy = proxy,
             ProxyUrl = proxyUrl,
             ProxyCpus = proxy is not null && choices.ProxyCpus is { } proxyCpus ? CpuSet.Parse(proxyCpus) : null,
-            Database = choices.Database is { } given && string.IsNullOrWhiteSpace(given) ? throw new UsageException(Databases.RunDatabase.EmptyConnectionString) : choices.Database,
+            Database = choices.Database is { } given && string.IsNullOrWhiteSpace(given)
+                ? throw new UsageException(Databases.RunDatabase.EmptyConnectionString)
+                : choices.Database,
             StartTimeout = choices.StartTimeout ?? TimeSpan.FromSeconds(30),
             Labels = choices.Labels,
             Slo = choices.Slo is { } target ? ServiceLevel.Parse(target).Text : null,
-            LatencyDistribution = choices.LatencyDistribution is { } file ? LatencyDistributionFile(file, loadJob, iterations > 1 || choices.FindMax || choices.SweepCell) : null,
+            LatencyDistribution = choices.LatencyDistribution is { } file
+                ? LatencyDistributionFile(file, loadJob, iterations > 1 || choices.FindMax || choices.SweepCell)
+                : null,
             Verify = !choices.NoVerify && !webSocket,
             RuntimeCounters = !choices.NoCounters,
             Trace = choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null ? choices.TraceSeconds ?? TimeSpan.FromSeconds(5) : null,
-            Profiler = choices.Profiler is Documents.RunTrace.Perf && PerfTrace.Unavailable() is { } noPerf ? throw new UsageException(noPerf) : choices.Profiler ?? Documents.RunTrace.EventPipe,
+            Profiler = choices.Profiler is Documents.RunTrace.Perf && PerfTrace.Unavailable() is { } noPerf
+                ? throw new UsageException(noPerf)
+                : choices.Profiler ?? Documents.RunTrace.EventPipe,
             Iterations = iterations,
             Restart = choices.Restart,
             Startup = StartupCount(choices.Startup, iterations, choices.FindMax),
             Exclude = ExcludeCount(choices.Exclude, iterations),
             ExcludeOrder = choices.ExcludeOrder is { } order
-                ? MeasurementCatalog.Find(order)?.Name ?? throw new UsageException($"--exclude-order: unknown measurement '{order}' (see 'benchmarks measurements').")
+                ? MeasurementCatalog.Find(order)?.Name
+                    ?? throw new UsageException($"--exclude-order: unknown measurement '{order}' (see 'benchmarks measurements').")
                 : null,
             LoadJob = loadJob,
             Load = shape.Apply(new HttpLoadOptions
@@ -114,7 +128,9 @@ internal static class RunPlanner
                 WarmupMax = shape.Get(LoadParameters.Warmup) is null && loadJob is HttpLoadJob ? DefaultLoad.WarmupMax : null,
                 Timeout = webSocket ? DefaultLoad.WebSocketTimeout : rawTcp ? DefaultLoad.TcpTimeout : DefaultLoad.HttpTimeout,
                 Http2 = wire.Protocol == HttpWireProtocol.Http2 && loadJob is HttpLoadJob,
-                Grpc = scenario.Load.GrpcMessage is { } message ? new Load.Protocols.Grpc.GrpcCall(message) { Kind = scenario.Load.GrpcKind, Messages = scenario.Load.GrpcMessages } : null,
+                Grpc = scenario.Load.GrpcMessage is { } message
+                    ? new Load.Protocols.Grpc.GrpcCall(message) { Kind = scenario.Load.GrpcKind, Messages = scenario.Load.GrpcMessages }
+                    : null,
             }),
         };
         CheckLoad(request, shape, choices.FindMax);
@@ -148,7 +164,9 @@ internal static class RunPlanner
             throw new UsageException($"{flag}: {RuntimeSettings.ReadyToRun.Flag} false would have the server ignore the ReadyToRun code it is published for.");
         }
 
-        if (aot && (choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null) && (choices.Profiler ?? Documents.RunTrace.EventPipe) == Documents.RunTrace.EventPipe)
+        if (aot
+            && (choices.Trace || choices.TraceSeconds is not null || choices.Profiler is not null)
+            && (choices.Profiler ?? Documents.RunTrace.EventPipe) == Documents.RunTrace.EventPipe)
         {
             throw new UsageException($"{flag}: a NativeAOT server's EventPipe samples no stacks and names no methods (--profiler perf samples it).");
         }
@@ -176,15 +194,19 @@ internal static class RunPlanner
 
         if (scenario is ITcpScenario || (aot && scenario is IDatabaseScenario or IEndpointScenario))
         {
-            throw new UsageException($"{flag}: '{scenario.Name}' {(scenario is IDatabaseScenario ? "reads a database" : scenario is ITcpScenario ? "is raw TCP" : "hosts endpoints of its own (gRPC)")}; {program} serves HTTP scenarios{(aot ? " without one" : "")}.");
+            throw new UsageException($"{flag}: '{scenario.Name}' " +
+                $"{(scenario is IDatabaseScenario ? "reads a database" : scenario is ITcpScenario ? "is raw TCP" : "hosts endpoints of its own (gRPC)")}; " +
+                $"{program} serves HTTP scenarios{(aot ? " without one" : "")}.");
         }
 
         if (File.Exists(Path.Combine(AppContext.BaseDirectory, "System.Private.CoreLib.dll")))
         {
-            throw new UsageException($"{flag}: this build of benchmarks carries its own runtime (self-contained), whose assemblies cannot be told from the framework's; {program} needs the framework-dependent build.");
+            throw new UsageException($"{flag}: this build of benchmarks carries its own runtime (self-contained), " +
+                $"whose assemblies cannot be told from the framework's; {program} needs the framework-dependent build.");
         }
 
-        return new Jobs.NativeServerPlan(publish, scenario.GetType().FullName!, catalog.SourceOf(scenario), server.GetType().FullName!, catalog.SourceOf(server));
+        return new Jobs.NativeServerPlan(publish, scenario.GetType().FullName!, catalog.SourceOf(scenario), server.GetType().FullName!,
+            catalog.SourceOf(server));
     }
 
     /// <summary>The runtime's settings, refused where the server's placement already says they cannot take effect.</summary>
@@ -192,7 +214,8 @@ internal static class RunPlanner
     {
         if (given.TryGetValue(RuntimeSettings.Gc.Name, out var gc) && gc is "server" or "datas" && serverCpus is { Count: 1 })
         {
-            throw new UsageException($"{RuntimeSettings.Gc.Flag} {gc} needs the server on 2 or more CPUs: on one, the runtime runs workstation GC whatever it is asked (--server-cpus 0-1, or --no-pin).");
+            throw new UsageException($"{RuntimeSettings.Gc.Flag} {gc} needs the server on 2 or more CPUs: on one, " +
+                $"the runtime runs workstation GC whatever it is asked (--server-cpus 0-1, or --no-pin).");
         }
 
         foreach (var setting in RuntimeSettings.All)
@@ -289,7 +312,8 @@ internal static class RunPlanner
         }
 
         return asked.Protocol == HttpWireProtocol.Http2 && scenario is IWebSocketScenario
-            ? throw new UsageException($"'{scenario.Name}' is a WebSocket scenario, and its load upgrades HTTP/1.1 connections (ws:// or, with --tls, wss://): --protocol {asked.Name} does not apply.")
+            ? throw new UsageException($"'{scenario.Name}' is a WebSocket scenario, and its load upgrades HTTP/1.1 connections (ws:// or, with --tls, " +
+                $"wss://): --protocol {asked.Name} does not apply.")
             : asked;
     }
 
@@ -312,7 +336,8 @@ internal static class RunPlanner
         var job = request.LoadJob;
         if ((request.Load.Rate is not null || findMax) && job is not (HttpLoadJob or WebSocketLoadJob { Mode: "echo-sync" } or TcpLoadJob))
         {
-            throw new UsageException($"--rate{(findMax ? " (and --find-max, which sets it)" : "")} needs the built-in HTTP load (--generator builtin), WebSocket echo-sync or the TCP load: the {job.Name} load runs a closed loop.");
+            throw new UsageException($"--rate{(findMax ? " (and --find-max, which sets it)" : "")} needs the built-in HTTP load (--generator builtin), " +
+                $"WebSocket echo-sync or the TCP load: the {job.Name} load runs a closed loop.");
         }
 
         if (job is TcpLoadJob tcp)
@@ -338,7 +363,9 @@ internal static class RunPlanner
     {
         var available = serverCpus?.Count ?? Environment.ProcessorCount;
         return cpus > available
-            ? throw new UsageException(string.Create(CultureInfo.InvariantCulture, $"--server-cpu-limit {cpus:0.###} is more than the {available} CPU{(available == 1 ? "" : "s")} the server runs on: the quota could never be used up (pin it to more with --server-cpus, or --no-pin)."))
+            ? throw new UsageException(string.Create(CultureInfo.InvariantCulture,
+                $"--server-cpu-limit {cpus:0.###} is more than the {available} CPU{(available == 1 ? "" : "s")} the server runs on: " +
+                $"the quota could never be used up (pin it to more with --server-cpus, or --no-pin)."))
             : cpus;
     }
 
@@ -355,7 +382,8 @@ internal static class RunPlanner
     private static int ExcludeCount(int exclude, int iterations) => exclude switch
     {
         < 0 => throw new UsageException("--exclude must be 0 or more."),
-        > 0 when iterations - (2 * exclude) < 2 => throw new UsageException($"--exclude {exclude} leaves fewer than 2 of {iterations} iterations; run at least {(2 * exclude) + 2}."),
+        > 0 when iterations - (2 * exclude) < 2 =>
+            throw new UsageException($"--exclude {exclude} leaves fewer than 2 of {iterations} iterations; run at least {(2 * exclude) + 2}."),
         _ => exclude,
     };
 
@@ -379,7 +407,8 @@ internal static class RunPlanner
             _ = IPAddress.TryParse(address, out _) ? 0 : throw new UsageException($"Invalid --local-address '{address}': expected an IP address.");
         }
 
-        return new TcpLoadJob(choices.TcpMode ?? "persistent", choices.Window ?? DefaultLoad.TcpWindow, choices.MessageSize ?? DefaultLoad.TcpMessageSize, choices.LingerZero, choices.LocalAddresses)
+        return new TcpLoadJob(choices.TcpMode ?? "persistent", choices.Window ?? DefaultLoad.TcpWindow, choices.MessageSize ?? DefaultLoad.TcpMessageSize,
+            choices.LingerZero, choices.LocalAddresses)
         {
             Scenario = scenario,
         };
@@ -391,9 +420,11 @@ internal static class RunPlanner
     /// </summary>
     private static WebSocketLoadJob WebSocketJob(RunChoices choices, IWebSocketScenario scenario)
     {
-        var mode = choices.WebSocketMode ?? scenario.LoadKind switch { WebSocketLoadKind.Connect => "connect", WebSocketLoadKind.Broadcast => "broadcast", _ => "echo-sync" };
+        var mode = choices.WebSocketMode
+            ?? scenario.LoadKind switch { WebSocketLoadKind.Connect => "connect", WebSocketLoadKind.Broadcast => "broadcast", _ => "echo-sync" };
         var message = choices.Message ?? scenario.EchoMessage;
-        return new WebSocketLoadJob(mode, message, choices.Window ?? DefaultLoad.WebSocketWindow, choices.MessageSize ?? DefaultLoad.WebSocketMessageSize, choices.LocalAddresses, choices.Broadcast);
+        return new WebSocketLoadJob(mode, message, choices.Window ?? DefaultLoad.WebSocketWindow, choices.MessageSize ?? DefaultLoad.WebSocketMessageSize,
+            choices.LocalAddresses, choices.Broadcast);
     }
 
     /// <summary>The HTTP load's generator: the one named, else the built-in one (HTTP/1.1 or HTTP/2 as the wire is).</summary>

@@ -49,7 +49,8 @@ internal sealed class RunSinks(CliConsole console, RunDocument document)
         try
         {
             await File.WriteAllTextAsync(rescue, RunDocumentJson.Serialize(document), CancellationToken.None);
-            console.Error.WriteLine($"error: the run was kept in {rescue} instead; import it with 'benchmarks results import {rescue}' once the results folder can be written");
+            console.Error.WriteLine($"error: the run was kept in {rescue} instead; import it with 'benchmarks results import {rescue}' once the results " +
+                $"folder can be written");
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

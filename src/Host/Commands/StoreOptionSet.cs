@@ -11,7 +11,8 @@ internal sealed class StoreOptionSet
     {
         Store = new("--store")
         {
-            Description = $"Where runs are {(writes ? "kept" : "read from")}: a PostgreSQL connection string (Host=…;Database=…) or a folder of JSON files; default ${RunStores.EnvironmentVariable}, else --results.",
+            Description = $"Where runs are {(writes ? "kept" : "read from")}: a PostgreSQL connection string (Host=…;Database=…) or a folder of JSON files; " +
+                $"default ${RunStores.EnvironmentVariable}, else --results.",
         };
         Results = new("--results")
         {

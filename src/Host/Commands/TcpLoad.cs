@@ -21,9 +21,13 @@ internal static class TcpLoad
             var failure = outcome.IsClean ? null
                 : outcome.Interrupted ? "the load was stopped before its duration ended."
                 : outcome.Answered == 0 && outcome.FailedTotal + outcome.ConnectFailedTotal == 0 ? "no answer came back."
-                : $"{outcome.FailedTotal} requests failed and {outcome.ConnectFailedTotal} connects failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
-                    + (outcome.ConnectFailed.GetValueOrDefault(TcpFailureCauses.Name(TcpFailure.Ports)) > 0 ? "; out of local ports: try --linger-zero or more --local-address." : ".");
-            return new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult), failure) { Latency = outcome.RoundTrip.Histogram };
+                : $"{outcome.FailedTotal} requests failed and {outcome.ConnectFailedTotal} connects " +
+                    $"failed{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}"
+                    + (outcome.ConnectFailed.GetValueOrDefault(TcpFailureCauses.Name(TcpFailure.Ports)) > 0
+                        ? "; out of local ports: try --linger-zero or more --local-address."
+                        : ".");
+            return new LoadOutcome(TcpMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, TcpLoadResultJson.Default.TcpLoadResult),
+                failure) { Latency = outcome.RoundTrip.Histogram };
         }, cancellationToken);
 
         TcpLoadOptions Options()

@@ -15,9 +15,11 @@ internal sealed class TcpOptionSet
 
     public Option<bool> Enabled { get; } = new("--tcp") { Description = "Use the TCP echo load generator (tcp:// URL)." };
 
-    public Option<string> Mode { get; } = new("--tcp-mode") { Description = "persistent (connections held open, a window of messages in flight each) or churn (each message on a new connection: connect, send, receive, close).", DefaultValueFactory = _ => "persistent" };
+    public Option<string> Mode { get; } = new("--tcp-mode") { Description = "persistent (connections held open, a window of messages in flight each) " +
+        "or churn (each message on a new connection: connect, send, receive, close).", DefaultValueFactory = _ => "persistent" };
 
-    public Option<bool> LingerZero { get; } = new("--linger-zero") { Description = "Close TCP connections with SO_LINGER 0 (a reset, no TIME_WAIT port on the client), as some churn clients do." };
+    public Option<bool> LingerZero { get; } = new("--linger-zero") { Description = "Close TCP connections with SO_LINGER 0 (a reset, " +
+        "no TIME_WAIT port on the client), as some churn clients do." };
 
     public IEnumerable<Option> All => [Enabled, Mode, LingerZero];
 }

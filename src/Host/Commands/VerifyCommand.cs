@@ -15,9 +15,12 @@ internal static class VerifyCommand
         var url = OptionFactory.HttpUrl("--url", "Verify a server already listening here instead of starting one (needs one --scenario).", allowTcp: true);
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
-        var database = new Option<string?>("--database") { Description = "Database scenarios use this existing PostgreSQL (hello_world tables) instead of a private one started for the checks." };
+        var database = new Option<string?>("--database") { Description = "Database scenarios use this existing PostgreSQL (hello_world tables) " +
+            "instead of a private one started for the checks." };
         var wire = new WireOptionSet();
-        var command = new Command("verify", "Check a server model against TechEmpower's rules: headers, Date, content type, body, pipelining, split requests; over TLS the handshake, and with HTTP/2 every route over it.")
+        var command = new Command("verify",
+            "Check a server model against TechEmpower's rules: headers, Date, content type, body, pipelining, split requests; over TLS the handshake, " +
+            "and with HTTP/2 every route over it.")
         {
             server, scenarios, url, serverOptions, plugins, database,
         };

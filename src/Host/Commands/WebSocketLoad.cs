@@ -19,7 +19,8 @@ internal static class WebSocketLoad
     {
         if (result.GetRequiredValue(ws.Mode) == "broadcast" && load.Read(result).Get(LoadParameters.Rate) is not null)
         {
-            return console.Fail(ExitCodes.Usage, "--rate sends each message at its own time, one at a time per connection: it needs the echo mode (--ws-mode echo-sync), not broadcast's steps.");
+            return console.Fail(ExitCodes.Usage, "--rate sends each message at its own time, one at a time per connection: " +
+                "it needs the echo mode (--ws-mode echo-sync), not broadcast's steps.");
         }
 
         if (result.GetRequiredValue(ws.Mode) == "broadcast")
@@ -34,7 +35,8 @@ internal static class WebSocketLoad
                 : outcome.Bad > 0 ? $"the echo protocol was broken: {outcome.Bad} bad replies (first: {outcome.FirstError})."
                 : outcome.Interrupted ? "the load was stopped before its duration ended."
                 : $"{outcome.Errors} connection errors, {outcome.Lost} messages lost{(outcome.FirstError is null ? "" : $" (first: {outcome.FirstError})")}.";
-            return new LoadOutcome(WebSocketMeasurements.From(outcome), () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure)
+            return new LoadOutcome(WebSocketMeasurements.From(outcome),
+                () => JsonSerializer.Serialize(outcome, WebSocketLoadResultJson.Default.WebSocketLoadResult), failure)
             {
                 Latency = outcome.Mode is WebSocketLoadMode.Connect or WebSocketLoadMode.Idle ? null : outcome.RoundTrip.Histogram,
             };
@@ -63,7 +65,8 @@ internal static class WebSocketLoad
     }
 
     private static async Task<int> RunBroadcastAsync(
-        CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url, LoadOutputOptionSet output, CancellationToken cancellationToken)
+        CliConsole console, ParseResult result, WebSocketOptionSet ws, LoadOptionSet load, Uri url, LoadOutputOptionSet output,
+        CancellationToken cancellationToken)
     {
         var b = ws.Broadcast;
         BroadcastOptions options;
@@ -92,8 +95,10 @@ internal static class WebSocketLoad
             return UsageErrors.Report(console, ex);
         }
 
-        var outcome = await BroadcastLoadGenerator.RunAsync(options, step => console.Out.WriteLine(BroadcastLoadGenerator.Format(step, options.LimitPercentile)), cancellationToken);
-        console.Out.WriteLine($"Largest client count under {options.LimitPercentile}th-percentile RTT {options.LimitRtt.TotalMilliseconds} ms: {outcome.MaxClientsUnderLimit}");
+        var outcome = await BroadcastLoadGenerator.RunAsync(options,
+            step => console.Out.WriteLine(BroadcastLoadGenerator.Format(step, options.LimitPercentile)), cancellationToken);
+        console.Out.WriteLine($"Largest client count under {options.LimitPercentile}th-percentile RTT {options.LimitRtt.TotalMilliseconds} ms: " +
+            $"{outcome.MaxClientsUnderLimit}");
         console.Out.WriteLine($"Broadcasts received: {outcome.ReceivedBroadcasts} of {outcome.ExpectedBroadcasts} expected");
         var failure = outcome.IsClean ? null
             : outcome.Errors > 0 ? $"a client failed, the run is aborted: {outcome.FirstError}"

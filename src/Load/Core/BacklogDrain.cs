@@ -16,7 +16,8 @@ internal static class BacklogDrain
     public const double LimitSeconds = 10;
 
     /// <summary>How long the warm-up was extended, and the requests still waiting when the window opens.</summary>
-    public static async Task<(TimeSpan Took, long Backlog)> WaitAsync(LoadClock clock, ArrivalSchedule schedule, TimeSpan warmup, CancellationToken cancellationToken)
+    public static async Task<(TimeSpan Took, long Backlog)> WaitAsync(LoadClock clock, ArrivalSchedule schedule, TimeSpan warmup,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(clock);
         ArgumentNullException.ThrowIfNull(schedule);

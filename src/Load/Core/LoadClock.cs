@@ -75,7 +75,8 @@ internal sealed class LoadClock
     /// says the server is warm, at most <paramref name="maximum"/>.
     /// Returns how long it took and whether it ended steady.
     /// </summary>
-    public async Task<(TimeSpan Took, bool Steady)> WarmUpAsync(TimeSpan minimum, TimeSpan maximum, Func<long> warmupCompleted, Func<bool>? gate, CancellationToken cancellationToken)
+    public async Task<(TimeSpan Took, bool Steady)> WarmUpAsync(TimeSpan minimum, TimeSpan maximum, Func<long> warmupCompleted, Func<bool>? gate,
+        CancellationToken cancellationToken)
     {
         var start = _time.GetTimestamp();
         var rates = new List<double>();

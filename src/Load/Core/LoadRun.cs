@@ -13,7 +13,8 @@ namespace Benchmarks.Load.Core;
 /// </summary>
 internal static class LoadRun
 {
-    public static async Task<LoadWindow> RunAsync(ILoadDriver driver, LoadPhases phases, ArrivalSchedule? schedule, IProgress<LoadProgress>? progress, CancellationToken cancellationToken, TimeProvider? time = null)
+    public static async Task<LoadWindow> RunAsync(ILoadDriver driver, LoadPhases phases, ArrivalSchedule? schedule, IProgress<LoadProgress>? progress,
+        CancellationToken cancellationToken, TimeProvider? time = null)
     {
         ArgumentNullException.ThrowIfNull(driver);
         ArgumentNullException.ThrowIfNull(phases);

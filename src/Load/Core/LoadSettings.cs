@@ -43,7 +43,8 @@ public abstract record LoadSettings
     {
         if (Connections < 1 || Connections > DefaultLoad.MaxConnections)
         {
-            throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"--connections must be between 1 and {DefaultLoad.MaxConnections:n0} (got {Connections:n0})."));
+            throw new ArgumentException(string.Create(CultureInfo.InvariantCulture,
+                $"--connections must be between 1 and {DefaultLoad.MaxConnections:n0} (got {Connections:n0})."));
         }
 
         if (Duration <= TimeSpan.Zero)
@@ -63,7 +64,8 @@ public abstract record LoadSettings
 
         if (Rate is { } rate && (!double.IsFinite(rate) || rate < 1 || rate > DefaultLoad.MaxRate))
         {
-            throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"--rate must be between 1 and {DefaultLoad.MaxRate:n0} {items} per second (got {rate:g6})."));
+            throw new ArgumentException(string.Create(CultureInfo.InvariantCulture,
+                $"--rate must be between 1 and {DefaultLoad.MaxRate:n0} {items} per second (got {rate:g6})."));
         }
     }
 }

@@ -60,7 +60,8 @@ public static class HttpLoadGenerator
     }
 
     /// <summary>The TLS every connection's handshake offers (<see cref="LoadTls"/>); null in cleartext.</summary>
-    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) => options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume, options.Http2) : null;
+    private static System.Net.Security.SslClientAuthenticationOptions? Tls(HttpLoadOptions options) =>
+        options.Tls ? LoadTls.ClientOptions(options.Url, options.TlsResume, options.Http2) : null;
 
     /// <summary>The statuses gRPC's answers came with, by name, those that came only.</summary>
     private static SortedDictionary<string, long> GrpcStatuses(in ConnectionCounters total)

@@ -102,12 +102,14 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
 
         if (Grpc is { } call && !Protocols.Grpc.GrpcCall.AnsweredOnce(call.Kind) && Rate is not null)
         {
-            throw new ArgumentException("--rate sends each request at its own time, and a stream's messages go as it answers them: the open model takes unary and client-streaming calls.");
+            throw new ArgumentException("--rate sends each request at its own time, and a stream's messages go as it answers them: " +
+                "the open model takes unary and client-streaming calls.");
         }
 
         if (Http2 && !KeepAlive)
         {
-            throw new ArgumentException("--keep-alive false is HTTP/1.1's: an HTTP/2 connection carries many requests (give --protocol http1 or https for a handshake per request).");
+            throw new ArgumentException("--keep-alive false is HTTP/1.1's: an HTTP/2 connection carries many requests (give --protocol http1 or https for a " +
+                "handshake per request).");
         }
 
 
@@ -121,7 +123,8 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
 
         if (Rate is not null && PipelineDepth > 1 && !Http2)
         {
-            throw new ArgumentException("--rate sends each request at its own time, one at a time per connection: --pipeline must be 1 (a pipelined batch waits for its last answer, which is the closed loop).");
+            throw new ArgumentException("--rate sends each request at its own time, one at a time per connection: " +
+                "--pipeline must be 1 (a pipelined batch waits for its last answer, which is the closed loop).");
         }
 
         if (!KeepAlive && PipelineDepth > 1)
@@ -134,7 +137,8 @@ public sealed record HttpLoadOptions() : Core.LoadSettings(DefaultLoad.HttpConne
     {
         if (value < 1 || value > maximum)
         {
-            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{name} must be between 1 and {maximum:n0} (got {value:n0})."));
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"{name} must be between 1 and {maximum:n0} (got {value:n0})."));
         }
     }
 }

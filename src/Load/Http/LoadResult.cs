@@ -44,7 +44,8 @@ public sealed record LoadResult : Core.LoadWindowResult
     /// gRPC streams (ping-pong, server streaming): the messages per second of one stream, the rate
     /// over connections × streams; null otherwise.
     /// </summary>
-    public double? MessagesPerSecondPerStream => GrpcCall is "ping-pong" or "server-streaming" && Connections * PipelineDepth > 0 ? RequestsPerSecond / (Connections * PipelineDepth) : null;
+    public double? MessagesPerSecondPerStream =>
+        GrpcCall is "ping-pong" or "server-streaming" && Connections * PipelineDepth > 0 ? RequestsPerSecond / (Connections * PipelineDepth) : null;
 
     /// <summary>Client streaming: the request messages each call streamed; 1 otherwise.</summary>
     public int GrpcMessagesPerCall { get; init; } = 1;
@@ -90,7 +91,8 @@ public sealed record LoadResult : Core.LoadWindowResult
     public double? FlowControlWaitSeconds { get; init; }
 
     /// <summary>HTTP/2: <see cref="FlowControlWaitSeconds"/> as a share of the connections' time in the window (%); null for HTTP/1.1.</summary>
-    public double? FlowControlWaitPercent => FlowControlWaitSeconds is { } wait && ElapsedSeconds > 0 && Connections > 0 ? Math.Min(100, wait / (Connections * ElapsedSeconds) * 100) : null;
+    public double? FlowControlWaitPercent =>
+        FlowControlWaitSeconds is { } wait && ElapsedSeconds > 0 && Connections > 0 ? Math.Min(100, wait / (Connections * ElapsedSeconds) * 100) : null;
 
     /// <summary>Without keep-alive: time from the send to the response's first byte (ms).</summary>
     public LatencySummary? FirstByte { get; init; }

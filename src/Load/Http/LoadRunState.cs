@@ -6,7 +6,8 @@ namespace Benchmarks.Load.Http;
 /// <summary>What every connection of one HTTP load run shares besides the run's switches; read by the loops.</summary>
 internal sealed class LoadRunState : Core.LoadSwitches
 {
-    public LoadRunState(EndPoint endPoint, byte[] batch, int depth, bool keepAlive = true, OpenModel.ArrivalSchedule? schedule = null, System.Net.Security.SslClientAuthenticationOptions? tls = null)
+    public LoadRunState(EndPoint endPoint, byte[] batch, int depth, bool keepAlive = true, OpenModel.ArrivalSchedule? schedule = null,
+        System.Net.Security.SslClientAuthenticationOptions? tls = null)
     {
         Tls = tls;
         Schedule = schedule;

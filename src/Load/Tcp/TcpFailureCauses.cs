@@ -11,7 +11,8 @@ public static class TcpFailureCauses
         SocketError.ConnectionRefused => TcpFailure.Refused,
         SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown => TcpFailure.Reset,
         SocketError.TimedOut => TcpFailure.Timeout,
-        SocketError.AddressNotAvailable or SocketError.AddressAlreadyInUse or SocketError.TooManyOpenSockets or SocketError.NoBufferSpaceAvailable => TcpFailure.Ports,
+        SocketError.AddressNotAvailable or SocketError.AddressAlreadyInUse or SocketError.TooManyOpenSockets or SocketError.NoBufferSpaceAvailable =>
+            TcpFailure.Ports,
         _ => TcpFailure.Other,
     } : TcpFailure.Other;
 

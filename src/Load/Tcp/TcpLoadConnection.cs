@@ -222,7 +222,9 @@ internal sealed class TcpLoadConnection : IDisposable
             Counters.Failed[(int)TcpFailure.Mismatch]++;
         }
 
-        Note(unasked ? "the server sent bytes after the last answer that nothing asked for" : "the answer is not the one expected (an echo: other bytes than were sent)");
+        Note(unasked
+            ? "the server sent bytes after the last answer that nothing asked for"
+            : "the answer is not the one expected (an echo: other bytes than were sent)");
     }
 
     /// <summary>

@@ -36,7 +36,8 @@ public static class TcpLoadGenerator
         try
         {
             var driver = new TcpLoadDriver(connections, state, loops);
-            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress, cancellationToken);
+            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress,
+                cancellationToken);
             return LoadWindowResult.WithWindow(Aggregate(options, clients[0], connections, timers), window, options.Rate) with
             {
                 Late = connections.Sum(c => c.Counters.Late),

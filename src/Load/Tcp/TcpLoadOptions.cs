@@ -79,12 +79,15 @@ public sealed record TcpLoadOptions() : Core.LoadSettings(DefaultLoad.TcpConnect
 
         if ((long)size * Window > MaxWindowBytes)
         {
-            throw new ArgumentException(string.Create(c, $"--window {Window} × {what} {size} is {(long)size * Window:n0} bytes in flight per connection; at most {MaxWindowBytes:n0} (16 MiB)."));
+            throw new ArgumentException(string.Create(c,
+                $"--window {Window} × {what} {size} is {(long)size * Window:n0} bytes in flight per connection; at most {MaxWindowBytes:n0} (16 MiB)."));
         }
 
         if ((long)size * Window * Connections > MaxTotalBytes)
         {
-            throw new ArgumentException(string.Create(c, $"--connections {Connections:n0} × --window {Window} × {what} {size} is {(long)size * Window * Connections:n0} bytes of send buffers; at most {MaxTotalBytes:n0} (2 GiB)."));
+            throw new ArgumentException(string.Create(c,
+                $"--connections {Connections:n0} × --window {Window} × {what} {size} is {(long)size * Window * Connections:n0} bytes of send buffers; " +
+                $"at most {MaxTotalBytes:n0} (2 GiB)."));
         }
     }
 }

@@ -24,7 +24,9 @@ public static class TlsNames
         // A first record that is not TLS at all SslStream refuses itself, before OpenSSL sees it: said in OpenSSL's words,
         // as the epoll engine (OpenSSL underneath) says it.
         var message = exception is AuthenticationException ? exception.GetBaseException().Message : exception.Message;
-        return message.StartsWith("Cannot determine the frame size or a corrupted frame was received", StringComparison.Ordinal) ? "wrong version number" : Reason(message);
+        return message.StartsWith("Cannot determine the frame size or a corrupted frame was received", StringComparison.Ordinal)
+            ? "wrong version number"
+            : Reason(message);
     }
 
     /// <summary>OpenSSL's "error:CODE:LIBRARY:FUNCTION:REASON" as its reason; any other text as it is.</summary>

@@ -81,7 +81,8 @@ internal sealed class BroadcastClient : IAsyncDisposable
         else
         {
             var padded = padding.Length > 0 ? $",\"padding\":\"{padding}\"" : "";
-            message = Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"{{\"type\":\"broadcast\",\"payload\":{{\"sendTime\":\"{sendTime}\"{padded}}}}}"));
+            message = Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture,
+                $"{{\"type\":\"broadcast\",\"payload\":{{\"sendTime\":\"{sendTime}\"{padded}}}}}"));
         }
 
         await _socket.SendAsync(message, _options.Binary ? WebSocketMessageType.Binary : WebSocketMessageType.Text, true, cancellationToken);

@@ -90,14 +90,17 @@ public static class BroadcastLoadGenerator
     }
 
     public static string Format(BroadcastStep step, double percentile) => string.Create(System.Globalization.CultureInfo.InvariantCulture,
-        $"clients: {step.Clients,6}    {percentile:0.#}per-rtt: {step.PercentileRtt,5:0}ms    min-rtt: {step.MinRtt,5:0}ms    median-rtt: {step.MedianRtt,5:0}ms    max-rtt: {step.MaxRtt,5:0}ms");
+        $"clients: {step.Clients,6}    {percentile:0.#}per-rtt: {step.PercentileRtt,5:0}ms    min-rtt: {step.MinRtt,5:0}ms    median-rtt: " +
+        $"{step.MedianRtt,5:0}ms    max-rtt: {step.MaxRtt,5:0}ms");
 
-    private static async Task AddClientsAsync(List<BroadcastClient> clients, int count, System.Net.EndPoint endPoint, BroadcastOptions options, CancellationToken cancellationToken)
+    private static async Task AddClientsAsync(List<BroadcastClient> clients, int count, System.Net.EndPoint endPoint, BroadcastOptions options,
+        CancellationToken cancellationToken)
     {
         for (var added = 0; added < count; added += 100)
         {
             var batch = Enumerable.Range(clients.Count, Math.Min(100, count - added))
-                .Select(i => BroadcastClient.ConnectAsync(endPoint, options, options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null, cancellationToken));
+                .Select(i => BroadcastClient.ConnectAsync(endPoint, options,
+                    options.LocalAddresses.Count > 0 ? options.LocalAddresses[i % options.LocalAddresses.Count] : null, cancellationToken));
             clients.AddRange(await Task.WhenAll(batch));
         }
     }

@@ -21,7 +21,8 @@ internal static class WebSocketConnector
         (await ConnectAsync(endPoint, url, localAddress, coalesceWrites: false, cancellationToken)).WebSocket;
 
     /// <summary>With <paramref name="coalesceWrites"/>, the WebSocket runs over a <see cref="CoalescingStream"/>, returned to hold and send bursts.</summary>
-    public static async Task<(WebSocket WebSocket, CoalescingStream? Held)> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress, bool coalesceWrites, CancellationToken cancellationToken)
+    public static async Task<(WebSocket WebSocket, CoalescingStream? Held)> ConnectAsync(EndPoint endPoint, Uri url, IPAddress? localAddress,
+        bool coalesceWrites, CancellationToken cancellationToken)
     {
         var socket = new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
@@ -42,7 +43,8 @@ internal static class WebSocketConnector
 
             var key = Convert.ToBase64String(RandomNumberGenerator.GetBytes(16));
             var request = Encoding.ASCII.GetBytes(
-                $"GET {url.PathAndQuery} HTTP/1.1\r\nHost: {url.Authority}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n");
+                $"GET {url.PathAndQuery} HTTP/1.1\r\nHost: {url.Authority}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " +
+                $"{key}\r\nSec-WebSocket-Version: 13\r\n\r\n");
             await stream.WriteAsync(request, cancellationToken);
             await ReadHandshakeAsync(stream, key, cancellationToken);
             var held = coalesceWrites ? new CoalescingStream(stream) : null;

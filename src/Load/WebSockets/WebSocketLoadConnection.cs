@@ -65,7 +65,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 var started = Stopwatch.GetTimestamp();
                 using var timeout = new CancellationTokenSource(_options.Timeout);
                 CoalescingStream? held;
-                (socket, held) = await WebSocketConnector.ConnectAsync(_endPoint.Remote, _options.Url, _endPoint.Local, _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
+                (socket, held) = await WebSocketConnector.ConnectAsync(_endPoint.Remote, _options.Url, _endPoint.Local,
+                    _options.Mode == WebSocketLoadMode.EchoAsync, timeout.Token);
                 var connected = Stopwatch.GetTimestamp();
                 Handshakes++;
                 if (measured)
@@ -354,7 +355,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private static async ValueTask<(int Length, WebSocketMessageType Type)> ReceiveWholeAsync(WebSocket socket, byte[] buffer, CancellationToken cancellationToken)
+    private static async ValueTask<(int Length, WebSocketMessageType Type)> ReceiveWholeAsync(WebSocket socket, byte[] buffer,
+        CancellationToken cancellationToken)
     {
         var length = 0;
         while (true)

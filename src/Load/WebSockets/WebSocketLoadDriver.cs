@@ -6,7 +6,8 @@ namespace Benchmarks.Load.WebSockets;
 /// A WebSocket load's connections as the shared run drives them: replies (or sessions, in connect
 /// mode) completed; in idle mode, at the window's start, the memory each open connection costs.
 /// </summary>
-internal sealed class WebSocketLoadDriver(WebSocketLoadOptions options, WebSocketLoadConnection[] connections, WebSocketRunState state, Task loops, (long Rss, long Managed) before) : ILoadDriver
+internal sealed class WebSocketLoadDriver(WebSocketLoadOptions options, WebSocketLoadConnection[] connections, WebSocketRunState state, Task loops,
+    (long Rss, long Managed) before) : ILoadDriver
 {
     public LoadSwitches Switches => state;
 

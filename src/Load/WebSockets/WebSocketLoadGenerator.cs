@@ -31,7 +31,8 @@ public static class WebSocketLoadGenerator
         try
         {
             var driver = new WebSocketLoadDriver(options, connections, state, loops, memoryBefore);
-            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress, cancellationToken);
+            var window = await LoadRun.RunAsync(driver, new LoadPhases(options.Warmup, options.Duration, options.Timeout), schedule, progress,
+                cancellationToken);
 
             // The rate is taken over the window's own length (as the HTTP load's), not stretched by echoes held past its end.
             return LoadWindowResult.WithWindow(Aggregate(options, connections, timers), window, options.Rate) with

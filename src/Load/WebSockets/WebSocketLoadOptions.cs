@@ -38,7 +38,8 @@ public sealed record WebSocketLoadOptions() : Core.LoadSettings(DefaultLoad.WebS
 
         if (Rate is not null && Mode != WebSocketLoadMode.EchoSync)
         {
-            throw new ArgumentException("--rate sends each message at its own time, one at a time per connection: it needs the echo mode (--ws-mode echo-sync), not a window of messages in flight or connects.");
+            throw new ArgumentException("--rate sends each message at its own time, one at a time per connection: " +
+                "it needs the echo mode (--ws-mode echo-sync), not a window of messages in flight or connects.");
         }
     }
 }

@@ -12,11 +12,14 @@ internal static class HelloWorldSchema
     {
         var sql = new StringBuilder();
         sql.Append("CREATE TABLE world (id integer NOT NULL PRIMARY KEY, randomnumber integer NOT NULL DEFAULT 0);\n");
-        sql.Append(CultureInfo.InvariantCulture, $"INSERT INTO world (id, randomnumber) SELECT i, 1 + floor(random() * {WorldStore.WorldRows})::int FROM generate_series(1, {WorldStore.WorldRows}) AS i;\n");
+        sql.Append(CultureInfo.InvariantCulture,
+            $"INSERT INTO world (id, randomnumber) SELECT i, 1 + floor(random() * {WorldStore.WorldRows})::int FROM generate_series(1, " +
+            $"{WorldStore.WorldRows}) AS i;\n");
         sql.Append("CREATE TABLE fortune (id integer NOT NULL PRIMARY KEY, message varchar(2048) NOT NULL);\n");
         foreach (var fortune in KnownFortunes.Rows)
         {
-            sql.Append(CultureInfo.InvariantCulture, $"INSERT INTO fortune (id, message) VALUES ({fortune.Id}, '{fortune.Message.Replace("'", "''", StringComparison.Ordinal)}');\n");
+            sql.Append(CultureInfo.InvariantCulture,
+                $"INSERT INTO fortune (id, message) VALUES ({fortune.Id}, '{fortune.Message.Replace("'", "''", StringComparison.Ordinal)}');\n");
         }
 
         return sql.ToString();

@@ -13,7 +13,8 @@ internal static class WorldQueries
     public const string SelectSql = "SELECT id, randomnumber FROM world WHERE id = $1";
 
     public const string UpdateSql =
-        "UPDATE world SET randomnumber = data.randomnumber FROM (SELECT unnest($1::int[]) AS id, unnest($2::int[]) AS randomnumber) AS data WHERE world.id = data.id";
+        "UPDATE world SET randomnumber = data.randomnumber FROM (SELECT unnest($1::int[]) AS id, unnest($2::int[]) AS randomnumber) " +
+        "AS data WHERE world.id = data.id";
 
     /// <summary>
     /// The token a query runs under: none. A request aborted mid-query (the load timed it out and

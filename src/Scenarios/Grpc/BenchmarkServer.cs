@@ -16,7 +16,8 @@ internal sealed class BenchmarkServer : BenchmarkService.BenchmarkServiceBase
 
     public override Task<SimpleResponse> UnaryCall(SimpleRequest request, ServerCallContext context) => Task.FromResult(Respond(request));
 
-    public override async Task StreamingCall(IAsyncStreamReader<SimpleRequest> requestStream, IServerStreamWriter<SimpleResponse> responseStream, ServerCallContext context)
+    public override async Task StreamingCall(IAsyncStreamReader<SimpleRequest> requestStream, IServerStreamWriter<SimpleResponse> responseStream,
+        ServerCallContext context)
     {
         ArgumentNullException.ThrowIfNull(requestStream);
         ArgumentNullException.ThrowIfNull(responseStream);
@@ -54,7 +55,8 @@ internal sealed class BenchmarkServer : BenchmarkService.BenchmarkServiceBase
         return Respond(last ?? new SimpleRequest());
     }
 
-    public override Task StreamingBothWays(IAsyncStreamReader<SimpleRequest> requestStream, IServerStreamWriter<SimpleResponse> responseStream, ServerCallContext context) =>
+    public override Task StreamingBothWays(IAsyncStreamReader<SimpleRequest> requestStream, IServerStreamWriter<SimpleResponse> responseStream,
+        ServerCallContext context) =>
         StreamingCall(requestStream, responseStream, context);
 
     private static SimpleResponse Respond(SimpleRequest request)
@@ -65,6 +67,8 @@ internal sealed class BenchmarkServer : BenchmarkService.BenchmarkServiceBase
             throw new RpcException(new Status(StatusCode.InvalidArgument, $"response_size must be between 0 and {MaxResponseSize}"));
         }
 
-        return new SimpleResponse { Payload = new Payload { Body = request.ResponseSize == 0 ? ByteString.Empty : ByteString.CopyFrom(new byte[request.ResponseSize]) } };
+        return new SimpleResponse { Payload = new Payload { Body = request.ResponseSize == 0
+            ? ByteString.Empty
+            : ByteString.CopyFrom(new byte[request.ResponseSize]) } };
     }
 }

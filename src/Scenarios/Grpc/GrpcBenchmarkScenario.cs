@@ -20,7 +20,12 @@ public abstract class GrpcBenchmarkScenario : IEndpointScenario
 
     private static readonly string[] s_routes =
     [
-        ServicePath + "UnaryCall", ServicePath + "StreamingCall", ServicePath + "StreamingFromServer", ServicePath + "StreamingFromClient", ServicePath + "StreamingBothWays",
+        ServicePath
+            + "UnaryCall", ServicePath
+            + "StreamingCall", ServicePath
+            + "StreamingFromServer", ServicePath
+            + "StreamingFromClient", ServicePath
+            + "StreamingBothWays",
     ];
 
     private protected GrpcBenchmarkScenario(string method, GrpcCallKind kind, int messages = 1) =>
@@ -46,5 +51,6 @@ public abstract class GrpcBenchmarkScenario : IEndpointScenario
     public void MapEndpoints(IEndpointRouteBuilder endpoints) => endpoints.MapGrpcService<BenchmarkServer>();
 
     /// <summary>An answer message is the framed response, byte for byte: a payload of 10 zero bytes.</summary>
-    public IResponseValidator CreateValidator() => new GrpcMessageValidator(new SimpleResponse { Payload = new Payload { Body = ByteString.CopyFrom(new byte[ResponseSize]) } }.ToByteArray());
+    public IResponseValidator CreateValidator() =>
+        new GrpcMessageValidator(new SimpleResponse { Payload = new Payload { Body = ByteString.CopyFrom(new byte[ResponseSize]) } }.ToByteArray());
 }

@@ -13,5 +13,6 @@ public sealed class GrpcClientStreamingScenario() : GrpcBenchmarkScenario("Strea
 
     public override string Name => "grpc-client-streaming";
 
-    public override string Description => "gRPC client streaming: grpc.testing.BenchmarkService/StreamingFromClient on Grpc.AspNetCore, 10 request messages a call, then one 10-byte payload.";
+    public override string Description =>
+        "gRPC client streaming: grpc.testing.BenchmarkService/StreamingFromClient on Grpc.AspNetCore, 10 request messages a call, then one 10-byte payload.";
 }

@@ -9,5 +9,6 @@ public sealed class GrpcPingPongScenario() : GrpcBenchmarkScenario("StreamingCal
 {
     public override string Name => "grpc-ping-pong";
 
-    public override string Description => "gRPC streaming ping-pong: grpc.testing.BenchmarkService/StreamingCall on Grpc.AspNetCore, a 10-byte payload per message on streams kept open.";
+    public override string Description =>
+        "gRPC streaming ping-pong: grpc.testing.BenchmarkService/StreamingCall on Grpc.AspNetCore, a 10-byte payload per message on streams kept open.";
 }

@@ -9,5 +9,6 @@ public sealed class GrpcServerStreamingScenario() : GrpcBenchmarkScenario("Strea
 {
     public override string Name => "grpc-server-streaming";
 
-    public override string Description => "gRPC server streaming: grpc.testing.BenchmarkService/StreamingFromServer on Grpc.AspNetCore, a 10-byte payload per message for as long as the stream lasts.";
+    public override string Description => "gRPC server streaming: grpc.testing.BenchmarkService/StreamingFromServer on Grpc.AspNetCore, " +
+        "a 10-byte payload per message for as long as the stream lasts.";
 }

@@ -12,7 +12,9 @@ public sealed class WebSocketBroadcastScenario : IWebSocketScenario
 
     public string Name => "ws-broadcast";
 
-    public string Description => "websocket-shootout: {\"type\":\"echo\"|\"broadcast\",\"payload\":…} at /ws (or the binary form); broadcasts go to every client, then broadcastResult to the sender.";
+    public string Description =>
+        "websocket-shootout: {\"type\":\"echo\"|\"broadcast\",\"payload\":…} at /ws (or the binary form); broadcasts go to every client, " +
+        "then broadcastResult to the sender.";
 
     public IReadOnlyList<string> Routes => s_routes;
 

@@ -20,7 +20,8 @@ public static class ChunkedBodyDecoder
     /// body's encoded length; on <see cref="RequestParseStatus.Incomplete"/>, <paramref name="state"/> says where to
     /// resume once more bytes have arrived (same <paramref name="encoded"/> start, same output).
     /// </summary>
-    public static RequestParseStatus Decode(in ReadOnlySequence<byte> encoded, ref ChunkedState state, in ChunkedLimits limits, IBufferWriter<byte> output, out long consumed)
+    public static RequestParseStatus Decode(in ReadOnlySequence<byte> encoded, ref ChunkedState state, in ChunkedLimits limits, IBufferWriter<byte> output,
+        out long consumed)
     {
         ArgumentNullException.ThrowIfNull(output);
         consumed = 0;
@@ -109,7 +110,9 @@ public static class ChunkedBodyDecoder
         {
             if (!reader.TryReadTo(out ReadOnlySequence<byte> line, (byte)'\n'))
             {
-                return reader.Consumed - start + reader.Remaining > limits.MaxTrailerLength ? RequestParseStatus.HeadersTooLarge : RequestParseStatus.Incomplete;
+                return reader.Consumed - start + reader.Remaining > limits.MaxTrailerLength
+                    ? RequestParseStatus.HeadersTooLarge
+                    : RequestParseStatus.Incomplete;
             }
 
             if (reader.Consumed - start > limits.MaxTrailerLength)

@@ -28,7 +28,8 @@ public sealed class EventLoopServer : IRunningServer
     /// the first gets a port from the system and the others share it) and starts a loop made by
     /// <paramref name="createLoop"/> on each; on failure, what started is stopped again.
     /// </summary>
-    public static async Task<EventLoopServer> StartAsync(IReadOnlyList<Uri> urls, int loopsPerUrl, Func<Socket, IEventLoop> createLoop, CancellationToken cancellationToken)
+    public static async Task<EventLoopServer> StartAsync(IReadOnlyList<Uri> urls, int loopsPerUrl, Func<Socket, IEventLoop> createLoop,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(urls);
         ArgumentNullException.ThrowIfNull(createLoop);

@@ -125,7 +125,9 @@ public static class HttpRequestParser
         }
 
         var target = rest[..secondSpace];
-        if ((target[0] != (byte)'/' && !(target.Length == 1 && target[0] == (byte)'*')) || target.IndexOfAnyInRange((byte)0, (byte)0x20) >= 0 || target.Contains((byte)0x7F))
+        if ((target[0] != (byte)'/' && !(target.Length == 1 && target[0] == (byte)'*'))
+            || target.IndexOfAnyInRange((byte)0, (byte)0x20) >= 0
+            || target.Contains((byte)0x7F))
         {
             return Bad;
         }
@@ -138,7 +140,11 @@ public static class HttpRequestParser
 
         // HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3): 1.1 and 1.0 are served, any other well-formed one is 505.
         var version = rest[(secondSpace + 1)..];
-        if (version.Length != 8 || !version.StartsWith("HTTP/"u8) || !char.IsAsciiDigit((char)version[5]) || version[6] != (byte)'.' || !char.IsAsciiDigit((char)version[7]))
+        if (version.Length != 8
+            || !version.StartsWith("HTTP/"u8)
+            || !char.IsAsciiDigit((char)version[5])
+            || version[6] != (byte)'.'
+            || !char.IsAsciiDigit((char)version[7]))
         {
             return Bad;
         }
@@ -209,7 +215,10 @@ public static class HttpRequestParser
                 head.WebSocketVersion13 = value.SequenceEqual("13"u8);
                 break;
             case 14 when Ascii.EqualsIgnoreCase(name, "Content-Length"u8):
-                if (!Utf8Parser.TryParse(value, out long length, out var consumed) || consumed != value.Length || value.IsEmpty || value[0] is (byte)'+' or (byte)'-'
+                if (!Utf8Parser.TryParse(value, out long length, out var consumed)
+                    || consumed != value.Length
+                    || value.IsEmpty
+                    || value[0] is (byte)'+' or (byte)'-'
                     || (head.ContentLength >= 0 && head.ContentLength != length))
                 {
                     return false;

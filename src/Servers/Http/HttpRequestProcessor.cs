@@ -90,7 +90,10 @@ public sealed class HttpRequestProcessor
             if (route >= 0 && _webSockets is not null && head.IsWebSocketHandshake)
             {
                 buffer = buffer.Slice(consumed);
-                if (!head.WebSocketVersion13 || head.WebSocketKeyRepeated || !WebSocketHandshake.IsValidKey(head.WebSocketKey(headBytes)) || !head.Method(headBytes).SequenceEqual("GET"u8))
+                if (!head.WebSocketVersion13
+                    || head.WebSocketKeyRepeated
+                    || !WebSocketHandshake.IsValidKey(head.WebSocketKey(headBytes))
+                    || !head.Method(headBytes).SequenceEqual("GET"u8))
                 {
                     return new(responses + WriteError(output, 400), true);
                 }

@@ -34,7 +34,8 @@ public sealed class HttpRequestReader
     /// request's length in the buffer.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public RequestParseStatus TryRead(in ReadOnlySequence<byte> buffer, out RequestHead head, out ReadOnlySpan<byte> headBytes, out ReadOnlySpan<byte> body, out long consumed)
+    public RequestParseStatus TryRead(in ReadOnlySequence<byte> buffer, out RequestHead head, out ReadOnlySpan<byte> headBytes, out ReadOnlySpan<byte> body,
+        out long consumed)
     {
         body = default;
         consumed = 0;

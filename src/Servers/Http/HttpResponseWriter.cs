@@ -10,7 +10,8 @@ public static class HttpResponseWriter
 {
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     /// <param name="headOnly">A response to HEAD: the headers of the full response (its Content-Length included), no body.</param>
-    public static void Write(IBufferWriter<byte> output, int statusCode, HeaderValue? contentType, ReadOnlySpan<byte> body, bool close, ReadOnlySpan<byte> serverLine, bool headOnly = false)
+    public static void Write(IBufferWriter<byte> output, int statusCode, HeaderValue? contentType, ReadOnlySpan<byte> body, bool close,
+        ReadOnlySpan<byte> serverLine, bool headOnly = false)
     {
         ArgumentNullException.ThrowIfNull(output);
         var contentTypeBytes = contentType is null ? default : contentType.Utf8.Span;

@@ -70,7 +70,8 @@ public sealed class HttpSysServerModel : IServerModel
         // A listener that cannot start says why in the one line the start's failure is reported with;
         // its logger's copy (with the stack trace) is left out until the server has started.
         var started = false;
-        builder.Logging.AddFilter((category, _) => Volatile.Read(ref started) || category?.StartsWith("Microsoft.AspNetCore.Server.HttpSys", StringComparison.Ordinal) != true);
+        builder.Logging.AddFilter((category, _) => Volatile.Read(ref started) || category?.StartsWith("Microsoft.AspNetCore.Server.HttpSys",
+            StringComparison.Ordinal) != true);
         builder.WebHost.UseHttpSys(options =>
         {
             options.AllowSynchronousIO = false;
@@ -83,7 +84,8 @@ public sealed class HttpSysServerModel : IServerModel
         builder.WebHost.UseUrls([.. context.Urls.Select(u => u.GetLeftPart(UriPartial.Authority))]);
         if (context.Wire.Tls)
         {
-            await context.Log.WriteLineAsync("httpsys: TLS is served with the certificate bound to the port in http.sys (netsh http add sslcert ipport=…), not the tool's own.");
+            await context.Log.WriteLineAsync("httpsys: TLS is served with the certificate bound to the port in http.sys (netsh http add sslcert ipport=…), " +
+                "not the tool's own.");
         }
 
         var app = builder.Build();

@@ -17,7 +17,9 @@ public sealed class IoUringServerModel : IServerModel
 
     public string Name => "iouring";
 
-    public string Description => "io_uring rings (one loop per core, SO_REUSEPORT listeners; multishot accept and receive, provided buffers, batched sends), with the shared HTTP/1.1 parser.";
+    public string Description =>
+        "io_uring rings (one loop per core, SO_REUSEPORT listeners; multishot accept and receive, provided buffers, batched sends), " +
+        "with the shared HTTP/1.1 parser.";
 
     public ServerAvailability Availability => !OperatingSystem.IsLinux()
         ? ServerAvailability.Unavailable("io_uring is Linux's: there is no io_uring on this system")
@@ -31,7 +33,8 @@ public sealed class IoUringServerModel : IServerModel
     public string? CannotCarry(HttpWire wire)
     {
         ArgumentNullException.ThrowIfNull(wire);
-        return wire == HttpWire.Cleartext ? null : $"iouring serves cleartext HTTP/1.1 only: its rings hand raw receive buffers to the parser, with no TLS record layer between (use kestrel or sockets for {wire.Name})";
+        return wire == HttpWire.Cleartext ? null : $"iouring serves cleartext HTTP/1.1 only: its rings hand raw receive buffers to the parser, " +
+            $"with no TLS record layer between (use kestrel or sockets for {wire.Name})";
     }
 
     public void ValidateOptions(IReadOnlyDictionary<string, string> options)

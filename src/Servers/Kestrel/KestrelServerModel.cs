@@ -21,7 +21,8 @@ public sealed class KestrelServerModel : IServerModel
 {
     public string Name => "kestrel";
 
-    public string Description => "ASP.NET Core Kestrel (socket transport, or io_uring with --server-option transport=iouring), one terminal request delegate per scenario route.";
+    public string Description =>
+        "ASP.NET Core Kestrel (socket transport, or io_uring with --server-option transport=iouring), one terminal request delegate per scenario route.";
 
     public ServerAvailability Availability => ServerAvailability.Available;
 
@@ -104,7 +105,8 @@ public sealed class KestrelServerModel : IServerModel
     /// <summary>The io_uring transport in place of the socket transport: Kestrel takes the transport registered last.</summary>
     [System.Runtime.Versioning.SupportedOSPlatform("linux")]
     private static void UseIoUring(IServiceCollection services, KestrelSettings settings) =>
-        services.AddSingleton<IConnectionListenerFactory>(provider => new IoUringTransportFactory(settings.IoUringLoops, settings.Backlog, settings.InlineScheduling, provider.GetRequiredService<IMemoryPoolFactory<byte>>()));
+        services.AddSingleton<IConnectionListenerFactory>(provider => new IoUringTransportFactory(settings.IoUringLoops, settings.Backlog,
+            settings.InlineScheduling, provider.GetRequiredService<IMemoryPoolFactory<byte>>()));
 
     /// <summary>
     /// The wire on every endpoint: over TLS the certificate, TLS 1.2 and 1.3, and ALPN offering h2

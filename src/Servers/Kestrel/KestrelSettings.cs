@@ -15,18 +15,24 @@ internal sealed class KestrelSettings
 
     private static readonly Dictionary<string, string> s_known = new(StringComparer.OrdinalIgnoreCase)
     {
-        ["transport"] = "sockets (ASP.NET Core's socket transport, the default) or iouring (io_uring rings: multishot accept and receive into provided buffers; Linux)",
-        ["ioQueueCount"] = "the transport's IO queues: the socket transport's (default: min(cores, 16)) or the io_uring transport's rings, a thread each (default: the server's CPUs)",
-        ["unsafePreferInlineScheduling"] = "run request code on the transport's IO thread: the socket transport's IO queue or the io_uring transport's ring (true/false)",
-        ["inlineCompletions"] = "complete socket operations on the epoll thread, not the thread pool: DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 (true/false; Linux)",
+        ["transport"] = "sockets (ASP.NET Core's socket transport, the default) or iouring (io_uring rings: " +
+            "multishot accept and receive into provided buffers; Linux)",
+        ["ioQueueCount"] = "the transport's IO queues: the socket transport's (default: min(cores, 16)) or the io_uring transport's rings, " +
+            "a thread each (default: the server's CPUs)",
+        ["unsafePreferInlineScheduling"] = "run request code on the transport's IO thread: the socket transport's IO queue or the io_uring transport's ring " +
+            "(true/false)",
+        ["inlineCompletions"] = "complete socket operations on the epoll thread, not the thread pool: " +
+            "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 (true/false; Linux)",
         ["waitForDataBeforeAllocatingBuffer"] = "true/false",
         ["noDelay"] = "TCP_NODELAY on accepted sockets (true/false)",
         ["backlog"] = "listen backlog",
         ["maxConcurrentConnections"] = "limit on open connections",
         ["allowSynchronousIO"] = "true/false",
         ["addServerHeader"] = "true/false (TechEmpower requires it)",
-        ["http2ConnectionWindow"] = "HTTP/2: the connection's initial flow-control window for request bodies, in bytes (65,535 to 2,147,483,647; Kestrel's default 1,048,576)",
-        ["http2StreamWindow"] = "HTTP/2: each stream's initial flow-control window for its request body, in bytes (65,535 to 2,147,483,647; Kestrel's default 786,432)",
+        ["http2ConnectionWindow"] = "HTTP/2: the connection's initial flow-control window for request bodies, in bytes (65,535 to 2,147,483,647; " +
+            "Kestrel's default 1,048,576)",
+        ["http2StreamWindow"] = "HTTP/2: each stream's initial flow-control window for its request body, in bytes (65,535 to 2,147,483,647; " +
+            "Kestrel's default 786,432)",
     };
 
     /// <summary>The socket transport's own knobs, which the io_uring transport does not read.</summary>
@@ -75,7 +81,8 @@ internal sealed class KestrelSettings
             // The socket transport's own knobs would be measured as if they took effect.
             if (s_socketsOnly.FirstOrDefault(n => settings.Text(n) is not null) is { } socketsOnly)
             {
-                throw new ArgumentException($"Kestrel option '{socketsOnly}' is the socket transport's: the io_uring transport does not read it (its connections always have TCP_NODELAY).");
+                throw new ArgumentException($"Kestrel option '{socketsOnly}' is the socket transport's: " +
+                    $"the io_uring transport does not read it (its connections always have TCP_NODELAY).");
             }
         }
 
@@ -87,7 +94,8 @@ internal sealed class KestrelSettings
         {
             if (settings.Long(window) is < MinWindow or > MaxWindow)
             {
-                throw new ArgumentException($"Kestrel option '{window}' is a flow-control window from {MinWindow:n0} to {MaxWindow:n0} bytes (HTTP/2 allows no other).");
+                throw new ArgumentException($"Kestrel option '{window}' is a flow-control window from {MinWindow:n0} to {MaxWindow:n0} bytes (HTTP/2 allows " +
+                    $"no other).");
             }
         }
         foreach (var flag in new[] { "unsafePreferInlineScheduling", "inlineCompletions", "waitForDataBeforeAllocatingBuffer", "noDelay", "allowSynchronousIO", "addServerHeader" })

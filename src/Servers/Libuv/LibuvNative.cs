@@ -108,7 +108,8 @@ internal static unsafe partial class LibuvNative
     public static partial int uv_accept(IntPtr server, IntPtr client);
 
     [LibraryImport(Library)]
-    public static partial int uv_read_start(IntPtr stream, delegate* unmanaged[Cdecl]<IntPtr, nuint, UvBuffer*, void> alloc, delegate* unmanaged[Cdecl]<IntPtr, nint, UvBuffer*, void> read);
+    public static partial int uv_read_start(IntPtr stream, delegate* unmanaged[Cdecl]<IntPtr, nuint, UvBuffer*, void> alloc, delegate* unmanaged[Cdecl]<IntPtr,
+        nint, UvBuffer*, void> read);
 
     [LibraryImport(Library)]
     public static partial int uv_try_write(IntPtr stream, UvBuffer* buffers, uint count);

@@ -14,7 +14,8 @@ public sealed class LibuvServerModel : IServerModel
     public string? CannotCarry(HttpWire wire)
     {
         ArgumentNullException.ThrowIfNull(wire);
-        return wire == HttpWire.Cleartext ? null : $"libuv serves cleartext HTTP/1.1 only: its event loops hand raw socket buffers to the parser, with no TLS record layer between (use kestrel or sockets for {wire.Name})";
+        return wire == HttpWire.Cleartext ? null : $"libuv serves cleartext HTTP/1.1 only: its event loops hand raw socket buffers to the parser, " +
+            $"with no TLS record layer between (use kestrel or sockets for {wire.Name})";
     }
 
     public string Name => "libuv";

@@ -19,7 +19,8 @@ internal sealed class SocketsRunningServer : IRunningServer
     private readonly System.Net.Security.SslServerAuthenticationOptions? _tls;
 
     /// <param name="tls">The TLS every connection is served over; null for cleartext.</param>
-    public SocketsRunningServer(List<Socket> listeners, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits, System.Net.Security.SslServerAuthenticationOptions? tls = null)
+    public SocketsRunningServer(List<Socket> listeners, Func<HttpRequestProcessor> processorFactory, RawServerLimits limits,
+        System.Net.Security.SslServerAuthenticationOptions? tls = null)
     {
         _tls = tls;
         _listeners = listeners;

@@ -76,7 +76,9 @@ public sealed class SocketsServerModel : IServerModel
         }
 
         var routes = new RouteTable(context.Scenario.Routes);
-        IRunningServer server = new SocketsRunningServer(listeners, () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets", acceptWebSockets: true), RawServerLimits.Parse(context.Options), Tls(context));
+        IRunningServer server = new SocketsRunningServer(listeners,
+            () => new HttpRequestProcessor(context.Scenario, routes, "Benchmarks-Sockets", acceptWebSockets: true), RawServerLimits.Parse(context.Options),
+            Tls(context));
         return Task.FromResult(server);
     }
 

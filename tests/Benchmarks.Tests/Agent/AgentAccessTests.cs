@@ -122,13 +122,15 @@ public sealed class AgentAccessTests
     public void The_socket_table_s_lines_give_both_ends_and_the_owner()
     {
         Assert.True(OperatingSystem.IsLinux(), "the table is Linux's");
-        var v4 = LinuxConnectionOwners.ParseLine("   3: 0100007F:A2C4 0100007F:1392 01 00000000:00000000 00:00000000 00000000 65534        0 123456 1 0000000000000000 20 4 30 10 -1");
+        var v4 = LinuxConnectionOwners.ParseLine("   3: 0100007F:A2C4 0100007F:1392 01 00000000:00000000 00:00000000 00000000 65534        0 123456 1 " +
+            "0000000000000000 20 4 30 10 -1");
         Assert.NotNull(v4);
         Assert.Equal(new IPEndPoint(IPAddress.Loopback, 0xA2C4), v4.Value.Local);
         Assert.Equal(new IPEndPoint(IPAddress.Loopback, 5010), v4.Value.Remote);
         Assert.Equal(65534u, v4.Value.Uid);
         Assert.Equal(LinuxConnectionOwners.Established, v4.Value.State);
-        var v6 = LinuxConnectionOwners.ParseLine("   0: 00000000000000000000000001000000:1392 0000000000000000FFFF00000100007F:A2C4 01 00000000:00000000 00:00000000 00000000     0        0 1 1 0 20 4 30 10 -1");
+        var v6 = LinuxConnectionOwners.ParseLine("   0: 00000000000000000000000001000000:1392 0000000000000000FFFF00000100007F:A2C4 01 00000000:00000000 " +
+            "00:00000000 00000000     0        0 1 1 0 20 4 30 10 -1");
         Assert.NotNull(v6);
         Assert.Equal(IPAddress.IPv6Loopback, v6.Value.Local.Address);
         Assert.Equal(IPAddress.Parse("::ffff:127.0.0.1"), v6.Value.Remote.Address);

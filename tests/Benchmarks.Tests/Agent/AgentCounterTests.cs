@@ -63,7 +63,8 @@ public sealed class AgentCounterTests
         Assert.Equal(25, runtime.Count);
         foreach (var name in runtime)
         {
-            Assert.True(values.ContainsKey(name), $"no {name} among {string.Join(", ", values.Keys.Where(k => k.Contains("counter", StringComparison.Ordinal)))}");
+            Assert.True(values.ContainsKey(name),
+                $"no {name} among {string.Join(", ", values.Keys.Where(k => k.Contains("counter", StringComparison.Ordinal)))}");
         }
 
         Assert.True((double)values["runtime-counter/working-set"]! > 10);

@@ -81,8 +81,10 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.StartsWith("window: ", windowLine, StringComparison.Ordinal);
         Assert.StartsWith(windowBrief!, windowLine, StringComparison.Ordinal);
         Assert.InRange(windowBrief!.Length, "window: steady".Length, Benchmarks.Host.Crank.CrankText.BriefLength);
-        Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.WindowBrief && (string?)m["format"] == "");
-        Assert.Contains(loadJob["metadata"]!.AsArray(), m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.Window && (string?)m["format"] == "object");
+        Assert.Contains(loadJob["metadata"]!.AsArray(),
+            m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.WindowBrief && (string?)m["format"] == "");
+        Assert.Contains(loadJob["metadata"]!.AsArray(),
+            m => (string?)m!["name"] == Benchmarks.Host.Crank.CrankStatistics.Window && (string?)m["format"] == "object");
         var (_, loadBuildLog) = await client.GetRawAsync($"/jobs/{load}/buildlog");
         Assert.Contains("Reusing the build", loadBuildLog, StringComparison.Ordinal);
 
@@ -116,7 +118,9 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         Assert.NotNull(Benchmarks.Host.Verdicts.CauseKinds.Named(((string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Kinds] ?? "").Split(", ")[0]));
         Assert.Contains("the load ran on this machine too", bound, StringComparison.Ordinal);
         Assert.Equal(Benchmarks.Host.Crank.CrankText.Brief(bound!), (string?)verdict[Benchmarks.Host.Verdicts.JobVerdict.Brief]);
-        output.WriteLine($"pipelined through the agent: {(double)results["http/rps/mean"]!:n0} req/s; server cpu peak user {user.Max():0.0}% kernel {kernel.Max():0.0}%; build {AgentClient.Values(serverJob, "benchmarks/build-time").Single() / 1000:0.0} s (load: reused)");
+        output.WriteLine($"pipelined through the agent: {(double)results["http/rps/mean"]!:n0} req/s; " +
+            $"server cpu peak user {user.Max():0.0}% kernel {kernel.Max():0.0}%; " +
+            $"build {AgentClient.Values(serverJob, "benchmarks/build-time").Single() / 1000:0.0} s (load: reused)");
 
         await client.DeleteAsync(load);
         await client.DeleteAsync(server);
@@ -220,7 +224,8 @@ public sealed class AgentEndToEndTests(ReplayAgent fixture, ITestOutputHelper ou
         await serverClient.WaitForStateAsync(server, Wait, null, "Stopped", "Failed");
         var serverJob = await serverClient.GetAsync(server);
         var serverTx = AgentClient.Values(serverJob, "net/tx/bytes").Max();
-        output.WriteLine($"netns: load read {received:n0} HTTP bytes; its veth received {onTheWire:n0} bytes (ratio {ratio:0.000}); the server's veth sent {serverTx:n0}; {(double)results["http/rps/mean"]!:n0} req/s");
+        output.WriteLine($"netns: load read {received:n0} HTTP bytes; its veth received {onTheWire:n0} bytes (ratio {ratio:0.000}); " +
+            $"the server's veth sent {serverTx:n0}; {(double)results["http/rps/mean"]!:n0} req/s");
         Assert.InRange(serverTx / onTheWire, 0.98, 1.02);
         await loadClient.DeleteAsync(load);
         await serverClient.DeleteAsync(server);

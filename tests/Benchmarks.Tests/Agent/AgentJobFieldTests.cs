@@ -62,7 +62,8 @@ public sealed class AgentJobFieldTests
         Assert.True(before >= 0 && started > before && after > started, output);
 
         // Deleted, and its folder (with the script's mark) kept, as noClean asks.
-        var folder = Directory.GetDirectories(agent.JobsDirectory).Single(d => File.Exists(Path.Combine(d, "before.txt")) || Directory.GetFiles(d, "before.txt", SearchOption.AllDirectories).Length > 0);
+        var folder = Directory.GetDirectories(agent.JobsDirectory).Single(d => File.Exists(Path.Combine(d, "before.txt")) || Directory.GetFiles(d, "before.txt",
+            SearchOption.AllDirectories).Length > 0);
         await client.DeleteAsync(id);
         Assert.Equal("Deleted", await client.StateAsync(id));
         Assert.True(Directory.Exists(folder), $"{folder} was removed despite noClean");

@@ -55,7 +55,8 @@ public sealed class AgentLimitTests
         using (var http = new HttpClient())
         using (var stop = new CancellationTokenSource())
         {
-            var requests = Parallel.ForAsync(0, int.MaxValue, new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = stop.Token }, async (_, token) =>
+            var requests = Parallel.ForAsync(0, int.MaxValue, new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = stop.Token }, async (_,
+                token) =>
                 await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/plaintext"), token));
             var waited = System.Diagnostics.Stopwatch.StartNew();
             do

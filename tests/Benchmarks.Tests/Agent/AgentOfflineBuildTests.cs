@@ -40,7 +40,8 @@ public sealed class AgentOfflineBuildTests
 
         // An empty HTTP cache: the audit has no vulnerability data kept from an earlier restore and must ask the feed.
         var warm = new Dictionary<string, string> { ["NUGET_HTTP_CACHE_PATH"] = TestPaths.NewTempDirectory() };
-        await using (var agent = await AgentProcess.StartAsync(url: $"http://{network.Addresses[0]}:5010", options: allow, networkNamespace: network.Names[0], environment: warm))
+        await using (var agent = await AgentProcess.StartAsync(url: $"http://{network.Addresses[0]}:5010", options: allow, networkNamespace: network.Names[0],
+            environment: warm))
         {
             var (state, error, buildLog, output) = await RunAsync(agent, zip);
             Assert.True(state == "Running", $"{state}: {error}\n{buildLog}");
@@ -50,12 +51,14 @@ public sealed class AgentOfflineBuildTests
 
         // The cache hidden: the package cannot be had, and the job's error says which and from where.
         var cold = new Dictionary<string, string>(warm) { ["NUGET_PACKAGES"] = TestPaths.NewTempDirectory() };
-        await using (var agent = await AgentProcess.StartAsync(url: $"http://{network.Addresses[1]}:5010", options: allow, networkNamespace: network.Names[1], environment: cold))
+        await using (var agent = await AgentProcess.StartAsync(url: $"http://{network.Addresses[1]}:5010", options: allow, networkNamespace: network.Names[1],
+            environment: cold))
         {
             var (state, error, _, _) = await RunAsync(agent, zip);
             Assert.Equal("Failed", state);
             var first = error.Split('\n')[0];
-            Assert.StartsWith("the build failed (exit code 1): packages not in this machine's NuGet cache (" + cold["NUGET_PACKAGES"], first, StringComparison.Ordinal);
+            Assert.StartsWith("the build failed (exit code 1): packages not in this machine's NuGet cache (" + cold["NUGET_PACKAGES"], first,
+                StringComparison.Ordinal);
             Assert.Contains($"YamlDotNet {version}", first, StringComparison.Ordinal);
             Assert.Contains("and not to be had from http", first, StringComparison.Ordinal);
             Assert.Contains("error NU1301", error, StringComparison.Ordinal);

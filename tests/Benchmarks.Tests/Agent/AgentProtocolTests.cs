@@ -74,7 +74,8 @@ public sealed class AgentProtocolTests
         }
 
         // Measurements pushed over HTTP join the agent's own samples.
-        Assert.Equal(HttpStatusCode.OK, await client.PostAsync($"/jobs/{id}/metadata?name=custom%2Fpushed&aggregate=Max&reduce=Sum&format=n0&shortDescription=Pushed"));
+        Assert.Equal(HttpStatusCode.OK,
+            await client.PostAsync($"/jobs/{id}/metadata?name=custom%2Fpushed&aggregate=Max&reduce=Sum&format=n0&shortDescription=Pushed"));
         Assert.Equal(HttpStatusCode.OK, await client.PostAsync($"/jobs/{id}/measurement?name=custom%2Fpushed&timestamp=2026-11-21T10:00:00Z&value=7"));
         using (var statistics = new StringContent("""{"Metadata":[{"Name":"custom/block","Aggregate":"Avg","Reduce":"Avg","Format":"n1","ShortDescription":"Block"}],"Measurements":[{"Timestamp":"2026-11-21T10:00:00Z","Name":"custom/block","Value":2.5}]}""", Encoding.UTF8, "application/json"))
         {
@@ -138,7 +139,8 @@ public sealed class AgentProtocolTests
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
         const string block = """{"Metadata":[{"Source":"script","Name":"custom/value","Aggregate":"Max","Reduce":"Max","Format":"n0","ShortDescription":"Custom value"}],"Measurements":[{"Timestamp":"2026-11-21T10:00:00Z","Name":"custom/value","Value":42}]}""";
-        var script = $"sleep 300 & echo \"##ChildProcessId:$!\" >&2; echo 'noise #StartJobStatistics'; echo '{block}'; echo '#EndJobStatistics trailing'; echo '#StartJobStatistics'; echo 'not json'; echo '#EndJobStatistics'; echo 'Now Ready' >&2; wait";
+        var script = $"sleep 300 & echo \"##ChildProcessId:$!\" >&2; echo 'noise #StartJobStatistics'; echo '{block}'; echo '#EndJobStatistics trailing'; " +
+            $"echo '#StartJobStatistics'; echo 'not json'; echo '#EndJobStatistics'; echo 'Now Ready' >&2; wait";
         var id = await client.CreateAsync(AgentClient.Job("application", "run-2", j =>
         {
             j["Executable"] = "/bin/sh";
@@ -363,7 +365,8 @@ public sealed class AgentProtocolTests
     {
         var directory = TestPaths.NewTempDirectory();
         var path = Path.Combine(directory, "notify.sock");
-        using var socket = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Dgram, System.Net.Sockets.ProtocolType.Unspecified);
+        using var socket = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Dgram,
+            System.Net.Sockets.ProtocolType.Unspecified);
         socket.Bind(new System.Net.Sockets.UnixDomainSocketEndPoint(path));
         // As systemd starts a service: $NOTIFY_SOCKET, output to the journal, and a parent process named systemd
         // (what the hosting library checks): a copy of the shell, mode and all, by that name, passing on the stop signal.
@@ -385,7 +388,8 @@ public sealed class AgentProtocolTests
         Assert.Equal("STOPPING=1", Encoding.UTF8.GetString(buffer, 0, received));
 
         // With output going to the journal, each log line carries its syslog priority.
-        Assert.Contains(agent.Output.Split(Environment.NewLine), l => l.StartsWith("<6>", StringComparison.Ordinal) && l.Contains("Stopping: ending every job", StringComparison.Ordinal));
+        Assert.Contains(agent.Output.Split(Environment.NewLine),
+            l => l.StartsWith("<6>", StringComparison.Ordinal) && l.Contains("Stopping: ending every job", StringComparison.Ordinal));
         await agent.DisposeAsync();
     }
 

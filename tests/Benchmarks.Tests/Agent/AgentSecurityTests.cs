@@ -134,7 +134,8 @@ public sealed class AgentSecurityTests
     public async Task A_build_cache_the_agent_would_empty_at_its_start_is_a_usage_error(string cache)
     {
         var home = TestPaths.NewTempDirectory();
-        var result = await InProcessCli.InvokeAsync("agent", "--jobs-dir", Path.Combine(home, "jobs"), "--build-cache", string.IsNullOrWhiteSpace(cache) ? cache : Path.Combine(home, cache));
+        var result = await InProcessCli.InvokeAsync("agent", "--jobs-dir", Path.Combine(home, "jobs"), "--build-cache",
+            string.IsNullOrWhiteSpace(cache) ? cache : Path.Combine(home, cache));
         Assert.True(result.ExitCode == 2, result.ToString());
         Assert.StartsWith("error: --build-cache", result.Error, StringComparison.Ordinal);
         Assert.Single(result.Error.Trim().Split('\n'));
@@ -146,7 +147,8 @@ public sealed class AgentSecurityTests
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
         var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", $"http://127.0.0.1:{port}", "--jobs-dir", TestPaths.NewTempDirectory());
+        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", $"http://127.0.0.1:{port}",
+            "--jobs-dir", TestPaths.NewTempDirectory());
         Assert.Equal(1, result.ExitCode);
         Assert.Contains($"cannot listen on http://127.0.0.1:{port}", result.Error, StringComparison.Ordinal);
     }
@@ -158,7 +160,8 @@ public sealed class AgentSecurityTests
         var home = TestPaths.NewTempDirectory();
         Directory.CreateDirectory(Path.Combine(home, "photos"));
         await File.WriteAllTextAsync(Path.Combine(home, "notes.txt"), "mine");
-        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", "http://127.0.0.1:0", "--jobs-dir", home);
+        var result = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(30), "agent", "--url", "http://127.0.0.1:0", "--jobs-dir",
+            home);
         Assert.Equal(2, result.ExitCode);
         Assert.Contains("holds files this agent did not make", result.Error, StringComparison.Ordinal);
         Assert.Single(result.Error.Trim().Split('\n'));
@@ -239,10 +242,12 @@ public sealed class AgentSecurityTests
 
         var duplicate = System.Text.Encoding.UTF8.GetBytes("""{"DriverVersion": 2, "State": "New", "RunId": "a", "RunId": "b"}""");
         Assert.Equal(HttpStatusCode.BadRequest, await PostAsync(duplicate));
-        byte[] invalidUtf8 = [.. System.Text.Encoding.UTF8.GetBytes("""{"DriverVersion": 2, "Service": " """), 0xC3, 0x28, .. System.Text.Encoding.UTF8.GetBytes("\"}")];
+        byte[] invalidUtf8 = [.. System.Text.Encoding.UTF8.GetBytes("""{"DriverVersion": 2, "Service": " """), 0xC3, 0x28,
+            .. System.Text.Encoding.UTF8.GetBytes("\"}")];
         Assert.Equal(HttpStatusCode.BadRequest, await PostAsync(invalidUtf8));
         var huge = AgentClient.Job("application", "huge", j => j["Padding"] = new string('x', 2 * 1024 * 1024));
-        Assert.Contains(await PostAsync(System.Text.Encoding.UTF8.GetBytes(huge.ToJsonString())), new HttpStatusCode?[] { HttpStatusCode.RequestEntityTooLarge, null });
+        Assert.Contains(await PostAsync(System.Text.Encoding.UTF8.GetBytes(huge.ToJsonString())),
+            new HttpStatusCode?[] { HttpStatusCode.RequestEntityTooLarge, null });
         Assert.Equal("[]", (await client.GetRawAsync("/jobs")).Body);
     }
 

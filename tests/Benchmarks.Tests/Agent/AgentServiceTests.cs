@@ -18,7 +18,8 @@ public sealed class AgentServiceTests
         // and drop the service user (created by the install steps, absent here).
         var directory = TestPaths.NewTempDirectory();
         var path = Path.Combine(directory, "benchmarks-agent.service");
-        var local = string.Join('\n', unit.Split('\n').Where(l => !l.StartsWith("User=", StringComparison.Ordinal) && !l.StartsWith("Group=", StringComparison.Ordinal)))
+        var local = string.Join('\n',
+            unit.Split('\n').Where(l => !l.StartsWith("User=", StringComparison.Ordinal) && !l.StartsWith("Group=", StringComparison.Ordinal)))
             .Replace("/opt/benchmarks/benchmarks", TestPaths.HostExecutable, StringComparison.Ordinal);
         await File.WriteAllTextAsync(path, local);
         using var verify = Process.Start(new ProcessStartInfo("systemd-analyze", ["verify", path]) { RedirectStandardError = true, RedirectStandardOutput = true })!;

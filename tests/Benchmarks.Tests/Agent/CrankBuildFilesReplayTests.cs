@@ -18,7 +18,9 @@ public sealed class CrankBuildFilesReplayTests(ReplayAgent fixture, ITestOutputH
     {
         var transcript = CrankTranscript.Load("pipelined-files");
         var applicationStop = CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Path(e) == "/jobs/1/stop"));
-        var loadCreated = CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Method(e) == "POST" && CrankTranscript.Path(e) == "/jobs" && (string?)e["requestBody"]?["Service"] == "load"));
+        var loadCreated = CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Method(e) == "POST"
+            && CrankTranscript.Path(e) == "/jobs"
+            && (string?)e["requestBody"]?["Service"] == "load"));
         (HttpStatusCode Status, string Body) outputFile = default, buildFile = default;
         using var replay = await ReplayAsync("pipelined-files", beforeCall: async (running, seq) =>
         {

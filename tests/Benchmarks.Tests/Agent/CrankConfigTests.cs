@@ -62,7 +62,8 @@ public sealed class CrankConfigTests
     [InlineData("workstation", "true", "true", "true")]
     [InlineData("server", "false", "true", "false")]
     [InlineData("datas", "true", "false", "true")]
-    public void The_server_jobs_runtime_variables_give_the_server_the_environment_run_gives_it(string gc, string tieredPgo, string tieredCompilation, string readyToRun)
+    public void The_server_jobs_runtime_variables_give_the_server_the_environment_run_gives_it(string gc, string tieredPgo, string tieredCompilation,
+        string readyToRun)
     {
         // crank renders every string of a job, its environment included; the run's settings of the same names give the same variables.
         var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml"));
@@ -79,7 +80,9 @@ public sealed class CrankConfigTests
 
         // Without the variables: the host's defaults, the same as a run given none of the settings.
         var defaults = config.Render("plaintext", "local").Single(j => j.Name == "application").EnvironmentVariables;
-        Assert.Equal(("0", "0", "1", "1", "1"), (defaults["DOTNET_gcServer"], defaults["DOTNET_GCDynamicAdaptationMode"], defaults["DOTNET_TieredPGO"], defaults["DOTNET_TieredCompilation"], defaults["DOTNET_ReadyToRun"]));
+        Assert.Equal(("0", "0", "1", "1", "1"),
+            (defaults["DOTNET_gcServer"], defaults["DOTNET_GCDynamicAdaptationMode"], defaults["DOTNET_TieredPGO"], defaults["DOTNET_TieredCompilation"],
+             defaults["DOTNET_ReadyToRun"]));
     }
 
     [Fact]
@@ -119,7 +122,8 @@ public sealed class CrankConfigTests
                 Assert.NotEmpty(db.Endpoints);
                 var address = db.Arguments.Split(' ')[Array.IndexOf(db.Arguments.Split(' '), "--advertise") + 1];
                 var server = jobs.Single(j => j.Name == "application");
-                Assert.Contains($"--database Host={address};Port=5432;Username=benchmarkdbuser;Password=benchmarkdbpass;Database=hello_world", server.Arguments, StringComparison.Ordinal);
+                Assert.Contains($"--database Host={address};Port=5432;Username=benchmarkdbuser;Password=benchmarkdbpass;Database=hello_world", server.Arguments,
+                    StringComparison.Ordinal);
                 Assert.Contains($"--scenario {scenario} ", server.Arguments, StringComparison.Ordinal);
                 Assert.Contains($"--scenario {scenario} --crank-statistics", jobs.Single(j => j.Name == "load").Arguments, StringComparison.Ordinal);
             }
@@ -159,7 +163,8 @@ public sealed class CrankConfigTests
             .Concat(Directory.GetFiles(Path.Combine(TestPaths.RepoRoot, "crank"), "*.yml").Select(f => Path.GetRelativePath(TestPaths.RepoRoot, f)));
         foreach (var file in files)
         {
-            foreach (System.Text.RegularExpressions.Match match in System.Text.RegularExpressions.Regex.Matches(File.ReadAllText(Path.Combine(TestPaths.RepoRoot, file)), @"(?:cd (\S+) && )?crank --config [^\n`]+"))
+            foreach (System.Text.RegularExpressions.Match match in System.Text.RegularExpressions.Regex.Matches(
+                File.ReadAllText(Path.Combine(TestPaths.RepoRoot, file)), @"(?:cd (\S+) && )?crank --config [^\n`]+"))
             {
                 // A command a file shows twice is one case (xunit would skip the second as a duplicate).
                 if (seen.Add((file, match.Value.Trim())))
@@ -186,8 +191,10 @@ public sealed class CrankConfigTests
     {
         var cd = System.Text.RegularExpressions.Regex.Match(command, @"^cd (\S+) && ");
         var workingDirectory = Path.GetFullPath(Path.Combine(TestPaths.RepoRoot, cd.Success ? cd.Groups[1].Value : "."));
-        string? Option(string name) => System.Text.RegularExpressions.Regex.Match(command, $@"--{name} (\S+)") is { Success: true } m ? m.Groups[1].Value : null;
-        var variables = System.Text.RegularExpressions.Regex.Matches(command, @"--variable (\w+)=(\S+)").ToDictionary(m => m.Groups[1].Value, m => m.Groups[2].Value);
+        string? Option(string name) =>
+            System.Text.RegularExpressions.Regex.Match(command, $@"--{name} (\S+)") is { Success: true } m ? m.Groups[1].Value : null;
+        var variables = System.Text.RegularExpressions.Regex.Matches(command, @"--variable (\w+)=(\S+)").ToDictionary(m => m.Groups[1].Value,
+            m => m.Groups[2].Value);
 
         // crank resolves the configuration and its imports from the current directory.
         var config = CrankConfig.Load(Option("config")!, workingDirectory);
@@ -212,7 +219,8 @@ public sealed class CrankConfigTests
             .Deserialize<Dictionary<string, object>>(File.ReadAllText(Path.Combine(TestPaths.RepoRoot, "crank", "benchmarks.yml")));
         var jobs = (Dictionary<object, object>)yaml["jobs"];
         var seconds = (object value) => TimeSpan.FromSeconds(double.Parse(((string)value).TrimEnd('s'), System.Globalization.CultureInfo.InvariantCulture));
-        foreach (var (job, connections) in new[] { ("load", Benchmarks.Load.DefaultLoad.HttpConnections), ("wsload", Benchmarks.Load.DefaultLoad.WebSocketConnections), ("wrk", Benchmarks.Load.DefaultLoad.HttpConnections) })
+        foreach (var (job, connections) in new[] { ("load", Benchmarks.Load.DefaultLoad.HttpConnections), ("wsload",
+            Benchmarks.Load.DefaultLoad.WebSocketConnections), ("wrk", Benchmarks.Load.DefaultLoad.HttpConnections) })
         {
             var variables = (Dictionary<object, object>)((Dictionary<object, object>)jobs[job])["variables"];
             Assert.Equal(Benchmarks.Load.DefaultLoad.Duration, seconds(variables["duration"]));

@@ -20,7 +20,8 @@ public sealed class CrankFilesAndFaultsReplayTests(ReplayAgent fixture, ITestOut
     {
         using var replay = await ReplayAsync("pipelined-downloads");
         var transcript = CrankTranscript.Load("pipelined-downloads");
-        int SeqOf(string fragment) => CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Path(e).Contains(fragment, StringComparison.Ordinal)));
+        int SeqOf(string fragment) =>
+            CrankTranscript.Seq(transcript.Exchanges.First(e => CrankTranscript.Path(e).Contains(fragment, StringComparison.Ordinal)));
 
         // /fetch: the published application (a shared cached build) as a zip, with crank's FileLength.
         var fetch = replay.Files[SeqOf("/fetch")];
@@ -37,7 +38,8 @@ public sealed class CrankFilesAndFaultsReplayTests(ReplayAgent fixture, ITestOut
         var list = replay.Files[SeqOf("/list")];
         Assert.Equal(HttpStatusCode.OK, list.Status);
         Assert.Equal(["benchmarks.deps.json"], JsonNode.Parse(list.Body)!.AsArray().Select(n => (string)n!));
-        Assert.Contains(replay.Files.Values, f => f.Status == HttpStatusCode.OK && Encoding.UTF8.GetString(f.Body).Contains("Application started.", StringComparison.Ordinal));
+        Assert.Contains(replay.Files.Values,
+            f => f.Status == HttpStatusCode.OK && Encoding.UTF8.GetString(f.Body).Contains("Application started.", StringComparison.Ordinal));
 
         // crank downloads each listed name: the file as published.
         var (status, body) = replay.ListedDownloads["benchmarks.deps.json"];

@@ -35,7 +35,8 @@ public sealed class CrankJobFieldsReplayTests(ReplayAgent fixture, ITestOutputHe
     {
         // The application's output as it is just before crank deletes the job (a deleted job keeps no output).
         var transcript = CrankTranscript.Load("dependencies-and-scripts");
-        var deleteSeq = transcript.Exchanges.Where(e => CrankTranscript.Method(e) == "DELETE" && CrankTranscript.Path(e) == "/jobs/1").Select(CrankTranscript.Seq).First();
+        var deleteSeq = transcript.Exchanges.Where(e => CrankTranscript.Method(e) == "DELETE"
+            && CrankTranscript.Path(e) == "/jobs/1").Select(CrankTranscript.Seq).First();
         var log = "";
         using var replay = await ReplayAsync("dependencies-and-scripts", beforeCall: async (running, seq) =>
         {
@@ -55,7 +56,8 @@ public sealed class CrankJobFieldsReplayTests(ReplayAgent fixture, ITestOutputHe
 
         // Deleted by crank at the end, its folder kept (noClean): the uploaded sources are still there.
         Assert.Equal("Deleted", await GetAsync($"/jobs/{replay.IdOf(1)}/state"));
-        var folders = Directory.GetDirectories(Agent.JobsDirectory, replay.IdOf(1).ToString(System.Globalization.CultureInfo.InvariantCulture), SearchOption.AllDirectories);
+        var folders = Directory.GetDirectories(Agent.JobsDirectory, replay.IdOf(1).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            SearchOption.AllDirectories);
         Assert.Contains(folders, f => Directory.Exists(Path.Combine(f, "src")));
     }
 }

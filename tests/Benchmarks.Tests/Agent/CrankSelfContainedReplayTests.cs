@@ -35,7 +35,9 @@ public sealed class CrankSelfContainedReplayTests(ReplayAgent fixture, ITestOutp
         // exactly as in the framework-dependent run, with the application self-contained: replayed
         // from there, the small program warmed before the recorded load's 4,096 requests meet it.
         var afterwards = CrankTranscript.Load("pipelined");
-        var loadCreated = CrankTranscript.Seq(afterwards.Exchanges.First(e => CrankTranscript.Method(e) == "POST" && CrankTranscript.Path(e) == "/jobs" && (string?)e["requestBody"]?["Service"] == "load"));
+        var loadCreated = CrankTranscript.Seq(afterwards.Exchanges.First(e => CrankTranscript.Method(e) == "POST"
+            && CrankTranscript.Path(e) == "/jobs"
+            && (string?)e["requestBody"]?["Service"] == "load"));
         using var replay = await ReplayAsync("pipelined", job =>
         {
             if ((string?)job["Service"] == "application")

@@ -56,7 +56,8 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
 
         // GET /jobs/1 after iteration 1 (seq 113), 2 (seq 144) and 3 (seq 176).
         var transcript = CrankTranscript.Load("pipelined-iterations");
-        var reads = transcript.Exchanges.Where(e => CrankTranscript.Method(e) == "GET" && CrankTranscript.Path(e) == "/jobs/1").Select(CrankTranscript.Seq).Where(s => s > 100).ToList();
+        var reads = transcript.Exchanges.Where(e => CrankTranscript.Method(e) == "GET"
+            && CrankTranscript.Path(e) == "/jobs/1").Select(CrankTranscript.Seq).Where(s => s > 100).ToList();
         Assert.Equal([113, 144, 176], reads);
         var bytes = reads.Select(s => Last(replay.Jobs[s], "net/rx/bytes")).ToList();
 
@@ -64,7 +65,9 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         // inside the application's iteration: the application's bytes for an iteration are the
         // load's plus the agent's own HTTP traffic, not the total of the iterations so far.
         var loads = new[] { 2, 3, 4 }.Select(id => Last(FinalJob(replay, id), "net/rx/bytes")).ToList();
-        Output.WriteLine($"net/rx/bytes per iteration, application: {string.Join(", ", bytes.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}; load: {string.Join(", ", loads.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
+        Output.WriteLine($"net/rx/bytes per iteration, application: " +
+            $"{string.Join(", ", bytes.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}; load: " +
+            $"{string.Join(", ", loads.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
         // The application's sampler records once a second, so its last second may be missing when
         // crank reads it right after the load ends: the low bound is loose. The interface's counter is
         // the machine's (other tests' loopback traffic lands in it too, once 110 MB beside a 45 MB
@@ -153,7 +156,8 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         // (the other load), the second side started when crank started it, beside the first.
         var first = CrankTranscript.Load("two-loads");
         var second = CrankTranscript.Load("two-loads-agent2");
-        int SeqOf(CrankTranscript t, string method, string path) => t.Exchanges.Where(e => CrankTranscript.Method(e) == method && CrankTranscript.Path(e) == path).Select(CrankTranscript.Seq).Last();
+        int SeqOf(CrankTranscript t, string method, string path) =>
+            t.Exchanges.Where(e => CrankTranscript.Method(e) == method && CrankTranscript.Path(e) == path).Select(CrankTranscript.Seq).Last();
         var loadCreated = SeqOf(first, "GET", "/jobs");
         var applicationStop = SeqOf(first, "POST", "/jobs/1/stop");
         TranscriptReplay? other = null;
@@ -181,7 +185,8 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
             // crank: each job's measurements aggregated by its metadata, then the jobs reduced.
             var loads = new[] { FinalJob(replay, 2), FinalJob(other, 1) };
             var rps = loads.Select(l => CrankResult(l, "http/rps/mean")).ToList();
-            Output.WriteLine($"http/rps/mean per load agent: {string.Join(", ", rps.Select(r => r.Value.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
+            Output.WriteLine($"http/rps/mean per load agent: " +
+                $"{string.Join(", ", rps.Select(r => r.Value.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))}");
             Assert.All(rps, r => Assert.True(r.Value > 0));
             Assert.Equal("Sum", rps[0].Reduce);
             Assert.Equal(rps.Sum(r => r.Value), Reduce(rps), 6);
@@ -204,10 +209,13 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
             var all = new HdrHistogram.LongHistogram(1, Benchmarks.Load.Statistics.LatencyHistogram.HighestTrackableValue, 3);
             foreach (var text in histograms)
             {
-                all.Add(HdrHistogram.HistogramEncoding.DecodeFromCompressedByteBuffer(HdrHistogram.Utilities.ByteBuffer.Allocate(Convert.FromBase64String(text)), Benchmarks.Load.Statistics.LatencyHistogram.HighestTrackableValue));
+                all.Add(HdrHistogram.HistogramEncoding.DecodeFromCompressedByteBuffer(
+                    HdrHistogram.Utilities.ByteBuffer.Allocate(Convert.FromBase64String(text)),
+                    Benchmarks.Load.Statistics.LatencyHistogram.HighestTrackableValue));
             }
 
-            Output.WriteLine($"p99 per load: {string.Join(", ", p99.Select(p => p.Value))} ms; crank's reduce {Reduce(p99)} ms; merged {merged["http/latency/merged/99"]} ms");
+            Output.WriteLine($"p99 per load: {string.Join(", ", p99.Select(p => p.Value))} ms; crank's reduce {Reduce(p99)} ms; " +
+                $"merged {merged["http/latency/merged/99"]} ms");
             Assert.Equal(all.GetValueAtPercentile(99) / 1e6, merged["http/latency/merged/99"], all.GetValueAtPercentile(99) / 1e6 * 0.002);
             Assert.Equal(all.GetValueAtPercentile(50) / 1e6, merged["http/latency/merged/50"], all.GetValueAtPercentile(50) / 1e6 * 0.002);
             Assert.InRange(merged["http/latency/merged/99"], p99.Min(p => p.Value) * 0.99, p99.Max(p => p.Value) * 1.01);

@@ -24,7 +24,8 @@ public sealed class LabTests(ITestOutputHelper output)
 
         // Each agent in its own box, not in the test's namespace.
         var (_, status, _) = await NetworkNamespaces.LabAsync("status", "--name", lab.Lab);
-        var agents = status.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => int.Parse(l.Split(' ')[5], System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        var agents = status.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => int.Parse(l.Split(' ')[5],
+            System.Globalization.CultureInfo.InvariantCulture)).ToList();
         Assert.Equal(2, agents.Count);
         var ownNetwork = NetworkOf(Environment.ProcessId);
         Assert.All(agents, pid => Assert.NotEqual(ownNetwork, NetworkOf(pid)));
@@ -105,7 +106,8 @@ public sealed class LabTests(ITestOutputHelper output)
         {
             if (delayExit != 0)
             {
-                Assert.Equal("error: --delay 1ms: this kernel has no netem queueing discipline (sch_netem), so a link cannot be delayed here", delayError.Trim());
+                Assert.Equal("error: --delay 1ms: this kernel has no netem queueing discipline (sch_netem), so a link cannot be delayed here",
+                    delayError.Trim());
                 var (_, namespaces) = await ExternalTool.RunAsync("ip", "netns", "list");
                 Assert.DoesNotContain(name + "-box", namespaces, StringComparison.Ordinal);
             }

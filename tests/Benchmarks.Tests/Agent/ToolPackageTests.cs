@@ -21,7 +21,8 @@ public sealed class ToolPackageTests
         var tools = Path.Combine(root, "tools");
 
         // Packed from the build the tests run (no second build of the same output folder).
-        var (packExit, packOutput) = await RunAsync("dotnet", ["pack", Path.Combine(TestPaths.RepoRoot, "src", "Host"), "-c", "Release", "--no-build", "-o", packages, "--nologo"], root);
+        var (packExit, packOutput) = await RunAsync("dotnet",
+            ["pack", Path.Combine(TestPaths.RepoRoot, "src", "Host"), "-c", "Release", "--no-build", "-o", packages, "--nologo"], root);
         Assert.True(packExit == 0, packOutput);
         var package = Assert.Single(Directory.GetFiles(packages, "Benchmarks.Tool.*.nupkg"));
         using (var zip = ZipFile.OpenRead(package))

@@ -41,10 +41,12 @@ public sealed class FastTierTests
     [Fact]
     public void A_test_that_starts_a_process_through_a_helper_is_seen()
     {
-        var path = Reach(typeof(FastTierTests).GetMethod(nameof(StartsAProcess), BindingFlags.NonPublic | BindingFlags.Static)!, typeof(FastTierTests).Assembly);
+        var path = Reach(typeof(FastTierTests).GetMethod(nameof(StartsAProcess), BindingFlags.NonPublic | BindingFlags.Static)!,
+            typeof(FastTierTests).Assembly);
         Assert.NotNull(path);
         Assert.Contains("Process", path, StringComparison.Ordinal);
-        Assert.Null(Reach(typeof(FastTierTests).GetMethod(nameof(StartsNothing), BindingFlags.NonPublic | BindingFlags.Static)!, typeof(FastTierTests).Assembly));
+        Assert.Null(Reach(typeof(FastTierTests).GetMethod(nameof(StartsNothing), BindingFlags.NonPublic | BindingFlags.Static)!,
+            typeof(FastTierTests).Assembly));
     }
 
     /// <summary>Whether the attributes hold <c>[Trait("Tier", "Fast")]</c> (xunit keeps a trait's name and value in its constructor's arguments).</summary>
@@ -91,7 +93,8 @@ public sealed class FastTierTests
     private static IEnumerable<MethodBase> Bodies(MethodBase method)
     {
         yield return method;
-        var machine = method.GetCustomAttribute<AsyncStateMachineAttribute>()?.StateMachineType ?? method.GetCustomAttribute<IteratorStateMachineAttribute>()?.StateMachineType;
+        var machine = method.GetCustomAttribute<AsyncStateMachineAttribute>()?.StateMachineType
+            ?? method.GetCustomAttribute<IteratorStateMachineAttribute>()?.StateMachineType;
         if (machine?.GetMethod("MoveNext", BindingFlags.NonPublic | BindingFlags.Public | BindingFlags.Instance) is { } moveNext)
         {
             yield return moveNext;

@@ -29,7 +29,8 @@ public sealed class LayeringTests
     {
         var edges = CompiledReferences.Edges(HostProjects.Assemblies, "Benchmarks.Host");
         Assert.NotEmpty(edges);
-        var upward = edges.Where(e => Array.IndexOf(Layers, e.Key.To) > Array.IndexOf(Layers, e.Key.From) || Array.IndexOf(Layers, e.Key.From) < 0 || Array.IndexOf(Layers, e.Key.To) < 0)
+        var upward = edges.Where(e => Array.IndexOf(Layers, e.Key.To) > Array.IndexOf(Layers, e.Key.From) || Array.IndexOf(Layers,
+            e.Key.From) < 0 || Array.IndexOf(Layers, e.Key.To) < 0)
             .Select(e => $"{e.Key.From} -> {e.Key.To} ({e.Value})").ToList();
         Assert.True(upward.Count == 0, string.Join(Environment.NewLine, upward));
     }
@@ -52,7 +53,8 @@ public sealed class LayeringTests
 
         Assert.DoesNotContain("Benchmarks.Host.Store", typeof(Benchmarks.Host.Agent.Api.AgentApi).Assembly.GetReferencedAssemblies().Select(a => a.Name));
         Assert.Equal(["Benchmarks.Host.Agent", "Benchmarks.Host.Model", "Benchmarks.Host.Runs", "Benchmarks.Host.Serve", "Benchmarks.Host.Store"],
-            typeof(Benchmarks.Host.Commands.RunCommand).Assembly.GetReferencedAssemblies().Select(a => a.Name!).Where(n => n.StartsWith("Benchmarks.Host.", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
+            typeof(Benchmarks.Host.Commands.RunCommand).Assembly.GetReferencedAssemblies().Select(a => a.Name!).Where(n => n.StartsWith("Benchmarks.Host.",
+                StringComparison.Ordinal)).Order(StringComparer.Ordinal));
     }
 
     /// <summary>
@@ -102,7 +104,8 @@ public sealed class LayeringTests
         ["Engines.Native"] = ["Protocols.Http1", "Http", "Core", "Statistics"],
         ["Engines.Epoll"] = ["Engines.Native", "Protocols.Http1", "Protocols.Http2", "Http", "Transports", "Core", "OpenModel", "Statistics"],
         ["Engines.IoUring"] = ["Engines.Native", "Protocols.Http1", "Http", "Core", "Statistics"],
-        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Engines.IoUring", "Engines.Native", "Protocols.Http1", "Protocols.Grpc", "Http", "Core", "OpenModel", "Statistics"],
+        ["Engines"] = ["Engines.Sockets", "Engines.Epoll", "Engines.IoUring", "Engines.Native", "Protocols.Http1", "Protocols.Grpc", "Http", "Core",
+            "OpenModel", "Statistics"],
         ["Tcp"] = ["Core", "OpenModel", "Statistics"],
         ["WebSockets"] = ["Core", "OpenModel", "Statistics"],
     };
@@ -153,7 +156,8 @@ public sealed class LayeringTests
     public void The_plugin_contract_holds_only_what_plugins_use()
     {
         var contract = Path.Combine(TestPaths.RepoRoot, "src", "Abstractions");
-        Assert.Equal(["Scenarios", "Servers"], Directory.GetDirectories(contract).Select(Path.GetFileName).Where(n => n is not ("bin" or "obj")).Order(StringComparer.Ordinal));
+        Assert.Equal(["Scenarios", "Servers"],
+            Directory.GetDirectories(contract).Select(Path.GetFileName).Where(n => n is not ("bin" or "obj")).Order(StringComparer.Ordinal));
     }
 
     /// <summary>The load's folders on disk: a group's folders by their group's name, the group itself where it holds files of its own.</summary>

@@ -12,8 +12,11 @@ public sealed class LineLengthTests
     /// <summary>The editorconfig's <c>max_line_length</c> for C#.</summary>
     private const int Limit = 160;
 
-    /// <summary>Code lines over the limit when it was set (src, tests): lower these as lines are wrapped.</summary>
-    private static readonly Dictionary<string, int> s_ceilings = new(StringComparer.Ordinal) { ["src"] = 1000, ["tests"] = 593 };
+    /// <summary>
+    /// Code lines over the limit (src, tests): 1,000 and 593 when it was set, then wrapped at token boundaries
+    /// outside literals; lower these as the rest are wrapped by hand.
+    /// </summary>
+    private static readonly Dictionary<string, int> s_ceilings = new(StringComparer.Ordinal) { ["src"] = 122, ["tests"] = 67 };
 
     [Trait("Tier", "Fast")]
     [Fact]
@@ -45,7 +48,8 @@ public sealed class LineLengthTests
             .Select(g => $"  {g.Count(),4}  {Path.GetRelativePath(TestPaths.RepoRoot, g.Key)}");
         Assert.True(
             code <= s_ceilings[folder],
-            $"{code} code lines over {Limit} characters in {folder}, {s_ceilings[folder]} before: wrap the new ones. "
+            $"{code} code lines over {Limit} characters in {folder}, {s_ceilings[folder]} before: wrap the new ones "
+                + "(python3 eng/wrap-long-lines.py FILE wraps most at token boundaries). "
                 + $"The files with the most:{Environment.NewLine}{string.Join(Environment.NewLine, most)}");
     }
 

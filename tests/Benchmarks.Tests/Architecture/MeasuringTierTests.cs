@@ -17,14 +17,16 @@ public sealed class MeasuringTierTests
     {
         var measuring = typeof(MeasuringTierTests).Assembly.GetTypes()
             .Where(t => t.GetCustomAttribute<CollectionAttribute>() is not null
-                && t.GetCustomAttributesData().Any(a => a.AttributeType == typeof(CollectionAttribute) && a.ConstructorArguments is [{ Value: Measuring.Name }]))
+                && t.GetCustomAttributesData().Any(a => a.AttributeType == typeof(CollectionAttribute)
+                    && a.ConstructorArguments is [{ Value: Measuring.Name }]))
             .ToList();
         Assert.True(measuring.Count >= 15, $"only {measuring.Count} measuring classes found: the collection is not read");
 
         var plain = measuring
             .SelectMany(t => t.GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly))
             .Where(m => m.GetCustomAttribute<FactAttribute>() is { } fact && fact is not MeasuredFactAttribute and not MeasuredTheoryAttribute)
-            .Where(m => !m.GetCustomAttributesData().Any(a => a.AttributeType == typeof(TraitAttribute) && a.ConstructorArguments is [{ Value: "Tier" }, { Value: "Fast" }]))
+            .Where(m => !m.GetCustomAttributesData().Any(a => a.AttributeType == typeof(TraitAttribute) && a.ConstructorArguments is [{ Value: "Tier" },
+                { Value: "Fast" }]))
             .Select(m => $"{m.DeclaringType!.Name}.{m.Name}")
             .ToList();
         Assert.True(plain.Count == 0, "measuring tests on [Fact] or [Theory] instead of [MeasuredFact] or [MeasuredTheory]: " + string.Join(", ", plain));

@@ -31,7 +31,8 @@ public sealed partial class ToolListTests
     public void Every_tool_a_test_starts_is_on_the_list_that_the_test_script_installs()
     {
         var started = TestSources()
-            .SelectMany(file => StartedTool().Matches(File.ReadAllText(file)).Select(m => (Tool: m.Groups.Values.Skip(1).First(g => g.Success).Value, File: Path.GetFileName(file))))
+            .SelectMany(file => StartedTool().Matches(File.ReadAllText(file)).Select(m => (Tool: m.Groups.Values.Skip(1).First(g => g.Success).Value,
+                File: Path.GetFileName(file))))
             .Where(t => !s_baseSystem.Contains(t.Tool) && !s_builtIn.Contains(t.Tool))
             .ToList();
 

@@ -97,7 +97,11 @@ public sealed class CliParsingTests
         var metadata = json.RootElement.GetProperty("metadata").EnumerateArray().ToList();
         var measurements = json.RootElement.GetProperty("measurements").EnumerateArray().ToList();
         Assert.Equal(2, metadata.Count);
-        Assert.Contains(metadata, m => m.GetProperty("name").GetString() == "http/rps/mean" && m.GetProperty("aggregate").GetString() == "Max" && m.GetProperty("reduce").GetString() == "Sum");
+        Assert.Contains(metadata,
+            m =>
+                m.GetProperty("name").GetString() == "http/rps/mean"
+                    && m.GetProperty("aggregate").GetString() == "Max"
+                    && m.GetProperty("reduce").GetString() == "Sum");
         Assert.Contains(measurements, m => m.GetProperty("name").GetString() == "http/requests" && m.GetProperty("value").GetDouble() == 99);
     }
 }

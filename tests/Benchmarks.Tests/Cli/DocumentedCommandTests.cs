@@ -33,7 +33,10 @@ public sealed partial class DocumentedCommandTests
                     continue;
                 }
 
-                if (inBlock && Command().Match(text) is { Success: true } match && !match.Groups["line"].Value.Contains('…', StringComparison.Ordinal) && !match.Groups["line"].Value.Contains('<', StringComparison.Ordinal))
+                if (inBlock
+                    && Command().Match(text) is { Success: true } match
+                    && !match.Groups["line"].Value.Contains('…', StringComparison.Ordinal)
+                    && !match.Groups["line"].Value.Contains('<', StringComparison.Ordinal))
                 {
                     data.Add($"{Path.GetFileName(file)}:{number}", match.Groups["line"].Value.Trim());
                 }

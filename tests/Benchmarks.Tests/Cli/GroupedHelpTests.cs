@@ -16,7 +16,8 @@ public sealed class GroupedHelpTests
 
         Assert.True(help.ExitCode == 0, help.ToString());
         var text = help.Output;
-        string[] headings = ["Server:", "Load shape:", "Open model and targets:", "Repeats:", "Placement and limits:", "Output and storage:", "WebSocket load:", "WebSocket broadcast:", "TCP load:"];
+        string[] headings = ["Server:", "Load shape:", "Open model and targets:", "Repeats:", "Placement and limits:", "Output and storage:", "WebSocket load:",
+            "WebSocket broadcast:", "TCP load:"];
         var at = headings.Select(h => text.IndexOf("\n" + h + "\n", StringComparison.Ordinal)).ToList();
         Assert.All(at, i => Assert.True(i > 0, text));
         Assert.Equal(at.Order(), at);
@@ -32,7 +33,8 @@ public sealed class GroupedHelpTests
         Assert.Contains("[default: 1]", Flat(Section("Repeats:")), StringComparison.Ordinal);
         Assert.Contains("--generator <builtin|h2load|wrk>", Section("Load shape:"), StringComparison.Ordinal);
         // An option's entry starts two spaces in; a description's lines further.
-        var entries = text[text.IndexOf("\nUsage:", StringComparison.Ordinal)..].Split('\n').Where(l => l.StartsWith("  -", StringComparison.Ordinal)).Select(l => l.Trim().Split("  ")[0]).ToList();
+        var entries = text[text.IndexOf("\nUsage:", StringComparison.Ordinal)..].Split('\n').Where(l => l.StartsWith("  -",
+            StringComparison.Ordinal)).Select(l => l.Trim().Split("  ")[0]).ToList();
         foreach (var option in new[] { "--connections", "--quiet", "--tcp-mode", "--limit-rtt", "--rate-steps" })
         {
             Assert.Single(entries, e => e.Split([", ", " "], StringSplitOptions.None).Contains(option));
@@ -61,7 +63,8 @@ public sealed class GroupedHelpTests
             Assert.True(help.ExitCode == 0, help.ToString());
             var at = help.Output.IndexOf("\n" + first + "\n", StringComparison.Ordinal);
             Assert.True(at > 0 && at < help.Output.IndexOf("\nWire:\n", StringComparison.Ordinal), help.Output);
-            Assert.Contains("--certificate-key <ecdsa-p256|rsa2048|rsa4096>", help.Output[help.Output.IndexOf("\nWire:\n", StringComparison.Ordinal)..], StringComparison.Ordinal);
+            Assert.Contains("--certificate-key <ecdsa-p256|rsa2048|rsa4096>", help.Output[help.Output.IndexOf("\nWire:\n", StringComparison.Ordinal)..],
+                StringComparison.Ordinal);
             Assert.DoesNotContain("Other options:", help.Output, StringComparison.Ordinal);
         }
 

@@ -36,12 +36,14 @@ public sealed class LoadArgumentsRoundTripTests
 
             var because = string.Join(' ', arguments);
             Assert.True(sent.Url == got.Url, because);
-            Assert.True((sent.Connections, sent.Threads, sent.PipelineDepth, sent.Http2) == (got.Connections, got.Threads, got.PipelineDepth, got.Http2), because);
+            Assert.True((sent.Connections, sent.Threads, sent.PipelineDepth, sent.Http2) == (got.Connections, got.Threads, got.PipelineDepth, got.Http2),
+                because);
             Assert.True((sent.Duration, sent.Warmup, sent.WarmupMax, sent.Timeout) == (got.Duration, got.Warmup, got.WarmupMax, got.Timeout), because);
             Assert.True((sent.KeepAlive, sent.TlsResume, sent.Rate, sent.Engine) == (got.KeepAlive, got.TlsResume, got.Rate, got.Engine), because);
             Assert.Equal(sent.Headers, got.Headers);
             Assert.Equal(sent.Grpc, got.Grpc);
-            Assert.Equal(sent.Threads.ToString(System.Globalization.CultureInfo.InvariantCulture), start.Environment![Benchmarks.Servers.SocketEngineSwitches.ThreadCount]);
+            Assert.Equal(sent.Threads.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                start.Environment![Benchmarks.Servers.SocketEngineSwitches.ThreadCount]);
 
             // Whatever the declarations hold, the child's options write and store as the run's did.
             foreach (var parameter in LoadParameters.All)

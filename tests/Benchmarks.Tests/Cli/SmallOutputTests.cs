@@ -26,7 +26,9 @@ public sealed class SmallOutputTests
     public void A_failed_jobs_output_shows_the_statistics_block_as_one_line()
     {
         var tail = new OutputTail();
-        foreach (var line in new[] { "Requests/sec: 10", "#StartJobStatistics", "{\"metadata\":[" + new string('x', 4000) + "]}", "#EndJobStatistics", "[stderr] error: 3 socket errors" })
+        foreach (var line in new[] { "Requests/sec: 10", "#StartJobStatistics", "{\"metadata\":["
+            + new string('x', 4000)
+            + "]}", "#EndJobStatistics", "[stderr] error: 3 socket errors" })
         {
             tail.Add(line);
         }

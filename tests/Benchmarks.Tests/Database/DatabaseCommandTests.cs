@@ -27,7 +27,8 @@ public sealed class DatabaseCommandTests
         try
         {
             using var ready = new CancellationTokenSource(TimeSpan.FromSeconds(90));
-            while (await database.StandardOutput.ReadLineAsync(ready.Token) is { } line && !line.Contains("ready to accept connections", StringComparison.Ordinal))
+            while (await database.StandardOutput.ReadLineAsync(ready.Token) is { } line
+                && !line.Contains("ready to accept connections", StringComparison.Ordinal))
             {
                 connection = line.StartsWith("Connection string: ", StringComparison.Ordinal) ? line["Connection string: ".Length..] : connection;
                 postmaster = line.StartsWith("##ChildProcessId:", StringComparison.Ordinal) ? int.Parse(line["##ChildProcessId:".Length..]) : postmaster;
@@ -38,7 +39,8 @@ public sealed class DatabaseCommandTests
 
             // A run against it as against any existing database: TechEmpower's exact fortunes page, every answer valid.
             var results = TestPaths.NewTempDirectory();
-            var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(3), "run", "fortunes", "--server", "sockets", "--database", connection!, "-d", "2s", "-w", "1s", "-c", "16", "--results", results);
+            var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(3), "run", "fortunes", "--server", "sockets", "--database", connection!, "-d",
+                "2s", "-w", "1s", "-c", "16", "--results", results);
             Assert.True(run.ExitCode == 0, run.ToString());
             var document = StoredRuns.Single(results);
             Assert.Equal(RunStatus.Succeeded, document.Status);

@@ -20,7 +20,8 @@ public sealed class DatabaseIsolationTests
         try
         {
             var work = TestPaths.NewTempDirectory();
-            var run = await HostRun.StartAsync(work, TimeSpan.FromSeconds(60), "database", "--listen", "127.0.0.1", "--port", port.ToString(CultureInfo.InvariantCulture));
+            var run = await HostRun.StartAsync(work, TimeSpan.FromSeconds(60), "database", "--listen", "127.0.0.1", "--port",
+                port.ToString(CultureInfo.InvariantCulture));
             Assert.True(run.ExitCode != 0, run.ToString());
             var error = run.Error.Trim();
             Assert.DoesNotContain('\n', error);
@@ -67,7 +68,8 @@ public sealed class DatabaseIsolationTests
         try
         {
             using var ready = new CancellationTokenSource(TimeSpan.FromSeconds(90));
-            while (await database.StandardOutput.ReadLineAsync(ready.Token) is { } line && !line.Contains("ready to accept connections", StringComparison.Ordinal))
+            while (await database.StandardOutput.ReadLineAsync(ready.Token) is { } line
+                && !line.Contains("ready to accept connections", StringComparison.Ordinal))
             {
             }
 

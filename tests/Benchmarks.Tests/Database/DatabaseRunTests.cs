@@ -32,7 +32,8 @@ public sealed partial class DatabaseRunTests
 
         // Stopped and gone: no postmaster, no data folder.
         var pid = int.Parse(Pid().Match(document.Parameters["database"]).Groups[1].Value, CultureInfo.InvariantCulture);
-        Assert.False(File.Exists($"/proc/{pid}/stat") && !File.ReadAllText($"/proc/{pid}/stat").Contains(") Z", StringComparison.Ordinal), "the postmaster still runs");
+        Assert.False(File.Exists($"/proc/{pid}/stat") && !File.ReadAllText($"/proc/{pid}/stat").Contains(") Z", StringComparison.Ordinal),
+            "the postmaster still runs");
         Assert.Empty(Directory.GetDirectories(temp, "benchmarks-db-*"));
     }
 
@@ -58,26 +59,31 @@ public sealed partial class DatabaseRunTests
         await using (var connection = new Npgsql.NpgsqlConnection(database))
         {
             await connection.OpenAsync();
-            await using var insert = new Npgsql.NpgsqlCommand("INSERT INTO fortune (id, message) VALUES ((SELECT max(id) + 1 FROM fortune), 'A thirteenth <fortune> & more')", connection);
+            await using var insert = new Npgsql.NpgsqlCommand(
+                "INSERT INTO fortune (id, message) VALUES ((SELECT max(id) + 1 FROM fortune), 'A thirteenth <fortune> & more')", connection);
             await insert.ExecuteNonQueryAsync();
         }
 
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "fortunes", "--server", "sockets", "--database", database);
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "fortunes", "--server", "sockets", "--database",
+            database);
         foreach (var check in new[] { "/fortunes body", "/fortunes 16 pipelined requests answered in order", "/fortunes request split across TCP segments", "/fortunes: every fortune in the database and the added one, sorted and escaped" })
         {
             Assert.Contains($"PASS  {check}", run.Output, StringComparison.Ordinal);
         }
 
         // (The test cluster has no pg_stat_statements: that check alone may fail, and says so.)
-        Assert.All(run.Output.Split('\n').Where(l => l.Contains("FAIL", StringComparison.Ordinal)), l => Assert.Contains("pg_stat_statements", l, StringComparison.Ordinal));
+        Assert.All(run.Output.Split('\n').Where(l => l.Contains("FAIL", StringComparison.Ordinal)),
+            l => Assert.Contains("pg_stat_statements", l, StringComparison.Ordinal));
     }
 
     [Fact]
     public async Task Verify_rejects_fortunes_that_are_not_escaped_sorted_or_read_from_the_database()
     {
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "fortunes-wrong", "--plugins", TestPaths.SamplePluginDirectory);
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "fortunes-wrong", "--plugins",
+            TestPaths.SamplePluginDirectory);
         Assert.True(run.ExitCode == 1, run.ToString());
-        Assert.Contains("FAIL  /fortunes: every fortune in the database and the added one, sorted and escaped: fortune 2 is not HTML-escaped", run.Output, StringComparison.Ordinal);
+        Assert.Contains("FAIL  /fortunes: every fortune in the database and the added one, sorted and escaped: fortune 2 is not HTML-escaped", run.Output,
+            StringComparison.Ordinal);
         Assert.Contains("FAIL  pg_stat_statements: Fortune selects 0 for 256 expected", run.Output, StringComparison.Ordinal);
     }
 
@@ -112,7 +118,8 @@ public sealed partial class DatabaseRunTests
     public async Task A_machine_without_postgres_gets_one_line_naming_the_package_and_a_failed_run()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["BENCHMARKS_POSTGRES_BIN"] = TestPaths.NewTempDirectory() }, "run", "fortunes", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["BENCHMARKS_POSTGRES_BIN"] = TestPaths.NewTempDirectory() },
+            "run", "fortunes", "--results", results);
         Assert.True(run.ExitCode == 1, run.ToString());
         Assert.Contains("error: PostgreSQL is not installed", run.Output, StringComparison.Ordinal);
         Assert.Contains("install the 'postgresql' package", run.Output, StringComparison.Ordinal);

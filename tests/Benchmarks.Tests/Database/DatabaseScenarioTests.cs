@@ -102,11 +102,13 @@ public sealed partial class DatabaseScenarioTests
         using var response = await client.GetAsync(new Uri($"http://127.0.0.1:{serve.Port}/fortunes"));
         Assert.Equal("text/html; charset=utf-8", response.Content.Headers.ContentType?.ToString());
         var page = await response.Content.ReadAsStringAsync();
-        Assert.StartsWith("<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>", page, StringComparison.Ordinal);
+        Assert.StartsWith("<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>", page,
+            StringComparison.Ordinal);
         Assert.EndsWith("</table></body></html>", page, StringComparison.Ordinal);
         Assert.DoesNotContain("<script>", page, StringComparison.Ordinal);
         var listed = FortuneRow().Matches(page).Select(m => (int.Parse(m.Groups[1].Value), WebUtility.HtmlDecode(m.Groups[2].Value))).ToList();
-        var expected = HelloWorldDatabase.Fortunes.Append((0, "Additional fortune added at request time.")).OrderBy(f => f.Item2, StringComparer.Ordinal).ToList();
+        var expected = HelloWorldDatabase.Fortunes.Append((0, "Additional fortune added at request time.")).OrderBy(f => f.Item2,
+            StringComparer.Ordinal).ToList();
         Assert.Equal(expected, listed);
     }
 

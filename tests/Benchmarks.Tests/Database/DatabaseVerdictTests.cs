@@ -31,7 +31,8 @@ public sealed class DatabaseVerdictTests
         run.Parameters["db-cpus"] = "any";
         run.Measurements["machine/cpu/idle"] = 4;
         var verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
-        Assert.StartsWith("the machine: the database shares the server's and the load's CPUs and the machine was 96% busy (server 40%, database 35%, load 10% of the machine)", verdict, StringComparison.Ordinal);
+        Assert.StartsWith("the machine: the database shares the server's and the load's CPUs and the machine was 96% busy (server 40%, database 35%, " +
+            "load 10% of the machine)", verdict, StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]
@@ -47,11 +48,16 @@ public sealed class DatabaseVerdictTests
         Assert.Null(FortunesPageCheck.Problem(Page(right), stored));
 
         // Whitespace between tags and numeric entities are the same page.
-        Assert.Null(FortunesPageCheck.Problem(Page(right.Replace("</tr><tr>", "</tr>\n  <tr>", StringComparison.Ordinal).Replace("&lt;", "&#60;", StringComparison.Ordinal)), stored));
+        Assert.Null(FortunesPageCheck.Problem(
+            Page(right.Replace("</tr><tr>", "</tr>\n  <tr>", StringComparison.Ordinal).Replace("&lt;", "&#60;", StringComparison.Ordinal)), stored));
 
-        Assert.Equal("the rows are not sorted by message", FortunesPageCheck.Problem(Page(added + "<tr><td>1</td><td>b &lt;tag&gt; &amp; &quot;x&quot;</td></tr><tr><td>2</td><td>a</td></tr>"), stored));
-        Assert.StartsWith("fortune 1 is not HTML-escaped", FortunesPageCheck.Problem(Page(added + "<tr><td>2</td><td>a</td></tr><tr><td>1</td><td>b <tag> & \"x\"</td></tr>"), stored), StringComparison.Ordinal);
-        Assert.StartsWith("the fortune added at request time", FortunesPageCheck.Problem(Page("<tr><td>2</td><td>a</td></tr>"), stored), StringComparison.Ordinal);
+        Assert.Equal("the rows are not sorted by message",
+            FortunesPageCheck.Problem(Page(added + "<tr><td>1</td><td>b &lt;tag&gt; &amp; &quot;x&quot;</td></tr><tr><td>2</td><td>a</td></tr>"), stored));
+        Assert.StartsWith("fortune 1 is not HTML-escaped",
+            FortunesPageCheck.Problem(Page(added + "<tr><td>2</td><td>a</td></tr><tr><td>1</td><td>b <tag> & \"x\"</td></tr>"), stored),
+            StringComparison.Ordinal);
+        Assert.StartsWith("the fortune added at request time", FortunesPageCheck.Problem(Page("<tr><td>2</td><td>a</td></tr>"), stored),
+            StringComparison.Ordinal);
         Assert.StartsWith("2 rows, expected 3", FortunesPageCheck.Problem(Page(added + "<tr><td>2</td><td>a</td></tr>"), stored), StringComparison.Ordinal);
         Assert.Equal("the page does not have TechEmpower's table head and end", FortunesPageCheck.Problem("<html></html>"u8.ToArray(), stored));
     }

@@ -17,7 +17,8 @@ public sealed class SlowDatabaseTests
     {
         // A third party's scenario whose every request waits 5 ms on pg_sleep: the server's own Npgsql counts the commands in flight.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "slow-query", "--plugins", TestPaths.SamplePluginDirectory, "--no-verify", "-d", "3s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "slow-query", "--plugins", TestPaths.SamplePluginDirectory, "--no-verify", "-d", "3s",
+            "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
         var executing = document.Measurements["npgsql-meter/executing-commands"];

@@ -68,7 +68,8 @@ public sealed class GrpcProtocolTests
         Assert.NotEqual(call, call with { Messages = 2 });
 
         // What does not fit one DATA frame, or no message at all, is refused in one line.
-        Assert.Contains("sends 1 to 2,340 of them here", Assert.Throws<ArgumentException>(() => call with { Messages = 2_341 }).Message, StringComparison.Ordinal);
+        Assert.Contains("sends 1 to 2,340 of them here", Assert.Throws<ArgumentException>(() => call with { Messages = 2_341 }).Message,
+            StringComparison.Ordinal);
         Assert.Throws<ArgumentException>(() => call with { Messages = 0 });
         Assert.Equal(2_340, (call with { Messages = 2_340 }).Framed().Length / 7);
     }
@@ -88,7 +89,10 @@ public sealed class GrpcProtocolTests
         Assert.Contains("no file", Assert.Throws<ArgumentException>(() => GrpcCall.Parse("/nowhere/request.bin")).Message, StringComparison.Ordinal);
         File.WriteAllBytes(file, new byte[GrpcCall.MaxMessageLength + 1]);
         Assert.Contains("at most 16,379", Assert.Throws<ArgumentException>(() => GrpcCall.Parse(file)).Message, StringComparison.Ordinal);
-        Assert.Contains("gRPC runs over HTTP/2", Assert.Throws<ArgumentException>(() => Benchmarks.Load.Engines.HttpLoadGenerator.RunAsync(new HttpLoadOptions { Url = s_method, Grpc = new GrpcCall([]) }, null, CancellationToken.None).GetAwaiter().GetResult()).Message, StringComparison.Ordinal);
+        Assert.Contains("gRPC runs over HTTP/2",
+            Assert.Throws<ArgumentException>(() => Benchmarks.Load.Engines.HttpLoadGenerator.RunAsync(
+                new HttpLoadOptions { Url = s_method, Grpc = new GrpcCall([]) }, null, CancellationToken.None).GetAwaiter().GetResult()).Message,
+            StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]
@@ -114,7 +118,8 @@ public sealed class GrpcProtocolTests
             .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 1, Literal("grpc-status", "0")),
             .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 3, [0x88]),
             .. Frame(Http2FrameType.Data, 0, 3, expected),
-            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 3, [.. Literal("grpc-status", "14"), .. Literal("grpc-message", "going away")]),
+            .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 3,
+                [.. Literal("grpc-status", "14"), .. Literal("grpc-message", "going away")]),
             .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 5, [0x88, .. Literal("grpc-status", "12")]),
             .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 7, [0x88]),
             .. Frame(Http2FrameType.Data, 0, 7, expected),
@@ -225,7 +230,10 @@ public sealed class GrpcProtocolTests
         // 65,535 bytes a stream: three messages of 16,384 go, the fourth waits for a WINDOW_UPDATE of the stream.
         for (var i = 0; i < 3; i++)
         {
-            Feed(session, ref counters, histogram, i == 0 ? [.. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 1, [0x88]), .. Frame(Http2FrameType.Data, 0, 1, answer)] : Frame(Http2FrameType.Data, 0, 1, answer));
+            Feed(session, ref counters, histogram,
+                i == 0
+                    ? [.. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 1, [0x88]), .. Frame(Http2FrameType.Data, 0, 1, answer)]
+                    : Frame(Http2FrameType.Data, 0, 1, answer));
             Assert.Equal(i < 2 ? Http2Frame.HeaderLength + 16_384 : 0, session.Pending.Length);
             session.Sent();
         }
@@ -307,7 +315,8 @@ public sealed class GrpcProtocolTests
             .. Frame(Http2FrameType.Data, 0, 5, [0, 0, 0, 0, 0]),
             .. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, 5, Literal("grpc-status", "OK")),
         ]);
-        byte[] reset = [.. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 7, [0x88]), .. Frame(Http2FrameType.Data, 0, 7, [0, 0, 0, 0, 9, 1]), .. Frame(Http2FrameType.RstStream, 0, 7, [0, 0, 0, 2])];
+        byte[] reset = [.. Frame(Http2FrameType.Headers, Http2Frame.EndHeaders, 7, [0x88]), .. Frame(Http2FrameType.Data, 0, 7, [0, 0, 0, 0, 9, 1]),
+            .. Frame(Http2FrameType.RstStream, 0, 7, [0, 0, 0, 2])];
         reset.CopyTo(session.ReceiveSpace.Span);
         Assert.Equal(Http2Outcome.Continue, session.Process(reset.Length, 0, ref counters, histogram, null));
         Assert.Contains("stream reset by the server: INTERNAL_ERROR", session.Error, StringComparison.Ordinal);
@@ -345,7 +354,8 @@ public sealed class GrpcProtocolTests
     /// <summary>A session for <paramref name="call"/>, started (its preface taken as sent) and measuring.</summary>
     private static Http2Session Started(GrpcCall call, int streams, IResponseValidator? validator)
     {
-        var session = new Http2Session(Http2RequestBlock.Build(new HttpLoadOptions { Url = s_method, Http2 = true, Grpc = call }), streams, validator) { Measuring = true };
+        var session = new Http2Session(Http2RequestBlock.Build(new HttpLoadOptions { Url = s_method, Http2 = true, Grpc = call }), streams,
+            validator) { Measuring = true };
         session.Start();
         session.Sent();
         return session;

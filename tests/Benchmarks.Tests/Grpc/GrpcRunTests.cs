@@ -24,7 +24,8 @@ public sealed class GrpcRunTests
     {
         Tools.Require("h2load");
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--generator", generator, "-c", "8", "--streams", "4", "-d", "2s", "-w", "1s", "-T", "10s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--generator", generator, "-c", "8", "--streams", "4", "-d", "2s", "-w", "1s",
+            "-T", "10s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified: 4 gRPC checks passed.", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
@@ -80,10 +81,14 @@ public sealed class GrpcRunTests
             using var call = new ByteArrayContent([0, 0, 0, 0, 2, 0x10, 0x0a]);
             call.Headers.ContentType = new("application/grpc");
             using var answer = await client.PostAsync($"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/NoSuchMethod", call);
-            Assert.Equal("12", answer.Headers.TryGetValues("grpc-status", out var status) ? string.Join(",", status) : answer.TrailingHeaders.GetValues("grpc-status").Single());
+            Assert.Equal("12",
+                answer.Headers.TryGetValues("grpc-status", out var status)
+                    ? string.Join(",", status)
+                    : answer.TrailingHeaders.GetValues("grpc-status").Single());
         }
 
-        var load = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/NoSuchMethod", "--protocol", "h2c", "--grpc-message", "hex:100a", "-c", "2", "-d", "1s", "-w", "0s", "--json", json);
+        var load = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/NoSuchMethod",
+            "--protocol", "h2c", "--grpc-message", "hex:100a", "-c", "2", "-d", "1s", "-w", "0s", "--json", json);
         Assert.NotEqual(0, load.ExitCode);
         var result = JsonNode.Parse(await File.ReadAllTextAsync(json))!;
         var requests = (long)result["good"]! + (long)result["bad"]!;
@@ -96,7 +101,8 @@ public sealed class GrpcRunTests
         Assert.Contains("h2load cannot keep a gRPC stream open", h2load.Error, StringComparison.Ordinal);
 
         // The same load with a message over HTTP/1.1 is refused before it starts.
-        var http1 = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/UnaryCall", "--grpc-message", "hex:100a", "-d", "1s");
+        var http1 = await HostRun.StartAsync(folder, s_timeout, "load", "--url", $"http://127.0.0.1:{serve.Port}/grpc.testing.BenchmarkService/UnaryCall",
+            "--grpc-message", "hex:100a", "-d", "1s");
         Assert.Equal(2, http1.ExitCode);
         Assert.Contains("gRPC runs over HTTP/2", http1.Error, StringComparison.Ordinal);
     }

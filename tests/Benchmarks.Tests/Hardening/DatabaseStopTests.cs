@@ -14,7 +14,8 @@ public sealed class DatabaseStopTests
         silent.Start();
         var port = ((System.Net.IPEndPoint)silent.LocalEndpoint).Port;
         var results = TestPaths.NewTempDirectory();
-        using var run = LiveHostRun.Start(results, null, "run", "db", "--server", "sockets", "--database", $"Host=127.0.0.1;Port={port};Username=u;Password=p;Database=d;Timeout=0", "-d", "1s", "--results", results);
+        using var run = LiveHostRun.Start(results, null, "run", "db", "--server", "sockets", "--database",
+            $"Host=127.0.0.1;Port={port};Username=u;Password=p;Database=d;Timeout=0", "-d", "1s", "--results", results);
 
         // Interrupted once the check has connected (a signal before the run began stores nothing: there was no run).
         using var checking = await silent.AcceptSocketAsync().WaitAsync(TimeSpan.FromSeconds(30));
@@ -34,8 +35,10 @@ public sealed class DatabaseStopTests
         var database = await HelloWorldDatabase.CreateAsync();
         for (var round = 0; round < 3; round++)
         {
-            await using var serve = await ServeProcess.StartAsync("sockets", "queries", environment: new Dictionary<string, string> { ["BENCHMARKS_DATABASE"] = database });
-            using var load = LiveHostRun.Start(TestPaths.NewTempDirectory(), null, "load", "--url", $"http://127.0.0.1:{serve.Port}/queries?queries=20", "-c", "64", "-d", "30s", "-w", "0s", "--progress");
+            await using var serve = await ServeProcess.StartAsync("sockets", "queries",
+                environment: new Dictionary<string, string> { ["BENCHMARKS_DATABASE"] = database });
+            using var load = LiveHostRun.Start(TestPaths.NewTempDirectory(), null, "load", "--url", $"http://127.0.0.1:{serve.Port}/queries?queries=20", "-c",
+                "64", "-d", "30s", "-w", "0s", "--progress");
             await Task.Delay(TimeSpan.FromSeconds(2));
             Assert.False(serve.HasExited, load.ToString());
             var stopping = Stopwatch.StartNew();

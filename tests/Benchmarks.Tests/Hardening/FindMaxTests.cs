@@ -57,7 +57,8 @@ public sealed class FindMaxTests
     public async Task An_interrupted_search_gives_no_answer_and_fails()
     {
         var results = TestPaths.NewTempDirectory();
-        using var run = LiveHostRun.Start(results, null, "run", "plaintext", "--server", "sockets", "--no-verify", "--find-max", "--slo", "p99<100ms", "--rate", "1000", "-c", "8", "-d", "10s", "-w", "1s", "--results", results);
+        using var run = LiveHostRun.Start(results, null, "run", "plaintext", "--server", "sockets", "--no-verify", "--find-max", "--slo", "p99<100ms", "--rate",
+            "1000", "-c", "8", "-d", "10s", "-w", "1s", "--results", results);
         await run.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
         await run.SignalAsync("INT");
         var exit = await run.WaitForExitAsync(TimeSpan.FromSeconds(30));

@@ -57,6 +57,7 @@ public sealed class InapplicableOptionTests
         Assert.Contains("1,000 providers make a session request of", run.Error, StringComparison.Ordinal);
         Assert.Contains("a process's diagnostics port takes at most 64 KB", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
-        Assert.Null(Benchmarks.Host.Metrics.EventPipeRequest.TooLarge([new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("System.Runtime", System.Diagnostics.Tracing.EventLevel.Informational)]));
+        Assert.Null(Benchmarks.Host.Metrics.EventPipeRequest.TooLarge([new Microsoft.Diagnostics.NETCore.Client.EventPipeProvider("System.Runtime",
+            System.Diagnostics.Tracing.EventLevel.Informational)]));
     }
 }

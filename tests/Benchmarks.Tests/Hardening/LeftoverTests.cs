@@ -47,7 +47,8 @@ public sealed class LeftoverTests
         var temp = TestPaths.NewTempDirectory();
         var results = TestPaths.NewTempDirectory();
         using var run = LiveHostRun.Start(results, new Dictionary<string, string> { ["TMPDIR"] = temp },
-            "run", "plaintext", "--server", "sockets", "--proxy", "nginx", "--proxy-cpus", "0-1", "-c", "16", "-d", "20s", "-w", "0s", "--no-verify", "--results", results);
+            "run", "plaintext", "--server", "sockets", "--proxy", "nginx", "--proxy-cpus", "0-1", "-c", "16", "-d", "20s", "-w", "0s", "--no-verify",
+            "--results", results);
         await run.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
         var pids = ScratchFolders.ReadIds(Path.Combine(Directory.GetDirectories(temp, "benchmarks-proxy-*").Single(), "pids"));
         Assert.True(pids.Count >= 2, "the master and its workers are written down");
@@ -70,7 +71,8 @@ public sealed class LeftoverTests
         var environment = new Dictionary<string, string> { ["TMPDIR"] = temp };
         var results = TestPaths.NewTempDirectory();
 
-        using (var proxied = LiveHostRun.Start(results, environment, "run", "plaintext", "--server", "sockets", "--proxy", "nginx", "-d", "30s", "-w", "0s", "--no-verify", "--results", results))
+        using (var proxied = LiveHostRun.Start(results, environment, "run", "plaintext", "--server", "sockets", "--proxy", "nginx", "-d", "30s", "-w", "0s",
+            "--no-verify", "--results", results))
         {
             await proxied.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
             await proxied.SignalAsync("KILL");
@@ -81,7 +83,8 @@ public sealed class LeftoverTests
         Assert.All(proxyPids, id => Assert.True(Alive(id), "SIGKILL leaves the proxy running until the next run"));
 
         // The next run, a database one, stops that proxy as it starts; killed in turn, it leaves its cluster to the run after it.
-        using (var database = LiveHostRun.Start(results, environment, "run", "db", "--server", "sockets", "-d", "30s", "-w", "0s", "--no-verify", "--results", results))
+        using (var database = LiveHostRun.Start(results, environment, "run", "db", "--server", "sockets", "-d", "30s", "-w", "0s", "--no-verify", "--results",
+            results))
         {
             await database.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(90));
             Assert.All(proxyPids, id => Assert.False(Alive(id), $"nginx process {id} is still running"));
@@ -94,14 +97,16 @@ public sealed class LeftoverTests
         var postmaster = int.Parse(File.ReadLines(Path.Combine(data, "postmaster.pid")).First(), CultureInfo.InvariantCulture);
         Assert.True(Alive(postmaster), "SIGKILL leaves the database running until the next run");
 
-        var next = await HostRun.StartAsync(results, s_timeout, environment, "run", "plaintext", "--server", "sockets", "-d", "1s", "-w", "0s", "--no-verify", "--results", results);
+        var next = await HostRun.StartAsync(results, s_timeout, environment, "run", "plaintext", "--server", "sockets", "-d", "1s", "-w", "0s", "--no-verify",
+            "--results", results);
         Assert.True(next.ExitCode == 0, next.ToString());
         Assert.False(Alive(postmaster), "the postmaster is still running");
         Assert.DoesNotContain(ProcessTable.WithArgument(data), Alive);
         Assert.Empty(Directory.GetDirectories(temp, "benchmarks-db-*"));
     }
 
-    private static bool Alive(int id) => File.Exists($"/proc/{id}/stat") && !File.ReadAllText($"/proc/{id}/stat").Split(' ')[2].Equals("Z", StringComparison.Ordinal);
+    private static bool Alive(int id) =>
+        File.Exists($"/proc/{id}/stat") && !File.ReadAllText($"/proc/{id}/stat").Split(' ')[2].Equals("Z", StringComparison.Ordinal);
 
     private static void Kill(int id)
     {
@@ -118,7 +123,8 @@ public sealed class LeftoverTests
                 using var socket = await listener.AcceptSocketAsync(cancellationToken);
                 var buffer = new byte[4096];
                 await socket.ReceiveAsync(buffer, SocketFlags.None, cancellationToken);
-                await socket.SendAsync("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"u8.ToArray(), SocketFlags.None, cancellationToken);
+                await socket.SendAsync("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"u8.ToArray(), SocketFlags.None,
+                    cancellationToken);
             }
         }
         catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)

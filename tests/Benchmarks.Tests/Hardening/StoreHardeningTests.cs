@@ -25,7 +25,8 @@ public sealed class StoreHardeningTests
         {
             var run = await InProcessCli.InvokeAsync("results", command, "--results", results);
             Assert.True(run.ExitCode == 0, run.ToString());
-            Assert.Contains("warning: skipped unreadable run 20261125-000000-stray.json: the file is 1,144 MB; a run document is at most 128 MB", run.Error, StringComparison.Ordinal);
+            Assert.Contains("warning: skipped unreadable run 20261125-000000-stray.json: the file is 1,144 MB; a run document is at most 128 MB", run.Error,
+                StringComparison.Ordinal);
         }
 
         var history = await InProcessCli.InvokeAsync("history", "--scenario", "pipelined", "--server", "kestrel", "--results", results);
@@ -124,8 +125,10 @@ public sealed class StoreHardeningTests
         var export = await InProcessCli.InvokeAsync("results", "export", "--format", "csv", "--results", results);
         Assert.True(export.ExitCode == 0, export.ToString());
         Assert.Contains(warning, export.Error, StringComparison.Ordinal);
-        Assert.Equal(4, export.Output.Split('\n').Where(l => l.Contains("http/rps/mean", StringComparison.Ordinal)).Select(l => l.Split(',')[0]).Distinct().Count());
-        foreach (var arguments in new[] { new[] { "results", "list" }, ["compare", "label:a", "label:b"], ["history", "--scenario", "pipelined", "--server", "kestrel"] })
+        Assert.Equal(4,
+            export.Output.Split('\n').Where(l => l.Contains("http/rps/mean", StringComparison.Ordinal)).Select(l => l.Split(',')[0]).Distinct().Count());
+        foreach (var arguments in new[] { new[] { "results", "list" }, ["compare", "label:a", "label:b"], ["history", "--scenario", "pipelined", "--server",
+            "kestrel"] })
         {
             var run = await InProcessCli.InvokeAsync([.. arguments, "--results", results]);
             Assert.True(run.ExitCode is 0 or 1 or 4, run.ToString());
@@ -161,7 +164,8 @@ public sealed class StoreHardeningTests
         var start = DateTimeOffset.UtcNow.AddHours(-2);
         for (var i = 0; i < count; i++)
         {
-            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + (i * 100), labels: [i < count / 2 ? "a" : "b"], startedAt: start.AddMinutes(i)), CancellationToken.None);
+            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + (i * 100), labels: [i < count / 2 ? "a" : "b"], startedAt: start.AddMinutes(i)),
+                CancellationToken.None);
         }
 
         return results;

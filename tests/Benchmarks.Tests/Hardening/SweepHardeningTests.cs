@@ -52,7 +52,8 @@ public sealed class SweepHardeningTests
     public async Task A_signal_stops_the_whole_sweep_not_just_its_cell(string signal, string reason)
     {
         var results = TestPaths.NewTempDirectory();
-        using var run = LiveHostRun.Start(results, null, "run", "plaintext", "--server", "sockets", "-c", "1,2,3,4,5,6,7,8", "-d", "20s", "-w", "0s", "--no-verify", "--results", results);
+        using var run = LiveHostRun.Start(results, null, "run", "plaintext", "--server", "sockets", "-c", "1,2,3,4,5,6,7,8", "-d", "20s", "-w", "0s",
+            "--no-verify", "--results", results);
         await run.WaitForOutputAsync("req/s | server cpu", TimeSpan.FromSeconds(60));
         await run.SignalAsync(signal);
         var exit = await run.WaitForExitAsync(TimeSpan.FromSeconds(30));

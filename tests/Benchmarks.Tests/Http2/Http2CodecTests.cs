@@ -67,7 +67,8 @@ public sealed class Http2CodecTests
         written += Http2Frame.Write(output.AsSpan(written), Http2FrameType.Settings, 0, 0, []);
         for (var i = 0; i < streams; i++)
         {
-            written += Http2Frame.Write(output.AsSpan(written), Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, (2 * i) + 1, i == 0 ? request.First : request.Repeat);
+            written += Http2Frame.Write(output.AsSpan(written), Http2FrameType.Headers, Http2Frame.EndHeaders | Http2Frame.EndStream, (2 * i) + 1,
+                i == 0 ? request.First : request.Repeat);
         }
 
         await stream.WriteAsync(output.AsMemory(0, written));
@@ -131,6 +132,7 @@ public sealed class Http2CodecTests
             held -= at;
         }
 
-        return [.. Enumerable.Range(0, streams).Select(i => (statuses.GetValueOrDefault((2 * i) + 1), bodies.TryGetValue((2 * i) + 1, out var b) ? b.ToString() : ""))];
+        return [.. Enumerable.Range(0, streams).Select(i => (statuses.GetValueOrDefault((2 * i) + 1),
+            bodies.TryGetValue((2 * i) + 1, out var b) ? b.ToString() : ""))];
     }
 }

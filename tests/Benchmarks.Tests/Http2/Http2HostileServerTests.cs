@@ -37,7 +37,8 @@ public sealed class Http2HostileServerTests
         await using var server = new ScriptedHttp2Server(async (peer, stop) =>
         {
             var first = await peer.NextRequestAsync(stop);
-            await peer.WriteAsync([.. ScriptedHttp2Server.Answer(first, "Hello, World!"), .. ScriptedHttp2Server.Frame(7, 0, 0, [0, 0, 0, (byte)first, 0, 0, 0, 0xb])], stop);
+            await peer.WriteAsync(
+                [.. ScriptedHttp2Server.Answer(first, "Hello, World!"), .. ScriptedHttp2Server.Frame(7, 0, 0, [0, 0, 0, (byte)first, 0, 0, 0, 0xb])], stop);
             await Task.Delay(50, stop);
         });
         var result = await Http2LoadTests.RunAsync(server.Url, 4, connections: 1);
@@ -80,11 +81,15 @@ public sealed class Http2HostileServerTests
         await using var server = new ScriptedHttp2Server(async (peer, stop) =>
         {
             var first = await peer.NextRequestAsync(stop);
-            await peer.WriteAsync([.. ScriptedHttp2Server.Answer(first, "Hello, World!"), .. ScriptedHttp2Server.Frame(4, 0, 0, []), .. ScriptedHttp2Server.Frame(7, 0, 0, [0, 0, 0, (byte)first, 0, 0, 0, 0])], stop);
+            await peer.WriteAsync(
+                [.. ScriptedHttp2Server.Answer(first, "Hello, World!"), .. ScriptedHttp2Server.Frame(4, 0, 0, []), .. ScriptedHttp2Server.Frame(7, 0, 0,
+                    [0, 0, 0, (byte)first, 0, 0, 0, 0])],
+                stop);
             await Task.Delay(TimeSpan.FromSeconds(10), stop);
         });
         var result = await Http2LoadTests.RunAsync(server.Url, 1, connections: 1, engine: engine);
-        Assert.True(result.Good > 20 && server.Connections > 20, $"{engine}: {result.Good} good over {server.Connections} connections; first error: {result.FirstError}");
+        Assert.True(result.Good > 20 && server.Connections > 20,
+            $"{engine}: {result.Good} good over {server.Connections} connections; first error: {result.FirstError}");
         Assert.Equal(0, result.Errors.Total);
     }
 
@@ -111,7 +116,8 @@ public sealed class Http2HostileServerTests
 
                     break;
                 case "oversized":
-                    await peer.WriteAsync([.. ScriptedHttp2Server.Frame(1, 0x4, stream, [0x88]), .. ScriptedHttp2Server.Frame(0, 0x1, stream, new byte[20_000])], stop);
+                    await peer.WriteAsync(
+                        [.. ScriptedHttp2Server.Frame(1, 0x4, stream, [0x88]), .. ScriptedHttp2Server.Frame(0, 0x1, stream, new byte[20_000])], stop);
                     break;
                 case "push":
                     await peer.WriteAsync(ScriptedHttp2Server.Frame(5, 0x4, stream, [0, 0, 0, 2, 0x82]), stop);

@@ -21,7 +21,8 @@ public sealed class Http2LoadAllocationTests
         // Four streams per connection: answers one at a time and several per read both happen.
         const int streams = 4;
         var grpc = protocol == "grpc";
-        await using var serve = await ServeProcess.StartAsync("kestrel", scenario: grpc ? "grpc-unary" : "plaintext", more: ["--protocol", grpc ? "h2c" : protocol]);
+        await using var serve = await ServeProcess.StartAsync("kestrel", scenario: grpc ? "grpc-unary" : "plaintext",
+            more: ["--protocol", grpc ? "h2c" : protocol]);
         var options = new HttpLoadOptions
         {
             Url = new Uri($"{(protocol == "h2" ? "https" : "http")}://127.0.0.1:{serve.Port}/{(grpc ? "grpc.testing.BenchmarkService/UnaryCall" : "plaintext")}"),
@@ -43,12 +44,14 @@ public sealed class Http2LoadAllocationTests
         // both, so the difference per extra request is what a request costs. The long run lasts long
         // enough for 30,000 more requests at the warm run's rate.
         var (shortBytes, shortRun) = await AllocatedDuring(options);
-        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = options.Duration + Servers.AllocationTests.SecondsFor(30_000, warm.Good, 2, 10) });
+        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = options.Duration + Servers.AllocationTests.SecondsFor(30_000, warm.Good, 2,
+            10) });
         Assert.True(longRun.IsClean && shortRun.IsClean, longRun.FirstError ?? shortRun.FirstError);
         Assert.Equal("epoll", longRun.Engine);
         Assert.True(longRun.Good - shortRun.Good > 20_000, $"{shortRun.Good} then {longRun.Good} good responses; {machine.Describe()}");
         var perRequest = (double)(longBytes - shortBytes) / (longRun.Good - shortRun.Good);
-        Assert.True(perRequest < 1, $"{shortBytes:n0} bytes for {shortRun.Good:n0} requests, {longBytes:n0} for {longRun.Good:n0}: {perRequest:0.00} per extra request");
+        Assert.True(perRequest < 1,
+            $"{shortBytes:n0} bytes for {shortRun.Good:n0} requests, {longBytes:n0} for {longRun.Good:n0}: {perRequest:0.00} per extra request");
     }
 
     private static async Task<(long Bytes, LoadResult Result)> AllocatedDuring(HttpLoadOptions options)

@@ -20,7 +20,8 @@ public sealed class Http2LoadTests
     {
         await using var serve = await ServeProcess.StartAsync("kestrel", more: ["--protocol", protocol]);
         // A 10 s timeout: a cold Kestrel's first HTTP/2 answers took past 2 s beside the parallel tier (0 good, all timed out).
-        var result = await RunAsync(new Uri($"{(protocol == "h2" ? "https" : "http")}://127.0.0.1:{serve.Port}/plaintext"), streams, seconds: 3, timeoutSeconds: 10);
+        var result = await RunAsync(new Uri($"{(protocol == "h2" ? "https" : "http")}://127.0.0.1:{serve.Port}/plaintext"), streams, seconds: 3,
+            timeoutSeconds: 10);
         // Every answer right is the point; how many a cold server gives in a second on a busy machine is not (214 seen in the parallel tier).
         Assert.True(result.IsClean && result.Good > 100 && result.Bad == 0, $"{result.Good} good, {result.Bad} bad: {result.FirstError}");
         Assert.True(result.Http2);
@@ -60,7 +61,8 @@ public sealed class Http2LoadTests
 
         // A status that is not 2xx or 3xx is a bad response, counted apart from errors.
         var missing = await RunAsync(new Uri($"{(tls ? "https" : "http")}://127.0.0.1:{nginx.Port}/nothing-here"), 8);
-        Assert.True(missing.Bad > 100 && missing.Good == 0 && missing.Errors.Total == 0, $"{missing.Good} good, {missing.Bad} bad, {missing.Errors.Total} errors");
+        Assert.True(missing.Bad > 100 && missing.Good == 0 && missing.Errors.Total == 0,
+            $"{missing.Good} good, {missing.Bad} bad, {missing.Errors.Total} errors");
     }
 
     [Fact]

@@ -44,7 +44,8 @@ public sealed class Http2OpenModelTests
             result.Good >= result.Due - result.Backlog - 100 && result.Good <= result.Due + result.BacklogAtStart + 100,
             $"{result.Good} answered, {result.Due} due, {result.BacklogAtStart} waiting at the start and {result.Backlog} at the end; {machine.Describe()}");
         Assert.NotNull(result.Uncorrected);
-        Assert.True(result.Latency.P50 >= result.Uncorrected.P50 && result.Latency.P50 < 50, $"p50 {result.Latency.P50} ms from the due time, {result.Uncorrected.P50} from the send");
+        Assert.True(result.Latency.P50 >= result.Uncorrected.P50 && result.Latency.P50 < 50,
+            $"p50 {result.Latency.P50} ms from the due time, {result.Uncorrected.P50} from the send");
     }
 
     [MeasuredTheory]
@@ -72,6 +73,7 @@ public sealed class Http2OpenModelTests
             null,
             CancellationToken.None);
         Assert.True(result.IsShort && result.Late > 1_000, $"{result.RequestsPerSecond:n0} req/s of 80,000, {result.Late} late");
-        Assert.True(result.LateByLoad * 10 < result.Late, $"{result.LateByLoad} of {result.Late} late requests blamed on the load, though every stream was busy");
+        Assert.True(result.LateByLoad * 10 < result.Late,
+            $"{result.LateByLoad} of {result.Late} late requests blamed on the load, though every stream was busy");
     }
 }

@@ -13,11 +13,15 @@ public sealed class BadInputTests
 
     [Trait("Tier", "Fast")]
     [Theory]
-    [InlineData("Unknown scenario 'nope'. Available: db, fortunes, grpc-client-streaming, grpc-ping-pong, grpc-server-streaming, grpc-unary, json, pipelined, plaintext, queries, tcp-echo, updates, ws-broadcast, ws-connect, ws-echo.", "run", "nope")]
+    [InlineData(
+        "Unknown scenario 'nope'. Available: db, fortunes, grpc-client-streaming, grpc-ping-pong, grpc-server-streaming, grpc-unary, json, pipelined, " +
+        "plaintext, queries, tcp-echo, updates, ws-broadcast, ws-connect, ws-echo.",
+        "run", "nope")]
     [InlineData("Unknown server 'iis'. Available: httpsys, iouring, kestrel, libuv, sockets", "run", "plaintext", "--server", "iis")]
     [InlineData("Unknown scenario 'nope'", "serve", "--scenario", "nope")]
     [InlineData("'fortunes' reads a database: set BENCHMARKS_DATABASE", "serve", "--scenario", "fortunes", "--urls", "http://127.0.0.1:1")]
-    [InlineData("--publish aot: the NativeAOT server is built for kestrel and sockets, not 'libuv'.", "serve", "--scenario", "plaintext", "--server", "libuv", "--publish", "aot", "--urls", "http://127.0.0.1:1")]
+    [InlineData("--publish aot: the NativeAOT server is built for kestrel and sockets, not 'libuv'.", "serve", "--scenario", "plaintext", "--server", "libuv",
+        "--publish", "aot", "--urls", "http://127.0.0.1:1")]
     [InlineData("Argument 'native' not recognized. Must be one of:", "serve", "--scenario", "plaintext", "--publish", "native")]
     [InlineData("Invalid URL 'localhost:5000' for --url", "load", "--url", "localhost:5000")]
     [InlineData("the scheme must be http, https, ws or wss", "load", "--url", "ftp://127.0.0.1:5000/")]
@@ -34,7 +38,8 @@ public sealed class BadInputTests
     [InlineData("--streams counts HTTP/2 streams per connection", "load", "--url", "http://127.0.0.1:1/", "--streams", "4")]
     [InlineData("--protocol h2 is over TLS: give an https:// URL", "load", "--url", "http://127.0.0.1:1/", "--protocol", "h2")]
     [InlineData("--protocol h2c is without TLS: give an http:// URL", "load", "--url", "https://127.0.0.1:1/", "--protocol", "h2c")]
-    [InlineData("wrk speaks HTTP/1.1 only: --protocol h2c needs the built-in load or --generator h2load", "load", "--url", "http://127.0.0.1:1/", "--protocol", "h2c", "--generator", "wrk")]
+    [InlineData("wrk speaks HTTP/1.1 only: --protocol h2c needs the built-in load or --generator h2load", "load", "--url", "http://127.0.0.1:1/", "--protocol",
+        "h2c", "--generator", "wrk")]
     [InlineData("--keep-alive false is HTTP/1.1's", "load", "--url", "http://127.0.0.1:1/", "--protocol", "h2c", "--keep-alive", "false")]
     [InlineData("sweep cell 2 of 2 (protocol https) cannot run", "run", "plaintext", "--server", "libuv", "--protocol", "http1,https")]
     [InlineData("Invalid duration '15q' for --duration", "run", "plaintext", "-d", "15q")]
@@ -122,9 +127,11 @@ public sealed class BadInputTests
         Assert.DoesNotContain('\n', document.Error!);
         Assert.NotNull(document.ErrorOutput);
         Assert.True(document.Samples.Count > 0, run.ToString());
-        Assert.True(document.Measurements.GetValueOrDefault("benchmarks/cpu/user") + document.Measurements.GetValueOrDefault("benchmarks/cpu/kernel") > 0, run.ToString());
+        Assert.True(document.Measurements.GetValueOrDefault("benchmarks/cpu/user") + document.Measurements.GetValueOrDefault("benchmarks/cpu/kernel") > 0,
+            run.ToString());
         // The load's seconds, not the run's (its start-up is slow on a busy machine): it stopped when the server died.
-        Assert.True(document.Samples.Count < 10, $"the run should stop when the server dies, not wait out the duration ({document.Samples.Count} seconds measured)");
+        Assert.True(document.Samples.Count < 10,
+            $"the run should stop when the server dies, not wait out the duration ({document.Samples.Count} seconds measured)");
         Assert.Empty(ProcessTable.WithArgument(url));
         Assert.Empty(ProcessTable.WithArgument($"{url}/greeting"));
     }

@@ -31,13 +31,15 @@ public sealed class BroadcastTests
             LimitRtt = TimeSpan.FromSeconds(30),
         }, lines.Add, CancellationToken.None);
 
-        Assert.True(result.IsClean, $"error: {result.FirstError}; received {result.ReceivedBroadcasts} of {result.ExpectedBroadcasts}; steps {string.Join(" | ", lines)}");
+        Assert.True(result.IsClean,
+            $"error: {result.FirstError}; received {result.ReceivedBroadcasts} of {result.ExpectedBroadcasts}; steps {string.Join(" | ", lines)}");
         Assert.Equal([20, 50, 80], lines.Select(l => l.Clients));
         Assert.Equal((20 + 50 + 80) * 25, result.ExpectedBroadcasts);
         Assert.Equal(result.ExpectedBroadcasts, result.ReceivedBroadcasts);
         Assert.Equal(80, result.MaxClientsUnderLimit);
         Assert.All(lines, l => Assert.True(l.MinRtt <= l.MedianRtt && l.MedianRtt <= l.PercentileRtt && l.PercentileRtt <= l.MaxRtt));
-        Assert.Matches(@"^clients:\s+20\s+95per-rtt:\s+\d+ms\s+min-rtt:\s+\d+ms\s+median-rtt:\s+\d+ms\s+max-rtt:\s+\d+ms$", BroadcastLoadGenerator.Format(lines[0], 95));
+        Assert.Matches(@"^clients:\s+20\s+95per-rtt:\s+\d+ms\s+min-rtt:\s+\d+ms\s+median-rtt:\s+\d+ms\s+max-rtt:\s+\d+ms$",
+            BroadcastLoadGenerator.Format(lines[0], 95));
     }
 
     [Fact]
@@ -91,7 +93,8 @@ public sealed class BroadcastTests
     [InlineData("--limit-percentile", "150", "--limit-percentile must be in (0, 100]")]
     public async Task Bad_broadcast_arguments_exit_2(string option, string value, string expected)
     {
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "load", "--ws", "--ws-mode", "broadcast", "--url", "ws://127.0.0.1:1/ws", option, value);
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "load", "--ws", "--ws-mode", "broadcast", "--url", "ws://127.0.0.1:1/ws",
+            option, value);
         Assert.Equal(2, run.ExitCode);
         Assert.Contains(expected, run.Error, StringComparison.Ordinal);
     }

@@ -117,7 +117,8 @@ public sealed class LoadGeneratorTests
     public async Task Chunked_responses_are_parsed_and_validated(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "Hello, World!", chunked: true));
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 3, expectedBody: "Hello, World!", engine: engine), null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, pipeline: 3, expectedBody: "Hello, World!", engine: engine), null,
+            CancellationToken.None);
 
         Assert.True(result.Good > 0);
         Assert.Equal(0, result.Bad);
@@ -146,7 +147,9 @@ public sealed class LoadGeneratorTests
     {
         // Answers the first request on each connection, then never again.
         await using var server = new ScriptedHttpServer(n => n == 1 ? ScriptedHttpServer.Response(200, "ok") : []);
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine) with { Duration = TimeSpan.FromSeconds(1.5), Timeout = TimeSpan.FromMilliseconds(300) }, null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(
+            Options(server.Url, engine: engine) with { Duration = TimeSpan.FromSeconds(1.5), Timeout = TimeSpan.FromMilliseconds(300) }, null,
+            CancellationToken.None);
 
         Assert.True(result.Errors.Timeout > 0);
         Assert.True(result.Lost > 0);
@@ -161,7 +164,8 @@ public sealed class LoadGeneratorTests
         await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "ok"));
         var events = new List<LoadProgress>();
         var progress = new Collect(events);
-        await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine) with { Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(1) }, progress, CancellationToken.None);
+        await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine) with { Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(1) },
+            progress, CancellationToken.None);
 
         var phases = events.Select(e => e.Phase).ToList();
         Assert.Equal(LoadPhase.Warmup, phases[0]);
@@ -177,7 +181,9 @@ public sealed class LoadGeneratorTests
     public async Task The_open_model_sends_at_the_requested_rate_and_times_from_the_due_time(HttpLoadEngine engine)
     {
         await using var server = new ScriptedHttpServer(_ => ScriptedHttpServer.Response(200, "ok"));
-        var result = await HttpLoadGenerator.RunAsync(Options(server.Url, engine: engine) with { Rate = 500, Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(0.5) }, null, CancellationToken.None);
+        var result = await HttpLoadGenerator.RunAsync(
+            Options(server.Url, engine: engine) with { Rate = 500, Duration = TimeSpan.FromSeconds(2), Warmup = TimeSpan.FromSeconds(0.5) }, null,
+            CancellationToken.None);
 
         Assert.Equal(engine == HttpLoadEngine.Epoll ? "epoll" : "sockets", result.Engine);
         Assert.Equal(500, result.RequestedRate);
@@ -201,8 +207,10 @@ public sealed class LoadGeneratorTests
     public async Task Invalid_options_are_rejected_before_any_connection()
     {
         await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("ftp://127.0.0.1:1/")), null, CancellationToken.None));
-        await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("http://127.0.0.1:1/")) with { Engine = HttpLoadEngine.Epoll, KeepAlive = false }, null, CancellationToken.None));
-        await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("http://127.0.0.1:1/")) with { Connections = 0 }, null, CancellationToken.None));
+        await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(
+            Options(new Uri("http://127.0.0.1:1/")) with { Engine = HttpLoadEngine.Epoll, KeepAlive = false }, null, CancellationToken.None));
+        await Assert.ThrowsAsync<ArgumentException>(() => HttpLoadGenerator.RunAsync(Options(new Uri("http://127.0.0.1:1/")) with { Connections = 0 }, null,
+            CancellationToken.None));
     }
 
     private sealed class Exact(string body) : IResponseValidator

@@ -16,7 +16,8 @@ public sealed class LostResultTests
     {
         using var readOnly = ReadOnlyFolder.Create();
         var json = Path.Combine(TestPaths.NewTempDirectory(), "run.json");
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "run", "plaintext", "-d", "1s", "-w", "0s", "-c", "8", "--no-verify", "--results", readOnly.Path, "--json", json);
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "run", "plaintext", "-d", "1s", "-w", "0s", "-c", "8", "--no-verify",
+            "--results", readOnly.Path, "--json", json);
 
         Assert.True(run.ExitCode == 3, run.ToString());
         Assert.Contains("http/rps/mean", run.Output, StringComparison.Ordinal);
@@ -32,7 +33,8 @@ public sealed class LostResultTests
     public async Task When_no_sink_can_be_written_the_run_is_kept_in_the_temporary_folder_and_can_be_imported()
     {
         using var readOnly = ReadOnlyFolder.Create();
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "run", "plaintext", "-d", "1s", "-w", "0s", "-c", "8", "--no-verify", "--results", readOnly.Path, "--json", Path.Combine(readOnly.Path, "run.json"));
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "run", "plaintext", "-d", "1s", "-w", "0s", "-c", "8", "--no-verify",
+            "--results", readOnly.Path, "--json", Path.Combine(readOnly.Path, "run.json"));
 
         Assert.True(run.ExitCode == 3, run.ToString());
         Assert.Contains("http/rps/mean", run.Output, StringComparison.Ordinal);
@@ -71,7 +73,11 @@ public sealed class LostResultTests
         })
         {
             var read = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, arguments);
-            Assert.True(read.ExitCode is 0 or 1 && !read.Error.Contains("Exception", StringComparison.Ordinal) && !read.Error.Contains("Read-only", StringComparison.OrdinalIgnoreCase), $"{string.Join(' ', arguments)}: {read}");
+            Assert.True(
+                read.ExitCode is 0 or 1
+                    && !read.Error.Contains("Exception", StringComparison.Ordinal)
+                    && !read.Error.Contains("Read-only", StringComparison.OrdinalIgnoreCase),
+                $"{string.Join(' ', arguments)}: {read}");
         }
 
         Assert.False(File.Exists(Path.Combine(readOnly.Path, "index.json")));

@@ -18,8 +18,10 @@ public sealed class OrphanTests
 
         // grandparent: a shell that becomes 'sleep' (which never reaps); parent: a shell that starts
         // the server with --parent-pid of itself and waits for it.
-        var inner = $"'{TestPaths.HostExecutable}' serve --scenario plaintext --server sockets --urls http://127.0.0.1:{port} --parent-pid $$ & echo $! > '{childFile}'; wait";
-        var outer = $"sh -c \"{inner.Replace("\"", "\\\"", StringComparison.Ordinal).Replace("$", "\\$", StringComparison.Ordinal)}\" & echo $! > '{parentFile}'; exec sleep 120";
+        var inner = $"'{TestPaths.HostExecutable}' serve --scenario plaintext --server sockets --urls http://127.0.0.1:{port} --parent-pid $$ & echo $! > " +
+            $"'{childFile}'; wait";
+        var outer = $"sh -c \"{inner.Replace("\"", "\\\"", StringComparison.Ordinal).Replace("$", "\\$", StringComparison.Ordinal)}\" & echo $! > " +
+            $"'{parentFile}'; exec sleep 120";
         using var grandparent = Process.Start(new ProcessStartInfo("bash", ["-c", outer]) { UseShellExecute = false })!;
         try
         {

@@ -61,7 +61,8 @@ public sealed class PluginTests
         Assert.Contains("Sample third-party scenario", list.Output, StringComparison.Ordinal);
 
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--plugins", TestPaths.SamplePluginDirectory, "-d", "1s", "-w", "0s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--plugins", TestPaths.SamplePluginDirectory, "-d", "1s", "-w", "0s",
+            "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
         Assert.Equal(RunStatus.Succeeded, document.Status);

@@ -134,7 +134,8 @@ public sealed class ResultsCommandTests
         crank["jobResults"]!["jobs"]!["load"]!["results"]!.AsObject()["benchmarks/runtime/gc"] = "workstation";
         var run = await CrankFile.ImportAsync(crank);
         Assert.Equal(new Dictionary<string, string> { ["compiled"] = "r2r", ["gc"] = "server", ["heaps"] = "2" }, run.Environment.ServerRuntime);
-        Assert.DoesNotContain(run.Parameters.Keys, k => k.Contains("benchmarks/runtime/", StringComparison.Ordinal) && k.StartsWith("crank/application/", StringComparison.Ordinal));
+        Assert.DoesNotContain(run.Parameters.Keys,
+            k => k.Contains("benchmarks/runtime/", StringComparison.Ordinal) && k.StartsWith("crank/application/", StringComparison.Ordinal));
 
         // The load's own runtime is not the server's: it stays a parameter of the load's job.
         Assert.Equal("\"workstation\"", run.Parameters["crank/load/benchmarks/runtime/gc"]);
@@ -146,13 +147,15 @@ public sealed class ResultsCommandTests
     {
         // The recorded run with collectDependencies, its application's list as crank's agent fills it
         // (the recording's agent published nothing to collect, so it is filled here in crank's shape).
-        var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.CrankTranscripts, "dependencies-and-scripts.results.json")))!;
+        var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.CrankTranscripts,
+            "dependencies-and-scripts.results.json")))!;
         crank["jobResults"]!["jobs"]!["application"]!["dependencies"] = System.Text.Json.Nodes.JsonNode.Parse("""
             [{"Id": "Microsoft.AspNetCore.App", "Names": ["Microsoft.AspNetCore.App"], "RepositoryUrl": "https://github.com/dotnet/aspnetcore", "Version": "10.0.12", "CommitHash": "95017c71a2b3c4d5"},
              {"Id": "", "Names": ["Npgsql"], "RepositoryUrl": "", "Version": "10.0.0", "CommitHash": ""}]
             """);
         var run = await CrankFile.ImportAsync(crank);
-        Assert.Equal(new Dictionary<string, string> { ["Microsoft.AspNetCore.App"] = "10.0.12+95017c71a", ["Npgsql"] = "10.0.0" }, run.Environment.Dependencies);
+        Assert.Equal(new Dictionary<string, string> { ["Microsoft.AspNetCore.App"] = "10.0.12+95017c71a", ["Npgsql"] = "10.0.0" },
+            run.Environment.Dependencies);
     }
 
     [Trait("Tier", "Fast")]
@@ -178,21 +181,27 @@ public sealed class ResultsCommandTests
         for (var i = 0; i < 5; i++)
         {
             await store.WriteAsync(SampleRuns.Create(rps: before[i], latency: 2.0, labels: ["before"], startedAt: start.AddMinutes(i)), CancellationToken.None);
-            await store.WriteAsync(SampleRuns.Create(rps: after[i], latency: 1.5, labels: ["after"], startedAt: start.AddMinutes(10 + i)), CancellationToken.None);
+            await store.WriteAsync(SampleRuns.Create(rps: after[i], latency: 1.5, labels: ["after"], startedAt: start.AddMinutes(10 + i)),
+                CancellationToken.None);
         }
 
         var html = Path.Combine(results, "compare.html");
-        var table = await HostRun.StartAsync(results, s_timeout, "compare", "label:before", "label=after,scenario=pipelined", "--results", results, "--html", html);
+        var table = await HostRun.StartAsync(results, s_timeout, "compare", "label:before", "label=after,scenario=pipelined", "--results", results, "--html",
+            html);
         var markdown = await HostRun.StartAsync(results, s_timeout, "compare", "before", "after", "--results", results, "--markdown");
 
         Assert.True(table.ExitCode == 0, table.ToString());
-        Assert.True(Regex.IsMatch(table.Output, @"http/rps/mean\s+100,200\s+120,300\s+\+20\.1%\s+\[\+1[89]\.\d%, \+2\d\.\d%\]\s+0\.008\s+better"), table.Output);
+        Assert.True(Regex.IsMatch(table.Output, @"http/rps/mean\s+100,200\s+120,300\s+\+20\.1%\s+\[\+1[89]\.\d%, \+2\d\.\d%\]\s+0\.008\s+better"),
+            table.Output);
         Assert.True(Regex.IsMatch(table.Output, @"http/latency/50\s+2\s+1\.5\s+-25\.0%\s+\[-25\.0%, -25\.0%\]\s+0\.008\s+better"), table.Output);
         Assert.Matches(@"\| `http/rps/mean` \| 100,200 \| 120,300 \| \+20\.1% \| \[[^\]]+\] \| 0\.008 \| better \|", markdown.Output);
 
         var dom = await Chromium.DumpDomAsync(html);
         Assert.Contains("<h1>Comparison: label=after,scenario=pipelined vs label:before</h1>", dom, StringComparison.Ordinal);
-        Assert.Contains("<p class=\"environment\">Measured on bench-1: Linux Debian 12, X64, 2 cores; .NET 10.0.0, SDK 10.0.100; commit abc123; 10 runs from 2026-11-01 00:00 to 00:14 UTC, 21.5 s each.</p>", dom, StringComparison.Ordinal);
+        Assert.Contains(
+            "<p class=\"environment\">Measured on bench-1: Linux Debian 12, X64, 2 cores; .NET 10.0.0, SDK 10.0.100; commit abc123; " +
+            "10 runs from 2026-11-01 00:00 to 00:14 UTC, 21.5 s each.</p>",
+            dom, StringComparison.Ordinal);
         Assert.Matches(@"<tr class=""better""><td><code>http/rps/mean</code></td><td>100,200</td><td>120,300</td><td>\+20\.1%</td>", dom);
         // rps, the distributions of rps and p99, latency, CPU, network, and the per-second samples of each side's first run.
         Assert.Equal(8, CountOf(dom, "<svg class=\"chart\""));
@@ -266,9 +275,11 @@ public sealed class ResultsCommandTests
             await store.WriteAsync(SampleRuns.Create(rps: values[i] * 1000, startedAt: start.AddDays(i)), CancellationToken.None);
         }
 
-        var steady = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "--where", "until=2026-11-09", "--results", results);
+        var steady = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "--where", "until=2026-11-09",
+            "--results", results);
         var html = Path.Combine(results, "history.html");
-        var flagged = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "--results", results, "--html", html);
+        var flagged = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "--results", results, "--html",
+            html);
 
         Assert.True(steady.ExitCode == 0, steady.ToString());
         Assert.Contains("no result flagged", steady.Output, StringComparison.Ordinal);
@@ -289,8 +300,12 @@ public sealed class ResultsCommandTests
         for (var i = 0; i < 6; i++)
         {
             // An 84% drop: 3 against 3 cannot show it at p < 0.05; 6 against 6 can.
-            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + (i * 500), labels: i < 3 ? ["before", "before3"] : ["before"], startedAt: start.AddMinutes(i)), CancellationToken.None);
-            await store.WriteAsync(SampleRuns.Create(rps: 16_000 + (i * 100), labels: i < 3 ? ["after", "after3"] : ["after"], startedAt: start.AddMinutes(10 + i)), CancellationToken.None);
+            await store.WriteAsync(
+                SampleRuns.Create(rps: 100_000 + (i * 500), labels: i < 3 ? ["before", "before3"] : ["before"], startedAt: start.AddMinutes(i)),
+                CancellationToken.None);
+            await store.WriteAsync(
+                SampleRuns.Create(rps: 16_000 + (i * 100), labels: i < 3 ? ["after", "after3"] : ["after"], startedAt: start.AddMinutes(10 + i)),
+                CancellationToken.None);
         }
 
         var three = await HostRun.StartAsync(results, s_timeout, "compare", "label:before3", "label:after3", "-m", "http/rps/mean", "--results", results);
@@ -340,7 +355,8 @@ public sealed class ResultsCommandTests
             await store.WriteAsync(run, CancellationToken.None);
         }
 
-        var history = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "-m", "benchmarks/cpu", "--window", "3", "--results", results);
+        var history = await HostRun.StartAsync(results, s_timeout, "history", "--scenario", "pipelined", "--server", "kestrel", "-m", "benchmarks/cpu",
+            "--window", "3", "--results", results);
 
         Assert.True(history.ExitCode == 0, history.ToString());
         Assert.Contains("4 run(s) left out: they computed benchmarks/cpu otherwise than the latest run (max)", history.Output, StringComparison.Ordinal);

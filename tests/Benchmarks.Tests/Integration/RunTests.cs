@@ -16,7 +16,8 @@ public sealed class RunTests
     {
         var results = TestPaths.NewTempDirectory();
         var distribution = Path.Combine(results, "latency.hgrm");
-        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "-d", "2s", "-w", "1s", "-c", "32", "--results", results, "--label", "test", "--latency-distribution", distribution);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "-d", "2s", "-w", "1s", "-c", "32", "--results", results, "--label", "test",
+            "--latency-distribution", distribution);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
@@ -62,7 +63,9 @@ public sealed class RunTests
         Assert.Contains(document.Samples, s => s.Values.GetValueOrDefault("load/rate") > 0);
 
         // The load is pinned to one CPU of the machine: its share of the machine cannot exceed that CPU's.
-        var loadShare = 100.0 / document.Environment.Cores * (document.Parameters["load-cpus"] == "any" ? document.Environment.Cores : document.Parameters["load-cpus"].Split(',').Length);
+        var loadShare = 100.0 / document.Environment.Cores * (document.Parameters["load-cpus"] == "any"
+            ? document.Environment.Cores
+            : document.Parameters["load-cpus"].Split(',').Length);
         Assert.InRange(m["load/cpu/user"] + m["load/cpu/kernel"], 0.1, loadShare + 2);
         Assert.NotNull(document.Window);
         Assert.Contains(document.Window!.Verdict, new[] { "steady", "not steady", "too short" });
@@ -70,7 +73,9 @@ public sealed class RunTests
         Assert.Contains("bound: ", run.Output, StringComparison.Ordinal);
 
         // Over loopback there is no wire to judge: the document says so, and the run says it rather than a speed.
-        Assert.Equal(("lo", true, null, null), (document.Environment.Network!.Interface, document.Environment.Network.Loopback, document.Environment.Network.LinkSpeed, document.Environment.Network.LinkSpeedSource));
+        Assert.Equal(("lo", true, null, null),
+            (document.Environment.Network!.Interface, document.Environment.Network.Loopback, document.Environment.Network.LinkSpeed,
+             document.Environment.Network.LinkSpeedSource));
         Assert.Contains("wire: none: the traffic stayed on loopback (lo), so no link could be the limit", run.Output, StringComparison.Ordinal);
         Assert.False(m.ContainsKey("net/utilization"));
 

@@ -29,14 +29,16 @@ public sealed class VerifyTests
     [Fact]
     public async Task A_server_without_server_and_date_headers_fails_and_run_refuses_to_load_it()
     {
-        var verify = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--server", "faulty", "-s", "greeting", "--plugins", TestPaths.SamplePluginDirectory);
+        var verify = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--server", "faulty", "-s", "greeting", "--plugins",
+            TestPaths.SamplePluginDirectory);
         Assert.True(verify.ExitCode == 1, verify.ToString());
         Assert.Contains("FAIL  /greeting Server header: missing", verify.Output, StringComparison.Ordinal);
         Assert.Contains("FAIL  /greeting Date changes", verify.Output, StringComparison.Ordinal);
         Assert.Contains("PASS  /greeting body", verify.Output, StringComparison.Ordinal);
 
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--server", "faulty", "--plugins", TestPaths.SamplePluginDirectory, "-d", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "greeting", "--server", "faulty", "--plugins", TestPaths.SamplePluginDirectory, "-d",
+            "1s", "--results", results);
         Assert.True(run.ExitCode == 1, run.ToString());
         var document = StoredRuns.Single(results);
         Assert.Equal(RunStatus.Failed, document.Status);

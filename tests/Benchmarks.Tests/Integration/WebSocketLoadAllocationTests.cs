@@ -33,7 +33,8 @@ public sealed class WebSocketLoadAllocationTests
         Assert.True(longRun.IsClean && shortRun.IsClean, longRun.FirstError ?? shortRun.FirstError);
         Assert.True(longRun.Good - shortRun.Good > 5_000, $"{shortRun.Good} then {longRun.Good} echoes; {machine.Describe()}");
         var perMessage = (double)(longBytes - shortBytes) / (longRun.Good - shortRun.Good);
-        Assert.True(perMessage < 1, $"{shortBytes:n0} bytes for {shortRun.Good:n0} messages, {longBytes:n0} for {longRun.Good:n0}: {perMessage:0.00} per extra message");
+        Assert.True(perMessage < 1,
+            $"{shortBytes:n0} bytes for {shortRun.Good:n0} messages, {longBytes:n0} for {longRun.Good:n0}: {perMessage:0.00} per extra message");
     }
 
     private static async Task<(long Bytes, WebSocketLoadResult Result)> AllocatedDuring(WebSocketLoadOptions options)

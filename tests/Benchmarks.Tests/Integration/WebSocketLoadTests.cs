@@ -56,7 +56,8 @@ public sealed class WebSocketLoadTests
     public async Task A_server_that_breaks_the_parity_rule_fails_the_load_and_the_run()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-wrong-parity", "--plugins", TestPaths.SamplePluginDirectory, "-d", "1s", "-w", "0s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-wrong-parity", "--plugins", TestPaths.SamplePluginDirectory, "-d", "1s", "-w", "0s",
+            "--results", results);
 
         Assert.True(run.ExitCode == 1, run.ToString());
         var document = StoredRuns.Single(results);
@@ -138,7 +139,8 @@ public sealed class WebSocketLoadTests
         foreach (var scenario in new[] { "ws-echo", "ws-connect" })
         {
             var results = TestPaths.NewTempDirectory();
-            var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--server", server, "-c", "8", "-d", "1s", "-w", "1s", "--results", results);
+            var run = await HostRun.StartAsync(results, s_timeout, "run", scenario, "--server", server, "-c", "8", "-d", "1s", "-w", "1s", "--results",
+                results);
             Assert.True(run.ExitCode == 0, run.ToString());
             var document = StoredRuns.Single(results);
             Assert.Equal("ws", document.Load);

@@ -13,7 +13,8 @@ public sealed class WrkLoadJobTests
     {
         Tools.Require("wrk");
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "pipelined", "--generator", "wrk", "-d", "2s", "-w", "1s", "-c", "32", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "pipelined", "--generator", "wrk", "-d", "2s", "-w", "1s", "-c", "32", "--results",
+            results);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
@@ -42,7 +43,8 @@ public sealed class WrkLoadJobTests
         var dotnetDirectory = TestPaths.DotnetDirectory;
 
         // Under the name run used before --generator, which scripts still pass.
-        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "run", "plaintext", "--load", "wrk");
+        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "run", "plaintext", "--load",
+            "wrk");
 
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("wrk is not installed: install it with 'sudo apt-get install wrk'", run.Error, StringComparison.Ordinal);
@@ -52,7 +54,8 @@ public sealed class WrkLoadJobTests
     public async Task Load_with_the_wrk_engine_without_wrk_says_how_to_install_it()
     {
         var dotnetDirectory = TestPaths.DotnetDirectory;
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "load", "--engine", "wrk", "--url", "http://127.0.0.1:9/plaintext");
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, new Dictionary<string, string> { ["PATH"] = dotnetDirectory }, "load",
+            "--engine", "wrk", "--url", "http://127.0.0.1:9/plaintext");
 
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("wrk is not installed", run.Error, StringComparison.Ordinal);

@@ -39,7 +39,8 @@ public sealed class EndlessResponseTests
             }, null, CancellationToken.None);
             clock.Stop();
 
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5.5), $"{engine}: the load took {clock.Elapsed.TotalSeconds:0.0} s for a 2 s duration and a 1 s timeout");
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5.5),
+                $"{engine}: the load took {clock.Elapsed.TotalSeconds:0.0} s for a 2 s duration and a 1 s timeout");
             Assert.True(result.Errors.Timeout >= 1, $"{engine}: timeouts {result.Errors.Timeout}, errors {result.Errors}, first: {result.FirstError}");
             Assert.Equal(0, result.Requests);
         }

@@ -7,9 +7,11 @@ namespace Benchmarks.Tests.Load;
 
 public sealed class HttpResponseParserTests
 {
-    private const string Plaintext = "HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\nDate: Sat, 21 Nov 2026 05:11:54 GMT\r\nServer: Kestrel\r\n\r\nHello, World!";
+    private const string Plaintext = "HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\nDate: Sat, 21 Nov 2026 05:11:54 GMT\r\nServer: " +
+        "Kestrel\r\n\r\nHello, World!";
 
-    private const string Chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n5;ext=1\r\nHello\r\n8\r\n, World!\r\n0\r\nX-Trailer: yes\r\n\r\n";
+    private const string Chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n5;ext=1\r\nHello\r\n8\r\n, " +
+        "World!\r\n0\r\nX-Trailer: yes\r\n\r\n";
 
     [Trait("Tier", "Fast")]
     [Fact]
@@ -77,7 +79,8 @@ public sealed class HttpResponseParserTests
     [Fact]
     public void Without_a_validator_only_the_status_counts()
     {
-        var bytes = Encoding.ASCII.GetBytes(Plaintext + Plaintext.Replace("200 OK", "404 Not Found", StringComparison.Ordinal) + Plaintext.Replace("200 OK", "302 Found", StringComparison.Ordinal));
+        var bytes = Encoding.ASCII.GetBytes(Plaintext + Plaintext.Replace("200 OK", "404 Not Found", StringComparison.Ordinal) + Plaintext.Replace("200 OK",
+            "302 Found", StringComparison.Ordinal));
         Assert.Equal([(200, true), (404, false), (302, true)], Feed(new HttpResponseParser(), bytes));
     }
 
@@ -85,7 +88,8 @@ public sealed class HttpResponseParserTests
     [Fact]
     public void Responses_without_a_body_complete_at_the_blank_line()
     {
-        var bytes = Encoding.ASCII.GetBytes("HTTP/1.1 204 No Content\r\nServer: x\r\n\r\nHTTP/1.1 304 Not Modified\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        var bytes = Encoding.ASCII.GetBytes("HTTP/1.1 204 No Content\r\nServer: x\r\n\r\nHTTP/1.1 304 Not Modified\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: " +
+            "0\r\n\r\n");
         Assert.Equal([(204, true), (304, true), (200, true)], Feed(new HttpResponseParser(), bytes));
     }
 

@@ -23,7 +23,8 @@ public sealed class IoUringLoadTests
         await using var serve = await ServeProcess.StartAsync(server);
         var folder = TestPaths.NewTempDirectory();
         var json = Path.Combine(folder, "load.json");
-        var load = await HostRun.StartAsync(folder, s_timeout, s_ioUring, "load", "--url", $"http://127.0.0.1:{serve.Port}/plaintext", "--scenario", "plaintext", "-c", "32", "-p", depth, "-d", "2s", "-w", "0s", "--json", json);
+        var load = await HostRun.StartAsync(folder, s_timeout, s_ioUring, "load", "--url", $"http://127.0.0.1:{serve.Port}/plaintext", "--scenario",
+            "plaintext", "-c", "32", "-p", depth, "-d", "2s", "-w", "0s", "--json", json);
         Assert.True(load.ExitCode == 0, load.ToString());
         Assert.Contains($"32 connections, pipeline depth {depth} (io_uring engine)", load.Output, StringComparison.Ordinal);
         var result = JsonNode.Parse(await File.ReadAllTextAsync(json))!;
@@ -40,7 +41,8 @@ public sealed class IoUringLoadTests
         var folder = TestPaths.NewTempDirectory();
         var json = Path.Combine(folder, "load.json");
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var run = HostRun.StartAsync(folder, s_timeout, s_ioUring, "load", "--url", $"http://127.0.0.1:{serve.Port}/plaintext", "-c", "16", "-d", "3s", "-w", "0s", "--json", json);
+        var run = HostRun.StartAsync(folder, s_timeout, s_ioUring, "load", "--url", $"http://127.0.0.1:{serve.Port}/plaintext", "-c", "16", "-d", "3s", "-w",
+            "0s", "--json", json);
         // Once the load is in (its start can take a second on a busy machine), it serves it a little longer, then goes.
         try
         {
@@ -60,7 +62,8 @@ public sealed class IoUringLoadTests
         Assert.True((long)result["good"]! > 0, load.ToString());
         Assert.True((long)result["errors"]!["total"]! > 0, load.ToString());
         // The first cause is the requests the dying server left unanswered, or its refusal to reconnect.
-        Assert.Matches("^(read: ECONNRESET|read: the server closed the connection with requests outstanding|connect to 127.0.0.1:[0-9]+: ECONNREFUSED)", result["firstError"]!.ToString());
+        Assert.Matches("^(read: ECONNRESET|read: the server closed the connection with requests outstanding|connect to 127.0.0.1:[0-9]+: ECONNREFUSED)",
+            result["firstError"]!.ToString());
     }
 
     [Theory]
@@ -78,10 +81,13 @@ public sealed class IoUringLoadTests
     [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("--load-engine is auto, epoll, iouring or sockets (got 'uring').", "run", "plaintext", "--load-engine", "uring")]
-    [InlineData("wrk is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).", "run", "plaintext", "--generator", "wrk", "--load-engine", "iouring")]
-    [InlineData("wrk is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).", "load", "--url", "http://127.0.0.1:9/", "--engine", "wrk", "--load-engine", "epoll")]
+    [InlineData("wrk is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).", "run", "plaintext", "--generator", "wrk",
+        "--load-engine", "iouring")]
+    [InlineData("wrk is a client of its own: --load-engine picks the built-in load's engine (--generator builtin).", "load", "--url", "http://127.0.0.1:9/",
+        "--engine", "wrk", "--load-engine", "epoll")]
     [InlineData("The io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop", "run", "plaintext", "--load-engine", "iouring", "--tls")]
-    [InlineData("The io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop", "run", "plaintext", "--load-engine", "iouring", "--rate", "1000")]
+    [InlineData("The io_uring engine drives cleartext HTTP/1.1 with keep-alive in the closed loop", "run", "plaintext", "--load-engine", "iouring", "--rate",
+        "1000")]
     public async Task A_load_engine_that_cannot_run_is_refused_before_anything_starts(string message, params string[] arguments)
     {
         var (exitCode, _, error) = await InProcessCli.InvokeAsync(arguments);
@@ -93,7 +99,8 @@ public sealed class IoUringLoadTests
     public async Task One_run_sweeps_the_load_over_its_engines_and_stores_which_ran()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "libuv", "--load-engine", "epoll,iouring", "-c", "16", "-d", "1s", "-w", "0s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "libuv", "--load-engine", "epoll,iouring", "-c", "16", "-d",
+            "1s", "-w", "0s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("2 cells, 0 failed", run.Output, StringComparison.Ordinal);
         var documents = Directory.GetFiles(results, "*.json").Select(f => JsonNode.Parse(File.ReadAllText(f))!).ToList();
@@ -109,7 +116,8 @@ public sealed class IoUringLoadTests
     {
         var folder = TestPaths.NewTempDirectory();
         var filter = Path.Combine(TestPaths.RepoRoot, "eng", "no-io-uring.py");
-        var load = await HostRun.StartProcessAsync(folder, s_timeout, s_ioUring, "python3", filter, TestPaths.HostExecutable, "load", "--url", "http://127.0.0.1:9/plaintext", "-d", "1s");
+        var load = await HostRun.StartProcessAsync(folder, s_timeout, s_ioUring, "python3", filter, TestPaths.HostExecutable, "load", "--url",
+            "http://127.0.0.1:9/plaintext", "-d", "1s");
         Assert.Equal(2, load.ExitCode);
         Assert.Contains("The io_uring engine cannot run here: io_uring_setup was refused (EPERM)", load.Error, StringComparison.Ordinal);
         Assert.Single(load.Error.Trim().Split('\n'));

@@ -63,7 +63,8 @@ public sealed class LatencyDistributionTests
         var text = LatencyDistribution.Encode(ours);
 
         // HdrHistogram reads it as its own compressed encoding: the same count and percentiles.
-        var theirs = HistogramEncoding.DecodeFromCompressedByteBuffer(HdrHistogram.Utilities.ByteBuffer.Allocate(Convert.FromBase64String(text)), LatencyHistogram.HighestTrackableValue);
+        var theirs = HistogramEncoding.DecodeFromCompressedByteBuffer(HdrHistogram.Utilities.ByteBuffer.Allocate(Convert.FromBase64String(text)),
+            LatencyHistogram.HighestTrackableValue);
         Assert.Equal(20_000, theirs.TotalCount);
         Assert.Equal(LatencySummary.From(ours).P99 * 1e6, theirs.GetValueAtPercentile(99), 0.001 * theirs.GetValueAtPercentile(99));
 

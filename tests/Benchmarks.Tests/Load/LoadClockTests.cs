@@ -55,7 +55,8 @@ public sealed class LoadClockTests
         // quiet but below the plateau is not warm: the window that followed such a warm-up climbed 19%.
         static double Rate(int second) => second switch { < 8 => 100_000, < 20 => 300_000, < 32 => 200_000, _ => 300_000 };
         var run = new ClockRun(seconds => Enumerable.Range(1, (int)seconds).Sum(Rate));
-        var (_, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(60), gate: () => run.Elapsed >= TimeSpan.FromSeconds(31));
+        var (_, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(60),
+            gate: () => run.Elapsed >= TimeSpan.FromSeconds(31));
 
         Assert.True(steady);
         Assert.InRange(reported, 32 + (DefaultLoad.SteadySeconds / 2), 32 + DefaultLoad.SteadySeconds);
@@ -76,7 +77,8 @@ public sealed class LoadClockTests
     public async Task The_servers_gate_holds_the_warm_up_until_it_says_warm()
     {
         var run = new ClockRun(seconds => 1000 * seconds);
-        var (_, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(30), gate: () => run.Elapsed >= TimeSpan.FromSeconds(14));
+        var (_, steady, reported) = await run.WarmUpAsync(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(30),
+            gate: () => run.Elapsed >= TimeSpan.FromSeconds(14));
 
         Assert.True(steady);
         Assert.Equal(14, reported);

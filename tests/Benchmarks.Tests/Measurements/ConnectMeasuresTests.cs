@@ -16,7 +16,8 @@ public sealed class ConnectMeasuresTests
         foreach (var (family, prefix) in new[] { (ConnectMeasures.Http, "http"), (ConnectMeasures.WebSocket, "ws"), (ConnectMeasures.Tcp, "tcp") })
         {
             Assert.Equal(
-                ["connects", "connects/rate", "connect/mean", "connect/stdev", "connect/50", "connect/75", "connect/90", "connect/99", "connect/99.9", "connect/max", "connect/min"],
+                ["connects", "connects/rate", "connect/mean", "connect/stdev", "connect/50", "connect/75", "connect/90", "connect/99", "connect/99.9",
+                 "connect/max", "connect/min"],
                 family.All.Select(m => m.Name[(prefix.Length + 1)..]));
             Assert.All(family.All, m => Assert.Same(m, MeasurementCatalog.Find(m.Name)));
         }

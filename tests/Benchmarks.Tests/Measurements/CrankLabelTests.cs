@@ -23,7 +23,9 @@ public sealed class CrankLabelTests
         Assert.All(labels, l => Assert.True(l.Label.Length <= 120, $"{l.Name}: {l.Label}"));
 
         // The rows of a pipelined crank run (the application's and the load's): none wider than 100 (crank's own agent: up to about 30).
-        string[] pipelined = ["benchmarks/cpu", "benchmarks/cpu/mean", "benchmarks/working-set", "benchmarks/working-set/private", "machine/cpu/idle", "net/rx", "net/rx/peak", "net/rx/packets", "net/drops", "http/latency/99", "http/rps/mean", "http/requests/errors", "load/threads/busy", "load/warmup", "benchmarks/published-size"];
+        string[] pipelined = ["benchmarks/cpu", "benchmarks/cpu/mean", "benchmarks/working-set", "benchmarks/working-set/private", "machine/cpu/idle", "net/rx",
+            "net/rx/peak", "net/rx/packets", "net/drops", "http/latency/99", "http/rps/mean", "http/requests/errors", "load/threads/busy", "load/warmup",
+            "benchmarks/published-size"];
         Assert.All(pipelined, name => Assert.True(MeasurementCatalog.LabelOf(name).Length <= 100, $"{name}: {MeasurementCatalog.LabelOf(name)}"));
     }
 
@@ -46,6 +48,8 @@ public sealed class CrankLabelTests
     {
         Assert.Equal("Open model: round trip from the send, 99th percentile (ms) [ws/rtt/uncorrected/99]", MeasurementCatalog.LabelOf("ws/rtt/uncorrected/99"));
         Assert.Equal("plugin/custom", MeasurementCatalog.LabelOf("plugin/custom"));
-        Assert.Equal("Connections the load opened and closed again, 99th percentile (ms)", MeasurementLabel.Derive("Connections the load opened and closed again, over all threads (each its own), 99th percentile: as the load saw them", "ms"));
+        Assert.Equal("Connections the load opened and closed again, 99th percentile (ms)",
+            MeasurementLabel.Derive("Connections the load opened and closed again, over all threads (each its own), 99th percentile: as the load saw them",
+                "ms"));
     }
 }

@@ -26,7 +26,8 @@ public sealed class OneMeaningTests
         "benchmarks/cpu", "benchmarks/cpu/mean", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set",
         "machine/cpu/user", "machine/cpu/kernel", "machine/cpu/idle", "machine/cpu/steal", "net/rx", "net/tx", "net/rx/bytes", "net/tx/bytes",
         "http/rps/mean", "http/requests", "http/latency/50", "http/latency/99", "http/latency/max", "load/cpu/user", "load/cpu/kernel",
-        "benchmarks/cpu/periods/total", "benchmarks/cpu/periods/throttled", "benchmarks/cpu/throttled", "benchmarks/cpu/throttled/share", "benchmarks/memory/oom-kills", "benchmarks/memory/peak",
+        "benchmarks/cpu/periods/total", "benchmarks/cpu/periods/throttled", "benchmarks/cpu/throttled", "benchmarks/cpu/throttled/share",
+        "benchmarks/memory/oom-kills", "benchmarks/memory/peak",
     ];
 
     [Fact]
@@ -65,7 +66,8 @@ public sealed class OneMeaningTests
         var load = await client.CreateAsync(AgentClient.Job("load", "one-meaning", j =>
         {
             j["Executable"] = TestPaths.HostExecutable;
-            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --scenario pipelined --pipeline 16 -c 32 -d 3s --warmup 1s -T 10s --crank-statistics";
+            j["Arguments"] = $"load --url http://127.0.0.1:{port}/plaintext --scenario pipelined --pipeline 16 -c 32 -d 3s --warmup 1s -T 10s " +
+                $"--crank-statistics";
             j["IsConsoleApp"] = true;
             j["WaitForExit"] = true;
             j["CpuSet"] = "1";
@@ -133,12 +135,17 @@ public sealed class OneMeaningTests
             Assert.InRange(values["machine/cpu/user"] + values["machine/cpu/kernel"] + values["machine/cpu/idle"] + values["machine/cpu/steal"], 99.5, 100.5);
             Assert.True(values["net/rx/bytes"] > 0 && values["http/rps/mean"] > 0, path);
             // What the quota's names mean, not whether it bound: beside other tests the server may never reach its half CPU.
-            Assert.True(values["benchmarks/cpu/periods/total"] > 0 && values["benchmarks/cpu/periods/throttled"] <= values["benchmarks/cpu/periods/total"] && values["benchmarks/cpu/throttled/share"] is >= 0 and <= 100, $"{path}: {values["benchmarks/cpu/periods/throttled"]} of {values["benchmarks/cpu/periods/total"]} periods throttled");
+            Assert.True(
+                values["benchmarks/cpu/periods/total"] > 0
+                    && values["benchmarks/cpu/periods/throttled"] <= values["benchmarks/cpu/periods/total"]
+                    && values["benchmarks/cpu/throttled/share"] is >= 0 and <= 100,
+                $"{path}: {values["benchmarks/cpu/periods/throttled"]} of {values["benchmarks/cpu/periods/total"]} periods throttled");
             Assert.True(values["benchmarks/memory/oom-kills"] == 0 && values["benchmarks/memory/peak"] is > 5 and < 512, path);
         }
 
         // The same server under the same load: the two rates are of one kind (noisy machines: a factor of 4 either way).
         var ratio = reported["http/rps/mean"] / local.Measurements["http/rps/mean"];
-        Assert.True(ratio is > 0.25 and < 4, string.Create(CultureInfo.InvariantCulture, $"agent {reported["http/rps/mean"]:N0} vs local {local.Measurements["http/rps/mean"]:N0} req/s"));
+        Assert.True(ratio is > 0.25 and < 4,
+            string.Create(CultureInfo.InvariantCulture, $"agent {reported["http/rps/mean"]:N0} vs local {local.Measurements["http/rps/mean"]:N0} req/s"));
     }
 }

@@ -49,7 +49,8 @@ public sealed partial class ReadmeMeasurementTests
     public void The_open_model_family_is_declared_once_per_protocol_against_its_own_rate_and_count()
     {
         Assert.Equal((HttpMeasures.RpsMean.Name, HttpMeasures.Requests.Name), (OpenModelMeasures.Http.Achieved, OpenModelMeasures.Http.Completed));
-        Assert.Equal((WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.Messages.Name), (OpenModelMeasures.WebSocket.Achieved, OpenModelMeasures.WebSocket.Completed));
+        Assert.Equal((WebSocketMeasures.MessagesRate.Name, WebSocketMeasures.Messages.Name),
+            (OpenModelMeasures.WebSocket.Achieved, OpenModelMeasures.WebSocket.Completed));
         foreach (var family in new[] { OpenModelMeasures.Http, OpenModelMeasures.WebSocket })
         {
             Assert.All(family.All, m => Assert.Same(m, MeasurementCatalog.Find(m.Name)));
@@ -61,7 +62,8 @@ public sealed partial class ReadmeMeasurementTests
         Assert.Subset(
             OpenModelMeasures.Http.All.Select(m => m.Name).ToHashSet(),
             new HashSet<string> { "http/rate/requested", "http/rate/shortfall", "http/requests/due", "http/requests/late", "http/requests/late/load", "http/requests/backlog/start", "http/requests/backlog",
-             "http/latency/uncorrected/mean", "http/latency/uncorrected/50", "http/latency/uncorrected/90", "http/latency/uncorrected/99", "http/latency/uncorrected/99.9", "http/latency/uncorrected/max" });
+             "http/latency/uncorrected/mean", "http/latency/uncorrected/50", "http/latency/uncorrected/90", "http/latency/uncorrected/99",
+             "http/latency/uncorrected/99.9", "http/latency/uncorrected/max" });
         Assert.Equal(OpenModelMeasures.Http.Uncorrected.All, OpenModelMeasures.Http.All.TakeLast(8));
         Assert.Contains(OpenModelMeasures.WebSocket.All, m => m.Name == "ws/messages/late/load");
         Assert.Contains(OpenModelMeasures.WebSocket.All, m => m.Name == "ws/rtt/uncorrected/99");

@@ -10,7 +10,8 @@ public sealed class LinkSpeedTests
     [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("qdisc tbf 8001: root refcnt 2 rate 200Mbit burst 32Kb lat 50ms", 200)]
-    [InlineData("qdisc cake 8002: root refcnt 2 bandwidth 1500Kbit diffserv3 triple-isolate nonat nowash no-ack-filter split-gso rtt 100ms raw overhead 0", 1.5)]
+    [InlineData("qdisc cake 8002: root refcnt 2 bandwidth 1500Kbit diffserv3 triple-isolate nonat nowash no-ack-filter split-gso rtt 100ms raw overhead 0",
+        1.5)]
     [InlineData("qdisc netem 8003: root refcnt 2 limit 1000 delay 1ms rate 1Gbit", 1000)]
     [InlineData("qdisc tbf 8004: root refcnt 2 rate 25MBps burst 32Kb lat 50ms", 200)]
     [InlineData("qdisc netem 1: root refcnt 2 limit 1000 rate 800Mbit\nqdisc tbf 10: parent 1:1 rate 100Mbit burst 32Kb lat 50ms", 100)]
@@ -23,7 +24,8 @@ public sealed class LinkSpeedTests
     [Theory]
     [InlineData("qdisc noqueue 0: root refcnt 2")]
     [InlineData("qdisc fq_codel 0: root refcnt 2 limit 10240p flows 1024 quantum 1514 target 5ms interval 100ms memory_limit 32Mb ecn drop_batch 64")]
-    [InlineData("qdisc fq 8005: root refcnt 2 limit 10000p flow_limit 100p buckets 1024 orphan_mask 1023 quantum 3028b initial_quantum 15140b low_rate_threshold 550Kbit refill_delay 40ms")]
+    [InlineData("qdisc fq 8005: root refcnt 2 limit 10000p flow_limit 100p buckets 1024 orphan_mask 1023 quantum 3028b initial_quantum 15140b " +
+        "low_rate_threshold 550Kbit refill_delay 40ms")]
     [InlineData("")]
     public void A_qdisc_that_sets_no_rate_leaves_the_links_own_speed(string shown)
     {
@@ -32,9 +34,15 @@ public sealed class LinkSpeedTests
 
     [Trait("Tier", "Fast")]
     [Theory]
-    [InlineData("qdisc tbf 8004: root refcnt 2 rate 200Mbit burst 32750b lat 50ms \n Sent 98765 bytes 321 pkt (dropped 17, overlimits 40 requeues 0) \n backlog 0b 0p requeues 0", 17L)]
+    [InlineData(
+        "qdisc tbf 8004: root refcnt 2 rate 200Mbit burst 32750b lat 50ms \n Sent 98765 bytes 321 pkt (dropped 17, overlimits 40 requeues 0) " +
+        "\n backlog 0b 0p requeues 0",
+        17L)]
     // The root's count, which holds its children's: the child tbf is not added again.
-    [InlineData("qdisc netem 1: root refcnt 2 limit 1000 delay 1ms\n Sent 500 bytes 5 pkt (dropped 9, overlimits 0 requeues 0)\n backlog 0b 0p requeues 0\nqdisc tbf 10: parent 1:1 rate 100Mbit burst 32Kb lat 50ms\n Sent 500 bytes 5 pkt (dropped 4, overlimits 2 requeues 0)", 9L)]
+    [InlineData(
+        "qdisc netem 1: root refcnt 2 limit 1000 delay 1ms\n Sent 500 bytes 5 pkt (dropped 9, overlimits 0 requeues 0)\n backlog 0b 0p requeues 0\nqdisc tbf " +
+        "10: parent 1:1 rate 100Mbit burst 32Kb lat 50ms\n Sent 500 bytes 5 pkt (dropped 4, overlimits 2 requeues 0)",
+        9L)]
     [InlineData("qdisc noqueue 0: root refcnt 2 \n Sent 0 bytes 0 pkt (dropped 0, overlimits 0 requeues 0) \n backlog 0b 0p requeues 0", 0L)]
     [InlineData("qdisc tbf 10: parent 1:1 rate 100Mbit burst 32Kb lat 50ms\n Sent 500 bytes 5 pkt (dropped 4, overlimits 2 requeues 0)", null)]
     [InlineData("", null)]

@@ -18,7 +18,8 @@ public sealed class MeterReadingsTests
         var readings = new MeterReadings();
         var provider = readings.ProviderFor(["Microsoft.AspNetCore.Server.Kestrel"], 0.25);
         var session = provider.Arguments!["SessionId"];
-        Assert.Equal(("Microsoft.AspNetCore.Server.Kestrel", "0.25", 2L), (provider.Arguments["Metrics"], provider.Arguments["RefreshInterval"], provider.Keywords));
+        Assert.Equal(("Microsoft.AspNetCore.Server.Kestrel", "0.25", 2L),
+            (provider.Arguments["Metrics"], provider.Arguments["RefreshInterval"], provider.Keywords));
 
         Func<string, object?> Event(string meter, string instrument, string tags, params (string Name, string Value)[] values) => name => name switch
         {
@@ -30,15 +31,23 @@ public sealed class MeterReadingsTests
         };
 
         // Two endpoints' open connections: 60 and 4.
-        Assert.True(readings.Read("UpDownCounterRateValuePublished", Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5000", ("rate", "0"), ("value", "60"))));
-        Assert.True(readings.Read("UpDownCounterRateValuePublished", Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5001", ("rate", "0"), ("value", "4"))));
+        Assert.True(readings.Read("UpDownCounterRateValuePublished",
+            Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5000", ("rate", "0"),
+                ("value", "60"))));
+        Assert.True(readings.Read("UpDownCounterRateValuePublished",
+            Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5001", ("rate", "0"),
+                ("value", "4"))));
 
         // The same series again within one reading: the mean of its instants (4 and 8).
-        Assert.True(readings.Read("UpDownCounterRateValuePublished", Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5001", ("rate", "0"), ("value", "8"))));
+        Assert.True(readings.Read("UpDownCounterRateValuePublished",
+            Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5001", ("rate", "0"),
+                ("value", "8"))));
 
         // Not ours: another session's value, and an instrument the catalog does not declare.
-        Assert.False(readings.Read("UpDownCounterRateValuePublished", name => name == "sessionId" ? "another" : Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "", ("value", "1000"))(name)));
-        Assert.False(readings.Read("UpDownCounterRateValuePublished", Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.upgraded_connections", "", ("value", "3"))));
+        Assert.False(readings.Read("UpDownCounterRateValuePublished",
+            name => name == "sessionId" ? "another" : Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "", ("value", "1000"))(name)));
+        Assert.False(readings.Read("UpDownCounterRateValuePublished",
+            Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.upgraded_connections", "", ("value", "3"))));
 
         var gauges = new Dictionary<string, double>();
         readings.AddTo(gauges);
@@ -46,12 +55,17 @@ public sealed class MeterReadingsTests
         Assert.Single(gauges);
 
         // The next reading starts afresh: a series that published again is its new instants' mean, one that did not keeps its last value.
-        Assert.True(readings.Read("UpDownCounterRateValuePublished", Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5000", ("rate", "0"), ("value", "40"))));
-        Assert.True(readings.Read("UpDownCounterRateValuePublished", Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5000", ("rate", "0"), ("value", "30"))));
+        Assert.True(readings.Read("UpDownCounterRateValuePublished",
+            Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5000", ("rate", "0"),
+                ("value", "40"))));
+        Assert.True(readings.Read("UpDownCounterRateValuePublished",
+            Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.active_connections", "server.address=127.0.0.1,server.port=5000", ("rate", "0"),
+                ("value", "30"))));
         readings.AddTo(gauges);
         Assert.Equal(35 + 8, gauges["kestrel-meter/active-connections"]);
 
         // A histogram's values are not read.
-        Assert.False(readings.Read("HistogramValuePublished", Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.connection.duration", "", ("unit", "s"), ("quantiles", "0.5=1;0.95=2;0.99=3"))));
+        Assert.False(readings.Read("HistogramValuePublished",
+            Event("Microsoft.AspNetCore.Server.Kestrel", "kestrel.connection.duration", "", ("unit", "s"), ("quantiles", "0.5=1;0.95=2;0.99=3"))));
     }
 }

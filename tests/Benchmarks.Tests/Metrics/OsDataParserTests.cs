@@ -52,7 +52,8 @@ public sealed class OsDataParserTests
     [Fact]
     public void Proc_pid_stat_reads_user_system_and_rss_even_when_the_name_has_spaces_and_parentheses()
     {
-        const string stat = "4510 (my (odd) server) S 4490 4490 4401 34816 4490 4194560 27402 0 0 0 4211 762 0 0 20 0 22 0 112233 3464040448 25465 18446744073709551615 1 1 0 0 0 0 0 4096 17663 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+        const string stat = "4510 (my (odd) server) S 4490 4490 4401 34816 4490 4194560 27402 0 0 0 4211 762 0 0 20 0 22 0 112233 3464040448 25465 " +
+            "18446744073709551615 1 1 0 0 0 0 0 4096 17663 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
         var process = ProcPidStatParser.Parse(stat, 100, 4096);
         Assert.Equal(42.11, process.User, 9);
         Assert.Equal(7.62, process.Kernel, 9);
@@ -100,9 +101,11 @@ public sealed class OsDataParserTests
     [Fact]
     public void Deltas_split_process_cpu_into_user_and_kernel_that_add_up_to_the_total()
     {
-        var start = new MetricsSnapshot(0, new MachineCpuTimes(10, 5, 85, 0), new ProcessCpuTimes(1, 0.5, 100L << 20), new ProcessCpuTimes(0, 0, 0), new NetworkCounters(0, 0, 0, 0, 5));
+        var start = new MetricsSnapshot(0, new MachineCpuTimes(10, 5, 85, 0), new ProcessCpuTimes(1, 0.5, 100L << 20), new ProcessCpuTimes(0, 0, 0),
+            new NetworkCounters(0, 0, 0, 0, 5));
         var second = System.Diagnostics.Stopwatch.Frequency;
-        var end = new MetricsSnapshot(2 * second, new MachineCpuTimes(12, 6.5, 85.5, 0), new ProcessCpuTimes(2.2, 1.1, 120L << 20), new ProcessCpuTimes(0.2, 0.2, 0), new NetworkCounters(250_000_000, 125_000_000, 400_000, 200_000, 9));
+        var end = new MetricsSnapshot(2 * second, new MachineCpuTimes(12, 6.5, 85.5, 0), new ProcessCpuTimes(2.2, 1.1, 120L << 20),
+            new ProcessCpuTimes(0.2, 0.2, 0), new NetworkCounters(250_000_000, 125_000_000, 400_000, 200_000, 9));
         var values = MetricsDelta.Between(start, end, cores: 2, linkSpeedMbps: 10_000, origin: start);
 
         Assert.Equal(30, values["benchmarks/cpu/user"], 6);      // 1.2 s over 2 s x 2 cores
@@ -141,7 +144,8 @@ public sealed class OsDataParserTests
     public void Without_a_link_speed_there_is_no_utilization()
     {
         var start = new MetricsSnapshot(0, new MachineCpuTimes(1, 1, 1, 0), null, null, new NetworkCounters(0, 0));
-        var end = start with { Timestamp = System.Diagnostics.Stopwatch.Frequency, Machine = new MachineCpuTimes(2, 2, 2, 0), Network = new NetworkCounters(1000, 1000) };
+        var end = start with { Timestamp = System.Diagnostics.Stopwatch.Frequency, Machine = new MachineCpuTimes(2, 2, 2, 0), Network = new NetworkCounters(
+            1000, 1000) };
         var values = MetricsDelta.Between(start, end, 2, null);
         Assert.True(values.ContainsKey("net/rx"));
         Assert.False(values.ContainsKey("net/utilization"));
@@ -173,14 +177,16 @@ public sealed class OsDataParserTests
         // mapping (smaps), added up here; the two reads are a moment apart, so they agree to within a few MB.
         var summed = SmapsRollupParser.PrivateBytes(File.ReadAllText("/proc/self/smaps_rollup"));
         var perMapping = File.ReadLines("/proc/self/smaps")
-            .Where(l => l.StartsWith("Private_Clean:", StringComparison.Ordinal) || l.StartsWith("Private_Dirty:", StringComparison.Ordinal) || l.StartsWith("Private_Hugetlb:", StringComparison.Ordinal))
+            .Where(l => l.StartsWith("Private_Clean:", StringComparison.Ordinal) || l.StartsWith("Private_Dirty:", StringComparison.Ordinal) || l.StartsWith(
+                "Private_Hugetlb:", StringComparison.Ordinal))
             .Sum(l => long.Parse(l.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024);
         Assert.NotNull(summed);
         Assert.True(Math.Abs(summed.Value - perMapping) < 8 << 20, $"smaps_rollup {summed / 1024} kB private, smaps {perMapping / 1024} kB");
 
         // Of a .NET process the private part is at least its GC heap, and never more than its resident set.
         var tree = SystemMetrics.Create().ReadProcessTree(Environment.ProcessId, privateMemory: true);
-        Assert.True(tree?.PrivateBytes is { } own && own >= GC.GetTotalMemory(false) / 2 && own <= tree.Value.WorkingSetBytes, $"{tree?.PrivateBytes} private of {tree?.WorkingSetBytes} resident");
+        Assert.True(tree?.PrivateBytes is { } own && own >= GC.GetTotalMemory(false) / 2 && own <= tree.Value.WorkingSetBytes,
+            $"{tree?.PrivateBytes} private of {tree?.WorkingSetBytes} resident");
         Assert.Null(SystemMetrics.Create().ReadProcessTree(Environment.ProcessId)!.Value.PrivateBytes);
         Assert.Null(SmapsRollupParser.PrivateBytes("Rss: 1636 kB\n"));
     }

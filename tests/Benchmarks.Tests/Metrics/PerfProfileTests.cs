@@ -44,13 +44,18 @@ public sealed class PerfProfileTests
 
     [Theory]
     [Trait("Tier", "Fast")]
-    [InlineData("\t    7f6c860e0ef7 instance valuetype Benchmarks.Servers.Http.ProcessResult [Benchmarks.Servers.Http] Benchmarks.Servers.Http.HttpRequestProcessor::Process(valuetype [System.Memory]System.Buffers.ReadOnlySequence`1<uint8>&,class [System.Memory]System.Buffers.IBufferWriter`1<uint8>)[Optimized] (/tmp/perf-17196.map)",
+    [InlineData("\t    7f6c860e0ef7 instance valuetype Benchmarks.Servers.Http.ProcessResult [Benchmarks.Servers.Http] " +
+        "Benchmarks.Servers.Http.HttpRequestProcessor::Process(valuetype [System.Memory]System.Buffers.ReadOnlySequence`1<uint8>&,class " +
+        "[System.Memory]System.Buffers.IBufferWriter`1<uint8>)[Optimized] (/tmp/perf-17196.map)",
         "Benchmarks.Servers.Http.HttpRequestProcessor.Process", "managed")]
-    [InlineData("\t    7f6c8610ad40 valuetype [System.Runtime]System.ReadOnlySpan`1<uint8> [Benchmarks.Servers.Http] Benchmarks.Servers.Http.StatusReasons::Get(int32)[OptimizedTier1] (/tmp/perf-17196.map)",
+    [InlineData("\t    7f6c8610ad40 valuetype [System.Runtime]System.ReadOnlySpan`1<uint8> [Benchmarks.Servers.Http] " +
+        "Benchmarks.Servers.Http.StatusReasons::Get(int32)[OptimizedTier1] (/tmp/perf-17196.map)",
         "Benchmarks.Servers.Http.StatusReasons.Get", "managed")]
-    [InlineData("\t    7ff6d4630000 stub InitThreadManagerPerfMapData<JIT_CopiedWriteBarriers> (/tmp/perf-16923.map)", "[stub] InitThreadManagerPerfMapData<JIT_CopiedWriteBarriers>", "runtime")]
+    [InlineData("\t    7ff6d4630000 stub InitThreadManagerPerfMapData<JIT_CopiedWriteBarriers> (/tmp/perf-16923.map)",
+        "[stub] InitThreadManagerPerfMapData<JIT_CopiedWriteBarriers>", "runtime")]
     [InlineData("\t          16f856 [unknown] (/memfd:doublemapper (deleted))", "[jitted code]", "managed")]
-    [InlineData("\t          22974d [unknown] (/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/System.Private.CoreLib.dll)", "[precompiled code] (System.Private.CoreLib.dll)", "managed")]
+    [InlineData("\t          22974d [unknown] (/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/System.Private.CoreLib.dll)",
+        "[precompiled code] (System.Private.CoreLib.dll)", "managed")]
     [InlineData("\t          5fa3cc [unknown] (/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so)", "[unknown] (libcoreclr.so)", "runtime")]
     [InlineData("\t           891f5 start_thread (/usr/lib/x86_64-linux-gnu/libc.so.6)", "start_thread (libc.so.6)", "native")]
     [InlineData("\tffffffff822010c9 _raw_spin_unlock_irqrestore ([kernel.kallsyms])", "_raw_spin_unlock_irqrestore [kernel]", "kernel")]
@@ -65,7 +70,8 @@ public sealed class PerfProfileTests
     [Trait("Tier", "Fast")]
     public void A_frame_in_openssl_counts_toward_the_tls_share()
     {
-        var script = new StringReader("server 1 \n\t    7f00 SSL_write (/usr/lib/x86_64-linux-gnu/libssl.so.3)\n\t    7f01 start_thread (/usr/lib/x86_64-linux-gnu/libc.so.6)\n\nserver 1 \n\t    7f02 __libc_recv (/usr/lib/x86_64-linux-gnu/libc.so.6)\n\n");
+        var script = new StringReader("server 1 \n\t    7f00 SSL_write (/usr/lib/x86_64-linux-gnu/libssl.so.3)\n\t    7f01 start_thread " +
+            "(/usr/lib/x86_64-linux-gnu/libc.so.6)\n\nserver 1 \n\t    7f02 __libc_recv (/usr/lib/x86_64-linux-gnu/libc.so.6)\n\n");
         var trace = PerfProfile.Read(script, null, seconds: 1);
         Assert.Equal(50, trace.TlsPercent, 6);
         Assert.Equal(100, trace.Layers!.Native, 6);

@@ -34,8 +34,10 @@ public sealed class OpenModelTests
         Assert.InRange(m["http/rps/mean"], 990, 1010);
         Assert.True(m["http/rate/shortfall"] < 1, $"shortfall {m["http/rate/shortfall"]}%");
         Assert.True(m["http/requests/late"] > 0, "requests due in a stall wait for a connection and are late");
-        Assert.True(m["http/requests/backlog/start"] < 50, $"the window opened with {m["http/requests/backlog/start"]} requests waiting: a stall's backlog drains in the warm-up's extension");
-        Assert.True(m["http/requests/late/load"] * 10 < m["http/requests/late"], $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late requests blamed on the load, though they waited for a connection");
+        Assert.True(m["http/requests/backlog/start"] < 50,
+            $"the window opened with {m["http/requests/backlog/start"]} requests waiting: a stall's backlog drains in the warm-up's extension");
+        Assert.True(m["http/requests/late/load"] * 10 < m["http/requests/late"],
+            $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late requests blamed on the load, though they waited for a connection");
         Assert.DoesNotContain("short of the requested rate", run.Bottleneck ?? "", StringComparison.Ordinal);
 
         // The closed loop on the same server: its p99 hides the stall, only its max shows it.
@@ -61,12 +63,15 @@ public sealed class OpenModelTests
         var lateness = m["http/latency/50"] - m["http/latency/uncorrected/50"];
         var steal = m["machine/cpu/steal"];
         var limit = steal < 1 ? 0.5 : 5;
-        Assert.True(lateness >= 0 && lateness < limit, $"median send {lateness} ms after the due time (corrected p50 {m["http/latency/50"]} ms, uncorrected {m["http/latency/uncorrected/50"]} ms; steal {steal}% of the machine)");
+        Assert.True(lateness >= 0 && lateness < limit,
+            $"median send {lateness} ms after the due time (corrected p50 {m["http/latency/50"]} ms, uncorrected {m["http/latency/uncorrected/50"]} ms; " +
+            $"steal {steal}% of the machine)");
 
         // Each request's corrected time holds its uncorrected one, so every percentile does too.
         foreach (var percentile in new[] { "50", "90", "99", "99.9", "max" })
         {
-            Assert.True(m[$"http/latency/{percentile}"] >= m[$"http/latency/uncorrected/{percentile}"], $"p{percentile}: corrected {m[$"http/latency/{percentile}"]} ms < uncorrected {m[$"http/latency/uncorrected/{percentile}"]} ms");
+            Assert.True(m[$"http/latency/{percentile}"] >= m[$"http/latency/uncorrected/{percentile}"],
+                $"p{percentile}: corrected {m[$"http/latency/{percentile}"]} ms < uncorrected {m[$"http/latency/uncorrected/{percentile}"]} ms");
         }
     }
 
@@ -82,13 +87,16 @@ public sealed class OpenModelTests
         var document = StoredRuns.Single(results);
         var m = document.Measurements;
         Assert.True(m["http/requests/late"] > m["http/requests"] * 0.3, $"{m["http/requests/late"]} of {m["http/requests"]} late");
-        Assert.True(m["http/requests/late/load"] >= m["http/requests/late"] * 0.9, $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late with a connection free");
+        Assert.True(m["http/requests/late/load"] >= m["http/requests/late"] * 0.9,
+            $"{m["http/requests/late/load"]} of {m["http/requests/late"]} late with a connection free");
         Assert.True(m["http/latency/99"] > 10, $"p99 {m["http/latency/99"]} ms");
 
         // From the send the time is the server's: the grid's 20 ms is not in it. Judged at p90, where the grid puts most
         // of the lateness (late by up to 20 ms, evenly): a busy machine's stall of some tens of ms lifts both p99s alike
         // (33 and 35 ms were seen), but it would have to last a tenth of the run to lift the uncorrected p90.
-        Assert.True(m["http/latency/uncorrected/90"] < m["http/latency/90"] / 2, $"uncorrected p90 {m["http/latency/uncorrected/90"]} ms, corrected {m["http/latency/90"]} ms (p99 {m["http/latency/uncorrected/99"]} and {m["http/latency/99"]} ms)");
+        Assert.True(m["http/latency/uncorrected/90"] < m["http/latency/90"] / 2,
+            $"uncorrected p90 {m["http/latency/uncorrected/90"]} ms, corrected {m["http/latency/90"]} ms (p99 {m["http/latency/uncorrected/99"]} and " +
+            $"{m["http/latency/99"]} ms)");
         var (met, _, loadBound) = ServiceLevel.Parse("p99<10ms").Check(document);
         Assert.False(met);
         Assert.Contains("late with a connection free for them", loadBound, StringComparison.Ordinal);
@@ -117,7 +125,8 @@ public sealed class OpenModelTests
         }
 
         // 1.5% of requests late with a connection free fills a p99's tail (1%), not a p50's.
-        Assert.Contains("1,500 of 100,000 requests left over 5 ms late", ServiceLevel.Parse("p99<10ms").Check(Run(1_500, 40)).LoadBound, StringComparison.Ordinal);
+        Assert.Contains("1,500 of 100,000 requests left over 5 ms late", ServiceLevel.Parse("p99<10ms").Check(Run(1_500, 40)).LoadBound,
+            StringComparison.Ordinal);
         Assert.Null(ServiceLevel.Parse("p99<10ms").Check(Run(500, 40)).LoadBound);
         Assert.Contains("1,500 of 100,000", ServiceLevel.Parse("p99.9<10ms").Check(Run(1_500, 40)).LoadBound, StringComparison.Ordinal);
 
@@ -130,7 +139,8 @@ public sealed class OpenModelTests
         busyThreads.Measurements["load/threads/busy"] = 96;
         busyThreads.Parameters["server-cpus"] = "0";
         Assert.Contains("its threads worked 96% of the window", ServiceLevel.Parse("p99<10ms").Check(busyThreads).LoadBound, StringComparison.Ordinal);
-        Assert.StartsWith("load-bound: the load generator's threads worked 96% of the window", VerdictLine.Render(BottleneckRule.Judge(WithServerCpu(busyThreads))), StringComparison.Ordinal);
+        Assert.StartsWith("load-bound: the load generator's threads worked 96% of the window",
+            VerdictLine.Render(BottleneckRule.Judge(WithServerCpu(busyThreads))), StringComparison.Ordinal);
         busyThreads.Parameters["server-cpus"] = "1";
         Assert.Null(ServiceLevel.Parse("p99<10ms").Check(busyThreads).LoadBound);
 
@@ -153,7 +163,8 @@ public sealed class OpenModelTests
     public async Task A_server_that_serves_half_the_rate_is_marked_short_and_named()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--server-option", "maxRate=500", "--rate", "1000", "-c", "16", "-d", "4s", "-w", "1s"));
+        var run = await HostRun.StartAsync(results, s_timeout,
+            Faulty(results, "--server-option", "maxRate=500", "--rate", "1000", "-c", "16", "-d", "4s", "-w", "1s"));
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
         Assert.InRange(document.Measurements["http/rps/mean"], 400, 560);
@@ -161,11 +172,13 @@ public sealed class OpenModelTests
         Assert.True(document.Measurements["http/requests/backlog"] > 0);
 
         // Its warm-up's backlog cannot drain: the window waits for it as long again as the warm-up, then measures it.
-        Assert.True(document.Measurements["http/requests/backlog/start"] > 300, $"{document.Measurements["http/requests/backlog/start"]} waiting when the window opened");
+        Assert.True(document.Measurements["http/requests/backlog/start"] > 300,
+            $"{document.Measurements["http/requests/backlog/start"]} waiting when the window opened");
         Assert.True(document.Measurements["load/warmup"] >= 1.9, $"warm-up {document.Measurements["load/warmup"]} s");
         Assert.StartsWith("short of the requested rate:", document.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("the server could not keep up", document.Bottleneck, StringComparison.Ordinal);
-        Assert.True(document.Measurements["http/requests/late/load"] * 10 < document.Measurements["http/requests/late"], "requests that waited for a connection are the server's lateness, not the load's");
+        Assert.True(document.Measurements["http/requests/late/load"] * 10 < document.Measurements["http/requests/late"],
+            "requests that waited for a connection are the server's lateness, not the load's");
 
         // The load's thread spent the window waiting for the slow server.
         Assert.InRange(document.Measurements["load/threads/busy"], 0, 30);
@@ -177,7 +190,8 @@ public sealed class OpenModelTests
     {
         // The server answers at most 2,000 requests a second: above it, requests queue and p99 grows without bound.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--server-option", "maxRate=2000", "--find-max", "--slo", "p99<50ms", "--rate", "500", "-c", "32", "-d", "1s", "-w", "1s"));
+        var run = await HostRun.StartAsync(results, s_timeout,
+            Faulty(results, "--server-option", "maxRate=2000", "--find-max", "--slo", "p99<50ms", "--rate", "500", "-c", "32", "-d", "1s", "-w", "1s"));
         Assert.True(run.ExitCode == 0, run.ToString());
         var steps = run.Output.Split('\n').Where(l => l.StartsWith("step ", StringComparison.Ordinal)).ToList();
         Assert.InRange(steps.Count, 4, 16);
@@ -189,7 +203,8 @@ public sealed class OpenModelTests
         Assert.StartsWith("step 2: 1,000 req/s requested", steps[1], StringComparison.Ordinal);
         var answer = System.Text.RegularExpressions.Regex.Match(run.Output, @"the highest rate meeting p99<50ms is ([\d,]+) req/s");
         Assert.True(answer.Success, run.Output);
-        Assert.InRange(double.Parse(answer.Groups[1].Value.Replace(",", "", StringComparison.Ordinal), System.Globalization.CultureInfo.InvariantCulture), 1400, 2100);
+        Assert.InRange(double.Parse(answer.Groups[1].Value.Replace(",", "", StringComparison.Ordinal), System.Globalization.CultureInfo.InvariantCulture), 1400,
+            2100);
 
         // Every step is stored under one label, with its rate and the target.
         var documents = Directory.GetFiles(results, "*.json").Where(f => !f.EndsWith("index.json", StringComparison.Ordinal)).Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f))).ToList();
@@ -223,11 +238,13 @@ public sealed class OpenModelTests
     public async Task Rate_steps_run_each_rate_as_a_cell_of_a_sweep()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, Faulty(results, "--rate-steps", "500:1500:500", "-c", "8", "-d", "2s", "-w", "0s", "--slo", "p99<100ms"));
+        var run = await HostRun.StartAsync(results, s_timeout,
+            Faulty(results, "--rate-steps", "500:1500:500", "-c", "8", "-d", "2s", "-w", "0s", "--slo", "p99<100ms"));
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("cell 3 of 3", run.Output, StringComparison.Ordinal);
         Assert.Contains("target p99<100ms: met", run.Output, StringComparison.Ordinal);
-        var rows = run.Output.Split('\n').Where(l => l.StartsWith("| 500 |", StringComparison.Ordinal) || l.StartsWith("| 1000 |", StringComparison.Ordinal) || l.StartsWith("| 1500 |", StringComparison.Ordinal)).ToList();
+        var rows = run.Output.Split('\n').Where(l => l.StartsWith("| 500 |", StringComparison.Ordinal) || l.StartsWith("| 1000 |",
+            StringComparison.Ordinal) || l.StartsWith("| 1500 |", StringComparison.Ordinal)).ToList();
         Assert.Equal(3, rows.Count);
         Assert.Contains("| requested rate | rate |", run.Output, StringComparison.Ordinal);
     }
@@ -280,7 +297,8 @@ public sealed class OpenModelTests
         // Three windows at p99 4, 5 and 90 ms: the mean (33 ms) misses 10 ms, the median (5 ms) meets it.
         var run = new RunDocument { Status = RunStatus.Succeeded };
         double[] p99 = [4, 5, 90];
-        IterationStatistics.Combine(run, [.. p99.Select(v => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/latency/99"] = v, ["http/requests"] = 1000 })]);
+        IterationStatistics.Combine(run,
+            [.. p99.Select(v => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/latency/99"] = v, ["http/requests"] = 1000 })]);
         Assert.Equal(33, run.Measurements["http/latency/99"]);
         Assert.Equal((true, "met", (string?)null), ServiceLevel.Parse("p99<10ms").Check(run));
 
@@ -302,7 +320,8 @@ public sealed class OpenModelTests
     public async Task WebSocket_echo_takes_a_message_rate_and_times_each_round_trip_from_its_due_time()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-echo", "--server", "sockets", "--rate", "2000", "-c", "8", "-d", "3s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-echo", "--server", "sockets", "--rate", "2000", "-c", "8", "-d", "3s", "-w", "1s",
+            "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var m = StoredRuns.Single(results).Measurements;
         Assert.Equal(2000, m["ws/rate/requested"]);
@@ -311,7 +330,8 @@ public sealed class OpenModelTests
         Assert.True(m["ws/rate/shortfall"] < 1, $"shortfall {m["ws/rate/shortfall"]}%");
 
         // A window of messages in flight is the closed loop's: refused with the open model.
-        var windowed = await HostRun.StartAsync(results, s_timeout, "load", "--ws", "--ws-mode", "echo-async", "--rate", "100", "--url", "ws://127.0.0.1:1/plain", "-d", "1s");
+        var windowed = await HostRun.StartAsync(results, s_timeout, "load", "--ws", "--ws-mode", "echo-async", "--rate", "100", "--url",
+            "ws://127.0.0.1:1/plain", "-d", "1s");
         Assert.Equal(2, windowed.ExitCode);
         Assert.Contains("it needs the echo mode (--ws-mode echo-sync)", windowed.Error, StringComparison.Ordinal);
     }

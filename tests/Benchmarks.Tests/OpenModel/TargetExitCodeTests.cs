@@ -17,7 +17,8 @@ public sealed class TargetExitCodeTests
     public async Task Load_prints_the_target_and_exits_5_when_it_is_missed(string scheme, string scenario, string path)
     {
         await using var serve = await ServeProcess.StartAsync("sockets", scenario, scheme: scheme);
-        string[] load = ["load", .. scheme == "tcp" ? new[] { "--tcp" } : [], "--url", $"{scheme}://127.0.0.1:{serve.Port}{path}", "-c", "4", "-d", "1s", "-w", "0s"];
+        string[] load = ["load", .. scheme == "tcp" ? new[] { "--tcp" } : [], "--url", $"{scheme}://127.0.0.1:{serve.Port}{path}", "-c", "4", "-d", "1s", "-w",
+            "0s"];
 
         var missed = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, [.. load, "--slo", "p99<1us"]);
         Assert.True(missed.ExitCode == 5, missed.ToString());
@@ -32,7 +33,8 @@ public sealed class TargetExitCodeTests
     public async Task A_run_that_misses_its_target_is_stored_as_succeeded_and_exits_5()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--no-verify", "-c", "4", "-d", "1s", "-w", "0s", "--slo", "p99<1us", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--no-verify", "-c", "4", "-d", "1s", "-w", "0s",
+            "--slo", "p99<1us", "--results", results);
         Assert.True(run.ExitCode == 5, run.ToString());
         Assert.Contains("target p99<1us: NOT met", run.Output, StringComparison.Ordinal);
         Assert.Equal(RunStatus.Succeeded, StoredRuns.Single(results).Status);

@@ -39,7 +39,9 @@ public sealed class LoopbackPortTests
         if (OperatingSystem.IsLinux())
         {
             var file = File.ReadAllText("/proc/sys/net/ipv4/ip_local_port_range").Split((char[])['\t', ' ', '\n'], StringSplitOptions.RemoveEmptyEntries);
-            Assert.Equal((int.Parse(file[0], System.Globalization.CultureInfo.InvariantCulture), int.Parse(file[1], System.Globalization.CultureInfo.InvariantCulture)), (low, high));
+            Assert.Equal(
+                (int.Parse(file[0], System.Globalization.CultureInfo.InvariantCulture), int.Parse(file[1], System.Globalization.CultureInfo.InvariantCulture)),
+                (low, high));
         }
 
         var seen = new HashSet<int>();

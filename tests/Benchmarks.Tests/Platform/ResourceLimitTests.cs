@@ -33,7 +33,8 @@ public sealed class ResourceLimitTests
                 var periods = reading.Periods - readingBefore.Periods;
                 var throttled = reading.ThrottledPeriods - readingBefore.ThrottledPeriods;
                 Assert.True(share is > 0.1 and < 0.3, $"the loop used {share:0.00} of a core under a 0.2 quota");
-                Assert.True(periods >= 10 && throttled >= periods / 2 && reading.Throttled > TimeSpan.Zero, $"{throttled} of {periods} periods throttled ({reading.Throttled.TotalMilliseconds:0} ms)");
+                Assert.True(periods >= 10 && throttled >= periods / 2 && reading.Throttled > TimeSpan.Zero,
+                    $"{throttled} of {periods} periods throttled ({reading.Throttled.TotalMilliseconds:0} ms)");
                 Assert.Equal("0.2 CPUs", limit.Description);
                 folder = CgroupFolders.Of(busy.Id, "cpu");
                 Assert.EndsWith($"benchmarks-{Environment.ProcessId}-test-cpu", folder, StringComparison.Ordinal);
@@ -58,7 +59,8 @@ public sealed class ResourceLimitTests
         using var hungry = Process.Start(new ProcessStartInfo(fileName, arguments) { UseShellExecute = false, RedirectStandardOutput = true })!;
         await hungry.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
         var reading = limit.Read();
-        Assert.True(hungry.ExitCode == 137 && reading.OomKills >= 1, $"exit {hungry.ExitCode}, {reading.OomKills} OOM kills, peak {reading.PeakMemoryBytes:n0} bytes");
+        Assert.True(hungry.ExitCode == 137 && reading.OomKills >= 1,
+            $"exit {hungry.ExitCode}, {reading.OomKills} OOM kills, peak {reading.PeakMemoryBytes:n0} bytes");
         Assert.InRange(reading.PeakMemoryBytes, 16L << 20, 33L << 20);
         Assert.Equal("32 MB", limit.Description);
     }

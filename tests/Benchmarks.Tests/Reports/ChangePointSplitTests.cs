@@ -24,10 +24,12 @@ public sealed class ChangePointSplitTests
         for (var series = 0; series < (length > 100 ? 8 : 40); series++)
         {
             // Ties: values on a coarse grid, as rates rounded in a store are.
-            var x = Enumerable.Range(0, length).Select(i => (i < length / 3 ? 100.0 : 97.0) + (random.NextDouble() * 6)).Select(v => ties ? Math.Round(v) : v).ToArray();
+            var x = Enumerable.Range(0, length).Select(i => (i < length / 3 ? 100.0 : 97.0)
+                + (random.NextDouble() * 6)).Select(v => ties ? Math.Round(v) : v).ToArray();
             var (split, energy) = ChangePointDetector.BestSplit(x, minSegment);
 
-            var brute = Enumerable.Range(minSegment, length - (2 * minSegment) + 1).Select(left => (Left: left, Energy: ChangePointDetector.Energy(x, left))).ToList();
+            var brute = Enumerable.Range(minSegment, length - (2 * minSegment) + 1).Select(left => (Left: left,
+                Energy: ChangePointDetector.Energy(x, left))).ToList();
             var largest = brute.Max(b => b.Energy);
             Assert.Equal(largest, energy, 1e-9 * Math.Max(1, Math.Abs(largest)));
             Assert.Equal(largest, ChangePointDetector.Energy(x, split), 1e-9 * Math.Max(1, Math.Abs(largest)));

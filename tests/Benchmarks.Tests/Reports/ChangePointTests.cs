@@ -24,7 +24,10 @@ public sealed class ChangePointTests(ITestOutputHelper output)
         Assert.Null(points[1].RecoveredAt);
 
         // Not a step: one outlier, and a change smaller than the smallest reported one.
-        Assert.DoesNotContain(ChangePointDetector.Detect([.. values.Take(20), .. Enumerable.Repeat(100.0, 10), 150, .. Enumerable.Repeat(100.0, 10)], ChangePointSettings.Default), p => true);
+        Assert.DoesNotContain(
+            ChangePointDetector.Detect([.. values.Take(20), .. Enumerable.Repeat(100.0, 10), 150, .. Enumerable.Repeat(100.0, 10)],
+                ChangePointSettings.Default),
+            p => true);
         var small = Enumerable.Range(0, 60).Select(i => (i < 30 ? 100.0 : 101.0) * (1 + (0.001 * Gaussian(noise)))).ToList();
         Assert.Empty(ChangePointDetector.Detect(small, ChangePointSettings.Default));
         Assert.Single(ChangePointDetector.Detect(small, ChangePointSettings.Default with { MinChange = 0.005 }));
@@ -82,13 +85,16 @@ public sealed class ChangePointTests(ITestOutputHelper output)
 
         var online = delays.Where(d => d > 0).Order().ToList();
         output.WriteLine($"flat series of 60 runs (3% noise): {falseAlarms} of {Flat} with a false alarm (band rule: {bandFalseAlarms})");
-        output.WriteLine($"5% step: found within 5 runs of it in {found} of {Series}, {extra} other change(s) reported (band rule: flagged within 5 runs after it in {bandFound})");
-        output.WriteLine($"online: found once {Percentile(online, 0.5)} runs followed it (median), {Percentile(online, 0.9)} (90th percentile); within 5 runs in {delays.Count(d => d is > 0 and <= 5)} of {Online}; never in {delays.Count(d => d < 0)}");
+        output.WriteLine($"5% step: found within 5 runs of it in {found} of {Series}, {extra} other change(s) reported (band rule: " +
+            $"flagged within 5 runs after it in {bandFound})");
+        output.WriteLine($"online: found once {Percentile(online, 0.5)} runs followed it (median), {Percentile(online, 0.9)} (90th percentile); " +
+            $"within 5 runs in {delays.Count(d => d is > 0 and <= 5)} of {Online}; never in {delays.Count(d => d < 0)}");
         Assert.True(falseAlarms <= Flat / 100, $"{falseAlarms} false alarms in {Flat} flat series");
         Assert.True(found >= Series * 9 / 10, $"found within 5 runs of it in {found} of {Series}");
     }
 
-    private static string Percentile(List<int> sorted, double q) => sorted.Count == 0 ? "-" : sorted[Math.Min(sorted.Count - 1, (int)(q * sorted.Count))].ToString(System.Globalization.CultureInfo.InvariantCulture);
+    private static string Percentile(List<int> sorted, double q) =>
+        sorted.Count == 0 ? "-" : sorted[Math.Min(sorted.Count - 1, (int)(q * sorted.Count))].ToString(System.Globalization.CultureInfo.InvariantCulture);
 
     /// <summary>The band rule's flags over a series (runs as plain values).</summary>
     private static bool[] BandFlags(IReadOnlyList<double> values) =>

@@ -17,7 +17,8 @@ public sealed class CompareOutputTests
         var store = new JsonFileRunStore(results);
         for (var i = 0; i < 4; i++)
         {
-            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + i, labels: ["https"], startedAt: DateTimeOffset.UtcNow.AddMinutes(-i)), CancellationToken.None);
+            await store.WriteAsync(SampleRuns.Create(rps: 100_000 + i, labels: ["https"], startedAt: DateTimeOffset.UtcNow.AddMinutes(-i)),
+                CancellationToken.None);
             var h2 = SampleRuns.Create(rps: 90_000 + i, labels: ["h2"], startedAt: DateTimeOffset.UtcNow.AddMinutes(-i));
             h2.Parameters["protocol"] = "h2";
             h2.Parameters["duration"] = "5s";
@@ -51,14 +52,16 @@ public sealed class CompareOutputTests
 
         // The changed rows lead, in showing order (the rate, the server's CPU, the machine's), then the headline's.
         var rows = lines.Skip(3).TakeWhile(l => !l.StartsWith("verdict:", StringComparison.Ordinal)).Select(l => l.Split(' ')[0]).ToList();
-        Assert.Equal(["http/rps/mean", "benchmarks/cpu/mean", "machine/cpu/idle", "http/latency/50", "http/latency/99", "http/latency/max", "load/cpu/user"], rows);
+        Assert.Equal(["http/rps/mean", "benchmarks/cpu/mean", "machine/cpu/idle", "http/latency/50", "http/latency/99", "http/latency/max", "load/cpu/user"],
+            rows);
         Assert.Matches(@"^http/rps/mean\s+100,000\s+90,000\s+-10\.0%.*\s+WORSE$", lines[3]);
         Assert.Matches(@"^benchmarks/cpu/mean\s+40\.4\s+52\.4\s+\+29\.7%.*\s+changed$", lines[4]);
 
         // A failure count that was 0 on both sides is left out; the same note is said once.
         Assert.DoesNotContain("http/requests/errors", run.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("within noise", run.Output, StringComparison.Ordinal);
-        Assert.Equal("verdict: WORSE: http/rps/mean; changed: benchmarks/cpu/mean, machine/cpu/idle", lines.Single(l => l.StartsWith("verdict:", StringComparison.Ordinal)));
+        Assert.Equal("verdict: WORSE: http/rps/mean; changed: benchmarks/cpu/mean, machine/cpu/idle",
+            lines.Single(l => l.StartsWith("verdict:", StringComparison.Ordinal)));
         Assert.Matches(@"^\(\d+ more measurements, none significant: --detail", lines[^1]);
     }
 
@@ -92,8 +95,10 @@ public sealed class CompareOutputTests
         var start = new DateTimeOffset(2026, 11, 1, 0, 0, 0, TimeSpan.Zero);
         string[] same =
         [
-            "http/requests", "http/requests/badresponses", "http/requests/errors", "http/requests/lost", "http/latency/mean", "http/latency/stdev", "http/latency/75",
-            "http/latency/90", "http/latency/99.9", "http/latency/max", "http/throughput", "benchmarks/cpu", "benchmarks/working-set", "machine/cpu/user", "machine/cpu/kernel",
+            "http/requests", "http/requests/badresponses", "http/requests/errors", "http/requests/lost", "http/latency/mean", "http/latency/stdev",
+            "http/latency/75",
+            "http/latency/90", "http/latency/99.9", "http/latency/max", "http/throughput", "benchmarks/cpu", "benchmarks/working-set", "machine/cpu/user",
+            "machine/cpu/kernel",
             "machine/cpu/steal", "load/cpu/user", "load/cpu/kernel", "net/rx/bytes", "net/tx/bytes", "benchmarks/jit",
         ];
         for (var i = 0; i < 5; i++)
@@ -105,7 +110,9 @@ public sealed class CompareOutputTests
                 run.Measurements["machine/cpu/idle"] = idle + (i * 0.1);
                 foreach (var name in same)
                 {
-                    run.Measurements[name] = name.Contains("errors", StringComparison.Ordinal) || name.Contains("bad", StringComparison.Ordinal) || name.Contains("lost", StringComparison.Ordinal)
+                    run.Measurements[name] = name.Contains("errors", StringComparison.Ordinal)
+                        || name.Contains("bad", StringComparison.Ordinal)
+                        || name.Contains("lost", StringComparison.Ordinal)
                         ? 0 : 50 + (i % 2 * 0.5);
                 }
 

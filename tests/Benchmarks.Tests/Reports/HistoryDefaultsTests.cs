@@ -40,7 +40,8 @@ public sealed class HistoryDefaultsTests
         Assert.DoesNotContain("band: mean", page, StringComparison.Ordinal);
 
         // The answer first.
-        Assert.Contains("<p class=\"answer\"><b>No result flagged: too few runs for a band (3; a band needs 7 before it).</b></p>", page, StringComparison.Ordinal);
+        Assert.Contains("<p class=\"answer\"><b>No result flagged: too few runs for a band (3; a band needs 7 before it).</b></p>", page,
+            StringComparison.Ordinal);
 
         // Three runs in one minute: each labelled to the second, not three times "11-01 12:54".
         foreach (var label in new[] { "11-01 12:54:00", "11-01 12:54:10", "11-01 12:54:20" })

@@ -27,7 +27,8 @@ public sealed class MatrixCellsTests
     public void A_run_that_set_the_servers_runtime_shows_its_allocations_gc_pauses_and_working_set_and_another_run_leaves_them_out()
     {
         var columns = MatrixTable.Columns.ToList();
-        var (allocated, pause, memory, own) = (columns.IndexOf("alloc B/req"), columns.IndexOf("GC pause %"), columns.IndexOf("working set MB at rest / loaded"), columns.IndexOf("private MB at rest / loaded"));
+        var (allocated, pause, memory, own) = (columns.IndexOf("alloc B/req"), columns.IndexOf("GC pause %"),
+            columns.IndexOf("working set MB at rest / loaded"), columns.IndexOf("private MB at rest / loaded"));
         var plain = SampleRuns.Create();
         plain.Measurements["runtime/allocated-per-request"] = 832.2;
         plain.Measurements["runtime/gc/pause"] = 0.46;
@@ -50,13 +51,16 @@ public sealed class MatrixCellsTests
     public void Servers_side_by_side_are_bars_with_the_answer_in_words_and_repeated_runs_stand_in_order()
     {
         var start = new DateTimeOffset(2026, 11, 1, 9, 0, 0, TimeSpan.Zero);
-        var runs = Enumerable.Range(0, 4).Select(i => SampleRuns.Create(server: i % 2 == 1 ? "sockets" : "kestrel", rps: i % 2 == 1 ? 90_000 : 120_000, startedAt: start.AddMinutes(5 * i))).ToList();
+        var runs = Enumerable.Range(0, 4).Select(i => SampleRuns.Create(server: i % 2 == 1 ? "sockets" : "kestrel", rps: i % 2 == 1 ? 90_000 : 120_000,
+            startedAt: start.AddMinutes(5 * i))).ToList();
 
         // Two servers: bars, one per server, and which was faster, by how much, said first.
         var html = HtmlReport.Matrix("label", runs);
         Assert.Contains("http/rps/mean by server (each the mean of its runs, req/s)", html, StringComparison.Ordinal);
         Assert.DoesNotContain("http/rps/mean by run", html, StringComparison.Ordinal);
-        Assert.Contains("<p class=\"answer\"><b>Highest http/rps/mean: server kestrel (120,000 req/s); lowest: server sockets (90,000 req/s), 1.33× apart.</b></p>", System.Net.WebUtility.HtmlDecode(html), StringComparison.Ordinal);
+        Assert.Contains(
+            "<p class=\"answer\"><b>Highest http/rps/mean: server kestrel (120,000 req/s); lowest: server sockets (90,000 req/s), 1.33× apart.</b></p>",
+            System.Net.WebUtility.HtmlDecode(html), StringComparison.Ordinal);
 
         // The same settings repeated: the runs in order, each named by its start.
         var repeated = HtmlReport.Matrix("label", [.. runs.Where(r => r.Server == "kestrel")]);

@@ -28,7 +28,8 @@ public sealed class RegressionsCommandTests
         // Exit 1: a regression is open.
         Assert.True(found.ExitCode == 1, found.ToString());
         Assert.Contains("4 series, 141 runs", found.Output, StringComparison.Ordinal);
-        var slowLine = Assert.Single(found.Output.Split('\n'), l => l.Contains("plaintext on kestrel", StringComparison.Ordinal) && l.Contains("regression", StringComparison.Ordinal));
+        var slowLine = Assert.Single(found.Output.Split('\n'),
+            l => l.Contains("plaintext on kestrel", StringComparison.Ordinal) && l.Contains("regression", StringComparison.Ordinal));
         var step = System.Text.RegularExpressions.Regex.Match(slowLine, @"  (-\d+\.\d)% \[(-\d+\.\d)%, (-\d+\.\d)%\] regression  ");
         Assert.True(step.Success, slowLine);
         double Figure(int group) => double.Parse(step.Groups[group].Value, System.Globalization.CultureInfo.InvariantCulture);
@@ -40,7 +41,8 @@ public sealed class RegressionsCommandTests
         Assert.Contains($"({s_start.AddDays(25).UtcDateTime:yyyy-MM-dd} 02:00)", slowLine, StringComparison.Ordinal);
         Assert.Contains("what changed: Microsoft.AspNetCore.App: 10.0.11 → 10.0.12", found.Output, StringComparison.Ordinal);
         Assert.True(found.Output.Contains("json on sockets", StringComparison.Ordinal), found.Output);
-        var recovered = Assert.Single(found.Output.Split('\n'), l => l.Contains("json on sockets", StringComparison.Ordinal) && l.Contains("regression", StringComparison.Ordinal));
+        var recovered = Assert.Single(found.Output.Split('\n'),
+            l => l.Contains("json on sockets", StringComparison.Ordinal) && l.Contains("regression", StringComparison.Ordinal));
         Assert.Contains("recovered from run", recovered, StringComparison.Ordinal);
         Assert.Contains("fortunes on kestrel  stopped: last run 2026-10-21 04:00, usually every 1 days", found.Output, StringComparison.Ordinal);
         Assert.Contains("1 regression(s) open, 1 recovered", found.Output, StringComparison.Ordinal);
@@ -76,11 +78,13 @@ public sealed class RegressionsCommandTests
         var listed = await InProcessCli.InvokeAsync(clock, "regressions", "--series", "--results", results);
         Assert.True(listed.ExitCode == 0, listed.ToString());
         Assert.StartsWith("4 series, 141 runs", listed.Output, StringComparison.Ordinal);
-        Assert.Contains("fortunes on kestrel  21 runs, last 2026-10-21 04:00, usually every 1 days, STOPPED  [http load, connections 256", listed.Output, StringComparison.Ordinal);
+        Assert.Contains("fortunes on kestrel  21 runs, last 2026-10-21 04:00, usually every 1 days, STOPPED  [http load, connections 256", listed.Output,
+            StringComparison.Ordinal);
         Assert.Contains("plaintext on kestrel  40 runs", listed.Output, StringComparison.Ordinal);
 
         // What is new since the change was first reported: nothing, so nothing to gate on.
-        var later = await InProcessCli.InvokeAsync(clock, "regressions", "-m", "http/rps/mean", "--results", results, "--since", s_start.AddDays(30).ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture));
+        var later = await InProcessCli.InvokeAsync(clock, "regressions", "-m", "http/rps/mean", "--results", results, "--since",
+            s_start.AddDays(30).ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture));
         Assert.True(later.ExitCode == 0, later.ToString());
         Assert.Contains("0 regression(s) open", later.Output, StringComparison.Ordinal);
     }
@@ -115,7 +119,8 @@ public sealed class RegressionsCommandTests
         var page = Path.Combine(results, "history.html");
         var report = await InProcessCli.InvokeAsync("report", "--scenario", "plaintext", "--server", "kestrel", "--html", page, "--results", results);
         Assert.True(report.ExitCode == 0, report.ToString());
-        var answer = System.Text.RegularExpressions.Regex.Match(System.Net.WebUtility.HtmlDecode(await File.ReadAllTextAsync(page)), "<p class=\"answer\"><b>([^<]*)</b></p>").Groups[1].Value;
+        var answer = System.Text.RegularExpressions.Regex.Match(System.Net.WebUtility.HtmlDecode(await File.ReadAllTextAsync(page)),
+            "<p class=\"answer\"><b>([^<]*)</b></p>").Groups[1].Value;
         Assert.Matches(@"^No result flagged: the latest run, 1\d\d,\d{3} req/s, is inside its band \(1\d\d,\d{3} – 1\d\d,\d{3} req/s\)\.$", answer);
     }
 
@@ -148,7 +153,8 @@ public sealed class RegressionsCommandTests
         before.Parameters["duration"] = "15s";
         after.Parameters["duration"] = "10s";
         Assert.Equal(
-            ["commit: abc123 → def4567890ab", "Microsoft.NETCore.App: 10.0.11+aaaa → 10.0.12+bbbb", "Npgsql: 9.0.3 → (none)", "Spectre.Console: (none) → 0.57.2", "duration: 15s → 10s"],
+            ["commit: abc123 → def4567890ab", "Microsoft.NETCore.App: 10.0.11+aaaa → 10.0.12+bbbb", "Npgsql: 9.0.3 → (none)",
+             "Spectre.Console: (none) → 0.57.2", "duration: 15s → 10s"],
             Benchmarks.Host.Reports.RunDifferences.Between(before, after));
 
         // A duration is not part of the series; a protocol, a CPU quota or pinning is.
@@ -197,7 +203,9 @@ public sealed class RegressionsCommandTests
         {
             // plaintext over http1: 10% slower from night 25, when ASP.NET Core moved to 10.0.12.
             var slowed = SampleRuns.Create(scenario: "plaintext", rps: Noisy(night < 25 ? 400_000 : 360_000), startedAt: s_start.AddDays(night));
-            slowed.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.AspNetCore.App"] = night < 25 ? "10.0.11" : "10.0.12", ["Npgsql"] = "10.0.0" };
+            slowed.Environment.Dependencies = new(StringComparer.Ordinal) { ["Microsoft.AspNetCore.App"] = night < 25
+                ? "10.0.11"
+                : "10.0.12", ["Npgsql"] = "10.0.0" };
             await store.SaveAsync(slowed, CancellationToken.None);
 
             // The same over h2: another series, and flat.
@@ -206,12 +214,16 @@ public sealed class RegressionsCommandTests
             await store.SaveAsync(h2, CancellationToken.None);
 
             // json on sockets: slower from night 10 to 19, then back.
-            await store.SaveAsync(SampleRuns.Create(scenario: "json", server: "sockets", rps: Noisy(night is >= 10 and < 20 ? 180_000 : 200_000), startedAt: s_start.AddDays(night).AddHours(1)), CancellationToken.None);
+            await store.SaveAsync(
+                SampleRuns.Create(scenario: "json", server: "sockets", rps: Noisy(night is >= 10 and < 20 ? 180_000 : 200_000),
+                    startedAt: s_start.AddDays(night).AddHours(1)),
+                CancellationToken.None);
 
             // fortunes: last ran on night 20.
             if (night <= 20)
             {
-                await store.SaveAsync(SampleRuns.Create(scenario: "fortunes", rps: Noisy(50_000), startedAt: s_start.AddDays(night).AddHours(2)), CancellationToken.None);
+                await store.SaveAsync(SampleRuns.Create(scenario: "fortunes", rps: Noisy(50_000), startedAt: s_start.AddDays(night).AddHours(2)),
+                    CancellationToken.None);
             }
         }
     }
@@ -221,7 +233,8 @@ public sealed class RegressionsCommandTests
     {
         var (results, _) = await NightlyStoreAsync();
         var page = Path.Combine(results, "regressions.html");
-        var found = await InProcessCli.InvokeAsync(new FakeTimeProvider(s_start.AddDays(40)), "regressions", "-m", "http/rps/mean", "--results", results, "--html", page);
+        var found = await InProcessCli.InvokeAsync(new FakeTimeProvider(s_start.AddDays(40)), "regressions", "-m", "http/rps/mean", "--results", results,
+            "--html", page);
         Assert.True(found.ExitCode == 1, found.ToString());
 
         var dom = await Chromium.DumpDomAsync(page);

@@ -105,8 +105,10 @@ public sealed class StatisticsTests
         {
             // Ties, negatives, fractions and wide ranges: the selected value is the one a full sort gives.
             var scale = Math.Pow(10, random.Next(-3, 7));
-            var after = Enumerable.Range(0, random.Next(1, 40)).Select(_ => Math.Round((random.NextDouble() - 0.3) * scale, random.Next(0, 3))).Order().ToArray();
-            var before = Enumerable.Range(0, random.Next(1, 40)).Select(_ => Math.Round((random.NextDouble() - 0.5) * scale, random.Next(0, 3))).Order().ToArray();
+            var after = Enumerable.Range(0, random.Next(1, 40)).Select(_ => Math.Round((random.NextDouble() - 0.3) * scale,
+                random.Next(0, 3))).Order().ToArray();
+            var before = Enumerable.Range(0, random.Next(1, 40)).Select(_ => Math.Round((random.NextDouble() - 0.5) * scale,
+                random.Next(0, 3))).Order().ToArray();
             var all = after.SelectMany(a => before.Select(b => a - b)).Order().ToArray();
             foreach (var rank in new long[] { 1, all.Length, (all.Length + 1) / 2, random.Next(1, all.Length + 1) })
             {
@@ -182,7 +184,8 @@ public sealed class StatisticsTests
         }).ToList();
 
         var byMeans = RegressionDetector.Analyze(series, window: 7, sigmas: 2, consecutive: 2, higherIsBetter: true);
-        var bySamples = RegressionDetector.Analyze(series, window: 7, sigmas: 2, consecutive: 2, higherIsBetter: true, run => RunSamples.Of(run, "http/rps/mean"));
+        var bySamples = RegressionDetector.Analyze(series, window: 7, sigmas: 2, consecutive: 2, higherIsBetter: true,
+            run => RunSamples.Of(run, "http/rps/mean"));
 
         Assert.True(byMeans[8].Flagged);
         Assert.False(bySamples[8].Flagged);

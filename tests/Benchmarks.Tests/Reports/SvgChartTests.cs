@@ -24,7 +24,8 @@ public sealed partial class SvgChartTests
     [Fact]
     public void Percentiles_stand_evenly_apart_so_p99_and_p999_do_not_overlap()
     {
-        var svg = SvgChart.Lines("t", "ms", "percentile", [50, 75, 90, 99, 99.9], [("run", [1, 2, 3, 4, 5], "#000")], xNames: ["p50", "p75", "p90", "p99", "p99.9"]);
+        var svg = SvgChart.Lines("t", "ms", "percentile", [50, 75, 90, 99, 99.9], [("run", [1, 2, 3, 4, 5], "#000")],
+            xNames: ["p50", "p75", "p90", "p99", "p99.9"]);
         var ticks = Ticks(svg, "x-tick");
         Assert.Equal(["p50", "p75", "p90", "p99", "p99.9"], ticks.Select(t => t.Label));
         var gaps = ticks.Zip(ticks.Skip(1), (a, b) => b.X - a.X).ToList();
@@ -56,7 +57,9 @@ public sealed partial class SvgChartTests
 
         var height = double.Parse(Regex.Match(svg, "height=\"(\\d+)\"").Groups[1].Value, CultureInfo.InvariantCulture);
         Assert.True(height > 300, $"height {height}");
-        var legend = Regex.Matches(svg, "<text class=\"legend\" x=\"(\\d+)\" y=\"(\\d+)\"[^>]*>([^<]+)<").Select(m => (X: int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture), Y: int.Parse(m.Groups[2].Value, CultureInfo.InvariantCulture), Text: m.Groups[3].Value)).ToList();
+        var legend = Regex.Matches(svg, "<text class=\"legend\" x=\"(\\d+)\" y=\"(\\d+)\"[^>]*>([^<]+)<").Select(m => (
+            X: int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture), Y: int.Parse(m.Groups[2].Value, CultureInfo.InvariantCulture),
+            Text: m.Groups[3].Value)).ToList();
         Assert.Equal(8, legend.Count);
         Assert.True(legend.Select(l => l.Y).Distinct().Count() >= 2, "one line of legend");
         Assert.All(legend, l => Assert.True(l.X + (7 * l.Text.Length) <= 760, $"'{l.Text}' at {l.X} runs past the chart"));
@@ -67,7 +70,8 @@ public sealed partial class SvgChartTests
     [Fact]
     public void A_log_scale_ticks_each_decade_and_keeps_a_10_ms_target_apart_from_an_800_ms_tail()
     {
-        var svg = SvgChart.Lines("t", "ms", "rate", [1000, 2000, 3000], [("p99", [0.8, 12, 800], "#000"), ("target p99<10ms", [10, 10, 10], "#999")], logScale: true);
+        var svg = SvgChart.Lines("t", "ms", "rate", [1000, 2000, 3000], [("p99", [0.8, 12, 800], "#000"), ("target p99<10ms", [10, 10, 10], "#999")],
+            logScale: true);
 
         var ticks = Labels(svg, "y-tick").Select(Number).ToList();
         Assert.Equal(0.1, ticks[0]);
@@ -83,12 +87,14 @@ public sealed partial class SvgChartTests
     }
 
     private static double YOfTick(string svg, string label) =>
-        double.Parse(Regex.Match(svg, "<text class=\"y-tick\" x=\"[0-9.]+\" y=\"([0-9.]+)\"[^>]*>" + Regex.Escape(label) + "</text>").Groups[1].Value, CultureInfo.InvariantCulture);
+        double.Parse(Regex.Match(svg, "<text class=\"y-tick\" x=\"[0-9.]+\" y=\"([0-9.]+)\"[^>]*>" + Regex.Escape(label) + "</text>").Groups[1].Value,
+            CultureInfo.InvariantCulture);
 
     private static List<string> Labels(string svg, string kind) => [.. Ticks(svg, kind).Select(t => t.Label)];
 
     private static List<(double X, string Label)> Ticks(string svg, string kind) =>
-        [.. TickPattern().Matches(svg).Where(m => m.Groups["kind"].Value == kind).Select(m => (double.Parse(m.Groups["x"].Value, CultureInfo.InvariantCulture), m.Groups["label"].Value))];
+        [.. TickPattern().Matches(svg).Where(m => m.Groups["kind"].Value == kind).Select(m => (double.Parse(m.Groups["x"].Value, CultureInfo.InvariantCulture),
+            m.Groups["label"].Value))];
 
     private static double Number(string label) => double.Parse(label.Replace(",", "", StringComparison.Ordinal), CultureInfo.InvariantCulture);
 

@@ -32,7 +32,8 @@ public sealed class AdaptiveWarmupTests
         Assert.InRange(adaptive.WarmupSeconds, 5.9, 20.5);
         Assert.NotNull(adaptive.WarmupSteady);
         var stolen = steal.Percent();
-        Assert.True(adaptive.WarmupSteady == false || adaptive.WarmupSeconds < 19.5 || stolen >= 1, $"{adaptive.WarmupSeconds} s to settle (steady: {adaptive.WarmupSteady}) with {stolen:0.0}% of the machine stolen");
+        Assert.True(adaptive.WarmupSteady == false || adaptive.WarmupSeconds < 19.5 || stolen >= 1,
+            $"{adaptive.WarmupSeconds} s to settle (steady: {adaptive.WarmupSteady}) with {stolen:0.0}% of the machine stolen");
         Assert.All(phases.Where(p => p.Phase == LoadPhase.Warmup), p => Assert.True(p.RequestsPerSecond > 0, "each warm-up second reports its rate"));
         Assert.True(adaptive.IsClean, adaptive.FirstError);
 

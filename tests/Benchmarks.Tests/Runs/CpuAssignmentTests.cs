@@ -30,7 +30,8 @@ public sealed class CpuAssignmentTests
         Assert.Equal(WebSocketLoadKind.Broadcast, Find("ws-broadcast").LoadKind);
     }
 
-    private static (string? Server, string? Load, string? Database) Flat((IReadOnlyList<int>? Server, IReadOnlyList<int>? Load, IReadOnlyList<int>? Database) chosen) =>
+    private static (string? Server, string? Load, string? Database) Flat((IReadOnlyList<int>? Server, IReadOnlyList<int>? Load,
+        IReadOnlyList<int>? Database) chosen) =>
         (Join(chosen.Server), Join(chosen.Load), Join(chosen.Database));
 
     private static string? Join(IReadOnlyList<int>? cpus) => cpus is null ? null : string.Join(',', cpus);

@@ -61,7 +61,8 @@ public sealed class IterationTests
     public async Task A_run_with_three_iterations_keeps_each_and_reports_their_mean_and_spread()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "16", "-i", "3", "--results", results);
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "16",
+            "-i", "3", "--results", results);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
@@ -88,7 +89,8 @@ public sealed class IterationTests
     public async Task Restart_gives_each_iteration_a_fresh_server_and_exclude_leaves_out_the_highest_and_lowest()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(3), "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "16", "-i", "4", "--restart", "--exclude", "1", "--results", results);
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(3), "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "16",
+            "-i", "4", "--restart", "--exclude", "1", "--results", results);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var pids = Regex.Matches(run.Output, @"Server sockets ready \(pid (\d+)").Select(m => m.Groups[1].Value).ToList();

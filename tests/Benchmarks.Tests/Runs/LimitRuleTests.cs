@@ -17,7 +17,9 @@ public sealed class LimitRuleTests
 {
     [Trait("Tier", "Fast")]
     [Theory]
-    [InlineData(84.0, "the CPU quota: throttled in 84% of periods (1.5 CPUs; the server used 1.5 CPUs' worth, 60% user, 15% kernel of the machine; its runtime saw 2 processors)")]
+    [InlineData(84.0,
+        "the CPU quota: throttled in 84% of periods (1.5 CPUs; the server used 1.5 CPUs' worth, 60% user, 15% kernel of the machine; " +
+        "its runtime saw 2 processors)")]
     [InlineData(10.0, "nothing saturated:")]
     public void The_cpu_quota_is_the_cause_when_it_throttled_a_fifth_of_its_periods(double throttled, string expected)
     {
@@ -40,7 +42,8 @@ public sealed class LimitRuleTests
         Assert.DoesNotContain("memory limit", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         run.Measurements["benchmarks/memory/peak"] = 497;
-        Assert.EndsWith("; the memory limit: the memory charged to it peaked at 97% of 512MB", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
+        Assert.EndsWith("; the memory limit: the memory charged to it peaked at 97% of 512MB", VerdictLine.Render(BottleneckRule.Judge(run)),
+            StringComparison.Ordinal);
 
         run.Measurements["benchmarks/memory/oom-kills"] = 3;
         Assert.EndsWith("; the memory limit: 3 OOM kills under 512MB", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);

@@ -21,7 +21,8 @@ public sealed class LimitedRunTests
         var results = TestPaths.NewTempDirectory();
         var load = MachineLoad.Start();
         var run = await HostRun.StartAsync(results, s_timeout,
-            "run", "plaintext", "--server", "sockets", "--server-cpu-limit", "0.25", "--server-memory-limit", "256MB", "-d", "3s", "-w", "2s", "-c", "32", "--results", results);
+            "run", "plaintext", "--server", "sockets", "--server-cpu-limit", "0.25", "--server-memory-limit", "256MB", "-d", "3s", "-w", "2s", "-c", "32",
+            "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
         var m = document.Measurements;
@@ -55,11 +56,15 @@ public sealed class LimitedRunTests
         Assert.True(OperatingSystem.IsLinux(), "cgroups are Linux's");
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartAsync(results, s_timeout,
-            "run", "leaking", "--plugins", TestPaths.SamplePluginDirectory, "--server-memory-limit", "96MB", "-d", "3s", "-w", "1s", "-c", "8", "--results", results);
+            "run", "leaking", "--plugins", TestPaths.SamplePluginDirectory, "--server-memory-limit", "96MB", "-d", "3s", "-w", "1s", "-c", "8", "--results",
+            results);
         Assert.True(run.ExitCode == 1, run.ToString());
         var document = StoredRuns.Single(results);
         Assert.Equal(RunStatus.Failed, document.Status);
-        Assert.Matches("^the server exited (during the run|during the warm-up|before it was ready)? ?with code 137.*: killed for memory: the memory limit \\(96 MB\\) was reached \\(1 OOM kill\\)$", document.Error);
+        Assert.Matches(
+            "^the server exited (during the run|during the warm-up|before it was ready)? ?with code 137.*: killed for memory: the memory limit \\(96 MB\\) " +
+            "was reached \\(1 OOM kill\\)$",
+            document.Error);
         Assert.Contains("error: the server exited", run.Error + run.Output, StringComparison.Ordinal);
         Assert.Empty(LimitGroups());
     }

@@ -55,11 +55,14 @@ public sealed class NativeServerRunTests
     [InlineData("aot", "--server", "libuv", "--publish aot: the NativeAOT server is built for kestrel and sockets, not 'libuv'.")]
     [InlineData("aot", "--tiered-pgo", "false", "--publish aot: --tiered-pgo is the JIT's, and a NativeAOT server has none.")]
     [InlineData("aot", "--runtime-version", "10.0.14", "--publish aot: a NativeAOT server carries its runtime, so --runtime-version cannot choose one.")]
-    [InlineData("aot", "--trace-seconds", "2s", "--publish aot: a NativeAOT server's EventPipe samples no stacks and names no methods (--profiler perf samples it).")]
+    [InlineData("aot", "--trace-seconds", "2s",
+        "--publish aot: a NativeAOT server's EventPipe samples no stacks and names no methods (--profiler perf samples it).")]
     [InlineData("r2r", "--server", "libuv", "--publish r2r: the ReadyToRun server is built for kestrel and sockets, not 'libuv'.")]
     [InlineData("r2r", "--ready-to-run", "false", "--publish r2r: --ready-to-run false would have the server ignore the ReadyToRun code it is published for.")]
-    [InlineData("r2r", "--runtime-version", "10.0.14", "--publish r2r: the ReadyToRun server runs on this program's runtime; --runtime-version runs this program's own serve on another.")]
-    public async Task What_a_published_server_cannot_be_is_refused_in_one_line_before_anything_is_built(string publish, string option, string value, string message)
+    [InlineData("r2r", "--runtime-version", "10.0.14",
+        "--publish r2r: the ReadyToRun server runs on this program's runtime; --runtime-version runs this program's own serve on another.")]
+    public async Task What_a_published_server_cannot_be_is_refused_in_one_line_before_anything_is_built(string publish, string option, string value,
+        string message)
     {
         // In this process: the refusal is the planner's, before the publish that would add a folder to the cache.
         var results = TestPaths.NewTempDirectory();

@@ -27,7 +27,10 @@ public sealed class ReadyToRunServerRunTests
         var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(8), new Dictionary<string, string> { ["BENCHMARKS_NATIVE_CACHE"] = cache },
             "run", "plaintext", "--server", "sockets", "--publish", "r2r", "-d", "2s", "-w", "1s", "-c", "16", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
-        Assert.True(run.Output.Contains("ReadyToRun server published in ", StringComparison.Ordinal) || run.Output.Contains("MB, published before)", StringComparison.Ordinal), run.Output);
+        Assert.True(
+            run.Output.Contains("ReadyToRun server published in ", StringComparison.Ordinal)
+                || run.Output.Contains("MB, published before)", StringComparison.Ordinal),
+            run.Output);
         var document = StoredRuns.Single(results);
         Assert.Equal("r2r", document.Parameters["publish"]);
         var ran = document.Environment.ServerRuntime ?? throw new InvalidOperationException("no server runtime stored");
@@ -94,7 +97,11 @@ public sealed class ReadyToRunServerRunTests
             values = AgentClient.LastMeasurements(await client.GetAsync(id));
         }
         while (!values.ContainsKey("benchmarks/working-set/private") && waited.Elapsed < TimeSpan.FromSeconds(20));
-        Assert.True(values.GetValueOrDefault("benchmarks/working-set/private") is { } own && (double)own! > 2 && (double)own! <= (double)values["benchmarks/working-set"]!, string.Join(", ", values.Keys));
+        Assert.True(
+            values.GetValueOrDefault("benchmarks/working-set/private") is { } own
+                && (double)own! > 2
+                && (double)own! <= (double)values["benchmarks/working-set"]!,
+            string.Join(", ", values.Keys));
 
         // A stop ends both: the host stops its child, and nothing is left.
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));

@@ -18,15 +18,18 @@ public sealed class ResultTableTests
         clean.Measurements["benchmarks/cpu/mean"] = 48.75;
 
         var text = Write(clean, detail: false);
-        var rows = text.Split('\n').Where(l => l.StartsWith("  ", StringComparison.Ordinal) && !l.StartsWith("  (", StringComparison.Ordinal)).Select(l => l.Trim().Split(' ')[0]).ToList();
-        Assert.Equal(["http/rps/mean", "http/requests/errors", "http/latency/50", "http/latency/99", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "net/rx"], rows);
+        var rows = text.Split('\n').Where(l => l.StartsWith("  ", StringComparison.Ordinal) && !l.StartsWith("  (",
+            StringComparison.Ordinal)).Select(l => l.Trim().Split(' ')[0]).ToList();
+        Assert.Equal(["http/rps/mean", "http/requests/errors", "http/latency/50", "http/latency/99", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "net/rx"],
+            rows);
         Assert.Contains("(5 more, each with its meaning: --detail", text, StringComparison.Ordinal);
 
         var failing = SampleRuns.Create();
         failing.Measurements["http/requests/badresponses"] = 0;
         failing.Measurements["http/requests/errors"] = 12;
         failing.Measurements["http/requests/lost"] = 3;
-        var failures = Write(failing, detail: false).Split('\n').Select(l => l.Trim().Split(' ')[0]).Where(n => n.StartsWith("http/requests/", StringComparison.Ordinal)).ToList();
+        var failures = Write(failing, detail: false).Split('\n').Select(l => l.Trim().Split(' ')[0]).Where(n => n.StartsWith("http/requests/",
+            StringComparison.Ordinal)).ToList();
         Assert.Equal(["http/requests/errors", "http/requests/lost"], failures);
 
         Assert.Contains("http/requests/badresponses", Write(failing, detail: true), StringComparison.Ordinal);

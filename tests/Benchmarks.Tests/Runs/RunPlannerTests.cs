@@ -58,7 +58,8 @@ public sealed class RunPlannerTests
         Assert.Equal(TimeSpan.FromSeconds(5), shaped.Trace);
 
         // The pipelined scenario's depth with an open rate is the load's own refusal, said from the plan.
-        var open = Assert.Throws<ArgumentException>(() => RunPlanner.Plan(new RunChoices { Scenario = "pipelined", NoPin = true, Load = new LoadChoices().With(LoadParameters.Rate, 5000) }));
+        var open = Assert.Throws<ArgumentException>(() => RunPlanner.Plan(new RunChoices { Scenario = "pipelined", NoPin = true, Load = new LoadChoices().With(
+            LoadParameters.Rate, 5000) }));
         Assert.Contains("--pipeline must be 1", open.Message, StringComparison.Ordinal);
 
         // A raw TCP scenario: the sockets server by default and the TCP load; a WebSocket one: the WebSocket load.
@@ -76,7 +77,8 @@ public sealed class RunPlannerTests
     [InlineData("'ws-echo' is a WebSocket scenario, and its load upgrades HTTP/1.1 connections", "ws-echo", "h2c", null, false)]
     [InlineData("--rate (and --find-max, which sets it) needs the built-in HTTP load", "plaintext", "http1", "wrk", true)]
     [InlineData("--proxy forwards cleartext HTTP/1.1: it does not carry h2c to the server.", "plaintext", "h2c", null, false)]
-    public void A_combination_that_cannot_work_is_refused_before_anything_starts(string expected, string scenario, string protocol, string? generator, bool findMax)
+    public void A_combination_that_cannot_work_is_refused_before_anything_starts(string expected, string scenario, string protocol, string? generator,
+        bool findMax)
     {
         var choices = new RunChoices
         {

@@ -105,7 +105,8 @@ public sealed class RunVerdictTests
     public async Task A_load_pinned_on_the_servers_cpu_is_called_load_bound()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "--server-cpus", "0", "--load-cpus", "0", "-d", "3s", "-w", "1s", "-c", "32", "--results", results);
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "--server-cpus", "0", "--load-cpus",
+            "0", "-d", "3s", "-w", "1s", "-c", "32", "--results", results);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
@@ -156,11 +157,13 @@ public sealed class RunVerdictTests
     public void A_busy_server_cpu_that_the_run_shows_is_not_the_limit_is_said_as_unclear_not_as_the_stack()
     {
         // Kestrel's plaintext as measured, one connection: server 97% of its CPU, load 29% of its; 73% and 23% with spinning off.
-        var one = SampleRuns.Pinned(("connections", "1"), ("pipeline", "1"), ("benchmarks/cpu/mean", 48.5), ("benchmarks/cpu/user", 16), ("benchmarks/cpu/kernel", 32.5),
+        var one = SampleRuns.Pinned(("connections", "1"), ("pipeline", "1"), ("benchmarks/cpu/mean", 48.5), ("benchmarks/cpu/user", 16), (
+            "benchmarks/cpu/kernel", 32.5),
             ("load/cpu/user", 8), ("load/cpu/kernel", 6.5), ("machine/cpu/idle", 25), ("runtime-counter/threadpool-thread-count", 4));
         var cause = BottleneckRule.Judge(one)[0];
         Assert.Equal(("nothing-saturated", VerdictCause.Unclear), (cause.Kind, cause.Certainty));
-        Assert.StartsWith("unclear: one request was in flight at a time, so server and load took turns, yet their CPUs read 0.97 and 0.29 of a CPU", cause.Text, StringComparison.Ordinal);
+        Assert.StartsWith("unclear: one request was in flight at a time, so server and load took turns, yet their CPUs read 0.97 and 0.29 of a CPU", cause.Text,
+            StringComparison.Ordinal);
         Assert.Contains(".NET's thread-pool workers spin", cause.Text, StringComparison.Ordinal);
         Assert.Contains("DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0", cause.Advice, StringComparison.Ordinal);
         Assert.Equal(29, cause.Evidence["load/busy"], 6);
@@ -186,11 +189,16 @@ public sealed class RunVerdictTests
         Assert.Equal("kernel", BottleneckRule.Judge(one)[0].Kind);
 
         // An open model that met 15,000 req/s with 23 of 75,049 requests held back, the server's CPU 94% busy.
-        var open = SampleRuns.Pinned(("connections", "64"), ("rate", "15000"), ("http/rate/requested", 15_000), ("http/rps/mean", 14_997), ("http/requests", 75_049),
-            ("http/requests/late", 25), ("http/requests/late/load", 2), ("benchmarks/cpu/mean", 47), ("benchmarks/cpu/user", 14), ("benchmarks/cpu/kernel", 33));
+        var open = SampleRuns.Pinned(("connections", "64"), ("rate", "15000"), ("http/rate/requested", 15_000), ("http/rps/mean", 14_997), ("http/requests",
+            75_049),
+            ("http/requests/late", 25), ("http/requests/late/load", 2), ("benchmarks/cpu/mean", 47), ("benchmarks/cpu/user", 14), ("benchmarks/cpu/kernel",
+                33));
         cause = BottleneckRule.Judge(open)[0];
         Assert.Equal(("nothing-saturated", VerdictCause.Unclear), (cause.Kind, cause.Certainty));
-        Assert.StartsWith("unclear: the server met the requested 15,000 req/s without queueing (23 of 75,049 held back for a connection) while its CPU read 94% busy: it may be near its limit", cause.Text, StringComparison.Ordinal);
+        Assert.StartsWith(
+            "unclear: the server met the requested 15,000 req/s without queueing (23 of 75,049 held back for a connection) while its CPU read 94% busy: " +
+            "it may be near its limit",
+            cause.Text, StringComparison.Ordinal);
         Assert.Contains("--find-max", cause.Advice, StringComparison.Ordinal);
 
         // A rate not met is not "met without queueing", whoever fell behind.
@@ -287,7 +295,8 @@ public sealed class RunVerdictTests
         run.Measurements["load/cpu/kernel"] = 7;
         run.Measurements["machine/cpu/idle"] = 48;
         verdict = VerdictLine.Render(BottleneckRule.Judge(run))!;
-        Assert.StartsWith("load-bound: the load generator shares the server's CPU, which were 98% busy, and took 45% of that time", verdict, StringComparison.Ordinal);
+        Assert.StartsWith("load-bound: the load generator shares the server's CPU, which were 98% busy, and took 45% of that time", verdict,
+            StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]
@@ -312,7 +321,10 @@ public sealed class RunVerdictTests
         run.Measurements["machine/server-cpus/idle"] = 1;
         var cause = BottleneckRule.Judge(run)[0];
         Assert.Equal("machine-busy", cause.Kind);
-        Assert.Equal("the machine: the server's CPU was 99% busy but the server used 61% of it: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone", cause.Text);
+        Assert.Equal(
+            "the machine: the server's CPU was 99% busy but the server used 61% of it: other work (other processes, interrupts) took the rest, " +
+            "so the figures are not the stack's alone",
+            cause.Text);
         Assert.Equal(1, cause.Evidence["machine/server-cpus/idle"]);
 
         // A database free to run on any CPU, busy enough to be that other work (a slow-query run: the server's CPU 95% busy,
@@ -321,7 +333,10 @@ public sealed class RunVerdictTests
         run.Parameters["db-cpus"] = "any";
         cause = BottleneckRule.Judge(run)[0];
         Assert.Equal("machine-busy", cause.Kind);
-        Assert.Equal("the machine, most likely the database: the server's CPU was 99% busy but the server used 61% of it, and PostgreSQL, which may run on it (--db-cpus any), used 24.9% of the machine against the 19% other work took there, so the figures are not the stack's alone", cause.Text);
+        Assert.Equal(
+            "the machine, most likely the database: the server's CPU was 99% busy but the server used 61% of it, and PostgreSQL, " +
+            "which may run on it (--db-cpus any), used 24.9% of the machine against the 19% other work took there, so the figures are not the stack's alone",
+            cause.Text);
         Assert.Contains("--db-cpus", cause.Advice, StringComparison.Ordinal);
         run.Parameters["db-cpus"] = "1";
         Assert.StartsWith("the machine: the server's CPU was 99% busy", BottleneckRule.Judge(run)[0].Text, StringComparison.Ordinal);
@@ -372,10 +387,12 @@ public sealed class RunVerdictTests
         try
         {
             var results = TestPaths.NewTempDirectory();
-            var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "--server-cpus", "0", "--load-cpus", "1", "-d", "3s", "-w", "1s", "-c", "32", "--results", results);
+            var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "plaintext", "--server", "sockets", "--server-cpus", "0", "--load-cpus",
+                "1", "-d", "3s", "-w", "1s", "-c", "32", "--results", results);
             Assert.True(run.ExitCode == 0, run.ToString());
             var document = StoredRuns.Single(results);
-            Assert.True(document.Measurements["machine/server-cpus/idle"] < 10, $"the server's CPU was {document.Measurements["machine/server-cpus/idle"]:0.#}% idle");
+            Assert.True(document.Measurements["machine/server-cpus/idle"] < 10,
+                $"the server's CPU was {document.Measurements["machine/server-cpus/idle"]:0.#}% idle");
             Assert.Equal("machine-busy", document.Causes[0].Kind);
             Assert.StartsWith("the machine: the server's CPU was ", document.Bottleneck, StringComparison.Ordinal);
         }

@@ -23,7 +23,8 @@ public sealed class RuntimeSettingRunTests
             "--gc-heap-hard-limit", "256MB", "--tc-quick-jit-for-loops", "false", "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
-        Assert.Equal(("server", "1", "false", "false"), (document.Parameters["gc"], document.Parameters["gc-heap-count"], document.Parameters["tiered-pgo"], document.Parameters["ready-to-run"]));
+        Assert.Equal(("server", "1", "false", "false"),
+            (document.Parameters["gc"], document.Parameters["gc-heap-count"], document.Parameters["tiered-pgo"], document.Parameters["ready-to-run"]));
         var ran = document.Environment.ServerRuntime ?? throw new InvalidOperationException("no server runtime stored");
         Assert.Equal(("server", "1", "0", "0", "0"), (ran["gc"], ran["heaps"], ran["datas"], ran["tiered-pgo"], ran["ready-to-run"]));
         Assert.Equal(("268435456", "0", "256MB"), (ran["heap-hard-limit"], ran["quick-jit-for-loops"], document.Parameters["gc-heap-hard-limit"]));
@@ -32,7 +33,8 @@ public sealed class RuntimeSettingRunTests
         // The host's default GC, workstation, has one heap and does not read a heap count: the run says so before measuring.
         var ignoredResults = TestPaths.NewTempDirectory();
         var ignored = await HostRun.StartAsync(ignoredResults, s_timeout,
-            "run", "plaintext", "--server", "sockets", "--no-pin", "--gc-heap-count", "2", "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", ignoredResults);
+            "run", "plaintext", "--server", "sockets", "--no-pin", "--gc-heap-count", "2", "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results",
+            ignoredResults);
         Assert.True(ignored.ExitCode == 1, ignored.ToString());
         Assert.Equal("--gc-heap-count 2 did not take effect: the server's runtime reports heaps=1", StoredRuns.Single(ignoredResults).Error);
     }
@@ -43,7 +45,8 @@ public sealed class RuntimeSettingRunTests
         Assert.True(OperatingSystem.IsLinux(), "taskset is Linux's");
         var results = TestPaths.NewTempDirectory();
         var run = await HostRun.StartProcessAsync(results, s_timeout, new Dictionary<string, string>(), "taskset",
-            "-c", "0", TestPaths.HostExecutable, "run", "plaintext", "--server", "sockets", "--no-pin", "--gc", "server", "-d", "1s", "-w", "1s", "-c", "8", "--results", results);
+            "-c", "0", TestPaths.HostExecutable, "run", "plaintext", "--server", "sockets", "--no-pin", "--gc", "server", "-d", "1s", "-w", "1s", "-c", "8",
+            "--results", results);
         Assert.True(run.ExitCode == 1, run.ToString());
         var document = StoredRuns.Single(results);
         Assert.Equal(Benchmarks.Host.Documents.RunStatus.Failed, document.Status);
@@ -61,7 +64,8 @@ public sealed class RuntimeSettingRunTests
         var results = TestPaths.NewTempDirectory();
         var environment = new Dictionary<string, string> { ["BENCHMARKS_RUNTIME_CACHE"] = TestPaths.NewTempDirectory() };
         var run = await HostRun.StartAsync(results, s_timeout, environment,
-            "run", "plaintext", "--server", "sockets", "--runtime-version", versions[0], "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results", results);
+            "run", "plaintext", "--server", "sockets", "--runtime-version", versions[0], "-d", "1s", "-w", "1s", "-c", "8", "--no-counters", "--results",
+            results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var documents = StoredRuns.All(results).OrderBy(d => d.StartedAt).ToList();
         Assert.Equal(versions, documents.Select(d => d.Parameters["runtime-version"]));

@@ -48,15 +48,19 @@ public sealed class RuntimeSettingsTests
         Assert.Null(RuntimeConfiguration.Parse("#runtime jit-methods=1 jit-ms=2"));
 
         var workstation = RuntimeConfiguration.Parse("#runtime-config processors=1 gc=workstation datas=0 concurrent=0 tiered-pgo=1")!;
-        Assert.Equal("--gc server did not take effect: the server's runtime reports gc=workstation on 1 processor", RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc"] = "server" }, workstation));
-        Assert.Equal("--gc datas did not take effect: the server's runtime reports datas=0 on 1 processor", RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc"] = "datas" }, workstation));
+        Assert.Equal("--gc server did not take effect: the server's runtime reports gc=workstation on 1 processor",
+            RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc"] = "server" }, workstation));
+        Assert.Equal("--gc datas did not take effect: the server's runtime reports datas=0 on 1 processor",
+            RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc"] = "datas" }, workstation));
         Assert.Null(RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc"] = "workstation", ["tiered-pgo"] = "true" }, workstation));
-        Assert.Equal("--tiered-pgo false did not take effect: the server's runtime reports tiered-pgo=1 on 1 processor", RuntimeSettings.NotTaken(new Dictionary<string, string> { ["tiered-pgo"] = "false" }, workstation));
+        Assert.Equal("--tiered-pgo false did not take effect: the server's runtime reports tiered-pgo=1 on 1 processor",
+            RuntimeSettings.NotTaken(new Dictionary<string, string> { ["tiered-pgo"] = "false" }, workstation));
 
         // The GC reports its hard limit in bytes, as it took it; none reported is none taken.
         var limited = RuntimeConfiguration.Parse("#runtime-config processors=1 gc=workstation heap-hard-limit=268435456")!;
         Assert.Null(RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc-heap-hard-limit"] = "256MB" }, limited));
-        Assert.StartsWith("--gc-heap-hard-limit 256MB did not take effect", RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc-heap-hard-limit"] = "256MB" }, workstation), StringComparison.Ordinal);
+        Assert.StartsWith("--gc-heap-hard-limit 256MB did not take effect",
+            RuntimeSettings.NotTaken(new Dictionary<string, string> { ["gc-heap-hard-limit"] = "256MB" }, workstation), StringComparison.Ordinal);
     }
 
     [Trait("Tier", "Fast")]

@@ -28,10 +28,12 @@ public sealed class StartupRunTests
         Assert.All(document.Iterations, start =>
         {
             Assert.True(start["benchmarks/start-time"] is > 10 and < 30_000, $"ready in {start["benchmarks/start-time"]} ms");
-            Assert.True(start["benchmarks/startup/first-response"] > start["benchmarks/start-time"] + start["http/firstrequest"] - 1, "the first response comes after the ready line and its request");
+            Assert.True(start["benchmarks/startup/first-response"] > start["benchmarks/start-time"] + start["http/firstrequest"] - 1,
+                "the first response comes after the ready line and its request");
             Assert.True(start["benchmarks/startup/cpu"] > 10 && start["benchmarks/working-set/rest"] > 10, "a .NET server's start takes CPU and memory");
             // Its private part (heap, stacks, generated code) is most of a .NET server's and never more than all of it.
-            Assert.True(start["benchmarks/working-set/private/rest"] is > 5 and var own && own <= start["benchmarks/working-set/rest"], $"{start["benchmarks/working-set/private/rest"]:0.0} MB private of {start["benchmarks/working-set/rest"]:0.0} MB at rest");
+            Assert.True(start["benchmarks/working-set/private/rest"] is > 5 and var own && own <= start["benchmarks/working-set/rest"],
+                $"{start["benchmarks/working-set/private/rest"]:0.0} MB private of {start["benchmarks/working-set/rest"]:0.0} MB at rest");
         });
         Assert.Contains("benchmarks/startup/first-response", document.Spread.Keys);
         Assert.Empty(document.Samples);
@@ -45,12 +47,15 @@ public sealed class StartupRunTests
     public async Task A_load_run_records_its_servers_start_and_first_request()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "8", "--no-verify", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "-d", "2s", "-w", "1s", "-c", "8", "--no-verify",
+            "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var m = StoredRuns.Single(results).Measurements;
-        Assert.True(m["benchmarks/start-time"] > 10 && m["http/firstrequest"] > 0 && m["benchmarks/startup/first-response"] > m["benchmarks/start-time"], string.Join(", ", m.Where(p => p.Key.Contains("start", StringComparison.Ordinal))));
+        Assert.True(m["benchmarks/start-time"] > 10 && m["http/firstrequest"] > 0 && m["benchmarks/startup/first-response"] > m["benchmarks/start-time"],
+            string.Join(", ", m.Where(p => p.Key.Contains("start", StringComparison.Ordinal))));
         Assert.True(m["benchmarks/working-set/rest"] <= m["benchmarks/working-set"] + 1, "memory at rest is not above the loaded peak");
-        Assert.True(m["benchmarks/working-set/private"] is > 5 and var own && own <= m["benchmarks/working-set"], $"{m["benchmarks/working-set/private"]:0.0} MB private of {m["benchmarks/working-set"]:0.0} MB loaded");
+        Assert.True(m["benchmarks/working-set/private"] is > 5 and var own && own <= m["benchmarks/working-set"],
+            $"{m["benchmarks/working-set/private"]:0.0} MB private of {m["benchmarks/working-set"]:0.0} MB loaded");
         Assert.True(m["benchmarks/working-set/private/rest"] <= m["benchmarks/working-set/private"] + 1, "private memory at rest is not above the loaded peak");
     }
 }

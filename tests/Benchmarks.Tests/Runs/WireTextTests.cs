@@ -27,7 +27,10 @@ public sealed class WireTextTests
         Assert.Equal("wire: lo at 200 Mbit/s (its qdisc's rate): rx 12.2, tx 195.2 Mbit/s", WireText.Describe(run));
 
         run.Environment.Network = new RunNetwork { Interface = "eth0" };
-        Assert.Equal("wire: eth0, whose speed is unknown (the interface reports none): rx 12.2, tx 195.2 Mbit/s, not judged against a capacity (an agent takes --link-speed)", WireText.Describe(run));
+        Assert.Equal(
+            "wire: eth0, whose speed is unknown (the interface reports none): rx 12.2, tx 195.2 Mbit/s, " +
+            "not judged against a capacity (an agent takes --link-speed)",
+            WireText.Describe(run));
 
         // A server box's link shaped to 200 Mbit/s: the shaped direction near its rate, and the verdict names the wire.
         run.Environment.Network = new RunNetwork { Interface = "eth0", LinkSpeed = 200, LinkSpeedSource = "qdisc" };

@@ -9,7 +9,8 @@ public sealed class CountersCommandTests
     public async Task A_running_server_shows_its_counters_each_second()
     {
         await using var server = await ServeProcess.StartAsync("kestrel", "json");
-        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(60), "counters", server.Pid.ToString(System.Globalization.CultureInfo.InvariantCulture), "-d", "2s");
+        var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), TimeSpan.FromSeconds(60), "counters",
+            server.Pid.ToString(System.Globalization.CultureInfo.InvariantCulture), "-d", "2s");
         Assert.True(run.ExitCode == 0, run.ToString());
         var lines = run.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.InRange(lines.Count(l => l.StartsWith("alloc ", StringComparison.Ordinal) && l.Contains("| pool ", StringComparison.Ordinal)), 1, 3);

@@ -21,7 +21,8 @@ public sealed class PerfTraceRunTests
         Tools.Require("perf");
         var results = TestPaths.NewTempDirectory();
         var before = Directory.GetFiles(Path.GetTempPath(), "benchmarks-trace-*").ToHashSet();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--profiler", "perf", "--trace-seconds", "2s", "-d", "3s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--profiler", "perf", "--trace-seconds", "2s", "-d",
+            "3s", "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
         var trace = document.Trace!;
@@ -32,7 +33,8 @@ public sealed class PerfTraceRunTests
         Assert.True(trace.Samples > 500, $"{trace.Samples} samples in {trace.Seconds} s");
         var layers = trace.Layers!;
         Assert.Equal(100, layers.Managed + layers.Runtime + layers.Native + layers.Kernel + layers.Unknown, 1);
-        Assert.True(layers.Kernel > 5 && layers.Managed > 5, $"managed {layers.Managed}%, runtime {layers.Runtime}%, native {layers.Native}%, kernel {layers.Kernel}%, unknown {layers.Unknown}%");
+        Assert.True(layers.Kernel > 5 && layers.Managed > 5,
+            $"managed {layers.Managed}%, runtime {layers.Runtime}%, native {layers.Native}%, kernel {layers.Kernel}%, unknown {layers.Unknown}%");
 
         // The folded stacks beside the run: kernel frames and the sockets server's own methods, named from the perf map.
         Assert.EndsWith(".folded", trace.File, StringComparison.Ordinal);
@@ -52,7 +54,8 @@ public sealed class PerfTraceRunTests
     public async Task Without_perf_on_the_path_the_profiler_is_refused_in_one_line_before_anything_starts()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["PATH"] = "/nonexistent" }, "run", "plaintext", "--profiler", "perf", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["PATH"] = "/nonexistent" }, "run", "plaintext", "--profiler",
+            "perf", "--results", results);
         Assert.Equal(2, run.ExitCode);
         Assert.Contains("--profiler perf needs Linux's perf on PATH", run.Error, StringComparison.Ordinal);
         Assert.Empty(Directory.GetFiles(results, "*.json", SearchOption.AllDirectories));
@@ -69,11 +72,13 @@ public sealed class PerfTraceRunTests
         var results = TestPaths.NewTempDirectory();
         var environment = new Dictionary<string, string> { ["PATH"] = $"{bin}:{Environment.GetEnvironmentVariable("PATH")}", ["BENCHMARKS_PERF_GRACE"] = "3" };
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        var run = await HostRun.StartAsync(results, s_timeout, environment, "run", "plaintext", "--server", "sockets", "--profiler", "perf", "--trace-seconds", "1s", "-d", "2s", "-w", "1s", "--no-verify", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, environment, "run", "plaintext", "--server", "sockets", "--profiler", "perf", "--trace-seconds",
+            "1s", "-d", "2s", "-w", "1s", "--no-verify", "--results", results);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"the run took {clock.Elapsed.TotalSeconds:0} s");
-        Assert.Contains("perf record did not end 3 s after its 1 s recording: it was stopped, and the run has no perf profile", run.Output, StringComparison.Ordinal);
+        Assert.Contains("perf record did not end 3 s after its 1 s recording: it was stopped, and the run has no perf profile", run.Output,
+            StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
         Assert.Null(document.Trace);
         Assert.Empty(ProcessTable.WithArgument("987.654"));

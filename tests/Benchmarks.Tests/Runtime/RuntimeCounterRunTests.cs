@@ -48,7 +48,8 @@ public sealed class RuntimeCounterRunTests
         Assert.Contains("inside the runtime: thread-pool starvation: ", run.Bottleneck, StringComparison.Ordinal);
         Assert.Contains("because pool threads blocked in waits", run.Bottleneck, StringComparison.Ordinal);
         var starvation = Assert.Single(run.Causes, c => c.Kind == "thread-pool-starvation");
-        Assert.True(starvation.Evidence["runtime/threadpool/blocking-adjustments"] + starvation.Evidence["threadpool/warmup/blocking-adjustments"] > 0, string.Join(", ", starvation.Evidence));
+        Assert.True(starvation.Evidence["runtime/threadpool/blocking-adjustments"] + starvation.Evidence["threadpool/warmup/blocking-adjustments"] > 0,
+            string.Join(", ", starvation.Evidence));
 
         // The greeting alone: a few hundred bytes a request, no runtime verdict; traced for a second of its window.
         results = TestPaths.NewTempDirectory();
@@ -62,8 +63,10 @@ public sealed class RuntimeCounterRunTests
         // Kestrel's meter holds the load's 8 connections open, none queued; the EventCounter sources that cost a request are not read.
         Assert.InRange(run.Measurements["kestrel-meter/active-connections"], 8, 10);
         Assert.Equal(0, run.Measurements["kestrel-meter/queued-connections"]);
-        Assert.Equal("Connections open in Kestrel (its meter's kestrel.active_connections, every endpoint), largest second", run.Metadata["kestrel-meter/active-connections"].Description);
-        Assert.DoesNotContain(run.Measurements.Keys, k => k.StartsWith("aspnet-counter/", StringComparison.Ordinal) || k.StartsWith("sockets-counter/", StringComparison.Ordinal));
+        Assert.Equal("Connections open in Kestrel (its meter's kestrel.active_connections, every endpoint), largest second",
+            run.Metadata["kestrel-meter/active-connections"].Description);
+        Assert.DoesNotContain(run.Measurements.Keys,
+            k => k.StartsWith("aspnet-counter/", StringComparison.Ordinal) || k.StartsWith("sockets-counter/", StringComparison.Ordinal));
 
         // The trace: stored beside the run under its name, its samples read into the hot methods, printed.
         var trace = run.Trace!;
@@ -73,7 +76,8 @@ public sealed class RuntimeCounterRunTests
         Assert.Equal(Path.GetFileName(Path.ChangeExtension(stored, ".nettrace")), trace.File);
         Assert.True(new FileInfo(Path.Combine(results, trace.File)).Length > 10_000, "the trace file is missing or empty");
         var share = trace.Methods.Sum(m => m.ExclusivePercent);
-        Assert.True(share is >= 1 and <= 100.001, $"the hot methods hold {share}% of {trace.Samples} samples: {string.Join(", ", trace.Methods.Select(m => $"{m.Name} {m.ExclusivePercent:0.#}%"))}");
+        Assert.True(share is >= 1 and <= 100.001,
+            $"the hot methods hold {share}% of {trace.Samples} samples: {string.Join(", ", trace.Methods.Select(m => $"{m.Name} {m.ExclusivePercent:0.#}%"))}");
         Assert.All(trace.Methods, m => Assert.True(m.InclusivePercent >= m.ExclusivePercent - 1e-9, m.Name));
         Assert.Contains("trace: ", clean.Output, StringComparison.Ordinal);
 
@@ -81,7 +85,8 @@ public sealed class RuntimeCounterRunTests
         Assert.DoesNotContain(trace.Methods, m => Benchmarks.Host.Metrics.WaitFrames.IsWait(m.Name));
         Assert.All(trace.Waits, w => Assert.True(Benchmarks.Host.Metrics.WaitFrames.IsWait(w.Name), w.Name));
         Assert.True(trace.WaitingPercent is >= 0 and <= 100 && share + trace.WaitingPercent <= 100.001, $"{share}% working, {trace.WaitingPercent}% waiting");
-        Assert.True(trace.Waits.Sum(w => w.ExclusivePercent) <= trace.WaitingPercent + 0.001, string.Join(", ", trace.Waits.Select(w => $"{w.Name} {w.ExclusivePercent:0.#}%")));
+        Assert.True(trace.Waits.Sum(w => w.ExclusivePercent) <= trace.WaitingPercent + 0.001,
+            string.Join(", ", trace.Waits.Select(w => $"{w.Name} {w.ExclusivePercent:0.#}%")));
 
         // One global lock whose holder spins inside it: the waits (the waiters' spins, the sockets' event thread in epoll_wait)
         // are set apart, none of them among the work. Which frames a second's samples catch varies (70 to 245 samples here),
@@ -90,7 +95,8 @@ public sealed class RuntimeCounterRunTests
         var contended = await HostRun.StartAsync(results, s_timeout, Run(results, "contended", "-c", "16", "-d", "2s", "--trace-seconds", "1s"));
         Assert.True(contended.ExitCode == 0, contended.ToString());
         trace = StoredRuns.Single(results).Trace!;
-        var described = $"work: {string.Join(", ", trace.Methods.Select(m => $"{m.Name} {m.ExclusivePercent:0.#}%"))}; waiting {trace.WaitingPercent:0.#}%: {string.Join(", ", trace.Waits.Select(w => $"{w.Name} {w.ExclusivePercent:0.#}%"))}";
+        var described = $"work: {string.Join(", ", trace.Methods.Select(m => $"{m.Name} {m.ExclusivePercent:0.#}%"))}; waiting {trace.WaitingPercent:0.#}%: " +
+            $"{string.Join(", ", trace.Waits.Select(w => $"{w.Name} {w.ExclusivePercent:0.#}%"))}";
         Assert.True(trace.Methods.Count > 0 && trace.Waits.Count > 0 && trace.WaitingPercent > 0, described);
         Assert.DoesNotContain(trace.Methods, m => Benchmarks.Host.Metrics.WaitFrames.IsWait(m.Name));
         Assert.All(trace.Waits, w => Assert.True(Benchmarks.Host.Metrics.WaitFrames.IsWait(w.Name), described));
@@ -100,11 +106,13 @@ public sealed class RuntimeCounterRunTests
         var off = await HostRun.StartAsync(results, s_timeout, Run(results, "allocating", "--no-counters", "-d", "1s"));
         Assert.True(off.ExitCode == 0, off.ToString());
         run = StoredRuns.Single(results);
-        Assert.DoesNotContain(run.Measurements.Keys, k => k.StartsWith("runtime", StringComparison.Ordinal) || k.Contains("-counter/", StringComparison.Ordinal));
+        Assert.DoesNotContain(run.Measurements.Keys,
+            k => k.StartsWith("runtime", StringComparison.Ordinal) || k.Contains("-counter/", StringComparison.Ordinal));
         Assert.DoesNotContain("inside the runtime", run.Bottleneck ?? "", StringComparison.Ordinal);
     }
 
     /// <summary>Each second's allocation rate and load rate, for a failure's message.</summary>
     private static string PerSecond(Benchmarks.Host.Documents.RunDocument run) =>
-        string.Join("; ", run.Samples.Select(s => $"{s.Values.GetValueOrDefault("runtime-counter/alloc-rate") / 1e6:0} MB/s at {s.Values.GetValueOrDefault("load/rate"):0}/s"));
+        string.Join("; ", run.Samples.Select(s => $"{s.Values.GetValueOrDefault("runtime-counter/alloc-rate") / 1e6:0} MB/s at " +
+            $"{s.Values.GetValueOrDefault("load/rate"):0}/s"));
 }

@@ -58,7 +58,9 @@ public sealed class RuntimeVerdictTests
         Assert.Equal(100, m["benchmarks/cpu-per-request"], 6);
 
         // A cost per request does not add up across the machines of a role: crank averages it.
-        Assert.All(new[] { RuntimeMeasures.AllocatedPerRequest, RuntimeMeasures.GcsPer1kRequests, RuntimeMeasures.WorkItemsPerRequest, RuntimeMeasures.CpuPerRequest }, c => Assert.Equal(Benchmarks.Host.Measurements.Operation.Avg, c.Reduce));
+        Assert.All(
+            new[] { RuntimeMeasures.AllocatedPerRequest, RuntimeMeasures.GcsPer1kRequests, RuntimeMeasures.WorkItemsPerRequest, RuntimeMeasures.CpuPerRequest },
+            c => Assert.Equal(Benchmarks.Host.Measurements.Operation.Avg, c.Reduce));
 
         // No rate, no cost: a run that answered nothing is not charged an infinity.
         var none = new Dictionary<string, double> { ["http/rps/mean"] = 0, ["runtime-counter/alloc-rate"] = 1 };
@@ -73,11 +75,13 @@ public sealed class RuntimeVerdictTests
         // 'run allocating --server kestrel': 96 KB per request, on the large object heap.
         var run = Run(rps: 8_998, pause: 43.4, allocated: 93_395, gen2: 263.6, contentions: 0, threads: [2, 2, 4, 4]);
         var gc = Assert.Single(RuntimeRule.Judge(run));
-        Assert.Equal(("gc", "the GC: paused the server 43.4% of the window, 91.2 KB allocated per request, 263.6 gen-2 collections a second"), (gc.Kind, gc.Text));
+        Assert.Equal(("gc", "the GC: paused the server 43.4% of the window, 91.2 KB allocated per request, 263.6 gen-2 collections a second"),
+            (gc.Kind, gc.Text));
         Assert.Equal(43.4, gc.Evidence[RuntimeMeasures.GcPause.Name]);
 
         RunVerdicts.Judge(run);
-        Assert.EndsWith("; inside the runtime: the GC: paused the server 43.4% of the window, 91.2 KB allocated per request, 263.6 gen-2 collections a second", run.Bottleneck, StringComparison.Ordinal);
+        Assert.EndsWith("; inside the runtime: the GC: paused the server 43.4% of the window, 91.2 KB allocated per request, 263.6 gen-2 collections a second",
+            run.Bottleneck, StringComparison.Ordinal);
         Assert.Equal(["server-cpu", "gc"], run.Causes.Select(c => c.Kind));
 
         // The README's main job on stock Kestrel: 820 B a request at 300k req/s paused it 9.8-10.9% of the window. A cost
@@ -85,7 +89,8 @@ public sealed class RuntimeVerdictTests
         run = Run(rps: 306_683, pause: 10.9, allocated: 824, gen2: 0, contentions: 0, threads: [6, 2, 2, 2]);
         var cost = Assert.Single(RuntimeRule.Judge(run));
         Assert.Equal(("gc", VerdictCause.Unclear), (cost.Kind, cost.Certainty));
-        Assert.Equal("unclear: the GC paused the server 10.9% of the window, 824 B allocated per request (a cost; under 25% it is not named the limit)", cost.Text);
+        Assert.Equal("unclear: the GC paused the server 10.9% of the window, 824 B allocated per request (a cost; under 25% it is not named the limit)",
+            cost.Text);
         Assert.Empty(RuntimeRule.Judge(Run(rps: 306_683, pause: 9.9, allocated: 824, gen2: 0, contentions: 0, threads: [6, 2, 2, 2])));
     }
 
@@ -94,30 +99,42 @@ public sealed class RuntimeVerdictTests
     public void A_pool_the_runtime_raised_for_starvation_or_blocked_waits_is_starved()
     {
         // 'run blocking --server kestrel -c 8': a request waits on a task synchronously; the runtime says why it adds threads.
-        var run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [2, 9, 11, 12, 12], queue: [40, 120, 7, 3, 1], starved: [4, 2, 1, 0, 0], blocked: [3, 2, 0, 1, 0]);
+        var run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [2, 9, 11, 12, 12], queue: [40, 120, 7, 3, 1],
+            starved: [4, 2, 1, 0, 0], blocked: [3, 2, 0, 1, 0]);
         var starvation = Assert.Single(RuntimeRule.Judge(run));
         Assert.Equal("thread-pool-starvation", starvation.Kind);
-        Assert.Equal("thread-pool starvation: in the window the pool raised its threads 6 times because work waited with no thread free (requests hold pool threads while they wait: sync over async), holding a median of 12 against its minimum of 1 (the processors its runtime saw)", starvation.Text);
-        Assert.Equal((3, 3, 11.5), (starvation.Evidence[RuntimeMeasures.StarvationAdjustments.Name], starvation.Evidence[RuntimeMeasures.BlockingAdjustments.Name], starvation.Evidence["threadpool/threads/median"]));
+        Assert.Equal(
+            "thread-pool starvation: in the window the pool raised its threads 6 times because work waited with no thread free (requests hold pool threads " +
+            "while they wait: sync over async), holding a median of 12 against its minimum of 1 (the processors its runtime saw)",
+            starvation.Text);
+        Assert.Equal((3, 3, 11.5),
+            (starvation.Evidence[RuntimeMeasures.StarvationAdjustments.Name], starvation.Evidence[RuntimeMeasures.BlockingAdjustments.Name],
+             starvation.Evidence["threadpool/threads/median"]));
 
         // When most of the threads were added for waits the runtime knows of (Task.Wait, .Result), that is the reason given.
-        run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [2, 9, 11, 12, 12], starved: [0, 0, 1, 0, 0], blocked: [3, 2, 3, 1, 0]);
-        Assert.Contains("raised its threads 7 times because pool threads blocked in waits (sync over async: Task.Wait, .Result)", Assert.Single(RuntimeRule.Judge(run)).Text, StringComparison.Ordinal);
+        run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [2, 9, 11, 12, 12], starved: [0, 0, 1, 0, 0],
+            blocked: [3, 2, 3, 1, 0]);
+        Assert.Contains("raised its threads 7 times because pool threads blocked in waits (sync over async: Task.Wait, .Result)",
+            Assert.Single(RuntimeRule.Judge(run)).Text, StringComparison.Ordinal);
 
         // 'run blocking --server kestrel -c 8', as measured: the pool was raised in the warm-up for blocked waits and then
         // had threads enough for them, so the window has no adjustment; it still holds 14-17 threads on 1 CPU.
-        run = Run(rps: 1_936, pause: 0, allocated: 900, gen2: 0, contentions: 122, threads: [8, 17, 16, 16, 15, 15, 14, 14, 14], starved: [0, 0, 0, 0, 0, 0, 0, 0, 0], blocked: [2_300, 0, 0, 0, 0, 0, 0, 0, 0]);
+        run = Run(rps: 1_936, pause: 0, allocated: 900, gen2: 0, contentions: 122, threads: [8, 17, 16, 16, 15, 15, 14, 14, 14],
+            starved: [0, 0, 0, 0, 0, 0, 0, 0, 0], blocked: [2_300, 0, 0, 0, 0, 0, 0, 0, 0]);
         Assert.Equal(
-            "thread-pool starvation: the pool raised its threads 2,300 times because pool threads blocked in waits (sync over async: Task.Wait, .Result), and held a median of 15 through the window against its minimum of 1 (the processors its runtime saw)",
+            "thread-pool starvation: the pool raised its threads 2,300 times because pool threads blocked in waits (sync over async: Task.Wait, .Result), " +
+            "and held a median of 15 through the window against its minimum of 1 (the processors its runtime saw)",
             RuntimeRule.Judge(run).Single(c => c.Kind == "thread-pool-starvation").Text);
 
         // The same beside a busy machine: it held 9 against 2, under the margin start-up's starvation needs; blocked waits need none.
-        run = Run(rps: 1_900, pause: 0, allocated: 900, gen2: 0, contentions: 255, threads: [8, 9, 9, 9, 9], starved: [0, 0, 0, 0, 0], blocked: [40, 0, 0, 0, 0]);
+        run = Run(rps: 1_900, pause: 0, allocated: 900, gen2: 0, contentions: 255, threads: [8, 9, 9, 9, 9], starved: [0, 0, 0, 0, 0],
+            blocked: [40, 0, 0, 0, 0]);
         run.Measurements[LimitMeasures.Processors.Name] = 2;
         Assert.Equal(["thread-pool-starvation", "lock-contention"], RuntimeRule.Judge(run).Select(c => c.Kind));
 
         // Start-up's starvation with the same threads is not the stack's: a margin of 8 above the minimum is.
-        run = Run(rps: 1_900, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [8, 9, 9, 9, 9], starved: [40, 0, 0, 0, 0], blocked: [0, 0, 0, 0, 0]);
+        run = Run(rps: 1_900, pause: 0, allocated: 900, gen2: 0, contentions: 0.5, threads: [8, 9, 9, 9, 9], starved: [40, 0, 0, 0, 0],
+            blocked: [0, 0, 0, 0, 0]);
         run.Measurements[LimitMeasures.Processors.Name] = 2;
         Assert.Empty(RuntimeRule.Judge(run));
 
@@ -133,7 +150,8 @@ public sealed class RuntimeVerdictTests
     {
         // The README's main job on stock Kestrel: the pool had 10 threads in the first warm-up second (JIT at start-up) and
         // fell to 3-6 in the window, with work items queued (Kestrel queues every request's work), and added none in it.
-        var run = Run(rps: 380_000, pause: 0.2, allocated: 20, gen2: 0, contentions: 0.4, threads: [10, 6, 5, 4, 3, 3], queue: [232, 120, 80, 90, 100, 110], starved: [6, 0, 0, 0, 0, 0]);
+        var run = Run(rps: 380_000, pause: 0.2, allocated: 20, gen2: 0, contentions: 0.4, threads: [10, 6, 5, 4, 3, 3], queue: [232, 120, 80, 90, 100, 110],
+            starved: [6, 0, 0, 0, 0, 0]);
         Assert.Empty(RuntimeRule.Judge(run));
 
         // Unpinned, a loaded Kestrel's pool climbs to 11 threads on 2 CPUs by hill climbing: no adjustment for a wait.
@@ -154,7 +172,8 @@ public sealed class RuntimeVerdictTests
         var run = Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0, threads: [2, 18, 19, 21, 20]);
         var unclear = Assert.Single(RuntimeRule.Judge(run));
         Assert.Equal(("thread-pool-starvation", VerdictCause.Unclear), (unclear.Kind, unclear.Certainty));
-        Assert.StartsWith("unclear: thread-pool starvation? the pool held a median of 20 threads in the window against its minimum of 1", unclear.Text, StringComparison.Ordinal);
+        Assert.StartsWith("unclear: thread-pool starvation? the pool held a median of 20 threads in the window against its minimum of 1", unclear.Text,
+            StringComparison.Ordinal);
 
         // Its peak is not the evidence: the warm-up's threads are start-up's, and a window at 8 on 1 CPU says nothing.
         Assert.Empty(RuntimeRule.Judge(Run(rps: 1_558, pause: 0, allocated: 900, gen2: 0, contentions: 0, threads: [30, 8, 8, 8])));
@@ -171,7 +190,8 @@ public sealed class RuntimeVerdictTests
         run.Measurements["benchmarks/cpu/kernel"] = 0.5;
         run.Measurements["machine/cpu/idle"] = 94;
         RunVerdicts.Judge(run);
-        Assert.StartsWith("inside the runtime: thread-pool starvation: in the window the pool raised its threads 22 times", run.Bottleneck, StringComparison.Ordinal);
+        Assert.StartsWith("inside the runtime: thread-pool starvation: in the window the pool raised its threads 22 times", run.Bottleneck,
+            StringComparison.Ordinal);
         Assert.Contains("; nothing saturated: server 7% of its CPU", run.Bottleneck, StringComparison.Ordinal);
         Assert.DoesNotContain("more connections", run.Bottleneck, StringComparison.Ordinal);
         Assert.Equal(["nothing-saturated", "thread-pool-starvation"], run.Causes.Select(c => c.Kind));
@@ -202,20 +222,25 @@ public sealed class RuntimeVerdictTests
 
         RunVerdicts.Judge(run);
         Assert.Equal(("not steady", 0.8), (run.Window!.Verdict, run.Window.JitMilliseconds));
-        Assert.EndsWith("the server's JIT was quiet, so not its warm-up: something else moved the rate (the machine, the GC, the load); repeat the run (--iterations)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+        Assert.EndsWith(
+            "the server's JIT was quiet, so not its warm-up: something else moved the rate (the machine, the GC, the load); repeat the run (--iterations)",
+            WindowText.Describe(run.Window), StringComparison.Ordinal);
 
         // Still compiling as the window began (a tier-up under way): that is the advice, to warm up longer.
         run.Window.JitMilliseconds = 412;
-        Assert.EndsWith("the server's JIT was still compiling when it began (412 ms in its first 5 s): warm up longer (--warmup, --warmup-max)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+        Assert.EndsWith("the server's JIT was still compiling when it began (412 ms in its first 5 s): warm up longer (--warmup, --warmup-max)",
+            WindowText.Describe(run.Window), StringComparison.Ordinal);
         run.Window.Verdict = "steady";
-        Assert.EndsWith("; the server's JIT was still compiling when it began (412 ms in its first 5 s)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+        Assert.EndsWith("; the server's JIT was still compiling when it began (412 ms in its first 5 s)", WindowText.Describe(run.Window),
+            StringComparison.Ordinal);
 
         // Kestrel after a 1 s warm-up, measured: 24k, 19k ... 28k, 30k req/s, noisy at z = 1.9 but climbing while the JIT compiled: warm up longer.
         var climb = SteadinessRule.Check("load/rate", [24_000, 19_000, 19_000, 20_000, 19_000, 25_000, 28_000, 30_000]);
         climb.JitMilliseconds = 252;
         Assert.Equal("noisy", climb.Verdict);
         var line = WindowText.Describe(climb);
-        Assert.EndsWith("the server's JIT was still compiling when it began (252 ms in its first 5 s): warm up longer (--warmup, --warmup-max)", line, StringComparison.Ordinal);
+        Assert.EndsWith("the server's JIT was still compiling when it began (252 ms in its first 5 s): warm up longer (--warmup, --warmup-max)", line,
+            StringComparison.Ordinal);
         Assert.DoesNotContain("repeat the run", line, StringComparison.Ordinal);
 
         // The same noise with the JIT quiet: repeat the run.
@@ -237,7 +262,10 @@ public sealed class RuntimeVerdictTests
 
         RunVerdicts.Judge(run);
         Assert.Equal("steady", run.Window!.Verdict);
-        Assert.EndsWith("; but 24% below the level the warm-up held (303,623/s): the server fell from where it had been (a late JIT change, the machine); repeat the run (--iterations)", WindowText.Describe(run.Window), StringComparison.Ordinal);
+        Assert.EndsWith(
+            "; but 24% below the level the warm-up held (303,623/s): the server fell from where it had been (a late JIT change, the machine); " +
+            "repeat the run (--iterations)",
+            WindowText.Describe(run.Window), StringComparison.Ordinal);
 
         // A server that reports no JIT (not .NET): the advice as before.
         run.Window.Verdict = "not steady";
@@ -320,8 +348,10 @@ public sealed class RuntimeVerdictTests
 
         var sure = VerdictCause.Sure;
         var baseline = new Benchmarks.Host.Reports.RunGroup("a", [Judged(("server-cpu", sure)), Judged(("server-cpu", sure), ("gc", VerdictCause.Unclear))]);
-        var candidate = new Benchmarks.Host.Reports.RunGroup("b", [Judged(("server-cpu", sure), ("gc", sure)), Judged(("server-cpu", sure), ("gc", sure)), Judged(("server-cpu", sure))]);
-        Assert.Equal(["bound: baseline server-cpu (2 of 2); candidate server-cpu + gc (2 of 3), server-cpu (1 of 3)"], Benchmarks.Host.Reports.CauseShift.Lines(baseline, candidate));
+        var candidate = new Benchmarks.Host.Reports.RunGroup("b",
+            [Judged(("server-cpu", sure), ("gc", sure)), Judged(("server-cpu", sure), ("gc", sure)), Judged(("server-cpu", sure))]);
+        Assert.Equal(["bound: baseline server-cpu (2 of 2); candidate server-cpu + gc (2 of 3), server-cpu (1 of 3)"],
+            Benchmarks.Host.Reports.CauseShift.Lines(baseline, candidate));
 
         // The same verdict on every run of both sides: nothing to say; nor when a side stored no causes.
         Assert.Empty(Benchmarks.Host.Reports.CauseShift.Lines(baseline, new Benchmarks.Host.Reports.RunGroup("c", [Judged(("server-cpu", sure))])));
@@ -353,7 +383,8 @@ public sealed class RuntimeVerdictTests
     private static readonly long s_origin = Stopwatch.GetTimestamp();
 
     /// <summary>A run on 1 server CPU: the first second of each series is the warm-up's, the others the window's.</summary>
-    private static RunDocument Run(double rps, double pause, double allocated, double gen2, double contentions, double[] threads, double[]? queue = null, double[]? starved = null, double[]? blocked = null)
+    private static RunDocument Run(double rps, double pause, double allocated, double gen2, double contentions, double[] threads, double[]? queue = null,
+        double[]? starved = null, double[]? blocked = null)
     {
         var run = SampleRuns.Pinned();
         var m = run.Measurements;

@@ -22,7 +22,8 @@ public sealed class TraceFaultTests
             await RunAsync("dd", "if=/dev/zero", $"of={Path.Combine(temp, "filler")}", "bs=64k", "count=60");
             var results = TestPaths.NewTempDirectory();
             var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), new Dictionary<string, string> { ["TMPDIR"] = temp },
-                "run", "plaintext", "--server", "sockets", "--trace-seconds", "2s", "-d", "3s", "-w", "1s", "--no-verify", "--no-counters", "--results", results);
+                "run", "plaintext", "--server", "sockets", "--trace-seconds", "2s", "-d", "3s", "-w", "1s", "--no-verify", "--no-counters", "--results",
+                results);
 
             Assert.True(run.ExitCode == 0, run.ToString());
             Assert.Matches("could not be (written|read).*(No space left on device|space)", run.Output);

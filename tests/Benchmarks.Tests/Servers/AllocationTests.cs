@@ -15,8 +15,10 @@ namespace Benchmarks.Tests.Servers;
 [Collection(Measuring.Name)]
 public sealed class AllocationTests
 {
-    private static readonly byte[] s_requests = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Repeat("GET /plaintext HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n", 16)));
-    private static readonly byte[] s_responses = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Repeat("HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!", 16)));
+    private static readonly byte[] s_requests = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Repeat(
+        "GET /plaintext HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n", 16)));
+    private static readonly byte[] s_responses = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Repeat(
+        "HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!", 16)));
 
     [MeasuredFact]
     public void The_server_request_loop_allocates_nothing_per_request()
@@ -72,7 +74,9 @@ public sealed class AllocationTests
     public async Task A_native_load_engine_allocates_nothing_per_request_against_a_real_server(string engine, bool tls)
     {
         Assert.True(OperatingSystem.IsLinux(), "the native engines are Linux's");
-        await using var server = tls ? await ServeProcess.StartAsync("sockets", more: ["--tls", "--certificate-key", "ecdsa-p256"]) : await ServeProcess.StartAsync("libuv");
+        await using var server = tls
+            ? await ServeProcess.StartAsync("sockets", more: ["--tls", "--certificate-key", "ecdsa-p256"])
+            : await ServeProcess.StartAsync("libuv");
         var options = new HttpLoadOptions
         {
             Url = new Uri($"{(tls ? "https" : "http")}://127.0.0.1:{server.Port}/plaintext"),
@@ -92,13 +96,15 @@ public sealed class AllocationTests
         // The long run is long enough for 30,000 more requests at the warm run's rate (2 to 10 s more). Both
         // without a warm-up of their own (the warm run was theirs): their connects are in both, so they cancel too.
         var (shortBytes, shortRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(1), Warmup = TimeSpan.Zero });
-        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(1) + SecondsFor(30_000, warm.Good, 2, 10), Warmup = TimeSpan.Zero });
+        var (longBytes, longRun) = await AllocatedDuring(options with { Duration = TimeSpan.FromSeconds(1) + SecondsFor(30_000, warm.Good, 2,
+            10), Warmup = TimeSpan.Zero });
 
         Assert.Equal(engine, longRun.Engine);
         Assert.True(longRun.IsClean && shortRun.IsClean, longRun.FirstError ?? shortRun.FirstError);
         Assert.True(longRun.Good - shortRun.Good > 20_000, $"{shortRun.Good} then {longRun.Good} good responses; {machine.Describe()}");
         var perRequest = (double)(longBytes - shortBytes) / (longRun.Good - shortRun.Good);
-        Assert.True(perRequest < 1, $"{shortBytes:n0} bytes for {shortRun.Good:n0} requests, {longBytes:n0} for {longRun.Good:n0}: {perRequest:0.00} per extra request");
+        Assert.True(perRequest < 1,
+            $"{shortBytes:n0} bytes for {shortRun.Good:n0} requests, {longBytes:n0} for {longRun.Good:n0}: {perRequest:0.00} per extra request");
     }
 
     [MeasuredTheory]
@@ -140,7 +146,9 @@ public sealed class AllocationTests
         Assert.True(result.Good > 20_000, $"{result.Good} good responses in {window.TotalSeconds:0} s; {machine.Describe()}");
         var bytes = ServeProcess.RuntimeValue(after, "allocated") - ServeProcess.RuntimeValue(before, "allocated");
         var perRequest = (bytes - (idlePerSecond * (afterAt - beforeAt).TotalSeconds)) / result.Good;
-        Assert.True(perRequest < 4, $"{server} allocated {bytes:n0} bytes over {result.Good:n0} requests (pipeline {depth}) and {idlePerSecond:n0} a second idle: {perRequest:0.00} per request");
+        Assert.True(perRequest < 4,
+            $"{server} allocated {bytes:n0} bytes over {result.Good:n0} requests (pipeline {depth}) and {idlePerSecond:n0} a second idle: " +
+            $"{perRequest:0.00} per request");
     }
 
     /// <summary>The seconds <paramref name="requests"/> take at <paramref name="perSecond"/>, within [least, most].</summary>

@@ -88,7 +88,8 @@ public sealed class GracefulCloseTests
         {
             using var client = await RawClient.ConnectAsync(serve.Port);
             await client.SendAsync(request);
-            var (text, _) = await client.ReadAsync(t => t.Contains("\r\n\r\n", StringComparison.Ordinal) && (status != "200" || t.EndsWith("Hello, World!", StringComparison.Ordinal)));
+            var (text, _) = await client.ReadAsync(t => t.Contains("\r\n\r\n", StringComparison.Ordinal) && (status != "200" || t.EndsWith("Hello, World!",
+                StringComparison.Ordinal)));
             Assert.StartsWith($"HTTP/1.1 {status} ", text, StringComparison.Ordinal);
         }
     }
@@ -99,7 +100,8 @@ public sealed class GracefulCloseTests
         await using var serve = await ServeProcess.StartAsync("sockets", "ws-echo");
         const string Key = "dGhlIHNhbXBsZSBub25jZQ==";
         using var client = await RawClient.ConnectAsync(serve.Port);
-        await client.SendAsync($"GET /plain HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {Key}\r\nSec-WebSocket-Key: {Key}\r\n\r\n");
+        await client.SendAsync($"GET /plain HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: " +
+            $"13\r\nSec-WebSocket-Key: {Key}\r\nSec-WebSocket-Key: {Key}\r\n\r\n");
         var (text, closed) = await client.ReadAsync();
         Assert.StartsWith("HTTP/1.1 400 ", text, StringComparison.Ordinal);
         Assert.True(closed);

@@ -46,22 +46,27 @@ public sealed class IoUringServerTests
         Assert.True(servers.ExitCode == 0, servers.ToString());
         var line = servers.Output.Split('\n').Single(l => l.StartsWith("iouring ", StringComparison.Ordinal));
         Assert.Contains("unavailable: io_uring_setup was refused (EPERM): a seccomp filter forbids it", line, StringComparison.Ordinal);
-        Assert.Contains(servers.Output.Split('\n'), l => l.StartsWith("sockets ", StringComparison.Ordinal) && l.Contains("[available]", StringComparison.Ordinal));
+        Assert.Contains(servers.Output.Split('\n'),
+            l => l.StartsWith("sockets ", StringComparison.Ordinal) && l.Contains("[available]", StringComparison.Ordinal));
 
-        var run = await HostRun.StartProcessAsync(folder, s_timeout, environment, "python3", filter, TestPaths.HostExecutable, "run", "plaintext", "--server", "iouring", "-d", "1s", "--results", folder);
+        var run = await HostRun.StartProcessAsync(folder, s_timeout, environment, "python3", filter, TestPaths.HostExecutable, "run", "plaintext", "--server",
+            "iouring", "-d", "1s", "--results", folder);
         Assert.Equal(2, run.ExitCode);
         Assert.Single(run.Error.Trim().Split('\n'));
         Assert.Contains("Server 'iouring' cannot run here: io_uring_setup was refused (EPERM)", run.Error, StringComparison.Ordinal);
 
         // Another server runs there, and the run says what io_uring's probe found on its machine.
-        var sockets = await HostRun.StartProcessAsync(folder, s_timeout, environment, "python3", filter, TestPaths.HostExecutable, "run", "plaintext", "--server", "sockets", "-c", "4", "-d", "1s", "-w", "0s", "--results", folder);
+        var sockets = await HostRun.StartProcessAsync(folder, s_timeout, environment, "python3", filter, TestPaths.HostExecutable, "run", "plaintext",
+            "--server", "sockets", "-c", "4", "-d", "1s", "-w", "0s", "--results", folder);
         Assert.True(sockets.ExitCode == 0, sockets.ToString());
         var stored = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Directory.GetFiles(folder, "*-plaintext-sockets-*.json").Single()))!;
-        Assert.StartsWith("io_uring_setup was refused (EPERM): a seccomp filter forbids it", stored["environment"]!["ioUring"]!.ToString(), StringComparison.Ordinal);
+        Assert.StartsWith("io_uring_setup was refused (EPERM): a seccomp filter forbids it", stored["environment"]!["ioUring"]!.ToString(),
+            StringComparison.Ordinal);
 
         // Without the filter, the same machine has it.
         var unfiltered = await HostRun.StartAsync(folder, s_timeout, "servers");
-        Assert.Contains(unfiltered.Output.Split('\n'), l => l.StartsWith("iouring ", StringComparison.Ordinal) && l.Contains("[available]", StringComparison.Ordinal));
+        Assert.Contains(unfiltered.Output.Split('\n'),
+            l => l.StartsWith("iouring ", StringComparison.Ordinal) && l.Contains("[available]", StringComparison.Ordinal));
     }
 
     [Trait("Tier", "Fast")]

@@ -45,7 +45,9 @@ public sealed class KestrelIoUringTransportTests
 
         using (var client = await RawClient.ConnectAsync(serve.Port))
         {
-            var batch = string.Concat(Enumerable.Range(0, 16).Select(i => i == 7 ? "GET /missing HTTP/1.1\r\nHost: t\r\n\r\n" : "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\n"));
+            var batch = string.Concat(Enumerable.Range(0, 16).Select(i => i == 7
+                ? "GET /missing HTTP/1.1\r\nHost: t\r\n\r\n"
+                : "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\n"));
             await client.SendAsync(batch);
             var (text, _) = await client.ReadAsync(t => Regex.Count(t, "HTTP/1.1 ") == 16 && t.EndsWith("Hello, World!", StringComparison.Ordinal));
             var statuses = Regex.Matches(text, @"HTTP/1\.1 (\d{3})").Select(m => m.Groups[1].Value).ToList();
@@ -108,9 +110,11 @@ public sealed class KestrelIoUringTransportTests
     [Fact]
     public void A_server_options_list_is_an_axis_named_as_its_parameter_and_each_cell_takes_one_value()
     {
-        var plan = Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=sockets,iouring"])!;
+        var plan = Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2",
+            "--server-option", "transport=sockets,iouring"])!;
         Assert.Equal("server-option/transport", plan.Axes.Single().Name);
-        Assert.Equal([["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=sockets"], ["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=iouring"]],
+        Assert.Equal([["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=sockets"],
+            ["run", "plaintext", "--server", "kestrel", "--server-option", "ioQueueCount=2", "--server-option", "transport=iouring"]],
             plan.Cells.Select(c => c.Arguments.ToArray()));
         Assert.Null(Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", "--server-option", "transport=iouring"]));
         Assert.Throws<FormatException>(() => Benchmarks.Host.Sweeps.SweepPlan.TryCreate(["run", "plaintext", "--server-option", "transport=sockets,"]));
@@ -123,7 +127,8 @@ public sealed class KestrelIoUringTransportTests
     [InlineData("inlineCompletions=true", "Kestrel option 'inlineCompletions' is the socket transport's")]
     public async Task A_socket_transport_option_or_an_unknown_transport_is_refused_in_one_line(string option, string message)
     {
-        var (exitCode, _, error) = await InProcessCli.InvokeAsync("run", "plaintext", "--server", "kestrel", "--server-option", "transport=iouring", "--server-option", option);
+        var (exitCode, _, error) = await InProcessCli.InvokeAsync("run", "plaintext", "--server", "kestrel", "--server-option", "transport=iouring",
+            "--server-option", option);
         Assert.Equal(2, exitCode);
         Assert.Contains(message, error, StringComparison.Ordinal);
         Assert.Single(error.Trim().Split('\n'));

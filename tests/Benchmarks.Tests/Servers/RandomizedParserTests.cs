@@ -60,7 +60,8 @@ public sealed class RandomizedParserTests
         var sequence = Segments.Split(bytes, random.Next(bytes.Length + 1), random.Next(bytes.Length + 1));
         var status = reader.TryRead(sequence, out var head, out var headBytes, out var body, out var consumed);
         return status == RequestParseStatus.Complete
-            ? (status, Encoding.ASCII.GetString(head.Method(headBytes)), Encoding.ASCII.GetString(head.Path(headBytes)), Encoding.ASCII.GetString(body), head.Close, consumed)
+            ? (status, Encoding.ASCII.GetString(head.Method(headBytes)), Encoding.ASCII.GetString(head.Path(headBytes)), Encoding.ASCII.GetString(body),
+                head.Close, consumed)
             : (status, "", "", "", false, 0);
     }
 

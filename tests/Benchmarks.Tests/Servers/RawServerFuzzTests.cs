@@ -18,7 +18,8 @@ public sealed class RawServerFuzzTests(ITestOutputHelper output)
     private const string Get = "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\n";
 
     public static TheoryData<string> Servers => new(
-        (Environment.GetEnvironmentVariable("BENCHMARKS_FUZZ_SERVERS") ?? "sockets,libuv,iouring").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+        (Environment.GetEnvironmentVariable("BENCHMARKS_FUZZ_SERVERS") ?? "sockets,libuv,iouring").Split(',',
+            StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
 
     [Theory]
     [MemberData(nameof(Servers))]
@@ -36,8 +37,11 @@ public sealed class RawServerFuzzTests(ITestOutputHelper output)
         {
             var input = mutator.Next();
             var (answer, closedIn) = await SendAndEndAsync(serve.Port, input);
-            Assert.True(closedIn < TimeSpan.FromSeconds(5), $"case {i}: the server did not close {closedIn.TotalSeconds:F1} s after the client ended its input: {Escape(input)}");
-            var status = answer.Length >= 12 && answer.StartsWith("HTTP/1.", StringComparison.Ordinal) ? answer[9..12] : answer.Length == 0 ? "none" : "garbage";
+            Assert.True(closedIn < TimeSpan.FromSeconds(5),
+                $"case {i}: the server did not close {closedIn.TotalSeconds:F1} s after the client ended its input: {Escape(input)}");
+            var status = answer.Length >= 12 && answer.StartsWith("HTTP/1.", StringComparison.Ordinal)
+                ? answer[9..12]
+                : answer.Length == 0 ? "none" : "garbage";
             statuses[status] = statuses.GetValueOrDefault(status) + 1;
             Assert.False(serve.HasExited, $"case {i}: the server exited on {Escape(input)}");
             if (i % 500 == 499)
@@ -49,7 +53,9 @@ public sealed class RawServerFuzzTests(ITestOutputHelper output)
 
         await RawServerLimitTests.AssertServesAsync(serve.Port);
         var grown = serve.ResidentBytes() - baseline;
-        output.WriteLine($"{server}: {cases} mutated requests in {stopwatch.Elapsed.TotalSeconds:F1} s; RSS {baseline / 1048576} MB -> {serve.ResidentBytes() / 1048576} MB (peak {peak / 1048576} MB); answers: {string.Join(", ", statuses.OrderBy(s => s.Key).Select(s => $"{s.Key} x{s.Value}"))}");
+        output.WriteLine($"{server}: {cases} mutated requests in {stopwatch.Elapsed.TotalSeconds:F1} s; " +
+            $"RSS {baseline / 1048576} MB -> {serve.ResidentBytes() / 1048576} MB (peak {peak / 1048576} MB); answers: " +
+            $"{string.Join(", ", statuses.OrderBy(s => s.Key).Select(s => $"{s.Key} x{s.Value}"))}");
         Assert.True(grown < 100L * 1024 * 1024, $"{server} grew by {grown / 1048576} MB over {cases} cases");
         Assert.DoesNotContain("garbage", statuses.Keys);
         Assert.Equal(0, await serve.StopAsync());

@@ -166,7 +166,8 @@ public sealed class RawServerLimitTests
     [MemberData(nameof(RawServers))]
     public async Task Past_max_connections_a_client_waits_until_another_closes(string server)
     {
-        await using var serve = await ServeProcess.StartAsync(server, options: server is "libuv" or "iouring" ? ["maxConnections=2", "loops=1"] : ["maxConnections=2"]);
+        await using var serve = await ServeProcess.StartAsync(server,
+            options: server is "libuv" or "iouring" ? ["maxConnections=2", "loops=1"] : ["maxConnections=2"]);
         using var first = await RawClient.ConnectAsync(serve.Port);
         using var second = await RawClient.ConnectAsync(serve.Port);
         await first.SendAsync(Get);

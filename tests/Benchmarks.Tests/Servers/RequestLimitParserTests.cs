@@ -108,11 +108,13 @@ public sealed class RequestLimitParserTests
     [Fact]
     public void Endless_trailers_are_refused_past_the_head_limit()
     {
-        var text = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n" + string.Concat(Enumerable.Repeat("X-Trailer: 0123456789\r\n", 1000));
+        var text = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n"
+            + string.Concat(Enumerable.Repeat("X-Trailer: 0123456789\r\n", 1000));
         var reader = new HttpRequestReader();
         Assert.Equal(RequestParseStatus.HeadersTooLarge, reader.TryRead(Segments.Split(Encoding.ASCII.GetBytes(text)), out _, out _, out _, out _));
         var small = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\nX-Trailer: 1\r\n";
-        Assert.Equal(RequestParseStatus.Incomplete, new HttpRequestReader().TryRead(Segments.Split(Encoding.ASCII.GetBytes(small)), out _, out _, out _, out _));
+        Assert.Equal(RequestParseStatus.Incomplete,
+            new HttpRequestReader().TryRead(Segments.Split(Encoding.ASCII.GetBytes(small)), out _, out _, out _, out _));
     }
 
     [Trait("Tier", "Fast")]

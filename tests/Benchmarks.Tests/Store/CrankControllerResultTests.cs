@@ -40,7 +40,8 @@ public sealed class CrankControllerResultTests
         foreach (var p in new[] { "50", "99" })
         {
             var merged = m[$"http/latency/merged/{p}"];
-            var range = $"merged p{p} {merged.ToString("0.##", CultureInfo.InvariantCulture)} against {string.Join(", ", instances.Select(i => i[$"http/latency/{p}"]))}";
+            var range = $"merged p{p} {merged.ToString("0.##", CultureInfo.InvariantCulture)} against " +
+                $"{string.Join(", ", instances.Select(i => i[$"http/latency/{p}"]))}";
             Assert.True(merged > instances.Min(i => i[$"http/latency/{p}"]) && merged < instances.Max(i => i[$"http/latency/{p}"]), range);
         }
 
@@ -56,7 +57,8 @@ public sealed class CrankControllerResultTests
     public async Task Three_loads_that_ran_together_are_said_to_have()
     {
         // The same three loads after the lab's agents shared their builds: they started within the same second.
-        var crank = JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.RepoRoot, "tests", "Fixtures", "crank-results", "pipelined-three-loads-together.json")))!;
+        var crank = JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.RepoRoot, "tests", "Fixtures", "crank-results",
+            "pipelined-three-loads-together.json")))!;
         var run = await CrankFile.ImportAsync(crank);
         Assert.EndsWith("the 3 instances ran at once", run.Parameters["crank/load/instances/together"], StringComparison.Ordinal);
         Assert.StartsWith("the stack: ", run.Bottleneck, StringComparison.Ordinal);

@@ -48,7 +48,8 @@ public sealed class PostgresRunStoreTests
         Assert.Equal([b.Id], (await store.QueryAsync(new RunQuery { Server = "sockets" }, CancellationToken.None)).Runs.Select(r => r.Id));
         Assert.Equal([c.Id], (await store.QueryAsync(new RunQuery { Os = "windows" }, CancellationToken.None)).Runs.Select(r => r.Id));
         Assert.Equal([a.Id, c.Id], (await store.QueryAsync(new RunQuery { Label = "x" }, CancellationToken.None)).Runs.Select(r => r.Id));
-        Assert.Equal([b.Id], (await store.QueryAsync(new RunQuery { Since = day.AddHours(12), Until = day.AddDays(2) }, CancellationToken.None)).Runs.Select(r => r.Id));
+        Assert.Equal([b.Id],
+            (await store.QueryAsync(new RunQuery { Since = day.AddHours(12), Until = day.AddDays(2) }, CancellationToken.None)).Runs.Select(r => r.Id));
     }
 
     [Fact]
@@ -98,7 +99,8 @@ public sealed class PostgresRunStoreTests
     {
         // A database as schema 2 left it, with a run in it.
         var database = await (await PostgresServer.SharedAsync()).CreateDatabaseAsync();
-        await Execute(database, "CREATE TABLE schema_version (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+        await Execute(database,
+            "CREATE TABLE schema_version (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
         foreach (var (version, description, sql) in PostgresMigrations.All.Take(2))
         {
             await Execute(database, sql);
@@ -108,10 +110,16 @@ public sealed class PostgresRunStoreTests
         var at = new DateTimeOffset(2026, 11, 1, 2, 0, 0, TimeSpan.Zero);
         var old = SampleRuns.Create(startedAt: at);
         old.Environment.Dependencies = new(StringComparer.Ordinal) { ["Npgsql"] = "10.0.0" };
-        await Execute(database, "INSERT INTO runs (id, scenario, server, load, os, machine, status, started_at, duration_seconds, labels, error, document) VALUES ($1, 'pipelined', 'kestrel', 'http', 'Linux', 'bench-1', 'Succeeded', $3, 1, ARRAY[]::text[], NULL, $2::jsonb)",
+        await Execute(database, "INSERT INTO runs (id, scenario, server, load, os, machine, status, started_at, duration_seconds, labels, error, document) " +
+            "VALUES ($1, 'pipelined', 'kestrel', 'http', 'Linux', 'bench-1', 'Succeeded', $3, 1, ARRAY[]::text[], NULL, $2::jsonb)",
             old.Id, RunDocumentJson.Serialize(old), at);
-        await Execute(database, "INSERT INTO measurements (run_id, name, value) SELECT $1, key, value::float8 FROM jsonb_each_text(($2::jsonb)->'measurements')", old.Id, RunDocumentJson.Serialize(old));
-        await Execute(database, "INSERT INTO measurement_metadata (run_id, name, description, unit, aggregate, higher_is_better) SELECT $1, key, value->>'description', value->>'unit', value->>'aggregate', (value->>'higherIsBetter')::boolean FROM jsonb_each(($2::jsonb)->'metadata')", old.Id, RunDocumentJson.Serialize(old));
+        await Execute(database,
+            "INSERT INTO measurements (run_id, name, value) SELECT $1, key, value::float8 FROM jsonb_each_text(($2::jsonb)->'measurements')", old.Id,
+            RunDocumentJson.Serialize(old));
+        await Execute(database,
+            "INSERT INTO measurement_metadata (run_id, name, description, unit, aggregate, higher_is_better) SELECT $1, key, value->>'description', " +
+            "value->>'unit', value->>'aggregate', (value->>'higherIsBetter')::boolean FROM jsonb_each(($2::jsonb)->'metadata')",
+            old.Id, RunDocumentJson.Serialize(old));
 
         // Opened by this version: migrated (the old run's series fields filled in), and a new run saved beside it.
         await using var store = new PostgresRunStore(database);
@@ -142,8 +150,10 @@ public sealed class PostgresRunStoreTests
         var files = new JsonFileRunStore(folder);
         await files.SaveAsync(old, CancellationToken.None);
         await files.SaveAsync(fresh, CancellationToken.None);
-        Assert.Equal(read.Select(RunDocumentJson.Serialize), (await files.QuerySeriesAsync(new RunQuery(), names, CancellationToken.None)).Runs.Select(RunDocumentJson.Serialize));
-        Assert.Equal(["10.0.0", "10.0.3"], (await files.GetAsync([fresh.Id, old.Id, "0123456789abcdef0123456789abcdef"], CancellationToken.None)).Select(r => r.Environment.Dependencies!["Npgsql"]).Order(StringComparer.Ordinal));
+        Assert.Equal(read.Select(RunDocumentJson.Serialize),
+            (await files.QuerySeriesAsync(new RunQuery(), names, CancellationToken.None)).Runs.Select(RunDocumentJson.Serialize));
+        Assert.Equal(["10.0.0", "10.0.3"], (await files.GetAsync([fresh.Id, old.Id, "0123456789abcdef0123456789abcdef"],
+            CancellationToken.None)).Select(r => r.Environment.Dependencies!["Npgsql"]).Order(StringComparer.Ordinal));
     }
 
     private static async Task Execute(string database, string sql, params object[] values)

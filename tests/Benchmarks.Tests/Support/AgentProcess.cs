@@ -28,7 +28,9 @@ internal sealed class AgentProcess : IAsyncDisposable
     public string Output => string.Join(Environment.NewLine, _output);
 
     /// <summary>Starts an agent on a free loopback port (or <paramref name="url"/>), with the given extra options.</summary>
-    public static async Task<AgentProcess> StartAsync(string? url = null, IEnumerable<string>? options = null, string? jobsDirectory = null, string? networkNamespace = null, IReadOnlyDictionary<string, string>? environment = null, string? executable = null, IReadOnlyList<string>? launcher = null)
+    public static async Task<AgentProcess> StartAsync(string? url = null, IEnumerable<string>? options = null, string? jobsDirectory = null,
+        string? networkNamespace = null, IReadOnlyDictionary<string, string>? environment = null, string? executable = null,
+        IReadOnlyList<string>? launcher = null)
     {
         executable ??= TestPaths.HostExecutable;
         jobsDirectory ??= TestPaths.NewTempDirectory();

@@ -6,8 +6,10 @@ internal static class CgroupFolders
     /// <summary>The folder of a process's cgroup in a v1 controller's hierarchy (or v2's).</summary>
     public static string Of(int pid, string controller)
     {
-        var line = File.ReadAllLines($"/proc/{pid}/cgroup").First(l => l.Split(':')[1].Split(',').Contains(controller) || l.StartsWith("0::", StringComparison.Ordinal));
-        var mount = File.ReadLines("/proc/self/mountinfo").Select(l => l.Split(' ')).First(f => f[^1].Split(',').Contains(controller) || f.Contains("cgroup2"))[4];
+        var line = File.ReadAllLines($"/proc/{pid}/cgroup").First(l => l.Split(':')[1].Split(',').Contains(controller) || l.StartsWith("0::",
+            StringComparison.Ordinal));
+        var mount = File.ReadLines("/proc/self/mountinfo").Select(l => l.Split(' ')).First(f => f[^1].Split(',').Contains(controller)
+            || f.Contains("cgroup2"))[4];
         return mount + line.Split(':', 3)[2];
     }
 

@@ -8,10 +8,12 @@ internal static class Chromium
     public static async Task<string> DumpDomAsync(string htmlFile, params string[] options)
     {
         var executable = new[] { "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome" }.FirstOrDefault(File.Exists)
-            ?? throw new InvalidOperationException("Chromium is not installed: it is on eng/tools.list, which eng/test.sh installs before the tests (bash eng/install-tools.sh does it alone).");
+            ?? throw new InvalidOperationException("Chromium is not installed: it is on eng/tools.list, which eng/test.sh installs before the tests (bash " +
+                "eng/install-tools.sh does it alone).");
         var profile = TestPaths.NewTempDirectory();
         var info = new ProcessStartInfo(executable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in (string[])["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", $"--user-data-dir={profile}", .. options, "--dump-dom", new Uri(htmlFile).AbsoluteUri])
+        foreach (var argument in (string[])["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", $"--user-data-dir={profile}", .. options,
+            "--dump-dom", new Uri(htmlFile).AbsoluteUri])
         {
             info.ArgumentList.Add(argument);
         }
@@ -22,6 +24,8 @@ internal static class Chromium
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
         await process.WaitForExitAsync(timeout.Token);
         var dom = await output;
-        return dom.Contains("</html>", StringComparison.Ordinal) ? dom : throw new InvalidOperationException($"Chromium rendered nothing (exit {process.ExitCode}): {await error}");
+        return dom.Contains("</html>", StringComparison.Ordinal)
+            ? dom
+            : throw new InvalidOperationException($"Chromium rendered nothing (exit {process.ExitCode}): {await error}");
     }
 }

@@ -9,7 +9,8 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 internal static class CrankAnswers
 {
-    public static readonly string[] JobStates = ["New", "Initializing", "Waiting", "Starting", "Running", "Failed", "Stopping", "Stopped", "TraceCollecting", "TraceCollected", "Deleting", "Deleted", "NotSupported"];
+    public static readonly string[] JobStates = ["New", "Initializing", "Waiting", "Starting", "Running", "Failed", "Stopping", "Stopped", "TraceCollecting",
+        "TraceCollected", "Deleting", "Deleted", "NotSupported"];
     private static readonly string[] ActiveStates = ["New", "Initializing", "Waiting", "Starting", "Running"];
     private static readonly string[] HardwareKinds = ["Unknown", "Cloud", "Physical", "ARM64", "AMD64"];
     private static readonly string[] Operations = ["First", "Last", "Avg", "Sum", "Median", "Max", "Min", "Count", "All", "Delta"];
@@ -62,7 +63,8 @@ internal static class CrankAnswers
             yield return $"a measurement without a name or timestamp: {measurement.ToJsonString()}";
         }
 
-        if (job["metadata"]?.AsArray().OfType<JsonObject>().FirstOrDefault(m => !Operations.Contains((string?)m["aggregate"]) || !Operations.Contains((string?)m["reduce"])) is { } metadata)
+        if (job["metadata"]?.AsArray().OfType<JsonObject>().FirstOrDefault(m => !Operations.Contains((string?)m["aggregate"])
+            || !Operations.Contains((string?)m["reduce"])) is { } metadata)
         {
             yield return $"metadata whose aggregate or reduce is not one of crank's Operation names: {metadata.ToJsonString()}";
         }
@@ -79,7 +81,8 @@ internal static class CrankAnswers
         // The environment must describe the machine as the jobs do.
         if (lastJob is not null && ((string?)lastJob["hardware"] != (string?)info["hw"] || (string?)lastJob["hardwareVersion"] != (string?)info["env"]))
         {
-            yield return $"hw/env ({info["hw"]}, {info["env"]}) differ from the jobs' hardware/hardwareVersion ({lastJob["hardware"]}, {lastJob["hardwareVersion"]})";
+            yield return $"hw/env ({info["hw"]}, {info["env"]}) differ from the jobs' hardware/hardwareVersion ({lastJob["hardware"]}, " +
+                $"{lastJob["hardwareVersion"]})";
         }
     }
 

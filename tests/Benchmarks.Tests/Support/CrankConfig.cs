@@ -82,7 +82,8 @@ internal sealed class CrankConfig
                 string.Equals((string?)job.GetValueOrDefault("waitForExit"), "true", StringComparison.OrdinalIgnoreCase),
                 [.. endpoints.Select(e => (string)e!)],
                 Convert.ToString(profileJob.GetValueOrDefault("cpuSet") ?? job.GetValueOrDefault("cpuSet"), CultureInfo.InvariantCulture),
-                Map(job, "environmentVariables").ToDictionary(p => p.Key, p => RenderTemplate(jobName, Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "", variables))));
+                Map(job, "environmentVariables").ToDictionary(p => p.Key,
+                    p => RenderTemplate(jobName, Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "", variables))));
         }
 
         return result;

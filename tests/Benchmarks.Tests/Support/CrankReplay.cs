@@ -14,7 +14,8 @@ public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output)
 
     private protected ITestOutputHelper Output => output;
 
-    private protected async Task<TranscriptReplay> ReplayAsync(string name, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null, Func<int, byte[]?>? sources = null)
+    private protected async Task<TranscriptReplay> ReplayAsync(string name, Func<JsonObject, JsonObject>? editJob = null,
+        Func<TranscriptReplay, int, Task>? beforeCall = null, Func<int, byte[]?>? sources = null)
     {
         var transcript = CrankTranscript.Load(name);
         output.WriteLine($"replaying {name}: {transcript.Command}");
@@ -36,7 +37,8 @@ public abstract class CrankReplay(ReplayAgent fixture, ITestOutputHelper output)
         {
             var job = FinalJob(replay, recordedId);
             var lines = Agent.Output.Split('\n');
-            Assert.Fail($"job {recordedId} ended {state}, not Stopped: {(string?)job["error"]}\n--- the agent's last lines\n{string.Join('\n', lines[Math.Max(0, lines.Length - 40)..])}");
+            Assert.Fail($"job {recordedId} ended {state}, not Stopped: " +
+                $"{(string?)job["error"]}\n--- the agent's last lines\n{string.Join('\n', lines[Math.Max(0, lines.Length - 40)..])}");
         }
     }
 

@@ -29,7 +29,8 @@ internal sealed class CrankTranscript
         var path = System.IO.Path.Combine(TestPaths.CrankTranscripts, name + ".jsonl");
         if (!File.Exists(path))
         {
-            throw new FileNotFoundException($"the crank transcript {path} is missing: restore tests/Fixtures/crank-transcripts (eng/refresh-transcripts.sh)", path);
+            throw new FileNotFoundException($"the crank transcript {path} is missing: restore tests/Fixtures/crank-transcripts (eng/refresh-transcripts.sh)",
+                path);
         }
 
         var lines = File.ReadAllLines(path).Where(l => l.Length > 0).Select(l => JsonNode.Parse(l)!.AsObject()).ToList();

@@ -22,7 +22,8 @@ internal static class HelloWorldDatabase
         await using var connection = new NpgsqlConnection(database);
         await connection.OpenAsync();
         await using var create = new NpgsqlCommand(
-            "CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL); INSERT INTO world SELECT i, 1 + floor(random() * 10000)::int FROM generate_series(1, 10000) i; CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) NOT NULL)",
+            "CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL); INSERT INTO world SELECT i, 1 + floor(random() " +
+            "* 10000)::int FROM generate_series(1, 10000) i; CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) NOT NULL)",
             connection);
         await create.ExecuteNonQueryAsync();
         foreach (var (id, message) in Fortunes)

@@ -9,18 +9,22 @@ internal sealed record HostRun(int ExitCode, string Output, string Error)
     public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, params string[] arguments) =>
         StartAsync(workingDirectory, timeout, new Dictionary<string, string>(), arguments);
 
-    public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] arguments) =>
+    public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment,
+        params string[] arguments) =>
         StartAsync(workingDirectory, timeout, environment, input: null, arguments);
 
     /// <param name="input">Writes the process's standard input, which stays open until the process exits; null: no input.</param>
-    public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, Func<StreamWriter, Task>? input, params string[] arguments) =>
+    public static Task<HostRun> StartAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment,
+        Func<StreamWriter, Task>? input, params string[] arguments) =>
         StartProgramAsync(TestPaths.HostExecutable, workingDirectory, timeout, environment, input, arguments);
 
     /// <summary>Another program (a wrapper such as <c>script</c> around the host), captured the same way.</summary>
-    public static Task<HostRun> StartProcessAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, string program, params string[] arguments) =>
+    public static Task<HostRun> StartProcessAsync(string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, string program,
+        params string[] arguments) =>
         StartProgramAsync(program, workingDirectory, timeout, environment, input: null, arguments);
 
-    private static async Task<HostRun> StartProgramAsync(string program, string workingDirectory, TimeSpan timeout, IReadOnlyDictionary<string, string> environment, Func<StreamWriter, Task>? input, string[] arguments)
+    private static async Task<HostRun> StartProgramAsync(string program, string workingDirectory, TimeSpan timeout,
+        IReadOnlyDictionary<string, string> environment, Func<StreamWriter, Task>? input, string[] arguments)
     {
         var info = new ProcessStartInfo(program)
         {

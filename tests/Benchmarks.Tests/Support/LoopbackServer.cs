@@ -51,7 +51,8 @@ internal sealed class LoopbackServer : IAsyncDisposable
     public int Accepted => Volatile.Read(ref _accepted);
 
     /// <summary>Whether a connection's failure is how it ends when the client goes or the server stops.</summary>
-    public static bool Ended(Exception exception) => exception is OperationCanceledException or SocketException or ObjectDisposedException or EndOfStreamException;
+    public static bool Ended(Exception exception) =>
+        exception is OperationCanceledException or SocketException or ObjectDisposedException or EndOfStreamException;
 
     public async ValueTask DisposeAsync()
     {

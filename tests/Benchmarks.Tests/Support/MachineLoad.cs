@@ -41,7 +41,8 @@ internal sealed class MachineLoad
             .OrderByDescending(p => p.Ticks)
             .Take(5)
             .Select(p => string.Create(CultureInfo.InvariantCulture, $"{p.Pid} {Name(p.Pid)} {p.Ticks / ticks:0.0} s"));
-        return string.Create(CultureInfo.InvariantCulture, $"machine {busy:0}% busy (steal {steal:0}%) over {_clock.Elapsed.TotalSeconds:0.0} s; most CPU: {string.Join(", ", top)}");
+        return string.Create(CultureInfo.InvariantCulture,
+            $"machine {busy:0}% busy (steal {steal:0}%) over {_clock.Elapsed.TotalSeconds:0.0} s; most CPU: {string.Join(", ", top)}");
     }
 
     private static (long Busy, long Steal, long Total) ReadMachine()

@@ -6,7 +6,8 @@ namespace Benchmarks.Tests.Support;
 /// <summary>Discovers a <see cref="MeasuredFactAttribute"/> test as one <see cref="StolenAttempts"/> case.</summary>
 public sealed class MeasuredFactDiscoverer : IXunitTestCaseDiscoverer
 {
-    public ValueTask<IReadOnlyCollection<IXunitTestCase>> Discover(ITestFrameworkDiscoveryOptions discoveryOptions, IXunitTestMethod testMethod, IFactAttribute factAttribute)
+    public ValueTask<IReadOnlyCollection<IXunitTestCase>> Discover(ITestFrameworkDiscoveryOptions discoveryOptions, IXunitTestMethod testMethod,
+        IFactAttribute factAttribute)
     {
         var details = TestIntrospectionHelper.GetTestCaseDetails(discoveryOptions, testMethod, factAttribute);
         return new([new StolenAttempts(

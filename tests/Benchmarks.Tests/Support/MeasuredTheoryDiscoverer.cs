@@ -7,9 +7,11 @@ namespace Benchmarks.Tests.Support;
 public sealed class MeasuredTheoryDiscoverer : TheoryDiscoverer
 {
     protected override ValueTask<IReadOnlyCollection<IXunitTestCase>> CreateTestCasesForDataRow(
-        ITestFrameworkDiscoveryOptions discoveryOptions, IXunitTestMethod testMethod, ITheoryAttribute theoryAttribute, ITheoryDataRow dataRow, object?[] testMethodArguments, string? index)
+        ITestFrameworkDiscoveryOptions discoveryOptions, IXunitTestMethod testMethod, ITheoryAttribute theoryAttribute, ITheoryDataRow dataRow,
+        object?[] testMethodArguments, string? index)
     {
-        var details = TestIntrospectionHelper.GetTestCaseDetailsForTheoryDataRow(discoveryOptions, testMethod, theoryAttribute, dataRow, testMethodArguments, index);
+        var details = TestIntrospectionHelper.GetTestCaseDetailsForTheoryDataRow(discoveryOptions, testMethod, theoryAttribute, dataRow, testMethodArguments,
+            index);
         return new([new StolenAttempts(
             details.ResolvedTestMethod, details.TestCaseDisplayName, details.UniqueID, details.Explicit, details.SkipExceptions, details.SkipReason,
             details.SkipType, details.SkipUnless, details.SkipWhen, StolenAttempts.TraitsOf(testMethod), testMethodArguments, details.Timeout)]);

@@ -36,7 +36,8 @@ internal sealed class NetworkNamespaces : IAsyncDisposable
     {
         var tag = Random.Shared.Next(10, 250);
         var lab = $"bm{tag}";
-        var (exit, output, error) = await LabAsync(["up", "--name", lab, "--boxes", count.ToString(System.Globalization.CultureInfo.InvariantCulture), "--subnet", $"10.213.{tag}", .. options]);
+        var (exit, output, error) = await LabAsync(["up", "--name", lab, "--boxes", count.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            "--subnet", $"10.213.{tag}", .. options]);
         if (exit != 0)
         {
             throw new InvalidOperationException($"eng/lab.sh up failed (exit {exit}): {error.Trim()}; a lab needs root and iproute2 (eng/tools.list)");

@@ -37,7 +37,8 @@ internal sealed class NginxServer : IAsyncDisposable
             await prepare(folder);
         }
 
-        var directives = server.Replace("{port}", port.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal).Replace("{folder}", folder, StringComparison.Ordinal);
+        var directives = server.Replace("{port}", port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            StringComparison.Ordinal).Replace("{folder}", folder, StringComparison.Ordinal);
         await File.WriteAllTextAsync(Path.Combine(folder, "nginx.conf"), $$"""
             worker_processes 1;
             daemon off;

@@ -52,7 +52,8 @@ internal sealed class PostgresServer
     }
 
     /// <summary>A cluster of the test's own, which it may stop and start.</summary>
-    public static Task<PostgresServer> PrivateAsync(int port) => StartAsync(port, Path.Combine(Path.GetTempPath(), $"benchmarks-postgres-{port}-{Guid.NewGuid():N}"));
+    public static Task<PostgresServer> PrivateAsync(int port) =>
+        StartAsync(port, Path.Combine(Path.GetTempPath(), $"benchmarks-postgres-{port}-{Guid.NewGuid():N}"));
 
     public Task RestartAsync() => Script("start", Port, Directory);
 

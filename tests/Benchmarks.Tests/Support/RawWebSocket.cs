@@ -20,7 +20,8 @@ internal sealed class RawWebSocket : IDisposable
     {
         var client = await RawClient.ConnectAsync(port);
         var key = Convert.ToBase64String(RandomNumberGenerator.GetBytes(16));
-        await client.SendAsync($"GET {path} HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n");
+        await client.SendAsync($"GET {path} HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " +
+            $"{key}\r\nSec-WebSocket-Version: 13\r\n\r\n");
         var (head, _) = await client.ReadAsync(t => t.Contains("\r\n\r\n", StringComparison.Ordinal));
         Assert.StartsWith("HTTP/1.1 101", head, StringComparison.Ordinal);
         var socket = new RawWebSocket(client);

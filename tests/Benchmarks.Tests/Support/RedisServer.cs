@@ -25,7 +25,9 @@ internal sealed class RedisServer : IAsyncDisposable
     {
         Tools.Require("redis-server");
         var port = LoopbackPort.Free();
-        var start = new ProcessStartInfo("redis-server", ["--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"])
+        var start = new ProcessStartInfo("redis-server",
+            ["--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--daemonize", "no"])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,

@@ -19,7 +19,8 @@ internal sealed class RequestMutator
         "GET /plaintext HTTP/1.0\r\n\r\n",
         "HEAD /plaintext HTTP/1.1\r\nHost: t\r\n\r\n",
         "GET /plaintext HTTP/1.1\r\nHost: t\r\n\r\nGET /plaintext HTTP/1.1\r\nHost: t\r\n\r\nGET /missing HTTP/1.1\r\nHost: t\r\n\r\n",
-        "GET /plaintext HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        "GET /plaintext HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: " +
+        "dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
         "OPTIONS * HTTP/1.1\r\nHost: t\r\n\r\n",
     ];
 

@@ -67,7 +67,8 @@ internal sealed class ServeProcess : IAsyncDisposable
     /// process of the suite picks from the same range and remembers only its own picks): a server
     /// that says so is started again on another port, twice at most.
     /// </remarks>
-    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null, IReadOnlyDictionary<string, string>? environment = null, string scheme = "http", bool reportRuntime = false, IEnumerable<string>? more = null)
+    public static async Task<ServeProcess> StartAsync(string server, string scenario = "plaintext", IEnumerable<string>? options = null, int? fileLimit = null,
+        IReadOnlyDictionary<string, string>? environment = null, string scheme = "http", bool reportRuntime = false, IEnumerable<string>? more = null)
     {
         for (var attempt = 1; ; attempt++)
         {
@@ -81,7 +82,8 @@ internal sealed class ServeProcess : IAsyncDisposable
         }
     }
 
-    private static async Task<ServeProcess> StartOnceAsync(string server, string scenario, IEnumerable<string>? options, int? fileLimit, IReadOnlyDictionary<string, string>? environment, string scheme, bool reportRuntime, IEnumerable<string>? more)
+    private static async Task<ServeProcess> StartOnceAsync(string server, string scenario, IEnumerable<string>? options, int? fileLimit,
+        IReadOnlyDictionary<string, string>? environment, string scheme, bool reportRuntime, IEnumerable<string>? more)
     {
         var port = scheme == "tcp" ? LoopbackPort.Free() : 0;
         var arguments = new List<string> { "serve", "--scenario", scenario, "--server", server, "--urls", $"{scheme}://127.0.0.1:{port}" };
@@ -171,7 +173,8 @@ internal sealed class ServeProcess : IAsyncDisposable
         {
             if (_process.HasExited)
             {
-                throw new TimeoutException($"the server on port {Port} exited (code {_process.ExitCode}) before a client connected: {string.Join(" | ", _errors)}");
+                throw new TimeoutException($"the server on port {Port} exited (code {_process.ExitCode}) before a client connected: " +
+                    $"{string.Join(" | ", _errors)}");
             }
 
             // The server's end of an accepted connection.
@@ -184,7 +187,8 @@ internal sealed class ServeProcess : IAsyncDisposable
         }
 
         var listening = LinuxConnectionOwners.Sockets().Count(s => s.Local.Port == Port && s.State == LinuxConnectionOwners.Listen);
-        throw new TimeoutException($"no client connected to port {Port} within {timeout.TotalSeconds:0} s ({listening} sockets listening on it, server pid {Pid} running)");
+        throw new TimeoutException($"no client connected to port {Port} within {timeout.TotalSeconds:0} s ({listening} sockets listening on it, " +
+            $"server pid {Pid} running)");
     }
 
     /// <summary>Resident memory (VmRSS), in bytes.</summary>

@@ -69,7 +69,8 @@ public sealed class StolenAttempts : XunitTestCase, ISelfExecutingXunitTestCase
                 return summary;
             }
 
-            notes.Add(string.Create(CultureInfo.InvariantCulture, $"attempt {attempt} of {Attempts} failed while the hypervisor took {stolen:0.#}% of the machine (steal); run again"));
+            notes.Add(string.Create(CultureInfo.InvariantCulture,
+                $"attempt {attempt} of {Attempts} failed while the hypervisor took {stolen:0.#}% of the machine (steal); run again"));
         }
     }
 }

@@ -19,9 +19,11 @@ internal static class Tools
     /// <summary>Fails the test unless <paramref name="tool"/> is on the list and on PATH; returns its full path.</summary>
     public static string Require(string tool)
     {
-        Assert.True(Listed.ContainsKey(tool), $"{tool} is not on {ListPath}: add it there (command and Debian package), so that eng/test.sh installs it before the tests.");
+        Assert.True(Listed.ContainsKey(tool),
+            $"{tool} is not on {ListPath}: add it there (command and Debian package), so that eng/test.sh installs it before the tests.");
         var found = Find(tool);
-        Assert.True(found is not null, $"{tool} is not installed: eng/test.sh installs every tool on {ListPath} before the tests start (bash eng/install-tools.sh does it alone).");
+        Assert.True(found is not null,
+            $"{tool} is not installed: eng/test.sh installs every tool on {ListPath} before the tests start (bash eng/install-tools.sh does it alone).");
         return found!;
     }
 

@@ -79,7 +79,8 @@ internal sealed partial class TranscriptReplay : IDisposable
     /// <paramref name="beforeCall"/> runs before each call, given its sequence number.
     /// </summary>
     /// <param name="sources">The sources a job uploads, by the transcript's job id, where not this repository's (null: the repository's).</param>
-    public async Task RunAsync(CrankTranscript transcript, int lastSeq = int.MaxValue, Func<JsonObject, JsonObject>? editJob = null, Func<TranscriptReplay, int, Task>? beforeCall = null, Func<int, byte[]?>? sources = null)
+    public async Task RunAsync(CrankTranscript transcript, int lastSeq = int.MaxValue, Func<JsonObject, JsonObject>? editJob = null,
+        Func<TranscriptReplay, int, Task>? beforeCall = null, Func<int, byte[]?>? sources = null)
     {
         ArgumentNullException.ThrowIfNull(transcript);
         var calls = transcript.Exchanges
@@ -135,7 +136,8 @@ internal sealed partial class TranscriptReplay : IDisposable
             // JobConnection.StartAsync: until the agent selects the job.
             "created" => (["Initializing", "Failed", "Deleted"], TimeSpan.FromSeconds(60)),
             // The start loop returns on Running (a waitForExit job is then polled until it ends).
-            "started" => (waitForExit ? ["Stopped", "Failed", "Deleted", "NotSupported"] : ["Running", "Failed", "NotSupported", "Stopped"], TimeSpan.FromMinutes(5)),
+            "started" =>
+                (waitForExit ? ["Stopped", "Failed", "Deleted", "NotSupported"] : ["Running", "Failed", "NotSupported", "Stopped"], TimeSpan.FromMinutes(5)),
             // StopAsync gives up after 30 s.
             "stopped" => (["Stopped", "Failed"], TimeSpan.FromSeconds(30)),
             _ => ([], TimeSpan.Zero),
@@ -160,7 +162,8 @@ internal sealed partial class TranscriptReplay : IDisposable
                 FirstStateAfterStart[recorded] = state;
                 if (state == "Running")
                 {
-                    Problem(seq, "GET", $"/jobs/{id}/state", "the first state after /start is already Running: crank never sees the job start (no 'is running', no timeout clock)");
+                    Problem(seq, "GET", $"/jobs/{id}/state",
+                        "the first state after /start is already Running: crank never sees the job start (no 'is running', no timeout clock)");
                 }
             }
 
@@ -313,7 +316,8 @@ internal sealed partial class TranscriptReplay : IDisposable
                     {
                         using var file = await _http.GetAsync($"{localPath.Split('?')[0][..^"/list".Length]}/download?path={Uri.EscapeDataString(name)}");
                         ListedDownloads[name] = (file.StatusCode, await file.Content.ReadAsByteArrayAsync());
-                        Expect(file.IsSuccessStatusCode, seq, "GET", $"/download?path={name}", "a listed file could not be downloaded", () => ((int)file.StatusCode).ToString(CultureInfo.InvariantCulture));
+                        Expect(file.IsSuccessStatusCode, seq, "GET", $"/download?path={name}", "a listed file could not be downloaded",
+                            () => ((int)file.StatusCode).ToString(CultureInfo.InvariantCulture));
                     }
                 }
 

@@ -24,7 +24,8 @@ public sealed class MatrixReportTests
         var store = new JsonFileRunStore(results);
         var start = DateTimeOffset.UtcNow.AddHours(-1);
         var k = 0;
-        foreach (var (os, server, rps, user, kernel) in new[] { ("Linux", "kestrel", 250_000.0, 95.0, 4.0), ("Windows", "kestrel", 210_000.0, 60.0, 38.0), ("Linux", "sockets", 300_000.0, 30.0, 68.0), ("Windows", "sockets", 0.0, 0.0, 0.0) })
+        foreach (var (os, server, rps, user, kernel) in new[] { ("Linux", "kestrel", 250_000.0, 95.0, 4.0), ("Windows", "kestrel", 210_000.0, 60.0,
+            38.0), ("Linux", "sockets", 300_000.0, 30.0, 68.0), ("Windows", "sockets", 0.0, 0.0, 0.0) })
         {
             var run = SampleRuns.Create(server: server, rps: rps, os: os, labels: ["parity"], startedAt: start.AddMinutes(k++),
                 status: rps > 0 ? RunStatus.Succeeded : RunStatus.Failed);
@@ -38,9 +39,12 @@ public sealed class MatrixReportTests
         var lines = report.Output.Split('\n');
         // No run had a proxy, a machine idle figure or a verdict: those columns are left out.
         Assert.Contains("| server | os | rate | p99 ms | errors | server user / kernel % | net rx Mbit/s | status |", lines);
-        Assert.Contains(lines, l => l.StartsWith("| sockets | Windows | ", StringComparison.Ordinal) && l.EndsWith("| failed: the server exited |", StringComparison.Ordinal));
+        Assert.Contains(lines,
+            l => l.StartsWith("| sockets | Windows | ", StringComparison.Ordinal) && l.EndsWith("| failed: the server exited |", StringComparison.Ordinal));
         Assert.Contains("| server | Linux rate | Linux CPU | Windows rate | Windows CPU |", lines);
-        Assert.Contains("| kestrel | 250,000 req/s | CPU 99%, almost exclusively in user mode (96% user) | 210,000 req/s | CPU 98%, mostly in user mode (61% user) |", lines);
+        Assert.Contains(
+            "| kestrel | 250,000 req/s | CPU 99%, almost exclusively in user mode (96% user) | 210,000 req/s | CPU 98%, mostly in user mode (61% user) |",
+            lines);
         // A failed run fills no cell of the parity table.
         Assert.Contains("| sockets | 300,000 req/s | CPU 98%, mostly in kernel mode (31% user) |  |  |", lines);
 
@@ -66,9 +70,11 @@ public sealed class MatrixReportTests
             files.Add(file);
         }
 
-        var import = await HostRun.StartAsync(results, s_timeout, ["results", "import", .. files, "--label", "sweep:crank1", "--results", Path.Combine(results, "store")]);
+        var import = await HostRun.StartAsync(results, s_timeout,
+            ["results", "import", .. files, "--label", "sweep:crank1", "--results", Path.Combine(results, "store")]);
         Assert.True(import.ExitCode == 0, import.ToString());
-        var report = await HostRun.StartAsync(results, s_timeout, "report", "--results", Path.Combine(results, "store"), "--sweep", "crank1", "--markdown", "-");
+        var report = await HostRun.StartAsync(results, s_timeout, "report", "--results", Path.Combine(results, "store"), "--sweep", "crank1", "--markdown",
+            "-");
         Assert.True(report.ExitCode == 0, report.ToString());
         var lines = report.Output.Split('\n');
         Assert.Contains("### Sweep crank1: pipelined", lines);
@@ -103,11 +109,15 @@ public sealed class MatrixReportTests
 
         var store = Path.Combine(results, "store");
         var run = await HostRun.StartProcessAsync(results, s_timeout, new Dictionary<string, string> { ["CRANK"] = fake, ["BENCHMARKS"] = TestPaths.HostExecutable, ["RESULTS"] = store },
-            Path.Combine(TestPaths.RepoRoot, "crank", "sweep.sh"), "--config", "plaintext.yml", "--scenario", "pipelined", "--profile", "local", "--variable", "connections=64,999,256", "--variable", "duration=3s");
+            Path.Combine(TestPaths.RepoRoot, "crank", "sweep.sh"), "--config", "plaintext.yml", "--scenario", "pipelined", "--profile", "local", "--variable",
+            "connections=64,999,256", "--variable", "duration=3s");
         Assert.True(run.ExitCode == 1, run.ToString());
         var calls = await File.ReadAllLinesAsync(Path.Combine(results, "calls.txt"));
         Assert.Equal(3, calls.Length);
-        Assert.All(calls, c => Assert.StartsWith("--config plaintext.yml --scenario pipelined --profile local --variable duration=3s --variable connections=", c, StringComparison.Ordinal));
+        Assert.All(calls,
+            c =>
+                Assert.StartsWith("--config plaintext.yml --scenario pipelined --profile local --variable duration=3s --variable connections=", c,
+                    StringComparison.Ordinal));
         Assert.Contains("--variable connections=999 --property connections=999 --json", calls[1], StringComparison.Ordinal);
         Assert.Contains("Sweep ", run.Output, StringComparison.Ordinal);
         Assert.Contains("3 cells, 1 failed", run.Output, StringComparison.Ordinal);
@@ -146,14 +156,17 @@ public sealed class MatrixReportTests
             ("proxy/cpu/user", 20),
             ("proxy/cpu/kernel", 27),
             ("machine/cpu/idle", 20));
-        Assert.StartsWith("the proxy: nginx kept its 2 CPUs 94% busy (20% user, 27% kernel of the machine) while the server used 60% of its CPU", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
+        Assert.StartsWith("the proxy: nginx kept its 2 CPUs 94% busy (20% user, 27% kernel of the machine) while the server used 60% of its CPU",
+            VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
 
         // Everything on every CPU, the machine full, the proxy the largest share.
         run.Parameters.Remove("server-cpus");
         run.Parameters.Remove("load-cpus");
         run.Parameters.Remove("proxy-cpus");
         run.Measurements["machine/cpu/idle"] = 5;
-        Assert.StartsWith("the machine, mostly the proxy: server, nginx and load share its CPUs and it was 95% busy (server 15%, nginx 47%, load 15% of the machine)", VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
+        Assert.StartsWith(
+            "the machine, mostly the proxy: server, nginx and load share its CPUs and it was 95% busy (server 15%, nginx 47%, load 15% of the machine)",
+            VerdictLine.Render(BottleneckRule.Judge(run)), StringComparison.Ordinal);
         // 'run plaintext --proxy nginx --proxy-cpus 1' on 2 cores: nginx on the load's CPU, the server on its own at 75%: not nothing saturated.
         run = SampleRuns.Pinned(
             ("proxy", "nginx"),
@@ -166,7 +179,10 @@ public sealed class MatrixReportTests
             ("machine/server-cpus/idle", 20.5));
         var cause = BottleneckRule.Judge(run)[0];
         Assert.Equal("proxy", cause.Kind);
-        Assert.Equal("the proxy: nginx and the load share CPU and kept it 99% busy (nginx 37.9%, load 11.7% of the machine) while the server used 75% of its CPU; give the proxy CPUs of its own (--proxy-cpus)", VerdictLine.Render([cause]));
+        Assert.Equal(
+            "the proxy: nginx and the load share CPU and kept it 99% busy (nginx 37.9%, load 11.7% of the machine) while the server used 75% of its CPU; " +
+            "give the proxy CPUs of its own (--proxy-cpus)",
+            VerdictLine.Render([cause]));
     }
 
     [Fact]
@@ -176,7 +192,8 @@ public sealed class MatrixReportTests
         var results = TestPaths.NewTempDirectory();
         var command = string.Join(' ', new[] { TestPaths.HostExecutable, "run", "plaintext", "--server", "faulty", "--plugins", TestPaths.SamplePluginDirectory,
             "--server-option", "crashAfterMs=500", "-c", "4,8", "-d", "2s", "-w", "0s", "--no-verify", "--results", results }.Select(a => $"'{a}'"));
-        var run = await HostRun.StartProcessAsync(results, s_timeout, new Dictionary<string, string> { ["TERM"] = "xterm-256color", ["COLUMNS"] = "240" }, "script", "-qec", command, "/dev/null");
+        var run = await HostRun.StartProcessAsync(results, s_timeout, new Dictionary<string, string> { ["TERM"] = "xterm-256color", ["COLUMNS"] = "240" },
+            "script", "-qec", command, "/dev/null");
         Assert.True(run.ExitCode == 1, run.ToString());
         Assert.Contains("sweep ", run.Output, StringComparison.Ordinal);
         Assert.Contains("cell 2 of 2", run.Output, StringComparison.Ordinal);

@@ -35,7 +35,8 @@ public sealed class ProxyTests
     public async Task A_missing_proxy_is_one_line_naming_the_package()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["BENCHMARKS_PROXY_BIN"] = TestPaths.NewTempDirectory() }, "run", "plaintext", "--proxy", "haproxy", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, new Dictionary<string, string> { ["BENCHMARKS_PROXY_BIN"] = TestPaths.NewTempDirectory() },
+            "run", "plaintext", "--proxy", "haproxy", "--results", results);
         Assert.True(run.ExitCode == 1, run.ToString());
         Assert.Contains("error: haproxy is not installed: install the 'haproxy' package (apt-get install haproxy).", run.Output, StringComparison.Ordinal);
         Assert.Equal(RunStatus.Failed, StoredRuns.Single(results).Status);

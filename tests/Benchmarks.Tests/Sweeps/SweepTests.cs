@@ -14,7 +14,8 @@ public sealed class SweepTests
     public async Task A_two_by_two_sweep_stores_four_runs_and_prints_one_table()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "kestrel,sockets", "-c", "8,32", "-d", "2s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "kestrel,sockets", "-c", "8,32", "-d", "2s", "-w", "1s",
+            "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         for (var k = 1; k <= 4; k++)
         {
@@ -26,11 +27,13 @@ public sealed class SweepTests
         Assert.Equal(4, documents.Count);
         var label = Assert.Single(documents.SelectMany(d => d.Labels).Distinct());
         Assert.StartsWith("sweep:", label, StringComparison.Ordinal);
-        Assert.Equal(["kestrel/32", "kestrel/8", "sockets/32", "sockets/8"], documents.Select(d => $"{d.Server}/{d.Parameters["connections"]}").Order(StringComparer.Ordinal));
+        Assert.Equal(["kestrel/32", "kestrel/8", "sockets/32", "sockets/8"],
+            documents.Select(d => $"{d.Server}/{d.Parameters["connections"]}").Order(StringComparer.Ordinal));
         Assert.All(documents, d => Assert.Equal(RunStatus.Succeeded, d.Status));
 
         // One table, a row per cell in the order run, with the swept values first.
-        var table = run.Output[run.Output.IndexOf("| server | connections | rate |", StringComparison.Ordinal)..].Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        var table = run.Output[run.Output.IndexOf("| server | connections | rate |", StringComparison.Ordinal)..].Split('\n',
+            StringSplitOptions.RemoveEmptyEntries);
         Assert.Equal(6, table.Length);
         Assert.StartsWith("| kestrel | 8 | ", table[2], StringComparison.Ordinal);
         Assert.StartsWith("| sockets | 32 | ", table[5], StringComparison.Ordinal);
@@ -72,7 +75,8 @@ public sealed class SweepTests
         Assert.Contains("cell 2 of 2:", run.Output, StringComparison.Ordinal);
         Assert.Contains("2 cells, 2 failed", run.Output, StringComparison.Ordinal);
         Assert.Equal(2, Directory.GetFiles(results, "*.json").Count(f => !f.EndsWith("index.json", StringComparison.Ordinal)));
-        Assert.Equal(2, run.Output.Split('\n').Count(l => l.StartsWith("| 4 | ", StringComparison.Ordinal) || l.StartsWith("| 8 | ", StringComparison.Ordinal)));
+        Assert.Equal(2,
+            run.Output.Split('\n').Count(l => l.StartsWith("| 4 | ", StringComparison.Ordinal) || l.StartsWith("| 8 | ", StringComparison.Ordinal)));
         Assert.Contains("failed: the server exited during the run", run.Output, StringComparison.Ordinal);
     }
 
@@ -87,8 +91,10 @@ public sealed class SweepTests
         {
             foreach (var (server, before, after) in new[] { ("kestrel", 100_000.0, 101_000.0), ("sockets", 200_000.0, 150_000.0) })
             {
-                await store.WriteAsync(SampleRuns.Create(server: server, rps: before + (i * 100), labels: ["sweep:a"], startedAt: start.AddMinutes(i)), CancellationToken.None);
-                await store.WriteAsync(SampleRuns.Create(server: server, rps: after + (i * 100), labels: ["sweep:b"], startedAt: start.AddMinutes(10 + i)), CancellationToken.None);
+                await store.WriteAsync(SampleRuns.Create(server: server, rps: before + (i * 100), labels: ["sweep:a"], startedAt: start.AddMinutes(i)),
+                    CancellationToken.None);
+                await store.WriteAsync(SampleRuns.Create(server: server, rps: after + (i * 100), labels: ["sweep:b"], startedAt: start.AddMinutes(10 + i)),
+                    CancellationToken.None);
             }
         }
 

@@ -36,7 +36,8 @@ public sealed class HttpChurnTests
 
     [Trait("Tier", "Fast")]
     [Theory]
-    [InlineData("--keep-alive false sends one request per connection: --pipeline must be 1", "load", "--url", "http://127.0.0.1:1/", "--keep-alive", "false", "-p", "4")]
+    [InlineData("--keep-alive false sends one request per connection: --pipeline must be 1", "load", "--url", "http://127.0.0.1:1/", "--keep-alive", "false",
+        "-p", "4")]
     [InlineData("--keep-alive false needs the built-in load", "load", "--url", "http://127.0.0.1:1/", "--keep-alive", "false", "--engine", "wrk")]
     [InlineData("--keep-alive false needs the built-in load", "run", "plaintext", "--keep-alive", "false", "--generator", "wrk")]
     public async Task Bad_keep_alive_arguments_exit_2(string expected, params string[] arguments)

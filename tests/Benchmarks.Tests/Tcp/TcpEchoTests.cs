@@ -98,7 +98,8 @@ public sealed class TcpEchoTests
         }
 
         await using var faulty = new FaultyEchoServer(FaultyEchoServer.Fault.TruncateEchoes);
-        var bad = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "tcp-echo", "--url", $"tcp://127.0.0.1:{faulty.Port}");
+        var bad = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "tcp-echo", "--url",
+            $"tcp://127.0.0.1:{faulty.Port}");
         Assert.True(bad.ExitCode == 1, bad.ToString());
         Assert.Contains("FAIL  a 256 KiB burst comes back whole and in order", bad.Output, StringComparison.Ordinal);
     }
@@ -107,12 +108,14 @@ public sealed class TcpEchoTests
     public async Task Run_tcp_echo_stores_the_echo_rate_and_the_cpu_split()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "tcp-echo", "--server", "libuv", "-c", "100", "-d", "3s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "tcp-echo", "--server", "libuv", "-c", "100", "-d", "3s", "-w", "1s", "--results",
+            results);
         Assert.True(run.ExitCode == 0, run.ToString());
         var document = StoredRuns.Single(results);
         Assert.Equal(RunStatus.Succeeded, document.Status);
         Assert.True(document.Measurements["tcp/responses/rate"] > 1000, run.Output);
-        Assert.Equal(document.Measurements["tcp/requests"], document.Measurements["tcp/responses"] + document.Measurements["tcp/errors"] + document.Measurements["tcp/unfinished"]);
+        Assert.Equal(document.Measurements["tcp/requests"],
+            document.Measurements["tcp/responses"] + document.Measurements["tcp/errors"] + document.Measurements["tcp/unfinished"]);
         Assert.True(document.Measurements["benchmarks/cpu/kernel"] > 0);
         Assert.NotNull(document.Bottleneck);
         Assert.StartsWith("tcp://127.0.0.1:", document.Parameters["url"], StringComparison.Ordinal);
@@ -126,16 +129,22 @@ public sealed class TcpEchoTests
     [InlineData("is a TCP address: add --tcp", "load", "--url", "tcp://127.0.0.1:1")]
     [InlineData("--window applies to --tcp-mode persistent", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--tcp-mode", "churn", "--window", "2")]
     [InlineData("--message-size must be between 1 and 1048576", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--message-size", "0")]
-    [InlineData("--rate paces persistent connections with one request in flight each", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--rate", "100", "--window", "2")]
-    [InlineData("--rate paces persistent connections with one request in flight each", "run", "tcp-echo", "--server", "sockets", "--tcp-mode", "churn", "--rate", "100")]
+    [InlineData("--rate paces persistent connections with one request in flight each", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--rate", "100",
+        "--window", "2")]
+    [InlineData("--rate paces persistent connections with one request in flight each", "run", "tcp-echo", "--server", "sockets", "--tcp-mode", "churn",
+        "--rate", "100")]
     [InlineData("'plaintext' is an HTTP scenario", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--scenario", "plaintext")]
     [InlineData("Argument 'bulk' not recognized", "load", "--tcp", "--url", "tcp://127.0.0.1:1", "--tcp-mode", "bulk")]
-    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "serve", "--scenario", "tcp-echo", "--server", "kestrel", "--urls", "tcp://127.0.0.1:1")]
-    [InlineData("expected a raw TCP address such as tcp://127.0.0.1:5000", "serve", "--scenario", "tcp-echo", "--server", "sockets", "--urls", "http://127.0.0.1:1")]
+    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "serve", "--scenario",
+        "tcp-echo", "--server", "kestrel", "--urls", "tcp://127.0.0.1:1")]
+    [InlineData("expected a raw TCP address such as tcp://127.0.0.1:5000", "serve", "--scenario", "tcp-echo", "--server", "sockets", "--urls",
+        "http://127.0.0.1:1")]
     [InlineData("--window applies to --tcp-mode persistent", "run", "tcp-echo", "--server", "sockets", "--tcp-mode", "churn", "--window", "3")]
-    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "run", "tcp-echo", "--server", "kestrel")]
+    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "run", "tcp-echo", "--server",
+        "kestrel")]
     [InlineData("libuv answers no WebSocket upgrade, and 'ws-echo' needs one; servers that serve it: kestrel, sockets.", "run", "ws-echo", "--server", "libuv")]
-    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "verify", "--scenario", "tcp-echo", "--server", "kestrel")]
+    [InlineData("kestrel serves HTTP only, and 'tcp-echo' is raw TCP (tcp://); servers that serve it: iouring, libuv, sockets.", "verify", "--scenario",
+        "tcp-echo", "--server", "kestrel")]
     public async Task Bad_tcp_arguments_exit_2_with_one_clear_line(string expected, params string[] arguments)
     {
         var run = await InProcessCli.InvokeAsync(arguments);
@@ -150,7 +159,8 @@ public sealed class TcpEchoTests
     {
         var directory = TestPaths.NewTempDirectory();
         var jsonPath = Path.Combine(directory, "load.json");
-        var run = await HostRun.StartAsync(directory, s_timeout, ["load", "--tcp", "--url", $"tcp://127.0.0.1:{port}", "-d", "2s", "-w", "0s", "--json", jsonPath, .. arguments]);
+        var run = await HostRun.StartAsync(directory, s_timeout,
+            ["load", "--tcp", "--url", $"tcp://127.0.0.1:{port}", "-d", "2s", "-w", "0s", "--json", jsonPath, .. arguments]);
         Assert.True(File.Exists(jsonPath), run.ToString());
         return (run, JsonDocument.Parse(await File.ReadAllTextAsync(jsonPath)));
     }

@@ -32,7 +32,8 @@ public sealed class TcpLoadAllocationTests
         Assert.True(longRun.Answered - shortRun.Answered > 20_000, $"{shortRun.Answered} then {longRun.Answered} echoes; {machine.Describe()}");
         Assert.Equal(0, longRun.Failed.Values.Sum());
         var perEcho = (double)(longBytes - shortBytes) / (longRun.Answered - shortRun.Answered);
-        Assert.True(perEcho < 1, $"{shortBytes:n0} bytes for {shortRun.Answered:n0} echoes, {longBytes:n0} for {longRun.Answered:n0}: {perEcho:0.00} per extra echo");
+        Assert.True(perEcho < 1,
+            $"{shortBytes:n0} bytes for {shortRun.Answered:n0} echoes, {longBytes:n0} for {longRun.Answered:n0}: {perEcho:0.00} per extra echo");
     }
 
     private static async Task<(long Bytes, TcpLoadResult Result)> AllocatedDuring(TcpLoadOptions options)

@@ -19,7 +19,8 @@ public sealed class TcpProtocolPluginTests
         var results = TestPaths.NewTempDirectory();
 
         // No --server: kestrel serves HTTP only, so the run takes the sockets server.
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "resp-ping", "--plugins", TestPaths.SamplePluginDirectory, "--rate", "2000", "-c", "16", "-d", "2s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "resp-ping", "--plugins", TestPaths.SamplePluginDirectory, "--rate", "2000", "-c", "16",
+            "-d", "2s", "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("resp/s", run.Output, StringComparison.Ordinal);
         Assert.Contains("Verified: 3 raw TCP checks passed.", run.Output, StringComparison.Ordinal);
@@ -43,7 +44,8 @@ public sealed class TcpProtocolPluginTests
         Assert.InRange(m["tcp/responses/rate"], 1000, 2000 * (1 + (m["tcp/requests/backlog/start"] + 16) / m["tcp/requests/due"]));
         foreach (var percentile in new[] { "50", "99", "max" })
         {
-            Assert.True(m[$"tcp/rtt/{percentile}"] >= m[$"tcp/rtt/uncorrected/{percentile}"], $"p{percentile}: from the due time {m[$"tcp/rtt/{percentile}"]} ms < from the send {m[$"tcp/rtt/uncorrected/{percentile}"]} ms");
+            Assert.True(m[$"tcp/rtt/{percentile}"] >= m[$"tcp/rtt/uncorrected/{percentile}"],
+                $"p{percentile}: from the due time {m[$"tcp/rtt/{percentile}"]} ms < from the send {m[$"tcp/rtt/uncorrected/{percentile}"]} ms");
         }
     }
 
@@ -53,7 +55,8 @@ public sealed class TcpProtocolPluginTests
         await using var redis = await RedisServer.StartAsync();
         var directory = TestPaths.NewTempDirectory();
         var jsonPath = Path.Combine(directory, "load.json");
-        var load = await HostRun.StartAsync(directory, s_timeout, "load", "--tcp", "--url", $"tcp://127.0.0.1:{redis.Port}", "--scenario", "resp-ping", "--plugins", TestPaths.SamplePluginDirectory, "-c", "8", "--window", "8", "-d", "2s", "-w", "1s", "--json", jsonPath);
+        var load = await HostRun.StartAsync(directory, s_timeout, "load", "--tcp", "--url", $"tcp://127.0.0.1:{redis.Port}", "--scenario", "resp-ping",
+            "--plugins", TestPaths.SamplePluginDirectory, "-c", "8", "--window", "8", "-d", "2s", "-w", "1s", "--json", jsonPath);
         Assert.True(load.ExitCode == 0, load.ToString());
         Assert.Contains($"TCP resp-ping @ tcp://127.0.0.1:{redis.Port}/", load.Output, StringComparison.Ordinal);
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(jsonPath));
@@ -62,7 +65,8 @@ public sealed class TcpProtocolPluginTests
         Assert.True(root.GetProperty("answered").GetInt64() > 1000, load.Output);
         Assert.Equal(root.GetProperty("sent").GetInt64(), root.GetProperty("answered").GetInt64() + Failed(root) + root.GetProperty("unfinished").GetInt64());
 
-        var verify = await HostRun.StartAsync(directory, s_timeout, "verify", "--scenario", "resp-ping", "--plugins", TestPaths.SamplePluginDirectory, "--url", $"tcp://127.0.0.1:{redis.Port}");
+        var verify = await HostRun.StartAsync(directory, s_timeout, "verify", "--scenario", "resp-ping", "--plugins", TestPaths.SamplePluginDirectory, "--url",
+            $"tcp://127.0.0.1:{redis.Port}");
         Assert.True(verify.ExitCode == 0, verify.ToString());
         Assert.Contains("PASS  a resp-ping request sent in two segments is answered", verify.Output, StringComparison.Ordinal);
     }
@@ -74,7 +78,8 @@ public sealed class TcpProtocolPluginTests
         await using var serve = await ServeProcess.StartAsync("sockets", "tcp-echo", scheme: "tcp");
         var directory = TestPaths.NewTempDirectory();
         var jsonPath = Path.Combine(directory, "load.json");
-        var load = await HostRun.StartAsync(directory, s_timeout, "load", "--tcp", "--url", $"tcp://127.0.0.1:{serve.Port}", "--scenario", "resp-ping", "--plugins", TestPaths.SamplePluginDirectory, "-c", "4", "-d", "1s", "-w", "0s", "--json", jsonPath);
+        var load = await HostRun.StartAsync(directory, s_timeout, "load", "--tcp", "--url", $"tcp://127.0.0.1:{serve.Port}", "--scenario", "resp-ping",
+            "--plugins", TestPaths.SamplePluginDirectory, "-c", "4", "-d", "1s", "-w", "0s", "--json", jsonPath);
         Assert.True(load.ExitCode == 1, load.ToString());
         Assert.Contains("the answer is not the one expected", load.Error, StringComparison.Ordinal);
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(jsonPath));

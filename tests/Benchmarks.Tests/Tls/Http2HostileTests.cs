@@ -45,7 +45,8 @@ public sealed class Http2HostileTests
         }
 
         var resets = await ExchangeAsync(serve.Port, [.. reset]);
-        Assert.True(resets.Ended || resets.PingAnswered, $"after a rapid-reset flood the connection neither ended nor answered a PING ({resets.Frames} frames back)");
+        Assert.True(resets.Ended || resets.PingAnswered,
+            $"after a rapid-reset flood the connection neither ended nor answered a PING ({resets.Frames} frames back)");
 
         // A header block of a megabyte: HEADERS without END_HEADERS, then 64 CONTINUATION frames of 16 KiB.
         var bomb = new List<byte>(s_preface);
@@ -59,12 +60,14 @@ public sealed class Http2HostileTests
         }
 
         var headers = await ExchangeAsync(serve.Port, [.. bomb]);
-        Assert.True(headers.Ended || headers.PingAnswered, $"after a megabyte of header block the connection neither ended nor answered a PING ({headers.Frames} frames back)");
+        Assert.True(headers.Ended || headers.PingAnswered,
+            $"after a megabyte of header block the connection neither ended nor answered a PING ({headers.Frames} frames back)");
         Assert.False(headers.Answered200, "a request with a megabyte of headers was answered 200");
 
         Assert.False(serve.HasExited, "the server died");
         Assert.True(serve.ResidentBytes() < 400L * 1024 * 1024, $"the server holds {serve.ResidentBytes() / 1024 / 1024} MB");
-        var (exit, output) = await ExternalTool.RunAsync("curl", "-s", "--http2-prior-knowledge", "-w", " %{http_version}", $"http://127.0.0.1:{serve.Port}/plaintext");
+        var (exit, output) = await ExternalTool.RunAsync("curl", "-s", "--http2-prior-knowledge", "-w", " %{http_version}",
+            $"http://127.0.0.1:{serve.Port}/plaintext");
         Assert.True(exit == 0 && output == "Hello, World! 2", output);
     }
 

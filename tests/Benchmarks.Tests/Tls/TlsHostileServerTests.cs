@@ -29,7 +29,8 @@ public sealed class TlsHostileServerTests
         // A good handshake, the client's first bytes read, then 5 bytes of a record that says it has 100, and the end of the stream.
         var result = await RunAgainstAsync(engine, http2, async (socket, cancellationToken) =>
         {
-            await using var tls = await AcceptAsync(socket, certificate, http2 ? SslApplicationProtocol.Http2 : SslApplicationProtocol.Http11, cancellationToken);
+            await using var tls = await AcceptAsync(socket, certificate, http2 ? SslApplicationProtocol.Http2 : SslApplicationProtocol.Http11,
+                cancellationToken);
             _ = await tls.ReadAsync(new byte[4096], cancellationToken);
             await socket.SendAsync(new byte[] { 0x17, 0x03, 0x03, 0x00, 0x64, 1, 2, 3, 4, 5 }, SocketFlags.None, cancellationToken);
             socket.Shutdown(SocketShutdown.Send);
@@ -38,7 +39,8 @@ public sealed class TlsHostileServerTests
 
         // A 3 s timeout: a handshake beside the parallel tier's load took past 400 ms, and the test is about the record.
         Assert.Equal(engine == HttpLoadEngine.Epoll ? "epoll" : "sockets", result.Engine);
-        Assert.True(result.Errors.Read > 0 && result.Good == 0 && result.Errors.Timeout == 0, $"{result.Errors.Read} read errors, {result.Errors.Timeout} timeouts, {result.Good} good: {result.FirstError}");
+        Assert.True(result.Errors.Read > 0 && result.Good == 0 && result.Errors.Timeout == 0,
+            $"{result.Errors.Read} read errors, {result.Errors.Timeout} timeouts, {result.Good} good: {result.FirstError}");
         Assert.StartsWith("read: ", result.FirstError, StringComparison.Ordinal);
     }
 
@@ -67,7 +69,8 @@ public sealed class TlsHostileServerTests
         var result = await RunAgainstAsync(engine, http2: false, async (socket, cancellationToken) =>
             _ = await socket.ReceiveAsync(new byte[4096], SocketFlags.None, cancellationToken));
 
-        Assert.True(result.HandshakeErrors > 0 && result.Errors.Connect >= result.HandshakeErrors && result.Good == 0, $"{result.HandshakeErrors} failed handshakes, {result.Errors.Connect} connect errors: {result.FirstError}");
+        Assert.True(result.HandshakeErrors > 0 && result.Errors.Connect >= result.HandshakeErrors && result.Good == 0,
+            $"{result.HandshakeErrors} failed handshakes, {result.Errors.Connect} connect errors: {result.FirstError}");
         Assert.StartsWith("TLS handshake with 127.0.0.1:", result.FirstError, StringComparison.Ordinal);
     }
 
@@ -110,7 +113,8 @@ public sealed class TlsHostileServerTests
         Assert.EndsWith(": wrong version number", result.FirstError, StringComparison.Ordinal);
     }
 
-    private static async Task<LoadResult> RunAgainstAsync(HttpLoadEngine engine, bool http2, Func<Socket, CancellationToken, Task> serve, double timeoutSeconds = 0.4)
+    private static async Task<LoadResult> RunAgainstAsync(HttpLoadEngine engine, bool http2, Func<Socket, CancellationToken, Task> serve,
+        double timeoutSeconds = 0.4)
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -156,10 +160,12 @@ public sealed class TlsHostileServerTests
     }
 
     /// <summary>The server's side of a handshake, offering <paramref name="protocol"/> by ALPN, or ignoring ALPN when null.</summary>
-    private static async Task<SslStream> AcceptAsync(Socket socket, X509Certificate2 certificate, SslApplicationProtocol? protocol, CancellationToken cancellationToken)
+    private static async Task<SslStream> AcceptAsync(Socket socket, X509Certificate2 certificate, SslApplicationProtocol? protocol,
+        CancellationToken cancellationToken)
     {
         var tls = new SslStream(new NetworkStream(socket, ownsSocket: false));
-        await tls.AuthenticateAsServerAsync(new SslServerAuthenticationOptions { ServerCertificate = certificate, ApplicationProtocols = protocol is { } p ? [p] : null }, cancellationToken);
+        await tls.AuthenticateAsServerAsync(
+            new SslServerAuthenticationOptions { ServerCertificate = certificate, ApplicationProtocols = protocol is { } p ? [p] : null }, cancellationToken);
         return tls;
     }
 }

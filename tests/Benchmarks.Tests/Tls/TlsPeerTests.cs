@@ -24,13 +24,22 @@ public sealed class TlsPeerTests
             (exit, output) = await ExternalTool.RunAsync("curl", "-sk", "--http1.1", "-w", " %{http_version}", url);
             Assert.True(exit == 0 && output == "Hello, World! 1.1", output);
             (exit, output) = await ExternalTool.RunAsync("nghttp", "-v", url);
-            Assert.True(exit == 0 && output.Contains("The negotiated protocol: h2", StringComparison.Ordinal) && output.Contains(":status: 200", StringComparison.Ordinal), output);
+            Assert.True(
+                exit == 0
+                    && output.Contains("The negotiated protocol: h2", StringComparison.Ordinal)
+                    && output.Contains(":status: 200", StringComparison.Ordinal),
+                output);
             (exit, output) = await ExternalTool.RunAsync("h2load", "-n", "400", "-c", "4", "-m", "10", url);
-            Assert.True(exit == 0 && output.Contains("400 succeeded, 0 failed", StringComparison.Ordinal) && output.Contains("Application protocol: h2", StringComparison.Ordinal), output);
+            Assert.True(
+                exit == 0
+                    && output.Contains("400 succeeded, 0 failed", StringComparison.Ordinal)
+                    && output.Contains("Application protocol: h2", StringComparison.Ordinal),
+                output);
 
             // The load command with h2load, as a crank job runs it (crank/h2.yml): its report read into the built-in load's names.
             var folder = TestPaths.NewTempDirectory();
-            var load = await HostRun.StartAsync(folder, TimeSpan.FromMinutes(1), "load", "--generator", "h2load", "--url", url, "-c", "4", "--streams", "10", "-d", "1s", "-w", "1s", "--json", Path.Combine(folder, "h2load.json"), "--crank-statistics");
+            var load = await HostRun.StartAsync(folder, TimeSpan.FromMinutes(1), "load", "--generator", "h2load", "--url", url, "-c", "4", "--streams", "10",
+                "-d", "1s", "-w", "1s", "--json", Path.Combine(folder, "h2load.json"), "--crank-statistics");
             Assert.True(load.ExitCode == 0, load.ToString());
             Assert.Contains("#StartJobStatistics", load.Output, StringComparison.Ordinal);
             var measured = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder, "h2load.json"))).RootElement;
@@ -43,7 +52,11 @@ public sealed class TlsPeerTests
         var (code, text) = await ExternalTool.RunAsync("curl", "-s", "--http2-prior-knowledge", "-w", " %{http_version}", cleartext);
         Assert.True(code == 0 && text == "Hello, World! 2", text);
         (code, text) = await ExternalTool.RunAsync("h2load", "-n", "400", "-c", "4", "-m", "10", cleartext);
-        Assert.True(code == 0 && text.Contains("400 succeeded, 0 failed", StringComparison.Ordinal) && text.Contains("Application protocol: h2c", StringComparison.Ordinal), text);
+        Assert.True(
+            code == 0
+                && text.Contains("400 succeeded, 0 failed", StringComparison.Ordinal)
+                && text.Contains("Application protocol: h2c", StringComparison.Ordinal),
+            text);
     }
 
     [Fact]
@@ -80,7 +93,12 @@ public sealed class TlsPeerTests
         Assert.Contains("SSL connection using TLSv1.3", output, StringComparison.Ordinal);
         Assert.Contains("ALPN: server accepted http/1.1", output, StringComparison.Ordinal);
         (exit, output) = await ExternalTool.RunAsync("wrk", "-t1", "-c8", "-d1s", url);
-        Assert.True(exit == 0 && output.Contains("requests in", StringComparison.Ordinal) && !output.Contains("Socket errors", StringComparison.Ordinal) && !output.Contains("Non-2xx", StringComparison.Ordinal), output);
+        Assert.True(
+            exit == 0
+                && output.Contains("requests in", StringComparison.Ordinal)
+                && !output.Contains("Socket errors", StringComparison.Ordinal)
+                && !output.Contains("Non-2xx", StringComparison.Ordinal),
+            output);
         stalled.ForEach(s => s.Dispose());
         Assert.False(serve.HasExited);
     }
@@ -104,7 +122,8 @@ public sealed class TlsPeerTests
             });
         var port = nginx.Port;
         var results = TestPaths.NewTempDirectory();
-        var load = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), "load", "--url", $"https://127.0.0.1:{port}/", "-c", "8", "-d", "2s", "-w", "1s", "--keep-alive", "false", "--json", Path.Combine(results, "load.json"));
+        var load = await HostRun.StartAsync(results, TimeSpan.FromMinutes(1), "load", "--url", $"https://127.0.0.1:{port}/", "-c", "8", "-d", "2s", "-w", "1s",
+            "--keep-alive", "false", "--json", Path.Combine(results, "load.json"));
         Assert.True(load.ExitCode == 0, load.ToString());
         var result = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(results, "load.json"))).RootElement;
         Assert.True(result.GetProperty("requests").GetInt64() > 0 && result.GetProperty("errors").GetProperty("total").GetInt64() == 0, load.ToString());
@@ -114,7 +133,8 @@ public sealed class TlsPeerTests
         // One handshake per request without keep-alive, each timed apart from the connect.
         Assert.InRange(result.GetProperty("handshakesPerSecond").GetDouble() / result.GetProperty("requestsPerSecond").GetDouble(), 0.9, 1.1);
         var handshake = result.GetProperty("handshake");
-        Assert.True(handshake.GetProperty("p99").GetDouble() >= handshake.GetProperty("p50").GetDouble() && handshake.GetProperty("p50").GetDouble() > 0, load.ToString());
+        Assert.True(handshake.GetProperty("p99").GetDouble() >= handshake.GetProperty("p50").GetDouble() && handshake.GetProperty("p50").GetDouble() > 0,
+            load.ToString());
         Assert.Equal(0, result.GetProperty("handshakeErrors").GetInt64());
     }
 
@@ -142,7 +162,8 @@ public sealed class TlsPeerTests
             }
         });
         var results = TestPaths.NewTempDirectory();
-        var load = await HostRun.StartAsync(results, TimeSpan.FromSeconds(30), "load", "--url", $"https://127.0.0.1:{port}/", "-c", "4", "-d", "2s", "-w", "0s", "-T", "500ms");
+        var load = await HostRun.StartAsync(results, TimeSpan.FromSeconds(30), "load", "--url", $"https://127.0.0.1:{port}/", "-c", "4", "-d", "2s", "-w", "0s",
+            "-T", "500ms");
         await stop.CancelAsync();
         await accepting;
         held.ForEach(s => s.Dispose());

@@ -18,7 +18,8 @@ public sealed class TlsRunTests
         // A request times out after 10 s, not 2: beside the parallel tests the machine is 100% busy, and a
         // connect and handshake took up to 1.9 s there (p99), which a 2 s timeout counted as a failed run.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--tls", "--certificate-key", "ecdsa-p256", "--keep-alive", "false", "-c", "16", "-d", "2s", "-w", "1s", "-T", "10s", "--trace-seconds", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "plaintext", "--server", "sockets", "--tls", "--certificate-key", "ecdsa-p256",
+            "--keep-alive", "false", "-c", "16", "-d", "2s", "-w", "1s", "-T", "10s", "--trace-seconds", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified:", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
@@ -32,7 +33,8 @@ public sealed class TlsRunTests
 
         // Traced for a second: the share of the server's samples in TLS, a handshake per request, is a clause of the verdict.
         var trace = document.Trace!;
-        Assert.True(trace.TlsPercent is >= 1 and <= 100, $"TLS {trace.TlsPercent}% of the working samples ({trace.Samples} samples, {trace.WaitingPercent:0.#}% waiting)");
+        Assert.True(trace.TlsPercent is >= 1 and <= 100,
+            $"TLS {trace.TlsPercent}% of the working samples ({trace.Samples} samples, {trace.WaitingPercent:0.#}% waiting)");
         Assert.Contains("TLS: ", document.Bottleneck, StringComparison.Ordinal);
     }
 
@@ -48,10 +50,12 @@ public sealed class TlsRunTests
     {
         Tools.Require("h2load");
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "--generator", generator, "--streams", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "json", "--server", "kestrel", "--protocol", protocol, "--generator", generator,
+            "--streams", "4", "-c", "8", "-d", "2s", "-w", "1s", "--results", results);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified:", run.Output, StringComparison.Ordinal);
-        Assert.Contains($"{(generator == "builtin" ? "http" : "h2load")} loading {(protocol == "h2" ? "https" : "http")}://127.0.0.1", run.Output, StringComparison.Ordinal);
+        Assert.Contains($"{(generator == "builtin" ? "http" : "h2load")} loading {(protocol == "h2" ? "https" : "http")}://127.0.0.1", run.Output,
+            StringComparison.Ordinal);
         Assert.Contains($"{protocol}, 4 streams per connection", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
         Assert.Equal(generator == "builtin" ? "http" : "h2load", document.Load);
@@ -75,7 +79,8 @@ public sealed class TlsRunTests
 
         // What the window sent is accounted for, reply by reply, in the stored document as in the load's result;
         // a failure says which part was missing (nothing sent, or sent and never answered).
-        var counts = $"sent {m["ws/messages/sent"]}, followed {m["ws/messages"]}, broke {m["ws/messages/bad"]}, lost {m["ws/messages/lost"]}, unfinished {m["ws/messages/unfinished"]}, handshakes {m["ws/handshakes"]}";
+        var counts = $"sent {m["ws/messages/sent"]}, followed {m["ws/messages"]}, broke {m["ws/messages/bad"]}, lost {m["ws/messages/lost"]}, " +
+            $"unfinished {m["ws/messages/unfinished"]}, handshakes {m["ws/handshakes"]}";
         Assert.True(m["ws/messages/rate"] > 0 && m["ws/errors"] == 0, $"{counts}\n{run}");
         Assert.True(m["ws/messages/sent"] == m["ws/messages"] + m["ws/messages/bad"] + m["ws/messages/lost"] + m["ws/messages/unfinished"], counts);
     }

@@ -26,7 +26,9 @@ public sealed class JobVerdictTests
             .GroupBy(m => (string)m!["timestamp"]!)
             .OrderBy(g => DateTimeOffset.Parse(g.Key, System.Globalization.CultureInfo.InvariantCulture))
             .Where(g => g.Count() > 3)
-            .Select(g => new JobSample(DateTime.Parse(g.Key, System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.AdjustToUniversal), g.ToDictionary(m => (string)m!["name"]!, m => (double)m!["value"]!)))];
+            .Select(g => new JobSample(
+                DateTime.Parse(g.Key, System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.AdjustToUniversal),
+                g.ToDictionary(m => (string)m!["name"]!, m => (double)m!["value"]!)))];
     }
 
     [Theory]
@@ -77,7 +79,9 @@ public sealed class JobVerdictTests
         Assert.StartsWith("10.77.0.11:5010 (", run.Parameters["crank/application/box"], StringComparison.Ordinal);
         Assert.EndsWith("CPUs 0 of 2, eth0 at 200 Mbit/s (qdisc)", run.Parameters["crank/application/box"], StringComparison.Ordinal);
         Assert.EndsWith("CPUs 1 of 2, eth0 at 200 Mbit/s (qdisc)", run.Parameters["crank/load/box"], StringComparison.Ordinal);
-        Assert.Equal(("eth0", false, 200.0, "qdisc"), (run.Environment.Network!.Interface, run.Environment.Network.Loopback, run.Environment.Network.LinkSpeed!.Value, run.Environment.Network.LinkSpeedSource));
+        Assert.Equal(("eth0", false, 200.0, "qdisc"),
+            (run.Environment.Network!.Interface, run.Environment.Network.Loopback, run.Environment.Network.LinkSpeed!.Value,
+             run.Environment.Network.LinkSpeedSource));
         Assert.Equal(2, run.Environment.Cores);
 
         // A report of the run names them in its head.

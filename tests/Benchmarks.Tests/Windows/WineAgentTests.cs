@@ -38,7 +38,8 @@ public sealed class WineAgentTests(WinePrefix wine)
 
             return job;
         });
-        Assert.True(replay.Problems.Count == 0, string.Join(Environment.NewLine, replay.Problems.Concat(["the agent's last lines:"]).Concat(agent.Output.Split(Environment.NewLine).TakeLast(30))));
+        Assert.True(replay.Problems.Count == 0,
+            string.Join(Environment.NewLine, replay.Problems.Concat(["the agent's last lines:"]).Concat(agent.Output.Split(Environment.NewLine).TakeLast(30))));
         var application = replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(1)).OrderBy(j => j.Key).Last().Value;
         var load = replay.Jobs.Where(j => (int)j.Value["id"]! == replay.IdOf(2)).OrderBy(j => j.Key).Last().Value;
         Assert.True(AgentClient.Values(load, "http/requests").Sum() > 0, "the load job reported no requests");
@@ -66,7 +67,8 @@ public sealed class WineAgentTests(WinePrefix wine)
         Assert.Equal(HttpStatusCode.OK, await client.StartAsync(id));
         await client.ReachAsync(id, s_wait, null, "Running");
         var measured = await MeasuredAsync(client, id);
-        Assert.True(AgentClient.Values(measured, "benchmarks/working-set").Max() > 20, $"cmd.exe alone holds a few MB; with its .NET child, tens: {AgentClient.Values(measured, "benchmarks/working-set").Max()} MB");
+        Assert.True(AgentClient.Values(measured, "benchmarks/working-set").Max() > 20,
+            $"cmd.exe alone holds a few MB; with its .NET child, tens: {AgentClient.Values(measured, "benchmarks/working-set").Max()} MB");
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
         await client.ReachAsync(id, s_wait, null, "Stopped");
         Assert.Empty(wine.Processes($"--urls http://127.0.0.1:{port}"));
@@ -78,7 +80,8 @@ public sealed class WineAgentTests(WinePrefix wine)
         var port = Benchmarks.Host.Platform.LoopbackPort.Free();
         const string name = "BenchmarksAgent";
         await wine.RunAsync(s_wait, "wine", "sc", "delete", name);
-        var create = await wine.RunAsync(s_wait, "wine", "sc", "create", name, "binPath=", $"{WinePrefix.WindowsPath(wine.Executable)} agent --windows-service --allow-local-users --url http://127.0.0.1:{port}");
+        var create = await wine.RunAsync(s_wait, "wine", "sc", "create", name, "binPath=",
+            $"{WinePrefix.WindowsPath(wine.Executable)} agent --windows-service --allow-local-users --url http://127.0.0.1:{port}");
         Assert.True(create.ExitCode == 0, create.ToString());
         HostRun? delete = null;
         try
@@ -144,7 +147,9 @@ public sealed class WineAgentTests(WinePrefix wine)
     /// name (it knows only its own processes), so the agent's default would refuse it as an unknown local account.
     /// </remarks>
     private Task<AgentProcess> StartAgentAsync() =>
-        AgentProcess.StartAsync(options: ["--allow-local-users", "--driver-timeout", "60s"], jobsDirectory: WinePrefix.WindowsPath(TestPaths.NewTempDirectory()), environment: wine.Environment, executable: wine.Executable, launcher: ["wine"]);
+        AgentProcess.StartAsync(options: ["--allow-local-users", "--driver-timeout", "60s"],
+            jobsDirectory: WinePrefix.WindowsPath(TestPaths.NewTempDirectory()), environment: wine.Environment, executable: wine.Executable,
+            launcher: ["wine"]);
 
     /// <summary>The job once it has reported two intervals' measurements (the Windows metrics each second).</summary>
     private static async Task<JsonObject> MeasuredAsync(AgentClient client, int id)
@@ -169,7 +174,8 @@ public sealed class WineAgentTests(WinePrefix wine)
         for (var attempt = 0; attempt < 40 && state != expected; attempt++)
         {
             var query = await wine.RunAsync(s_wait, "wine", "sc", "query", name);
-            state = query.Output.Split('\n').Where(l => l.Contains("STATE", StringComparison.Ordinal)).Select(l => l.Trim().Split(' ', StringSplitOptions.RemoveEmptyEntries).Last()).FirstOrDefault() ?? "";
+            state = query.Output.Split('\n').Where(l => l.Contains("STATE", StringComparison.Ordinal)).Select(l => l.Trim().Split(' ',
+                StringSplitOptions.RemoveEmptyEntries).Last()).FirstOrDefault() ?? "";
             if (state != expected)
             {
                 await Task.Delay(500);

@@ -33,7 +33,8 @@ public sealed class WineRunTests(WinePrefix wine)
     public async Task A_run_under_windows_stores_a_document_whose_measurements_are_read_and_add_up(string server, params string[] more)
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await wine.BenchmarksAsync(s_timeout, ["run", "plaintext", "--server", server, "-d", "2s", "-w", "1s", "-c", "16", "--results", WinePrefix.WindowsPath(results), .. more]);
+        var run = await wine.BenchmarksAsync(s_timeout,
+            ["run", "plaintext", "--server", server, "-d", "2s", "-w", "1s", "-c", "16", "--results", WinePrefix.WindowsPath(results), .. more]);
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("Verified: 10 TechEmpower checks passed.", run.Output, StringComparison.Ordinal);
         var document = StoredRuns.Single(results);
@@ -60,9 +61,13 @@ public sealed class WineRunTests(WinePrefix wine)
         // Every sample read the interface's counters, and packets move with bytes. Wine's loopback
         // counters sometimes do not move at all within a short window on a loaded machine (bytes
         // as well as packets: 2 of 6 CI runs in one day), which is Wine's, not the Windows code's.
-        var detail = $"{m["net/rx/packets"]} packets/s received, {m["net/tx/packets"]} sent; bytes: {m.GetValueOrDefault("net/rx")} Mbit/s received, {m.GetValueOrDefault("net/tx")} sent; samples with packets: {document.Samples.Count(s => s.Values.ContainsKey("net/rx/packets"))} of {document.Samples.Count}";
+        var detail = $"{m["net/rx/packets"]} packets/s received, {m["net/tx/packets"]} sent; bytes: {m.GetValueOrDefault("net/rx")} Mbit/s received, " +
+            $"{m.GetValueOrDefault("net/tx")} sent; samples with packets: {document.Samples.Count(s => s.Values.ContainsKey("net/rx/packets"))} of " +
+            $"{document.Samples.Count}";
         Assert.True(document.Samples.Count > 0 && document.Samples.All(s => s.Values.ContainsKey("net/rx/packets") && s.Values.ContainsKey("net/rx")), detail);
-        Assert.True(m["net/rx/packets"] > 0 == m.GetValueOrDefault("net/rx") > 0 && m["net/tx/packets"] > 0 == m.GetValueOrDefault("net/tx") > 0 && m["net/drops"] >= 0, detail);
+        Assert.True(
+            m["net/rx/packets"] > 0 == m.GetValueOrDefault("net/rx") > 0 && m["net/tx/packets"] > 0 == m.GetValueOrDefault("net/tx") > 0 && m["net/drops"] >= 0,
+            detail);
 
         // The runtime counters are not read under Wine (it lacks the TDH the parser calls, and a call to it could abort the
         // process): the run says so in one line.
@@ -73,7 +78,9 @@ public sealed class WineRunTests(WinePrefix wine)
         // One meaning per name: the catalog's metadata, as on Linux, and every second sampled under the same names.
         Assert.All(MeasurementCatalog.All, c => Assert.Equal(c.Info, document.Metadata[c.Name]));
         Assert.All(document.Samples.Where(s => s.Values.ContainsKey("load/rate")), s =>
-            Assert.Superset(new HashSet<string> { "benchmarks/cpu", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set", "machine/cpu/idle" }, s.Values.Keys.ToHashSet()));
+            Assert.Superset(
+                new HashSet<string> { "benchmarks/cpu", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set", "machine/cpu/idle" },
+                s.Values.Keys.ToHashSet()));
     }
 
     [Fact]
@@ -81,7 +88,8 @@ public sealed class WineRunTests(WinePrefix wine)
     {
         // The Windows build carries its runtime: its assemblies cannot be told from the framework's, so no NativeAOT program is generated from them.
         var results = TestPaths.NewTempDirectory();
-        var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--publish", "aot", "--results", WinePrefix.WindowsPath(results));
+        var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--publish", "aot", "--results",
+            WinePrefix.WindowsPath(results));
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.Contains("--publish aot: this build of benchmarks carries its own runtime (self-contained)", run.Output + run.Error, StringComparison.Ordinal);
     }
@@ -91,9 +99,11 @@ public sealed class WineRunTests(WinePrefix wine)
     {
         // Wine has no CPU rate control for jobs (Windows 8 and later have): the run says which part Windows refused, in one line.
         var results = TestPaths.NewTempDirectory();
-        var quota = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--server-cpu-limit", "0.5", "-d", "2s", "-w", "1s", "--results", WinePrefix.WindowsPath(results));
+        var quota = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "sockets", "--server-cpu-limit", "0.5", "-d", "2s", "-w", "1s",
+            "--results", WinePrefix.WindowsPath(results));
         Assert.Equal(1, quota.ExitCode);
-        Assert.Contains("error: cannot make the Job Object 'server1' for the limits: Windows refused the CPU rate control (error ", quota.Output + quota.Error, StringComparison.Ordinal);
+        Assert.Contains("error: cannot make the Job Object 'server1' for the limits: Windows refused the CPU rate control (error ", quota.Output + quota.Error,
+            StringComparison.Ordinal);
         Assert.Equal(RunStatus.Failed, StoredRuns.Single(results).Status);
     }
 
@@ -102,10 +112,14 @@ public sealed class WineRunTests(WinePrefix wine)
     {
         // Wine's http.sys has no request queues: the start fails, as on a Windows machine without the URL reservation.
         var results = TestPaths.NewTempDirectory();
-        var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "httpsys", "-d", "2s", "-w", "1s", "--results", WinePrefix.WindowsPath(results));
+        var run = await wine.BenchmarksAsync(s_timeout, "run", "plaintext", "--server", "httpsys", "-d", "2s", "-w", "1s", "--results",
+            WinePrefix.WindowsPath(results));
         Assert.Equal(1, run.ExitCode);
         var all = run.Output + run.Error;
-        Assert.True(all.Contains("error: the server exited with code 1 before it was ready: error: httpsys cannot listen on http://127.0.0.1:", StringComparison.Ordinal), all);
+        Assert.True(
+            all.Contains("error: the server exited with code 1 before it was ready: error: httpsys cannot listen on http://127.0.0.1:",
+                StringComparison.Ordinal),
+            all);
         Assert.DoesNotContain("   at Microsoft.AspNetCore", all, StringComparison.Ordinal);
         Assert.DoesNotContain("HttpSysListener", all, StringComparison.Ordinal);
         Assert.StartsWith("the server exited with code 1 before it was ready", StoredRuns.Single(results).Error, StringComparison.Ordinal);
@@ -116,14 +130,16 @@ public sealed class WineRunTests(WinePrefix wine)
     {
         var results = TestPaths.NewTempDirectory();
         // A start timeout past the default 30 s: under Wine, beside the parallel tier, the server's start took longer.
-        using var run = wine.Start("run", "plaintext", "--server", "sockets", "-d", "60s", "-w", "1s", "-c", "8", "--no-counters", "--start-timeout", "90s", "--results", WinePrefix.WindowsPath(results));
+        using var run = wine.Start("run", "plaintext", "--server", "sockets", "-d", "60s", "-w", "1s", "-c", "8", "--no-counters", "--start-timeout", "90s",
+            "--results", WinePrefix.WindowsPath(results));
         var marker = $"--results {WinePrefix.WindowsPath(results)}";
         var waited = System.Diagnostics.Stopwatch.StartNew();
         while (wine.Processes("serve --scenario plaintext").Count == 0 || wine.Processes("load --url").Count == 0)
         {
             if (run.HasExited)
             {
-                Assert.Fail($"the run ended (exit {run.ExitCode}) before its server and load were both seen:\n{run.StandardOutput.ReadToEnd()}\n{run.StandardError.ReadToEnd()}");
+                Assert.Fail($"the run ended (exit {run.ExitCode}) " +
+                    $"before its server and load were both seen:\n{run.StandardOutput.ReadToEnd()}\n{run.StandardError.ReadToEnd()}");
             }
 
             Assert.True(waited.Elapsed < TimeSpan.FromSeconds(120), "the run's server and load did not start within 120 s");

@@ -18,7 +18,9 @@ public sealed class FaultyServerModel : IServerModel
 {
     public string Name => "faulty";
 
-    public string Description => "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process N ms after its 100th answer, neverReady=true never listens, stallMs=N stallEveryMs=M stops answering N ms in every M, maxRate=N answers at most N/s.";
+    public string Description =>
+        "Test double: answers every request with the scenario's body; crashAfterMs=N exits the process N ms after its 100th answer, " +
+        "neverReady=true never listens, stallMs=N stallEveryMs=M stops answering N ms in every M, maxRate=N answers at most N/s.";
 
     public ServerAvailability Availability => ServerAvailability.Available;
 

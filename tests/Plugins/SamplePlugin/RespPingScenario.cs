@@ -14,7 +14,8 @@ public sealed class RespPingScenario : ITcpScenario
 
     public string Name => "resp-ping";
 
-    public string Description => "Sample third-party TCP protocol: RESP's inline PING answered +PONG (tcp:// on the sockets and libuv servers; load --tcp, or a Redis server).";
+    public string Description =>
+        "Sample third-party TCP protocol: RESP's inline PING answered +PONG (tcp:// on the sockets and libuv servers; load --tcp, or a Redis server).";
 
     public IReadOnlyList<string> Routes => s_routes;
 

@@ -26,7 +26,9 @@ public sealed class SlowQueryScenario : IDatabaseScenario
 
     public DatabaseTest Test => DatabaseTest.SingleQuery;
 
-    public string SchemaScript => "CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL); CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) NOT NULL);";
+    public string SchemaScript =>
+        "CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL); CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) " +
+        "NOT NULL);";
 
     public LoadDefaults Load { get; } = new("/slow-query", PipelineDepth: 1, Connections: 16);
 

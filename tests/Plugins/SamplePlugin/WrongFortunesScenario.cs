@@ -26,7 +26,9 @@ public sealed class WrongFortunesScenario : IDatabaseScenario
 
     public DatabaseTest Test => DatabaseTest.Fortunes;
 
-    public string SchemaScript => "CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL); CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) NOT NULL); INSERT INTO fortune VALUES (1, 'fortune: No such file or directory');";
+    public string SchemaScript =>
+        "CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL); CREATE TABLE fortune (id integer PRIMARY KEY, message varchar(2048) " +
+        "NOT NULL); INSERT INTO fortune VALUES (1, 'fortune: No such file or directory');";
 
     public LoadDefaults Load { get; } = new("/fortunes", PipelineDepth: 1, Connections: 4);
 

@@ -22,11 +22,15 @@ namespace Benchmarks.Host.Agent.Api;
 /// crank's agent API (see docs/agents.md): jobs are created, fed sources, started, polled,
 /// stopped and deleted by the controller. Replies use camelCase, requests are read ignoring case.
 /// </summary>
-internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, AgentOptions options, AgentMachine machine, DotnetInstallation dotnet, ILogger logger)
+internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, AgentOptions options, AgentMachine machine, DotnetInstallation dotnet,
+    ILogger logger)
 {
     public void Map(IEndpointRouteBuilder app)
     {
-        app.MapGet("/", () => Results.Text($"benchmarks agent {Version} ({OsPlatform.Name}); jobs: {jobs.All().Count(j => j.State != AgentJobState.Deleted)} active{Environment.NewLine}"));
+        app.MapGet("/",
+            () =>
+                Results.Text($"benchmarks agent {Version} ({OsPlatform.Name}); jobs: {jobs.All().Count(j => j.State != AgentJobState.Deleted)} " +
+                    $"active{Environment.NewLine}"));
         app.MapGet("/info", Info);
         app.MapGet("/jobs", () => Json(new JsonArray([.. jobs.Active().Select(j => j.Summary())])));
         app.MapGet("/jobs/all", () => Json(new JsonArray([.. jobs.All().Select(j => j.Summary())])));
@@ -38,7 +42,8 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         }));
         app.MapGet("/jobs/{id:int}/state", (int id) => WithJob(id, job => Results.Text(job.ObserveState().ToString())));
         app.MapGet("/jobs/{id:int}/touch", (int id) => WithJob(id, _ => Results.Ok()));
-        app.MapPost("/jobs/{id:int}/source", (int id, string? sourceName, HttpRequest request) => WithJobAsync(id, job => UploadSourceAsync(job, sourceName, request)));
+        app.MapPost("/jobs/{id:int}/source",
+            (int id, string? sourceName, HttpRequest request) => WithJobAsync(id, job => UploadSourceAsync(job, sourceName, request)));
         app.MapPost("/jobs/{id:int}/build", (int id, HttpRequest request) => WithJobAsync(id, job => UploadBuildFileAsync(job, request)));
         app.MapPost("/jobs/{id:int}/attachment/zip", (int id, HttpRequest request) => WithJobAsync(id, job => UploadAttachmentAsync(job, request)));
         app.MapPost("/jobs/{id:int}/start", (int id) => WithJob(id, Start));
@@ -65,9 +70,11 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
             return Results.Ok();
         }));
         app.MapGet("/jobs/{id:int}/output", (int id) => WithJob(id, job => Results.Text(job.Output.Text())));
-        app.MapGet("/jobs/{id:int}/output/{start:long}", (int id, long start) => WithJob(id, job => Json(new JsonArray([.. job.Output.From(start).Select(l => (JsonNode?)l)]))));
+        app.MapGet("/jobs/{id:int}/output/{start:long}",
+            (int id, long start) => WithJob(id, job => Json(new JsonArray([.. job.Output.From(start).Select(l => (JsonNode?)l)]))));
         app.MapGet("/jobs/{id:int}/buildlog", (int id) => WithJob(id, job => Results.Text(job.BuildLog.Text())));
-        app.MapGet("/jobs/{id:int}/buildlog/{start:long}", (int id, long start) => WithJob(id, job => Json(new JsonArray([.. job.BuildLog.From(start).Select(l => (JsonNode?)l)]))));
+        app.MapGet("/jobs/{id:int}/buildlog/{start:long}",
+            (int id, long start) => WithJob(id, job => Json(new JsonArray([.. job.BuildLog.From(start).Select(l => (JsonNode?)l)]))));
         app.MapPost("/jobs/{id:int}/statistics", (int id, HttpRequest request) => WithJobAsync(id, job => StatisticsAsync(job, request)));
         app.MapPost("/jobs/{id:int}/metadata", (int id, HttpRequest request) => WithJob(id, job => Metadata(job, request.Query)));
         app.MapPost("/jobs/{id:int}/measurement", (int id, HttpRequest request) => WithJob(id, job => JobMeasurementEndpoint.Post(job, request.Query)));
@@ -124,7 +131,8 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
             }
 
             buffer.Position = 0;
-            document = await JsonNode.ParseAsync(buffer, documentOptions: new JsonDocumentOptions { AllowDuplicateProperties = false }, cancellationToken: request.HttpContext.RequestAborted) as JsonObject;
+            document = await JsonNode.ParseAsync(buffer, documentOptions: new JsonDocumentOptions { AllowDuplicateProperties = false },
+                cancellationToken: request.HttpContext.RequestAborted) as JsonObject;
         }
         catch (JsonException ex)
         {
@@ -184,7 +192,8 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
     {
         if (!scheduler.Start(job))
         {
-            return Results.Problem($"job {job.Id} is {job.State}; only an Initializing job can be started", statusCode: StatusCodes.Status500InternalServerError);
+            return Results.Problem($"job {job.Id} is {job.State}; only an Initializing job can be started",
+                statusCode: StatusCodes.Status500InternalServerError);
         }
 
         AgentLog.JobStartRequested(logger, job.Id, job.Service);
@@ -243,7 +252,8 @@ internal sealed class AgentApi(JobRepository jobs, AgentScheduler scheduler, Age
         Directory.CreateDirectory(Path.GetDirectoryName(target)!);
         await ReceiveAsync(job, request, target);
         await using var stream = File.OpenRead(target);
-        job.AddSourceHash("build:" + Path.GetRelativePath(AgentJobFolders.Sources(job), target), Convert.ToHexStringLower(await System.Security.Cryptography.SHA256.HashDataAsync(stream, request.HttpContext.RequestAborted)));
+        job.AddSourceHash("build:" + Path.GetRelativePath(AgentJobFolders.Sources(job), target),
+            Convert.ToHexStringLower(await System.Security.Cryptography.SHA256.HashDataAsync(stream, request.HttpContext.RequestAborted)));
         return Results.Ok();
     }
 

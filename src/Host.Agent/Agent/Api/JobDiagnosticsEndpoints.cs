@@ -45,7 +45,9 @@ internal static class JobDiagnosticsEndpoints
     public static IResult Download(AgentJob job) =>
         job.Trace is { Recording.IsCompleted: true } trace && File.Exists(trace.Path) && new FileInfo(trace.Path).Length > 0
             ? JobFileEndpoints.FileWithLength(trace.Path, "application/octet-stream", $"{job.Service}.nettrace")
-            : Results.NotFound(job.Trace is null ? "the job asked for no trace (dotnetTrace)" : "the trace is not written yet (POST /jobs/{id}/trace, then wait for TraceCollected)");
+            : Results.NotFound(job.Trace is null
+                ? "the job asked for no trace (dotnetTrace)"
+                : "the trace is not written yet (POST /jobs/{id}/trace, then wait for TraceCollected)");
 
     public static IResult DownloadDump(AgentJob job) => job.Dump switch
     {

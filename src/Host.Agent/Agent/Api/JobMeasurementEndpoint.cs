@@ -25,7 +25,8 @@ internal static class JobMeasurementEndpoint
         }
 
         JsonNode? value = numeric ? number : text;
-        var timestamp = DateTime.TryParse(query["timestamp"], CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var parsed) ? parsed : DateTime.UtcNow;
+        var timestamp = DateTime.TryParse(query["timestamp"], CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal,
+            out var parsed) ? parsed : DateTime.UtcNow;
         job.AddMeasurement(name, value, timestamp);
         return Results.Ok();
     }

@@ -121,7 +121,8 @@ internal sealed class BuildCache(string root, int capacity = 4)
                 // Another agent is publishing the same build: wait for its marker.
                 if (waited.Elapsed >= PublishWait)
                 {
-                    throw new JobFailedException($"another agent sharing the build cache has been publishing this build ({key}) for over {PublishWait.TotalMinutes:0} minutes");
+                    throw new JobFailedException($"another agent sharing the build cache has been publishing this build ({key}) " +
+                        $"for over {PublishWait.TotalMinutes:0} minutes");
                 }
 
                 await Task.Delay(TimeSpan.FromMilliseconds(250));

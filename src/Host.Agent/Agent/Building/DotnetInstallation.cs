@@ -12,7 +12,8 @@ internal sealed class DotnetInstallation
 
     private readonly IReadOnlyDictionary<string, string> _sdkFolders;
 
-    private DotnetInstallation(IReadOnlyList<string> sdks, IReadOnlyDictionary<string, string> sdkFolders, IReadOnlyList<string> runtimes, IReadOnlyList<string> aspNetCore)
+    private DotnetInstallation(IReadOnlyList<string> sdks, IReadOnlyDictionary<string, string> sdkFolders, IReadOnlyList<string> runtimes,
+        IReadOnlyList<string> aspNetCore)
     {
         _sdkFolders = sdkFolders;
         Sdks = sdks;
@@ -55,25 +56,31 @@ internal sealed class DotnetInstallation
     {
         if (!Satisfies(Sdks, sdkVersion))
         {
-            return $"the job asks for .NET SDK {sdkVersion}, which is not installed on this agent (installed SDKs: {Describe(Sdks)}); the agent never downloads an SDK";
+            return $"the job asks for .NET SDK {sdkVersion}, which is not installed on this agent (installed SDKs: {Describe(Sdks)}); " +
+                $"the agent never downloads an SDK";
         }
 
         if (!Satisfies(Runtimes, runtimeVersion))
         {
-            return $"the job asks for .NET runtime {runtimeVersion}, which is not installed on this agent (installed: Microsoft.NETCore.App {Describe(Runtimes)})";
+            return $"the job asks for .NET runtime {runtimeVersion}, which is not installed on this agent (installed: " +
+                $"Microsoft.NETCore.App {Describe(Runtimes)})";
         }
 
         if (!Satisfies(AspNetCoreRuntimes, aspNetCoreVersion))
         {
-            return $"the job asks for ASP.NET Core {aspNetCoreVersion}, which is not installed on this agent (installed: Microsoft.AspNetCore.App {Describe(AspNetCoreRuntimes)})";
+            return $"the job asks for ASP.NET Core {aspNetCoreVersion}, which is not installed on this agent (installed: " +
+                $"Microsoft.AspNetCore.App {Describe(AspNetCoreRuntimes)})";
         }
 
-        if (!string.IsNullOrEmpty(framework) && framework.StartsWith("net", StringComparison.OrdinalIgnoreCase) && framework.Contains('.', StringComparison.Ordinal))
+        if (!string.IsNullOrEmpty(framework)
+            && framework.StartsWith("net", StringComparison.OrdinalIgnoreCase)
+            && framework.Contains('.', StringComparison.Ordinal))
         {
             var wanted = framework[3..];
             if (!Runtimes.Any(r => r.StartsWith(wanted + ".", StringComparison.Ordinal)))
             {
-                return $"the job targets {framework}, but no matching runtime is installed on this agent (installed: Microsoft.NETCore.App {Describe(Runtimes)})";
+                return $"the job targets {framework}, but no matching runtime is installed on this agent (installed: " +
+                    $"Microsoft.NETCore.App {Describe(Runtimes)})";
             }
         }
 
@@ -89,7 +96,8 @@ internal sealed class DotnetInstallation
 
         // "10.0" matches any 10.0.x; "10.0.12" matches exactly; "10.0.*" is a prefix.
         var prefix = wanted.Trim().TrimEnd('*').TrimEnd('.');
-        return installed.Any(v => string.Equals(v, prefix, StringComparison.OrdinalIgnoreCase) || v.StartsWith(prefix + ".", StringComparison.OrdinalIgnoreCase) || v.StartsWith(prefix + "-", StringComparison.OrdinalIgnoreCase));
+        return installed.Any(v => string.Equals(v, prefix, StringComparison.OrdinalIgnoreCase) || v.StartsWith(prefix + ".",
+            StringComparison.OrdinalIgnoreCase) || v.StartsWith(prefix + "-", StringComparison.OrdinalIgnoreCase));
     }
 
     private static string Describe(IReadOnlyList<string> versions) => versions.Count == 0 ? "none" : string.Join(", ", versions);

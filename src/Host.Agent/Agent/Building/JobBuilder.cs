@@ -91,12 +91,14 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
             await RunToolAsync(job, "git", clone, sourceRoot, $"could not clone {source.Repository}", cancellationToken);
             if (!string.IsNullOrEmpty(commit))
             {
-                await RunToolAsync(job, "git", ["-C", destination, "checkout", "--quiet", commit], sourceRoot, $"could not check out {commit} in {source.Repository}", cancellationToken);
+                await RunToolAsync(job, "git", ["-C", destination, "checkout", "--quiet", commit], sourceRoot,
+                    $"could not check out {commit} in {source.Repository}", cancellationToken);
             }
         }
     }
 
-    private async Task<JobBuild> PublishAsync(AgentJob job, JobSpec spec, string sourceRoot, string project, Stopwatch stopwatch, CancellationToken cancellationToken)
+    private async Task<JobBuild> PublishAsync(AgentJob job, JobSpec spec, string sourceRoot, string project, Stopwatch stopwatch,
+        CancellationToken cancellationToken)
     {
         var projectPath = JobPaths.Confine(sourceRoot, project);
         if (!File.Exists(projectPath))
@@ -195,7 +197,8 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
         }
     }
 
-    private async Task RunToolAsync(AgentJob job, string fileName, IReadOnlyList<string> arguments, string workingDirectory, string failure, CancellationToken cancellationToken)
+    private async Task RunToolAsync(AgentJob job, string fileName, IReadOnlyList<string> arguments, string workingDirectory, string failure,
+        CancellationToken cancellationToken)
     {
         var environment = new Dictionary<string, string>
         {
@@ -217,7 +220,8 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
         JobProcess process;
         try
         {
-            process = JobProcess.Start(new JobStartInfo("build", fileName, arguments) { WorkingDirectory = workingDirectory, Environment = environment }, control, (line, isError) => job.BuildLog.Add(isError ? "[STDERR] " + line : line));
+            process = JobProcess.Start(new JobStartInfo("build", fileName, arguments) { WorkingDirectory = workingDirectory, Environment = environment },
+                control, (line, isError) => job.BuildLog.Add(isError ? "[STDERR] " + line : line));
         }
         catch (System.ComponentModel.Win32Exception ex)
         {
@@ -248,7 +252,8 @@ internal sealed class JobBuilder(DotnetInstallation dotnet, BuildCache cache, IP
     /// <summary>The build's error lines (compiler and MSBuild messages), else its last lines.</summary>
     private static string Diagnostics(OutputTail log)
     {
-        var errors = log.From(0).Where(l => l.Contains(": error ", StringComparison.OrdinalIgnoreCase) || l.StartsWith("error", StringComparison.OrdinalIgnoreCase) || l.StartsWith("fatal:", StringComparison.Ordinal)).Distinct().Take(30).ToList();
+        var errors = log.From(0).Where(l => l.Contains(": error ", StringComparison.OrdinalIgnoreCase) || l.StartsWith("error",
+            StringComparison.OrdinalIgnoreCase) || l.StartsWith("fatal:", StringComparison.Ordinal)).Distinct().Take(30).ToList();
         return errors.Count > 0 ? string.Join(Environment.NewLine, errors) : log.Tail(30);
     }
 

@@ -74,7 +74,8 @@ internal static class MissingPackages
         }
 
         var feeds = sources.Count == 0 ? "no feed" : string.Join(", ", sources);
-        return $"not in this machine's NuGet cache ({cache}) and not to be had from {feeds}: {string.Join(", ", missing)} (warm the cache or name a local feed in nuget.config: docs/agents.md)";
+        return $"not in this machine's NuGet cache ({cache}) and not to be had from {feeds}: {string.Join(", ", missing)} (warm the cache or name a local " +
+            $"feed in nuget.config: docs/agents.md)";
     }
 
     /// <summary>The version a range such as <c>[18.1.0, )</c> starts at; null for a range with no lower bound.</summary>

@@ -23,7 +23,8 @@ internal static class AgentJobsFolder
             var foreign = Directory.EnumerateFileSystemEntries(root).Select(Path.GetFileName).Where(name => !IsOwnedName(name!)).Take(3).ToList();
             if (foreign.Count > 0)
             {
-                throw new JobsFolderException($"--jobs-dir {root} holds files this agent did not make ({string.Join(", ", foreign)}); the agent empties its jobs folder, so name a new or empty folder");
+                throw new JobsFolderException($"--jobs-dir {root} holds files this agent did not make ({string.Join(", ", foreign)}); " +
+                    $"the agent empties its jobs folder, so name a new or empty folder");
             }
 
             File.WriteAllText(marker, "Jobs folder of benchmarks agent: its numbered job folders and builds/ are removed when an agent starts.\n");

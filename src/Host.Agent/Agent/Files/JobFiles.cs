@@ -10,7 +10,8 @@ namespace Benchmarks.Host.Agent.Files;
 /// </summary>
 internal static class JobFiles
 {
-    public static bool IsProjectRelative(string? path) => path is not null && (path == "~" || path.StartsWith("~/", StringComparison.Ordinal) || path.StartsWith("~\\", StringComparison.Ordinal));
+    public static bool IsProjectRelative(string? path) =>
+        path is not null && (path == "~" || path.StartsWith("~/", StringComparison.Ordinal) || path.StartsWith("~\\", StringComparison.Ordinal));
 
     public static bool HasWildcard(string? path) => path is not null && path.AsSpan().IndexOfAny('*', '?') >= 0;
 

@@ -93,7 +93,8 @@ internal static class AgentHost
         await app.StartAsync(cancellationToken);
         var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses ?? [];
         var address = addresses.FirstOrDefault() ?? options.Url.ToString();
-        await output.WriteLineAsync($"{ReadyText} {address} (jobs in {options.JobsRoot}; .NET SDKs: {(dotnet.Sdks.Count == 0 ? "none" : string.Join(", ", dotnet.Sdks))})");
+        await output.WriteLineAsync($"{ReadyText} {address} (jobs in {options.JobsRoot}; .NET SDKs: " +
+            $"{(dotnet.Sdks.Count == 0 ? "none" : string.Join(", ", dotnet.Sdks))})");
         await output.FlushAsync(cancellationToken);
         app.Services.GetService<ISystemdNotifier>()?.Notify(new ServiceState($"STATUS=listening on {address}"));
 

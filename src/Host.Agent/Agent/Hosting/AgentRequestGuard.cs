@@ -106,8 +106,12 @@ internal sealed class AgentRequestGuard
         var verdict = _owners.IsOwnAccount(client, server) switch
         {
             true => null,
-            false => $"this connection is another local account's ({_owners.OwnerOf(client, server)}); the agent serves its own account's and the administrator's (allow every account with --allow-local-users)",
-            null => "the account that opened this local connection cannot be read from the socket table; the agent serves its own account's and the administrator's (allow every account with --allow-local-users)",
+            false =>
+                $"this connection is another local account's ({_owners.OwnerOf(client, server)}); the agent serves its own account's and the administrator's " +
+                $"(allow every account with --allow-local-users)",
+            null =>
+                "the account that opened this local connection cannot be read from the socket table; " +
+                "the agent serves its own account's and the administrator's (allow every account with --allow-local-users)",
         };
         if (items is not null)
         {

@@ -338,9 +338,11 @@ internal sealed class AgentJob
             JobDocument.Set(job, "exitCode", ExitCode);
             JobDocument.Set(job, "processId", ProcessId);
             JobDocument.Set(job, "childProcessId", ChildProcessId);
-            JobDocument.Set(job, "lastDriverCommunicationUtc", (_time.GetUtcNow().UtcDateTime - SinceLastContact).ToString("O", System.Globalization.CultureInfo.InvariantCulture));
+            JobDocument.Set(job, "lastDriverCommunicationUtc",
+                (_time.GetUtcNow().UtcDateTime - SinceLastContact).ToString("O", System.Globalization.CultureInfo.InvariantCulture));
             JobDocument.Set(job, "activeProcessId", TrackedProcessId);
-            JobDocument.Set(job, "allProcessIds", new JsonArray([.. new[] { ProcessId, ChildProcessId }.Where(p => p > 0).Distinct().Select(p => (JsonNode?)p)]));
+            JobDocument.Set(job, "allProcessIds",
+                new JsonArray([.. new[] { ProcessId, ChildProcessId }.Where(p => p > 0).Distinct().Select(p => (JsonNode?)p)]));
             if (BuildTime is { } buildTime)
             {
                 JobDocument.Set(job, "buildTime", buildTime.ToString("c", System.Globalization.CultureInfo.InvariantCulture));

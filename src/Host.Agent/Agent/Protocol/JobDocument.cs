@@ -48,7 +48,8 @@ internal static class JobDocument
     {
         JsonValue value when value.GetValueKind() == JsonValueKind.Number && value.TryGetValue<int>(out var number) => number,
         JsonValue value when value.GetValueKind() == JsonValueKind.Number && value.TryGetValue<double>(out var real) => (int)real,
-        JsonValue value when value.GetValueKind() == JsonValueKind.String && int.TryParse(value.GetValue<string>(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var parsed) => parsed,
+        JsonValue value when value.GetValueKind() == JsonValueKind.String
+            && int.TryParse(value.GetValue<string>(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var parsed) => parsed,
         _ => null,
     };
 
@@ -56,7 +57,9 @@ internal static class JobDocument
     public static double? GetDouble(JsonObject? node, string name) => Get(node, name) switch
     {
         JsonValue value when value.GetValueKind() == JsonValueKind.Number && value.TryGetValue<double>(out var number) && double.IsFinite(number) => number,
-        JsonValue value when value.GetValueKind() == JsonValueKind.String && double.TryParse(value.GetValue<string>(), NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) && double.IsFinite(parsed) => parsed,
+        JsonValue value when value.GetValueKind() == JsonValueKind.String
+            && double.TryParse(value.GetValue<string>(), NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed)
+            && double.IsFinite(parsed) => parsed,
         _ => null,
     };
 
@@ -93,7 +96,8 @@ internal static class JobDocument
     public static void Set(JsonObject node, string name, JsonNode? value)
     {
         ArgumentNullException.ThrowIfNull(node);
-        foreach (var key in node.Select(p => p.Key).Where(k => !string.Equals(k, name, StringComparison.Ordinal) && string.Equals(k, name, StringComparison.OrdinalIgnoreCase)).ToList())
+        foreach (var key in node.Select(p => p.Key).Where(k => !string.Equals(k, name, StringComparison.Ordinal) && string.Equals(k, name,
+            StringComparison.OrdinalIgnoreCase)).ToList())
         {
             node.Remove(key);
         }

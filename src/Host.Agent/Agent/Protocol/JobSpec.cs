@@ -122,12 +122,16 @@ internal sealed record JobSpec
         Port = JobDocument.GetInt(document, "port") ?? DefaultPort,
         Path = JobDocument.GetString(document, "path") is { Length: > 0 } path ? (path.StartsWith('/') ? path : "/" + path) : "/",
         Scheme = (JobDocument.GetString(document, "scheme") ?? "http").ToLowerInvariant() is "https" or "h2" ? "https" : "http",
-        Endpoints = [.. JobDocument.GetStringList(document, "endpoints").Select(e => Uri.TryCreate(e, UriKind.Absolute, out var uri) ? uri : null).OfType<Uri>()],
+        Endpoints = [.. JobDocument.GetStringList(document, "endpoints").Select(e => Uri.TryCreate(e, UriKind.Absolute, out var uri)
+            ? uri
+            : null).OfType<Uri>()],
         CpuSet = JobDocument.GetString(document, "cpuSet"),
         CpuLimitRatio = JobDocument.GetDouble(document, "cpuLimitRatio") ?? 0,
         MemoryLimitInBytes = (long)(JobDocument.GetDouble(document, "memoryLimitInBytes") ?? 0),
         MalformedLimit = s_limits
-            .Where(name => JobDocument.Get(document, name) is JsonValue given && given.GetValueKind() != System.Text.Json.JsonValueKind.Null && JobDocument.GetDouble(document, name) is null)
+            .Where(name => JobDocument.Get(document, name) is JsonValue given
+                && given.GetValueKind() != System.Text.Json.JsonValueKind.Null
+                && JobDocument.GetDouble(document, name) is null)
             .Select(name => $"{name} {JobDocument.Get(document, name)!.ToJsonString()}")
             .FirstOrDefault(),
         MeasurementsInterval = TimeSpan.FromSeconds(Math.Clamp(JobDocument.GetInt(document, "measurementsIntervalSec") ?? 1, 1, 60)),

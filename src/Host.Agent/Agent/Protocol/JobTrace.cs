@@ -37,7 +37,8 @@ internal sealed class JobTrace : IDisposable
     public async Task EndAsync()
     {
         Stop();
-        await Recording.WaitAsync(TimeSpan.FromSeconds(30)).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+        await Recording.WaitAsync(TimeSpan.FromSeconds(30)).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.None,
+            TaskScheduler.Default);
     }
 
     public void Dispose() => _stop.Dispose();

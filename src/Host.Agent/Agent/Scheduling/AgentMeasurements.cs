@@ -14,23 +14,27 @@ namespace Benchmarks.Host.Agent.Scheduling;
 /// A job under a CPU quota or memory limit (crank's <c>cpuLimitRatio</c>, <c>memoryLimitInBytes</c>)
 /// has its throttling and OOM kills sampled the same way.
 /// </summary>
-internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName, Platform.IResourceLimit? limit = null, LinkCapacity? capacity = null, IReadOnlyList<int>? cpus = null)
+internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, string? interfaceName, Platform.IResourceLimit? limit = null,
+    LinkCapacity? capacity = null, IReadOnlyList<int>? cpus = null)
 {
     private readonly List<Verdicts.JobSample> _samples = [];
 
     /// <summary>The samples since the job started or its statistics were last reset, one per interval in order: what its verdict is judged on.</summary>
     public IReadOnlyList<Verdicts.JobSample> Samples => _samples;
 
-    public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken) => await RunAsync(interval, [], new Dictionary<string, string>(), cancellationToken);
+    public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken) =>
+        await RunAsync(interval, [], new Dictionary<string, string>(), cancellationToken);
 
-    public async Task RunAsync(TimeSpan interval, IReadOnlyList<string> counterProviders, IReadOnlyDictionary<string, string> counterNames, CancellationToken cancellationToken)
+    public async Task RunAsync(TimeSpan interval, IReadOnlyList<string> counterProviders, IReadOnlyDictionary<string, string> counterNames,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(counterProviders);
         ArgumentNullException.ThrowIfNull(counterNames);
         RuntimeCounterSession? counters = null;
         if (counterProviders.Count > 0)
         {
-            var (session, error) = await RuntimeCounterSession.StartAsync(job.TrackedProcessId, counterProviders, (int)Math.Max(1, interval.TotalSeconds), cancellationToken,
+            var (session, error) = await RuntimeCounterSession.StartAsync(job.TrackedProcessId, counterProviders, (int)Math.Max(1,
+                interval.TotalSeconds), cancellationToken,
                 (provider, counter) => counterNames.GetValueOrDefault($"{provider}/{counter}") ?? RuntimeMeasures.NameOf(provider, counter));
             counters = session;
             if (error is not null)
@@ -45,11 +49,13 @@ internal sealed class AgentMeasurements(AgentJob job, ISystemMetrics metrics, st
         }
 
         await using var _ = counters;
-        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot, limit is null ? null : limit.Read, cpus, capacity);
+        var sampler = new MetricsSampler(metrics, interfaceName, counters is null ? null : counters.Snapshot, limit is null ? null : limit.Read, cpus,
+            capacity);
         if (limit is not null)
         {
             var reading = limit.Read();
-            foreach (var measurement in LimitMeasures.All.Where(m => m.Sampled && (reading.CountsPeriods || !m.Name.StartsWith("benchmarks/cpu/", StringComparison.Ordinal))
+            foreach (var measurement in LimitMeasures.All.Where(m => m.Sampled && (reading.CountsPeriods || !m.Name.StartsWith("benchmarks/cpu/",
+                StringComparison.Ordinal))
                 && (reading.CountsMemory || !m.Name.StartsWith("benchmarks/memory/", StringComparison.Ordinal))))
             {
                 job.AddMetadata(CrankMetadata.For(measurement.Name));

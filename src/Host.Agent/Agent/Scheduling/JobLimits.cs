@@ -47,12 +47,14 @@ internal static class JobLimits
 
         if (spec.CpuLimitRatio is < 0 or > 1)
         {
-            throw new JobFailedException(string.Create(c, $"cpuLimitRatio {spec.CpuLimitRatio} is not a share of the machine between 0 and 1 (0.5: half of its {Environment.ProcessorCount} CPUs)"));
+            throw new JobFailedException(string.Create(c,
+                $"cpuLimitRatio {spec.CpuLimitRatio} is not a share of the machine between 0 and 1 (0.5: half of its {Environment.ProcessorCount} CPUs)"));
         }
 
         if (spec.MemoryLimitInBytes < 0 || spec.MemoryLimitInBytes is > 0 and < ResourceLimits.LeastMemoryBytes)
         {
-            throw new JobFailedException(string.Create(c, $"memoryLimitInBytes {spec.MemoryLimitInBytes} is below the least this agent takes ({ResourceLimits.LeastMemoryBytes} bytes, 16 MB)"));
+            throw new JobFailedException(string.Create(c,
+                $"memoryLimitInBytes {spec.MemoryLimitInBytes} is below the least this agent takes ({ResourceLimits.LeastMemoryBytes} bytes, 16 MB)"));
         }
     }
 }

@@ -84,13 +84,16 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             if (build.OutputDirectory is { } published && Directory.Exists(published))
             {
                 job.AddMetadata(CrankMetadata.For(SystemMeasures.PublishedSize.Name));
-                job.AddMeasurement(SystemMeasures.PublishedSize.Name, new DirectoryInfo(published).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length) / 1024.0);
+                job.AddMeasurement(SystemMeasures.PublishedSize.Name,
+                    new DirectoryInfo(published).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length) / 1024.0);
             }
             ExtractOutputAttachments(job);
             if (spec.CollectDependencies)
             {
                 // A published project's folder; for an executable job, the folder of the program it runs.
-                job.Dependencies = PublishedDependencies.Collect(build.OutputDirectory ?? (Path.IsPathRooted(build.FileName) ? Path.GetDirectoryName(build.FileName) : null) ?? build.WorkingDirectory);
+                job.Dependencies = PublishedDependencies.Collect(build.OutputDirectory
+                    ?? (Path.IsPathRooted(build.FileName) ? Path.GetDirectoryName(build.FileName) : null)
+                    ?? build.WorkingDirectory);
             }
 
             if (spec.BeforeScript is { } before && await JobScripts.RunAsync(job, "beforeScript", before, build.WorkingDirectory, control, stop) is { } notRun)
@@ -130,7 +133,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             var confined = MachineCpus.Confined();
             // A server's CPUs (its cpuSet, else its agent's box): their idle is sampled and its verdict judged on them.
             var cpus = spec.IsConsoleApp ? null : process.Info.Cpus ?? confined;
-            var measurements = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints), process.Info.Limit, options.LinkCapacity, cpus);
+            var measurements = new AgentMeasurements(job, metrics, options.InterfaceName ?? NetworkInterfaceLocator.ForEndpoints(spec.Endpoints),
+                process.Info.Limit, options.LinkCapacity, cpus);
             var sampler = measurements.RunAsync(spec.MeasurementsInterval, spec.CounterProviders, spec.CounterNames, sampling.Token);
             try
             {
@@ -289,7 +293,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     }
 
     /// <summary>True when the job is ready; false when it ended first (its state then says how).</summary>
-    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobSpec spec, JobProcess process, TimeSpan timeout, Func<Task> afterScript, CancellationToken stop)
+    private async Task<bool> WaitUntilReadyAsync(AgentJob job, JobSpec spec, JobProcess process, TimeSpan timeout, Func<Task> afterScript,
+        CancellationToken stop)
     {
         var readiness = !string.IsNullOrEmpty(spec.ReadyStateText) ? Readiness.OnLine(spec.ReadyStateText)
             : spec.IsConsoleApp ? Readiness.Immediate
@@ -380,7 +385,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     /// results crank shows and stores; nothing when it was never loaded. The console jobs of the same
     /// run this agent ran are its loads (crank's <c>local</c> profile): their CPU counts beside the server's.
     /// </summary>
-    private static void AddVerdict(AgentJob job, IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, IReadOnlyList<int>? confined, IReadOnlyList<LoadSamples> loads)
+    private static void AddVerdict(AgentJob job, IReadOnlyList<JobSample> samples, IReadOnlyList<int>? cpus, IReadOnlyList<int>? confined,
+        IReadOnlyList<LoadSamples> loads)
     {
         if (JobVerdict.Judge(samples, cpus, MachineCpus.Count, confined is not null, loads, job.Service) is not { } verdict)
         {
@@ -390,10 +396,14 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
             return;
         }
 
-        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Kinds, JobVerdict.KindsLabel, "The kinds of the causes the server box's verdict names (docs/methodology.md)"));
-        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Brief, JobVerdict.BriefLabel, "What limited the run, judged by this job's agent from the seconds the job was loaded: the bound: line's first clause, its figures in bound"));
-        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Bound, JobVerdict.Bound, "What limited the run, judged by this job's agent from the seconds the job was loaded: its whole bound: line", "object"));
-        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Causes, JobVerdict.Causes, "The verdict's causes with their evidence, as a run document stores them", "object"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Kinds, JobVerdict.KindsLabel,
+            "The kinds of the causes the server box's verdict names (docs/methodology.md)"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Brief, JobVerdict.BriefLabel,
+            "What limited the run, judged by this job's agent from the seconds the job was loaded: the bound: line's first clause, its figures in bound"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Bound, JobVerdict.Bound,
+            "What limited the run, judged by this job's agent from the seconds the job was loaded: its whole bound: line", "object"));
+        job.AddMetadata(CrankMetadata.ForText(JobVerdict.Causes, JobVerdict.Causes, "The verdict's causes with their evidence, as a run document stores them",
+            "object"));
         job.AddMeasurement(JobVerdict.Kinds, verdict.Kinds);
         job.AddMeasurement(JobVerdict.Brief, CrankText.Brief(verdict.Line));
         job.AddMeasurement(JobVerdict.Bound, verdict.Line);

@@ -15,12 +15,14 @@ internal static class JobScripts
     public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(5);
 
     /// <summary>Runs <paramref name="script"/>; null when it exited with 0, else why not in one line.</summary>
-    public static async Task<string?> RunAsync(AgentJob job, string name, string script, string folder, IProcessControl control, CancellationToken cancellationToken)
+    public static async Task<string?> RunAsync(AgentJob job, string name, string script, string folder, IProcessControl control,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(job);
         var (shell, arguments) = OperatingSystem.IsWindows() ? ("cmd.exe", new[] { "/c", script }) : ("/bin/sh", new[] { "-c", script });
         job.Output.Add($"[{name}] {script}");
-        await using var process = JobProcess.Start(new JobStartInfo(name, shell, arguments) { WorkingDirectory = folder }, control, (line, isError) => job.Output.Add($"[{name}]{(isError ? " [STDERR]" : "")} {line}"));
+        await using var process = JobProcess.Start(new JobStartInfo(name, shell, arguments) { WorkingDirectory = folder }, control,
+            (line, isError) => job.Output.Add($"[{name}]{(isError ? " [STDERR]" : "")} {line}"));
         try
         {
             await process.Exited.WaitAsync(Timeout, cancellationToken);
@@ -31,6 +33,8 @@ internal static class JobScripts
             return $"{name} did not end within {Cli.DurationParser.Format(Timeout)}: stopped";
         }
 
-        return process.ExitCode == 0 ? null : JobFailure.OneLine($"{name} exited with code {process.ExitCode}: {JobFailure.TellingLine(process.Tail) ?? "(no output)"}");
+        return process.ExitCode == 0
+            ? null
+            : JobFailure.OneLine($"{name} exited with code {process.ExitCode}: {JobFailure.TellingLine(process.Tail) ?? "(no output)"}");
     }
 }

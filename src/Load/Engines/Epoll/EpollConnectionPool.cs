@@ -24,7 +24,8 @@ internal sealed class EpollConnectionPool : NativeConnectionPool<EpollWorker, Ep
     private readonly OpenSslClient? _tls;
 
     public EpollConnectionPool(HttpLoadOptions options, LoadRunState state)
-        : this(options, state, (options ?? throw new ArgumentNullException(nameof(options))).Tls ? new OpenSslClient(options.Url, options.Http2, options.TlsResume) : null)
+        : this(options, state,
+            (options ?? throw new ArgumentNullException(nameof(options))).Tls ? new OpenSslClient(options.Url, options.Http2, options.TlsResume) : null)
     {
     }
 

@@ -15,7 +15,8 @@ namespace Benchmarks.Load.Engines.Epoll;
 /// </summary>
 /// <param name="next">The worker's choice for a connection with nothing owed.</param>
 [SupportedOSPlatform("linux")]
-internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, LatencyHistogram histogram, LatencyHistogram? uncorrected, Action<EpollConnection, long> next)
+internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, LatencyHistogram histogram, LatencyHistogram? uncorrected,
+    Action<EpollConnection, long> next)
 {
     private const int ReceiveBufferSize = 16 * 1024;
 
@@ -131,7 +132,8 @@ internal sealed class EpollHttp1(LoadRunState state, EpollSockets sockets, Laten
                     sockets.Reopen(connection);
                     return;
                 case ResponseOutcome.UnexpectedData:
-                    sockets.Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)", ref connection.Counters.ReadErrors);
+                    sockets.Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)",
+                        ref connection.Counters.ReadErrors);
                     return;
             }
 

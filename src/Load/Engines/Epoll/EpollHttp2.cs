@@ -19,7 +19,8 @@ namespace Benchmarks.Load.Engines.Epoll;
 /// </summary>
 /// <param name="idle">Open model: the worker's connections that can take a request now; null in the closed loop.</param>
 [SupportedOSPlatform("linux")]
-internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, LatencyHistogram histogram, LatencyHistogram? uncorrected, Stack<EpollConnection>? idle)
+internal sealed class EpollHttp2(LoadRunState state, EpollSockets sockets, LatencyHistogram histogram, LatencyHistogram? uncorrected,
+    Stack<EpollConnection>? idle)
 {
     /// <summary>
     /// Open model: the due request <paramref name="due"/> on <paramref name="connection"/>, which

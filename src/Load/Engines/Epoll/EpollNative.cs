@@ -142,7 +142,9 @@ internal static unsafe partial class EpollNative
     public static string Describe(int errno) => Marshal.GetPInvokeErrorMessage(errno);
 
     private static int Check(int result, string call) =>
-        result >= 0 ? result : throw new System.ComponentModel.Win32Exception(Marshal.GetLastPInvokeError(), $"{call}: {Describe(Marshal.GetLastPInvokeError())}");
+        result >= 0
+            ? result
+            : throw new System.ComponentModel.Win32Exception(Marshal.GetLastPInvokeError(), $"{call}: {Describe(Marshal.GetLastPInvokeError())}");
 
     [LibraryImport("libc", SetLastError = true)]
     private static partial int epoll_create1(int flags);

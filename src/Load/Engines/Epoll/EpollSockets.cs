@@ -152,7 +152,9 @@ internal sealed class EpollSockets(LoadRunState state, SocketAddressBytes addres
     public void Fail(EpollConnection connection, string? cause, ref long counter)
     {
         // HTTP/1.1: the batch's own window; HTTP/2: the streams say which of them were measured.
-        var inWindow = connection.Http2 is null ? connection.Measured || (connection.Phase is EpollPhase.Connecting or EpollPhase.Handshaking && _state.Measuring) : _state.Measuring;
+        var inWindow = connection.Http2 is null
+            ? connection.Measured || (connection.Phase is EpollPhase.Connecting or EpollPhase.Handshaking && _state.Measuring)
+            : _state.Measuring;
         connection.CountFailure(inWindow, _state, cause, ref counter, connection.Http2 is null ? connection.Outstanding : 0);
         connection.Http2?.Abandon(ref connection.Counters);
         EndConnect(connection);

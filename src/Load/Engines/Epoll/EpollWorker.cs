@@ -95,7 +95,8 @@ internal sealed unsafe class EpollWorker : NativeWorker<EpollConnection>
             }
 
             var waitFrom = Stopwatch.GetTimestamp();
-            var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents, _sockets.Deferred.Count > 0 ? 0 : WaitTimeout(connecting: _sockets.RetryDue && _sockets.ConnectRoom > 0));
+            var count = EpollNative.Wait(_sockets.Epoll, events, MaxEvents,
+                _sockets.Deferred.Count > 0 ? 0 : WaitTimeout(connecting: _sockets.RetryDue && _sockets.ConnectRoom > 0));
             if (count < 0)
             {
                 var errno = Marshal.GetLastPInvokeError();

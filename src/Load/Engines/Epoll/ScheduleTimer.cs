@@ -79,5 +79,7 @@ internal sealed class ScheduleTimer : IDisposable
     public void Dispose() => EpollNative.Close(_fd);
 
     private static double EnvironmentMicroseconds(string name, double fallback) =>
-        double.TryParse(Environment.GetEnvironmentVariable(name), System.Globalization.CultureInfo.InvariantCulture, out var value) && value > 0 ? value : fallback;
+        double.TryParse(Environment.GetEnvironmentVariable(name), System.Globalization.CultureInfo.InvariantCulture, out var value) && value > 0
+            ? value
+            : fallback;
 }

@@ -15,7 +15,8 @@ namespace Benchmarks.Load.Engines.IoUring;
 /// </summary>
 [SupportedOSPlatform("linux")]
 internal sealed class IoUringConnectionPool(HttpLoadOptions options, LoadRunState state)
-    : NativeConnectionPool<IoUringLoadWorker, IoUringLoadConnection>(options, state, (t, count, address, timeoutTicks) => new IoUringLoadWorker(t, state, Connections(options, count), address, timeoutTicks))
+    : NativeConnectionPool<IoUringLoadWorker, IoUringLoadConnection>(options, state,
+        (t, count, address, timeoutTicks) => new IoUringLoadWorker(t, state, Connections(options, count), address, timeoutTicks))
 {
     public override string Engine => "io_uring";
 

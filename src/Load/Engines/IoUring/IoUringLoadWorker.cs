@@ -284,7 +284,8 @@ internal sealed unsafe class IoUringLoadWorker : NativeWorker<IoUringLoadConnect
                 Reopen(connection, now);
                 return;
             case ResponseOutcome.UnexpectedData:
-                Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)", ref connection.Counters.ReadErrors);
+                Fail(connection, "read: the server sent data after the last response it owed (an extra or oversized response)",
+                    ref connection.Counters.ReadErrors);
                 return;
         }
 

@@ -202,7 +202,8 @@ internal sealed class LoadConnection : IHttpLoadConnection
     }
 
     private ResponseOutcome Process(int received, long timedFrom, long sentAt, long now, bool measured, ref int outstanding) =>
-        ResponseTally.Process(_parser, new ReadOnlySpan<byte>(_receiveBuffer, 0, received), ref Counters, _histogram, _uncorrected, new BatchTimes(timedFrom, sentAt, now), measured, ref outstanding);
+        ResponseTally.Process(_parser, new ReadOnlySpan<byte>(_receiveBuffer, 0, received), ref Counters, _histogram, _uncorrected,
+            new BatchTimes(timedFrom, sentAt, now), measured, ref outstanding);
 
     private async ValueTask<bool> ConnectAsync()
     {

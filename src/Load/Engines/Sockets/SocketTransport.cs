@@ -60,7 +60,8 @@ internal sealed class SocketTransport
     /// failure: closed, counted when measuring and backed off (<see cref="ConnectFailedAsync"/>),
     /// with the cause to keep.
     /// </summary>
-    public async ValueTask<(bool Open, string? Cause)> OpenAsync(LoadRunState state, IHttpLoadConnection owner, SslApplicationProtocol? required = null, Action<long, long>? connected = null)
+    public async ValueTask<(bool Open, string? Cause)> OpenAsync(LoadRunState state, IHttpLoadConnection owner, SslApplicationProtocol? required = null,
+        Action<long, long>? connected = null)
     {
         try
         {

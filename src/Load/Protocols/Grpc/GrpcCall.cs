@@ -31,7 +31,8 @@ public sealed record GrpcCall
         ArgumentNullException.ThrowIfNull(message);
         if (message.Length > MaxMessageLength)
         {
-            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"a gRPC request message of {message.Length:n0} bytes is over the {MaxMessageLength:n0} this load sends (one DATA frame)."));
+            throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"a gRPC request message of {message.Length:n0} bytes is over the {MaxMessageLength:n0} this load sends (one DATA frame)."));
         }
 
         Message = message;
@@ -60,7 +61,9 @@ public sealed record GrpcCall
             if (value is < 1 or > MaxMessages || (long)value * (PrefixLength + Message.Length) > MaxBodyLength)
             {
                 throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                    $"{value:n0} request messages of {Message.Length:n0} bytes a call do not fit: a client-streaming call sends 1 to {Math.Min(MaxMessages, MaxBodyLength / (PrefixLength + Message.Length)):n0} of them here ({MaxBodyLength:n0} bytes, one DATA frame)."));
+                    $"{value:n0} request messages of {Message.Length:n0} bytes a call do not fit: " +
+                    $"a client-streaming call sends 1 to {Math.Min(MaxMessages, MaxBodyLength / (PrefixLength + Message.Length)):n0} of them here " +
+                    $"({MaxBodyLength:n0} bytes, one DATA frame)."));
             }
 
             _messages = value;
@@ -137,11 +140,13 @@ public sealed record GrpcCall
 
         var length = new FileInfo(value).Length;
         return length > MaxMessageLength
-            ? throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"'{value}' holds {length:n0} bytes: a gRPC request message is at most {MaxMessageLength:n0} here (one DATA frame)."))
+            ? throw new ArgumentException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"'{value}' holds {length:n0} bytes: a gRPC request message is at most {MaxMessageLength:n0} here (one DATA frame)."))
             : new GrpcCall(File.ReadAllBytes(value));
     }
 
-    public bool Equals(GrpcCall? other) => other is not null && Kind == other.Kind && Messages == other.Messages && Message.AsSpan().SequenceEqual(other.Message);
+    public bool Equals(GrpcCall? other) =>
+        other is not null && Kind == other.Kind && Messages == other.Messages && Message.AsSpan().SequenceEqual(other.Message);
 
     public override int GetHashCode() => Message.Length;
 }

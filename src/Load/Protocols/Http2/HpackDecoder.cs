@@ -188,7 +188,9 @@ internal sealed class HpackDecoder
         }
         else if (name.SequenceEqual(ContentLength))
         {
-            contentLength = System.Buffers.Text.Utf8Parser.TryParse(value, out long length, out var consumed) && consumed == value.Length && length >= 0 ? length : -1;
+            contentLength = System.Buffers.Text.Utf8Parser.TryParse(value, out long length, out var consumed) && consumed == value.Length && length >= 0
+                ? length
+                : -1;
         }
     }
 

@@ -35,7 +35,8 @@ internal readonly record struct Http2Frame(int Length, Http2FrameType Type, byte
             return false;
         }
 
-        frame = new((bytes[0] << 16) | (bytes[1] << 8) | bytes[2], (Http2FrameType)bytes[3], bytes[4], BinaryPrimitives.ReadInt32BigEndian(bytes[5..]) & int.MaxValue);
+        frame = new((bytes[0] << 16) | (bytes[1] << 8) | bytes[2], (Http2FrameType)bytes[3], bytes[4],
+            BinaryPrimitives.ReadInt32BigEndian(bytes[5..]) & int.MaxValue);
         return true;
     }
 

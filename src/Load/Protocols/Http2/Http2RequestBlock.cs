@@ -88,7 +88,8 @@ internal static class Http2RequestBlock
         }
 
         byte[] shrink = [0x20, .. plain];
-        return (indexed ? new Http2RequestBlocks([.. first], [.. repeat], [.. plain], shrink) : new([.. plain], [.. plain], [.. plain], shrink)) with { Body = body };
+        return (indexed ? new Http2RequestBlocks([.. first], [.. repeat], [.. plain], shrink) : new([.. plain], [.. plain], [.. plain],
+            shrink)) with { Body = body };
     }
 
     /// <summary>A literal field: the name by static index, or (index 0) as a string; the value as a string, not Huffman-coded.</summary>

@@ -88,7 +88,8 @@ internal sealed class Http2RequestFrames
     private static byte[] Frame(byte[] block, bool endStream)
     {
         var frame = new byte[Http2Frame.HeaderLength + block.Length];
-        new Http2Frame(block.Length, Http2FrameType.Headers, endStream ? (byte)(Http2Frame.EndHeaders | Http2Frame.EndStream) : Http2Frame.EndHeaders, 0).Write(frame);
+        new Http2Frame(block.Length, Http2FrameType.Headers, endStream ? (byte)(Http2Frame.EndHeaders | Http2Frame.EndStream) : Http2Frame.EndHeaders,
+            0).Write(frame);
         block.CopyTo(frame, Http2Frame.HeaderLength);
         return frame;
     }

@@ -115,7 +115,8 @@ internal sealed class Http2Session
     /// not going away, ids left, room to write it, and room in the connection's window for its
     /// body.
     /// </summary>
-    public bool CanOpen => _streams.Occupied < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length && _sendWindow >= _requests.BodyLength;
+    public bool CanOpen =>
+        _streams.Occupied < _limit && !GoingAway && _nextId > 0 && _sendLength + _requests.MaxLength <= _send.Length && _sendWindow >= _requests.BodyLength;
 
     /// <summary>Why the connection failed (a protocol error of the server), or why the server sent GOAWAY with an error; null otherwise.</summary>
     public string? Error { get; private set; }
@@ -135,7 +136,8 @@ internal sealed class Http2Session
         _decoder.Reset();
         _requests.Reset();
         (_held, _parsed, _sendStart, _sendLength, _headerLength, _headerStream, _connectionUnacknowledged) = (0, 0, 0, 0, 0, 0, 0);
-        (_nextId, _limit, GoingAway, Error, _sendWindow, _streamWindow, _due, _windowHeldSince) = (1, _streams.Capacity, false, null, Http2Settings.DefaultWindow, Http2Settings.DefaultWindow, false, 0);
+        (_nextId, _limit, GoingAway, Error, _sendWindow, _streamWindow, _due, _windowHeldSince) = (1, _streams.Capacity, false, null,
+            Http2Settings.DefaultWindow, Http2Settings.DefaultWindow, false, 0);
         Http2Frame.Preface.CopyTo(_send);
         _sendLength = Http2Frame.Preface.Length;
         _sendLength += Http2Settings.WriteClientSettings(_send.AsSpan(_sendLength));
@@ -200,7 +202,8 @@ internal sealed class Http2Session
             Http2Frame.TryRead(_receive.AsSpan(_parsed, Http2Frame.HeaderLength), out var frame);
             if (frame.Length > Http2Settings.DefaultMaxFrameSize)
             {
-                return Fail(string.Create(CultureInfo.InvariantCulture, $"FRAME_SIZE_ERROR: a {frame.Type} frame of {frame.Length:n0} bytes, over the 16,384 allowed"));
+                return Fail(string.Create(CultureInfo.InvariantCulture,
+                    $"FRAME_SIZE_ERROR: a {frame.Type} frame of {frame.Length:n0} bytes, over the 16,384 allowed"));
             }
 
             if (_held - _parsed < Http2Frame.HeaderLength + frame.Length)
@@ -361,7 +364,8 @@ internal sealed class Http2Session
         return Http2Outcome.Failed;
     }
 
-    private string? OnFrame(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    private string? OnFrame(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram,
+        LatencyHistogram? uncorrected)
     {
         if (_headerStream != 0 && (frame.Type != Http2FrameType.Continuation || frame.Stream != _headerStream))
         {
@@ -407,7 +411,8 @@ internal sealed class Http2Session
         }
     }
 
-    private string? OnData(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    private string? OnData(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram,
+        LatencyHistogram? uncorrected)
     {
         if (frame.Stream == 0 || frame.Stream % 2 == 0 || frame.Stream >= NextIdOrMax)
         {
@@ -479,17 +484,21 @@ internal sealed class Http2Session
     /// stream's next message. A message declared longer than gRPC's clients accept fails the
     /// connection: the stream's messages could not be told apart after it.
     /// </summary>
-    private string? Messages(int index, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    private string? Messages(int index, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram,
+        LatencyHistogram? uncorrected)
     {
         while (!payload.IsEmpty)
         {
             ref var slot = ref _streams[index];
-            var needed = slot.BodyLength < Grpc.GrpcCall.PrefixLength ? Grpc.GrpcCall.PrefixLength - slot.BodyLength : Grpc.GrpcCall.PrefixLength + slot.Declared - slot.BodyLength;
+            var needed = slot.BodyLength < Grpc.GrpcCall.PrefixLength
+                ? Grpc.GrpcCall.PrefixLength - slot.BodyLength
+                : Grpc.GrpcCall.PrefixLength + slot.Declared - slot.BodyLength;
             var chunk = payload[..(int)Math.Min(needed, payload.Length)];
             Prefix(ref slot, chunk);
             if (slot.BodyLength + chunk.Length >= Grpc.GrpcCall.PrefixLength && slot.Declared > MaxAnswerMessage)
             {
-                return string.Create(CultureInfo.InvariantCulture, $"a gRPC message of {slot.Declared:n0} bytes declared on stream {slot.Id}, over the {MaxAnswerMessage:n0} gRPC's clients accept");
+                return string.Create(CultureInfo.InvariantCulture,
+                    $"a gRPC message of {slot.Declared:n0} bytes declared on stream {slot.Id}, over the {MaxAnswerMessage:n0} gRPC's clients accept");
             }
 
             _streams.Body(index, chunk);
@@ -530,7 +539,8 @@ internal sealed class Http2Session
         }
     }
 
-    private string? OnHeaders(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    private string? OnHeaders(Http2Frame frame, ReadOnlySpan<byte> payload, long now, ref ConnectionCounters counters, LatencyHistogram histogram,
+        LatencyHistogram? uncorrected)
     {
         if (frame.Type == Http2FrameType.Headers)
         {
@@ -627,7 +637,9 @@ internal sealed class Http2Session
             {
                 if (value < _requests.BodyLength)
                 {
-                    return string.Create(CultureInfo.InvariantCulture, $"the server's stream window ({value:n0} bytes) is smaller than the request body ({_requests.BodyLength:n0} bytes), which this load sends in one DATA frame");
+                    return string.Create(CultureInfo.InvariantCulture,
+                        $"the server's stream window ({value:n0} bytes) is smaller than the request body ({_requests.BodyLength:n0} bytes), " +
+                        $"which this load sends in one DATA frame");
                 }
 
                 // A new initial window moves every open stream's window by the difference (RFC 9113, 6.9.2).

@@ -61,7 +61,8 @@ internal sealed class Http2Streams
         }
 
         // A server stream's messages are counted as they come, by the window's flag then: the stream itself is never a request in the window.
-        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured && _kind != Scenarios.GrpcCallKind.ServerStreaming, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1, GrpcStatus = -1, InFlight = true };
+        _slots[index] = new Http2StreamSlot { Id = stream, Measured = measured
+            && _kind != Scenarios.GrpcCallKind.ServerStreaming, TimedFrom = timedFrom, SentAt = sentAt, ContentLength = -1, GrpcStatus = -1, InFlight = true };
         Outstanding++;
         Occupied++;
     }
@@ -108,7 +109,8 @@ internal sealed class Http2Streams
     /// counted by its status.
     /// </summary>
     /// <param name="measuring">Whether the load is in its window now (what a server stream's end is counted by).</param>
-    public void Complete(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected, bool measuring = false)
+    public void Complete(int index, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected,
+        bool measuring = false)
     {
         ref var slot = ref _slots[index];
         if (!Protocols.Grpc.GrpcCall.AnsweredOnce(_kind))
@@ -127,7 +129,11 @@ internal sealed class Http2Streams
             counters.Grpc[framing >= 0 ? framing : Protocols.Grpc.GrpcStatus.Slot(slot.GrpcStatus)]++;
         }
 
-        Count(index, slot.Measured, slot.Status is >= 200 and < 400 && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength) && (!_grpc || (slot.GrpcStatus == 0 && framing < 0)), now, ref counters, histogram, uncorrected);
+        Count(index, slot.Measured,
+            slot.Status is >= 200 and < 400
+                && (slot.ContentLength < 0 || slot.ContentLength == slot.BodyLength)
+                && (!_grpc || (slot.GrpcStatus == 0 && framing < 0)),
+            now, ref counters, histogram, uncorrected);
         Free(ref slot);
     }
 
@@ -135,7 +141,8 @@ internal sealed class Http2Streams
     /// An answer counted: good when <paramref name="good"/> says so, its body was whole and the
     /// validator accepts it, else bad, and its latency recorded; in the warm-up, only its completion.
     /// </summary>
-    private void Count(int index, bool measured, bool good, long now, ref ConnectionCounters counters, LatencyHistogram histogram, LatencyHistogram? uncorrected)
+    private void Count(int index, bool measured, bool good, long now, ref ConnectionCounters counters, LatencyHistogram histogram,
+        LatencyHistogram? uncorrected)
     {
         ref var slot = ref _slots[index];
         if (!measured)
@@ -144,7 +151,9 @@ internal sealed class Http2Streams
             return;
         }
 
-        good = good && !slot.Malformed && (_validator is not { } validator || validator.IsValid(_bodies[index] is { } body ? body.AsSpan(0, (int)slot.BodyLength) : default));
+        good = good
+            && !slot.Malformed
+            && (_validator is not { } validator || validator.IsValid(_bodies[index] is { } body ? body.AsSpan(0, (int)slot.BodyLength) : default));
         if (good)
         {
             counters.Good++;

@@ -17,7 +17,8 @@ namespace Benchmarks.Servers.Kestrel.IoUring;
 /// right after aborting it (<see cref="DefaultConnectionContext"/>, which disposes it, ended the
 /// process that way at the end of every wrk run).
 /// </summary>
-internal sealed class IoUringConnectionContext : ConnectionContext, IConnectionIdFeature, IConnectionItemsFeature, IConnectionTransportFeature, IConnectionLifetimeFeature, IConnectionEndPointFeature, IMemoryPoolFeature
+internal sealed class IoUringConnectionContext : ConnectionContext, IConnectionIdFeature, IConnectionItemsFeature, IConnectionTransportFeature,
+IConnectionLifetimeFeature, IConnectionEndPointFeature, IMemoryPoolFeature
 {
     private readonly CancellationTokenSource _closed = new();
     private int _aborted;

@@ -22,7 +22,8 @@ internal sealed class IoUringConnectionListener : IConnectionListener
         _socket = socket;
         _pool = pool;
         EndPoint = socket.LocalEndPoint!;
-        _loops = [.. Enumerable.Range(0, Math.Max(1, loops)).Select(i => new IoUringTransportLoop(i, (int)socket.Handle, EndPoint, pool, inlineScheduling, c => _accepted.Writer.TryWrite(c)))];
+        _loops = [.. Enumerable.Range(0, Math.Max(1, loops)).Select(i => new IoUringTransportLoop(i, (int)socket.Handle, EndPoint, pool, inlineScheduling,
+            c => _accepted.Writer.TryWrite(c)))];
     }
 
     public EndPoint EndPoint { get; }

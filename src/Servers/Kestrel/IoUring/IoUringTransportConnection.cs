@@ -45,7 +45,8 @@ internal sealed class IoUringTransportConnection : IValueTaskSource<bool>, IRing
     private bool _closing;
     private bool _closed;
 
-    public IoUringTransportConnection(IoUringTransportLoop loop, int fd, int slot, uint generation, string id, EndPoint localEndPoint, MemoryPool<byte> pool, bool inlineScheduling)
+    public IoUringTransportConnection(IoUringTransportLoop loop, int fd, int slot, uint generation, string id, EndPoint localEndPoint, MemoryPool<byte> pool,
+        bool inlineScheduling)
     {
         _loop = loop;
         Fd = fd;
@@ -54,8 +55,11 @@ internal sealed class IoUringTransportConnection : IValueTaskSource<bool>, IRing
         // The ring writes the input (inline, on its thread) and Kestrel reads it on the thread pool, or on the
         // ring's thread with unsafePreferInlineScheduling; Kestrel writes the output and the send loop reads it
         // where Kestrel flushed.
-        _input = new Pipe(new PipeOptions(pool, pauseWriterThreshold: PauseInputBytes, resumeWriterThreshold: PauseInputBytes / 2, writerScheduler: PipeScheduler.Inline, readerScheduler: inlineScheduling ? PipeScheduler.Inline : PipeScheduler.ThreadPool, useSynchronizationContext: false));
-        _output = new Pipe(new PipeOptions(pool, writerScheduler: PipeScheduler.ThreadPool, readerScheduler: PipeScheduler.Inline, useSynchronizationContext: false));
+        _input = new Pipe(new PipeOptions(pool, pauseWriterThreshold: PauseInputBytes, resumeWriterThreshold: PauseInputBytes / 2,
+            writerScheduler: PipeScheduler.Inline, readerScheduler: inlineScheduling ? PipeScheduler.Inline : PipeScheduler.ThreadPool,
+            useSynchronizationContext: false));
+        _output = new Pipe(new PipeOptions(pool, writerScheduler: PipeScheduler.ThreadPool, readerScheduler: PipeScheduler.Inline,
+            useSynchronizationContext: false));
         Context = new IoUringConnectionContext(id, new DuplexPipe(_input.Reader, _output.Writer), localEndPoint, pool);
         _sendBuffer = AllocateSendBuffer();
     }
@@ -335,7 +339,8 @@ internal sealed class IoUringTransportConnection : IValueTaskSource<bool>, IRing
 
     ValueTaskSourceStatus IValueTaskSource<bool>.GetStatus(short token) => _sent.GetStatus(token);
 
-    void IValueTaskSource<bool>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) => _sent.OnCompleted(continuation, state, token, flags);
+    void IValueTaskSource<bool>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
+        _sent.OnCompleted(continuation, state, token, flags);
 
     private sealed class DuplexPipe(PipeReader input, PipeWriter output) : IDuplexPipe
     {

@@ -29,7 +29,8 @@ internal sealed unsafe class IoUringTransportLoop : AcceptLoop<IoUringTransportC
     private long _id;
     private int _wakePending;
 
-    public IoUringTransportLoop(int index, int listenFd, EndPoint localEndPoint, MemoryPool<byte> pool, bool inlineScheduling, Action<ConnectionContext> accepted)
+    public IoUringTransportLoop(int index, int listenFd, EndPoint localEndPoint, MemoryPool<byte> pool, bool inlineScheduling,
+        Action<ConnectionContext> accepted)
         : base(sqPoll: false)
     {
         _inlineScheduling = inlineScheduling;
