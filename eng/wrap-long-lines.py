@@ -227,11 +227,11 @@ def wrap(line, opaque, budget=14):
         # 2. The argument or parameter list holding the overflow: one per line.
         candidates = []
         for i, c in enumerate(line):
-            if code[i] and c in '([' and i < LIMIT - 1:
+            if code[i] and c in '([{' and i < LIMIT - 1:
                 d = depth[i]
                 k = i + 1
                 commas = []
-                while k < len(line) and not (code[k] and line[k] in ')]' and depth[k] == d):
+                while k < len(line) and not (code[k] and line[k] in ')]}' and depth[k] == d):
                     if code[k] and line[k] == ',' and depth[k] == d + 1:
                         commas.append(k)
                     k += 1
@@ -256,14 +256,14 @@ def wrap(line, opaque, budget=14):
                 opaques.append([False] * len(pad) + po)
             if not ok or len(pieces[0].rstrip()) > LIMIT:
                 continue
-            if pieces[0].strip() in ('(', '['):
+            if pieces[0].strip() in ('(', '[', '{'):
                 continue
             # Packed: as many as fit on each line, the first ones beside the opening bracket.
             items = [(p[len(pad):], o[len(pad):]) for p, o in zip(pieces[1:], opaques[1:])]
             pieces, opaques = [line[:i + 1]], [opaque[:i + 1]]
             fresh = True
             for text, o in items:
-                joint = '' if fresh else ' '
+                joint = ' ' if not fresh or pieces[-1].endswith('{') else ''
                 if len(pieces[-1]) + len(joint) + len(text) <= LIMIT:
                     pieces[-1] += joint + text
                     opaques[-1] = opaques[-1] + [False] * len(joint) + o
@@ -279,9 +279,9 @@ def wrap(line, opaque, budget=14):
 
     def binary(top):
         # 3. A top-level binary operator: before it, four columns in.
-        for ops in (('||',), ('&&',), ('??',), ('+',)):
+        for ops in (('||',), ('&&',), ('??',), ('or',), ('and',), ('+',)):
             spots = []
-            for m in re.finditer(r' (\|\||&&|\?\?|\+) ', line):
+            for m in re.finditer(r' (\|\||&&|\?\?|or|and|\+) ', line):
                 if m.group(1) in ops and code[m.start() + 1] and line[:m.start()].strip():
                     spots.append((depth[m.start() + 1], m.start()))
             if not spots:
@@ -294,6 +294,17 @@ def wrap(line, opaque, budget=14):
             stops = at + [len(line)]
             pieces = [(pad if n else '') + line[b:e] for n, (b, e) in enumerate(zip(bounds, stops))]
             opaques = [([False] * len(pad) if n else []) + opaque[b:e] for n, (b, e) in enumerate(zip(bounds, stops))]
+            if ops[0] in ('or', 'and', '+'):
+                # Alternatives of a pattern and the parts of a sum are packed, as many as fit on a line.
+                packed, packed_opaques = [pieces[0]], [opaques[0]]
+                for piece, o in zip(pieces[1:], opaques[1:]):
+                    if len(packed[-1]) + 1 + len(piece) - len(pad) <= LIMIT:
+                        packed[-1] += ' ' + piece[len(pad):]
+                        packed_opaques[-1] = packed_opaques[-1] + [False] + o[len(pad):]
+                    else:
+                        packed.append(piece)
+                        packed_opaques.append(o)
+                pieces, opaques = packed, packed_opaques
             if len(pieces[0]) <= LIMIT:
                 r = finish(pieces, opaques)
                 if r:
@@ -352,6 +363,18 @@ def wrap(line, opaque, budget=14):
 
         return None
 
+    def chain():
+        # 3d. A chain of calls: before each '.Name(' that follows a ')' at the line's own depth, four columns in.
+        dots = [m.start() + 1 for m in re.finditer(r'\)\.[A-Za-z_]\w*[(<]', line) if code[m.start() + 1] and depth[m.start() + 1] == base_depth]
+        if not dots:
+            return None
+        bounds = [0] + dots
+        pieces = [(pad if n else '') + line[b:e] for n, (b, e) in enumerate(zip(bounds, dots + [len(line)]))]
+        opaques = [([False] * len(pad) if n else []) + opaque[b:e] for n, (b, e) in enumerate(zip(bounds, dots + [len(line)]))]
+        if len(pieces[0]) > LIMIT:
+            return None
+        return finish(pieces, opaques)
+
     def literal():
         # 4. A plain or interpolated one-line string literal split at a space.
         i = 0
@@ -399,7 +422,7 @@ def wrap(line, opaque, budget=14):
         return None
 
     statement = 1 if re.match(r'\s*(if|while|else if|return|foreach|using|lock) \(', line) else 0
-    for attempt in (arrow, lambda: ternary(True), lambda: binary(True), args, fill, lambda: binary(False), lambda: ternary(False), literal):
+    for attempt in (arrow, lambda: ternary(True), lambda: binary(True), chain, args, fill, lambda: binary(False), lambda: ternary(False), literal):
         r = attempt()
         if r:
             return r

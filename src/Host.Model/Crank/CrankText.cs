@@ -14,7 +14,9 @@ internal static class CrankText
     public static string Brief(string line)
     {
         ArgumentNullException.ThrowIfNull(line);
-        var end = new[] { line.IndexOf(" (", StringComparison.Ordinal), line.IndexOf("; ", StringComparison.Ordinal) }.Where(i => i > 0).DefaultIfEmpty(line.Length).Min();
+        var end = new[] { line.IndexOf(" (", StringComparison.Ordinal), line.IndexOf("; ", StringComparison.Ordinal) }.Where(i => i > 0)
+            .DefaultIfEmpty(line.Length)
+            .Min();
         var brief = line[..end].TrimEnd(' ', ':', ',');
         return brief.Length <= BriefLength ? brief : brief[..(BriefLength - 1)].TrimEnd() + "…";
     }

@@ -106,7 +106,13 @@ public sealed class RunDocument
                 ToolVersion = Environment.ToolVersion,
             },
             Measurements = new(Measurements.Where(m => measurements.Contains(m.Key)).ToDictionary(), StringComparer.Ordinal),
-            Metadata = new(Metadata.Where(m => measurements.Contains(m.Key)).ToDictionary(m => m.Key, m => new MeasurementInfo { Description = m.Value.Description, Unit = m.Value.Unit, Aggregate = m.Value.Aggregate, HigherIsBetter = m.Value.HigherIsBetter }), StringComparer.Ordinal),
+            Metadata = new(
+                Metadata.Where(m => measurements.Contains(m.Key))
+                    .ToDictionary(m => m.Key,
+                        m =>
+                            new MeasurementInfo { Description = m.Value.Description, Unit = m.Value.Unit, Aggregate = m.Value.Aggregate,
+                                HigherIsBetter = m.Value.HigherIsBetter }),
+                StringComparer.Ordinal),
         };
     }
 

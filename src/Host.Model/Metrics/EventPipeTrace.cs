@@ -40,7 +40,8 @@ internal static class EventPipeTrace
             session = await new DiagnosticsClient(processId).StartEventPipeSessionAsync(providers, requestRundown: true, circularBufferMB: 256,
                 cancellationToken);
         }
-        catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException)
+        catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException
+            or UnauthorizedAccessException)
         {
             return $"no trace of process {processId}: {RuntimeCounterSession.Reason(ex)}";
         }
@@ -87,7 +88,8 @@ internal static class EventPipeTrace
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
             await session.StopAsync(timeout.Token);
         }
-        catch (Exception ex) when (ex is ServerNotAvailableException or ServerErrorException or IOException or OperationCanceledException or EndOfStreamException)
+        catch (Exception ex) when (ex is ServerNotAvailableException or ServerErrorException or IOException or OperationCanceledException
+            or EndOfStreamException)
         {
             // The process ended first: what was written is the trace.
         }

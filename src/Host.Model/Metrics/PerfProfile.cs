@@ -153,7 +153,8 @@ internal static class PerfProfile
             },
         };
         trace.Methods.AddRange(exclusive.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal).Take(top)
-            .Select(p => new HotMethod { Name = p.Key, Layer = layerOf[p.Key], ExclusivePercent = Share(p.Value), InclusivePercent = Share(inclusive[p.Key]) }));
+            .Select(p => new HotMethod { Name = p.Key, Layer = layerOf[p.Key], ExclusivePercent = Share(p.Value),
+                InclusivePercent = Share(inclusive[p.Key]) }));
         return trace;
     }
 }

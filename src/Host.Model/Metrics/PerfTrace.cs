@@ -74,7 +74,9 @@ internal static class PerfTrace
         }
 
         var info = new ProcessStartInfo("perf") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in new[] { "record", "-F", Frequency.ToString(CultureInfo.InvariantCulture), "-g", "-p", processId.ToString(CultureInfo.InvariantCulture), "-o", path, "--", "sleep", duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) })
+        foreach (var argument in new[] { "record", "-F", Frequency.ToString(CultureInfo.InvariantCulture), "-g", "-p",
+            processId.ToString(CultureInfo.InvariantCulture), "-o", path, "--", "sleep",
+            duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) })
         {
             info.ArgumentList.Add(argument);
         }

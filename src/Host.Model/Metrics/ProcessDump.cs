@@ -29,7 +29,8 @@ internal static class ProcessDump
             await new DiagnosticsClient(processId).WriteDumpAsync(type.Value, path, logDumpGeneration: false, timeout.Token);
             return File.Exists(path) ? (path, null) : (null, $"no dump: the runtime reported success but wrote no {path}");
         }
-        catch (Exception ex) when (ex is ServerNotAvailableException or ServerErrorException or UnsupportedCommandException or TimeoutException or OperationCanceledException or IOException or UnauthorizedAccessException)
+        catch (Exception ex) when (ex is ServerNotAvailableException or ServerErrorException or UnsupportedCommandException or TimeoutException
+            or OperationCanceledException or IOException or UnauthorizedAccessException)
         {
             return (null, $"no dump of process {processId}: {RuntimeCounterSession.Reason(ex)}");
         }

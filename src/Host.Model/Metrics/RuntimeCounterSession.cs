@@ -99,7 +99,8 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
             var session = await client.StartEventPipeSessionAsync(pipeProviders, requestRundown: false, circularBufferMB: 16, cancellationToken);
             return (new RuntimeCounterSession(session, name ?? RuntimeMeasures.NameOf, readings, threadPoolAdjustments), null);
         }
-        catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException or UnauthorizedAccessException or ArgumentException or System.Net.Sockets.SocketException)
+        catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or ServerErrorException or TimeoutException or IOException
+            or UnauthorizedAccessException or ArgumentException or System.Net.Sockets.SocketException)
         {
             return (null, $"no runtime counters from process {processId}: {Reason(ex)}");
         }
@@ -123,7 +124,8 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(5));
             await _session.StopAsync(timeout.Token);
         }
-        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or ServerErrorException or IOException or EndOfStreamException or TimeoutException)
+        catch (Exception ex) when (ex is OperationCanceledException or ServerNotAvailableException or ServerErrorException or IOException
+            or EndOfStreamException or TimeoutException)
         {
             // The process has gone: its stream has ended with it.
         }
@@ -145,7 +147,8 @@ internal sealed class RuntimeCounterSession : IAsyncDisposable
         {
             // The stream ends with the session or the process.
         }
-        catch (Exception ex) when (ex is System.Runtime.InteropServices.SEHException or EntryPointNotFoundException or DllNotFoundException or System.ComponentModel.Win32Exception)
+        catch (Exception ex) when (ex is System.Runtime.InteropServices.SEHException or EntryPointNotFoundException or DllNotFoundException
+            or System.ComponentModel.Win32Exception)
         {
             // The events are parsed with the platform's help (TDH on Windows, which Wine lacks): none will come.
             Failure = $"{ex.GetType().Name}: {ex.Message}";

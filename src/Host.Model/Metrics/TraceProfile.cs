@@ -79,7 +79,8 @@ internal static class TraceProfile
             }
 
             trace.Methods.AddRange(exclusive.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal).Take(top)
-                .Select(p => new HotMethod { Name = p.Key, ExclusivePercent = p.Value * 100.0 / samples, InclusivePercent = inclusive[p.Key] * 100.0 / samples }));
+                .Select(p => new HotMethod { Name = p.Key, ExclusivePercent = p.Value * 100.0 / samples,
+                    InclusivePercent = inclusive[p.Key] * 100.0 / samples }));
             trace.Waits.AddRange(waits.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal).Take(5)
                 .Select(p => new HotMethod { Name = p.Key, ExclusivePercent = p.Value * 100.0 / samples, InclusivePercent = p.Value * 100.0 / samples }));
             return trace;

@@ -73,7 +73,8 @@ internal sealed class PluginCatalog
                     }
                 }
             }
-            catch (Exception ex) when (ex is BadImageFormatException or FileLoadException or FileNotFoundException or ReflectionTypeLoadException or TargetInvocationException or TypeLoadException or MissingMethodException)
+            catch (Exception ex) when (ex is BadImageFormatException or FileLoadException or FileNotFoundException or ReflectionTypeLoadException
+                or TargetInvocationException or TypeLoadException or MissingMethodException)
             {
                 problems.Add($"Plugin {assemblyPath} could not be loaded: " +
                     $"{(ex is TargetInvocationException { InnerException: { } inner } ? inner.Message : ex.Message)}");

@@ -387,7 +387,9 @@ internal static class BottleneckRule
 
         if (m.TryGetValue(SystemMeasures.MachineSteal.Name, out var steal) && steal >= StealLimit)
         {
-            causes.Add(new VerdictCause { Kind = CauseKinds.Noisy.Name, Text = string.Create(c, $"noisy: the hypervisor took {steal:0.#}% of the machine (steal; CPUs' busy figures are of the time it left)"), Evidence = new(StringComparer.Ordinal) { [SystemMeasures.MachineSteal.Name] = steal } });
+            causes.Add(new VerdictCause { Kind = CauseKinds.Noisy.Name,
+                Text = string.Create(c, $"noisy: the hypervisor took {steal:0.#}% of the machine (steal; CPUs' busy figures are of the time it left)"),
+                Evidence = new(StringComparer.Ordinal) { [SystemMeasures.MachineSteal.Name] = steal } });
         }
 
         return causes;

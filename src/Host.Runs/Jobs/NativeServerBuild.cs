@@ -152,7 +152,11 @@ internal static class NativeServerBuild
         foreach (var reference in references)
         {
             var info = new FileInfo(reference);
-            text.Append(info.Name).Append(' ').Append(info.Length.ToString(CultureInfo.InvariantCulture)).Append(' ').AppendLine(info.LastWriteTimeUtc.Ticks.ToString(CultureInfo.InvariantCulture));
+            text.Append(info.Name)
+                .Append(' ')
+                .Append(info.Length.ToString(CultureInfo.InvariantCulture))
+                .Append(' ')
+                .AppendLine(info.LastWriteTimeUtc.Ticks.ToString(CultureInfo.InvariantCulture));
         }
 
         return Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text.ToString())))[..16];

@@ -64,7 +64,8 @@ internal static class LatencyDistribution
         {
             hdr = HistogramEncoding.DecodeFromCompressedByteBuffer(ByteBuffer.Allocate(Convert.FromBase64String(text)), LatencyHistogram.HighestTrackableValue);
         }
-        catch (Exception ex) when (ex is FormatException or ArgumentException or InvalidOperationException or IOException or IndexOutOfRangeException or OverflowException or NotSupportedException)
+        catch (Exception ex) when (ex is FormatException or ArgumentException or InvalidOperationException or IOException or IndexOutOfRangeException
+            or OverflowException or NotSupportedException)
         {
             throw new FormatException($"not a latency histogram in HdrHistogram's compressed encoding ({ex.Message})", ex);
         }

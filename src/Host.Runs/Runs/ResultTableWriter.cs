@@ -30,7 +30,8 @@ internal static class ResultTableWriter
         if (document.Parameters.ContainsKey("startup"))
         {
             // Only the server's starts were measured (run --startup).
-            return [.. new[] { SystemMeasures.StartTime, StartupMeasures.FirstResponse, StartupMeasures.FirstRequest, StartupMeasures.Cpu, StartupMeasures.WorkingSetAtRest, StartupMeasures.PrivateWorkingSetAtRest }.Select(m => m.Name).Where(document.Measurements.ContainsKey)];
+            return [.. new[] { SystemMeasures.StartTime, StartupMeasures.FirstResponse, StartupMeasures.FirstRequest, StartupMeasures.Cpu,
+                StartupMeasures.WorkingSetAtRest, StartupMeasures.PrivateWorkingSetAtRest }.Select(m => m.Name).Where(document.Measurements.ContainsKey)];
         }
 
         var names = MeasurementOrder.Compact.Where(document.Measurements.ContainsKey).ToList();

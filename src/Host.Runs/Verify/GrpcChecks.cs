@@ -35,7 +35,8 @@ internal static class GrpcChecks
             ConnectTimeout = s_timeout,
             EnableMultipleHttp2Connections = false,
         };
-        using var client = new HttpClient(handler) { Timeout = s_timeout, DefaultRequestVersion = HttpVersion.Version20, DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact };
+        using var client = new HttpClient(handler) { Timeout = s_timeout, DefaultRequestVersion = HttpVersion.Version20,
+            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact };
         var checks = new List<VerifyCheck>();
         var url = new Uri(server, method);
 
@@ -83,7 +84,8 @@ internal static class GrpcChecks
     /// </summary>
     public static HttpRequestMessage Request(Uri url, byte[] framed)
     {
-        var request = new HttpRequestMessage(HttpMethod.Post, url) { Content = new ByteArrayContent(framed), Version = HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
+        var request = new HttpRequestMessage(HttpMethod.Post, url) { Content = new ByteArrayContent(framed), Version = HttpVersion.Version20,
+            VersionPolicy = HttpVersionPolicy.RequestVersionExact };
         foreach (var (name, value) in GrpcCall.Headers)
         {
             // content-type is the body's header in .NET's model, te the request's.

@@ -30,7 +30,8 @@ internal static class WireChecks
                 SslOptions = TlsProbe.Options(server.Host, [SslApplicationProtocol.Http2]),
                 ConnectTimeout = TimeSpan.FromSeconds(10),
             };
-            using var client = new HttpClient(handler) { Timeout = TimeSpan.FromSeconds(10), DefaultRequestVersion = HttpVersion.Version20, DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact };
+            using var client = new HttpClient(handler) { Timeout = TimeSpan.FromSeconds(10), DefaultRequestVersion = HttpVersion.Version20,
+                DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact };
             foreach (var route in scenario.Routes)
             {
                 checks.Add(await Http2Async(client, new Uri(server, route), route, validator, cancellationToken));

@@ -24,7 +24,8 @@ internal static class ServeCommand
     {
         var scenario = new Option<string>("--scenario", "-s") { Description = "Scenario to serve.", Required = true };
         var server = new Option<string>("--server") { Description = "Server model.", DefaultValueFactory = _ => "kestrel" };
-        var urls = new Option<string>("--urls") { Description = "Addresses to listen on, separated by ';'.", DefaultValueFactory = _ => "http://127.0.0.1:5000" };
+        var urls = new Option<string>("--urls") { Description = "Addresses to listen on, separated by ';'.",
+            DefaultValueFactory = _ => "http://127.0.0.1:5000" };
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();
         var parent = new Option<int?>("--parent-pid") { Description = "Exit when this process exits.", Hidden = true };

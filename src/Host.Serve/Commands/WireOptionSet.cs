@@ -26,7 +26,8 @@ internal sealed class WireOptionSet
     public Option<string?> Certificate { get; } = new("--certificate") { Description = "FILE[:password]: the PKCS#12 certificate a TLS server presents; " +
         "default: one made at start-up for localhost." };
 
-    public Option<string> Key { get; } = new("--certificate-key") { Description = "The key of the certificate made at start-up: rsa2048, rsa4096 or ecdsa-p256.", DefaultValueFactory = _ => "rsa2048" };
+    public Option<string> Key { get; } = new("--certificate-key") {
+        Description = "The key of the certificate made at start-up: rsa2048, rsa4096 or ecdsa-p256.", DefaultValueFactory = _ => "rsa2048" };
 
     public IEnumerable<Option> All => [Protocol, Tls, Certificate, Key];
 

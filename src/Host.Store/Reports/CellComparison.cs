@@ -31,7 +31,8 @@ internal static class CellComparison
 
         IReadOnlyList<string> Key(RunDocument run) => [.. axes.Select(a => a.Read(run))];
         var runs = baseline.Runs.Concat(candidate.Runs).ToList();
-        string[] names = [.. new[] { s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n))), s_p99.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n))) }.OfType<string>()];
+        string[] names = [.. new[] { s_rates.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n))),
+            s_p99.FirstOrDefault(n => runs.Any(r => r.Measurements.ContainsKey(n))) }.OfType<string>()];
         var headers = axes.Select(a => a.Name).Concat(names.SelectMany(n => new[] { $"{n} baseline", "candidate", "change", "verdict" })).ToList();
         var rows = new List<IReadOnlyList<string>>();
         int worse = 0, inconclusive = 0, missing = 0;

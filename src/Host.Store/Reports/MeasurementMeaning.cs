@@ -34,7 +34,12 @@ internal static class MeasurementMeaning
     /// <summary>A one-line note when the runs computed <paramref name="name"/> in more than one way; null when they agree.</summary>
     public static string? Conflict(IEnumerable<RunDocument> runs, string name)
     {
-        var meanings = runs.Where(r => r.Measurements.ContainsKey(name)).Select(r => Of(r, name)).Where(m => m != "unstated").Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).ToList();
+        var meanings = runs.Where(r => r.Measurements.ContainsKey(name))
+            .Select(r => Of(r, name))
+            .Where(m => m != "unstated")
+            .Distinct(StringComparer.Ordinal)
+            .Order(StringComparer.Ordinal)
+            .ToList();
         return meanings.Count > 1 ? $"computed differently by the runs ({string.Join(" vs ", meanings)}): not compared" : null;
     }
 }

@@ -13,7 +13,8 @@ internal static class AgentCommand
 {
     public static Command Create(CliConsole console)
     {
-        var url = new Option<string>("--url") { Description = "Address to listen on. Anything but loopback requires --allow.", DefaultValueFactory = _ => "http://127.0.0.1:5010" };
+        var url = new Option<string>("--url") { Description = "Address to listen on. Anything but loopback requires --allow.",
+            DefaultValueFactory = _ => "http://127.0.0.1:5010" };
         var allow = new Option<string[]>("--allow") { Description = "A client network allowed to send jobs (10.0.0.0/8, or one address); repeatable. " +
             "Loopback is always allowed.", AllowMultipleArgumentsPerToken = true };
         var allowHost = new Option<string[]>("--allow-host") { Description = "A host name the controllers address this agent by, besides addresses, " +
@@ -24,14 +25,18 @@ internal static class AgentCommand
             "<temp>/benchmarks-agent." };
         var buildCache = new Option<string?>("--build-cache") { Description = "Folder of published builds shared by the agents of this machine (an " +
             "application and a load agent) and kept across restarts; outside the jobs folder. Default: in the jobs folder, emptied with it." };
-        var maxUpload = new Option<int>("--max-upload-mb") { Description = "Largest upload (source zip, build file) and largest extracted archive, in MB.", DefaultValueFactory = _ => 512 };
-        var jobTimeLimit = new Option<string>("--job-time-limit") { Description = "Longest a job may run before it is stopped (e.g. 30m, 2h).", DefaultValueFactory = _ => "2h" };
-        var driverTimeout = new Option<string>("--driver-timeout") { Description = "A job whose controller has been silent this long is stopped and deleted.", DefaultValueFactory = _ => "10s" };
+        var maxUpload = new Option<int>("--max-upload-mb") { Description = "Largest upload (source zip, build file) and largest extracted archive, in MB.",
+            DefaultValueFactory = _ => 512 };
+        var jobTimeLimit = new Option<string>("--job-time-limit") { Description = "Longest a job may run before it is stopped (e.g. 30m, 2h).",
+            DefaultValueFactory = _ => "2h" };
+        var driverTimeout = new Option<string>("--driver-timeout") { Description = "A job whose controller has been silent this long is stopped and deleted.",
+            DefaultValueFactory = _ => "10s" };
         var networkInterface = new Option<string?>("--interface") { Description = "Interface reported as net/*; default: " +
             "the one that carries the controller's traffic." };
         var linkSpeed = new Option<string?>("--link-speed") { Description = "What the interface's link carries at most, " +
             "when the machine cannot see it (an upstream limit): 200mbit, 1gbit, or Mbit/s. Default: the interface's speed, or its qdisc's rate when lower." };
-        var hardware = new Option<string>("--hardware") { Description = "The machine's kind as crank names it, reported in /info (hw) and every job (hardware).", DefaultValueFactory = _ => "Unknown" };
+        var hardware = new Option<string>("--hardware") {
+            Description = "The machine's kind as crank names it, reported in /info (hw) and every job (hardware).", DefaultValueFactory = _ => "Unknown" };
         hardware.AcceptOnlyFromAmong([.. AgentMachine.HardwareKinds]);
         var hardwareVersion = new Option<string?>("--hardware-version") { Description = "The machine's description, reported in /info (env) " +
             "and every job (hardwareVersion). Default: the processor model and core count." };

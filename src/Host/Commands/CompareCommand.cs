@@ -15,7 +15,8 @@ internal static class CompareCommand
         var stores = new StoreOptionSet();
         var threshold = new Option<double>("--threshold") { Description = "Smallest change, in %, reported as significant.", DefaultValueFactory = _ => 5 };
         var alpha = new Option<double>("--alpha") { Description = "Significance level of the Mann–Whitney test.", DefaultValueFactory = _ => 0.05 };
-        var measurements = new Option<string[]>("--measurement", "-m") { Description = "Compare only these measurements (repeatable).", Arity = ArgumentArity.ZeroOrMore };
+        var measurements = new Option<string[]>("--measurement", "-m") { Description = "Compare only these measurements (repeatable).",
+            Arity = ArgumentArity.ZeroOrMore };
         var markdown = new Option<bool>("--markdown") { Description = "Print Markdown instead of a console table." };
         var detail = new Option<bool>("--detail") { Description = "Every measurement, each with its note, and the method (default: what changed, " +
             "then the rate, failures, latency and CPU; -m shows what it names)." };

@@ -14,8 +14,10 @@ internal static class CountersCommand
     {
         var processId = new Argument<int>("pid") { Description = "The .NET process to read." };
         var duration = OptionFactory.Duration("--duration", "-d", "How long to read (default 10s).");
-        var interval = new Option<double>("--interval") { Description = "Seconds between the runtime's reports (a run uses 0.25; crank's agent 1).", DefaultValueFactory = _ => 0.25 };
-        var providers = new Option<string[]>("--provider") { Description = "EventCounter providers to read (repeatable; default System.Runtime).", Arity = ArgumentArity.ZeroOrMore };
+        var interval = new Option<double>("--interval") { Description = "Seconds between the runtime's reports (a run uses 0.25; crank's agent 1).",
+            DefaultValueFactory = _ => 0.25 };
+        var providers = new Option<string[]>("--provider") { Description = "EventCounter providers to read (repeatable; default System.Runtime).",
+            Arity = ArgumentArity.ZeroOrMore };
         var command = new Command("counters",
             "Print a running .NET process's runtime counters each second (GC, allocations, thread pool, locks), " +
             "read over EventPipe as a run reads its server's.")

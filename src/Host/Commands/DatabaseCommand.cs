@@ -21,7 +21,8 @@ internal static class DatabaseCommand
 
     public static Command Create(CliConsole console)
     {
-        var listen = new Option<string>("--listen") { Description = "Address to accept other machines on (0.0.0.0 for all); loopback is always served.", DefaultValueFactory = _ => "0.0.0.0" };
+        var listen = new Option<string>("--listen") { Description = "Address to accept other machines on (0.0.0.0 for all); loopback is always served.",
+            DefaultValueFactory = _ => "0.0.0.0" };
         var port = new Option<int>("--port") { Description = "Port.", DefaultValueFactory = _ => 5432 };
         var cpus = new Option<string?>("--cpus") { Description = "CPUs for PostgreSQL, such as 0-3 (default: anywhere)." };
         var advertise = new Option<string?>("--advertise") { Description = "The host name other machines use for this one, " +

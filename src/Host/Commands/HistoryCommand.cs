@@ -32,7 +32,8 @@ internal static class HistoryCommand
             "the headline rate of the latest run: http/rps/mean, ws/messages/rate, tcp/responses/rate, …)." };
         var window = new Option<int>("--window") { Description = "Runs before a result that make its band.", DefaultValueFactory = _ => 7 };
         var sigma = new Option<double>("--sigma") { Description = "Band half-width in standard deviations.", DefaultValueFactory = _ => 2 };
-        var consecutive = new Option<int>("--consecutive") { Description = "Results in a row outside the band before one is flagged.", DefaultValueFactory = _ => 2 };
+        var consecutive = new Option<int>("--consecutive") { Description = "Results in a row outside the band before one is flagged.",
+            DefaultValueFactory = _ => 2 };
         var html = new Option<FileInfo?>("--html") { Description = "Write a self-contained HTML report.", Required = htmlRequired };
         var command = new Command(name, description) { measurement, window, sigma, consecutive, html };
         if (name == "report")

@@ -20,9 +20,13 @@ internal static class RegressionsCommand
         var filters = new RunFilterOptionSet();
         var measurements = new Option<string[]>("--measurement", "-m") { Description = "Follow these measurements (repeatable; default: the headline rate, " +
             "the tail latency, CPU and allocations per request, start-up and working set).", Arity = ArgumentArity.ZeroOrMore };
-        var confidence = new Option<double>("--confidence") { Description = "How sure a change must be: 1 − the permutation test's significance level.", DefaultValueFactory = _ => ChangePointSettings.Default.Confidence };
-        var minChange = new Option<double>("--min-change") { Description = "The smallest step reported, in % of the level before it.", DefaultValueFactory = _ => ChangePointSettings.Default.MinChange * 100 };
-        var minRuns = new Option<int>("--min-runs") { Description = "The fewest runs on each side of a change: a change is found once this many runs follow it.", DefaultValueFactory = _ => ChangePointSettings.Default.MinSegment };
+        var confidence = new Option<double>("--confidence") { Description = "How sure a change must be: 1 − the permutation test's significance level.",
+            DefaultValueFactory = _ => ChangePointSettings.Default.Confidence };
+        var minChange = new Option<double>("--min-change") { Description = "The smallest step reported, in % of the level before it.",
+            DefaultValueFactory = _ => ChangePointSettings.Default.MinChange * 100 };
+        var minRuns = new Option<int>("--min-runs") {
+            Description = "The fewest runs on each side of a change: a change is found once this many runs follow it.",
+            DefaultValueFactory = _ => ChangePointSettings.Default.MinSegment };
         var since = new Option<string?>("--since") { Description = "Report only changes whose first run after is on or after this date (2026-11-21): " +
             "what is new since the last look." };
         var markdown = new Option<string?>("--markdown") { Description = "Write issue bodies (at most --per-issue open regressions each, " +

@@ -162,7 +162,8 @@ internal static class ResultsCommand
     {
         var stores = new StoreOptionSet();
         var filters = new RunFilterOptionSet();
-        var format = new Option<string>("--format") { Description = "json (an array of run documents) or csv (one row per run and measurement).", DefaultValueFactory = _ => "json" };
+        var format = new Option<string>("--format") { Description = "json (an array of run documents) or csv (one row per run and measurement).",
+            DefaultValueFactory = _ => "json" };
         format.AcceptOnlyFromAmong("json", "csv");
         var output = new Option<FileInfo?>("--output", "-o") { Description = "Write here instead of standard output." };
         var command = new Command("export", "Export runs as JSON or CSV.") { format, output };

@@ -45,7 +45,9 @@ internal static class RunCommand
             "read like the built-in one's) or h2load (nghttp2's, for HTTP/2).",
             "--load", ["http", GeneratorOption.Wrk], h2load: true);
         var wire = new WireOptionSet();
-        var iterations = new Option<int>("--iterations", "-i") { Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.", DefaultValueFactory = _ => 1 };
+        var iterations = new Option<int>("--iterations", "-i") {
+            Description = "Measured windows on one server (the first warms up): each measurement's mean, median, spread and 95% confidence interval.",
+            DefaultValueFactory = _ => 1 };
         var startup = new Option<int>("--startup") { Description = "Measure only the server's start, N times: " +
             "each a fresh server timed to its ready line and its first response, with the CPU it took and its memory at rest; " +
             "no load (the start-up benchmark: median and spread over the N)." };
@@ -60,7 +62,10 @@ internal static class RunCommand
         var trace = new Option<bool>("--trace") { Description = "Record an EventPipe trace of the server inside the window (CPU samples, GC and contention events; the window's figures then include tracing's cost), store it beside the run, and print the methods its threads ran most." };
         var traceSeconds = OptionFactory.Duration("--trace-seconds", null,
             "How long --trace records, from the window's start (default 5s, at most the window).");
-        var profiler = new Option<string>("--profiler") { Description = "What --trace records with: eventpipe (the runtime's sample profiler: managed frames, every OS; a .nettrace) or perf (Linux perf: managed, runtime, native and kernel frames, and the share of each layer; folded stacks). Implies --trace.", DefaultValueFactory = _ => Documents.RunTrace.EventPipe };
+        var profiler = new Option<string>("--profiler") {
+            Description = "What --trace records with: eventpipe (the runtime's sample profiler: managed frames, every OS; a .nettrace) or perf (Linux perf: " +
+                "managed, runtime, native and kernel frames, and the share of each layer; folded stacks). Implies --trace.",
+            DefaultValueFactory = _ => Documents.RunTrace.EventPipe };
         profiler.AcceptOnlyFromAmong(Documents.RunTrace.EventPipe, Documents.RunTrace.Perf);
         var noVerify = new Option<bool>("--no-verify") { Description = "Skip the checks of the server (TechEmpower's for HTTP) before loading." };
         var detail = new Option<bool>("--detail") { Description = "Print every measurement, each with its meaning (default: the headline, latency, " +

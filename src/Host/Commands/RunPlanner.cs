@@ -319,7 +319,8 @@ internal static class RunPlanner
 
     private static Proxies.ProxyKind? Proxy(string name, IScenario scenario, HttpWire wire)
     {
-        var kind = name switch { "nginx" => Proxies.ProxyKind.Nginx, "haproxy" => Proxies.ProxyKind.Haproxy, "none" => (Proxies.ProxyKind?)null, _ => throw new UsageException($"--proxy is none, nginx or haproxy (got '{name}').") };
+        var kind = name switch { "nginx" => Proxies.ProxyKind.Nginx, "haproxy" => Proxies.ProxyKind.Haproxy, "none" => (Proxies.ProxyKind?)null,
+            _ => throw new UsageException($"--proxy is none, nginx or haproxy (got '{name}').") };
         if (kind is not null && scenario is ITcpScenario or IWebSocketScenario)
         {
             throw new UsageException($"--proxy serves HTTP requests: '{scenario.Name}' is not an HTTP scenario.");

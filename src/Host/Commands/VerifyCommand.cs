@@ -11,7 +11,8 @@ internal static class VerifyCommand
     public static Command Create(CliConsole console)
     {
         var server = new Option<string>("--server") { Description = "Server model to verify.", DefaultValueFactory = _ => "kestrel" };
-        var scenarios = new Option<string[]>("--scenario", "-s") { Description = "Scenario to verify (repeatable; default: all).", Arity = ArgumentArity.ZeroOrMore };
+        var scenarios = new Option<string[]>("--scenario", "-s") { Description = "Scenario to verify (repeatable; default: all).",
+            Arity = ArgumentArity.ZeroOrMore };
         var url = OptionFactory.HttpUrl("--url", "Verify a server already listening here instead of starting one (needs one --scenario).", allowTcp: true);
         var serverOptions = OptionFactory.ServerOptions();
         var plugins = OptionFactory.Plugins();

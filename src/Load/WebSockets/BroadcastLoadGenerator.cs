@@ -57,7 +57,8 @@ public static class BroadcastLoadGenerator
                 await Task.Delay(100, cancellationToken);
             }
         }
-        catch (Exception ex) when (ex is System.Net.WebSockets.WebSocketException or System.Net.Sockets.SocketException or IOException or TimeoutException or InvalidDataException)
+        catch (Exception ex) when (ex is System.Net.WebSockets.WebSocketException or System.Net.Sockets.SocketException or IOException or TimeoutException
+            or InvalidDataException)
         {
             // Any client error aborts the run, as websocket-shootout does.
             errors++;

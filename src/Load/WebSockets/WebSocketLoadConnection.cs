@@ -100,7 +100,8 @@ internal sealed class WebSocketLoadConnection : IDisposable
                 await CloseAsync(socket);
                 return;
             }
-            catch (Exception ex) when (ex is WebSocketException or SocketException or IOException or OperationCanceledException or ObjectDisposedException or TimeoutException)
+            catch (Exception ex) when (ex is WebSocketException or SocketException or IOException or OperationCanceledException or ObjectDisposedException
+                or TimeoutException)
             {
                 // Once the run is stopping, what is still waiting is unfinished (counted below), not an error.
                 if (_state.Stopping && (_state.Aborted || ex is OperationCanceledException))

@@ -98,7 +98,8 @@ internal sealed class KestrelSettings
                     $"no other).");
             }
         }
-        foreach (var flag in new[] { "unsafePreferInlineScheduling", "inlineCompletions", "waitForDataBeforeAllocatingBuffer", "noDelay", "allowSynchronousIO", "addServerHeader" })
+        foreach (var flag in new[] { "unsafePreferInlineScheduling", "inlineCompletions", "waitForDataBeforeAllocatingBuffer", "noDelay", "allowSynchronousIO",
+            "addServerHeader" })
         {
             _ = settings.Bool(flag);
         }

@@ -103,7 +103,8 @@ internal sealed class SocketConnection : IDisposable
                 drain = await ServeAsync();
             }
         }
-        catch (Exception ex) when (ex is IOException or SocketException or ObjectDisposedException or OperationCanceledException or System.Security.Authentication.AuthenticationException)
+        catch (Exception ex) when (ex is IOException or SocketException or ObjectDisposedException or OperationCanceledException
+            or System.Security.Authentication.AuthenticationException)
         {
             // The client went away; nothing to answer.
         }

@@ -75,7 +75,10 @@ public sealed class AgentLimitTests
         Assert.True(periods >= 5 && throttled >= 1, $"{throttled} of {periods} periods throttled");
         Assert.Equal(0, AgentClient.Values(job, "benchmarks/memory/oom-kills").Sum());
         var metadata = job["metadata"]!.AsArray().OfType<JsonObject>().Select(m => (string)m["name"]!).ToHashSet();
-        Assert.Superset(new HashSet<string> { "benchmarks/cpu/periods/total", "benchmarks/cpu/periods/throttled", "benchmarks/cpu/throttled", "benchmarks/memory/oom-kills", "benchmarks/memory/peak" }, metadata);
+        Assert.Superset(
+            new HashSet<string> { "benchmarks/cpu/periods/total", "benchmarks/cpu/periods/throttled", "benchmarks/cpu/throttled", "benchmarks/memory/oom-kills",
+                "benchmarks/memory/peak" },
+            metadata);
 
         Assert.Equal(HttpStatusCode.Accepted, await client.StopAsync(id));
         await client.ReachAsync(id, s_wait, null, "Stopped");

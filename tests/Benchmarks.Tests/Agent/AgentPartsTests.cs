@@ -49,7 +49,8 @@ public sealed class AgentPartsTests
     {
         var blocks = new List<string>();
         var reader = new StatisticsBlockReader(blocks.Add);
-        foreach (var line in new[] { "noise", "prefix #startjobstatistics", "{\"a\":", "1}", "#EndJobStatistics suffix", "between", "#StartJobStatistics", "{}", "#ENDJOBSTATISTICS", "#EndJobStatistics" })
+        foreach (var line in new[] { "noise", "prefix #startjobstatistics", "{\"a\":", "1}", "#EndJobStatistics suffix", "between", "#StartJobStatistics", "{}",
+            "#ENDJOBSTATISTICS", "#EndJobStatistics" })
         {
             reader.OnLine(line);
         }
@@ -139,7 +140,10 @@ public sealed class AgentPartsTests
         // A later report (a restarted server, a job printing the line again) changes nothing: the first is kept.
         Assert.True(Benchmarks.Host.Agent.Scheduling.AgentRuntimeReport.Apply(job, "#runtime-config compiled=jit gc=workstation"));
         var values = job.Measurements().ToDictionary(m => (string)m["name"]!, m => (string)m["value"]!);
-        Assert.Equal(new Dictionary<string, string> { ["benchmarks/runtime/compiled"] = "aot", ["benchmarks/runtime/gc"] = "server", ["benchmarks/runtime/heaps"] = "2" }, values);
+        Assert.Equal(
+            new Dictionary<string, string> { ["benchmarks/runtime/compiled"] = "aot", ["benchmarks/runtime/gc"] = "server",
+                ["benchmarks/runtime/heaps"] = "2" },
+            values);
 
         // A name the job chose (evil) and a value past the longest are not kept: its output cannot name its own results.
         Assert.False(job.HasMetadata("benchmarks/runtime/evil"));

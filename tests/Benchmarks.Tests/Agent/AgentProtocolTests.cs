@@ -85,7 +85,8 @@ public sealed class AgentProtocolTests
         await Task.Delay(TimeSpan.FromSeconds(2.5));
         echoed = await client.GetAsync(id);
         var values = AgentClient.LastMeasurements(echoed);
-        foreach (var name in new[] { "benchmarks/cpu", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set", "machine/cpu/user", "machine/cpu/kernel", "machine/cpu/idle", "net/rx", "net/tx", "benchmarks/start-time", "benchmarks/build-time" })
+        foreach (var name in new[] { "benchmarks/cpu", "benchmarks/cpu/user", "benchmarks/cpu/kernel", "benchmarks/working-set", "machine/cpu/user",
+            "machine/cpu/kernel", "machine/cpu/idle", "net/rx", "net/tx", "benchmarks/start-time", "benchmarks/build-time" })
         {
             Assert.True(values.ContainsKey(name), $"no {name} among {string.Join(", ", values.Keys)}");
         }

@@ -63,7 +63,8 @@ public sealed class AgentSecurityTests
         Assert.Equal(HttpStatusCode.OK, await client.PostAsync($"/jobs/{id}/measurement?name=x&value=1.5"));
         Assert.Equal(HttpStatusCode.OK, (await client.GetRawAsync($"/jobs/{id}")).Status);
 
-        foreach (var path in new[] { "/download?path=../../etc/passwd", "/download?path=/etc/passwd", "/download?path=app/../../../../etc/passwd", "/download?path=~/../../etc/passwd", "/list?path=../..", "/list?path=/etc", "/list?path=../*", "/list?path=~/../../*" })
+        foreach (var path in new[] { "/download?path=../../etc/passwd", "/download?path=/etc/passwd", "/download?path=app/../../../../etc/passwd",
+            "/download?path=~/../../etc/passwd", "/list?path=../..", "/list?path=/etc", "/list?path=../*", "/list?path=~/../../*" })
         {
             var (status, body) = await client.GetRawAsync($"/jobs/{id}{path}");
             Assert.Equal(HttpStatusCode.BadRequest, status);

@@ -22,7 +22,8 @@ public sealed class AgentServiceTests
             unit.Split('\n').Where(l => !l.StartsWith("User=", StringComparison.Ordinal) && !l.StartsWith("Group=", StringComparison.Ordinal)))
             .Replace("/opt/benchmarks/benchmarks", TestPaths.HostExecutable, StringComparison.Ordinal);
         await File.WriteAllTextAsync(path, local);
-        using var verify = Process.Start(new ProcessStartInfo("systemd-analyze", ["verify", path]) { RedirectStandardError = true, RedirectStandardOutput = true })!;
+        using var verify = Process.Start(new ProcessStartInfo("systemd-analyze", ["verify", path]) { RedirectStandardError = true,
+            RedirectStandardOutput = true })!;
         var errors = await verify.StandardError.ReadToEndAsync();
         await verify.WaitForExitAsync();
         Assert.True(verify.ExitCode == 0 && !errors.Contains(path, StringComparison.Ordinal), errors);

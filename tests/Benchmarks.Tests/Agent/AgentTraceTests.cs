@@ -28,7 +28,8 @@ public sealed class AgentTraceTests
         var port = LoopbackPort.Free();
         var id = await client.CreateAsync(AgentClient.ServeJob("trace-1", "json", port, j =>
         {
-            foreach (var field in new[] { "DotNetTrace", "DotNetTraceProviders", "DotNetTraceBufferSizeMB", "DotNetTraceRequestRundown", "DotNetTraceCollectMode" })
+            foreach (var field in new[] { "DotNetTrace", "DotNetTraceProviders", "DotNetTraceBufferSizeMB", "DotNetTraceRequestRundown",
+                "DotNetTraceCollectMode" })
             {
                 j[field] = recorded[field]?.DeepClone();
             }

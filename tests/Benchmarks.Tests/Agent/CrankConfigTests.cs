@@ -67,7 +67,8 @@ public sealed class CrankConfigTests
     {
         // crank renders every string of a job, its environment included; the run's settings of the same names give the same variables.
         var config = CrankConfig.Load(Path.Combine(TestPaths.RepoRoot, "crank", "plaintext.yml"));
-        var overrides = new Dictionary<string, string> { ["gc"] = gc, ["tieredPgo"] = tieredPgo, ["tieredCompilation"] = tieredCompilation, ["readyToRun"] = readyToRun };
+        var overrides = new Dictionary<string, string> { ["gc"] = gc, ["tieredPgo"] = tieredPgo, ["tieredCompilation"] = tieredCompilation,
+            ["readyToRun"] = readyToRun };
         var server = config.Render("plaintext", "local", overrides).Single(j => j.Name == "application");
         var expected = Benchmarks.Host.Runs.RuntimeSettings.Environment(new Dictionary<string, string>
         {

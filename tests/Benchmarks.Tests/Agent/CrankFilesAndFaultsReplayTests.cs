@@ -53,7 +53,9 @@ public sealed class CrankFilesAndFaultsReplayTests(ReplayAgent fixture, ITestOut
     {
         using var replay = await ReplayAsync("pipelined-download-file");
         var transcript = CrankTranscript.Load("pipelined-download-file");
-        var downloads = transcript.Exchanges.Where(e => CrankTranscript.Path(e).Contains("/download?", StringComparison.Ordinal)).Select(CrankTranscript.Seq).ToList();
+        var downloads = transcript.Exchanges.Where(e => CrankTranscript.Path(e).Contains("/download?", StringComparison.Ordinal))
+            .Select(CrankTranscript.Seq)
+            .ToList();
         Assert.Equal(2, downloads.Count);
 
         var deps = replay.Files[downloads[0]];

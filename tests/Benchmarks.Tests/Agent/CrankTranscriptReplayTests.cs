@@ -82,7 +82,9 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
         Assert.False(accumulating, $"the application's bytes grew by each iteration's load: {string.Join(", ", bytes)}");
 
         // Every measurement after a reset was taken after it.
-        var resets = transcript.Exchanges.Where(e => CrankTranscript.Path(e).EndsWith("/resetstats", StringComparison.Ordinal)).Select(CrankTranscript.Seq).ToList();
+        var resets = transcript.Exchanges.Where(e => CrankTranscript.Path(e).EndsWith("/resetstats", StringComparison.Ordinal))
+            .Select(CrankTranscript.Seq)
+            .ToList();
         Assert.Equal(2, resets.Count);
         foreach (var (read, reset) in new[] { (144, resets[0]), (176, resets[1]) })
         {
@@ -197,7 +199,8 @@ public sealed class CrankTranscriptReplayTests(ReplayAgent fixture, ITestOutputH
 
             // Each load also printed its window's histogram, with no metadata (crank reduces nothing of it):
             // crank's file keeps one measurement list per instance, and the import merges the two.
-            var histograms = loads.Select(l => (string)l["measurements"]!.AsArray().Last(m => (string?)m!["name"] == "http/latency/histogram")!["value"]!).ToList();
+            var histograms = loads.Select(l => (string)l["measurements"]!.AsArray().Last(m => (string?)m!["name"] == "http/latency/histogram")!["value"]!)
+                .ToList();
             Assert.DoesNotContain(loads[0]["metadata"]!.AsArray(), m => (string?)m!["name"] == "http/latency/histogram");
             var decoded = histograms.Select(Benchmarks.Host.LoadJobs.LatencyDistribution.Decode).ToList();
             Assert.All(decoded, h => Assert.True(h.TotalCount > 0));

@@ -29,7 +29,8 @@ public sealed class ToolPackageTests
         {
             var entries = zip.Entries.Select(e => e.FullName).ToList();
             Assert.Contains(entries, e => e.EndsWith("/DotnetToolSettings.xml", StringComparison.Ordinal));
-            foreach (var plugin in new[] { "Benchmarks.Servers.Kestrel", "Benchmarks.Servers.Sockets", "Benchmarks.Servers.Libuv", "Benchmarks.Scenarios.Plaintext", "Benchmarks.Scenarios.WebSockets" })
+            foreach (var plugin in new[] { "Benchmarks.Servers.Kestrel", "Benchmarks.Servers.Sockets", "Benchmarks.Servers.Libuv",
+                "Benchmarks.Scenarios.Plaintext", "Benchmarks.Scenarios.WebSockets" })
             {
                 Assert.Contains(entries, e => e.Contains($"/plugins/{plugin}/{plugin}.dll", StringComparison.Ordinal));
             }
@@ -68,7 +69,8 @@ public sealed class ToolPackageTests
 
     private static async Task<(int ExitCode, string Output)> RunAsync(string fileName, IReadOnlyList<string> arguments, string workingDirectory)
     {
-        var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, WorkingDirectory = workingDirectory };
+        var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false,
+            WorkingDirectory = workingDirectory };
         foreach (var argument in arguments)
         {
             info.ArgumentList.Add(argument);

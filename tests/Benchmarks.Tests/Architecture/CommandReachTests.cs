@@ -29,7 +29,8 @@ public sealed class CommandReachTests
     [Fact]
     public void Each_command_reaches_only_its_services_and_what_it_renders()
     {
-        var commands = new[] { typeof(Benchmarks.Host.Commands.RunCommand).Assembly, typeof(Benchmarks.Host.Commands.ServeCommand).Assembly }.SelectMany(a => a.GetTypes())
+        var commands = new[] { typeof(Benchmarks.Host.Commands.RunCommand).Assembly,
+            typeof(Benchmarks.Host.Commands.ServeCommand).Assembly }.SelectMany(a => a.GetTypes())
             .Where(t => CompiledReferences.Folder(t, "Benchmarks.Host") == "Commands")
             .GroupBy(Outermost)
             .Where(g => g.Key.EndsWith("Command", StringComparison.Ordinal))

@@ -38,7 +38,8 @@ public sealed class InstallScriptTests
 
     private static async Task<int> RunAsync(string script, string bin, string temp)
     {
-        var info = new ProcessStartInfo("bash") { ArgumentList = { script, "benchmarks-no-such-tool" }, UseShellExecute = false, RedirectStandardError = true, RedirectStandardOutput = true };
+        var info = new ProcessStartInfo("bash") { ArgumentList = { script, "benchmarks-no-such-tool" }, UseShellExecute = false, RedirectStandardError = true,
+            RedirectStandardOutput = true };
         info.Environment["PATH"] = $"{bin}:{Environment.GetEnvironmentVariable("PATH")}";
         info.Environment["TMPDIR"] = temp;
         using var process = Process.Start(info)!;

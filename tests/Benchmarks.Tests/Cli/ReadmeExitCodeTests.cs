@@ -19,7 +19,11 @@ public sealed partial class ReadmeExitCodeTests
 
         // "0 success; 1 the run happened…; 2 bad command line…": each code opens a clause.
         var listed = Code().Matches(paragraph).Select(m => int.Parse(m.Groups["code"].Value, System.Globalization.CultureInfo.InvariantCulture)).ToHashSet();
-        var codes = typeof(ExitCodes).GetFields(BindingFlags.Public | BindingFlags.Static).Where(f => f.IsLiteral).Select(f => (int)f.GetRawConstantValue()!).ToHashSet();
+        var codes = typeof(ExitCodes)
+            .GetFields(BindingFlags.Public | BindingFlags.Static)
+            .Where(f => f.IsLiteral)
+            .Select(f => (int)f.GetRawConstantValue()!)
+            .ToHashSet();
         Assert.Equal(codes.Order(), listed.Order());
     }
 

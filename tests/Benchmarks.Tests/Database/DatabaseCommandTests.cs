@@ -16,7 +16,8 @@ public sealed class DatabaseCommandTests
     {
         var port = LoopbackPort.Free();
         var info = new ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in new[] { "database", "--listen", "127.0.0.1", "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--advertise", "127.0.0.1" })
+        foreach (var argument in new[] { "database", "--listen", "127.0.0.1", "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            "--advertise", "127.0.0.1" })
         {
             info.ArgumentList.Add(argument);
         }

@@ -59,7 +59,8 @@ public sealed class DatabaseIsolationTests
     {
         var port = LoopbackPort.Free();
         var info = new ProcessStartInfo(TestPaths.HostExecutable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var argument in new[] { "database", "--listen", "127.0.0.1", "--port", port.ToString(CultureInfo.InvariantCulture), "--advertise", "127.0.0.1" })
+        foreach (var argument in new[] { "database", "--listen", "127.0.0.1", "--port", port.ToString(CultureInfo.InvariantCulture), "--advertise",
+            "127.0.0.1" })
         {
             info.ArgumentList.Add(argument);
         }

@@ -66,7 +66,8 @@ public sealed partial class DatabaseRunTests
 
         var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--scenario", "fortunes", "--server", "sockets", "--database",
             database);
-        foreach (var check in new[] { "/fortunes body", "/fortunes 16 pipelined requests answered in order", "/fortunes request split across TCP segments", "/fortunes: every fortune in the database and the added one, sorted and escaped" })
+        foreach (var check in new[] { "/fortunes body", "/fortunes 16 pipelined requests answered in order", "/fortunes request split across TCP segments",
+            "/fortunes: every fortune in the database and the added one, sorted and escaped" })
         {
             Assert.Contains($"PASS  {check}", run.Output, StringComparison.Ordinal);
         }

@@ -76,7 +76,8 @@ public sealed class GrpcRunTests
 
         // One call first, so a server still compiling its first answer on a busy machine does not
         // leave the one-second load with nothing to count.
-        using (var client = new HttpClient { DefaultRequestVersion = System.Net.HttpVersion.Version20, DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact, Timeout = s_timeout })
+        using (var client = new HttpClient { DefaultRequestVersion = System.Net.HttpVersion.Version20,
+            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact, Timeout = s_timeout })
         {
             using var call = new ByteArrayContent([0, 0, 0, 0, 2, 0x10, 0x0a]);
             call.Headers.ContentType = new("application/grpc");

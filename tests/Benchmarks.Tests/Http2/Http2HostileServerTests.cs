@@ -341,7 +341,8 @@ public sealed class Http2HostileServerTests
             }
         });
         var result = await HttpLoadGenerator.RunAsync(
-            new HttpLoadOptions { Url = server.Url, Http2 = true, Engine = engine, Connections = 2, PipelineDepth = 4, Duration = TimeSpan.FromSeconds(1.5), Warmup = TimeSpan.Zero, Timeout = TimeSpan.FromMilliseconds(500) },
+            new HttpLoadOptions { Url = server.Url, Http2 = true, Engine = engine, Connections = 2, PipelineDepth = 4, Duration = TimeSpan.FromSeconds(1.5),
+                Warmup = TimeSpan.Zero, Timeout = TimeSpan.FromMilliseconds(500) },
             null,
             CancellationToken.None);
         Assert.Equal("request timed out", result.FirstError);

@@ -114,7 +114,9 @@ public sealed class ResultsCommandTests
         // does not decode: said in a parameter, nothing merged, the rest of the file imported.
         instances[1]!.AsArray().RemoveAt(instances[1]!.AsArray().Count - 1);
         Assert.DoesNotContain((await CrankFile.ImportAsync(crank)).Measurements.Keys, k => k.Contains("/merged/", StringComparison.Ordinal));
-        instances[1]!.AsArray().Add(new System.Text.Json.Nodes.JsonObject { ["timestamp"] = "2026-12-02T10:00:00Z", ["name"] = "http/latency/histogram", ["value"] = "bm90IGEgaGlzdG9ncmFt" });
+        instances[1]!.AsArray()
+            .Add(new System.Text.Json.Nodes.JsonObject { ["timestamp"] = "2026-12-02T10:00:00Z", ["name"] = "http/latency/histogram",
+                ["value"] = "bm90IGEgaGlzdG9ncmFt" });
         var bad = await CrankFile.ImportAsync(crank);
         Assert.DoesNotContain(bad.Measurements.Keys, k => k.Contains("/merged/", StringComparison.Ordinal));
         Assert.StartsWith("not merged: not a latency histogram", bad.Parameters["crank/load/http/latency/histogram"], StringComparison.Ordinal);
@@ -205,7 +207,8 @@ public sealed class ResultsCommandTests
         Assert.Matches(@"<tr class=""better""><td><code>http/rps/mean</code></td><td>100,200</td><td>120,300</td><td>\+20\.1%</td>", dom);
         // rps, the distributions of rps and p99, latency, CPU, network, and the per-second samples of each side's first run.
         Assert.Equal(8, CountOf(dom, "<svg class=\"chart\""));
-        foreach (var title in new[] { "http/rps/mean per run", "http/rps/mean: every sample", "http/latency/99: every sample", "http/latency/NN per run", "benchmarks/cpu/user + benchmarks/cpu/kernel", "net/rx and net/tx", "load/rate each second" })
+        foreach (var title in new[] { "http/rps/mean per run", "http/rps/mean: every sample", "http/latency/99: every sample", "http/latency/NN per run",
+            "benchmarks/cpu/user + benchmarks/cpu/kernel", "net/rx and net/tx", "load/rate each second" })
         {
             Assert.Contains(title, dom, StringComparison.Ordinal);
         }

@@ -17,7 +17,8 @@ public sealed class VerifyTests
         var run = await HostRun.StartAsync(TestPaths.NewTempDirectory(), s_timeout, "verify", "--server", server, "-s", "plaintext", "-s", "json");
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.DoesNotContain("FAIL", run.Output, StringComparison.Ordinal);
-        foreach (var check in new[] { "Server header", "Date changes", "16 pipelined requests answered in order", "request split across TCP segments", "/json body", "/plaintext Content-Type" })
+        foreach (var check in new[] { "Server header", "Date changes", "16 pipelined requests answered in order", "request split across TCP segments",
+            "/json body", "/plaintext Content-Type" })
         {
             Assert.Contains("PASS  ", run.Output, StringComparison.Ordinal);
             Assert.Contains(check, run.Output, StringComparison.Ordinal);

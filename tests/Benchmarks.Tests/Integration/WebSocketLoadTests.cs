@@ -42,7 +42,8 @@ public sealed class WebSocketLoadTests
     public async Task Async_echo_keeps_many_messages_in_flight_and_beats_sync()
     {
         await using var serve = await ServeProcess.StartAsync("sockets", "ws-echo");
-        var options = new WebSocketLoadOptions { Warmup = TimeSpan.Zero, Url = new Uri($"ws://127.0.0.1:{serve.Port}/json"), Message = EchoMessageKind.Json, Connections = 4, Duration = TimeSpan.FromSeconds(1.5) };
+        var options = new WebSocketLoadOptions { Warmup = TimeSpan.Zero, Url = new Uri($"ws://127.0.0.1:{serve.Port}/json"), Message = EchoMessageKind.Json,
+            Connections = 4, Duration = TimeSpan.FromSeconds(1.5) };
         var sync = await WebSocketLoadGenerator.RunAsync(options, null, CancellationToken.None);
         var async = await WebSocketLoadGenerator.RunAsync(options with { Mode = WebSocketLoadMode.EchoAsync, Window = 64 }, null, CancellationToken.None);
 

@@ -17,7 +17,10 @@ public sealed class CrankLabelTests
     {
         var labels = MeasurementCatalog.All.Select(m => (m.Name, Label: MeasurementCatalog.LabelOf(m.Name), m.Description)).ToList();
         Assert.All(labels, l => Assert.False(string.IsNullOrWhiteSpace(l.Label), l.Name));
-        var shared = labels.GroupBy(l => l.Label, StringComparer.Ordinal).Where(g => g.Count() > 1).Select(g => $"{g.Key}: {string.Join(", ", g.Select(l => l.Name))}").ToList();
+        var shared = labels.GroupBy(l => l.Label, StringComparer.Ordinal)
+            .Where(g => g.Count() > 1)
+            .Select(g => $"{g.Key}: {string.Join(", ", g.Select(l => l.Name))}")
+            .ToList();
         Assert.True(shared.Count == 0, string.Join("\n", shared));
         // No label is a paragraph: the longest are a shared one with its name after it.
         Assert.All(labels, l => Assert.True(l.Label.Length <= 120, $"{l.Name}: {l.Label}"));

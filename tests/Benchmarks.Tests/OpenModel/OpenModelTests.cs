@@ -207,7 +207,10 @@ public sealed class OpenModelTests
             2100);
 
         // Every step is stored under one label, with its rate and the target.
-        var documents = Directory.GetFiles(results, "*.json").Where(f => !f.EndsWith("index.json", StringComparison.Ordinal)).Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f))).ToList();
+        var documents = Directory.GetFiles(results, "*.json")
+            .Where(f => !f.EndsWith("index.json", StringComparison.Ordinal))
+            .Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f)))
+            .ToList();
         Assert.Equal(steps.Count, documents.Count);
         var label = Assert.Single(documents.SelectMany(d => d.Labels).Distinct());
         Assert.StartsWith("findmax:", label, StringComparison.Ordinal);
@@ -304,7 +307,9 @@ public sealed class OpenModelTests
 
         // Two windows of three missing: the median misses too.
         var worse = new RunDocument { Status = RunStatus.Succeeded };
-        IterationStatistics.Combine(worse, [.. new double[] { 4, 12, 90 }.Select(v => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/latency/99"] = v, ["http/requests"] = 1000 })]);
+        IterationStatistics.Combine(worse,
+            [.. new double[] { 4, 12, 90 }.Select(v => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/latency/99"] = v,
+                ["http/requests"] = 1000 })]);
         Assert.Equal((false, "p99 was 12 ms", (string?)null), ServiceLevel.Parse("p99<10ms").Check(worse));
     }
 

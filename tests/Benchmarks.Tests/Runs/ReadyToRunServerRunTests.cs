@@ -85,7 +85,9 @@ public sealed class ReadyToRunServerRunTests
         Assert.Equal("r2r", (string?)reported["benchmarks/runtime/compiled"]);
         Assert.Equal("workstation", (string?)reported["benchmarks/runtime/gc"]);
         Assert.Equal(Environment.Version.ToString(), (string?)reported["benchmarks/runtime/version"]);
-        var metadata = (await client.GetAsync(id))["metadata"]!.AsArray().OfType<System.Text.Json.Nodes.JsonObject>().Single(m => (string?)m["name"] == "benchmarks/runtime/compiled");
+        var metadata = (await client.GetAsync(id))["metadata"]!.AsArray()
+            .OfType<System.Text.Json.Nodes.JsonObject>()
+            .Single(m => (string?)m["name"] == "benchmarks/runtime/compiled");
         Assert.Equal(("First", "First"), ((string?)metadata["aggregate"], (string?)metadata["reduce"]));
 
         // Its memory is the published program's: resident, and the private part of it.

@@ -88,14 +88,18 @@ public sealed class RuntimeSettingsTests
         Assert.Equal($"this build of benchmarks targets .NET {major}: its servers run on a {major}.x runtime, not 8.0.30", RuntimePatch.Check("8.0.30"));
         Assert.Equal($"{major}.14", RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, RuntimeVersion = $"{major}.14" }).RuntimeVersion);
 
-        var workstation = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, Runtime = new Dictionary<string, string> { ["gc"] = "workstation", ["gc-heap-count"] = "2" } }));
+        var workstation = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true,
+            Runtime = new Dictionary<string, string> { ["gc"] = "workstation", ["gc-heap-count"] = "2" } }));
         Assert.Equal("--gc-heap-count is server GC's: workstation GC has one heap (--gc server).", workstation.Message);
-        var zero = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, Runtime = new Dictionary<string, string> { ["gc-heap-count"] = "0" } }));
+        var zero = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true,
+            Runtime = new Dictionary<string, string> { ["gc-heap-count"] = "0" } }));
         Assert.Equal("--gc-heap-count 0: a heap count is a whole number from 1 to 1,024.", zero.Message);
-        var tiny = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true, Runtime = new Dictionary<string, string> { ["gc-heap-hard-limit"] = "1MB" } }));
+        var tiny = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", NoPin = true,
+            Runtime = new Dictionary<string, string> { ["gc-heap-hard-limit"] = "1MB" } }));
         Assert.Equal("--gc-heap-hard-limit 1MB: a heap limit is a size from 16MB to 1024GB, such as 256MB.", tiny.Message);
 
-        var refused = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", ServerCpus = "0", LoadCpus = "0", Runtime = new Dictionary<string, string> { ["gc"] = "server" } }));
+        var refused = Assert.Throws<UsageException>(() => RunPlanner.Plan(new RunChoices { Scenario = "plaintext", ServerCpus = "0", LoadCpus = "0",
+            Runtime = new Dictionary<string, string> { ["gc"] = "server" } }));
         Assert.StartsWith("--gc server needs the server on 2 or more CPUs", refused.Message, StringComparison.Ordinal);
     }
 }

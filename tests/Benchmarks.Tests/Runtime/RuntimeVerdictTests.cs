@@ -19,8 +19,14 @@ public sealed class RuntimeVerdictTests
     [Fact]
     public void Two_snapshots_give_increments_per_second_last_values_and_the_share_of_time_paused()
     {
-        var start = Snapshot(0, totals: new() { ["runtime-counter/alloc-rate"] = 1_000_000, ["runtime-counter/gen-0-gc-count"] = 10, ["runtime-counter/total-pause-time-by-gc"] = 100 }, gauges: new() { ["runtime-counter/threadpool-thread-count"] = 2 });
-        var end = Snapshot(2, totals: new() { ["runtime-counter/alloc-rate"] = 5_000_000, ["runtime-counter/gen-0-gc-count"] = 16, ["runtime-counter/total-pause-time-by-gc"] = 500, ["kestrel-counter/total-connections"] = 64 }, gauges: new() { ["runtime-counter/threadpool-thread-count"] = 5 });
+        var start = Snapshot(0,
+            totals: new() { ["runtime-counter/alloc-rate"] = 1_000_000, ["runtime-counter/gen-0-gc-count"] = 10,
+                ["runtime-counter/total-pause-time-by-gc"] = 100 },
+            gauges: new() { ["runtime-counter/threadpool-thread-count"] = 2 });
+        var end = Snapshot(2,
+            totals: new() { ["runtime-counter/alloc-rate"] = 5_000_000, ["runtime-counter/gen-0-gc-count"] = 16,
+                ["runtime-counter/total-pause-time-by-gc"] = 500, ["kestrel-counter/total-connections"] = 64 },
+            gauges: new() { ["runtime-counter/threadpool-thread-count"] = 5 });
 
         var values = MetricsDelta.Between(start, end, cores: 2, linkSpeedMbps: null);
 
@@ -250,7 +256,8 @@ public sealed class RuntimeVerdictTests
         // The README's main job, measured: a warm-up that held 285-302k req/s, then a window flat at 215-253k after a late
         // recompilation. Steady, but not where the server had been: said, with the figures.
         run = new RunDocument();
-        foreach (var rate in new[] { 207_484.0, 262_522, 316_079, 281_630, 310_586, 272_643, 308_753, 298_493, 311_255, 289_867, 296_394, 302_420, 293_140, 289_055, 285_222, 284_907 })
+        foreach (var rate in new[] { 207_484.0, 262_522, 316_079, 281_630, 310_586, 272_643, 308_753, 298_493, 311_255, 289_867, 296_394, 302_420, 293_140,
+            289_055, 285_222, 284_907 })
         {
             run.WarmupSamples.Add(new RunSample { Time = run.WarmupSamples.Count + 1, Values = { ["load/rate"] = rate } });
         }
@@ -323,7 +330,8 @@ public sealed class RuntimeVerdictTests
     {
         static RunDocument Traced(params (string Name, double Self)[] methods) => new()
         {
-            Trace = new RunTrace { Samples = 1000, Seconds = 5, Methods = [.. methods.Select(m => new HotMethod { Name = m.Name, ExclusivePercent = m.Self, InclusivePercent = m.Self })] },
+            Trace = new RunTrace { Samples = 1000, Seconds = 5,
+                Methods = [.. methods.Select(m => new HotMethod { Name = m.Name, ExclusivePercent = m.Self, InclusivePercent = m.Self })] },
         };
 
         var baseline = new Benchmarks.Host.Reports.RunGroup("a", [Traced(("Spin", 34.3), ("Parse", 5), ("Enter_Slowpath", 11.9), ("Steady", 3))]);

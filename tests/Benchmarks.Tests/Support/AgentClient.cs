@@ -12,7 +12,8 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 internal sealed class AgentClient(Uri agent) : IDisposable
 {
-    private readonly HttpClient _http = new(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip }) { BaseAddress = agent, Timeout = TimeSpan.FromSeconds(60) };
+    private readonly HttpClient _http = new(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip }) { BaseAddress = agent,
+        Timeout = TimeSpan.FromSeconds(60) };
 
     public Uri Agent { get; } = agent;
 
@@ -204,7 +205,8 @@ internal sealed class AgentClient(Uri agent) : IDisposable
     /// <summary>A zip of the files git would commit in <paramref name="folder"/> (what crank uploads for a localFolder: .gitignore honoured).</summary>
     public static byte[] ZipRepository(string folder)
     {
-        var files = new System.Diagnostics.ProcessStartInfo("git", ["-C", folder, "ls-files", "-co", "--exclude-standard"]) { RedirectStandardOutput = true, UseShellExecute = false };
+        var files = new System.Diagnostics.ProcessStartInfo("git", ["-C", folder, "ls-files", "-co", "--exclude-standard"]) { RedirectStandardOutput = true,
+            UseShellExecute = false };
         using var git = System.Diagnostics.Process.Start(files)!;
         var list = git.StandardOutput.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries);
         git.WaitForExit();

@@ -62,8 +62,10 @@ internal static class SampleRuns
         run.Measurements["net/rx"] = 190.1;
         run.Measurements["net/tx"] = 190.2;
         run.Metadata["http/rps/mean"] = new MeasurementInfo { Description = "Requests/sec", Unit = "req/s", Aggregate = "avg", HigherIsBetter = true };
-        run.Metadata["http/latency/50"] = new MeasurementInfo { Description = "Latency 50th percentile (ms)", Unit = "ms", Aggregate = "avg", HigherIsBetter = false };
-        run.Metadata["http/latency/99"] = new MeasurementInfo { Description = "Latency 99th percentile (ms)", Unit = "ms", Aggregate = "avg", HigherIsBetter = false };
+        run.Metadata["http/latency/50"] = new MeasurementInfo { Description = "Latency 50th percentile (ms)", Unit = "ms", Aggregate = "avg",
+            HigherIsBetter = false };
+        run.Metadata["http/latency/99"] = new MeasurementInfo { Description = "Latency 99th percentile (ms)", Unit = "ms", Aggregate = "avg",
+            HigherIsBetter = false };
         run.Metadata["benchmarks/cpu/user"] = new MeasurementInfo { Description = "Server CPU user (%)", Unit = "%", Aggregate = "max", HigherIsBetter = null };
         for (var second = 0; second < 3; second++)
         {

@@ -34,7 +34,8 @@ internal sealed partial class TranscriptReplay : IDisposable
         _agent = agent;
         _log = log;
         _serverPort = serverPort ?? LoopbackPort.Free();
-        _http = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip | DecompressionMethods.Deflate }) { BaseAddress = agent, Timeout = TimeSpan.FromSeconds(100) };
+        _http = new HttpClient(new HttpClientHandler { AutomaticDecompression = DecompressionMethods.GZip | DecompressionMethods.Deflate }) {
+            BaseAddress = agent, Timeout = TimeSpan.FromSeconds(100) };
         _keepAlives = new KeepAlives(_http, log);
     }
 

@@ -108,7 +108,8 @@ public sealed class MatrixReportTests
         }
 
         var store = Path.Combine(results, "store");
-        var run = await HostRun.StartProcessAsync(results, s_timeout, new Dictionary<string, string> { ["CRANK"] = fake, ["BENCHMARKS"] = TestPaths.HostExecutable, ["RESULTS"] = store },
+        var run = await HostRun.StartProcessAsync(results, s_timeout, new Dictionary<string, string> { ["CRANK"] = fake,
+            ["BENCHMARKS"] = TestPaths.HostExecutable, ["RESULTS"] = store },
             Path.Combine(TestPaths.RepoRoot, "crank", "sweep.sh"), "--config", "plaintext.yml", "--scenario", "pipelined", "--profile", "local", "--variable",
             "connections=64,999,256", "--variable", "duration=3s");
         Assert.True(run.ExitCode == 1, run.ToString());

@@ -135,7 +135,8 @@ public sealed class TlsHostileServerTests
                             {
                                 await serve(socket, stop.Token);
                             }
-                            catch (Exception ex) when (ex is OperationCanceledException or IOException or SocketException or System.Security.Authentication.AuthenticationException)
+                            catch (Exception ex) when (ex is OperationCanceledException or IOException or SocketException
+                                or System.Security.Authentication.AuthenticationException)
                             {
                             }
                         }
@@ -150,7 +151,8 @@ public sealed class TlsHostileServerTests
 
         var url = new Uri($"https://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}/plaintext");
         var result = await HttpLoadGenerator.RunAsync(
-            new HttpLoadOptions { Url = url, Http2 = http2, Engine = engine, Connections = 2, Threads = 1, Duration = TimeSpan.FromSeconds(1), Warmup = TimeSpan.Zero, Timeout = TimeSpan.FromSeconds(timeoutSeconds) },
+            new HttpLoadOptions { Url = url, Http2 = http2, Engine = engine, Connections = 2, Threads = 1, Duration = TimeSpan.FromSeconds(1),
+                Warmup = TimeSpan.Zero, Timeout = TimeSpan.FromSeconds(timeoutSeconds) },
             null,
             CancellationToken.None);
         await stop.CancelAsync();

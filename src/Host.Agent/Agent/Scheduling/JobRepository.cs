@@ -25,7 +25,9 @@ internal sealed class JobRepository(string root, AgentMachine machine, TimeProvi
     public IReadOnlyList<AgentJob> All() => [.. _jobs.Values.OrderBy(j => j.Id)];
 
     /// <summary>The jobs a controller can still act on (New, Initializing, Waiting, Starting, Running), as crank's agent lists them.</summary>
-    public IReadOnlyList<AgentJob> Active() => [.. All().Where(j => j.State is AgentJobState.New or AgentJobState.Initializing or AgentJobState.Waiting or AgentJobState.Starting or AgentJobState.Running)];
+    public IReadOnlyList<AgentJob> Active() =>
+        [.. All().Where(j => j.State is AgentJobState.New or AgentJobState.Initializing or AgentJobState.Waiting or AgentJobState.Starting
+            or AgentJobState.Running)];
 
     public void Remove(int id) => _jobs.TryRemove(id, out _);
 }

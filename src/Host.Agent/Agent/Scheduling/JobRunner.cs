@@ -156,7 +156,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 {
                     AddVerdict(job, measurements.Samples, cpus, confined, _loads.Of(job.RunId));
                 }
-                catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or KeyNotFoundException or ArithmeticException or FormatException)
+                catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or KeyNotFoundException or ArithmeticException
+                    or FormatException)
                 {
                     // The verdict is judged after the figures are in: a fault in judging them loses none of them.
                     job.Output.Add($"[agent] no verdict: {ex.Message}");
@@ -184,7 +185,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 job.Fail(StoppedBeforeStart);
             }
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or JobPathException or InvalidDataException or System.ComponentModel.Win32Exception or System.Text.Json.JsonException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or JobPathException
+            or InvalidDataException or System.ComponentModel.Win32Exception or System.Text.Json.JsonException)
         {
             AgentLog.JobFailed(logger, job.Id, job.Service, ex.Message);
             job.Fail(ex.Message);
@@ -229,7 +231,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
                 AgentLog.BadStatistics(logger, job.Id, job.Service);
             }
         });
-        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment, Cpus = CpusOf(spec), Limit = JobLimits.Create(job.Id, spec) };
+        var info = new JobStartInfo(job.Service, build.FileName, arguments) { WorkingDirectory = build.WorkingDirectory, Environment = environment,
+            Cpus = CpusOf(spec), Limit = JobLimits.Create(job.Id, spec) };
         var root = 0;
         var process = JobProcess.Start(info, control, (line, isError) =>
         {

@@ -13,7 +13,8 @@ internal sealed class IoUringConnectionListener : IConnectionListener
 {
     private readonly Socket _socket;
     private readonly IoUringTransportLoop[] _loops;
-    private readonly Channel<ConnectionContext> _accepted = Channel.CreateUnbounded<ConnectionContext>(new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
+    private readonly Channel<ConnectionContext> _accepted = Channel.CreateUnbounded<ConnectionContext>(new UnboundedChannelOptions { SingleReader = false,
+        SingleWriter = false });
 
     private readonly MemoryPool<byte> _pool;
 
