@@ -9,8 +9,10 @@ FormattableString, where the two would be a string). Strategies, in order, each 
 pieces it makes: an expression body's or switch arm's '=>'; a conditional expression or a '||',
 '&&', '??' or '+' at the statement's own depth; the argument or parameter list that holds the
 overflow (packed, the first arguments beside its bracket); a line of items filled to the limit; the
-operators and conditionals deeper in; the string split. Documentation and '//' comments, preprocessor
-lines and multi-line literals are left as they are: what it cannot wrap it names, for a hand.
+operators and conditionals deeper in; the string split (plain, verbatim, interpolated or raw); a
+StringBuilder's 'Append(Invariant($"..."))' as several appends. A '//' comment line carries its words
+over to the next. Documentation comments, preprocessor lines and multi-line literals are left as they
+are: what it cannot wrap it counts, for a hand.
 LineLengthTests holds the count of longer code lines, which only falls.
 """
 import re
@@ -235,7 +237,7 @@ def wrap(line, opaque, budget=14):
                     if code[k] and line[k] == ',' and depth[k] == d + 1:
                         commas.append(k)
                     k += 1
-                if k < len(line) and commas and k >= LIMIT - 20:
+                if k < len(line) and commas:
                     candidates.append((d, i, k, commas))
         candidates.sort(key=lambda x: (x[0], x[1]))
         for d, i, k, commas in candidates:
@@ -376,53 +378,113 @@ def wrap(line, opaque, budget=14):
         return finish(pieces, opaques)
 
     def literal():
-        # 4. A plain or interpolated one-line string literal split at a space.
+        # 4. A one-line string literal (plain, verbatim, interpolated or raw) split at a space outside its holes,
+        # into two of the same kind joined by '+'.
         i = 0
-        while SPLIT_STRINGS[0] and i < len(line):
-            if opaque[i] and (i == 0 or not opaque[i - 1]) and line[i] in '$"':
-                e = i
-                while e < len(line) and opaque[e]:
-                    e += 1
-                lit = line[i:e]
-                m = re.match(r'(\$?)"', lit)
-                if m and not lit.startswith('$@') and not lit[len(m.group(1)):].startswith('"""') and i < LIMIT - 10 and e > LIMIT and line[e:e + 2] != 'u8':
-                    prefix = m.group(1)
-                    body_start = i + len(prefix) + 1
-                    # a space outside any hole, as late as fits
-                    best = None
-                    clause = None
-                    hole = 0
-                    for k in range(body_start, e - 1):
-                        ch = line[k]
-                        if prefix and ch == '{':
-                            if line[k + 1] == '{' and hole == 0:
-                                continue
-                            hole += 1
-                        elif prefix and ch == '}' and hole:
-                            hole -= 1
-                        elif ch == ' ' and hole == 0 and line[k - 1] != '\\' and k + 3 <= LIMIT:
-                            best = k
-                            if line[k - 1] in ',;:.)':
-                                clause = k
-                    if clause and best and best - clause < 50 and clause - body_start > 10:
-                        best = clause
-                    if best and best - body_start > 10:
-                        head = line[:best + 1] + '" +'
-                        # A literal that begins its line goes on in the same column; one after code, four columns in.
-                        same = ' ' * base if not line[:i].strip() else pad
-                        rest = same + prefix + '"' + line[best + 1:]
-                        ho = opaque[:best + 1] + [True, False, False]
-                        ro = [False] * len(same) + [True] * (len(prefix) + 1) + opaque[best + 1:]
-                        r = finish([head, rest], [ho, ro])
-                        if r:
-                            return r
-                i = e
+        while i < len(line):
+            if not (opaque[i] and (i == 0 or not opaque[i - 1]) and line[i] in '$@"'):
+                i += 1
                 continue
-            i += 1
+            e = i
+            while e < len(line) and opaque[e]:
+                e += 1
+            lit = line[i:e]
+            m = re.match(r'([$@]*)("+)', lit)
+            i, start = e, i
+            if not m or line[e:e + 2] == 'u8' or start >= LIMIT - 10 or e <= LIMIT:
+                continue
+            prefix, quotes = m.group(1), m.group(2)
+            dollars = prefix.count('$')
+            if quotes == '""':
+                continue
+            if len(quotes) < 3:
+                quotes = '"'
+            if dollars and not SPLIT_STRINGS[0]:
+                continue
+            body_start = start + len(prefix) + len(quotes)
+            body_end = e - len(quotes)
+            verbatim = '@' in prefix
+            # Where the second literal may begin: after a space or a comma, or at a hole's opening brace.
+            cuts = []
+            clauses = []
+            hole = 0
+            k = body_start
+            while k < body_end:
+                ch = line[k]
+                if ch == '\\' and not verbatim and len(quotes) == 1:
+                    k += 2
+                    continue
+                if dollars and ch == '{':
+                    if len(quotes) == 1 and line[k + 1] == '{' and hole == 0:
+                        k += 2
+                        continue
+                    if hole == 0:
+                        cuts.append(k)
+                    hole += 1
+                elif dollars and ch == '}' and hole:
+                    hole -= 1
+                elif ch in ' ,' and hole == 0:
+                    cuts.append(k + 1)
+                    if ch == ' ' and line[k - 1] in ',;:.)':
+                        clauses.append(k + 1)
+                k += 1
+            fits = [c for c in cuts if c + len(quotes) + 2 <= LIMIT and body_start + 10 < c < body_end and line[c] != '"' and line[c - 1] != '"']
+            if not fits:
+                continue
+            best = max(fits)
+            near = [c for c in clauses if c in fits and best - c < 50]
+            if near:
+                best = max(near)
+            best -= 1
+            head = line[:best + 1] + quotes + ' +'
+            # A literal that begins its line goes on in the same column; one after code, four columns in.
+            same = ' ' * base if not line[:start].strip() else pad
+            rest = same + prefix + quotes + line[best + 1:]
+            ho = opaque[:best + 1] + [True] * len(quotes) + [False, False]
+            ro = [False] * len(same) + [True] * (len(prefix) + len(quotes)) + opaque[best + 1:]
+            r = finish([head, rest], [ho, ro])
+            if r:
+                return r
         return None
 
+    def appends():
+        # 5. 'sb.Append(Invariant($"..."));' as several appends of the literal's parts, at spaces or between tags.
+        m = re.match(r'^(\s*)([\w.]+)\.Append\(Invariant\(\$"(.*)"\)\);$', line)
+        if not m or not all(opaque[m.start(3) - 2:m.end(3) + 1]):
+            return None
+        head = f'{m.group(1)}{m.group(2)}.Append(Invariant($"'
+        room = LIMIT - len(head) - len('"));')
+        body = m.group(3)
+        parts, hole, start, cut = [], 0, 0, None
+        k = 0
+        while k < len(body):
+            ch = body[k]
+            if ch == '\\':
+                k += 2
+                continue
+            if ch == '{':
+                if body[k + 1:k + 2] == '{' and hole == 0:
+                    k += 2
+                    continue
+                hole += 1
+            elif ch == '}' and hole:
+                hole -= 1
+            elif hole == 0 and (ch == ' ' or (ch == '<' and k > 0 and body[k - 1] == '>')):
+                cut = k + 1 if ch == ' ' else k
+            if k - start >= room:
+                if cut is None or cut <= start:
+                    return None
+                parts.append(body[start:cut])
+                start = cut
+                cut = None
+            k += 1
+        parts.append(body[start:])
+        if len(parts) < 2 or any(len(head) + len(p) + 4 > LIMIT for p in parts):
+            return None
+        return [f'{head}{p}"));' for p in parts]
+
     statement = 1 if re.match(r'\s*(if|while|else if|return|foreach|using|lock) \(', line) else 0
-    for attempt in (arrow, lambda: ternary(True), lambda: binary(True), chain, args, fill, lambda: binary(False), lambda: ternary(False), literal):
+    for attempt in (appends, arrow, lambda: ternary(True), lambda: binary(True), chain, args, fill, lambda: binary(False), lambda: ternary(False), literal):
         r = attempt()
         if r:
             return r
@@ -450,7 +512,21 @@ def process(path):
     for line in text.split('\n'):
         s, e = pos, pos + len(line)
         pos = e + 1
-        if len(line) <= LIMIT or line.lstrip().startswith(('///', '//', '#', '[LoggerMessage')):
+        stripped = line.lstrip()
+        if len(line) > LIMIT and stripped.startswith('//') and not stripped.startswith('///') and comment[s + len(line) - len(stripped)]:
+            # A comment line: its words carried over to comment lines of the same indentation.
+            lead = line[:len(line) - len(stripped)] + '// '
+            words = stripped[2:].strip().split(' ')
+            lines = [lead + words[0]]
+            for word in words[1:]:
+                if len(lines[-1]) + 1 + len(word) <= LIMIT:
+                    lines[-1] += ' ' + word
+                else:
+                    lines.append(lead + word)
+            out.extend(lines)
+            changed += 1
+            continue
+        if len(line) <= LIMIT or stripped.startswith(('///', '//', '#', '[LoggerMessage')):
             out.append(line)
             if len(line) > LIMIT and not line.lstrip().startswith('///'):
                 left += 1

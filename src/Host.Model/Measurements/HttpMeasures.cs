@@ -11,7 +11,8 @@ internal static class HttpMeasures
 {
     public static readonly Measurement RpsMean = new("http/rps/mean", "req/s", Max, Higher,
         "Requests/sec (responses completed over the measured window)") { Role = MeasurementRole.Headline, Label = "Requests/sec" };
-    public static readonly Measurement Requests = new("http/requests", "count", Max, Higher, "Requests completed (good + bad responses)") { Role = MeasurementRole.Completed };
+    public static readonly Measurement Requests = new("http/requests", "count", Max, Higher,
+        "Requests completed (good + bad responses)") { Role = MeasurementRole.Completed };
     public static readonly Measurement BadResponses = new("http/requests/badresponses", "count", Max, Lower,
         "Bad responses (non-2xx/3xx, invalid body, malformed)") { Role = MeasurementRole.Failures, AmongCompleted = true };
     public static readonly Measurement Errors = new("http/requests/errors", "count", Max, Lower,

@@ -8,7 +8,8 @@ internal static class WebSocketMeasures
 {
     public static readonly Measurement MessagesRate = new("ws/messages/rate", "msg/s", Max, Higher,
         "WebSocket echo replies per second that followed the rule (msg/s)") { Role = MeasurementRole.Headline };
-    public static readonly Measurement Messages = new("ws/messages", "count", Max, Higher, "WebSocket echo replies that followed the rule") { Role = MeasurementRole.Completed };
+    public static readonly Measurement Messages = new("ws/messages", "count", Max, Higher,
+        "WebSocket echo replies that followed the rule") { Role = MeasurementRole.Completed };
     public static readonly Measurement MessagesBad = new("ws/messages/bad", "count", Max, Lower,
         "WebSocket replies that broke the echo rule") { Role = MeasurementRole.Failures };
     public static readonly Measurement MessagesLost = new("ws/messages/lost", "count", Max, Lower,

@@ -141,7 +141,8 @@ internal static class BottleneckRule
         string kind;
         string? advice = null;
         var certainty = VerdictCause.Sure;
-        // Whether the cause rests on CPU figures, which steal blurs: all but the wire's (bytes and drops are counted, not timed) and the database's latency (Npgsql's commands in flight).
+        // Whether the cause rests on CPU figures, which steal blurs: all but the wire's (bytes and drops are counted, not timed) and the database's latency
+        // (Npgsql's commands in flight).
         var timed = true;
         IReadOnlyDictionary<string, double>? ownEvidence = null;
         var drops = m.GetValueOrDefault(SystemMeasures.NetDrops.Name);
@@ -248,7 +249,8 @@ internal static class BottleneckRule
             var otherWork = (100 - cpusIdle - serverBusy) * serverCpus.Count / placement.Cores;
             if (hasDb && dbCpus.Intersect(serverCpus).Any() && db >= otherWork / 2)
             {
-                // PostgreSQL may run on the server's CPUs (--db-cpus any, or overlapping) and its CPU time could be the other work: it is named, with how to part them.
+                // PostgreSQL may run on the server's CPUs (--db-cpus any, or overlapping) and its CPU time could be the other work: it is named, with how to
+                // part them.
                 var where = document.Parameters.GetValueOrDefault("db-cpus") ?? "any";
                 verdict = string.Create(c,
                     $"the machine, most likely the database: {busyPart}, and PostgreSQL, which may run on {(serverCpus.Count == 1 ? "it" : "them")} " +
@@ -292,7 +294,11 @@ internal static class BottleneckRule
         {
             // Pinned apart, neither saturated, yet the machine was not idle: something besides them took the CPUs.
             kind = CauseKinds.MachineBusy.Name;
-            verdict = string.Create(c, $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}{(placement.LoadElsewhere ? " (the load on another machine)" : $" and the load {loadBusy:0}% of its")}{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) took the rest, so the figures are not the stack's alone");
+            verdict = string.Create(c,
+                $"the machine: it was {100 - otherIdle:0}% busy while the server used {serverBusy:0}% of its {Count(serverCpus.Count)}" +
+                $"{(placement.LoadElsewhere ? " (the load on another machine)" : $" and the load {loadBusy:0}% of its")}" +
+                $"{(hasDb ? $", the database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{proxyPart}: other work (other processes, interrupts) " +
+                $"took the rest, so the figures are not the stack's alone");
         }
         else if (drops >= DropsAtLeast && dropShare >= DropLimit)
         {
@@ -317,7 +323,8 @@ internal static class BottleneckRule
         }
         else if (DatabaseWait(document) is var (executing, inFlight) && executing >= DatabaseWaitShare * inFlight)
         {
-            // Nothing busy, yet most of the closed loop's requests sat in a database command: the database's answers were slow (locks, I/O, its round trip), not its CPU.
+            // Nothing busy, yet most of the closed loop's requests sat in a database command: the database's answers were slow (locks, I/O, its round trip),
+            // not its CPU.
             kind = CauseKinds.Database.Name;
             timed = false;
             var pending = m.GetValueOrDefault(ServerCounterMeasures.DatabasePendingConnections.Name);
@@ -331,7 +338,10 @@ internal static class BottleneckRule
         else
         {
             kind = CauseKinds.NothingSaturated.Name;
-            verdict = string.Create(c, $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, {loadPart}{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}");
+            verdict = string.Create(c,
+                $"nothing saturated: server {serverBusy:0}% of its {Count(serverCpus.Count)}, " +
+                $"{loadPart}{(hasDb ? $", database {dbBusy:0}% of its {Count(dbCpus.Count)}" : "")}" +
+                $"{(hasProxy ? $", {proxyName} {proxy:0.#}% of the machine" : "")}");
             advice = document.Parameters.ContainsKey("rate") ? "the requested rate did not load it fully (a higher --rate loads it harder)"
                 : document.Parameters.GetValueOrDefault("protocol") is "h2" or "h2c" ? StreamsAdvice
                 : ConcurrencyAdvice;

@@ -176,7 +176,8 @@ internal static class NativeServerBuild
         var compilation = aot
             ? "<PublishAot>true</PublishAot><EventSourceSupport>true</EventSourceSupport>"
             : "<PublishReadyToRun>true</PublishReadyToRun><SelfContained>false</SelfContained>";
-        var items = string.Concat(references.Select(r => $"""<Reference Include="{Path.GetFileNameWithoutExtension(r)}"><HintPath>{System.Security.SecurityElement.Escape(r)}</HintPath></Reference>"""));
+        var items = string.Concat(references.Select(r => $"""<Reference Include="{Path.GetFileNameWithoutExtension(r)}"><HintPath>""" +
+            $"""{System.Security.SecurityElement.Escape(r)}</HintPath></Reference>"""));
         return $"""
             <Project Sdk="Microsoft.NET.Sdk">
               <PropertyGroup>

@@ -94,7 +94,8 @@ internal static partial class RuntimePatch
         var downloads = string.Concat(s_frameworks.Select(f => $"""<PackageDownload Include="{f}.Runtime.{rid}" Version="[{version}]" />"""));
         await File.WriteAllTextAsync(
             Path.Combine(work, "runtime.csproj"),
-            $"""<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net{Environment.Version.Major}.{Environment.Version.Minor}</TargetFramework></PropertyGroup><ItemGroup>{downloads}</ItemGroup></Project>""",
+            $"""<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net{Environment.Version.Major}.""" +
+            $"""{Environment.Version.Minor}</TargetFramework></PropertyGroup><ItemGroup>{downloads}</ItemGroup></Project>""",
             cancellationToken);
         var packages = Path.Combine(work, "packages");
         var (exitCode, lines) = await DotnetCommand.RunAsync(["restore", "--packages", packages, "--nologo"], work, TimeSpan.FromMinutes(10),

@@ -73,7 +73,8 @@ internal static class RuntimeSettings
     /// <summary>The most the GC may commit for the heap: the runtime's own limit, which it reports back as it took it (in bytes).</summary>
     public static RuntimeSetting GcHeapHardLimit { get; } = new(
         "gc-heap-hard-limit",
-        "The most the server's GC may commit for its heap, such as 256MB (DOTNET_GCHeapHardLimit): an allocation past it is an OutOfMemoryException; default: none, or 75% of --server-memory-limit.",
+        "The most the server's GC may commit for its heap, such as 256MB (DOTNET_GCHeapHardLimit): an allocation past it is an OutOfMemoryException; " +
+        "default: none, or 75% of --server-memory-limit.",
         [],
         value => Variables(("GCHeapHardLimit", HeapLimitBytes(value).ToString("x", CultureInfo.InvariantCulture))),
         value => ("heap-hard-limit", HeapLimitBytes(value).ToString(CultureInfo.InvariantCulture)))

@@ -25,7 +25,8 @@ internal static class HtmlReport
 
         // The answer first: the verdict, then the sides and how they were compared.
         html.Append(Invariant($"<p class=\"verdict\"><b>{E(ComparisonTextWriter.Verdict(comparison))}</b></p>"));
-        html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> {E(comparison.Candidate.Describe())}</p>"));
+        html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> "));
+        html.Append(Invariant($"{E(comparison.Candidate.Describe())}</p>"));
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. runs.Select(r => r.Run)]))}</p>"));
         html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));
         // The short table (what changed, then the headline), then every row on request.
@@ -79,10 +80,14 @@ internal static class HtmlReport
     private static void AppendComparisonTable(StringBuilder html, Comparison comparison, IReadOnlyList<ComparisonRow> rows, string id,
         Func<ComparisonRow, string> verdict)
     {
-        html.Append(Invariant($"<table id=\"{id}\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th><th>{E(ComparisonTextWriter.Interval(comparison))}</th><th>p</th><th>verdict</th></tr></thead><tbody>"));
+        html.Append(Invariant($"<table id=\"{id}\"><thead><tr><th>measurement</th><th>baseline</th><th>candidate</th><th>change</th>"));
+        html.Append(Invariant($"<th>{E(ComparisonTextWriter.Interval(comparison))}</th><th>p</th><th>verdict</th></tr></thead><tbody>"));
         foreach (var row in rows)
         {
-            html.Append(Invariant($"<tr class=\"{row.Verdict.ToString().ToLowerInvariant()}\"><td><code>{E(row.Name)}</code></td><td>{ComparisonTextWriter.Number(row.BaselineMedian)}</td><td>{ComparisonTextWriter.Number(row.CandidateMedian)}</td><td>{ComparisonTextWriter.Change(row.ChangePercent)}</td><td>{E(ComparisonTextWriter.Range(row))}</td><td>{ComparisonTextWriter.P(row.PValue)}</td><td>{E(verdict(row))}</td></tr>"));
+            html.Append(Invariant($"<tr class=\"{row.Verdict.ToString().ToLowerInvariant()}\"><td><code>{E(row.Name)}</code></td>"));
+            html.Append(Invariant($"<td>{ComparisonTextWriter.Number(row.BaselineMedian)}</td><td>{ComparisonTextWriter.Number(row.CandidateMedian)}</td>"));
+            html.Append(Invariant($"<td>{ComparisonTextWriter.Change(row.ChangePercent)}</td><td>{E(ComparisonTextWriter.Range(row))}</td>"));
+            html.Append(Invariant($"<td>{ComparisonTextWriter.P(row.PValue)}</td><td>{E(verdict(row))}</td></tr>"));
         }
 
         html.Append("</tbody></table>");
@@ -114,11 +119,16 @@ internal static class HtmlReport
                 : null, [.. points.Select(p => p.Flagged)], names, bandName: banded
                     ? Invariant($"band: mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before")
                     : null));
-        html.Append("<table id=\"history\"><thead><tr><th>started (UTC)</th><th>run</th><th>value</th><th>band</th><th>flag</th><th>labels</th></tr></thead><tbody>");
+        html.Append("<table id=\"history\"><thead><tr><th>started " +
+            "(UTC)</th><th>run</th><th>value</th><th>band</th><th>flag</th><th>labels</th></tr></thead><tbody>");
         foreach (var p in points)
         {
             var band = p.BandLow is { } low && p.BandHigh is { } high ? $"{ComparisonTextWriter.Number(low)} – {ComparisonTextWriter.Number(high)}" : "";
-            html.Append(Invariant($"<tr class=\"{(p.Flagged ? "flagged" : p.Outside ? "outside" : "")}\"><td>{p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}</td><td><code>{E(p.Run.Id)}</code></td><td>{ComparisonTextWriter.Number(p.Value)}</td><td>{band}</td><td>{E(p.Flagged ? p.Direction ?? "flagged" : p.Outside ? "outside" : "")}</td><td>{E(string.Join(", ", p.Run.Labels))}</td></tr>"));
+            html.Append(Invariant($"<tr class=\"{(p.Flagged ? "flagged" : p.Outside ? "outside" : "")}\">"));
+            html.Append(Invariant($"<td>{p.Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss}</td><td><code>{E(p.Run.Id)}</code></td>"));
+            html.Append(Invariant($"<td>{ComparisonTextWriter.Number(p.Value)}</td><td>{band}</td>"));
+            html.Append(Invariant($"<td>{E(p.Flagged ? p.Direction ?? "flagged" : p.Outside ? "outside" : "")}</td>"));
+            html.Append(Invariant($"<td>{E(string.Join(", ", p.Run.Labels))}</td></tr>"));
         }
 
         html.Append("</tbody></table>");
@@ -152,7 +162,8 @@ internal static class HtmlReport
         html.Append(Invariant($"<p class=\"settings\">{E(report.Method)}.</p>"));
         foreach (var series in report.Series)
         {
-            html.Append(Invariant($"<h2>{E(series.Scenario)} on {E(series.Server)}</h2><p class=\"series\"><code>{series.Id}</code> {E(series.Shape)}; {series.Runs.Count} runs, the last {series.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}.</p>"));
+            html.Append(Invariant($"<h2>{E(series.Scenario)} on {E(series.Server)}</h2><p class=\"series\"><code>{series.Id}</code> {E(series.Shape)}; "));
+            html.Append(Invariant($"{series.Runs.Count} runs, the last {series.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}.</p>"));
             var changed = report.Changes.Where(c => c.Series == series).ToList();
             var names = SeriesChanges.Followed(series).Take(1).Concat(changed.Select(c => c.Measurement)).Distinct(StringComparer.Ordinal);
             foreach (var name in names)
@@ -176,10 +187,16 @@ internal static class HtmlReport
             }
         }
 
-        html.Append("<table id=\"changes\"><thead><tr><th>series</th><th>measurement</th><th>change</th><th>from run</th><th>before → after</th><th>p</th><th>recovered</th><th>what changed</th></tr></thead><tbody>");
+        html.Append("<table id=\"changes\"><thead><tr><th>series</th><th>measurement</th><th>change</th><th>from run</th><th>before → " +
+            "after</th><th>p</th><th>recovered</th><th>what changed</th></tr></thead><tbody>");
         foreach (var c in report.Changes)
         {
-            html.Append(Invariant($"<tr class=\"{(c.IsRegression && c.RecoveredBy is null ? "worse" : c.IsRegression ? "changed" : "better")}\"><td>{E(c.Series.Scenario)} on {E(c.Series.Server)}</td><td><code>{E(c.Measurement)}</code></td><td>{c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} {E(c.Direction)}</td><td><code>{RunId.Short(c.FirstAfter.Id)}</code></td><td>{ComparisonTextWriter.Number(c.Point.Before)} → {ComparisonTextWriter.Number(c.Point.After)} {E(c.Info.Unit)}</td><td>{E(RegressionReport.P(c.Point.PValue))}</td><td>{(c.RecoveredBy is { } back ? RunId.Short(back.Id) : "")}</td><td>{E(c.WhatChanged)}</td></tr>"));
+            html.Append(Invariant($"<tr class=\"{(c.IsRegression && c.RecoveredBy is null ? "worse" : c.IsRegression ? "changed" : "better")}\">"));
+            html.Append(Invariant($"<td>{E(c.Series.Scenario)} on {E(c.Series.Server)}</td><td><code>{E(c.Measurement)}</code></td>"));
+            html.Append(Invariant($"<td>{c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} {E(c.Direction)}</td><td>"));
+            html.Append(Invariant($"<code>{RunId.Short(c.FirstAfter.Id)}</code></td><td>{ComparisonTextWriter.Number(c.Point.Before)} → "));
+            html.Append(Invariant($"{ComparisonTextWriter.Number(c.Point.After)} {E(c.Info.Unit)}</td><td>{E(RegressionReport.P(c.Point.PValue))}</td>"));
+            html.Append(Invariant($"<td>{(c.RecoveredBy is { } back ? RunId.Short(back.Id) : "")}</td><td>{E(c.WhatChanged)}</td></tr>"));
         }
 
         html.Append("</tbody></table>");
@@ -415,7 +432,8 @@ internal static class HtmlReport
             foreach (var (run, index, key) in sampled)
             {
                 var samples = run.Samples.Where(s => s.Values.ContainsKey(key!)).ToList();
-                html.Append(SvgChart.Lines($"{key} each second, run {names[index]}", Comparison.Info([run], key!).Unit, "seconds into the measured window", [.. samples.Select(s => s.Time)],
+                html.Append(SvgChart.Lines($"{key} each second, run {names[index]}", Comparison.Info([run],
+                    key!).Unit, "seconds into the measured window", [.. samples.Select(s => s.Time)],
                     [(key!, [.. samples.Select(s => s.Values[key!])], color(index))]));
             }
         }
@@ -427,8 +445,10 @@ internal static class HtmlReport
     {
         var html = new StringBuilder();
         html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>").Append(E(title)).Append("</title><style>");
-        html.Append("body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}");
-        html.Append("tr.better td{background:#e3f5e1}tr.worse td{background:#fbe3e3}tr.changed td{background:#fff6d6}tr.flagged td{background:#fbe3e3}tr.outside td{background:#fff6d6}svg.chart{display:block;margin:8px 0 24px;width:100%;max-width:1100px;height:auto}");
+        html.Append("body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid " +
+            "#ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}");
+        html.Append("tr.better td{background:#e3f5e1}tr.worse td{background:#fbe3e3}tr.changed td{background:#fff6d6}tr.flagged " +
+            "td{background:#fbe3e3}tr.outside td{background:#fff6d6}svg.chart{display:block;margin:8px 0 24px;width:100%;max-width:1100px;height:auto}");
         html.Append("</style></head><body><h1>").Append(E(title)).Append("</h1>");
         return html;
     }

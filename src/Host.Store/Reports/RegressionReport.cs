@@ -34,7 +34,8 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
 
         foreach (var stopped in Stopped)
         {
-            writer.WriteLine($"{stopped.Id}  {stopped.Scenario} on {stopped.Server}  stopped: last run {stopped.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}, usually every {Interval(stopped.UsualInterval!.Value)}");
+            writer.WriteLine($"{stopped.Id}  {stopped.Scenario} on {stopped.Server}  stopped: last run {stopped.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}," +
+                $" usually every {Interval(stopped.UsualInterval!.Value)}");
         }
 
         var recovered = Changes.Count(c => c.IsRegression && c.RecoveredBy is not null);
@@ -149,7 +150,8 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
         writer.WriteLine($"{Series.Count} series, {Series.Sum(s => s.Runs.Count)} runs");
         foreach (var s in Series)
         {
-            writer.WriteLine($"{s.Id}  {s.Scenario} on {s.Server}  {s.Runs.Count} runs, last {s.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}{(s.UsualInterval is { } usual ? $", usually every {Interval(usual)}" : "")}{(s.StoppedBy(now) ? ", STOPPED" : "")}  [{s.Shape}]");
+            writer.WriteLine($"{s.Id}  {s.Scenario} on {s.Server}  {s.Runs.Count} runs, last {s.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}" +
+                $"{(s.UsualInterval is { } usual ? $", usually every {Interval(usual)}" : "")}{(s.StoppedBy(now) ? ", STOPPED" : "")}  [{s.Shape}]");
         }
     }
 

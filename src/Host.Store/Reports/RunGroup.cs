@@ -7,5 +7,7 @@ internal sealed record RunGroup(string Selector, IReadOnlyList<RunDocument> Runs
 {
     public string Scenario => Runs.Count == 0 ? "" : Runs[0].Scenario;
 
-    public string Describe() => $"{Selector} ({Runs.Count} run{(Runs.Count == 1 ? "" : "s")}: {Scenario} on {string.Join('/', Runs.Select(r => r.Server).Distinct())}{(FailedLeftOut > 0 ? $"; {FailedLeftOut} failed run{(FailedLeftOut == 1 ? "" : "s")} left out" : "")})";
+    public string Describe() =>
+        $"{Selector} ({Runs.Count} run{(Runs.Count == 1 ? "" : "s")}: {Scenario} on {string.Join('/', Runs.Select(r => r.Server).Distinct())}" +
+        $"{(FailedLeftOut > 0 ? $"; {FailedLeftOut} failed run{(FailedLeftOut == 1 ? "" : "s")} left out" : "")})";
 }

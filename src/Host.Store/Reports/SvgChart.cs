@@ -37,14 +37,17 @@ internal static class SvgChart
                 var h = value * scale;
                 var x = stacked ? x0 : x0 + (s * barWidth);
                 var y = stacked ? baseY - h : Height - Bottom - h;
-                svg.Append(Invariant($"<rect class=\"bar\" x=\"{x:0.#}\" y=\"{y:0.#}\" width=\"{Math.Max(1, barWidth - 2):0.#}\" height=\"{h:0.#}\" fill=\"{series[s].Color}\" data-value=\"{value:0.###}\"><title>{Encode(categories[c])} {Encode(series[s].Name)}: {ComparisonTextWriter.Number(value)} {Encode(unit)}</title></rect>"));
+                svg.Append(Invariant($"<rect class=\"bar\" x=\"{x:0.#}\" y=\"{y:0.#}\" width=\"{Math.Max(1, barWidth - 2):0.#}\" height=\"{h:0.#}\" "));
+                svg.Append(Invariant($"fill=\"{series[s].Color}\" data-value=\"{value:0.###}\"><title>{Encode(categories[c])} {Encode(series[s].Name)}: "));
+                svg.Append(Invariant($"{ComparisonTextWriter.Number(value)} {Encode(unit)}</title></rect>"));
                 if (stacked)
                 {
                     baseY -= h;
                 }
             }
 
-            svg.Append(Invariant($"<text x=\"{Left + (c * slot) + (slot / 2):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(Shorten(categories[c]))}</text>"));
+            svg.Append(Invariant($"<text x=\"{Left + (c * slot) + (slot / 2):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" "));
+            svg.Append(Invariant($"font-size=\"11\">{Encode(Shorten(categories[c]))}</text>"));
         }
 
         return Close(svg, series.Select(s => (s.Name, s.Color)).ToList());
@@ -66,17 +69,21 @@ internal static class SvgChart
             for (var i = 0; i < values.Count; i++)
             {
                 var x = x0 + (values.Count == 1 ? span / 2 : span * i / (values.Count - 1));
-                svg.Append(Invariant($"<circle class=\"sample\" cx=\"{x:0.#}\" cy=\"{Height - Bottom - (Finite(values[i]) * scale):0.#}\" r=\"4\" fill=\"{color}\" fill-opacity=\"0.75\" data-value=\"{values[i]:0.###}\"><title>{Encode(name)} #{i + 1}: {ComparisonTextWriter.Number(values[i])} {Encode(unit)}</title></circle>"));
+                svg.Append(Invariant($"<circle class=\"sample\" cx=\"{x:0.#}\" cy=\"{Height - Bottom - (Finite(values[i]) * scale):0.#}\" r=\"4\" "));
+                svg.Append(Invariant($"fill=\"{color}\" fill-opacity=\"0.75\" data-value=\"{values[i]:0.###}\"><title>{Encode(name)} #{i + 1}: "));
+                svg.Append(Invariant($"{ComparisonTextWriter.Number(values[i])} {Encode(unit)}</title></circle>"));
             }
 
             if (values.Count > 0)
             {
                 var median = Comparison.Median(values);
                 var y = Height - Bottom - (Finite(median) * scale);
-                svg.Append(Invariant($"<line class=\"median\" x1=\"{x0 - 8:0.#}\" x2=\"{x0 + span + 8:0.#}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#222\" stroke-width=\"2\"><title>{Encode(name)} median: {ComparisonTextWriter.Number(median)} {Encode(unit)}</title></line>"));
+                svg.Append(Invariant($"<line class=\"median\" x1=\"{x0 - 8:0.#}\" x2=\"{x0 + span + 8:0.#}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#222\" "));
+                svg.Append(Invariant($"stroke-width=\"2\"><title>{Encode(name)} median: {ComparisonTextWriter.Number(median)} {Encode(unit)}</title></line>"));
             }
 
-            svg.Append(Invariant($"<text x=\"{Left + (g * slot) + (slot / 2):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" font-size=\"11\">{Encode(Shorten(name))} ({values.Count})</text>"));
+            svg.Append(Invariant($"<text x=\"{Left + (g * slot) + (slot / 2):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"middle\" "));
+            svg.Append(Invariant($"font-size=\"11\">{Encode(Shorten(name))} ({values.Count})</text>"));
         }
 
         return Close(svg, [.. groups.Select(g => (g.Name, g.Color))]);
@@ -124,13 +131,17 @@ internal static class SvgChart
         foreach (var (name, ys, color) in series)
         {
             var points = string.Join(' ', ys.Select((v, i) => (v, i)).Where(p => double.IsFinite(p.v)).Select(p => Invariant($"{X(p.i):0.#},{Y(p.v):0.#}")));
-            svg.Append(Invariant($"<polyline class=\"line\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" points=\"{points}\"><title>{Encode(name)}</title></polyline>"));
+            svg.Append(Invariant($"<polyline class=\"line\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" points=\"{points}\">"));
+            svg.Append(Invariant($"<title>{Encode(name)}</title></polyline>"));
             for (var i = 0; i < ys.Count; i++)
             {
                 if (double.IsFinite(ys[i]))
                 {
                     var flag = marked is not null && marked[i];
-                    svg.Append(Invariant($"<circle class=\"{(flag ? "point flagged" : "point")}\" cx=\"{X(i):0.#}\" cy=\"{Y(ys[i]):0.#}\" r=\"{(flag ? 6 : 3)}\" fill=\"{(flag ? "#e15759" : color)}\"><title>{Encode(name)} at {Encode(xNames?[i] ?? ComparisonTextWriter.Number(x[i]))}: {ComparisonTextWriter.Number(ys[i])} {Encode(unit)}</title></circle>"));
+                    svg.Append(Invariant($"<circle class=\"{(flag ? "point flagged" : "point")}\" cx=\"{X(i):0.#}\" cy=\"{Y(ys[i]):0.#}\" "));
+                    svg.Append(Invariant($"r=\"{(flag ? 6 : 3)}\" fill=\"{(flag ? "#e15759" : color)}\"><title>{Encode(name)} at "));
+                    svg.Append(Invariant($"{Encode(xNames?[i] ?? ComparisonTextWriter.Number(x[i]))}: {ComparisonTextWriter.Number(ys[i])} "));
+                    svg.Append(Invariant($"{Encode(unit)}</title></circle>"));
                 }
             }
         }
@@ -139,10 +150,12 @@ internal static class SvgChart
         {
             // A label at the right edge ends there rather than running past it.
             var anchor = position > Width - Right - 40 ? "end" : "middle";
-            svg.Append(Invariant($"<text class=\"x-tick\" x=\"{position:0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"{anchor}\" font-size=\"11\">{Encode(label)}</text>"));
+            svg.Append(Invariant($"<text class=\"x-tick\" x=\"{position:0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"{anchor}\" "));
+            svg.Append(Invariant($"font-size=\"11\">{Encode(label)}</text>"));
         }
 
-        svg.Append(Invariant($"<text x=\"{Left + (plotWidth / 2)}\" y=\"{Height - Bottom + 34}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">{Encode(xLabel)}</text>"));
+        svg.Append(Invariant($"<text x=\"{Left + (plotWidth / 2)}\" y=\"{Height - Bottom + 34}\" text-anchor=\"middle\" font-size=\"11\" "));
+        svg.Append(Invariant($"fill=\"#555\">{Encode(xLabel)}</text>"));
         var legend = series.Select(s => (s.Name, s.Color)).ToList();
         if (band is not null && bandName is not null)
         {
@@ -159,16 +172,19 @@ internal static class SvgChart
         var top = step * count;
         scale = (Height - Top - Bottom) / top;
         var svg = new StringBuilder();
-        svg.Append(Invariant($"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\" role=\"img\" aria-label=\"{Encode(title)}\">"));
+        svg.Append(Invariant($"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" "));
+        svg.Append(Invariant($"height=\"{Height}\" role=\"img\" aria-label=\"{Encode(title)}\">"));
         svg.Append(Invariant($"<text class=\"chart-title\" x=\"{Left}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{Encode(title)}</text>"));
         for (var i = 0; i <= count; i++)
         {
             var value = step * i;
             var y = Height - Bottom - (value * scale);
-            svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#ddd\"/><text class=\"y-tick\" x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
+            svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"#ddd\"/><text class=\"y-tick\" "));
+            svg.Append(Invariant($"x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
         }
 
-        svg.Append(Invariant($"<text x=\"14\" y=\"{Top + ((Height - Top - Bottom) / 2)}\" font-size=\"11\" transform=\"rotate(-90 14 {Top + ((Height - Top - Bottom) / 2)})\" text-anchor=\"middle\">{Encode(unit)}</text>"));
+        svg.Append(Invariant($"<text x=\"14\" y=\"{Top + ((Height - Top - Bottom) / 2)}\" font-size=\"11\" transform=\"rotate(-90 14 "));
+        svg.Append(Invariant($"{Top + ((Height - Top - Bottom) / 2)})\" text-anchor=\"middle\">{Encode(unit)}</text>"));
         return svg;
     }
 
@@ -181,7 +197,8 @@ internal static class SvgChart
     private static StringBuilder OpenLog(string title, string unit, double low, double high)
     {
         var svg = new StringBuilder();
-        svg.Append(Invariant($"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" height=\"{Height}\" role=\"img\" aria-label=\"{Encode(title)}\">"));
+        svg.Append(Invariant($"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {Width} {Height}\" width=\"{Width}\" "));
+        svg.Append(Invariant($"height=\"{Height}\" role=\"img\" aria-label=\"{Encode(title)}\">"));
         svg.Append(Invariant($"<text class=\"chart-title\" x=\"{Left}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{Encode(title)} (log scale)</text>"));
         double[] steps = high - low <= 3 ? [1, 2, 5] : [1];
         for (var decade = low; decade <= high; decade++)
@@ -196,11 +213,14 @@ internal static class SvgChart
                 }
 
                 var y = Height - Bottom - ((at - low) / (high - low) * (Height - Top - Bottom));
-                svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"{(step == 1 ? "#ccc" : "#eee")}\"/><text class=\"y-tick\" x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
+                svg.Append(Invariant($"<line x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{y:0.#}\" y2=\"{y:0.#}\" stroke=\"{(step == 1 ? "#ccc" : "#eee")}\"/>"));
+                svg.Append(Invariant($"<text class=\"y-tick\" x=\"{Left - 6}\" y=\"{y + 4:0.#}\" text-anchor=\"end\" "));
+                svg.Append(Invariant($"font-size=\"11\">{ComparisonTextWriter.Number(value)}</text>"));
             }
         }
 
-        svg.Append(Invariant($"<text x=\"14\" y=\"{Top + ((Height - Top - Bottom) / 2)}\" font-size=\"11\" transform=\"rotate(-90 14 {Top + ((Height - Top - Bottom) / 2)})\" text-anchor=\"middle\">{Encode(unit)}</text>"));
+        svg.Append(Invariant($"<text x=\"14\" y=\"{Top + ((Height - Top - Bottom) / 2)}\" font-size=\"11\" transform=\"rotate(-90 14 "));
+        svg.Append(Invariant($"{Top + ((Height - Top - Bottom) / 2)})\" text-anchor=\"middle\">{Encode(unit)}</text>"));
         return svg;
     }
 

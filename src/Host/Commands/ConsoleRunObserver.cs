@@ -14,7 +14,8 @@ internal sealed class ConsoleRunObserver(TextWriter output) : IRunObserver
         output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Database: {description}{Cpus(cpus)}."));
 
     public void ProxyStarted(string name, int processId, Uri url, Uri serverUrl, IReadOnlyList<int>? cpus) =>
-        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Proxy: {name} (pid {processId}) on {url.GetLeftPart(UriPartial.Authority)} in front of {serverUrl.GetLeftPart(UriPartial.Authority)}{Cpus(cpus)}."));
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Proxy: {name} (pid {processId}) on {url.GetLeftPart(UriPartial.Authority)} in front " +
+            $"of {serverUrl.GetLeftPart(UriPartial.Authority)}{Cpus(cpus)}."));
 
     public void Verified(int checks, string kind, IReadOnlyList<(string Name, string Detail)> warnings)
     {

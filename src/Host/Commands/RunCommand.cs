@@ -24,7 +24,8 @@ internal static class RunCommand
         var quiet = new Option<bool>("--quiet", "-q") { Description = "Print the run's result in one line (and errors): no start, progress, " +
             "table or verdict lines." };
 
-        // A sweep checks every cell before the first starts, and reads each cell's document back from a copy that keeps nothing (the cell's own sinks and rescue do).
+        // A sweep checks every cell before the first starts, and reads each cell's document back from a copy that keeps nothing (the cell's own sinks and
+        // rescue do).
         var checkOnly = new Option<bool>(SweepRunner.CheckOnlyOption) { Hidden = true };
         var sweepDocument = new Option<FileInfo?>(SweepRunner.DocumentOption) { Hidden = true };
         var stores = new StoreOptionSet(writes: true);

@@ -288,7 +288,8 @@ internal static class RunPlanner
 
         if (choices.Labels.FirstOrDefault(l => TerminalText.Safe(l) != l) is { } hidden)
         {
-            throw new UsageException($"--label {System.Text.Json.JsonSerializer.Serialize(hidden)} holds control or formatting characters (they would rewrite the lines it is printed on).");
+            throw new UsageException($"--label {System.Text.Json.JsonSerializer.Serialize(hidden)} holds control or formatting characters (they would " +
+                $"rewrite the lines it is printed on).");
         }
     }
 

@@ -16,7 +16,7 @@ public sealed class LineLengthTests
     /// Code lines over the limit (src, tests): 1,000 and 593 when it was set, then wrapped at token boundaries
     /// outside literals; lower these as the rest are wrapped by hand.
     /// </summary>
-    private static readonly Dictionary<string, int> s_ceilings = new(StringComparer.Ordinal) { ["src"] = 69, ["tests"] = 22 };
+    private static readonly Dictionary<string, int> s_ceilings = new(StringComparer.Ordinal) { ["src"] = 26, ["tests"] = 15 };
 
     [Trait("Tier", "Fast")]
     [Fact]

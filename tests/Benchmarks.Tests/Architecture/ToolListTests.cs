@@ -15,7 +15,9 @@ public sealed partial class ToolListTests
     /// <summary>Built-in names that the same options take, which start no tool, and the name the bad-input tests give to be refused.</summary>
     private static readonly HashSet<string> s_builtIn = new(StringComparer.Ordinal) { "builtin", "sockets", "epoll", "none", "auto", "nope" };
 
-    [GeneratedRegex("""(?:ExternalTool\.RunAsync|new ProcessStartInfo|Process\.Start|Tools\.Require|Tools\.Find)\("([A-Za-z0-9._-]+)"|"--(?:generator|engine|proxy|profiler|load)", "([A-Za-z0-9._-]+)"|\[InlineData\("(nginx|haproxy|wrk|h2load|perf)"\)\]""")]
+    [GeneratedRegex("""(?:ExternalTool\.RunAsync|new """ +
+        """ProcessStartInfo|Process\.Start|Tools\.Require|Tools\.Find)\("([A-Za-z0-9._-]+)"|"--(?:generator|engine|proxy|profiler|load)",""" +
+        """ "([A-Za-z0-9._-]+)"|\[InlineData\("(nginx|haproxy|wrk|h2load|perf)"\)\]""")]
     private static partial Regex StartedTool();
 
     [GeneratedRegex("""Process(?:StartInfo)?\(\s*"(?:apt-get|apt|dpkg)"|"[^"]*install-tools\.sh"|Tools\.InstallAsync\(""")]

@@ -30,7 +30,8 @@ public sealed class SlowDatabaseTests
             + string.Join(", ", document.Samples.Select(s => s.Values.GetValueOrDefault("npgsql-meter/executing-commands"))));
         Assert.Equal(0, document.Measurements["npgsql-meter/pending-connection-requests"]);
 
-        // The same figures on a machine with nothing else busy: the database's latency is the cause (no other test shares the machine, but its figures are pinned to an idle one's).
+        // The same figures on a machine with nothing else busy: the database's latency is the cause (no other test shares the machine, but its figures are
+        // pinned to an idle one's).
         document.Measurements["machine/cpu/idle"] = 45;
         document.Measurements["machine/server-cpus/idle"] = 60;
         document.Measurements["benchmarks/cpu/mean"] = Math.Min(document.Measurements["benchmarks/cpu/mean"], 40);

@@ -179,7 +179,8 @@ public sealed class StatisticsTests
         var series = values.Select((v, i) =>
         {
             var run = SampleRuns.Create(rps: v, startedAt: start.AddDays(i));
-            run.Iterations = [.. new[] { v * 0.9, v, v * 1.1 }.Select(x => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/rps/mean"] = x })];
+            run.Iterations = [.. new[] { v * 0.9, v,
+                v * 1.1 }.Select(x => new SortedDictionary<string, double>(StringComparer.Ordinal) { ["http/rps/mean"] = x })];
             return (run, v);
         }).ToList();
 

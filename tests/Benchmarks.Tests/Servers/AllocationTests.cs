@@ -135,7 +135,8 @@ public sealed class AllocationTests
         // What the server allocates idle (its heartbeat and timers), per second, is not the requests'.
         var (idleStart, idleStartAt) = await serving.NextRuntimeLineAsync();
         var (idleEnd, idleEndAt) = await serving.NextRuntimeLineAsync();
-        var idlePerSecond = (ServeProcess.RuntimeValue(idleEnd, "allocated") - ServeProcess.RuntimeValue(idleStart, "allocated")) / (idleEndAt - idleStartAt).TotalSeconds;
+        var idlePerSecond = (ServeProcess.RuntimeValue(idleEnd,
+            "allocated") - ServeProcess.RuntimeValue(idleStart, "allocated")) / (idleEndAt - idleStartAt).TotalSeconds;
 
         var (before, beforeAt) = await serving.NextRuntimeLineAsync();
         // Long enough for 30,000 requests at the warm-up's rate: 3 s on this machine, up to 12 s on a slow one.

@@ -22,7 +22,8 @@ internal sealed class ScriptedHttpServer : IAsyncDisposable
     public Uri Url => _server.Url("/test");
 
     public static byte[] Response(int status, string body, bool chunked = false) => Encoding.ASCII.GetBytes(chunked
-        ? $"HTTP/1.1 {status} X\r\nTransfer-Encoding: chunked\r\n\r\n{body.Length / 2:X}\r\n{body[..(body.Length / 2)]}\r\n{body.Length - (body.Length / 2):X}\r\n{body[(body.Length / 2)..]}\r\n0\r\n\r\n"
+        ? $"HTTP/1.1 {status} X\r\nTransfer-Encoding: chunked\r\n\r\n{body.Length / 2:X}\r\n{body[..(body.Length / 2)]}\r\n" +
+            $"{body.Length - (body.Length / 2):X}\r\n{body[(body.Length / 2)..]}\r\n0\r\n\r\n"
         : $"HTTP/1.1 {status} X\r\nContent-Length: {body.Length}\r\n\r\n{body}");
 
     public ValueTask DisposeAsync() => _server.DisposeAsync();

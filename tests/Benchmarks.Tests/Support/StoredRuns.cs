@@ -11,6 +11,8 @@ internal static class StoredRuns
     public static IReadOnlyList<RunDocument> All(string directory)
     {
         Assert.Empty(Directory.GetFiles(directory, "*.tmp"));
-        return [.. Directory.GetFiles(directory, "*.json").Where(f => Path.GetFileName(f) != Benchmarks.Host.Store.JsonFileRunStore.IndexFileName).Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f)))];
+        return [.. Directory.GetFiles(directory,
+            "*.json").Where(f =>
+                Path.GetFileName(f) != Benchmarks.Host.Store.JsonFileRunStore.IndexFileName).Select(f => RunDocumentJson.Deserialize(File.ReadAllText(f)))];
     }
 }

@@ -54,7 +54,8 @@ public sealed class WinePrefix : IAsyncLifetime
         // (one services.exe: two would lock the service database). Those processes stay for the prefix's life and keep the
         // output they were started with: /dev/null, not a pipe whose reader would wait for them.
         var setup = await RunAsync(s_setup, "/bin/sh", "-c",
-            @"exec >/dev/null 2>&1 </dev/null; wineboot -i && wine reg add 'HKEY_CURRENT_USER\Software\Wine' /v Version /t REG_SZ /d win10 /f && wineserver -w && wineserver -p && wineboot");
+            @"exec >/dev/null 2>&1 </dev/null; wineboot -i && wine reg add 'HKEY_CURRENT_USER\Software\Wine' /v Version /t REG_SZ /d win10 /f && wineserver " +
+            @"-w && wineserver -p && wineboot");
         Assert.True(setup.ExitCode == 0, $"the Wine prefix {Prefix} could not be made: {setup}");
     }
 

@@ -415,7 +415,8 @@ internal sealed class JobRunner(JobBuilder builder, BuildCache cache, IProcessCo
     }
 
     private static string JobUrl(JobSpec spec) =>
-        $"{spec.Scheme}://{(spec.Endpoints.Count > 0 ? spec.Endpoints[0].Host : System.Net.Dns.GetHostName())}:{spec.Port.ToString(CultureInfo.InvariantCulture)}{spec.Path}";
+        $"{spec.Scheme}://{(spec.Endpoints.Count > 0 ? spec.Endpoints[0].Host : System.Net.Dns.GetHostName())}:" +
+        $"{spec.Port.ToString(CultureInfo.InvariantCulture)}{spec.Path}";
 
     /// <summary>crank's <c>cpuSet</c> ("0", "0-3", "1-4,6"): the CPUs the job's process is pinned to.</summary>
     private static IReadOnlyList<int>? CpusOf(JobSpec spec)
