@@ -471,7 +471,7 @@ def wrap(line, opaque, budget=14):
                 hole -= 1
             elif hole == 0 and (ch == ' ' or (ch == '<' and k > 0 and body[k - 1] == '>')):
                 cut = k + 1 if ch == ' ' else k
-            if k - start >= room:
+            if k - start >= room - 1:
                 if cut is None or cut <= start:
                     return None
                 parts.append(body[start:cut])

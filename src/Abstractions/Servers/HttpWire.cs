@@ -36,7 +36,8 @@ public sealed record HttpWire(HttpWireProtocol Protocol, bool Tls)
         "https" => new(HttpWireProtocol.Http1, true),
         "h2" or "http2" or "http/2" => new(HttpWireProtocol.Http2, true),
         "h2c" => tls ? throw new ArgumentException("h2c is HTTP/2 without TLS: over TLS, HTTP/2 is h2.") : new(HttpWireProtocol.Http2, false),
-        _ => throw new ArgumentException($"'{protocol}' is not a wire: http1, https, h2 (HTTP/2 over TLS by ALPN) or h2c (HTTP/2 without TLS, prior knowledge)."),
+        _ => throw new ArgumentException(
+            $"'{protocol}' is not a wire: http1, https, h2 (HTTP/2 over TLS by ALPN) or h2c (HTTP/2 without TLS, prior knowledge)."),
     };
 
     public override string ToString() => Name;

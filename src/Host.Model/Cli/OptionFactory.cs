@@ -195,7 +195,8 @@ internal static class OptionFactory
             var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
             if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value))
             {
-                result.AddError($"Invalid value '{text}' for {name}: expected a whole number from 1 to {maximum.ToString("n0", CultureInfo.InvariantCulture)}.");
+                result.AddError(
+                    $"Invalid value '{text}' for {name}: expected a whole number from 1 to {maximum.ToString("n0", CultureInfo.InvariantCulture)}.");
                 return null;
             }
 

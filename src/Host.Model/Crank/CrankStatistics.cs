@@ -60,7 +60,8 @@ internal static class CrankStatistics
         var block = new JsonObject { ["metadata"] = metadata, ["measurements"] = values };
         return new StringBuilder()
             .AppendLine(StatisticsBlockReader.StartMarker)
-            .AppendLine(block.ToJsonString(new JsonSerializerOptions { NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals }))
+            .AppendLine(block.ToJsonString(
+                new JsonSerializerOptions { NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals }))
             .Append(StatisticsBlockReader.EndMarker)
             .ToString();
     }

@@ -74,7 +74,10 @@ internal sealed class LinuxCgroupLimit : IResourceLimit
         }
         catch (Exception ex) when (ex is UnauthorizedAccessException or IOException)
         {
-            throw new InvalidOperationException($"cannot make cgroup '{group}' for the limits: {ex.Message} (the tool needs root, or a cgroup subtree delegated to its user, with the cpu and memory controllers)", ex);
+            throw new InvalidOperationException(
+                $"cannot make cgroup '{group}' for the limits: {ex.Message} " +
+                "(the tool needs root, or a cgroup subtree delegated to its user, with the cpu and memory controllers)",
+                ex);
         }
     }
 

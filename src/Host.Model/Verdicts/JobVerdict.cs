@@ -80,7 +80,8 @@ internal static class JobVerdict
                 ? "any"
                 : CpuSet.Format([.. beside.SelectMany(l => l.Cpus!).Distinct().Order()]);
             document.Measurements[SystemMeasures.LoadUser.Name] = beside.Sum(l => l.Seconds.Average(s => s.Values[SystemMeasures.CpuUser.Name]));
-            document.Measurements[SystemMeasures.LoadKernel.Name] = beside.Sum(l => l.Seconds.Average(s => s.Values.GetValueOrDefault(SystemMeasures.CpuKernel.Name)));
+            document.Measurements[SystemMeasures.LoadKernel.Name] =
+                beside.Sum(l => l.Seconds.Average(s => s.Values.GetValueOrDefault(SystemMeasures.CpuKernel.Name)));
         }
         else
         {

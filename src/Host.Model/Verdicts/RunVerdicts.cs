@@ -29,7 +29,8 @@ internal static class RunVerdicts
             if (BestLevel(warm) is { } best && best > 0)
             {
                 document.Window.WarmupBestLevel = best;
-                document.Window.FromWarmupPercent = (Benchmarks.Load.Statistics.Trend.Level([.. window.Select(s => s.Values[SystemMeasures.LoadRate.Name])]) / best - 1) * 100;
+                var level = Benchmarks.Load.Statistics.Trend.Level([.. window.Select(s => s.Values[SystemMeasures.LoadRate.Name])]);
+                document.Window.FromWarmupPercent = (level / best - 1) * 100;
             }
             if (document.Window.Verdict != "steady")
             {

@@ -143,10 +143,11 @@ internal sealed class PostgresCluster : IAsyncDisposable
 
             var addresses = listen switch { null => "127.0.0.1", "0.0.0.0" or "*" => "*", _ => $"127.0.0.1,{listen}" };
             var log = new OutputTail(100);
-            var process = Process.Start(OwnerCommand.Create(installation.Postgres, "-D", data, "-p", port.ToString(CultureInfo.InvariantCulture), "-k", directory,
-                "-c", $"listen_addresses={addresses}", "-c", "max_connections=600", "-c", "shared_buffers=256MB", "-c", "fsync=off", "-c",
-                "synchronous_commit=off",
-                "-c", "full_page_writes=off", "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.max=1000"))
+            var process = Process.Start(OwnerCommand.Create(
+                installation.Postgres, "-D", data, "-p", port.ToString(CultureInfo.InvariantCulture), "-k", directory,
+                "-c", $"listen_addresses={addresses}", "-c", "max_connections=600", "-c", "shared_buffers=256MB",
+                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+                "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.max=1000"))
                 ?? throw new DatabaseUnavailableException("postgres could not be started.");
             process.ErrorDataReceived += (_, e) => { if (e.Data is { } text) { log.Add(text); } };
             process.OutputDataReceived += (_, e) => { if (e.Data is { } text) { log.Add(text); } };

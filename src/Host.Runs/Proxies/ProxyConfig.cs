@@ -15,7 +15,8 @@ internal static class ProxyConfig
     /// <param name="workers">Worker processes.</param>
     /// <param name="markerPath">A path it answers itself with <paramref name="token"/>, to prove the port is its.</param>
     /// <param name="token">This start's token.</param>
-    public static string Nginx(string folder, int listenPort, Uri upstream, int workers, string markerPath, string token) => string.Create(CultureInfo.InvariantCulture, $$"""
+    public static string Nginx(string folder, int listenPort, Uri upstream, int workers, string markerPath, string token) =>
+        string.Create(CultureInfo.InvariantCulture, $$"""
         worker_processes {{workers}};
         pid {{folder}}/nginx.pid;
         error_log {{folder}}/error.log warn;
@@ -46,7 +47,8 @@ internal static class ProxyConfig
         }
         """);
 
-    public static string Haproxy(int listenPort, Uri upstream, int threads, string markerPath, string token) => string.Create(CultureInfo.InvariantCulture, $$"""
+    public static string Haproxy(int listenPort, Uri upstream, int threads, string markerPath, string token) =>
+        string.Create(CultureInfo.InvariantCulture, $$"""
         global
           nbthread {{threads}}
         defaults

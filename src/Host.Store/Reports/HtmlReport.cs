@@ -28,7 +28,9 @@ internal static class HtmlReport
         html.Append(Invariant($"<p class=\"sides\"><b>Baseline:</b> {E(comparison.Baseline.Describe())}<br><b>Candidate:</b> "));
         html.Append(Invariant($"{E(comparison.Candidate.Describe())}</p>"));
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. runs.Select(r => r.Run)]))}</p>"));
-        html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));
+        html.Append(Invariant($"<p class=\"settings\">Medians per side. Significant when the two-sided Mann–Whitney p &lt; {comparison.Settings.Alpha}, the "));
+        html.Append(Invariant($"change is at least {comparison.Settings.ThresholdPercent}% and above the unit's noise floor; inconclusive when the sides "));
+        html.Append(Invariant($"are too small ever to reach it; the interval of the change is Hodges–Lehmann's.</p>"));
         // The short table (what changed, then the headline), then every row on request.
         AppendComparisonTable(html, comparison, ComparisonTextWriter.Shown(comparison, detail: false), "comparison", ComparisonTextWriter.Word);
         html.Append(Invariant($"<details><summary>All {comparison.Rows.Count} measurements, each with its note</summary>"));
@@ -103,15 +105,26 @@ internal static class HtmlReport
         var flagged = points.Where(p => p.Flagged).ToList();
         var latest = points.Count == 0 ? null : points[^1];
         var answer = flagged.Count > 0
-            ? $"{flagged.Count} result(s) flagged, the last from run {RunId.Short(flagged[^1].Run.Id)} ({flagged[^1].Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}): {flagged[^1].Direction}, {ComparisonTextWriter.Number(flagged[^1].Value)} {unit} outside its band."
+            ? $"{flagged.Count} result(s) flagged, the last from run {RunId.Short(flagged[^1].Run.Id)} " +
+                $"({flagged[^1].Run.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}): {flagged[^1].Direction}, " +
+                $"{ComparisonTextWriter.Number(flagged[^1].Value)} {unit} outside its band."
             : latest is null ? "No run."
             : latest.BandLow is { } bandLow && latest.BandHigh is { } bandHigh
-                ? $"No result flagged: the latest run, {ComparisonTextWriter.Number(latest.Value)} {unit}, is {(latest.Outside ? "outside" : "inside")} its band ({ComparisonTextWriter.Number(bandLow)} – {ComparisonTextWriter.Number(bandHigh)} {unit})."
+                ? $"No result flagged: the latest run, {ComparisonTextWriter.Number(latest.Value)} {unit}, is {(latest.Outside ? "outside" : "inside")} " +
+                    $"its band ({ComparisonTextWriter.Number(bandLow)} – {ComparisonTextWriter.Number(bandHigh)} {unit})."
                 : $"No result flagged: too few runs for a band ({points.Count}; a band needs {window} before it).";
         html.Append(Invariant($"<p class=\"answer\"><b>{E(answer)}</b></p>"));
         html.Append(Invariant($"<p class=\"environment\">{E(ReportEnvironment.Describe([.. points.Select(p => p.Run)]))}</p>"));
         var banded = points.Any(p => p.BandLow is not null);
-        html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; the band is mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before (before the first of the runs in a row a run is judged with); red points are flagged.{(points.Any(p => p.BandLow is null) ? $" No band for the first {Math.Min(points.Count, window)} run(s): a band needs {window} runs before it." : "")}</p>"));
+        html.Append(Invariant($"<p class=\"settings\">{points.Count} runs of <code>{E(measurement)}</code>; "));
+        html.Append(Invariant($"the band is mean ± {sigmas.ToString(CultureInfo.InvariantCulture)}σ of the {window} runs before "));
+        html.Append("(before the first of the runs in a row a run is judged with); red points are flagged.");
+        if (points.Any(p => p.BandLow is null))
+        {
+            html.Append(Invariant($" No band for the first {Math.Min(points.Count, window)} run(s): a band needs {window} runs before it."));
+        }
+
+        html.Append("</p>");
         html.Append(SvgChart.Lines($"{measurement} by run", unit, "run (UTC start)", [.. points.Select((_, i) => (double)i)],
             [(measurement, [.. points.Select(p => p.Value)], SvgChart.Palette[0])],
             banded
@@ -152,11 +165,14 @@ internal static class HtmlReport
         var conclusion = open.Count == 0
             ? $"No open regression in {report.Series.Count} series."
             : $"{open.Count} open regression{(open.Count == 1 ? "" : "s")} in {report.Series.Count} series: " + string.Join("; ", open.Select(c =>
-                $"{c.Series.Scenario} on {c.Series.Server} {c.Measurement} {c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} from run {RunId.Short(c.FirstAfter.Id)} ({c.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd}), p {RegressionReport.P(c.Point.PValue)}, what changed: {c.WhatChanged}")) + ".";
+                $"{c.Series.Scenario} on {c.Series.Server} {c.Measurement} {c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} " +
+                $"from run {RunId.Short(c.FirstAfter.Id)} ({c.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd}), p {RegressionReport.P(c.Point.PValue)}, " +
+                $"what changed: {c.WhatChanged}")) + ".";
         html.Append(Invariant($"<p class=\"conclusion\"><strong>{E(conclusion)}</strong></p>"));
         if (report.Stopped.Count > 0)
         {
-            html.Append(Invariant($"<p class=\"stopped\">Stopped (no run for twice the usual interval): {E(string.Join("; ", report.Stopped.Select(s => $"{s.Scenario} on {s.Server} ({s.Shape}), last run {s.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}")))}.</p>"));
+            var stopped = report.Stopped.Select(s => $"{s.Scenario} on {s.Server} ({s.Shape}), last run {s.Last.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm}");
+            html.Append(Invariant($"<p class=\"stopped\">Stopped (no run for twice the usual interval): {E(string.Join("; ", stopped))}.</p>"));
         }
 
         html.Append(Invariant($"<p class=\"settings\">{E(report.Method)}.</p>"));
@@ -180,7 +196,9 @@ internal static class HtmlReport
                 }
 
                 var info = Comparison.Info(runs, name);
-                html.Append(SvgChart.Lines($"{name} by run{(mine.Count == 0 ? ": no change" : string.Concat(mine.Select(c => $"; {c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} {c.Direction} from {RunId.Short(c.FirstAfter.Id)}")))}", info.Unit, "run (UTC start)",
+                var changes = mine.Select(c =>
+                    $"; {c.Point.Change.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture)} {c.Direction} from {RunId.Short(c.FirstAfter.Id)}");
+                html.Append(SvgChart.Lines($"{name} by run{(mine.Count == 0 ? ": no change" : string.Concat(changes))}", info.Unit, "run (UTC start)",
                     [.. runs.Select((_, i) => (double)i)],
                     [(name, [.. runs.Select(r => r.Measurements[name])], SvgChart.Palette[0]), ("level between changes", level, SvgChart.Palette[1])],
                     marked: [.. runs.Select((_, i) => starts.Contains(i))], xNames: StartLabels([.. runs.Select(r => r.StartedAt.UtcDateTime)])));
@@ -297,7 +315,8 @@ internal static class HtmlReport
             // mean of its runs; when nothing varies, the repeated runs in order, each named by its start.
             var unit = Comparison.Info(runs, name!).Unit;
             html.Append(x is not null ? SvgChart.Lines($"{name} by {x.Name}", unit, x.Name, xs, series)
-                : grouping.Count > 0 ? SvgChart.Bars($"{name} by {string.Join(" / ", grouping.Select(a => a.Name))} (each the mean of its runs, {unit})", unit, [.. groups.Select(g => g.Key)],
+                : grouping.Count > 0 ? SvgChart.Bars(
+                    $"{name} by {string.Join(" / ", grouping.Select(a => a.Name))} (each the mean of its runs, {unit})", unit, [.. groups.Select(g => g.Key)],
                     [(name!,
                         [.. groups.Select(g => g.Select(p => p.Run).Where(r => r.Status == RunStatus.Succeeded
                             && r.Measurements.ContainsKey(name!)).Select(r => r.Measurements[name!]).DefaultIfEmpty(double.NaN).Average())],
@@ -335,7 +354,9 @@ internal static class HtmlReport
 
         var unit = Comparison.Info(runs, rate).Unit;
         var (high, low) = (cells[0], cells[^1]);
-        return $"Highest {rate}: {high.Cell} ({ComparisonTextWriter.Number(high.Value)} {unit}); lowest: {low.Cell} ({ComparisonTextWriter.Number(low.Value)} {unit}){(low.Value > 0 ? Invariant($", {high.Value / low.Value:0.00}× apart") : "")}.";
+        var apart = low.Value > 0 ? Invariant($", {high.Value / low.Value:0.00}× apart") : "";
+        return $"Highest {rate}: {high.Cell} ({ComparisonTextWriter.Number(high.Value)} {unit}); " +
+            $"lowest: {low.Cell} ({ComparisonTextWriter.Number(low.Value)} {unit}){apart}.";
     }
 
     /// <summary>An axis's value as the table shows it: a number of thousands with its separators (10,000), anything else as it is.</summary>

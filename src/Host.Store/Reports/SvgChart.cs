@@ -238,7 +238,8 @@ internal static class SvgChart
             }
 
             var y = Height - 14 + (row * 16);
-            svg.Append(Invariant($"<rect x=\"{x}\" y=\"{y}\" width=\"10\" height=\"10\" fill=\"{color}\"/><text class=\"legend\" x=\"{x + 14}\" y=\"{y + 9}\" font-size=\"11\">{Encode(name)}</text>"));
+            svg.Append(Invariant($"<rect x=\"{x}\" y=\"{y}\" width=\"10\" height=\"10\" fill=\"{color}\"/>"));
+            svg.Append(Invariant($"<text class=\"legend\" x=\"{x + 14}\" y=\"{y + 9}\" font-size=\"11\">{Encode(name)}</text>"));
             x += width;
         }
 

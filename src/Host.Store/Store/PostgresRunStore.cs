@@ -172,7 +172,8 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
             SELECT id, document::text FROM runs WHERE id = $1
             UNION ALL
             (SELECT id, document::text FROM runs
-             WHERE (id LIKE $2 OR (length($1) >= $4 AND length(id) = 32 AND substr(id, 13, 1) = '7' AND id LIKE $3)) AND id <> $1 AND NOT EXISTS (SELECT 1 FROM runs WHERE id = $1)
+             WHERE (id LIKE $2 OR (length($1) >= $4 AND length(id) = 32 AND substr(id, 13, 1) = '7' AND id LIKE $3)) AND id <> $1
+               AND NOT EXISTS (SELECT 1 FROM runs WHERE id = $1)
              ORDER BY id LIMIT 4)
             """, connection);
         command.Parameters.Add(new() { Value = idOrPrefix.ToLowerInvariant() });
@@ -213,8 +214,10 @@ internal sealed class PostgresRunStore : IRunStore, IAsyncDisposable
                 'id', r.id, 'scenario', r.scenario, 'server', r.server, 'load', r.load, 'status', r.status,
                 'startedAt', r.started_at, 'labels', to_jsonb(r.labels),
                 'schema', r.series_fields->'schema', 'parameters', r.series_fields->'parameters', 'environment', r.series_fields->'environment',
-                'measurements', COALESCE((SELECT jsonb_object_agg(m.name, m.value) FROM measurements m WHERE m.run_id = r.id AND m.name = ANY($1)), '{}'::jsonb),
-                'metadata', COALESCE((SELECT jsonb_object_agg(d.name, jsonb_build_object('description', d.description, 'unit', d.unit, 'aggregate', d.aggregate, 'higherIsBetter', d.higher_is_better))
+                'measurements', COALESCE((SELECT jsonb_object_agg(m.name, m.value) FROM measurements m
+                    WHERE m.run_id = r.id AND m.name = ANY($1)), '{}'::jsonb),
+                'metadata', COALESCE((SELECT jsonb_object_agg(d.name, jsonb_build_object('description', d.description, 'unit', d.unit,
+                        'aggregate', d.aggregate, 'higherIsBetter', d.higher_is_better))
                     FROM measurement_metadata d WHERE d.run_id = r.id AND d.name = ANY($1)), '{}'::jsonb))::text
             """;
         return GuardAsync(() => QueryCoreAsync(query, View, command => command.Parameters.Add(new() { Value = measurements.ToArray() }), cancellationToken));

@@ -43,7 +43,8 @@ internal sealed class SweepProgress
             return;
         }
 
-        _terminal.Write(new Rule($"[bold]sweep {Markup.Escape(_id)}: cell {index + 1} of {_total}[/]: {Markup.Escape(description + timing)}") { Justification = Justify.Left });
+        var title = $"[bold]sweep {Markup.Escape(_id)}: cell {index + 1} of {_total}[/]: {Markup.Escape(description + timing)}";
+        _terminal.Write(new Rule(title) { Justification = Justify.Left });
     }
 
     /// <summary>The closing table, a row per cell.</summary>

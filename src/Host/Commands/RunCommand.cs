@@ -60,7 +60,11 @@ internal static class RunCommand
             "http/rps/mean, or the WebSocket rate)." };
         var noCounters = new Option<bool>("--no-counters") { Description = "Do not read the server's runtime counters (GC, allocations, thread pool, locks) " +
             "over EventPipe each second." };
-        var trace = new Option<bool>("--trace") { Description = "Record an EventPipe trace of the server inside the window (CPU samples, GC and contention events; the window's figures then include tracing's cost), store it beside the run, and print the methods its threads ran most." };
+        var trace = new Option<bool>("--trace")
+        {
+            Description = "Record an EventPipe trace of the server inside the window (CPU samples, GC and contention events; the window's figures " +
+                "then include tracing's cost), store it beside the run, and print the methods its threads ran most.",
+        };
         var traceSeconds = OptionFactory.Duration("--trace-seconds", null,
             "How long --trace records, from the window's start (default 5s, at most the window).");
         var profiler = new Option<string>("--profiler") {
@@ -103,7 +107,10 @@ internal static class RunCommand
             proxy, proxyCpus, noPin, noVerify, noCounters, trace, traceSeconds, profiler, detail, slo, findMax, rateSteps, startTimeout, serverOptions, plugins,
             iterations, restart, startup, exclude, excludeOrder, distribution,
         };
-        foreach (var option in generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All).Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled)).Concat(runtime.Select(r => r.Option)).Append(runtimeVersion).Append(publish))
+        var options = generator.All.Concat(wire.All).Concat(limits.All).Concat(load.All)
+            .Concat(ws.All.Where(o => o != ws.Enabled)).Concat(tcp.All.Where(o => o != tcp.Enabled))
+            .Concat(runtime.Select(r => r.Option)).Append(runtimeVersion).Append(publish);
+        foreach (var option in options)
         {
             command.Options.Add(option);
         }

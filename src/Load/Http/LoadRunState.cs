@@ -55,7 +55,8 @@ internal sealed class LoadRunState : Core.LoadSwitches
         if (Measuring)
         {
             counters.Handshakes++;
-            HandshakeTimes.Record((long)((System.Diagnostics.Stopwatch.GetTimestamp() - connected) * (1_000_000_000.0 / System.Diagnostics.Stopwatch.Frequency)));
+            var elapsed = System.Diagnostics.Stopwatch.GetTimestamp() - connected;
+            HandshakeTimes.Record((long)(elapsed * (1_000_000_000.0 / System.Diagnostics.Stopwatch.Frequency)));
         }
     }
 

@@ -73,7 +73,8 @@ public sealed class AgentAccessTests
         var page = Path.Combine(TestPaths.NewTempDirectory(), "page.html");
         await File.WriteAllTextAsync(page, $$"""
             <html><body><script>
-            fetch("http://127.0.0.1:{{port}}/jobs", { method: "POST", mode: "no-cors", headers: { "Content-Type": "text/plain" }, body: {{JsonValue.Create(ShellJob(marker)).ToJsonString()}} })
+            fetch("http://127.0.0.1:{{port}}/jobs", { method: "POST", mode: "no-cors", headers: { "Content-Type": "text/plain" },
+              body: {{JsonValue.Create(ShellJob(marker)).ToJsonString()}} })
               .catch(() => {}).finally(() => document.body.setAttribute("data-sent", "1"));
             </script></body></html>
             """);

@@ -23,7 +23,9 @@ public sealed class AgentBuildCacheTests
 
         // One program, one set of sources: it exits at once with code 2 unless told it may run.
         var zip = AgentClient.Zip(
-            ("Tiny.csproj", """<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>"""),
+            ("Tiny.csproj",
+                """<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>""" +
+                """<TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>"""),
             ("Program.cs", """
                 if (args is not ["run"]) { System.Console.Error.WriteLine("error: cannot run"); return 2; }
                 System.Console.WriteLine("Application started.");

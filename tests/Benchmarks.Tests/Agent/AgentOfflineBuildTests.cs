@@ -25,7 +25,8 @@ public sealed class AgentOfflineBuildTests
         var zip = AgentClient.Zip(
             ("Offline.csproj", $"""
                 <Project Sdk="Microsoft.NET.Sdk">
-                  <PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net10.0</TargetFramework><TreatWarningsAsErrors>true</TreatWarningsAsErrors><NuGetAudit>true</NuGetAudit></PropertyGroup>
+                  <PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net10.0</TargetFramework></PropertyGroup>
+                  <PropertyGroup><TreatWarningsAsErrors>true</TreatWarningsAsErrors><NuGetAudit>true</NuGetAudit></PropertyGroup>
                   <ItemGroup><PackageReference Include="YamlDotNet" Version="{version}" /></ItemGroup>
                 </Project>
                 """),

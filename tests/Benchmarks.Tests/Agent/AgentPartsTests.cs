@@ -191,6 +191,7 @@ public sealed class AgentPartsTests
         var spec = JobSpec.Read(JsonNode.Parse(job)!.AsObject());
         var failed = Assert.Throws<Benchmarks.Host.Agent.Protocol.JobFailedException>(() => Benchmarks.Host.Agent.Scheduling.JobLimits.Check(spec));
         Assert.StartsWith(cause, failed.Message, StringComparison.Ordinal);
-        Benchmarks.Host.Agent.Scheduling.JobLimits.Check(JobSpec.Read(JsonNode.Parse("""{"cpuLimitRatio":null,"memoryLimitInBytes":"268435456"}""")!.AsObject()));
+        var limits = JobSpec.Read(JsonNode.Parse("""{"cpuLimitRatio":null,"memoryLimitInBytes":"268435456"}""")!.AsObject());
+        Benchmarks.Host.Agent.Scheduling.JobLimits.Check(limits);
     }
 }

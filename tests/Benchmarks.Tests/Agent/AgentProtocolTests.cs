@@ -77,7 +77,10 @@ public sealed class AgentProtocolTests
         Assert.Equal(HttpStatusCode.OK,
             await client.PostAsync($"/jobs/{id}/metadata?name=custom%2Fpushed&aggregate=Max&reduce=Sum&format=n0&shortDescription=Pushed"));
         Assert.Equal(HttpStatusCode.OK, await client.PostAsync($"/jobs/{id}/measurement?name=custom%2Fpushed&timestamp=2026-11-21T10:00:00Z&value=7"));
-        using (var statistics = new StringContent("""{"Metadata":[{"Name":"custom/block","Aggregate":"Avg","Reduce":"Avg","Format":"n1","ShortDescription":"Block"}],"Measurements":[{"Timestamp":"2026-11-21T10:00:00Z","Name":"custom/block","Value":2.5}]}""", Encoding.UTF8, "application/json"))
+        const string blockJson = """{"Metadata":""" +
+            """[{"Name":"custom/block","Aggregate":"Avg","Reduce":"Avg","Format":"n1","ShortDescription":"Block"}],"Measurements":""" +
+            """[{"Timestamp":"2026-11-21T10:00:00Z","Name":"custom/block","Value":2.5}]}""";
+        using (var statistics = new StringContent(blockJson, Encoding.UTF8, "application/json"))
         {
             Assert.Equal(HttpStatusCode.OK, await client.PostAsync($"/jobs/{id}/statistics", statistics));
         }
@@ -139,7 +142,9 @@ public sealed class AgentProtocolTests
     {
         await using var agent = await AgentProcess.StartAsync();
         using var client = new AgentClient(agent.Url);
-        const string block = """{"Metadata":[{"Source":"script","Name":"custom/value","Aggregate":"Max","Reduce":"Max","Format":"n0","ShortDescription":"Custom value"}],"Measurements":[{"Timestamp":"2026-11-21T10:00:00Z","Name":"custom/value","Value":42}]}""";
+        const string block = """{"Metadata":""" +
+            """[{"Source":"script","Name":"custom/value","Aggregate":"Max","Reduce":"Max","Format":"n0","ShortDescription":"Custom value"}],"Measurements":""" +
+            """[{"Timestamp":"2026-11-21T10:00:00Z","Name":"custom/value","Value":42}]}""";
         var script = $"sleep 300 & echo \"##ChildProcessId:$!\" >&2; echo 'noise #StartJobStatistics'; echo '{block}'; echo '#EndJobStatistics trailing'; " +
             $"echo '#StartJobStatistics'; echo 'not json'; echo '#EndJobStatistics'; echo 'Now Ready' >&2; wait";
         var id = await client.CreateAsync(AgentClient.Job("application", "run-2", j =>
@@ -228,7 +233,9 @@ public sealed class AgentProtocolTests
         }));
         await client.WaitForStateAsync(id, Wait, null, "Initializing");
         var zip = AgentClient.Zip(
-            ("Broken.csproj", """<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>"""),
+            ("Broken.csproj",
+                """<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType>""" +
+                """<TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>"""),
             ("Program.cs", "internal static class Program { private static void Main() { int count = \"three\"; } }"));
         Assert.Equal(HttpStatusCode.OK, await client.UploadSourceAsync(id, "app", zip));
         await client.StartAsync(id);

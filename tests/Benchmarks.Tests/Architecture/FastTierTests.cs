@@ -75,7 +75,9 @@ public sealed class FastTierTests
                     {
                         MethodBase method when method.Module.Assembly == assembly => [method],
                         Type generated when generated.Assembly == assembly && generated.Name.Contains('<', StringComparison.Ordinal) =>
-                            generated.GetMethods(BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly).Cast<MethodBase>(),
+                            generated.GetMethods(
+                                    BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly)
+                                .Cast<MethodBase>(),
                         _ => [],
                     };
                     foreach (var method in next.Where(seen.Add))

@@ -25,7 +25,8 @@ public sealed class Http2LoadAllocationTests
             more: ["--protocol", grpc ? "h2c" : protocol]);
         var options = new HttpLoadOptions
         {
-            Url = new Uri($"{(protocol == "h2" ? "https" : "http")}://127.0.0.1:{serve.Port}/{(grpc ? "grpc.testing.BenchmarkService/UnaryCall" : "plaintext")}"),
+            Url = new Uri(
+                $"{(protocol == "h2" ? "https" : "http")}://127.0.0.1:{serve.Port}/{(grpc ? "grpc.testing.BenchmarkService/UnaryCall" : "plaintext")}"),
             Grpc = grpc ? new Benchmarks.Load.Protocols.Grpc.GrpcCall([0x10, 0x0a]) : null,
             Http2 = true,
             Connections = 16,

@@ -65,8 +65,8 @@ public sealed class BroadcastTests
     public async Task A_server_that_loses_broadcasts_fails_the_total_check_and_the_run()
     {
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-lossy-broadcast", "--plugins", TestPaths.SamplePluginDirectory, "--ws-mode", "broadcast",
-            "--initial-clients", "5", "--step-size", "5", "--sample-size", "20", "--total-steps", "2", "--results", results);
+        var run = await HostRun.StartAsync(results, s_timeout, "run", "ws-lossy-broadcast", "--plugins", TestPaths.SamplePluginDirectory,
+            "--ws-mode", "broadcast", "--initial-clients", "5", "--step-size", "5", "--sample-size", "20", "--total-steps", "2", "--results", results);
 
         Assert.True(run.ExitCode == 1, run.ToString());
         var document = StoredRuns.Single(results);

@@ -152,7 +152,8 @@ public sealed class ResultsCommandTests
         var crank = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(TestPaths.CrankTranscripts,
             "dependencies-and-scripts.results.json")))!;
         crank["jobResults"]!["jobs"]!["application"]!["dependencies"] = System.Text.Json.Nodes.JsonNode.Parse("""
-            [{"Id": "Microsoft.AspNetCore.App", "Names": ["Microsoft.AspNetCore.App"], "RepositoryUrl": "https://github.com/dotnet/aspnetcore", "Version": "10.0.12", "CommitHash": "95017c71a2b3c4d5"},
+            [{"Id": "Microsoft.AspNetCore.App", "Names": ["Microsoft.AspNetCore.App"], "RepositoryUrl": "https://github.com/dotnet/aspnetcore",
+              "Version": "10.0.12", "CommitHash": "95017c71a2b3c4d5"},
              {"Id": "", "Names": ["Npgsql"], "RepositoryUrl": "", "Version": "10.0.0", "CommitHash": ""}]
             """);
         var run = await CrankFile.ImportAsync(crank);

@@ -36,8 +36,8 @@ public sealed class OneMeaningTests
         // The local run. A long request timeout on both paths: the suite runs beside other loads, and a
         // starved second is not what this test is about.
         var results = TestPaths.NewTempDirectory();
-        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "pipelined", "--server", "sockets", "-d", "3s", "-w", "1s", "-c", "32", "-T", "10s", "--results", results,
-            "--server-cpu-limit", "0.5", "--server-memory-limit", "512MB");
+        var run = await HostRun.StartAsync(results, TimeSpan.FromMinutes(2), "run", "pipelined", "--server", "sockets", "-d", "3s", "-w", "1s", "-c", "32",
+            "-T", "10s", "--results", results, "--server-cpu-limit", "0.5", "--server-memory-limit", "512MB");
         Assert.True(run.ExitCode == 0, run.ToString());
         var local = StoredRuns.Single(results);
 

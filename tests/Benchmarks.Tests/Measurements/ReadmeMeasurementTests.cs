@@ -61,7 +61,8 @@ public sealed partial class ReadmeMeasurementTests
         // The names runs stored before the family existed keep their meaning; the latencies from the send are a latency family.
         Assert.Subset(
             OpenModelMeasures.Http.All.Select(m => m.Name).ToHashSet(),
-            new HashSet<string> { "http/rate/requested", "http/rate/shortfall", "http/requests/due", "http/requests/late", "http/requests/late/load", "http/requests/backlog/start", "http/requests/backlog",
+            new HashSet<string> { "http/rate/requested", "http/rate/shortfall", "http/requests/due", "http/requests/late", "http/requests/late/load",
+             "http/requests/backlog/start", "http/requests/backlog",
              "http/latency/uncorrected/mean", "http/latency/uncorrected/50", "http/latency/uncorrected/90", "http/latency/uncorrected/99",
              "http/latency/uncorrected/99.9", "http/latency/uncorrected/max" });
         Assert.Equal(OpenModelMeasures.Http.Uncorrected.All, OpenModelMeasures.Http.All.TakeLast(8));

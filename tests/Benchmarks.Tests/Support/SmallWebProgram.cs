@@ -9,7 +9,8 @@ namespace Benchmarks.Tests.Support;
 internal static class SmallWebProgram
 {
     private static readonly Lazy<byte[]> s_sources = new(() => AgentClient.Zip(
-        ("src/Host/Benchmarks.Host.csproj", """<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net10.0</TargetFramework><AssemblyName>benchmarks</AssemblyName><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"""),
+        ("src/Host/Benchmarks.Host.csproj", """<Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net10.0</TargetFramework>""" +
+            """<AssemblyName>benchmarks</AssemblyName><ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>"""),
         ("src/Host/Program.cs", """
             var builder = WebApplication.CreateSlimBuilder(args);
             // Kestrel's own line ("Application started.") and nothing per request: a line a request

@@ -13,7 +13,8 @@ namespace Benchmarks.Tests.Support;
 /// </summary>
 internal sealed class WarmingHttpServer : IAsyncDisposable
 {
-    private static readonly byte[] s_response = Encoding.ASCII.GetBytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!");
+    private static readonly byte[] s_response =
+        Encoding.ASCII.GetBytes("HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, World!");
     private readonly Lock _lock = new();
     private readonly double _startRate;
     private readonly double _endRate;
