@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Wraps C# code lines longer than .editorconfig's max_line_length (160) at token boundaries.
+"""Wraps C# code lines longer than .editorconfig's max_line_length for C# at token boundaries.
 
     python3 eng/wrap-long-lines.py FILE...      # rewrites each file in place; prints what it wrapped and left
 
@@ -15,10 +15,25 @@ over to the next. Documentation comments, preprocessor lines and multi-line lite
 are: what it cannot wrap it counts, for a hand.
 LineLengthTests holds the count of longer code lines, which only falls.
 """
+import os
 import re
 import sys
 
-LIMIT = 160
+def editorconfig_limit():
+    """The max_line_length the repository's .editorconfig states for C#: the one figure LineLengthTests holds too."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), '.editorconfig')
+    section = None
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith('['):
+                section = line
+            elif section == '[*.cs]' and line.startswith('max_line_length'):
+                return int(line.split('=', 1)[1])
+    sys.exit(f'error: {path} states no max_line_length for [*.cs]')
+
+
+LIMIT = editorconfig_limit()
 
 
 def scan_string(t, i):
@@ -185,10 +200,7 @@ def indent_of(line):
     return len(line) - len(line.lstrip(' '))
 
 
-SPLIT_STRINGS = [True]
-
-
-def wrap(line, opaque, budget=14):
+def wrap(line, opaque, budget=14, split_interpolated=True):
     """Lines for one long line, or None."""
     if len(line) <= LIMIT:
         return [line]
@@ -203,7 +215,7 @@ def wrap(line, opaque, budget=14):
     def finish(pieces, opaques):
         out = []
         for p, o in zip(pieces, opaques):
-            w = wrap(p, o, budget - 1)
+            w = wrap(p, o, budget - 1, split_interpolated)
             if w is None:
                 return None
             out.extend(w)
@@ -399,7 +411,7 @@ def wrap(line, opaque, budget=14):
                 continue
             if len(quotes) < 3:
                 quotes = '"'
-            if dollars and not SPLIT_STRINGS[0]:
+            if dollars and not split_interpolated:
                 continue
             body_start = start + len(prefix) + len(quotes)
             body_end = e - len(quotes)
@@ -496,7 +508,7 @@ def process(path):
         text = f.read()
     spans = []
     # Two interpolated strings joined by '+' are a string, not a FormattableString.
-    SPLIT_STRINGS[0] = 'FormattableString' not in text
+    split_interpolated = 'FormattableString' not in text
     scan_code(text, 0, spans=spans)
     opaque = [False] * len(text)
     comment = [False] * len(text)
@@ -537,7 +549,7 @@ def process(path):
             out.append(line)
             left += 1
             continue
-        w = wrap(line, o)
+        w = wrap(line, o, split_interpolated=split_interpolated)
         if w is None:
             out.append(line)
             left += 1
