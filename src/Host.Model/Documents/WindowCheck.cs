@@ -45,6 +45,13 @@ public sealed class WindowCheck
     /// <summary>The window's level (median per second) as a change from <see cref="WarmupBestLevel"/>, % (negative: below it).</summary>
     public double? FromWarmupPercent { get; set; }
 
+    /// <summary>
+    /// What moved the rate, for a window that was not steady or fell below its warm-up's level while
+    /// the server's JIT was quiet (<c>Verdicts/DriftRule</c>): its kind, clause and figures; null when
+    /// the rule had nothing to compare or the two sides served alike.
+    /// </summary>
+    public VerdictCause? Cause { get; set; }
+
     /// <summary>The iteration whose window this is, when the run measured several (the first one not steady, else the last).</summary>
     public int? Iteration { get; set; }
 }

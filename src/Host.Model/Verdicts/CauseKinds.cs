@@ -11,6 +11,9 @@ internal static class CauseKinds
 
     public const string Note = "note";
 
+    /// <summary>What moved a window's rate (<c>window.cause</c>: <see cref="DriftRule"/>), beside the machine's kinds it shares.</summary>
+    public const string Window = "window";
+
     public static readonly CauseKind Wire = new("wire", Machine, "The link ran near its speed");
     public static readonly CauseKind Database = new("database", Machine, "PostgreSQL kept its own CPUs busy, or its answers were slow while nothing was busy");
     public static readonly CauseKind Proxy = new("proxy", Machine, "The reverse proxy kept its own CPUs busy");
@@ -33,10 +36,14 @@ internal static class CauseKinds
     public static readonly CauseKind LockContention = new("lock-contention", Runtime, "Threads waited for Monitor locks often, per second and per request");
     public static readonly CauseKind Exceptions = new("exceptions", Runtime, "The server threw exceptions often, per second and per request");
     public static readonly CauseKind Tls = new("tls", Note, "The share of the server's traced samples in TLS");
+    public static readonly CauseKind MachineSpeed = new("machine-speed", Window,
+        "The server's CPUs stayed busy while each request took more of them, its runtime unchanged: the same work ran slower on the machine");
+    public static readonly CauseKind GcGrowth = new("gc-growth", Window, "The GC's share of the server's time grew with the fall in the rate");
+    public static readonly CauseKind DriftUnexplained = new("drift-unexplained", Window, "The rate moved, and no figure the run sampled settles why");
 
     public static IReadOnlyList<CauseKind> All { get; } =
         [Wire, Database, Proxy, Load, CpuQuota, ServerCpu, Kernel, MachineBusy, FlowControl, NothingSaturated, MemoryLimit, Noisy, RateNotMet, Gc,
-         ThreadPoolStarvation, LockContention, Exceptions, Tls];
+         ThreadPoolStarvation, LockContention, Exceptions, Tls, MachineSpeed, GcGrowth, DriftUnexplained];
 
     /// <summary>The kind of that name, or null.</summary>
     public static CauseKind? Named(string name) => All.FirstOrDefault(k => k.Name == name);

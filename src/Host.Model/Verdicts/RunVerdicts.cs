@@ -23,15 +23,27 @@ internal static class RunVerdicts
             document.Window.Iteration = window.Key;
             var jit = window.Take(SteadinessRule.JitQuietSeconds).Where(s => s.Values.ContainsKey(SystemMeasures.Jit.Name)).ToList();
             document.Window.JitMilliseconds = jit.Count == 0 ? null : jit.Sum(s => s.Values[SystemMeasures.Jit.Name]);
-            var warm = document.WarmupSamples.Where(s => (s.Iteration == window.Key
+            var warmSeconds = document.WarmupSamples.Where(s => (s.Iteration == window.Key
                 || (s.Iteration is null && window.Key is null or 1))
-                    && s.Values.ContainsKey(SystemMeasures.LoadRate.Name)).Select(s => s.Values[SystemMeasures.LoadRate.Name]).ToList();
+                    && s.Values.ContainsKey(SystemMeasures.LoadRate.Name)).ToList();
+            var warm = warmSeconds.Select(s => s.Values[SystemMeasures.LoadRate.Name]).ToList();
             if (BestLevel(warm) is { } best && best > 0)
             {
                 document.Window.WarmupBestLevel = best;
                 var level = Benchmarks.Load.Statistics.Trend.Level([.. window.Select(s => s.Values[SystemMeasures.LoadRate.Name])]);
                 document.Window.FromWarmupPercent = (level / best - 1) * 100;
             }
+
+            // What moved the rate: inside a window that drifted, or from the warm-up's level down to the window's.
+            var seconds = window.ToList();
+            var compiling = document.Window.JitMilliseconds >= SteadinessRule.JitQuietMilliseconds;
+            document.Window.Cause = document.Window switch
+            {
+                { Verdict: "not steady" or "noisy", StalledSeconds: 0 } => DriftRule.InWindow(document, seconds, compiling),
+                { Verdict: "steady", FromWarmupPercent: <= -Benchmarks.Load.Statistics.Trend.DriftLimitPercent } =>
+                    DriftRule.FromWarmup(document, warmSeconds, seconds, compiling),
+                _ => null,
+            };
             if (document.Window.Verdict != "steady")
             {
                 break;

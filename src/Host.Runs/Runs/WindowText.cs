@@ -13,15 +13,18 @@ internal static class WindowText
         // A noisy window that climbed while the JIT was still compiling is the warm-up's, as a drift out of the noise is:
         // on Kestrel after a 1 s warm-up, 19k to 30k req/s over 8 s was "noisy" at z = 1.9.
         var climbing = window.Verdict == "noisy" && window.DriftPercent >= Benchmarks.Load.Statistics.Trend.DriftLimitPercent;
-        var jit = window.Verdict != "not steady" && Compiling(window) is { } ms
+        var jit = (window.Verdict != "not steady" || window.Cause is not null) && Compiling(window) is { } ms
             ? string.Create(CultureInfo.InvariantCulture,
                 $"; the server's JIT was still compiling when it began ({ms:0} ms in its first {Verdicts.SteadinessRule.JitQuietSeconds} " +
                 $"s){(climbing ? ": warm up longer (--warmup, --warmup-max)" : "")}")
             : "";
-        var fell = window.Verdict is "steady" or "noisy" && window.FromWarmupPercent is { } from && from <= -Benchmarks.Load.Statistics.Trend.DriftLimitPercent
+        // A noisy window whose own drift the rule explained says that, not the fall from the warm-up beside it.
+        var fell = (window.Verdict == "steady" || (window.Verdict == "noisy" && window.Cause is null))
+            && window.FromWarmupPercent is { } from
+            && from <= -Benchmarks.Load.Statistics.Trend.DriftLimitPercent
             ? string.Create(CultureInfo.InvariantCulture,
-                $"; but {-from:0}% below the level the warm-up held ({window.WarmupBestLevel:#,0}/s): the server fell from where it had been (a late JIT " +
-                $"change, the machine); repeat the run (--iterations)")
+                $"; but {-from:0}% below the level the warm-up held ({window.WarmupBestLevel:#,0}/s): the server fell from where it had been " +
+                $"({(window.Verdict == "steady" ? window.Cause?.Text : null) ?? "a late JIT change, the machine"}); repeat the run (--iterations)")
             : "";
         return (window.Verdict switch
         {
@@ -38,7 +41,7 @@ internal static class WindowText
                     $"window: noisy: {window.Series} drifted {window.DriftPercent:+0.#;-0.#;0}% over {window.Seconds} s{iteration} but not out of the noise " +
                     $"(z = {window.TrendZ:0.#}, " +
                     $"seconds vary by " +
-                    $"{window.CvPercent:0}%){(climbing && Compiling(window) is not null ? "" : "; repeat the run (--iterations) before trusting one figure")}"),
+                    $"{window.CvPercent:0}%){NoisyAdvice(window, climbing)}"),
             "empty" =>
                 string.Create(CultureInfo.InvariantCulture,
                     $"window: EMPTY: {window.Series} was 0 in each of its {window.Seconds} s{iteration}: the server answered nothing"),
@@ -52,17 +55,30 @@ internal static class WindowText
 
     /// <summary>
     /// What to do about a window that drifted: warm up longer when the server's JIT was still
-    /// compiling as it began; when it was quiet, the drift was not the warm-up's.
+    /// compiling as it began; when it was quiet, the drift was not the warm-up's, and what moved the
+    /// rate is said when <c>DriftRule</c> found it (<see cref="WindowCheck.Cause"/>).
     /// </summary>
-    private static string Advice(WindowCheck window) => window.JitMilliseconds switch
+    private static string Advice(WindowCheck window) => (window.Cause, Compiling(window)) switch
     {
-        null => "warm up longer (--warmup) or repeat the run",
-        _ when Compiling(window) is { } ms =>
+        // A cause beside a compiling JIT is another part's (another process, the load, the GC): said, with the JIT noted after it.
+        ({ } cause, null) when window.JitMilliseconds is not null =>
+            $"the server's JIT was quiet, so not its warm-up: {cause.Text}; repeat the run (--iterations)",
+        ({ } cause, _) => $"{cause.Text}; repeat the run (--iterations)",
+        (null, _) when window.JitMilliseconds is null => "warm up longer (--warmup) or repeat the run",
+        (null, { } ms) =>
             string.Create(CultureInfo.InvariantCulture,
                 $"the server's JIT was still compiling when it began ({ms:0} ms in its first {Verdicts.SteadinessRule.JitQuietSeconds} s): " +
                 $"warm up longer (--warmup, --warmup-max)"),
         _ => "the server's JIT was quiet, so not its warm-up: something else moved the rate (the machine, the GC, the load); repeat the run (--iterations)",
     };
+
+    /// <summary>
+    /// A noisy window's advice: what moved its rate when the drift rule found it, and to repeat the run
+    /// unless it was still climbing with the JIT.
+    /// </summary>
+    private static string NoisyAdvice(WindowCheck window, bool climbing) => window.Cause is { } cause
+        ? $"; {cause.Text}; repeat the run (--iterations) before trusting one figure"
+        : climbing && Compiling(window) is not null ? "" : "; repeat the run (--iterations) before trusting one figure";
 
     private static double? Compiling(WindowCheck window) =>
         window.JitMilliseconds is { } ms && ms >= Verdicts.SteadinessRule.JitQuietMilliseconds ? ms : null;
