@@ -33,7 +33,8 @@ internal static class ComparisonTextWriter
         }
 
         writer.WriteLine(Verdict(comparison));
-        foreach (var line in CauseShift.Lines(comparison.Baseline, comparison.Candidate).Concat(TraceShift.Lines(comparison.Baseline, comparison.Candidate)))
+        foreach (var line in CauseShift.Lines(comparison.Baseline, comparison.Candidate).Concat(TraceShift.Lines(comparison.Baseline, comparison.Candidate))
+            .Concat(WindowShift.Lines(comparison.Baseline, comparison.Candidate)))
         {
             writer.WriteLine(line);
         }

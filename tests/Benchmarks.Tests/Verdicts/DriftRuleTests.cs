@@ -81,6 +81,32 @@ public sealed class DriftRuleTests
         Assert.DoesNotContain("served", WindowText.Describe(steady), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Compare_says_how_each_sides_windows_held_when_one_moved_and_nothing_when_all_held()
+    {
+        var results = TestPaths.NewTempDirectory();
+        var store = new Benchmarks.Host.Store.JsonFileRunStore(results);
+        foreach (var (name, label) in new[]
+        {
+            ("readme-job-steady", "before"), ("readme-job-fell-from-warmup", "before"), ("readme-job-machine-slowed", "after"),
+            ("busy-process-on-server-cpu", "after"), ("readme-job-steady", "steady"),
+        })
+        {
+            var run = Judged(name);
+            run.Id = Guid.CreateVersion7().ToString("N");
+            run.Labels = [label];
+            await store.WriteAsync(run, CancellationToken.None);
+        }
+
+        var compare = await InProcessCli.InvokeAsync("compare", "label:before", "label:after", "--results", results);
+        Assert.True(compare.Output.Contains("window: baseline steady (1 of 2), steady, below its warm-up: machine-speed (1 of 2); candidate not steady, " +
+            "below its warm-up: machine-speed (1 of 2), not steady: machine-busy (1 of 2) (a change over windows that moved is not the stack's alone",
+            StringComparison.Ordinal), compare.Output);
+
+        var held = await InProcessCli.InvokeAsync("compare", "label:steady", "label:steady", "--results", results);
+        Assert.DoesNotContain("window:", held.Output, StringComparison.Ordinal);
+    }
+
     /// <summary>Seconds of a server pinned on CPU 0 and a load on CPU 1: each its rate, the server's user and kernel shares of the machine, and more.</summary>
     private static List<RunSample> Seconds(int count, double rate, double user, double kernel, params (string Name, double Value)[] more) =>
         [.. Enumerable.Range(0, count).Select(i =>
