@@ -30,6 +30,10 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
                 $"{Range(change)} {change.Direction}  from run {Documents.RunId.Short(change.FirstAfter.Id)} " +
                 $"({change.FirstAfter.StartedAt.UtcDateTime:yyyy-MM-dd HH:mm})  {Level(change)}  p {P(change.Point.PValue)}{Recovery(change)}");
             writer.WriteLine($"    what changed: {change.WhatChanged}");
+            if (change.Windows is { } windows)
+            {
+                writer.WriteLine($"    windows: {windows}");
+            }
         }
 
         foreach (var stopped in Stopped)
@@ -93,6 +97,12 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
                 }
 
                 writer.WriteLine();
+                if (change.Windows is { } windows)
+                {
+                    writer.WriteLine($"Windows, by level: {windows}.");
+                    writer.WriteLine();
+                }
+
                 writer.WriteLine($"Compare the two levels' runs: `{change.CompareCommand}`");
             }
         }
@@ -135,6 +145,7 @@ internal sealed record RegressionReport(IReadOnlyList<Series> Series, IReadOnlyL
             ["compare"] = c.CompareCommand,
             ["differences"] = new JsonArray([.. c.Differences.Select(d => (JsonNode)JsonValue.Create(d))]),
             ["differencesAt"] = c.ChangedAt,
+            ["windows"] = c.Windows,
         })]),
         ["open"] = Open.Count,
     };

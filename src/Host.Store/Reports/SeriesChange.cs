@@ -27,6 +27,13 @@ internal sealed record SeriesChange(Series Series, string Measurement, Measureme
     /// <summary>The first run of the level before the change (after the previous change, or the series' first).</summary>
     public RunDocument? LevelBefore { get; init; }
 
+    /// <summary>
+    /// How the windows of the runs around the change held, before it and after, and what moved them
+    /// (<see cref="WindowShift"/>), when a window of either side moved; null otherwise. A step whose
+    /// runs after it had windows the machine moved is the machine's as likely as the code's.
+    /// </summary>
+    public string? Windows { get; init; }
+
     /// <summary>The first run of the level after this change's (the next change's first run); null when the series ends at this level.</summary>
     public RunDocument? NextLevel { get; init; }
 

@@ -73,16 +73,17 @@ internal static class SeriesChanges
     }
 
     /// <summary>
-    /// The change with what changed read from the whole documents of the runs around it
-    /// (<paramref name="whole"/>, in the order of <see cref="SeriesChange.Around"/>): a series
-    /// reads its runs without their dependencies, so that many runs fit in memory.
+    /// The change with what changed, and how the windows held, read from the whole documents of the
+    /// runs around it (<paramref name="whole"/>, in the order of <see cref="SeriesChange.Around"/>):
+    /// a series reads its runs without their dependencies or windows, so that many runs fit in memory.
     /// </summary>
     public static SeriesChange Attribute(SeriesChange change, IReadOnlyList<Documents.RunDocument> whole)
     {
         ArgumentNullException.ThrowIfNull(change);
         ArgumentNullException.ThrowIfNull(whole);
         var (differences, at) = NearestDifference(whole, change.AroundIndex, change.Reach);
-        return change with { Differences = differences, ChangedAt = at };
+        var windows = WindowShift.Between("before", [.. whole.Take(change.AroundIndex)], "after", [.. whole.Skip(change.AroundIndex)]);
+        return change with { Differences = differences, ChangedAt = at, Windows = windows };
     }
 
     public static IReadOnlyList<SeriesChange> Find(Series series, IReadOnlyList<string>? measurements, ChangePointSettings settings)

@@ -11,10 +11,10 @@ namespace Benchmarks.Host.Reports;
 internal static class WindowShift
 {
     /// <summary>"steady (2 of 3), not steady: machine-speed (1 of 3)"; null when no run of the side stored a window verdict.</summary>
-    public static string? Of(RunGroup group)
+    public static string? Of(IEnumerable<RunDocument> runs)
     {
-        ArgumentNullException.ThrowIfNull(group);
-        var judged = group.Runs.Where(r => r.Window is not null).ToList();
+        ArgumentNullException.ThrowIfNull(runs);
+        var judged = runs.Where(r => r.Window is not null).ToList();
         if (judged.Count == 0)
         {
             return null;
@@ -29,13 +29,23 @@ internal static class WindowShift
     {
         ArgumentNullException.ThrowIfNull(baseline);
         ArgumentNullException.ThrowIfNull(candidate);
-        if (!baseline.Runs.Concat(candidate.Runs).Any(r => r.Window is not null && Moved(r.Window)))
+        if (Between("baseline", baseline.Runs, "candidate", candidate.Runs) is { } between)
         {
-            yield break;
+            yield return $"window: {between} (a change over windows that moved is not the stack's alone: compare runs made side by side, or with --iterations)";
         }
+    }
 
-        yield return $"window: baseline {Of(baseline) ?? "not judged"}; candidate {Of(candidate) ?? "not judged"} " +
-            "(a change over windows that moved is not the stack's alone: compare runs made side by side, or with --iterations)";
+    /// <summary>
+    /// "baseline steady (4 of 4); candidate not steady: machine-speed (2 of 4), …"; null when every
+    /// window of both held (or none was judged).
+    /// </summary>
+    public static string? Between(string firstName, IReadOnlyList<RunDocument> first, string secondName, IReadOnlyList<RunDocument> second)
+    {
+        ArgumentNullException.ThrowIfNull(first);
+        ArgumentNullException.ThrowIfNull(second);
+        return first.Concat(second).Any(r => r.Window is not null && Moved(r.Window))
+            ? $"{firstName} {Of(first) ?? "not judged"}; {secondName} {Of(second) ?? "not judged"}"
+            : null;
     }
 
     /// <summary>A run's window as its verdict, a fall from its warm-up's level, and what moved it.</summary>

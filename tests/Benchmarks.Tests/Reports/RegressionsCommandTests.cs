@@ -125,6 +125,39 @@ public sealed class RegressionsCommandTests
     }
 
     [Trait("Tier", "Fast")]
+    [Fact]
+    public async Task A_step_whose_runs_after_it_had_windows_the_machine_moved_says_so_beside_nothing_recorded()
+    {
+        // Nothing in the code changed; from night 20 the machine ran each request slower inside the windows, as the drift rule says.
+        var results = TestPaths.NewTempDirectory();
+        var store = new JsonFileRunStore(results);
+        var noise = new Random(5);
+        for (var night = 0; night < 30; night++)
+        {
+            var slower = night >= 20;
+            var run = SampleRuns.Create(scenario: "plaintext", rps: (slower ? 330_000 : 400_000) * (1 + (0.01 * ((noise.NextDouble() * 2) - 1))),
+                startedAt: s_start.AddDays(night));
+            run.Window = new WindowCheck { Verdict = slower ? "not steady" : "steady", Series = "load/rate", Seconds = 15 };
+            if (slower)
+            {
+                run.Window.Cause = new VerdictCause { Kind = "machine-speed", Text = "each request cost the server 21% more CPU" };
+            }
+
+            await store.SaveAsync(run, CancellationToken.None);
+        }
+
+        var json = Path.Combine(results, "regressions.json");
+        var found = await InProcessCli.InvokeAsync(new FakeTimeProvider(s_start.AddDays(31)), "regressions", "-m", "http/rps/mean", "--results", results,
+            "--json", json);
+        Assert.True(found.ExitCode == 1, found.ToString());
+        Assert.Contains("    what changed: nothing recorded", found.Output, StringComparison.Ordinal);
+        Assert.True(found.Output.Contains("    windows: before steady (6 of 6); after not steady: machine-speed (6 of 6)", StringComparison.Ordinal),
+            found.Output);
+        var change = JsonNode.Parse(await File.ReadAllTextAsync(json))!["changes"]![0]!;
+        Assert.Equal("before steady (6 of 6); after not steady: machine-speed (6 of 6)", (string?)change["windows"]);
+    }
+
+    [Trait("Tier", "Fast")]
     [Theory]
     [InlineData("--confidence", "1.5", "the confidence must be between 0.5 and 0.9999")]
     [InlineData("--min-change", "-1", "the smallest change must be")]
