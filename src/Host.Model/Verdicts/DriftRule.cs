@@ -79,7 +79,7 @@ internal static class DriftRule
         ArgumentNullException.ThrowIfNull(faster);
         ArgumentNullException.ThrowIfNull(slower);
         var (fast, slow) = (Rate(faster), Rate(slower));
-        if (fast <= 0 || (1 - slow / fast) * 100 < MovedPercent || !Has(faster, SystemMeasures.CpuUser) || !Has(slower, SystemMeasures.CpuUser))
+        if (fast <= 0 || slow <= 0 || (1 - slow / fast) * 100 < MovedPercent || !Has(faster, SystemMeasures.CpuUser) || !Has(slower, SystemMeasures.CpuUser))
         {
             return null;
         }

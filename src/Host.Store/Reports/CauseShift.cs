@@ -14,14 +14,7 @@ internal static class CauseShift
     public static string? Of(RunGroup group)
     {
         ArgumentNullException.ThrowIfNull(group);
-        var judged = group.Runs.Where(r => r.Causes.Count > 0).ToList();
-        if (judged.Count == 0)
-        {
-            return null;
-        }
-
-        return string.Join(", ", judged.GroupBy(Verdict, StringComparer.Ordinal).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
-            .Select(g => $"{g.Key} ({g.Count()} of {judged.Count})"));
+        return Tally.Of(group.Runs.Where(r => r.Causes.Count > 0).ToList(), Verdict);
     }
 
     /// <summary>The line for a terminal, or none when both sides' runs all had the same verdict (or stored none).</summary>

@@ -14,14 +14,7 @@ internal static class WindowShift
     public static string? Of(IEnumerable<RunDocument> runs)
     {
         ArgumentNullException.ThrowIfNull(runs);
-        var judged = runs.Where(r => r.Window is not null).ToList();
-        if (judged.Count == 0)
-        {
-            return null;
-        }
-
-        return string.Join(", ", judged.GroupBy(State, StringComparer.Ordinal).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
-            .Select(g => $"{g.Key} ({g.Count()} of {judged.Count})"));
+        return Tally.Of(runs.Where(r => r.Window is not null).ToList(), State);
     }
 
     /// <summary>The line for a terminal, or none when every window on both sides held (or none was judged).</summary>
